@@ -1,0 +1,123 @@
+//! The arbiter: who wins a challenge. This is the one place the challenge table lives.
+
+use core::fmt;
+
+use crate::rank::Rank;
+
+/// The result of a challenge, always from the attacker's side. It is all the arbiter announces:
+/// no rank is ever revealed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[repr(u8)]
+pub enum Outcome {
+    /// The defender is removed and the attacker takes its square.
+    Win = 0,
+    /// The attacker is removed; the defender stays.
+    Lose = 1,
+    /// Both pieces are removed.
+    Tie = 2,
+}
+
+impl Outcome {
+    /// The three outcomes, in index order (their C values).
+    pub const ALL: [Outcome; 3] = [Outcome::Win, Outcome::Lose, Outcome::Tie];
+
+    /// The word used in announcements and records: `"win"`, `"lose"` or `"tie"`.
+    pub const fn word(self) -> &'static str {
+        match self {
+            Outcome::Win => "win",
+            Outcome::Lose => "lose",
+            Outcome::Tie => "tie",
+        }
+    }
+
+    /// Whether the attacker survives.
+    #[inline]
+    pub const fn attacker_survives(self) -> bool {
+        matches!(self, Outcome::Win)
+    }
+
+    /// Whether the defender survives.
+    #[inline]
+    pub const fn defender_survives(self) -> bool {
+        matches!(self, Outcome::Lose)
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.word())
+    }
+}
+
+/// The rules of RULES.md, in their order. Evaluated once per pair at compile time.
+const fn resolve(attacker: Rank, defender: Rank) -> Outcome {
+    let (a, d) = (attacker as u8, defender as u8);
+    // 1. Flag attacks Flag: the attacker captures the enemy Flag.
+    if a == Rank::Flag as u8 && d == Rank::Flag as u8 {
+        return Outcome::Win;
+    }
+    // 2. Same rank: tie.
+    if a == d {
+        return Outcome::Tie;
+    }
+    // 3. The Flag loses to everything.
+    if d == Rank::Flag as u8 {
+        return Outcome::Win;
+    }
+    if a == Rank::Flag as u8 {
+        return Outcome::Lose;
+    }
+    // 4. Spy vs Private: the Private's side wins.
+    if a == Rank::Spy as u8 && d == Rank::Private as u8 {
+        return Outcome::Lose;
+    }
+    if a == Rank::Private as u8 && d == Rank::Spy as u8 {
+        return Outcome::Win;
+    }
+    // 5. Spy vs any officer (Sergeant to 5-Star General): the Spy's side wins.
+    if a == Rank::Spy as u8 {
+        return Outcome::Win;
+    }
+    if d == Rank::Spy as u8 {
+        return Outcome::Lose;
+    }
+    // 6. Otherwise the higher rank wins.
+    if a > d { Outcome::Win } else { Outcome::Lose }
+}
+
+const TABLE: [[Outcome; Rank::NUM]; Rank::NUM] = {
+    let mut table = [[Outcome::Tie; Rank::NUM]; Rank::NUM];
+    let mut a = 0;
+    while a < Rank::NUM {
+        let mut d = 0;
+        while d < Rank::NUM {
+            table[a][d] = resolve(Rank::ALL[a], Rank::ALL[d]);
+            d += 1;
+        }
+        a += 1;
+    }
+    table
+};
+
+/// Resolves a challenge: `attacker` moved onto `defender`'s square. The result is from the
+/// attacker's side.
+///
+/// The rules, in order: Flag attacks Flag, the attacker wins; same rank, tie; the defending
+/// Flag loses, the attacking Flag loses; Spy vs Private, the Private wins; Spy vs any officer
+/// from Sergeant up, the Spy wins; otherwise the higher rank wins.
+///
+/// # Examples
+/// ```
+/// use salpakan::{challenge, Outcome, Rank};
+///
+/// assert_eq!(challenge(Rank::Spy, Rank::FiveStarGeneral), Outcome::Win);
+/// assert_eq!(challenge(Rank::Spy, Rank::Private), Outcome::Lose);
+/// assert_eq!(challenge(Rank::Private, Rank::Private), Outcome::Tie);
+/// assert_eq!(challenge(Rank::Flag, Rank::Flag), Outcome::Win);
+/// assert_eq!(challenge(Rank::Flag, Rank::Private), Outcome::Lose);
+/// ```
+#[inline]
+pub const fn challenge(attacker: Rank, defender: Rank) -> Outcome {
+    TABLE[attacker as usize][defender as usize]
+}

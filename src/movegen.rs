@@ -1,0 +1,208 @@
+//! Moves and the fixed-capacity move list.
+
+use core::fmt;
+use core::ops::Deref;
+use core::str::FromStr;
+
+use crate::parse::ParseError;
+use crate::square::{Direction, Square};
+
+/// A move: one piece from `from` to the orthogonally adjacent `to`. Moving onto an enemy piece
+/// is a challenge. Whether a move is legal depends on the position ([`crate::Position::play`]
+/// checks it).
+///
+/// # Examples
+/// ```
+/// use salpakan::{Direction, Move};
+///
+/// let mv: Move = "e3-e4".parse()?;
+/// assert_eq!(mv.to_string(), "e3-e4");
+/// assert_eq!(mv.direction(), Some(Direction::Up));
+/// assert_eq!("e4xe5".parse::<Move>()?.to.to_string(), "e5"); // 'x' marks a challenge
+/// # Ok::<_, salpakan::ParseError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Move {
+    /// The square the piece leaves.
+    pub from: Square,
+    /// The square the piece enters.
+    pub to: Square,
+}
+
+impl Move {
+    /// The move from `from` to `to`.
+    #[inline]
+    pub const fn new(from: Square, to: Square) -> Move {
+        Move { from, to }
+    }
+
+    /// The move of one step from `from` in `direction`, if that stays on the board.
+    #[inline]
+    pub const fn step(from: Square, direction: Direction) -> Option<Move> {
+        match from.offset(direction) {
+            Some(to) => Some(Move { from, to }),
+            None => None,
+        }
+    }
+
+    /// The direction of the move, if `to` is orthogonally adjacent to `from`.
+    #[inline]
+    pub fn direction(self) -> Option<Direction> {
+        self.from.direction_to(self.to)
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}-{}", self.from, self.to)
+    }
+}
+
+impl FromStr for Move {
+    type Err = ParseError;
+
+    /// Parses `e3-e4` or `e3xe4`.
+    fn from_str(s: &str) -> Result<Move, ParseError> {
+        let err = || ParseError::Move(s.to_owned());
+        let (from, to) = s
+            .split_once('-')
+            .or_else(|| s.split_once('x'))
+            .ok_or_else(err)?;
+        Ok(Move {
+            from: from.parse().map_err(|_| err())?,
+            to: to.parse().map_err(|_| err())?,
+        })
+    }
+}
+
+/// The most legal moves any position has: 21 pieces × 4 directions.
+pub const MAX_MOVES: usize = 84;
+
+/// A list of at most [`MAX_MOVES`] moves in a fixed array: building one never allocates.
+/// It dereferences to a slice of moves.
+///
+/// # Examples
+/// ```
+/// use salpakan::{Game, MoveList, Rules, Setup, Side};
+///
+/// let rules = Rules::default();
+/// let game = Game::new(
+///     Setup::random(Side::White, &rules, 1),
+///     Setup::random(Side::Black, &rules, 2),
+///     Side::White,
+///     rules,
+/// )?;
+/// let moves: MoveList = game.legal_moves();
+/// assert!(!moves.is_empty() && moves.len() <= salpakan::MAX_MOVES);
+/// assert!(moves.iter().all(|mv| mv.direction().is_some()));
+/// # Ok::<_, salpakan::SetupError>(())
+/// ```
+#[derive(Clone, Copy)]
+pub struct MoveList {
+    moves: [Move; MAX_MOVES],
+    len: u8,
+}
+
+impl MoveList {
+    /// An empty list.
+    #[inline]
+    pub const fn new() -> MoveList {
+        let square = Square::new_unchecked(0);
+        MoveList {
+            moves: [Move {
+                from: square,
+                to: square,
+            }; MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    /// Adds a move. The caller never pushes more than [`MAX_MOVES`]: no position has more.
+    #[inline]
+    pub(crate) fn push(&mut self, mv: Move) {
+        self.moves[self.len as usize] = mv;
+        self.len += 1;
+    }
+
+    /// The moves as a slice.
+    #[inline]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len as usize]
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> MoveList {
+        MoveList::new()
+    }
+}
+
+impl Deref for MoveList {
+    type Target = [Move];
+
+    #[inline]
+    fn deref(&self) -> &[Move] {
+        self.as_slice()
+    }
+}
+
+impl fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+impl PartialEq for MoveList {
+    fn eq(&self, other: &MoveList) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for MoveList {}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = core::slice::Iter<'a, Move>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+/// An iterator over the moves of a [`MoveList`], by value.
+#[derive(Debug, Clone)]
+pub struct IntoIter {
+    list: MoveList,
+    next: u8,
+}
+
+impl Iterator for IntoIter {
+    type Item = Move;
+
+    #[inline]
+    fn next(&mut self) -> Option<Move> {
+        let mv = self.list.as_slice().get(self.next as usize).copied()?;
+        self.next += 1;
+        Some(mv)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = (self.list.len - self.next) as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for IntoIter {}
+
+impl IntoIterator for MoveList {
+    type Item = Move;
+    type IntoIter = IntoIter;
+
+    fn into_iter(self) -> IntoIter {
+        IntoIter {
+            list: self,
+            next: 0,
+        }
+    }
+}

@@ -1,0 +1,33 @@
+//! Errors from parsing the small value types (squares, ranks, moves, sides).
+
+use thiserror::Error;
+
+/// A string that is not a valid square, rank code, move or side.
+///
+/// The message names the text that was given and what was expected instead.
+///
+/// # Examples
+/// ```
+/// use salpakan::{ParseError, Square};
+///
+/// let err = "j9".parse::<Square>().unwrap_err();
+/// assert_eq!(err, ParseError::Square("j9".into()));
+/// assert!(err.to_string().contains("a file a-i then a row 1-8"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ParseError {
+    /// Not a square name.
+    #[error("invalid square {0:?}: expected a file a-i then a row 1-8, like \"e4\"")]
+    Square(String),
+    /// Not a rank code.
+    #[error(
+        "invalid rank {0:?}: expected one of 5G 4G 3G 2G 1G CO LC MJ CP 1L 2L SG PV FL SP (either case)"
+    )]
+    Rank(String),
+    /// Not a move.
+    #[error("invalid move {0:?}: expected two squares joined by '-' or 'x', like \"e3-e4\"")]
+    Move(String),
+    /// Not a side.
+    #[error("invalid side {0:?}: expected \"white\" or \"black\"")]
+    Side(String),
+}

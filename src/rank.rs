@@ -1,0 +1,199 @@
+//! The fifteen ranks, their codes and the composition of an army.
+
+use core::fmt;
+use core::str::FromStr;
+
+use crate::parse::ParseError;
+use crate::side::Side;
+
+/// The number of pieces in one army.
+pub const ARMY_SIZE: usize = 21;
+
+/// A piece's rank. The numeric values are those of RULES.md and the C ABI: `Flag` = 0,
+/// `Private` = 1 up to `FiveStarGeneral` = 13, `Spy` = 14.
+///
+/// Ordering follows the numeric value; who wins a challenge is decided by
+/// [`crate::challenge`], not by this order (the Spy and the Flag are special).
+///
+/// # Examples
+/// ```
+/// use salpakan::Rank;
+///
+/// assert_eq!(Rank::Private.count(), 6);
+/// assert_eq!(Rank::ALL.iter().map(|r| r.count() as usize).sum::<usize>(), salpakan::ARMY_SIZE);
+/// assert_eq!("5G".parse::<Rank>()?, Rank::FiveStarGeneral);
+/// assert_eq!(Rank::Spy.code(), "SP");
+/// assert_eq!(Rank::try_index(13), Some(Rank::FiveStarGeneral));
+/// # Ok::<_, salpakan::ParseError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[repr(u8)]
+pub enum Rank {
+    /// The Flag (`FL`): captured by anything; reaching the far end wins.
+    Flag = 0,
+    /// Private (`PV`), six per army: the only piece that eliminates the Spy.
+    Private = 1,
+    /// Sergeant (`SG`).
+    Sergeant = 2,
+    /// 2nd Lieutenant (`2L`).
+    SecondLieutenant = 3,
+    /// 1st Lieutenant (`1L`).
+    FirstLieutenant = 4,
+    /// Captain (`CP`).
+    Captain = 5,
+    /// Major (`MJ`).
+    Major = 6,
+    /// Lieutenant Colonel (`LC`).
+    LieutenantColonel = 7,
+    /// Colonel (`CO`).
+    Colonel = 8,
+    /// 1-Star General (`1G`).
+    OneStarGeneral = 9,
+    /// 2-Star General (`2G`).
+    TwoStarGeneral = 10,
+    /// 3-Star General (`3G`).
+    ThreeStarGeneral = 11,
+    /// 4-Star General (`4G`).
+    FourStarGeneral = 12,
+    /// 5-Star General (`5G`).
+    FiveStarGeneral = 13,
+    /// Spy (`SP`), two per army: beats every officer from Sergeant to 5-Star General.
+    Spy = 14,
+}
+
+impl Rank {
+    /// The number of ranks.
+    pub const NUM: usize = 15;
+
+    /// Every rank, in index order (Flag first, Spy last).
+    pub const ALL: [Rank; 15] = [
+        Rank::Flag,
+        Rank::Private,
+        Rank::Sergeant,
+        Rank::SecondLieutenant,
+        Rank::FirstLieutenant,
+        Rank::Captain,
+        Rank::Major,
+        Rank::LieutenantColonel,
+        Rank::Colonel,
+        Rank::OneStarGeneral,
+        Rank::TwoStarGeneral,
+        Rank::ThreeStarGeneral,
+        Rank::FourStarGeneral,
+        Rank::FiveStarGeneral,
+        Rank::Spy,
+    ];
+
+    /// The numeric value of the rank (its C value), 0..=14.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The rank with this numeric value, or `None` if `index >= 15`.
+    #[inline]
+    pub const fn try_index(index: usize) -> Option<Rank> {
+        if index < Self::NUM {
+            Some(Self::ALL[index])
+        } else {
+            None
+        }
+    }
+
+    /// How many pieces of this rank one army has (6 Privates, 2 Spies, 1 of each other rank).
+    #[inline]
+    pub const fn count(self) -> u8 {
+        match self {
+            Rank::Private => 6,
+            Rank::Spy => 2,
+            _ => 1,
+        }
+    }
+
+    /// The two-character code of RULES.md, upper case (`"5G"`, `"PV"`, `"FL"`, …).
+    pub const fn code(self) -> &'static str {
+        ["FL", "PV", "SG", "2L", "1L", "CP", "MJ", "LC", "CO", "1G", "2G", "3G", "4G", "5G", "SP"]
+            [self as usize]
+    }
+
+    /// The code as a given side writes it: upper case for White, lower case for Black.
+    pub const fn code_for(self, side: Side) -> &'static str {
+        match side {
+            Side::White => self.code(),
+            Side::Black => {
+                [
+                    "fl", "pv", "sg", "2l", "1l", "cp", "mj", "lc", "co", "1g", "2g", "3g", "4g",
+                    "5g", "sp",
+                ][self as usize]
+            }
+        }
+    }
+
+    /// The rank's full name, e.g. `"Lieutenant Colonel"`.
+    pub const fn name(self) -> &'static str {
+        [
+            "Flag",
+            "Private",
+            "Sergeant",
+            "2nd Lieutenant",
+            "1st Lieutenant",
+            "Captain",
+            "Major",
+            "Lieutenant Colonel",
+            "Colonel",
+            "1-Star General",
+            "2-Star General",
+            "3-Star General",
+            "4-Star General",
+            "5-Star General",
+            "Spy",
+        ][self as usize]
+    }
+
+    /// Whether the rank is an officer from Sergeant to 5-Star General (the ranks the Spy beats).
+    #[inline]
+    pub const fn is_officer(self) -> bool {
+        (self as u8) >= Rank::Sergeant as u8 && (self as u8) <= Rank::FiveStarGeneral as u8
+    }
+
+    /// Parses a rank code in either case and tells which side the case means: upper case is
+    /// White, lower case is Black.
+    ///
+    /// ```
+    /// use salpakan::{Rank, Side};
+    /// assert_eq!(Rank::parse_with_side("5g")?, (Rank::FiveStarGeneral, Side::Black));
+    /// assert_eq!(Rank::parse_with_side("PV")?, (Rank::Private, Side::White));
+    /// assert!(Rank::parse_with_side("Pv").is_err());
+    /// # Ok::<_, salpakan::ParseError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`ParseError::Rank`] if the text is not a code, or mixes cases.
+    pub fn parse_with_side(s: &str) -> Result<(Rank, Side), ParseError> {
+        Rank::ALL
+            .into_iter()
+            .find_map(|rank| {
+                Side::ALL
+                    .into_iter()
+                    .find(|&side| rank.code_for(side) == s)
+                    .map(|side| (rank, side))
+            })
+            .ok_or_else(|| ParseError::Rank(s.to_owned()))
+    }
+}
+
+impl fmt::Display for Rank {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+impl FromStr for Rank {
+    type Err = ParseError;
+
+    /// Parses a rank code in either case (`"5G"` or `"5g"`).
+    fn from_str(s: &str) -> Result<Rank, ParseError> {
+        Rank::parse_with_side(s).map(|(rank, _)| rank)
+    }
+}

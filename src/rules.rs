@@ -1,0 +1,107 @@
+//! The rule options that RULES.md leaves open: the setup zone and an optional move limit.
+
+use core::num::NonZeroU16;
+
+use thiserror::Error;
+
+use crate::bitboard::Bitboard;
+use crate::side::Side;
+
+/// The rule options of a game. [`Rules::default`] is the official rules: a 3-row setup zone and
+/// no move limit.
+///
+/// # Move limit
+/// With a move limit of `n`, the game counts the plies played since the last challenge (or since
+/// the start). After a ply that leaves the game going on, if that count has reached `n`, the game
+/// is drawn ([`crate::DrawReason::MoveLimit`]) — except while a Flag waits on its far row, because
+/// the very next ply settles the game anyway (the Flag is captured or its side wins). A
+/// challenge, whatever its outcome, resets the count to 0.
+///
+/// # Examples
+/// ```
+/// use salpakan::Rules;
+///
+/// let official = Rules::default();
+/// assert_eq!(official.setup_rows(), 3);
+/// assert_eq!(official.move_limit(), None);
+///
+/// let engine = Rules::new(4, 200)?;
+/// assert_eq!(engine.setup_rows(), 4);
+/// assert_eq!(engine.move_limit(), Some(200));
+/// assert!(Rules::new(5, 0).is_err());
+/// # Ok::<_, salpakan::RulesError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Rules {
+    setup_rows: u8,
+    move_limit: Option<NonZeroU16>,
+}
+
+/// A rule option out of range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum RulesError {
+    /// The setup zone must be 3 rows (official) or 4 rows (the whole half).
+    #[error("setup zone of {0} rows: it must be 3 (official) or 4 (the whole half of the board)")]
+    SetupRows(u8),
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules::OFFICIAL
+    }
+}
+
+impl Rules {
+    /// The official rules: 3-row setup zone, no move limit.
+    pub const OFFICIAL: Rules = Rules {
+        setup_rows: 3,
+        move_limit: None,
+    };
+
+    /// Rules with a setup zone of `setup_rows` rows (3 or 4) and a move limit of `move_limit`
+    /// plies without a challenge (0 for none).
+    ///
+    /// # Errors
+    /// [`RulesError::SetupRows`] if `setup_rows` is not 3 or 4.
+    pub const fn new(setup_rows: u8, move_limit: u16) -> Result<Rules, RulesError> {
+        match setup_rows {
+            3 | 4 => Ok(Rules {
+                setup_rows,
+                move_limit: NonZeroU16::new(move_limit),
+            }),
+            _ => Err(RulesError::SetupRows(setup_rows)),
+        }
+    }
+
+    /// The number of rows of each side's setup zone, 3 or 4.
+    #[inline]
+    pub const fn setup_rows(&self) -> u8 {
+        self.setup_rows
+    }
+
+    /// The move limit: plies without a challenge before a draw, if any.
+    #[inline]
+    pub const fn move_limit(&self) -> Option<u16> {
+        match self.move_limit {
+            Some(n) => Some(n.get()),
+            None => None,
+        }
+    }
+
+    /// The squares of `side`'s setup zone: the `setup_rows` rows nearest that side.
+    ///
+    /// ```
+    /// use salpakan::{Rules, Side};
+    /// let zone = Rules::default().setup_zone(Side::Black);
+    /// assert_eq!(zone.len(), 27);
+    /// assert!(zone.has("a6".parse()?) && !zone.has("a5".parse()?));
+    /// # Ok::<_, salpakan::ParseError>(())
+    /// ```
+    pub const fn setup_zone(&self, side: Side) -> Bitboard {
+        match side {
+            Side::White => Bitboard::rows(0, self.setup_rows),
+            Side::Black => Bitboard::rows(8 - self.setup_rows, 8),
+        }
+    }
+}

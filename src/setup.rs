@@ -1,0 +1,238 @@
+//! One side's formation: validation against the rules and seeded random setups.
+
+use thiserror::Error;
+
+use crate::bitboard::Bitboard;
+use crate::rank::Rank;
+use crate::rng::SplitMix64;
+use crate::rules::Rules;
+use crate::side::Side;
+use crate::square::Square;
+
+/// One side's formation: 21 pieces of the right ranks on distinct squares of its setup zone.
+/// A `Setup` is always valid for the rules it was built with.
+///
+/// # Examples
+/// ```
+/// use salpakan::{Rank, Rules, Setup, SetupError, Side};
+///
+/// let rules = Rules::default();
+/// let white = Setup::random(Side::White, &rules, 42);
+/// assert_eq!(white.pieces().count(), 21);
+///
+/// // The same pieces with one Private moved outside the zone is rejected, naming the square.
+/// let mut pieces: Vec<_> = white.pieces().collect();
+/// let private = pieces.iter_mut().find(|(_, rank)| *rank == Rank::Private).unwrap();
+/// private.0 = "e5".parse()?;
+/// let err = Setup::new(Side::White, &rules, pieces).unwrap_err();
+/// assert_eq!(err.to_string(), "square e5 is outside White's setup zone (rows 1-3)");
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Setup {
+    side: Side,
+    cells: [Option<Rank>; Square::NUM],
+}
+
+/// What is wrong with a setup. Each variant names the square or rank at fault.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum SetupError {
+    /// Two pieces were placed on one square.
+    #[error("two pieces on square {square}")]
+    SquareTaken {
+        /// The square placed twice.
+        square: Square,
+    },
+    /// A piece was placed outside the side's setup zone.
+    #[error("square {square} is outside {side}'s setup zone ({})", zone_rows(*.side, *.rows))]
+    OutsideZone {
+        /// The side whose setup it is.
+        side: Side,
+        /// The square outside the zone.
+        square: Square,
+        /// The number of rows of the zone.
+        rows: u8,
+    },
+    /// More pieces of one rank than an army has.
+    #[error("too many of rank {rank} ({}): {found} placed, an army has {expected}", .rank.name())]
+    TooMany {
+        /// The over-counted rank.
+        rank: Rank,
+        /// How many an army has.
+        expected: u8,
+        /// How many were placed.
+        found: u8,
+    },
+    /// Fewer pieces of one rank than an army has.
+    #[error("too few of rank {rank} ({}): {found} placed, an army has {expected}", .rank.name())]
+    TooFew {
+        /// The under-counted rank.
+        rank: Rank,
+        /// How many an army has.
+        expected: u8,
+        /// How many were placed.
+        found: u8,
+    },
+    /// A setup for one side was given where the other side's was expected.
+    #[error("a setup for {found} was given where {expected}'s setup was expected")]
+    WrongSide {
+        /// The side expected.
+        expected: Side,
+        /// The side of the setup given.
+        found: Side,
+    },
+}
+
+fn zone_rows(side: Side, rows: u8) -> String {
+    match side {
+        Side::White => format!("rows 1-{rows}"),
+        Side::Black => format!("rows {}-8", 9 - rows),
+    }
+}
+
+impl Setup {
+    /// Validates a formation for `side` under `rules`.
+    ///
+    /// # Errors
+    /// The first problem found, looking first at the squares in the order given
+    /// ([`SetupError::SquareTaken`], [`SetupError::OutsideZone`]), then at the counts in rank
+    /// order ([`SetupError::TooMany`], [`SetupError::TooFew`]).
+    pub fn new(
+        side: Side,
+        rules: &Rules,
+        pieces: impl IntoIterator<Item = (Square, Rank)>,
+    ) -> Result<Setup, SetupError> {
+        let zone = rules.setup_zone(side);
+        let mut cells = [None; Square::NUM];
+        let mut counts = [0u32; Rank::NUM];
+        for (square, rank) in pieces {
+            if cells[square.index()].is_some() {
+                return Err(SetupError::SquareTaken { square });
+            }
+            if !zone.has(square) {
+                return Err(SetupError::OutsideZone {
+                    side,
+                    square,
+                    rows: rules.setup_rows(),
+                });
+            }
+            cells[square.index()] = Some(rank);
+            counts[rank.index()] += 1;
+        }
+        for rank in Rank::ALL {
+            let (found, expected) = (counts[rank.index()], rank.count());
+            let found_u8 = found.min(u8::MAX as u32) as u8;
+            if found > u32::from(expected) {
+                return Err(SetupError::TooMany {
+                    rank,
+                    expected,
+                    found: found_u8,
+                });
+            }
+            if found < u32::from(expected) {
+                return Err(SetupError::TooFew {
+                    rank,
+                    expected,
+                    found: found_u8,
+                });
+            }
+        }
+        Ok(Setup { side, cells })
+    }
+
+    /// Validates a formation given as 72 cells indexed by square (`None` for an empty square).
+    ///
+    /// # Errors
+    /// As [`Setup::new`].
+    pub fn from_cells(
+        side: Side,
+        rules: &Rules,
+        cells: &[Option<Rank>; Square::NUM],
+    ) -> Result<Setup, SetupError> {
+        Setup::new(
+            side,
+            rules,
+            Square::ALL
+                .into_iter()
+                .filter_map(|square| cells[square.index()].map(|rank| (square, rank))),
+        )
+    }
+
+    /// A uniformly random valid setup for `side`, from `seed`. The same arguments give the same
+    /// setup on every platform: the zone's squares, in index order, are shuffled with
+    /// [`SplitMix64`] (Fisher–Yates), and the army, in rank order (Flag, six Privates, Sergeant,
+    /// …, 5-Star General, two Spies), is placed on the first 21 of them.
+    pub fn random(side: Side, rules: &Rules, seed: u64) -> Setup {
+        let mut squares: Vec<Square> = rules.setup_zone(side).collect();
+        SplitMix64::new(seed).shuffle(&mut squares);
+        let army = Rank::ALL
+            .into_iter()
+            .flat_map(|rank| core::iter::repeat_n(rank, rank.count() as usize));
+        let mut cells = [None; Square::NUM];
+        for (square, rank) in squares.into_iter().zip(army) {
+            cells[square.index()] = Some(rank);
+        }
+        Setup { side, cells }
+    }
+
+    /// The side this formation belongs to.
+    #[inline]
+    pub fn side(&self) -> Side {
+        self.side
+    }
+
+    /// The rank on `square`, if a piece stands there.
+    #[inline]
+    pub fn rank_at(&self, square: Square) -> Option<Rank> {
+        self.cells[square.index()]
+    }
+
+    /// The 72 cells indexed by square.
+    #[inline]
+    pub fn cells(&self) -> &[Option<Rank>; Square::NUM] {
+        &self.cells
+    }
+
+    /// The 21 pieces, in square order.
+    pub fn pieces(&self) -> impl Iterator<Item = (Square, Rank)> + '_ {
+        Square::ALL
+            .into_iter()
+            .filter_map(|square| self.cells[square.index()].map(|rank| (square, rank)))
+    }
+
+    /// The squares the pieces stand on.
+    pub fn occupied(&self) -> Bitboard {
+        self.pieces()
+            .fold(Bitboard::EMPTY, |bb, (square, _)| bb.with(square))
+    }
+
+    /// Checks that the formation fits `rules`' setup zone (a setup validated for the 4-row zone
+    /// may not fit the 3-row one).
+    ///
+    /// # Errors
+    /// [`SetupError::OutsideZone`] naming the first square outside the zone.
+    pub fn check_zone(&self, rules: &Rules) -> Result<(), SetupError> {
+        let outside = self.occupied() & !rules.setup_zone(self.side);
+        match outside.first() {
+            Some(square) => Err(SetupError::OutsideZone {
+                side: self.side,
+                square,
+                rows: rules.setup_rows(),
+            }),
+            None => Ok(()),
+        }
+    }
+}
+
+impl core::fmt::Debug for Setup {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let pieces: Vec<String> = self
+            .pieces()
+            .map(|(square, rank)| format!("{}:{square}", rank.code()))
+            .collect();
+        f.debug_struct("Setup")
+            .field("side", &self.side)
+            .field("pieces", &pieces.join(" "))
+            .finish()
+    }
+}

@@ -1,0 +1,104 @@
+//! The two sides of the game.
+
+use core::fmt;
+use core::str::FromStr;
+
+use crate::parse::ParseError;
+
+/// One of the two armies. The colours are only names: who moves first is chosen when a game
+/// is created (see [`crate::Game::new`]).
+///
+/// The numeric values (`White` = 0, `Black` = 1) are part of the C ABI.
+///
+/// # Examples
+/// ```
+/// use salpakan::Side;
+///
+/// assert_eq!(Side::White.other(), Side::Black);
+/// assert_eq!("black".parse::<Side>()?, Side::Black);
+/// assert_eq!(Side::try_index(1), Some(Side::Black));
+/// # Ok::<_, salpakan::ParseError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[repr(u8)]
+pub enum Side {
+    /// White: home row 1, far end row 8.
+    White = 0,
+    /// Black: home row 8, far end row 1.
+    Black = 1,
+}
+
+impl Side {
+    /// Both sides, in index order.
+    pub const ALL: [Side; 2] = [Side::White, Side::Black];
+    /// The number of sides.
+    pub const NUM: usize = 2;
+
+    /// The other side.
+    #[inline]
+    pub const fn other(self) -> Side {
+        match self {
+            Side::White => Side::Black,
+            Side::Black => Side::White,
+        }
+    }
+
+    /// The index of this side: 0 for White, 1 for Black.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The side with this index, or `None` if the index is not 0 or 1.
+    #[inline]
+    pub const fn try_index(index: usize) -> Option<Side> {
+        match index {
+            0 => Some(Side::White),
+            1 => Some(Side::Black),
+            _ => None,
+        }
+    }
+
+    /// The side's home row, 0-based (row 1 for White, row 8 for Black).
+    #[inline]
+    pub const fn home_row(self) -> u8 {
+        match self {
+            Side::White => 0,
+            Side::Black => 7,
+        }
+    }
+
+    /// The row this side's Flag must reach to win, 0-based (row 8 for White, row 1 for Black).
+    #[inline]
+    pub const fn far_row(self) -> u8 {
+        self.other().home_row()
+    }
+
+    /// The side's name, `"White"` or `"Black"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Side::White => "White",
+            Side::Black => "Black",
+        }
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Side {
+    type Err = ParseError;
+
+    /// Parses `white`/`black` (any case) or `w`/`b`.
+    fn from_str(s: &str) -> Result<Side, ParseError> {
+        match s.to_ascii_lowercase().as_str() {
+            "white" | "w" => Ok(Side::White),
+            "black" | "b" => Ok(Side::Black),
+            _ => Err(ParseError::Side(s.to_owned())),
+        }
+    }
+}

@@ -1,0 +1,222 @@
+//! Squares of the 9 × 8 board and the four directions a piece can move in.
+
+use core::fmt;
+use core::str::FromStr;
+
+use crate::parse::ParseError;
+
+/// The number of files (columns `a`..`i`).
+pub const FILES: u8 = 9;
+/// The number of rows (`1`..`8`).
+pub const ROWS: u8 = 8;
+
+/// A square of the board: index `(row - 1) * 9 + file`, so `a1` = 0, `i1` = 8, `a2` = 9,
+/// `i8` = 71. This numbering is part of the C ABI and of every text format.
+///
+/// # Examples
+/// ```
+/// use salpakan::{Direction, Square};
+///
+/// let e4: Square = "e4".parse()?;
+/// assert_eq!(e4.index(), 31);
+/// assert_eq!((e4.file(), e4.row()), (4, 3));
+/// assert_eq!(e4.offset(Direction::Up), Some("e5".parse()?));
+/// assert_eq!("i3".parse::<Square>()?.offset(Direction::Right), None); // no wrap to a4
+/// assert_eq!(Square::try_index(72), None);
+/// # Ok::<_, salpakan::ParseError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "u8", into = "u8"))]
+pub struct Square(u8);
+
+impl Square {
+    /// The number of squares.
+    pub const NUM: usize = 72;
+
+    /// Every square, in index order.
+    pub const ALL: [Square; 72] = {
+        let mut all = [Square(0); 72];
+        let mut i = 0;
+        while i < 72 {
+            all[i] = Square(i as u8);
+            i += 1;
+        }
+        all
+    };
+
+    /// The square with this index, or `None` if `index >= 72`.
+    #[inline]
+    pub const fn try_index(index: usize) -> Option<Square> {
+        if index < Self::NUM {
+            Some(Square(index as u8))
+        } else {
+            None
+        }
+    }
+
+    /// The square on `file` (0 = `a` … 8 = `i`) and `row` (0 = row 1 … 7 = row 8), or `None`
+    /// if either is off the board.
+    #[inline]
+    pub const fn from_coords(file: u8, row: u8) -> Option<Square> {
+        if file < FILES && row < ROWS {
+            Some(Square(row * FILES + file))
+        } else {
+            None
+        }
+    }
+
+    /// The square for an index the caller knows is below 72.
+    #[inline]
+    pub(crate) const fn new_unchecked(index: u8) -> Square {
+        debug_assert!(index < 72);
+        Square(index)
+    }
+
+    /// The index of the square, 0..=71.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The file, 0 (`a`) to 8 (`i`).
+    #[inline]
+    pub const fn file(self) -> u8 {
+        self.0 % FILES
+    }
+
+    /// The row, 0 (row `1`) to 7 (row `8`).
+    #[inline]
+    pub const fn row(self) -> u8 {
+        self.0 / FILES
+    }
+
+    /// The neighbouring square in `direction`, or `None` at the edge of the board.
+    #[inline]
+    pub const fn offset(self, direction: Direction) -> Option<Square> {
+        let (file, row) = (self.file() as i8, self.row() as i8);
+        let (df, dr) = direction.delta();
+        let (f, r) = (file + df, row + dr);
+        if f < 0 || r < 0 {
+            None
+        } else {
+            Square::from_coords(f as u8, r as u8)
+        }
+    }
+
+    /// The direction from `self` to `other` if they are orthogonally adjacent.
+    #[inline]
+    pub fn direction_to(self, other: Square) -> Option<Direction> {
+        Direction::ALL
+            .into_iter()
+            .find(|&d| self.offset(d) == Some(other))
+    }
+}
+
+impl From<Square> for u8 {
+    fn from(square: Square) -> u8 {
+        square.0
+    }
+}
+
+impl TryFrom<u8> for Square {
+    type Error = ParseError;
+
+    fn try_from(index: u8) -> Result<Square, ParseError> {
+        Square::try_index(index as usize).ok_or_else(|| ParseError::Square(index.to_string()))
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.file()) as char, self.row() + 1)
+    }
+}
+
+impl FromStr for Square {
+    type Err = ParseError;
+
+    fn from_str(s: &str) -> Result<Square, ParseError> {
+        match s.as_bytes() {
+            &[file @ b'a'..=b'i', row @ b'1'..=b'8'] => {
+                Ok(Square::from_coords(file - b'a', row - b'1').expect("checked ranges"))
+            }
+            _ => Err(ParseError::Square(s.to_owned())),
+        }
+    }
+}
+
+/// One of the four orthogonal directions. The numeric values are those of the C ABI's action
+/// ids (`square * 4 + direction`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[repr(u8)]
+pub enum Direction {
+    /// Towards row 8.
+    Up = 0,
+    /// Towards row 1.
+    Down = 1,
+    /// Towards file `a`.
+    Left = 2,
+    /// Towards file `i`.
+    Right = 3,
+}
+
+impl Direction {
+    /// The four directions, in index order.
+    pub const ALL: [Direction; 4] = [
+        Direction::Up,
+        Direction::Down,
+        Direction::Left,
+        Direction::Right,
+    ];
+    /// The number of directions.
+    pub const NUM: usize = 4;
+
+    /// The index of the direction, 0..=3.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The direction with this index, or `None` if `index >= 4`.
+    #[inline]
+    pub const fn try_index(index: usize) -> Option<Direction> {
+        match index {
+            0 => Some(Direction::Up),
+            1 => Some(Direction::Down),
+            2 => Some(Direction::Left),
+            3 => Some(Direction::Right),
+            _ => None,
+        }
+    }
+
+    /// The opposite direction.
+    #[inline]
+    pub const fn opposite(self) -> Direction {
+        match self {
+            Direction::Up => Direction::Down,
+            Direction::Down => Direction::Up,
+            Direction::Left => Direction::Right,
+            Direction::Right => Direction::Left,
+        }
+    }
+
+    /// The (file, row) step of the direction.
+    #[inline]
+    pub const fn delta(self) -> (i8, i8) {
+        match self {
+            Direction::Up => (0, 1),
+            Direction::Down => (0, -1),
+            Direction::Left => (-1, 0),
+            Direction::Right => (1, 0),
+        }
+    }
+
+    /// The change in square index of one step in this direction.
+    #[inline]
+    pub const fn index_delta(self) -> i8 {
+        let (df, dr) = self.delta();
+        df + dr * FILES as i8
+    }
+}

@@ -1,0 +1,129 @@
+//! What one side may see of a game.
+
+use core::fmt;
+
+use crate::position::Position;
+use crate::rank::Rank;
+use crate::side::Side;
+use crate::square::Square;
+use crate::status::Status;
+
+/// One square as a side sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum ViewCell {
+    /// No piece.
+    Empty,
+    /// One of the viewer's own pieces, with its rank.
+    Own(Rank),
+    /// An enemy piece of unknown rank.
+    Enemy,
+}
+
+/// The board as one side sees it: its own pieces with their ranks, enemy pieces without, the
+/// side to move and the status. It holds nothing else, so neither it nor its `Debug` or
+/// `Display` can reveal a hidden enemy rank or a waiting enemy Flag.
+///
+/// # Examples
+/// ```
+/// use salpakan::{Game, Rules, Setup, Side, ViewCell};
+///
+/// let rules = Rules::default();
+/// let game = Game::new(
+///     Setup::random(Side::White, &rules, 1),
+///     Setup::random(Side::Black, &rules, 2),
+///     Side::White,
+///     rules,
+/// )?;
+/// let view = game.view(Side::White);
+/// let enemies = view.cells().iter().filter(|c| **c == ViewCell::Enemy).count();
+/// assert_eq!(enemies, 21);
+/// assert!(view.to_string().contains("xx"));
+/// # Ok::<_, salpakan::SetupError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct View {
+    side: Side,
+    cells: [ViewCell; Square::NUM],
+    side_to_move: Side,
+    status: Status,
+}
+
+impl View {
+    /// `side`'s view of a position.
+    pub fn of(position: &Position, side: Side) -> View {
+        let mut cells = [ViewCell::Empty; Square::NUM];
+        for square in position.occupied_all() {
+            cells[square.index()] = match position.piece_at(square) {
+                Some((owner, rank)) if owner == side => ViewCell::Own(rank),
+                _ => ViewCell::Enemy,
+            };
+        }
+        View {
+            side,
+            cells,
+            side_to_move: position.side_to_move(),
+            status: position.status(),
+        }
+    }
+
+    /// The viewer.
+    #[inline]
+    pub fn side(&self) -> Side {
+        self.side
+    }
+
+    /// The 72 cells indexed by square.
+    #[inline]
+    pub fn cells(&self) -> &[ViewCell; Square::NUM] {
+        &self.cells
+    }
+
+    /// The cell on `square`.
+    #[inline]
+    pub fn cell(&self, square: Square) -> ViewCell {
+        self.cells[square.index()]
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Side {
+        self.side_to_move
+    }
+
+    /// The game's status.
+    #[inline]
+    pub fn status(&self) -> Status {
+        self.status
+    }
+}
+
+impl fmt::Display for View {
+    /// The board with row 8 at the top: own pieces by rank code (upper case for White, lower
+    /// case for Black), enemy pieces as `XX`/`xx`, empty squares as `.`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let enemy = self.side.other();
+        for row in (0..8).rev() {
+            write!(f, "{} ", row + 1)?;
+            for file in 0..9 {
+                let square = Square::from_coords(file, row).expect("on the board");
+                let text = match self.cell(square) {
+                    ViewCell::Empty => ".",
+                    ViewCell::Own(rank) => rank.code_for(self.side),
+                    ViewCell::Enemy => match enemy {
+                        Side::White => "XX",
+                        Side::Black => "xx",
+                    },
+                };
+                write!(f, " {text:<2}")?;
+            }
+            writeln!(f)?;
+        }
+        writeln!(f, "   a  b  c  d  e  f  g  h  i")?;
+        write!(
+            f,
+            "{} to move; {}; seen by {}",
+            self.side_to_move, self.status, self.side
+        )
+    }
+}

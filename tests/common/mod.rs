@@ -1,0 +1,119 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use salpakan::{Direction, Game, Move, Position, Rank, Rules, Setup, Side, Square, Status};
+
+pub fn sq(name: &str) -> Square {
+    name.parse().expect("square")
+}
+
+pub fn mv(text: &str) -> Move {
+    text.parse().expect("move")
+}
+
+/// Parses `RK:sq RK:sq ...` into pieces.
+pub fn pieces(text: &str) -> Vec<(Square, Rank)> {
+    text.split_whitespace()
+        .map(|item| {
+            let (rank, square) = item.split_once(':').expect("RK:sq");
+            (sq(square), rank.parse().expect("rank"))
+        })
+        .collect()
+}
+
+/// A setup holding the pieces named in `fixed`, with the rest of the army filled onto the
+/// remaining zone squares in index order (rank order: Flag, Privates, ..., Spies).
+pub fn setup_with(side: Side, rules: &Rules, fixed: &str) -> Setup {
+    let mut placed = pieces(fixed);
+    let mut remaining: Vec<Rank> = Rank::ALL
+        .into_iter()
+        .flat_map(|r| std::iter::repeat_n(r, r.count() as usize))
+        .collect();
+    for (_, rank) in &placed {
+        let i = remaining.iter().position(|r| r == rank).expect("rank in army");
+        remaining.remove(i);
+    }
+    let taken: Vec<Square> = placed.iter().map(|(s, _)| *s).collect();
+    let mut free = rules.setup_zone(side).filter(|s| !taken.contains(s));
+    for rank in remaining {
+        placed.push((free.next().expect("room in zone"), rank));
+    }
+    Setup::new(side, rules, placed).expect("valid setup")
+}
+
+pub fn game(white: &str, black: &str, first: Side, rules: Rules) -> Game {
+    Game::new(
+        setup_with(Side::White, &rules, white),
+        setup_with(Side::Black, &rules, black),
+        first,
+        rules,
+    )
+    .expect("game")
+}
+
+pub fn rules4() -> Rules {
+    Rules::new(4, 0).unwrap()
+}
+
+/// Status as the vector file writes it.
+pub fn status_text(status: Status) -> String {
+    match status {
+        Status::Ongoing => "ongoing".into(),
+        Status::Won { winner, reason } => format!(
+            "{} wins, {}",
+            winner.name().to_lowercase(),
+            reason.describe()
+        ),
+        Status::Drawn { reason } => format!("draw, {}", reason.describe()),
+    }
+}
+
+/// A move generator written without bitboards: every own piece, every direction, one square
+/// at a time.
+pub fn naive_moves(pos: &Position) -> Vec<Move> {
+    let mut out = Vec::new();
+    if !pos.status().is_ongoing() {
+        return out;
+    }
+    let us = pos.side_to_move();
+    for from in Square::ALL {
+        if let Some((side, _)) = pos.piece_at(from) {
+            if side != us {
+                continue;
+            }
+            let (f, r) = (from.file() as i32, from.row() as i32);
+            for (df, dr) in [(0, 1), (0, -1), (-1, 0), (1, 0)] {
+                let (nf, nr) = (f + df, r + dr);
+                if !(0..9).contains(&nf) || !(0..8).contains(&nr) {
+                    continue;
+                }
+                let to = Square::try_index((nr * 9 + nf) as usize).unwrap();
+                match pos.piece_at(to) {
+                    Some((s, _)) if s == us => {}
+                    _ => out.push(Move::new(from, to)),
+                }
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Perft with the naive generator and no bulk counting.
+pub fn naive_perft(pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    naive_moves(pos)
+        .into_iter()
+        .map(|m| {
+            let mut next = *pos;
+            next.play(m).expect("naive move is legal");
+            naive_perft(&next, depth - 1)
+        })
+        .sum()
+}
+
+pub fn all_directions() -> [Direction; 4] {
+    Direction::ALL
+}
