@@ -161,7 +161,7 @@ impl Iterator for Bitboard {
 
     #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.len() as usize;
+        let n = self.0.count_ones() as usize;
         (n, Some(n))
     }
 }

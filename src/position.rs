@@ -51,9 +51,7 @@ pub enum MoveError {
         owner: Side,
     },
     /// The target is not one step forward, backward, left or right of the start.
-    #[error(
-        "{from} to {to} is not a move of one square forward, backward, left or right"
-    )]
+    #[error("{from} to {to} is not a move of one square forward, backward, left or right")]
     NotAdjacent {
         /// The starting square.
         from: Square,
@@ -266,7 +264,10 @@ impl Position {
             });
         }
         if self.occupied[us.index()].has(mv.to) {
-            return Err(MoveError::OwnPiece { to: mv.to, side: us });
+            return Err(MoveError::OwnPiece {
+                to: mv.to,
+                side: us,
+            });
         }
         Ok(())
     }

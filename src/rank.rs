@@ -113,20 +113,20 @@ impl Rank {
 
     /// The two-character code of RULES.md, upper case (`"5G"`, `"PV"`, `"FL"`, …).
     pub const fn code(self) -> &'static str {
-        ["FL", "PV", "SG", "2L", "1L", "CP", "MJ", "LC", "CO", "1G", "2G", "3G", "4G", "5G", "SP"]
-            [self as usize]
+        [
+            "FL", "PV", "SG", "2L", "1L", "CP", "MJ", "LC", "CO", "1G", "2G", "3G", "4G", "5G",
+            "SP",
+        ][self as usize]
     }
 
     /// The code as a given side writes it: upper case for White, lower case for Black.
     pub const fn code_for(self, side: Side) -> &'static str {
         match side {
             Side::White => self.code(),
-            Side::Black => {
-                [
-                    "fl", "pv", "sg", "2l", "1l", "cp", "mj", "lc", "co", "1g", "2g", "3g", "4g",
-                    "5g", "sp",
-                ][self as usize]
-            }
+            Side::Black => [
+                "fl", "pv", "sg", "2l", "1l", "cp", "mj", "lc", "co", "1g", "2g", "3g", "4g", "5g",
+                "sp",
+            ][self as usize],
         }
     }
 

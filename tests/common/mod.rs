@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
-use salpakan::{Direction, Game, Move, Position, Rank, Rules, Setup, Side, Square, Status};
+use salpakan::{Game, Move, Position, Rank, Rules, Setup, Side, Square, Status};
 
 pub fn sq(name: &str) -> Square {
     name.parse().expect("square")
@@ -21,34 +21,52 @@ pub fn pieces(text: &str) -> Vec<(Square, Rank)> {
         .collect()
 }
 
-/// A setup holding the pieces named in `fixed`, with the rest of the army filled onto the
-/// remaining zone squares in index order (rank order: Flag, Privates, ..., Spies).
-pub fn setup_with(side: Side, rules: &Rules, fixed: &str) -> Setup {
+/// A setup holding the pieces named in `fixed`, with the rest of the army (in rank order:
+/// Flag, Privates, ..., Spies) filled onto the zone squares nearest the home row first, skipping
+/// the squares named in `empty`.
+pub fn setup_with(side: Side, rules: &Rules, fixed: &str, empty: &str) -> Setup {
     let mut placed = pieces(fixed);
     let mut remaining: Vec<Rank> = Rank::ALL
         .into_iter()
         .flat_map(|r| std::iter::repeat_n(r, r.count() as usize))
         .collect();
     for (_, rank) in &placed {
-        let i = remaining.iter().position(|r| r == rank).expect("rank in army");
+        let i = remaining
+            .iter()
+            .position(|r| r == rank)
+            .expect("rank in army");
         remaining.remove(i);
     }
-    let taken: Vec<Square> = placed.iter().map(|(s, _)| *s).collect();
-    let mut free = rules.setup_zone(side).filter(|s| !taken.contains(s));
+    let mut skip: Vec<Square> = placed.iter().map(|(s, _)| *s).collect();
+    skip.extend(empty.split_whitespace().map(sq));
+    let mut zone: Vec<Square> = rules.setup_zone(side).collect();
+    if side == Side::Black {
+        zone.sort_by_key(|s| (std::cmp::Reverse(s.row()), s.file()));
+    }
+    let mut free = zone.into_iter().filter(|s| !skip.contains(s));
     for rank in remaining {
         placed.push((free.next().expect("room in zone"), rank));
     }
     Setup::new(side, rules, placed).expect("valid setup")
 }
 
-pub fn game(white: &str, black: &str, first: Side, rules: Rules) -> Game {
+/// A game from two partial setups (see [`setup_with`]), each `(fixed, empty)`.
+pub fn game(white: (&str, &str), black: (&str, &str), first: Side, rules: Rules) -> Game {
     Game::new(
-        setup_with(Side::White, &rules, white),
-        setup_with(Side::Black, &rules, black),
+        setup_with(Side::White, &rules, white.0, white.1),
+        setup_with(Side::Black, &rules, black.0, black.1),
         first,
         rules,
     )
     .expect("game")
+}
+
+/// Plays each move of a space-separated list, panicking on an illegal one.
+pub fn play_all(game: &mut Game, moves: &str) {
+    for text in moves.split_whitespace() {
+        game.play(mv(text))
+            .unwrap_or_else(|e| panic!("{text}: {e}"));
+    }
 }
 
 pub fn rules4() -> Rules {
@@ -112,8 +130,4 @@ pub fn naive_perft(pos: &Position, depth: u32) -> u64 {
             naive_perft(&next, depth - 1)
         })
         .sum()
-}
-
-pub fn all_directions() -> [Direction; 4] {
-    Direction::ALL
 }
