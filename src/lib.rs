@@ -1,21 +1,37 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
-#![forbid(unsafe_op_in_unsafe_fn)]
+#![deny(unsafe_op_in_unsafe_fn)]
 
+/// cbindgen:ignore
 mod arbiter;
+/// cbindgen:ignore
 mod bitboard;
+/// cbindgen:ignore
 mod game;
+/// cbindgen:ignore
 mod movegen;
+/// cbindgen:ignore
 mod parse;
+/// cbindgen:ignore
 mod position;
+/// cbindgen:ignore
 mod rank;
+/// cbindgen:ignore
 mod rng;
+/// cbindgen:ignore
 mod rules;
+/// cbindgen:ignore
 mod setup;
+/// cbindgen:ignore
 mod side;
+/// cbindgen:ignore
 mod square;
+/// cbindgen:ignore
 mod status;
+/// cbindgen:ignore
 mod view;
+
+pub mod ffi;
 
 pub use arbiter::{Outcome, challenge};
 pub use bitboard::Bitboard;

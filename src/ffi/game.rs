@@ -1,0 +1,335 @@
+//! The game handle and the functions that create, query and play it.
+
+use crate::game::Game;
+use crate::position::MoveError;
+use crate::rules::Rules;
+use crate::side::Side;
+use crate::square::Square;
+use crate::view::ViewCell;
+
+use super::boundary::{
+    Failure, FfiResult, SALPAKAN_RESULT_BUFFER_TOO_SMALL, SALPAKAN_RESULT_GAME_OVER,
+    SALPAKAN_RESULT_ILLEGAL_MOVE, SALPAKAN_RESULT_INVALID_SETUP, SalpakanResult, arg_mut, arg_ref,
+    guard, move_arg, out_ptr, rules_arg, setup_arg, side_arg, write_array, write_out,
+};
+use super::values::{
+    SALPAKAN_NO_PIECE, SALPAKAN_NO_SIDE, SALPAKAN_RANK_UNKNOWN, SalpakanCell, SalpakanMove,
+    SalpakanReport, SalpakanRules, SalpakanStatus,
+};
+
+/// An opaque game handle: the arbiter's full game. Create it with `salpakan_game_new` and
+/// release it with `salpakan_game_free`.
+pub struct SalpakanGame {
+    pub(crate) game: Game,
+}
+
+pub(crate) fn move_failure(error: MoveError) -> Failure {
+    let code = match error {
+        MoveError::GameOver { .. } => SALPAKAN_RESULT_GAME_OVER,
+        _ => SALPAKAN_RESULT_ILLEGAL_MOVE,
+    };
+    Failure::new(code, error.to_string())
+}
+
+/// Creates a game and writes it to `*out`.
+///
+/// # Safety
+/// `white` and `black` point to 72 readable bytes (or are NULL); `out` is NULL or writable.
+unsafe fn new_game(
+    white: *const u8,
+    black: *const u8,
+    first: u8,
+    rules: Rules,
+    out: *mut *mut SalpakanGame,
+) -> FfiResult<()> {
+    let out = out_ptr(out, "out")?;
+    let first = side_arg(first, "first")?;
+    // SAFETY: forwarded from the caller.
+    let white = unsafe { setup_arg(white, Side::White, &rules, "white") }?;
+    // SAFETY: forwarded from the caller.
+    let black = unsafe { setup_arg(black, Side::Black, &rules, "black") }?;
+    let game = Game::new(white, black, first, rules)
+        .map_err(|e| Failure::new(SALPAKAN_RESULT_INVALID_SETUP, e.to_string()))?;
+    let handle = Box::into_raw(Box::new(SalpakanGame { game }));
+    // SAFETY: `out` was checked non-null; the caller promises it is writable.
+    unsafe { write_out(out, handle) };
+    Ok(())
+}
+
+/// Creates a game under the official rules from White's and Black's setups (72 cells each,
+/// indexed by square: a rank value or `SALPAKAN_NO_PIECE`) and the side that moves first.
+/// Release it with `salpakan_game_free`.
+///
+/// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a side or cell value out of range;
+/// `INVALID_SETUP` naming the rank, square or count at fault.
+///
+/// # Safety
+/// `white` and `black` are NULL or point to 72 readable bytes; `out` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn salpakan_game_new(
+    white: *const u8,
+    black: *const u8,
+    first: u8,
+    out: *mut *mut SalpakanGame,
+) -> SalpakanResult {
+    // SAFETY: forwarded from the caller.
+    guard(|| unsafe { new_game(white, black, first, Rules::OFFICIAL, out) })
+}
+
+/// As `salpakan_game_new`, with the rule options in `*rules`.
+///
+/// # Safety
+/// As `salpakan_game_new`; `rules` is NULL or points to a `SalpakanRules`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn salpakan_game_new_with_rules(
+    white: *const u8,
+    black: *const u8,
+    first: u8,
+    rules: *const SalpakanRules,
+    out: *mut *mut SalpakanGame,
+) -> SalpakanResult {
+    guard(|| {
+        // SAFETY: forwarded from the caller.
+        let rules = rules_arg(unsafe { arg_ref(rules, "rules") }?)?;
+        // SAFETY: forwarded from the caller.
+        unsafe { new_game(white, black, first, rules, out) }
+    })
+}
+
+/// Releases a game. `NULL` is a no-op.
+///
+/// # Safety
+/// `game` is NULL or a handle from this library not yet freed; it is not used afterwards.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn salpakan_game_free(game: *mut SalpakanGame) {
+    guard(|| {
+        if !game.is_null() {
+            // SAFETY: the caller hands back ownership of a handle made by `Box::into_raw`.
+            drop(unsafe { Box::from_raw(game) });
+        }
+        Ok(())
+    });
+}
+
+/// A copy of the game (its own handle, to be freed), or NULL if `game` is NULL.
+///
+/// # Safety
+/// `game` is NULL or a live handle.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn salpakan_game_clone(game: *const SalpakanGame) -> *mut SalpakanGame {
+    let mut copy = std::ptr::null_mut();
+    guard(|| {
+        // SAFETY: forwarded from the caller.
+        let game = unsafe { arg_ref(game, "game") }?;
+        copy = Box::into_raw(Box::new(SalpakanGame {
+            game: game.game.clone(),
+        }));
+        Ok(())
+    });
+    copy
+}
+
+/// Writes the side to move to `*side`.
+///
+/// # Safety
+/// `game` is NULL or a live handle; `side` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn salpakan_game_side_to_move(
+    game: *const SalpakanGame,
+    side: *mut u8,
+) -> SalpakanResult {
+    guard(|| {
+        // SAFETY: forwarded from the caller.
+        let game = unsafe { arg_ref(game, "game") }?;
+        let side = out_ptr(side, "side")?;
+        // SAFETY: checked non-null; the caller promises it is writable.
+        unsafe { write_out(side, game.game.side_to_move() as u8) };
+        Ok(())
+    })
+}
+
+/// Writes the legal moves of the side to move to `moves` and their number to `*count`. If
+/// `capacity` is smaller than the count, writes only `*count` and returns `BUFFER_TOO_SMALL`
+/// (`SALPAKAN_MAX_MOVES` is always enough). `moves` may be NULL when `capacity` is 0. A
+/// finished game has no legal moves.
+///
+/// # Safety
+/// `game` is NULL or a live handle; `moves` is NULL or has room for `capacity` moves; `count`
+/// is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn salpakan_game_legal_moves(
+    game: *const SalpakanGame,
+    moves: *mut SalpakanMove,
+    capacity: usize,
+    count: *mut usize,
+) -> SalpakanResult {
+    guard(|| {
+        // SAFETY: forwarded from the caller.
+        let game = unsafe { arg_ref(game, "game") }?;
+        let count = out_ptr(count, "count")?;
+        let list = game.game.legal_moves();
+        // SAFETY: checked non-null; the caller promises it is writable.
+        unsafe { write_out(count, list.len()) };
+        if list.len() > capacity {
+            return Err(Failure::new(
+                SALPAKAN_RESULT_BUFFER_TOO_SMALL,
+                format!(
+                    "`capacity` is {capacity}, and there are {} legal moves (SALPAKAN_MAX_MOVES = 84 is always enough)",
+                    list.len()
+                ),
+            ));
+        }
+        if list.is_empty() {
+            return Ok(());
+        }
+        let moves = out_ptr(moves, "moves")?;
+        let mut out = [SalpakanMove { from: 0, to: 0 }; crate::movegen::MAX_MOVES];
+        for (slot, mv) in out.iter_mut().zip(list.iter()) {
+            *slot = SalpakanMove {
+                from: mv.from.index() as u8,
+                to: mv.to.index() as u8,
+            };
+        }
+        // SAFETY: non-null with room for `capacity >= list.len()` moves.
+        unsafe { write_array(moves, &out[..list.len()]) };
+        Ok(())
+    })
+}
+
+/// Plays `move` for the side to move and, if `report` is not NULL, writes the arbiter's
+/// announcement (never a rank). An illegal move returns `ILLEGAL_MOVE`, a move after the end
+/// `GAME_OVER`, a square above 71 `INVALID_ARGUMENT`; the game is then unchanged.
+///
+/// # Safety
+/// `game` is NULL or a live handle not used elsewhere during the call; `report` is NULL or
+/// writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn salpakan_game_play(
+    game: *mut SalpakanGame,
+    r#move: SalpakanMove,
+    report: *mut SalpakanReport,
+) -> SalpakanResult {
+    guard(|| {
+        // SAFETY: forwarded from the caller.
+        let game = unsafe { arg_mut(game, "game") }?;
+        let mv = move_arg(r#move)?;
+        let played = game.game.play(mv).map_err(move_failure)?;
+        if !report.is_null() {
+            // SAFETY: non-null; the caller promises it is writable.
+            unsafe { write_out(report, played.into()) };
+        }
+        Ok(())
+    })
+}
+
+/// Writes the game's status to `*status`.
+///
+/// # Safety
+/// `game` is NULL or a live handle; `status` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn salpakan_game_status(
+    game: *const SalpakanGame,
+    status: *mut SalpakanStatus,
+) -> SalpakanResult {
+    guard(|| {
+        // SAFETY: forwarded from the caller.
+        let game = unsafe { arg_ref(game, "game") }?;
+        let status = out_ptr(status, "status")?;
+        // SAFETY: checked non-null; the caller promises it is writable.
+        unsafe { write_out(status, game.game.status().into()) };
+        Ok(())
+    })
+}
+
+/// `side` resigns; the other side wins. `GAME_OVER` if the game has ended.
+///
+/// # Safety
+/// `game` is NULL or a live handle not used elsewhere during the call.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn salpakan_game_resign(game: *mut SalpakanGame, side: u8) -> SalpakanResult {
+    guard(|| {
+        // SAFETY: forwarded from the caller.
+        let game = unsafe { arg_mut(game, "game") }?;
+        let side = side_arg(side, "side")?;
+        game.game.resign(side).map_err(move_failure)?;
+        Ok(())
+    })
+}
+
+/// Both sides agree to a draw. `GAME_OVER` if the game has ended.
+///
+/// # Safety
+/// `game` is NULL or a live handle not used elsewhere during the call.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn salpakan_game_agree_draw(game: *mut SalpakanGame) -> SalpakanResult {
+    guard(|| {
+        // SAFETY: forwarded from the caller.
+        let game = unsafe { arg_mut(game, "game") }?;
+        game.game.agree_draw().map_err(move_failure)?;
+        Ok(())
+    })
+}
+
+/// Writes the board as `side` sees it to `cells` (72 cells indexed by square): its own pieces
+/// with their ranks, enemy pieces with `SALPAKAN_RANK_UNKNOWN`, empty squares as
+/// `{SALPAKAN_NO_SIDE, SALPAKAN_NO_PIECE}`.
+///
+/// # Safety
+/// `game` is NULL or a live handle; `cells` is NULL or has room for 72 cells.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn salpakan_game_view(
+    game: *const SalpakanGame,
+    side: u8,
+    cells: *mut SalpakanCell,
+) -> SalpakanResult {
+    guard(|| {
+        // SAFETY: forwarded from the caller.
+        let game = unsafe { arg_ref(game, "game") }?;
+        let side = side_arg(side, "side")?;
+        let cells = out_ptr(cells, "cells")?;
+        let view = game.game.view(side);
+        let empty = SalpakanCell {
+            side: SALPAKAN_NO_SIDE,
+            rank: SALPAKAN_NO_PIECE,
+        };
+        let mut out = [empty; Square::NUM];
+        for (slot, cell) in out.iter_mut().zip(view.cells()) {
+            *slot = match *cell {
+                ViewCell::Empty => empty,
+                ViewCell::Own(rank) => SalpakanCell {
+                    side: side as u8,
+                    rank: rank as u8,
+                },
+                ViewCell::Enemy => SalpakanCell {
+                    side: side.other() as u8,
+                    rank: SALPAKAN_RANK_UNKNOWN,
+                },
+            };
+        }
+        // SAFETY: non-null with room for 72 cells.
+        unsafe { write_array(cells, &out) };
+        Ok(())
+    })
+}
+
+/// Writes perft of the current position at `depth` to `*nodes` (RULES.md: the number of move
+/// sequences of that length; 0 for a finished game at depth 1 or more).
+///
+/// # Safety
+/// `game` is NULL or a live handle; `nodes` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn salpakan_game_perft(
+    game: *const SalpakanGame,
+    depth: u32,
+    nodes: *mut u64,
+) -> SalpakanResult {
+    guard(|| {
+        // SAFETY: forwarded from the caller.
+        let game = unsafe { arg_ref(game, "game") }?;
+        let nodes = out_ptr(nodes, "nodes")?;
+        let count = game.game.perft(depth);
+        // SAFETY: checked non-null; the caller promises it is writable.
+        unsafe { write_out(nodes, count) };
+        Ok(())
+    })
+}

@@ -1,0 +1,90 @@
+//! Functions that need no game: errors, names, version, random setups and the arbiter.
+
+use std::ffi::c_char;
+
+use crate::arbiter::challenge;
+use crate::rules::Rules;
+use crate::setup::Setup;
+use crate::square::Square;
+
+use super::boundary::{
+    Failure, RESULT_NAMES, SalpakanResult, guard, last_error_ptr, out_ptr, rank_arg, side_arg,
+    write_array, write_out,
+};
+use super::values::SALPAKAN_NO_PIECE;
+
+/// A NUL-terminated message about the most recent call on this thread, if it failed (which
+/// rank is over-counted, which square is outside the zone, which argument is NULL...), or NULL
+/// if it succeeded. Every other `salpakan_*` call clears it first. The text stays valid until
+/// the next `salpakan_*` call on this thread; do not free it.
+#[unsafe(no_mangle)]
+pub extern "C" fn salpakan_last_error() -> *const c_char {
+    last_error_ptr()
+}
+
+/// The name of a result code (`"SALPAKAN_RESULT_OK"`, ...), or `"SALPAKAN_RESULT_UNKNOWN"` for a
+/// number that is not one. A static string: do not free it.
+#[unsafe(no_mangle)]
+pub extern "C" fn salpakan_result_name(result: SalpakanResult) -> *const c_char {
+    let name = RESULT_NAMES
+        .get(result as usize)
+        .copied()
+        .unwrap_or("SALPAKAN_RESULT_UNKNOWN\0");
+    name.as_ptr().cast()
+}
+
+/// The library's version, `"MAJOR.MINOR.PATCH"`. A static string: do not free it.
+#[unsafe(no_mangle)]
+pub extern "C" fn salpakan_version() -> *const c_char {
+    concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast()
+}
+
+/// Writes a uniformly random valid setup for `side` into `cells` (72 cells indexed by square:
+/// a rank value or `SALPAKAN_NO_PIECE`), for a setup zone of `setup_rows` rows (3 or 4). The
+/// same arguments give the same setup on every platform.
+///
+/// # Safety
+/// `cells` is NULL or has room for 72 bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn salpakan_random_setup(
+    side: u8,
+    setup_rows: u8,
+    seed: u64,
+    cells: *mut u8,
+) -> SalpakanResult {
+    guard(|| {
+        let side = side_arg(side, "side")?;
+        let rules = Rules::new(setup_rows, 0)
+            .map_err(|e| Failure::invalid(format!("argument `setup_rows`: {e}")))?;
+        let cells = out_ptr(cells, "cells")?;
+        let setup = Setup::random(side, &rules, seed);
+        let mut out = [SALPAKAN_NO_PIECE; Square::NUM];
+        for (square, rank) in setup.pieces() {
+            out[square.index()] = rank as u8;
+        }
+        // SAFETY: non-null with room for 72 bytes.
+        unsafe { write_array(cells, &out) };
+        Ok(())
+    })
+}
+
+/// Writes the arbiter's outcome, from the attacker's side, of `attacker` challenging
+/// `defender` (both rank values 0..14) to `*outcome`.
+///
+/// # Safety
+/// `outcome` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn salpakan_challenge(
+    attacker: u8,
+    defender: u8,
+    outcome: *mut u8,
+) -> SalpakanResult {
+    guard(|| {
+        let attacker = rank_arg(attacker, "attacker")?;
+        let defender = rank_arg(defender, "defender")?;
+        let outcome = out_ptr(outcome, "outcome")?;
+        // SAFETY: checked non-null; the caller promises it is writable.
+        unsafe { write_out(outcome, challenge(attacker, defender) as u8) };
+        Ok(())
+    })
+}
