@@ -128,6 +128,12 @@
 // The number of squares, and the length of setup, board and view arrays.
 #define SALPAKAN_SQUARES 72
 
+// The number of action ids (72 squares × 4 directions).
+#define SALPAKAN_ACTIONS 288
+
+// The length in bytes of a legal-action mask.
+#define SALPAKAN_ACTION_MASK_BYTES 36
+
 // An opaque game handle: the arbiter's full game. Create it with `salpakan_game_new` and
 // release it with `salpakan_game_free`.
 typedef struct SalpakanGame SalpakanGame;
@@ -314,6 +320,27 @@ SalpakanResult salpakan_game_view(const struct SalpakanGame *game,
 SalpakanResult salpakan_game_perft(const struct SalpakanGame *game,
                                    uint32_t depth,
                                    uint64_t *nodes);
+
+// Plays uniformly random legal moves (from `seed`) on a copy of the game until it ends or
+// `max_plies` plies were played, and writes the final status and the plies played. The game
+// itself is unchanged; the same arguments give the same result.
+//
+// # Safety
+// `game` is NULL or a live handle; `status` and `plies` are NULL or writable.
+SalpakanResult salpakan_game_playout(const struct SalpakanGame *game,
+                                     uint64_t seed,
+                                     uint32_t max_plies,
+                                     struct SalpakanStatus *status,
+                                     uint32_t *plies);
+
+// Writes the legal moves as a mask of action ids to `mask` (36 bytes): action id
+// `square * 4 + direction` (direction 0 up = towards row 8, 1 down, 2 left = towards file a,
+// 3 right), bit `id % 8` of byte `id / 8` set for each legal action. All zero once the game
+// has ended.
+//
+// # Safety
+// `game` is NULL or a live handle; `mask` is NULL or has room for 36 bytes.
+SalpakanResult salpakan_game_legal_action_mask(const struct SalpakanGame *game, uint8_t *mask);
 
 // A NUL-terminated message about the most recent call on this thread, if it failed (which
 // rank is over-counted, which square is outside the zone, which argument is NULL...), or NULL

@@ -1,7 +1,9 @@
 //! A game: a position with its rules, both setups and its history.
 
+use crate::action::ActionMask;
 use crate::movegen::{Move, MoveList};
-use crate::position::{MoveError, Position, Report};
+use crate::position::{MoveError, Playout, Position, Report};
+use crate::rng::SplitMix64;
 use crate::rules::Rules;
 use crate::setup::{Setup, SetupError};
 use crate::side::Side;
@@ -134,6 +136,19 @@ impl Game {
     #[inline]
     pub fn perft(&self, depth: u32) -> u64 {
         self.position.perft(depth)
+    }
+
+    /// The legal moves as a mask of action ids (see [`Move::action`]).
+    #[inline]
+    pub fn legal_action_mask(&self) -> ActionMask {
+        self.position.legal_action_mask()
+    }
+
+    /// A random playout from the current position with a [`SplitMix64`] seeded with `seed`
+    /// (see [`Position::playout`]); the game itself is unchanged.
+    #[inline]
+    pub fn playout(&self, seed: u64, max_plies: u32) -> Playout {
+        self.position.playout(&mut SplitMix64::new(seed), max_plies)
     }
 
     /// The board as `side` sees it: its own ranks, enemy pieces as unknown.

@@ -3,6 +3,8 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 /// cbindgen:ignore
+mod action;
+/// cbindgen:ignore
 mod arbiter;
 /// cbindgen:ignore
 mod bitboard;
@@ -30,15 +32,18 @@ mod square;
 mod status;
 /// cbindgen:ignore
 mod view;
+/// cbindgen:ignore
+mod zobrist;
 
 pub mod ffi;
 
+pub use action::{ActionMask, NUM_ACTIONS};
 pub use arbiter::{Outcome, challenge};
 pub use bitboard::Bitboard;
 pub use game::Game;
 pub use movegen::{IntoIter as MoveListIntoIter, MAX_MOVES, Move, MoveList};
 pub use parse::ParseError;
-pub use position::{MoveError, Position, Report};
+pub use position::{MoveError, Playout, Position, Report};
 pub use rank::{ARMY_SIZE, Rank};
 pub use rng::SplitMix64;
 pub use rules::{Rules, RulesError};

@@ -108,7 +108,7 @@ impl MoveList {
     /// An empty list.
     #[inline]
     pub const fn new() -> MoveList {
-        let square = Square::new_unchecked(0);
+        let square = Square::clamped(0);
         MoveList {
             moves: [Move {
                 from: square,
@@ -118,11 +118,18 @@ impl MoveList {
         }
     }
 
-    /// Adds a move. The caller never pushes more than [`MAX_MOVES`]: no position has more.
-    #[inline]
-    pub(crate) fn push(&mut self, mv: Move) {
-        self.moves[self.len as usize] = mv;
-        self.len += 1;
+    /// Writes move number `index` (ignored past [`MAX_MOVES`]: no position has more).
+    #[inline(always)]
+    pub(crate) fn set(&mut self, index: usize, mv: Move) {
+        if let Some(slot) = self.moves.get_mut(index) {
+            *slot = mv;
+        }
+    }
+
+    /// Sets the number of moves (at most [`MAX_MOVES`]).
+    #[inline(always)]
+    pub(crate) fn set_len(&mut self, len: usize) {
+        self.len = len.min(MAX_MOVES) as u8;
     }
 
     /// The moves as a slice.

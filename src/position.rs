@@ -11,6 +11,8 @@ use crate::setup::{Setup, SetupError};
 use crate::side::Side;
 use crate::square::{Direction, Square};
 use crate::status::{DrawReason, Status, WinReason};
+use crate::zobrist;
+use crate::{action::ActionMask, rng::SplitMix64};
 
 /// What a move did, as the arbiter announces it: a plain move or a challenge with its
 /// [`Outcome`] (from the attacker's side), and the game's status after the move. It never
@@ -99,6 +101,16 @@ pub struct Position {
     plies_since_challenge: u16,
     move_limit: u16,
     ply: u32,
+    hash: u64,
+}
+
+/// The end of a random playout: the status reached and the plies played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Playout {
+    /// The status when the playout stopped (`Ongoing` if it stopped at the ply cap).
+    pub status: Status,
+    /// The number of plies played.
+    pub plies: u32,
 }
 
 impl Position {
@@ -122,6 +134,7 @@ impl Position {
             plies_since_challenge: 0,
             move_limit: rules.move_limit().unwrap_or(0),
             ply: 0,
+            hash: 0,
         };
         for (expected, setup) in [(Side::White, white), (Side::Black, black)] {
             if setup.side() != expected {
@@ -136,6 +149,7 @@ impl Position {
                 pos.occupied[expected.index()] = pos.occupied[expected.index()].with(square);
             }
         }
+        pos.hash = pos.compute_hash();
         Ok(pos)
     }
 
@@ -201,8 +215,44 @@ impl Position {
         self.ply
     }
 
-    /// The target squares of the side to move's pieces stepping in `direction`.
+    /// The Zobrist hash of the position: every piece (side, rank, square), the side to move
+    /// and a waiting Flag; not the status or the counters. Updated incrementally by every move
+    /// and the same on every platform, for transposition tables and repetition checks.
     #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The Zobrist hash computed from scratch (what [`Position::hash`] keeps up to date).
+    pub(crate) fn compute_hash(&self) -> u64 {
+        let mut hash = 0;
+        for square in self.occupied_all() {
+            if let Some((side, rank)) = self.piece_at(square) {
+                hash ^= zobrist::piece(side, rank, square);
+            }
+        }
+        if self.side_to_move == Side::Black {
+            hash ^= zobrist::BLACK_TO_MOVE;
+        }
+        if let Some(square) = self.waiting_flag {
+            hash ^= zobrist::WAITING_FLAG[square.index()];
+        }
+        hash
+    }
+
+    /// For each direction (indexed by [`Direction::index`]), the squares the side to move's
+    /// pieces can step to in that direction: the legal moves as four bitboards (all empty once
+    /// the game has ended). A move's start is its target stepped back.
+    #[inline]
+    pub fn move_targets(&self) -> [Bitboard; 4] {
+        if !self.status.is_ongoing() {
+            return [Bitboard::EMPTY; 4];
+        }
+        Direction::ALL.map(|direction| self.targets(direction))
+    }
+
+    /// The target squares of the side to move's pieces stepping in `direction`.
+    #[inline(always)]
     fn targets(&self, direction: Direction) -> Bitboard {
         let own = self.occupied[self.side_to_move.index()];
         own.shift(direction) & !own
@@ -212,21 +262,46 @@ impl Position {
     /// shifted bitboards (one per direction); never allocates.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        if !self.status.is_ongoing() {
-            return list;
-        }
-        for direction in Direction::ALL {
-            let back = direction.index_delta();
-            for to in self.targets(direction) {
-                let from = Square::new_unchecked((to.index() as i8 - back) as u8);
-                list.push(Move { from, to });
-            }
-        }
+        // The count lives in a local, not in the list, so the stores of the moves do not
+        // serialize on it.
+        let mut len = 0;
+        self.for_each_legal_move(|mv| {
+            list.set(len, mv);
+            len += 1;
+        });
+        list.set_len(len);
         list
     }
 
+    /// Calls `f` on every legal move of the side to move, in the order of
+    /// [`Position::legal_moves`], without building a list. None once the game has ended.
+    ///
+    /// ```
+    /// # use salpakan::{Position, Rules, Setup, Side};
+    /// # let rules = Rules::default();
+    /// # let pos = Position::new(&Setup::random(Side::White, &rules, 1),
+    /// #     &Setup::random(Side::Black, &rules, 2), Side::White, &rules)?;
+    /// let mut n = 0;
+    /// pos.for_each_legal_move(|_| n += 1);
+    /// assert_eq!(n, pos.legal_moves().len());
+    /// # Ok::<_, salpakan::SetupError>(())
+    /// ```
+    #[inline(always)]
+    pub fn for_each_legal_move(&self, mut f: impl FnMut(Move)) {
+        if !self.status.is_ongoing() {
+            return;
+        }
+        for direction in Direction::ALL {
+            let back = direction.index_delta();
+            self.targets(direction).for_each(|to| {
+                let from = Square::clamped((to.index() as i8 - back) as u8);
+                f(Move { from, to });
+            });
+        }
+    }
+
     /// The number of legal moves, counted from the bitboards without listing them.
-    #[inline]
+    #[inline(always)]
     pub fn count_legal_moves(&self) -> u32 {
         if !self.status.is_ongoing() {
             return 0;
@@ -257,7 +332,7 @@ impl Position {
                 owner,
             });
         }
-        if mv.direction().is_none() {
+        if !Bitboard::from_square(mv.from).neighbours().has(mv.to) {
             return Err(MoveError::NotAdjacent {
                 from: mv.from,
                 to: mv.to,
@@ -290,74 +365,127 @@ impl Position {
 
     /// Plays a move known to be legal (for example one from [`Position::legal_moves`]), skipping
     /// the checks. An illegal move leaves the position in an unspecified (but memory-safe) state.
+    #[inline]
     pub fn play_unchecked(&mut self, mv: Move) -> Report {
+        self.make::<true>(mv)
+    }
+
+    /// [`Position::play_unchecked`], always inlined. With `HASH` false the Zobrist hash is not
+    /// kept up to date: for the throwaway copies inside perft and playouts, which no caller
+    /// ever sees.
+    #[inline(always)]
+    fn make<const HASH: bool>(&mut self, mv: Move) -> Report {
         let us = self.side_to_move;
         let them = us.other();
         let (from, to) = (Bitboard::from_square(mv.from), Bitboard::from_square(mv.to));
         let attacker = self.board[mv.from.index()].unwrap_or(Rank::Private);
         self.board[mv.from.index()] = None;
-        self.occupied[us.index()] ^= from;
-
-        let mut flag_lost = None;
-        let mut arrived = None;
-        let outcome = if let Some(defender) = self.board[mv.to.index()] {
-            let outcome = challenge(attacker, defender);
-            match outcome {
-                Outcome::Win => {
-                    self.occupied[them.index()] ^= to;
-                    self.occupied[us.index()] |= to;
-                    self.board[mv.to.index()] = Some(attacker);
-                    if defender == Rank::Flag {
-                        flag_lost = Some(them);
-                    }
-                }
-                Outcome::Lose => {
-                    if attacker == Rank::Flag {
-                        flag_lost = Some(us);
-                    }
-                }
-                Outcome::Tie => {
-                    // Flag vs Flag is a win, so a tie never removes a Flag.
-                    self.occupied[them.index()] ^= to;
-                    self.board[mv.to.index()] = None;
-                }
-            }
-            self.plies_since_challenge = 0;
-            Some(outcome)
-        } else {
-            self.occupied[us.index()] |= to;
-            self.board[mv.to.index()] = Some(attacker);
-            self.plies_since_challenge = self.plies_since_challenge.saturating_add(1);
-            if attacker == Rank::Flag && mv.to.row() == us.far_row() {
-                arrived = Some(mv.to);
-            }
-            None
-        };
+        self.side_to_move = them;
         self.ply = self.ply.wrapping_add(1);
+        if HASH {
+            self.hash ^= zobrist::piece(us, attacker, mv.from) ^ zobrist::BLACK_TO_MOVE;
+        }
 
+        let Some(defender) = self.board[mv.to.index()] else {
+            // A plain move.
+            self.occupied[us.index()] ^= from | to;
+            self.board[mv.to.index()] = Some(attacker);
+            if HASH {
+                self.hash ^= zobrist::piece(us, attacker, mv.to);
+            }
+            self.plies_since_challenge = self.plies_since_challenge.saturating_add(1);
+            if attacker != Rank::Flag && self.waiting_flag.is_none() && !self.limit_reached() {
+                // Nothing can end the game: the common case, kept short.
+                return Report {
+                    mv,
+                    outcome: None,
+                    status: Status::Ongoing,
+                };
+            }
+            let arrived = attacker == Rank::Flag && mv.to.row() == us.far_row();
+            self.settle(us, None, arrived.then_some(mv.to));
+            return Report {
+                mv,
+                outcome: None,
+                status: self.status,
+            };
+        };
+
+        // A challenge.
+        self.occupied[us.index()] ^= from;
+        self.plies_since_challenge = 0;
+        let outcome = challenge(attacker, defender);
+        let mut flag_lost = None;
+        match outcome {
+            Outcome::Win => {
+                self.occupied[them.index()] ^= to;
+                self.occupied[us.index()] |= to;
+                self.board[mv.to.index()] = Some(attacker);
+                if HASH {
+                    self.hash ^=
+                        zobrist::piece(them, defender, mv.to) ^ zobrist::piece(us, attacker, mv.to);
+                }
+                if defender == Rank::Flag {
+                    flag_lost = Some(them);
+                }
+            }
+            Outcome::Lose => {
+                if attacker == Rank::Flag {
+                    flag_lost = Some(us);
+                }
+            }
+            Outcome::Tie => {
+                // Flag vs Flag is a win, so a tie never removes a Flag.
+                self.occupied[them.index()] ^= to;
+                self.board[mv.to.index()] = None;
+                if HASH {
+                    self.hash ^= zobrist::piece(them, defender, mv.to);
+                }
+            }
+        }
+        self.settle(us, flag_lost, None);
+        Report {
+            mv,
+            outcome: Some(outcome),
+            status: self.status,
+        }
+    }
+
+    #[inline]
+    fn limit_reached(&self) -> bool {
+        self.move_limit != 0 && self.plies_since_challenge >= self.move_limit
+    }
+
+    /// The end-of-game rules of RULES.md, applied after `mover`'s move: `flag_lost` is the side
+    /// whose Flag the move removed, `arrived` the far-row square a Flag just moved onto.
+    #[inline(never)]
+    fn settle(&mut self, mover: Side, flag_lost: Option<Side>, arrived: Option<Square>) {
+        let opponent = mover.other();
         self.status = if let Some(loser) = flag_lost {
             Status::Won {
                 winner: loser.other(),
                 reason: WinReason::FlagCaptured,
             }
         } else if self.waiting_flag.is_some() {
-            // The opponent had its one reply and did not capture the waiting Flag.
+            // The opponent of the waiting Flag had its one reply and did not capture it.
             Status::Won {
-                winner: them,
+                winner: opponent,
                 reason: WinReason::FlagReachedEnd,
             }
         } else if let Some(square) = arrived {
-            if (Bitboard::from_square(square).neighbours() & self.occupied[them.index()]).is_empty()
-            {
+            let guards =
+                Bitboard::from_square(square).neighbours() & self.occupied[opponent.index()];
+            if guards.is_empty() {
                 Status::Won {
-                    winner: us,
+                    winner: mover,
                     reason: WinReason::FlagReachedEnd,
                 }
             } else {
                 self.waiting_flag = Some(square);
+                self.hash ^= zobrist::WAITING_FLAG[square.index()];
                 Status::Ongoing
             }
-        } else if self.move_limit != 0 && self.plies_since_challenge >= self.move_limit {
+        } else if self.limit_reached() {
             Status::Drawn {
                 reason: DrawReason::MoveLimit,
             }
@@ -365,13 +493,7 @@ impl Position {
             Status::Ongoing
         };
         if !self.status.is_ongoing() {
-            self.waiting_flag = None;
-        }
-        self.side_to_move = them;
-        Report {
-            mv,
-            outcome,
-            status: self.status,
+            self.clear_waiting_flag();
         }
     }
 
@@ -403,26 +525,252 @@ impl Position {
             });
         }
         self.status = status;
-        self.waiting_flag = None;
+        self.clear_waiting_flag();
         Ok(status)
+    }
+
+    #[inline]
+    fn clear_waiting_flag(&mut self) {
+        if let Some(square) = self.waiting_flag.take() {
+            self.hash ^= zobrist::WAITING_FLAG[square.index()];
+        }
+    }
+
+    /// A uniformly random legal move, or `None` once the game has ended. Picks the move from the
+    /// per-direction bitboard counts without building a move list.
+    #[inline(always)]
+    pub fn random_move(&self, rng: &mut SplitMix64) -> Option<Move> {
+        if !self.status.is_ongoing() {
+            return None;
+        }
+        let targets = Direction::ALL.map(|direction| self.targets(direction));
+        let counts = targets.map(Bitboard::len);
+        let starts = [
+            0,
+            counts[0],
+            counts[0] + counts[1],
+            counts[0] + counts[1] + counts[2],
+        ];
+        let total = starts[3] + counts[3];
+        // Branch-free choice of the direction and of the target within it: random choices
+        // mispredict every branch that depends on them.
+        let k = rng.below(u64::from(total)) as u32;
+        let d =
+            usize::from(k >= starts[1]) + usize::from(k >= starts[2]) + usize::from(k >= starts[3]);
+        let to = targets[d].nth_square(k - starts[d]);
+        let back = Direction::ALL[d].index_delta();
+        let from = Square::clamped((to.index() as i8 - back) as u8);
+        Some(Move { from, to })
+    }
+
+    /// Plays uniformly random legal moves on a copy of the position, drawn from `rng`, until the
+    /// game ends or `max_plies` plies were played. The position itself is unchanged; the same
+    /// position, generator state and cap give the same result.
+    ///
+    /// ```
+    /// use salpakan::{Position, Rules, Setup, Side, SplitMix64};
+    ///
+    /// let rules = Rules::default();
+    /// let pos = Position::new(
+    ///     &Setup::random(Side::White, &rules, 1),
+    ///     &Setup::random(Side::Black, &rules, 2),
+    ///     Side::White,
+    ///     &rules,
+    /// )?;
+    /// let a = pos.playout(&mut SplitMix64::new(9), 10_000);
+    /// let b = pos.playout(&mut SplitMix64::new(9), 10_000);
+    /// assert_eq!(a, b);
+    /// assert!(!a.status.is_ongoing() || a.plies == 10_000);
+    /// # Ok::<_, salpakan::SetupError>(())
+    /// ```
+    pub fn playout(&self, rng: &mut SplitMix64, max_plies: u32) -> Playout {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU has the popcnt instruction, as checked just above.
+            return unsafe { self.playout_popcnt(rng, max_plies) };
+        }
+        self.playout_portable(rng, max_plies)
+    }
+
+    /// [`Position::playout`] compiled for CPUs with the popcnt instruction.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    fn playout_popcnt(&self, rng: &mut SplitMix64, max_plies: u32) -> Playout {
+        self.playout_portable(rng, max_plies)
+    }
+
+    #[inline(always)]
+    fn playout_portable(&self, rng: &mut SplitMix64, max_plies: u32) -> Playout {
+        let mut pos = *self;
+        let mut plies = 0;
+        while plies < max_plies {
+            let Some(mv) = pos.random_move(rng) else {
+                break;
+            };
+            pos.make::<false>(mv);
+            plies += 1;
+        }
+        Playout {
+            status: pos.status,
+            plies,
+        }
+    }
+
+    /// The legal moves as a mask of action ids (`from * 4 + direction`, see [`Move::action`]).
+    pub fn legal_action_mask(&self) -> ActionMask {
+        let mut mask = ActionMask::EMPTY;
+        if !self.status.is_ongoing() {
+            return mask;
+        }
+        for direction in Direction::ALL {
+            let sources = self.targets(direction).shift(direction.opposite());
+            for from in sources {
+                mask.insert(from.index() as u16 * 4 + direction as u16);
+            }
+        }
+        mask
     }
 
     /// Perft: the number of move sequences of length `depth` from this position (RULES.md).
     /// `perft(0)` is 1; a finished game contributes 0 at depth 1 or more. The last ply is
     /// counted from the bitboards without being played (bulk counting).
     pub fn perft(&self, depth: u32) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU has the popcnt instruction, as checked just above.
+            return unsafe { self.perft_popcnt(depth) };
+        }
+        self.perft_portable(depth)
+    }
+
+    /// [`Position::perft`] compiled for CPUs with the popcnt instruction (bulk counting is
+    /// all population counts).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    fn perft_popcnt(&self, depth: u32) -> u64 {
+        self.perft_step(depth, |next, depth| next.perft_popcnt(depth))
+    }
+
+    fn perft_portable(&self, depth: u32) -> u64 {
+        self.perft_step(depth, Position::perft_portable)
+    }
+
+    /// One level of perft; `recurse` continues in the same compiled variant.
+    #[inline(always)]
+    fn perft_step(&self, depth: u32, recurse: impl Fn(&Position, u32) -> u64) -> u64 {
         match depth {
             0 => 1,
             1 => u64::from(self.count_legal_moves()),
-            _ => self
-                .legal_moves()
-                .into_iter()
-                .map(|mv| {
+            _ => {
+                let mut nodes = 0;
+                self.for_each_legal_move(|mv| {
                     let mut next = *self;
-                    next.play_unchecked(mv);
-                    next.perft(depth - 1)
-                })
-                .sum(),
+                    next.make::<false>(mv);
+                    nodes += recurse(&next, depth - 1);
+                });
+                nodes
+            }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Rules, Setup};
+
+    /// Random games, with every kind of move, resignations and draws: the incremental hash
+    /// always equals the hash computed from scratch.
+    #[test]
+    fn the_incremental_hash_equals_the_recomputed_hash() {
+        for seed in 0..300u64 {
+            let rules =
+                Rules::new(3 + (seed % 2) as u8, if seed % 3 == 0 { 40 } else { 0 }).unwrap();
+            let mut pos = Position::new(
+                &Setup::random(Side::White, &rules, seed),
+                &Setup::random(Side::Black, &rules, seed + 1000),
+                Side::ALL[(seed % 2) as usize],
+                &rules,
+            )
+            .unwrap();
+            assert_eq!(pos.hash(), pos.compute_hash());
+            let mut rng = SplitMix64::new(seed);
+            while let Some(mv) = pos.random_move(&mut rng) {
+                pos.play_unchecked(mv);
+                assert_eq!(
+                    pos.hash(),
+                    pos.compute_hash(),
+                    "seed {seed} ply {}",
+                    pos.ply()
+                );
+                if pos.ply() == 500 {
+                    let end = if seed % 2 == 0 {
+                        pos.resign(Side::White)
+                    } else {
+                        pos.agree_draw()
+                    };
+                    assert!(end.is_ok());
+                    assert_eq!(pos.hash(), pos.compute_hash());
+                }
+            }
+        }
+    }
+
+    /// A setup with `fixed` pieces and the rest of the army on the zone squares nearest the
+    /// home row, skipping `empty`.
+    fn setup(side: Side, rules: &Rules, fixed: &[(&str, Rank)], empty: &[&str]) -> Setup {
+        let mut pieces: Vec<(Square, Rank)> = fixed
+            .iter()
+            .map(|(s, r)| (s.parse().unwrap(), *r))
+            .collect();
+        let mut army: Vec<Rank> = Rank::ALL
+            .into_iter()
+            .flat_map(|r| core::iter::repeat_n(r, r.count() as usize))
+            .collect();
+        for (_, rank) in &pieces {
+            let i = army.iter().position(|r| r == rank).unwrap();
+            army.remove(i);
+        }
+        let mut zone: Vec<Square> = rules.setup_zone(side).collect();
+        if side == Side::Black {
+            zone.reverse();
+        }
+        let taken: Vec<Square> = pieces.iter().map(|p| p.0).collect();
+        let free = zone
+            .into_iter()
+            .filter(|s| !taken.contains(s) && !empty.contains(&s.to_string().as_str()));
+        pieces.extend(free.zip(army));
+        Setup::new(side, rules, pieces).unwrap()
+    }
+
+    #[test]
+    fn the_hash_covers_a_waiting_flag() {
+        let rules = Rules::new(4, 0).unwrap();
+        let white = setup(Side::White, &rules, &[("a4", Rank::Flag)], &[]);
+        let black = setup(
+            Side::Black,
+            &rules,
+            &[("b8", Rank::Private)],
+            &["a5", "a6", "a7", "a8"],
+        );
+        let mut pos = Position::new(&white, &black, Side::White, &rules).unwrap();
+        for text in [
+            "a4-a5", "i6-i5", "a5-a6", "i5-i6", "a6-a7", "i6-i5", "a7-a8",
+        ] {
+            pos.play(text.parse().unwrap()).unwrap();
+            assert_eq!(pos.hash(), pos.compute_hash(), "{text}");
+        }
+        assert_eq!(pos.waiting_flag(), Some("a8".parse().unwrap()));
+        // The same squares without the wait hash differently.
+        let mut plain = pos;
+        plain.clear_waiting_flag();
+        assert_ne!(plain.hash(), pos.hash());
+        let mut captured = pos;
+        captured.play("b8-a8".parse().unwrap()).unwrap();
+        assert_eq!(captured.hash(), captured.compute_hash());
+        let mut ended = pos;
+        ended.play("i5-i6".parse().unwrap()).unwrap();
+        assert_eq!(ended.waiting_flag(), None);
+        assert_eq!(ended.hash(), ended.compute_hash());
     }
 }

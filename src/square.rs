@@ -66,16 +66,21 @@ impl Square {
         }
     }
 
-    /// The square for an index the caller knows is below 72.
-    #[inline]
-    pub(crate) const fn new_unchecked(index: u8) -> Square {
+    /// The square for an index the caller knows is below 72 (an index above 71 becomes 71, so
+    /// the invariant that [`Square::index`] relies on holds for every input).
+    #[inline(always)]
+    pub(crate) const fn clamped(index: u8) -> Square {
         debug_assert!(index < 72);
-        Square(index)
+        Square(if index < 72 { index } else { 71 })
     }
 
     /// The index of the square, 0..=71.
-    #[inline]
+    #[inline(always)]
     pub const fn index(self) -> usize {
+        // SAFETY: every constructor of `Square` checks or clamps its index to below 72, so this
+        // holds for every value. Telling the compiler lets it
+        // drop the bounds checks on the 72-entry tables indexed by square.
+        unsafe { core::hint::assert_unchecked(self.0 < 72) };
         self.0 as usize
     }
 

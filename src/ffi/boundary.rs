@@ -76,6 +76,9 @@ thread_local! {
 }
 
 fn set_last_error(message: Option<String>) {
+    if message.is_none() && LAST_ERROR.with(|cell| cell.borrow().is_none()) {
+        return;
+    }
     let message =
         message.map(|m| CString::new(m.replace('\0', " ")).unwrap_or_else(|_| c"error".to_owned()));
     LAST_ERROR.with(|cell| *cell.borrow_mut() = message);

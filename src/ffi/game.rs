@@ -4,7 +4,7 @@ use crate::game::Game;
 use crate::position::MoveError;
 use crate::rules::Rules;
 use crate::side::Side;
-use crate::square::Square;
+use crate::square::{Direction, Square};
 use crate::view::ViewCell;
 
 use super::boundary::{
@@ -167,31 +167,43 @@ pub unsafe extern "C" fn salpakan_game_legal_moves(
         // SAFETY: forwarded from the caller.
         let game = unsafe { arg_ref(game, "game") }?;
         let count = out_ptr(count, "count")?;
-        let list = game.game.legal_moves();
+        // Generate into a local buffer (the count comes with it), then copy out only if the
+        // caller's buffer is big enough: nothing is written to `moves` otherwise.
+        let mut buffer = [SalpakanMove { from: 0, to: 0 }; crate::movegen::MAX_MOVES];
+        let mut len = 0;
+        let targets = game.game.position().move_targets();
+        for (direction, targets) in Direction::ALL.into_iter().zip(targets) {
+            let back = direction.index_delta() as u8;
+            let bits = targets.bits();
+            for (mut word, base) in [(bits as u64, 0u8), ((bits >> 64) as u64, 64)] {
+                while word != 0 {
+                    let to = base + word.trailing_zeros() as u8;
+                    if let Some(slot) = buffer.get_mut(len) {
+                        *slot = SalpakanMove {
+                            from: to.wrapping_sub(back),
+                            to,
+                        };
+                    }
+                    len += 1;
+                    word &= word - 1;
+                }
+            }
+        }
         // SAFETY: checked non-null; the caller promises it is writable.
-        unsafe { write_out(count, list.len()) };
-        if list.len() > capacity {
+        unsafe { write_out(count, len) };
+        if len > capacity {
             return Err(Failure::new(
                 SALPAKAN_RESULT_BUFFER_TOO_SMALL,
                 format!(
-                    "`capacity` is {capacity}, and there are {} legal moves (SALPAKAN_MAX_MOVES = 84 is always enough)",
-                    list.len()
+                    "`capacity` is {capacity}, and there are {len} legal moves (SALPAKAN_MAX_MOVES = 84 is always enough)"
                 ),
             ));
         }
-        if list.is_empty() {
-            return Ok(());
+        if len > 0 {
+            let moves = out_ptr(moves, "moves")?;
+            // SAFETY: non-null with room for `capacity >= len` moves (the caller's promise).
+            unsafe { write_array(moves, &buffer[..len]) };
         }
-        let moves = out_ptr(moves, "moves")?;
-        let mut out = [SalpakanMove { from: 0, to: 0 }; crate::movegen::MAX_MOVES];
-        for (slot, mv) in out.iter_mut().zip(list.iter()) {
-            *slot = SalpakanMove {
-                from: mv.from.index() as u8,
-                to: mv.to.index() as u8,
-            };
-        }
-        // SAFETY: non-null with room for `capacity >= list.len()` moves.
-        unsafe { write_array(moves, &out[..list.len()]) };
         Ok(())
     })
 }
@@ -330,6 +342,58 @@ pub unsafe extern "C" fn salpakan_game_perft(
         let count = game.game.perft(depth);
         // SAFETY: checked non-null; the caller promises it is writable.
         unsafe { write_out(nodes, count) };
+        Ok(())
+    })
+}
+
+/// Plays uniformly random legal moves (from `seed`) on a copy of the game until it ends or
+/// `max_plies` plies were played, and writes the final status and the plies played. The game
+/// itself is unchanged; the same arguments give the same result.
+///
+/// # Safety
+/// `game` is NULL or a live handle; `status` and `plies` are NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn salpakan_game_playout(
+    game: *const SalpakanGame,
+    seed: u64,
+    max_plies: u32,
+    status: *mut SalpakanStatus,
+    plies: *mut u32,
+) -> SalpakanResult {
+    guard(|| {
+        // SAFETY: forwarded from the caller.
+        let game = unsafe { arg_ref(game, "game") }?;
+        let status = out_ptr(status, "status")?;
+        let plies = out_ptr(plies, "plies")?;
+        let playout = game.game.playout(seed, max_plies);
+        // SAFETY: both checked non-null; the caller promises they are writable.
+        unsafe {
+            write_out(status, playout.status.into());
+            write_out(plies, playout.plies);
+        }
+        Ok(())
+    })
+}
+
+/// Writes the legal moves as a mask of action ids to `mask` (36 bytes): action id
+/// `square * 4 + direction` (direction 0 up = towards row 8, 1 down, 2 left = towards file a,
+/// 3 right), bit `id % 8` of byte `id / 8` set for each legal action. All zero once the game
+/// has ended.
+///
+/// # Safety
+/// `game` is NULL or a live handle; `mask` is NULL or has room for 36 bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn salpakan_game_legal_action_mask(
+    game: *const SalpakanGame,
+    mask: *mut u8,
+) -> SalpakanResult {
+    guard(|| {
+        // SAFETY: forwarded from the caller.
+        let game = unsafe { arg_ref(game, "game") }?;
+        let mask = out_ptr(mask, "mask")?;
+        let actions = game.game.legal_action_mask();
+        // SAFETY: non-null with room for 36 bytes.
+        unsafe { write_array(mask, actions.bytes()) };
         Ok(())
     })
 }

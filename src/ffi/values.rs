@@ -86,6 +86,10 @@ pub const SALPAKAN_REASON_MOVE_LIMIT: u8 = 5;
 pub const SALPAKAN_MAX_MOVES: usize = 84;
 /// The number of squares, and the length of setup, board and view arrays.
 pub const SALPAKAN_SQUARES: usize = 72;
+/// The number of action ids (72 squares × 4 directions).
+pub const SALPAKAN_ACTIONS: usize = 288;
+/// The length in bytes of a legal-action mask.
+pub const SALPAKAN_ACTION_MASK_BYTES: usize = 36;
 
 /// A move: from and to are square indices, `(row - 1) * 9 + file`.
 #[repr(C)]

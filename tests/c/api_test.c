@@ -485,6 +485,72 @@ static void test_clone_free_and_nulls(void) {
     salpakan_game_free(game);
 }
 
+static int popcount8(uint8_t b) {
+    int n = 0;
+    while (b) {
+        n += b & 1;
+        b >>= 1;
+    }
+    return n;
+}
+
+static void test_playout_and_action_mask(void) {
+    SalpakanGame *game = vector_game();
+    SalpakanStatus a, b;
+    SalpakanMove moves[SALPAKAN_MAX_MOVES];
+    uint8_t mask[SALPAKAN_ACTION_MASK_BYTES], side = 9;
+    uint32_t plies_a = 0, plies_b = 0, sentinel = 777;
+    uint64_t before = 0, after = 0;
+    size_t count = 0, i;
+    int bits = 0;
+
+    salpakan_game_perft(game, 2, &before);
+    CHECK_RESULT(salpakan_game_playout(game, 42, 100000, &a, &plies_a), SALPAKAN_RESULT_OK);
+    CHECK_RESULT(salpakan_game_playout(game, 42, 100000, &b, &plies_b), SALPAKAN_RESULT_OK);
+    CHECK(plies_a == plies_b && memcmp(&a, &b, sizeof a) == 0); /* same arguments, same result */
+    CHECK(plies_a > 0 && a.state != SALPAKAN_STATE_ONGOING);
+    salpakan_game_perft(game, 2, &after);
+    salpakan_game_side_to_move(game, &side);
+    CHECK(before == after && side == SALPAKAN_WHITE); /* the game itself is unchanged */
+    CHECK_RESULT(salpakan_game_playout(game, 42, 3, &a, &plies_a), SALPAKAN_RESULT_OK);
+    CHECK(plies_a == 3 && a.state == SALPAKAN_STATE_ONGOING);
+    CHECK_RESULT(salpakan_game_playout(game, 42, 0, &a, &plies_a), SALPAKAN_RESULT_OK);
+    CHECK(plies_a == 0);
+    CHECK_RESULT(salpakan_game_playout(NULL, 1, 1, &a, &plies_a), SALPAKAN_RESULT_NULL_ARGUMENT);
+    CHECK_RESULT(salpakan_game_playout(game, 1, 1, NULL, &plies_a), SALPAKAN_RESULT_NULL_ARGUMENT);
+    CHECK_RESULT(salpakan_game_playout(game, 1, 1, &a, NULL), SALPAKAN_RESULT_NULL_ARGUMENT);
+    CHECK(error_mentions("plies"));
+
+    CHECK_RESULT(salpakan_game_legal_action_mask(game, mask), SALPAKAN_RESULT_OK);
+    for (i = 0; i < SALPAKAN_ACTION_MASK_BYTES; i++) bits += popcount8(mask[i]);
+    CHECK(bits == 39);
+    salpakan_game_legal_moves(game, moves, SALPAKAN_MAX_MOVES, &count);
+    for (i = 0; i < count; i++) {
+        int direction = moves[i].to == moves[i].from + 9   ? 0
+                        : moves[i].to + 9 == moves[i].from ? 1
+                        : moves[i].to + 1 == moves[i].from ? 2
+                                                           : 3;
+        int id = moves[i].from * 4 + direction;
+        CHECK((mask[id / 8] >> (id % 8)) & 1);
+    }
+    /* d4 (square 30) up to d5: action 120, byte 15 bit 0 */
+    CHECK(mask[15] & 1);
+    CHECK_RESULT(salpakan_game_legal_action_mask(NULL, mask), SALPAKAN_RESULT_NULL_ARGUMENT);
+    CHECK_RESULT(salpakan_game_legal_action_mask(game, NULL), SALPAKAN_RESULT_NULL_ARGUMENT);
+
+    /* A finished game: no actions, and a playout of 0 plies that reports the end. */
+    salpakan_game_resign(game, SALPAKAN_BLACK);
+    CHECK_RESULT(salpakan_game_legal_action_mask(game, mask), SALPAKAN_RESULT_OK);
+    bits = 0;
+    for (i = 0; i < SALPAKAN_ACTION_MASK_BYTES; i++) bits += popcount8(mask[i]);
+    CHECK(bits == 0);
+    plies_a = sentinel;
+    CHECK_RESULT(salpakan_game_playout(game, 5, 100, &a, &plies_a), SALPAKAN_RESULT_OK);
+    CHECK(plies_a == 0 && a.state == SALPAKAN_STATE_WON && a.winner == SALPAKAN_WHITE &&
+          a.reason == SALPAKAN_REASON_RESIGNATION);
+    salpakan_game_free(game);
+}
+
 int main(void) {
     test_version_and_names();
     test_challenge();
@@ -496,6 +562,7 @@ int main(void) {
     test_resign_draw_and_limit();
     test_view();
     test_clone_free_and_nulls();
+    test_playout_and_action_mask();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

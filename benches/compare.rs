@@ -1,0 +1,221 @@
+//! Side-by-side speed comparison with cozy-chess 0.3, the reference chess move generator, in
+//! one run on one machine. Prints each figure and the ratio against its target.
+//!
+//! ```text
+//! cargo bench --bench compare
+//! ```
+//!
+//! Each figure is the best of several timed runs (the least disturbed by other work).
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use salpakan::ffi::{
+    SALPAKAN_MAX_MOVES, SalpakanGame, SalpakanMove, salpakan_game_clone, salpakan_game_free,
+    salpakan_game_legal_moves, salpakan_game_play,
+};
+use salpakan::{Game, Position, Rules, Setup, Side, SplitMix64};
+
+/// Runs `work` (which returns how many units it did) `runs` times; the best rate in units/s.
+fn best_rate(runs: usize, mut work: impl FnMut() -> u64) -> f64 {
+    (0..runs)
+        .map(|_| {
+            let start = Instant::now();
+            let units = black_box(work());
+            units as f64 / start.elapsed().max(Duration::from_nanos(1)).as_secs_f64()
+        })
+        .fold(0.0, f64::max)
+}
+
+fn cozy_perft(board: &cozy_chess::Board, depth: u32, bulk: bool) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut nodes = 0;
+    board.generate_moves(|moves| {
+        if bulk && depth == 1 {
+            nodes += moves.len() as u64;
+        } else {
+            for mv in moves {
+                let mut next = board.clone();
+                next.play_unchecked(mv);
+                nodes += cozy_perft(&next, depth - 1, bulk);
+            }
+        }
+        false
+    });
+    nodes
+}
+
+/// Perft that makes every leaf (no bulk counting), through the public API.
+fn full_perft(pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut nodes = 0;
+    pos.for_each_legal_move(|mv| {
+        let mut next = *pos;
+        next.play_unchecked(mv);
+        nodes += full_perft(&next, depth - 1);
+    });
+    nodes
+}
+
+fn start(seed: u64) -> Game {
+    let rules = Rules::default();
+    Game::new(
+        Setup::random(Side::White, &rules, seed),
+        Setup::random(Side::Black, &rules, seed ^ 0x5eed),
+        Side::White,
+        rules,
+    )
+    .expect("random setups are valid")
+}
+
+/// Mid-game positions: random games stopped after `plies` plies, still going on.
+pub fn midgames(count: usize, plies: usize) -> Vec<Position> {
+    let mut out = Vec::new();
+    let mut seed = 0;
+    while out.len() < count {
+        seed += 1;
+        let mut game = start(seed);
+        let mut rng = SplitMix64::new(seed);
+        for _ in 0..plies {
+            let Some(mv) = game.position().random_move(&mut rng) else {
+                break;
+            };
+            game.play(mv).expect("a random legal move");
+        }
+        if game.status().is_ongoing() {
+            out.push(*game.position());
+        }
+    }
+    out
+}
+
+fn ffi_plies(game: &Game, seed: u64) -> u64 {
+    // The same setups, handed to the C ABI; then play through the C functions only.
+    let mut white = [0u8; 72];
+    let mut black = [0u8; 72];
+    for (cells, side) in [(&mut white, Side::White), (&mut black, Side::Black)] {
+        cells.fill(salpakan::ffi::SALPAKAN_NO_PIECE);
+        for (square, rank) in game.setup(side).pieces() {
+            cells[square.index()] = rank as u8;
+        }
+    }
+    let mut c_game: *mut SalpakanGame = std::ptr::null_mut();
+    // SAFETY: valid 72-byte arrays and out-pointer.
+    unsafe {
+        salpakan::ffi::salpakan_game_new(white.as_ptr(), black.as_ptr(), 0, &mut c_game);
+    }
+    let mut rng = SplitMix64::new(seed);
+    let mut moves = [SalpakanMove { from: 0, to: 0 }; SALPAKAN_MAX_MOVES];
+    let mut plies = 0u64;
+    // SAFETY: `c_game` is a live handle; buffers have the sizes passed.
+    unsafe {
+        let copy = salpakan_game_clone(c_game);
+        loop {
+            let mut count = 0usize;
+            salpakan_game_legal_moves(copy, moves.as_mut_ptr(), moves.len(), &mut count);
+            if count == 0 || plies >= 20_000 {
+                break;
+            }
+            let mv = moves[rng.below(count as u64) as usize];
+            salpakan_game_play(copy, mv, std::ptr::null_mut());
+            plies += 1;
+        }
+        salpakan_game_free(copy);
+        salpakan_game_free(c_game);
+    }
+    plies
+}
+
+fn main() {
+    // Criterion passes its own flags to every bench target; this one takes none.
+    println!("salpakan vs cozy-chess 0.3, best of several runs each\n");
+
+    let chess = cozy_chess::Board::default();
+    assert_eq!(cozy_perft(&chess, 4, true), 197_281);
+    let cozy_bulk = best_rate(3, || cozy_perft(&chess, 6, true));
+    let cozy_full = best_rate(5, || cozy_perft(&chess, 5, false));
+
+    let positions = midgames(4, 40);
+    let bulk = best_rate(3, || positions.iter().map(|p| p.perft(5)).sum());
+    let full = best_rate(3, || positions.iter().map(|p| full_perft(p, 4)).sum());
+    let starts: Vec<Game> = (0..64).map(start).collect();
+    let playouts = best_rate(3, || {
+        starts
+            .iter()
+            .enumerate()
+            .map(|(i, g)| {
+                let mut rng = SplitMix64::new(i as u64);
+                u64::from(g.position().playout(&mut rng, 100_000).plies)
+            })
+            .sum()
+    });
+    let ffi = best_rate(3, || {
+        starts
+            .iter()
+            .take(32)
+            .enumerate()
+            .map(|(i, g)| ffi_plies(g, i as u64))
+            .sum()
+    });
+
+    let m = 1e6;
+    println!("{:<58} {:>12}", "measure", "M per s");
+    println!(
+        "{:<58} {:>12.1}",
+        "cozy-chess perft, bulk, start position depth 6 (leaves)",
+        cozy_bulk / m
+    );
+    println!(
+        "{:<58} {:>12.1}",
+        "cozy-chess perft, every leaf made, depth 5 (leaves)",
+        cozy_full / m
+    );
+    println!(
+        "{:<58} {:>12.1}",
+        "salpakan perft, bulk, 4 mid-game positions depth 5 (leaves)",
+        bulk / m
+    );
+    println!(
+        "{:<58} {:>12.1}",
+        "salpakan perft, every leaf made, depth 4 (leaves)",
+        full / m
+    );
+    println!(
+        "{:<58} {:>12.1}",
+        "salpakan random playouts (plies)",
+        playouts / m
+    );
+    println!(
+        "{:<58} {:>12.1}",
+        "salpakan C ABI legal_moves + play (plies)",
+        ffi / m
+    );
+    println!();
+    println!("{:<44} {:>8} {:>8}  verdict", "target", "ratio", "needed");
+    let rows = [
+        ("bulk perft leaves/s vs cozy bulk", bulk / cozy_bulk, 6.0),
+        (
+            "full perft leaves/s vs cozy non-bulk",
+            full / cozy_full,
+            2.0,
+        ),
+        (
+            "playout plies/s vs cozy non-bulk",
+            playouts / cozy_full,
+            1.0,
+        ),
+        ("C ABI plies/s vs cozy non-bulk", ffi / cozy_full, 0.5),
+    ];
+    for (name, ratio, needed) in rows {
+        let verdict = if ratio >= needed { "met" } else { "MISSED" };
+        println!("{name:<44} {ratio:>8.2} {needed:>8.1}  {verdict}");
+    }
+    println!(
+        "\nsize_of::<Position>() = {} bytes (target <= 192)",
+        std::mem::size_of::<Position>()
+    );
+}

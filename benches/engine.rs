@@ -1,0 +1,166 @@
+//! Criterion benches of the engine's hot paths: move generation, play, perft, playouts, and
+//! the C ABI's per-ply path.
+//!
+//! ```text
+//! cargo bench --bench engine
+//! ```
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use salpakan::ffi::{
+    SALPAKAN_MAX_MOVES, SALPAKAN_NO_PIECE, SalpakanGame, SalpakanMove, salpakan_game_clone,
+    salpakan_game_free, salpakan_game_legal_moves, salpakan_game_new, salpakan_game_play,
+};
+use salpakan::{Game, Move, Position, Rules, Setup, Side, SplitMix64};
+
+fn start() -> Game {
+    let rules = Rules::default();
+    Game::new(
+        Setup::random(Side::White, &rules, 1),
+        Setup::random(Side::Black, &rules, 2),
+        Side::White,
+        rules,
+    )
+    .expect("valid setups")
+}
+
+/// A position after 40 random plies that is still going on, with some challenges behind it.
+fn midgame() -> Position {
+    for seed in 0.. {
+        let mut pos = *start().position();
+        let mut rng = SplitMix64::new(seed);
+        for _ in 0..40 {
+            if let Some(mv) = pos.random_move(&mut rng) {
+                pos.play_unchecked(mv);
+            }
+        }
+        if pos.status().is_ongoing() && pos.occupied_all().len() < 42 {
+            return pos;
+        }
+    }
+    unreachable!()
+}
+
+/// A legal move of `pos` that is (or is not) a challenge.
+fn find_move(pos: &Position, challenge: bool) -> Move {
+    let them = pos.side_to_move().other();
+    *pos.legal_moves()
+        .iter()
+        .find(|mv| pos.occupied(them).has(mv.to) == challenge)
+        .expect("such a move")
+}
+
+fn movegen(c: &mut Criterion) {
+    let (start, mid) = (*start().position(), midgame());
+    c.bench_function("legal_moves/start", |b| {
+        b.iter(|| black_box(&start).legal_moves())
+    });
+    c.bench_function("legal_moves/midgame", |b| {
+        b.iter(|| black_box(&mid).legal_moves())
+    });
+    c.bench_function("count_legal_moves/midgame", |b| {
+        b.iter(|| black_box(&mid).count_legal_moves())
+    });
+    c.bench_function("legal_action_mask/midgame", |b| {
+        b.iter(|| black_box(&mid).legal_action_mask())
+    });
+}
+
+fn play(c: &mut Criterion) {
+    let mut pos = midgame();
+    // Walk forward until the side to move has a challenge available.
+    let mut rng = SplitMix64::new(7);
+    while !pos
+        .legal_moves()
+        .iter()
+        .any(|mv| pos.occupied(pos.side_to_move().other()).has(mv.to))
+    {
+        let mv = pos.random_move(&mut rng).expect("ongoing");
+        pos.play_unchecked(mv);
+    }
+    let plain = find_move(&pos, false);
+    let challenge = find_move(&pos, true);
+    c.bench_function("play/plain", |b| {
+        b.iter(|| {
+            let mut next = *black_box(&pos);
+            next.play(plain).expect("legal")
+        })
+    });
+    c.bench_function("play/challenge", |b| {
+        b.iter(|| {
+            let mut next = *black_box(&pos);
+            next.play(challenge).expect("legal")
+        })
+    });
+    c.bench_function("play_unchecked/plain", |b| {
+        b.iter(|| {
+            let mut next = *black_box(&pos);
+            next.play_unchecked(plain)
+        })
+    });
+}
+
+fn perft(c: &mut Criterion) {
+    let mid = midgame();
+    let mut group = c.benchmark_group("perft");
+    group.sample_size(10);
+    group.bench_function("midgame/depth4", |b| b.iter(|| black_box(&mid).perft(4)));
+    group.finish();
+}
+
+fn playout(c: &mut Criterion) {
+    let game = start();
+    let mut seed = 0;
+    c.bench_function("playout/start", |b| {
+        b.iter(|| {
+            seed += 1;
+            game.playout(seed, 100_000)
+        })
+    });
+}
+
+fn ffi_per_ply(c: &mut Criterion) {
+    let game = start();
+    let cells = |side| {
+        let mut cells = [SALPAKAN_NO_PIECE; 72];
+        for (square, rank) in game.setup(side).pieces() {
+            cells[square.index()] = rank as u8;
+        }
+        cells
+    };
+    let (white, black) = (cells(Side::White), cells(Side::Black));
+    let mut handle: *mut SalpakanGame = std::ptr::null_mut();
+    // SAFETY: 72-byte setups and a valid out-pointer.
+    unsafe { salpakan_game_new(white.as_ptr(), black.as_ptr(), 0, &mut handle) };
+    let mut seed = 0;
+    c.bench_function("ffi/legal_moves+play, whole game", |b| {
+        b.iter(|| {
+            seed += 1;
+            let mut rng = SplitMix64::new(seed);
+            let mut moves = [SalpakanMove { from: 0, to: 0 }; SALPAKAN_MAX_MOVES];
+            let mut plies = 0u32;
+            // SAFETY: a live handle and buffers of the sizes passed.
+            unsafe {
+                let copy = salpakan_game_clone(handle);
+                loop {
+                    let mut count = 0;
+                    salpakan_game_legal_moves(copy, moves.as_mut_ptr(), moves.len(), &mut count);
+                    if count == 0 || plies == 20_000 {
+                        break;
+                    }
+                    let mv = moves[rng.below(count as u64) as usize];
+                    salpakan_game_play(copy, mv, std::ptr::null_mut());
+                    plies += 1;
+                }
+                salpakan_game_free(copy);
+            }
+            plies
+        })
+    });
+    // SAFETY: the handle made above, freed once.
+    unsafe { salpakan_game_free(handle) };
+}
+
+criterion_group!(benches, movegen, play, perft, playout, ffi_per_ply);
+criterion_main!(benches);

@@ -1,0 +1,81 @@
+//! Action ids for AI users: every move as one number, and a set of them as a bit mask.
+
+use crate::movegen::Move;
+use crate::square::{Direction, Square};
+
+/// The number of action ids: 72 squares × 4 directions.
+pub const NUM_ACTIONS: usize = 288;
+
+impl Move {
+    /// The move's action id, `from * 4 + direction` (0..288), or `None` if `to` is not one step
+    /// from `from`. Directions are numbered as [`Direction`]: 0 up (towards row 8), 1 down,
+    /// 2 left (towards file `a`), 3 right.
+    ///
+    /// ```
+    /// use salpakan::Move;
+    /// let mv: Move = "e3-e4".parse()?;
+    /// assert_eq!(mv.action(), Some(22 * 4));
+    /// assert_eq!(Move::from_action(22 * 4), Some(mv));
+    /// # Ok::<_, salpakan::ParseError>(())
+    /// ```
+    #[inline]
+    pub fn action(self) -> Option<u16> {
+        let direction = self.direction()?;
+        Some(self.from.index() as u16 * 4 + direction as u16)
+    }
+
+    /// The move of an action id, or `None` if the id is 288 or more or the step leaves the board.
+    #[inline]
+    pub fn from_action(action: u16) -> Option<Move> {
+        let from = Square::try_index(usize::from(action / 4))?;
+        let direction = Direction::try_index(usize::from(action % 4))?;
+        Move::step(from, direction)
+    }
+}
+
+/// A set of action ids: bit `id % 8` of byte `id / 8`, the layout of the C ABI's
+/// `salpakan_game_legal_action_mask`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ActionMask([u8; NUM_ACTIONS / 8]);
+
+impl ActionMask {
+    /// No actions.
+    pub const EMPTY: ActionMask = ActionMask([0; NUM_ACTIONS / 8]);
+
+    /// Adds an action id (ids of 288 or more are ignored).
+    #[inline]
+    pub fn insert(&mut self, action: u16) {
+        if let Some(byte) = self.0.get_mut(usize::from(action / 8)) {
+            *byte |= 1 << (action % 8);
+        }
+    }
+
+    /// Whether the set holds the action id.
+    #[inline]
+    pub fn contains(&self, action: u16) -> bool {
+        self.0
+            .get(usize::from(action / 8))
+            .is_some_and(|byte| byte >> (action % 8) & 1 != 0)
+    }
+
+    /// The number of actions in the set.
+    pub fn len(&self) -> usize {
+        self.0.iter().map(|b| b.count_ones() as usize).sum()
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|b| *b == 0)
+    }
+
+    /// The 36 bytes of the mask.
+    #[inline]
+    pub fn bytes(&self) -> &[u8; NUM_ACTIONS / 8] {
+        &self.0
+    }
+
+    /// The action ids in the set, in increasing order.
+    pub fn iter(&self) -> impl Iterator<Item = u16> + '_ {
+        (0..NUM_ACTIONS as u16).filter(|&id| self.contains(id))
+    }
+}
