@@ -9,7 +9,7 @@
 //! cargo run --release --example selfplay [SEED]
 //! ```
 
-use salpakan::{Game, Move, Outcome, Rules, Setup, Side, SplitMix64, View, ViewCell};
+use salpakan::{Game, Move, Outcome, Rules, Setup, Side, SplitMix64, View};
 
 /// A bot picks a move from the legal moves and its own view.
 type Bot = fn(&View, &[Move], &mut SplitMix64) -> Move;
@@ -22,7 +22,7 @@ fn challenging_bot(view: &View, moves: &[Move], rng: &mut SplitMix64) -> Move {
     let challenges: Vec<Move> = moves
         .iter()
         .copied()
-        .filter(|mv| view.cell(mv.to) == ViewCell::Enemy)
+        .filter(|mv| view.is_enemy(mv.to))
         .collect();
     if challenges.is_empty() {
         random_bot(view, moves, rng)

@@ -1,12 +1,15 @@
 //! A game: a position with its rules, both setups and its history.
 
 use crate::action::ActionMask;
+use crate::knowledge::{Beliefs, ObserveError, Tracker};
 use crate::movegen::{Move, MoveList};
+use crate::piece::{IdBoard, PieceId, initial_ids, move_ids};
 use crate::position::{MoveError, Playout, Position, Report};
 use crate::rng::SplitMix64;
 use crate::rules::Rules;
 use crate::setup::{Setup, SetupError};
 use crate::side::Side;
+use crate::square::Square;
 use crate::status::Status;
 use crate::view::View;
 
@@ -39,6 +42,7 @@ pub struct Game {
     setups: [Setup; 2],
     first: Side,
     history: Vec<Report>,
+    ids: IdBoard,
 }
 
 impl Game {
@@ -49,12 +53,14 @@ impl Game {
     /// [`SetupError::OutsideZone`] if one does not fit `rules`' setup zone.
     pub fn new(white: Setup, black: Setup, first: Side, rules: Rules) -> Result<Game, SetupError> {
         let position = Position::new(&white, &black, first, &rules)?;
+        let ids = initial_ids(white.occupied(), black.occupied());
         Ok(Game {
             position,
             rules,
             setups: [white, black],
             first,
             history: Vec::new(),
+            ids,
         })
     }
 
@@ -112,6 +118,7 @@ impl Game {
     /// [`MoveError`] for an illegal move or a move after the end; the game is then unchanged.
     pub fn play(&mut self, mv: Move) -> Result<Report, MoveError> {
         let report = self.position.play(mv)?;
+        move_ids(&mut self.ids, mv, report.outcome);
         self.history.push(report);
         Ok(report)
     }
@@ -151,9 +158,113 @@ impl Game {
         self.position.playout(&mut SplitMix64::new(seed), max_plies)
     }
 
-    /// The board as `side` sees it: its own ranks, enemy pieces as unknown.
+    /// The id of the piece on `square`, if any (see [`PieceId`]).
     #[inline]
+    pub fn piece_id_at(&self, square: Square) -> Option<PieceId> {
+        self.ids[square.index()]
+    }
+
+    /// The game as `side` sees it: its own pieces with rank and id, enemy pieces with id only,
+    /// the side to move, the public log and the status.
     pub fn view(&self, side: Side) -> View {
-        View::of(&self.position, side)
+        View::new(self, side)
+    }
+
+    /// `side`'s knowledge of the game: its own setup and the public events (see [`Tracker`]).
+    ///
+    /// # Errors
+    /// None for a real game; the `Result` is the tracker's own.
+    pub fn tracker(&self, side: Side) -> Result<Tracker, ObserveError> {
+        let mut tracker = Tracker::new(
+            self.setup(side),
+            self.setup(side.other()).occupied(),
+            self.first,
+            &self.rules,
+        )?;
+        for report in &self.history {
+            tracker.observe(report)?;
+        }
+        if !self.status().is_ongoing() && tracker.status().is_ongoing() {
+            tracker.observe_end(self.status())?;
+        }
+        Ok(tracker)
+    }
+
+    /// The exact posterior over the enemy's ranks for `side` (see [`Beliefs`]).
+    ///
+    /// # Errors
+    /// None for a real game (see [`Game::tracker`]).
+    pub fn beliefs(&self, side: Side) -> Result<Beliefs, ObserveError> {
+        self.tracker(side)?.beliefs()
+    }
+
+    /// A complete game that `side` cannot tell from this one: the same own setup, the same
+    /// squares, the same public history (so the same beliefs), with the enemy's ranks drawn
+    /// from `side`'s posterior with a [`SplitMix64`] seeded with `seed`. Hidden state such as
+    /// a waiting Flag follows from the ranks drawn, because the sample is the history replayed.
+    ///
+    /// # Errors
+    /// None for a real game (see [`Game::tracker`]).
+    pub fn sample(&self, side: Side, seed: u64) -> Result<Game, ObserveError> {
+        let beliefs = self.beliefs(side)?;
+        self.sample_from(&beliefs, &mut SplitMix64::new(seed))
+    }
+
+    /// As [`Game::sample`], drawing from beliefs already computed (cheap: compute once, draw
+    /// many).
+    ///
+    /// # Errors
+    /// [`ObserveError::Inconsistent`] if `beliefs` are not this game's for their side.
+    pub fn sample_from(
+        &self,
+        beliefs: &Beliefs,
+        rng: &mut SplitMix64,
+    ) -> Result<Game, ObserveError> {
+        let side = beliefs.side();
+        let enemy = side.other();
+        let ranks = beliefs.sample(rng);
+        let squares = self.setup(enemy).occupied();
+        let mismatch = |why| ObserveError::Inconsistent {
+            ply: self.history.len(),
+            mv: self
+                .history
+                .last()
+                .map_or(Move::new(Square::clamped(0), Square::clamped(0)), |r| r.mv),
+            reported: self.status(),
+            why,
+        };
+        let enemy_setup = Setup::new(enemy, &self.rules, squares.zip(ranks))
+            .map_err(|_| mismatch("the beliefs do not belong to this game"))?;
+        let (white, black) = match side {
+            Side::White => (self.setup(side).clone(), enemy_setup),
+            Side::Black => (enemy_setup, self.setup(side).clone()),
+        };
+        let mut game = Game::new(white, black, self.first, self.rules)
+            .map_err(|_| mismatch("the beliefs do not belong to this game"))?;
+        for report in &self.history {
+            let replayed = game
+                .play(report.mv)
+                .map_err(|_| mismatch("the sample cannot replay the history"))?;
+            if replayed != *report {
+                return Err(mismatch("the sample replays the history differently"));
+            }
+        }
+        match self.status() {
+            Status::Won {
+                winner,
+                reason: crate::status::WinReason::Resignation,
+            } if game.status().is_ongoing() => {
+                game.resign(winner.other())
+                    .map_err(|_| mismatch("the sample cannot end the same way"))?;
+            }
+            Status::Drawn {
+                reason: crate::status::DrawReason::Agreement,
+            } if game.status().is_ongoing() => {
+                game.agree_draw()
+                    .map_err(|_| mismatch("the sample cannot end the same way"))?;
+            }
+            _ => {}
+        }
+        Ok(game)
     }
 }

@@ -11,9 +11,13 @@ mod bitboard;
 /// cbindgen:ignore
 mod game;
 /// cbindgen:ignore
+mod knowledge;
+/// cbindgen:ignore
 mod movegen;
 /// cbindgen:ignore
 mod parse;
+/// cbindgen:ignore
+mod piece;
 /// cbindgen:ignore
 mod position;
 /// cbindgen:ignore
@@ -41,8 +45,10 @@ pub use action::{ActionMask, NUM_ACTIONS};
 pub use arbiter::{Outcome, challenge};
 pub use bitboard::Bitboard;
 pub use game::Game;
+pub use knowledge::{Beliefs, ObserveError, PieceBelief, RankSet, Tracker};
 pub use movegen::{IntoIter as MoveListIntoIter, MAX_MOVES, Move, MoveList};
 pub use parse::ParseError;
+pub use piece::PieceId;
 pub use position::{MoveError, Playout, Position, Report};
 pub use rank::{ARMY_SIZE, Rank};
 pub use rng::SplitMix64;

@@ -27,6 +27,9 @@ pub enum ParseError {
     /// Not a move.
     #[error("invalid move {0:?}: expected two squares joined by '-' or 'x', like \"e3-e4\"")]
     Move(String),
+    /// Not a piece id.
+    #[error("invalid piece id {0:?}: expected 0..42")]
+    Piece(String),
     /// Not a side.
     #[error("invalid side {0:?}: expected \"white\" or \"black\"")]
     Side(String),

@@ -2,7 +2,9 @@
 
 use core::fmt;
 
-use crate::position::Position;
+use crate::game::Game;
+use crate::piece::PieceId;
+use crate::position::Report;
 use crate::rank::Rank;
 use crate::side::Side;
 use crate::square::Square;
@@ -15,14 +17,23 @@ pub enum ViewCell {
     /// No piece.
     Empty,
     /// One of the viewer's own pieces, with its rank.
-    Own(Rank),
+    Own {
+        /// The piece.
+        id: PieceId,
+        /// Its rank.
+        rank: Rank,
+    },
     /// An enemy piece of unknown rank.
-    Enemy,
+    Enemy {
+        /// The piece.
+        id: PieceId,
+    },
 }
 
-/// The board as one side sees it: its own pieces with their ranks, enemy pieces without, the
-/// side to move and the status. It holds nothing else, so neither it nor its `Debug` or
-/// `Display` can reveal a hidden enemy rank or a waiting enemy Flag.
+/// The game as one side sees it: its own pieces with their ranks and ids, enemy pieces with
+/// their ids only, the side to move, the public log (every ply's move, outcome and status) and
+/// the status. It holds nothing else, so neither it nor its `Debug`, `Display` or serde form
+/// can reveal a hidden enemy rank or a waiting enemy Flag.
 ///
 /// # Examples
 /// ```
@@ -36,27 +47,37 @@ pub enum ViewCell {
 ///     rules,
 /// )?;
 /// let view = game.view(Side::White);
-/// let enemies = view.cells().iter().filter(|c| **c == ViewCell::Enemy).count();
+/// let enemies = view.cells().iter().filter(|c| matches!(c, ViewCell::Enemy { .. })).count();
 /// assert_eq!(enemies, 21);
 /// assert!(view.to_string().contains("xx"));
 /// # Ok::<_, salpakan::SetupError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct View {
     side: Side,
+    #[cfg_attr(feature = "serde", serde(with = "cells_serde"))]
     cells: [ViewCell; Square::NUM],
     side_to_move: Side,
     status: Status,
+    log: Vec<Report>,
 }
 
 impl View {
-    /// `side`'s view of a position.
-    pub fn of(position: &Position, side: Side) -> View {
+    /// `side`'s view of a game.
+    pub fn new(game: &Game, side: Side) -> View {
+        let position = game.position();
         let mut cells = [ViewCell::Empty; Square::NUM];
         for square in position.occupied_all() {
-            cells[square.index()] = match position.piece_at(square) {
-                Some((owner, rank)) if owner == side => ViewCell::Own(rank),
-                _ => ViewCell::Enemy,
+            let (Some((owner, rank)), Some(id)) =
+                (position.piece_at(square), game.piece_id_at(square))
+            else {
+                continue;
+            };
+            cells[square.index()] = if owner == side {
+                ViewCell::Own { id, rank }
+            } else {
+                ViewCell::Enemy { id }
             };
         }
         View {
@@ -64,6 +85,7 @@ impl View {
             cells,
             side_to_move: position.side_to_move(),
             status: position.status(),
+            log: game.history().to_vec(),
         }
     }
 
@@ -85,6 +107,12 @@ impl View {
         self.cells[square.index()]
     }
 
+    /// Whether an enemy piece stands on `square`.
+    #[inline]
+    pub fn is_enemy(&self, square: Square) -> bool {
+        matches!(self.cell(square), ViewCell::Enemy { .. })
+    }
+
     /// The side to move.
     #[inline]
     pub fn side_to_move(&self) -> Side {
@@ -95,6 +123,12 @@ impl View {
     #[inline]
     pub fn status(&self) -> Status {
         self.status
+    }
+
+    /// The public log: every ply's move, outcome and status, in order.
+    #[inline]
+    pub fn log(&self) -> &[Report] {
+        &self.log
     }
 }
 
@@ -109,8 +143,8 @@ impl fmt::Display for View {
                 let square = Square::from_coords(file, row).expect("on the board");
                 let text = match self.cell(square) {
                     ViewCell::Empty => ".",
-                    ViewCell::Own(rank) => rank.code_for(self.side),
-                    ViewCell::Enemy => match enemy {
+                    ViewCell::Own { rank, .. } => rank.code_for(self.side),
+                    ViewCell::Enemy { .. } => match enemy {
                         Side::White => "XX",
                         Side::Black => "xx",
                     },
@@ -125,5 +159,29 @@ impl fmt::Display for View {
             "{} to move; {}; seen by {}",
             self.side_to_move, self.status, self.side
         )
+    }
+}
+
+/// serde for the 72 cells (serde's derives stop at arrays of 32).
+#[cfg(feature = "serde")]
+mod cells_serde {
+    use super::{Square, ViewCell};
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(
+        cells: &[ViewCell; Square::NUM],
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        cells.as_slice().serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<[ViewCell; Square::NUM], D::Error> {
+        let cells = Vec::<ViewCell>::deserialize(d)?;
+        let n = cells.len();
+        cells
+            .try_into()
+            .map_err(|_| serde::de::Error::invalid_length(n, &"72 cells"))
     }
 }

@@ -308,11 +308,11 @@ pub unsafe extern "C" fn salpakan_game_view(
         for (slot, cell) in out.iter_mut().zip(view.cells()) {
             *slot = match *cell {
                 ViewCell::Empty => empty,
-                ViewCell::Own(rank) => SalpakanCell {
+                ViewCell::Own { rank, .. } => SalpakanCell {
                     side: side as u8,
                     rank: rank as u8,
                 },
-                ViewCell::Enemy => SalpakanCell {
+                ViewCell::Enemy { .. } => SalpakanCell {
                     side: side.other() as u8,
                     rank: SALPAKAN_RANK_UNKNOWN,
                 },
