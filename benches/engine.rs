@@ -162,5 +162,80 @@ fn ffi_per_ply(c: &mut Criterion) {
     unsafe { salpakan_game_free(handle) };
 }
 
-criterion_group!(benches, movegen, play, perft, playout, ffi_per_ply);
+/// Mid-game games: 40 to 100 random plies that did not end the game, with challenges behind.
+fn midgame_games() -> Vec<Game> {
+    let mut games = Vec::new();
+    let mut seed = 0;
+    while games.len() < 8 {
+        seed += 1;
+        let rules = Rules::default();
+        let mut game = Game::new(
+            Setup::random(Side::White, &rules, seed),
+            Setup::random(Side::Black, &rules, seed + 100),
+            Side::White,
+            rules,
+        )
+        .expect("valid setups");
+        let mut rng = SplitMix64::new(seed);
+        let plies = 40 + (seed as usize * 7) % 60;
+        for _ in 0..plies {
+            let Some(mv) = game.position().random_move(&mut rng) else {
+                break;
+            };
+            game.play(mv).expect("legal");
+        }
+        let challenges = game
+            .history()
+            .iter()
+            .filter(|r| r.outcome.is_some())
+            .count();
+        if game.status().is_ongoing() && challenges >= 4 {
+            games.push(game);
+        }
+    }
+    games
+}
+
+fn knowledge(c: &mut Criterion) {
+    let games = midgame_games();
+    let mut i = 0;
+    c.bench_function("beliefs/midgame (8 games, both sides)", |b| {
+        b.iter(|| {
+            i += 1;
+            let game = &games[i % games.len()];
+            game.beliefs(Side::ALL[(i / games.len()) % 2])
+                .expect("consistent")
+        })
+    });
+    let beliefs: Vec<_> = games
+        .iter()
+        .map(|g| g.beliefs(Side::White).expect("consistent"))
+        .collect();
+    let mut rng = SplitMix64::new(1);
+    c.bench_function("sample/ranks from computed beliefs", |b| {
+        b.iter(|| {
+            i += 1;
+            beliefs[i % beliefs.len()].sample(&mut rng)
+        })
+    });
+    c.bench_function("sample/whole game from computed beliefs", |b| {
+        b.iter(|| {
+            i += 1;
+            let k = i % games.len();
+            games[k]
+                .sample_from(&beliefs[k], &mut rng)
+                .expect("consistent")
+        })
+    });
+}
+
+criterion_group!(
+    benches,
+    movegen,
+    play,
+    perft,
+    playout,
+    ffi_per_ply,
+    knowledge
+);
 criterion_main!(benches);

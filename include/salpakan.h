@@ -342,6 +342,29 @@ SalpakanResult salpakan_game_playout(const struct SalpakanGame *game,
 // `game` is NULL or a live handle; `mask` is NULL or has room for 36 bytes.
 SalpakanResult salpakan_game_legal_action_mask(const struct SalpakanGame *game, uint8_t *mask);
 
+// Writes `side`'s beliefs to `probabilities` (72 × 15 doubles): `probabilities[square * 15 +
+// rank]`. For an enemy piece, the exact probability that it has that rank given everything
+// `side` has seen, under uniformly random setups; for `side`'s own piece, 1 at its rank; for
+// an empty square, all 0.
+//
+// # Safety
+// `game` is NULL or a live handle; `probabilities` is NULL or has room for 1080 doubles.
+SalpakanResult salpakan_game_beliefs(const struct SalpakanGame *game,
+                                     uint8_t side,
+                                     double *probabilities);
+
+// Writes to `*out` a new game that `side` cannot tell from `game`: the same squares, the same
+// own ranks, the same public history, with the enemy's ranks drawn exactly from `side`'s
+// posterior (seeded: the same arguments give the same sample) and every piece of hidden state,
+// such as a waiting Flag, consistent with them. Free it with `salpakan_game_free`.
+//
+// # Safety
+// `game` is NULL or a live handle; `out` is NULL or writable.
+SalpakanResult salpakan_game_sample(const struct SalpakanGame *game,
+                                    uint8_t side,
+                                    uint64_t seed,
+                                    struct SalpakanGame **out);
+
 // A NUL-terminated message about the most recent call on this thread, if it failed (which
 // rank is over-counted, which square is outside the zone, which argument is NULL...), or NULL
 // if it succeeded. Every other `salpakan_*` call clears it first. The text stays valid until

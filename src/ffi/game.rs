@@ -2,6 +2,7 @@
 
 use crate::game::Game;
 use crate::position::MoveError;
+use crate::rank::Rank;
 use crate::rules::Rules;
 use crate::side::Side;
 use crate::square::{Direction, Square};
@@ -9,8 +10,9 @@ use crate::view::ViewCell;
 
 use super::boundary::{
     Failure, FfiResult, SALPAKAN_RESULT_BUFFER_TOO_SMALL, SALPAKAN_RESULT_GAME_OVER,
-    SALPAKAN_RESULT_ILLEGAL_MOVE, SALPAKAN_RESULT_INVALID_SETUP, SalpakanResult, arg_mut, arg_ref,
-    guard, move_arg, out_ptr, rules_arg, setup_arg, side_arg, write_array, write_out,
+    SALPAKAN_RESULT_ILLEGAL_MOVE, SALPAKAN_RESULT_INVALID_SETUP, SALPAKAN_RESULT_PANIC,
+    SalpakanResult, arg_mut, arg_ref, guard, move_arg, out_ptr, rules_arg, setup_arg, side_arg,
+    write_array, write_out,
 };
 use super::values::{
     SALPAKAN_NO_PIECE, SALPAKAN_NO_SIDE, SALPAKAN_RANK_UNKNOWN, SalpakanCell, SalpakanMove,
@@ -394,6 +396,77 @@ pub unsafe extern "C" fn salpakan_game_legal_action_mask(
         let actions = game.game.legal_action_mask();
         // SAFETY: non-null with room for 36 bytes.
         unsafe { write_array(mask, actions.bytes()) };
+        Ok(())
+    })
+}
+
+/// Writes `side`'s beliefs to `probabilities` (72 × 15 doubles): `probabilities[square * 15 +
+/// rank]`. For an enemy piece, the exact probability that it has that rank given everything
+/// `side` has seen, under uniformly random setups; for `side`'s own piece, 1 at its rank; for
+/// an empty square, all 0.
+///
+/// # Safety
+/// `game` is NULL or a live handle; `probabilities` is NULL or has room for 1080 doubles.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn salpakan_game_beliefs(
+    game: *const SalpakanGame,
+    side: u8,
+    probabilities: *mut f64,
+) -> SalpakanResult {
+    guard(|| {
+        // SAFETY: forwarded from the caller.
+        let game = unsafe { arg_ref(game, "game") }?;
+        let side = side_arg(side, "side")?;
+        let probabilities = out_ptr(probabilities, "probabilities")?;
+        let beliefs = game
+            .game
+            .beliefs(side)
+            .map_err(|e| Failure::new(SALPAKAN_RESULT_PANIC, e.to_string()))?;
+        let mut out = vec![0.0f64; Square::NUM * Rank::NUM];
+        for square in Square::ALL {
+            let cell = &mut out[square.index() * Rank::NUM..][..Rank::NUM];
+            match game.game.position().piece_at(square) {
+                Some((owner, rank)) if owner == side => cell[rank.index()] = 1.0,
+                Some(_) => {
+                    if let Some(belief) = beliefs.at(square) {
+                        cell.copy_from_slice(&belief.probabilities);
+                    }
+                }
+                None => {}
+            }
+        }
+        // SAFETY: non-null with room for 72 * 15 doubles.
+        unsafe { write_array(probabilities, &out) };
+        Ok(())
+    })
+}
+
+/// Writes to `*out` a new game that `side` cannot tell from `game`: the same squares, the same
+/// own ranks, the same public history, with the enemy's ranks drawn exactly from `side`'s
+/// posterior (seeded: the same arguments give the same sample) and every piece of hidden state,
+/// such as a waiting Flag, consistent with them. Free it with `salpakan_game_free`.
+///
+/// # Safety
+/// `game` is NULL or a live handle; `out` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn salpakan_game_sample(
+    game: *const SalpakanGame,
+    side: u8,
+    seed: u64,
+    out: *mut *mut SalpakanGame,
+) -> SalpakanResult {
+    guard(|| {
+        // SAFETY: forwarded from the caller.
+        let game = unsafe { arg_ref(game, "game") }?;
+        let side = side_arg(side, "side")?;
+        let out = out_ptr(out, "out")?;
+        let sample = game
+            .game
+            .sample(side, seed)
+            .map_err(|e| Failure::new(SALPAKAN_RESULT_PANIC, e.to_string()))?;
+        let handle = Box::into_raw(Box::new(SalpakanGame { game: sample }));
+        // SAFETY: checked non-null; the caller promises it is writable.
+        unsafe { write_out(out, handle) };
         Ok(())
     })
 }

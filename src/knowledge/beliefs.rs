@@ -58,8 +58,14 @@ impl PieceBelief {
     }
 }
 
-/// The exact posterior over every enemy piece's rank for one side (see the module notes in the
-/// README, "What one side may know"), and a sampler for it.
+/// The exact posterior over every enemy piece's rank for one side, and a sampler for it.
+///
+/// Under uniformly random setups every assignment of ranks to the enemy's 21 pieces (removed
+/// ones included) that fits the army and every public fact is equally likely; a piece's
+/// probability of a rank is the share of fitting assignments that give it that rank. The
+/// facts are gathered by a [`Tracker`]; the assignments are counted exactly by a dynamic
+/// programme over classes of interchangeable pieces, and samples are drawn from the same
+/// counts in 21 steps.
 ///
 /// # Examples
 /// ```
@@ -158,6 +164,40 @@ pub(crate) fn army() -> Vec<Rank> {
         .collect()
 }
 
+/// Narrows the allowed sets by what the army forces: a rank that pieces whose set holds only it
+/// use up entirely is impossible for every other piece (repeated until nothing changes). The
+/// fitting assignments stay the same; there are fewer distinct sets to count over. `None` if
+/// a set becomes empty.
+fn narrow(sets: &[RankSet], army: &[Rank]) -> Option<Vec<RankSet>> {
+    let mut sets = sets.to_vec();
+    let mut counts = [0usize; Rank::NUM];
+    for rank in army {
+        counts[rank.index()] += 1;
+    }
+    loop {
+        let mut changed = false;
+        for rank in Rank::ALL {
+            let only = RankSet::of(rank);
+            let fixed = sets.iter().filter(|s| **s == only).count();
+            if fixed > counts[rank.index()] {
+                return None;
+            }
+            if fixed == counts[rank.index()] {
+                for set in sets.iter_mut().filter(|s| **s != only && s.has(rank)) {
+                    set.remove(only);
+                    changed = true;
+                }
+            }
+        }
+        if sets.iter().any(|s| s.is_empty()) {
+            return None;
+        }
+        if !changed {
+            return Some(sets);
+        }
+    }
+}
+
 /// The counting machinery for pieces with allowed sets and an army (a sequence of ranks).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Count {
@@ -175,8 +215,11 @@ impl Count {
     /// Counts the assignments of `army` to pieces with the allowed `sets` (one per piece, as
     /// many as the army). `None` if none fits.
     pub(crate) fn new(sets: &[RankSet], army: &[Rank]) -> Option<Count> {
+        if sets.len() != army.len() {
+            return None;
+        }
+        let sets = narrow(sets, army)?;
         let n = sets.len();
-        assert_eq!(n, army.len(), "one rank per piece");
         let mut classes: Vec<(RankSet, Vec<usize>)> = Vec::new();
         for (piece, &set) in sets.iter().enumerate() {
             match classes.iter_mut().find(|(s, _)| *s == set) {
@@ -212,25 +255,34 @@ impl Count {
             implicit_size.checked_sub(taken)
         };
 
+        // For each rank, the explicit classes that may take it.
+        let eligible: Vec<Vec<usize>> = Rank::ALL
+            .iter()
+            .map(|&rank| (0..explicit).filter(|&c| classes[c].0.has(rank)).collect())
+            .collect();
         let mut backward = vec![0.0f64; (n + 1) * states];
         backward[n * states] = 1.0; // every place filled: state 0
         for t in (0..n).rev() {
             let rank = army[t];
+            let implicit_takes = classes[explicit].0.has(rank);
+            let (done, next) = backward.split_at_mut((t + 1) * states);
+            let row = &mut done[t * states..];
+            let next = &next[..states];
             for s in 0..states {
                 let Some(z) = implicit_left(s, t) else {
                     continue;
                 };
                 let mut ways = 0.0;
-                for c in 0..explicit {
-                    let k = left[s * explicit + c] as usize;
-                    if k > 0 && classes[c].0.has(rank) {
-                        ways += k as f64 * backward[(t + 1) * states + s - strides[c]];
+                for &c in &eligible[rank.index()] {
+                    let k = left[s * explicit + c];
+                    if k > 0 {
+                        ways += f64::from(k) * next[s - strides[c]];
                     }
                 }
-                if z > 0 && classes[explicit].0.has(rank) {
-                    ways += z as f64 * backward[(t + 1) * states + s];
+                if z > 0 && implicit_takes {
+                    ways += z as f64 * next[s];
                 }
-                backward[t * states + s] = ways;
+                row[s] = ways;
             }
         }
         let full = states - 1;
@@ -254,11 +306,11 @@ impl Count {
                 let Some(z) = implicit_left(s, t) else {
                     continue;
                 };
-                for c in 0..explicit {
-                    let k = left[s * explicit + c] as usize;
-                    if k > 0 && classes[c].0.has(rank) {
+                for &c in &eligible[rank.index()] {
+                    let k = left[s * explicit + c];
+                    if k > 0 {
                         let to = s - strides[c];
-                        let w = f * k as f64;
+                        let w = f * f64::from(k);
                         expected[c][rank.index()] += w * backward[(t + 1) * states + to];
                         next[to] += w;
                     }

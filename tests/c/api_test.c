@@ -551,6 +551,61 @@ static void test_playout_and_action_mask(void) {
     salpakan_game_free(game);
 }
 
+static void test_beliefs_and_sample(void) {
+    SalpakanGame *game = vector_game(), *a = NULL, *b = NULL;
+    static double p[SALPAKAN_SQUARES * 15];
+    SalpakanCell va[SALPAKAN_SQUARES], vb[SALPAKAN_SQUARES];
+    int square, rank;
+    uint8_t h5 = square_of("h5"), h4 = square_of("h4"), e5 = square_of("e5");
+    uint8_t d4 = square_of("d4");
+    double sum;
+
+    /* At the start every enemy piece is a Private with probability 6/21. */
+    CHECK_RESULT(salpakan_game_beliefs(game, SALPAKAN_WHITE, p), SALPAKAN_RESULT_OK);
+    CHECK(p[h5 * 15 + SALPAKAN_RANK_PRIVATE] > 6.0 / 21 - 1e-12 &&
+          p[h5 * 15 + SALPAKAN_RANK_PRIVATE] < 6.0 / 21 + 1e-12);
+    CHECK(p[d4 * 15 + SALPAKAN_RANK_FLAG] == 1.0); /* White's own Flag */
+    for (rank = 0; rank < 15; rank++) CHECK(p[e5 * 15 + rank] == 0.0); /* empty */
+
+    /* White's Spy attacks h5 and loses: only a Private beats a Spy. */
+    CHECK_RESULT(salpakan_game_play(game, mv("h4-h5"), NULL), SALPAKAN_RESULT_OK);
+    CHECK_RESULT(salpakan_game_beliefs(game, SALPAKAN_WHITE, p), SALPAKAN_RESULT_OK);
+    CHECK(p[h5 * 15 + SALPAKAN_RANK_PRIVATE] == 1.0);
+    for (rank = 0; rank < 15; rank++) CHECK(p[h4 * 15 + rank] == 0.0); /* the Spy is gone */
+    for (square = 0; square < SALPAKAN_SQUARES; square++) {
+        sum = 0;
+        for (rank = 0; rank < 15; rank++) sum += p[square * 15 + rank];
+        CHECK(sum == 0.0 || (sum > 1 - 1e-9 && sum < 1 + 1e-9));
+    }
+    /* Black learns that h4 held something a Private beats: the Spy or the Flag; not the Flag,
+       since the game went on. */
+    CHECK_RESULT(salpakan_game_beliefs(game, SALPAKAN_BLACK, p), SALPAKAN_RESULT_OK);
+    CHECK(p[h5 * 15 + SALPAKAN_RANK_PRIVATE] == 1.0); /* Black's own Private */
+
+    CHECK_RESULT(salpakan_game_sample(game, SALPAKAN_WHITE, 9, &a), SALPAKAN_RESULT_OK);
+    CHECK_RESULT(salpakan_game_sample(game, SALPAKAN_WHITE, 9, &b), SALPAKAN_RESULT_OK);
+    CHECK(a != NULL && b != NULL && a != b);
+    salpakan_game_view(a, SALPAKAN_BLACK, va);
+    salpakan_game_view(b, SALPAKAN_BLACK, vb);
+    CHECK(memcmp(va, vb, sizeof va) == 0); /* same seed, same sample (even Black's ranks) */
+    salpakan_game_view(a, SALPAKAN_WHITE, va);
+    salpakan_game_view(game, SALPAKAN_WHITE, vb);
+    CHECK(memcmp(va, vb, sizeof va) == 0); /* White cannot tell the sample from the game */
+    salpakan_game_view(a, SALPAKAN_BLACK, va);
+    CHECK(va[h5].rank == SALPAKAN_RANK_PRIVATE); /* what White knows holds in the sample */
+
+    CHECK_RESULT(salpakan_game_beliefs(NULL, 0, p), SALPAKAN_RESULT_NULL_ARGUMENT);
+    CHECK_RESULT(salpakan_game_beliefs(game, 0, NULL), SALPAKAN_RESULT_NULL_ARGUMENT);
+    CHECK_RESULT(salpakan_game_beliefs(game, 2, p), SALPAKAN_RESULT_INVALID_ARGUMENT);
+    CHECK_RESULT(salpakan_game_sample(NULL, 0, 1, &a), SALPAKAN_RESULT_NULL_ARGUMENT);
+    CHECK_RESULT(salpakan_game_sample(game, 0, 1, NULL), SALPAKAN_RESULT_NULL_ARGUMENT);
+    CHECK_RESULT(salpakan_game_sample(game, 7, 1, &a), SALPAKAN_RESULT_INVALID_ARGUMENT);
+    CHECK(error_mentions("side"));
+    salpakan_game_free(b);
+    salpakan_game_free(a);
+    salpakan_game_free(game);
+}
+
 int main(void) {
     test_version_and_names();
     test_challenge();
@@ -563,6 +618,7 @@ int main(void) {
     test_view();
     test_clone_free_and_nulls();
     test_playout_and_action_mask();
+    test_beliefs_and_sample();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }
