@@ -99,7 +99,7 @@ fn ffi_plies(game: &Game, seed: u64) -> u64 {
     let mut black = [0u8; 72];
     for (cells, side) in [(&mut white, Side::White), (&mut black, Side::Black)] {
         cells.fill(salpakan::ffi::SALPAKAN_NO_PIECE);
-        for (square, rank) in game.setup(side).pieces() {
+        for (square, rank) in game.setup(side).expect("a game from setups").pieces() {
             cells[square.index()] = rank as u8;
         }
     }

@@ -124,7 +124,7 @@ fn ffi_per_ply(c: &mut Criterion) {
     let game = start();
     let cells = |side| {
         let mut cells = [SALPAKAN_NO_PIECE; 72];
-        for (square, rank) in game.setup(side).pieces() {
+        for (square, rank) in game.setup(side).expect("a game from setups").pieces() {
             cells[square.index()] = rank as u8;
         }
         cells

@@ -6,8 +6,11 @@
 //! the arbiter's announcement, and the result.
 //!
 //! ```text
-//! cargo run --release --example selfplay [SEED]
+//! cargo run --release --example selfplay [SEED] [--record FILE]
 //! ```
+//!
+//! With `--record FILE` the game record is written to FILE (replay it with
+//! `cargo run --example replay -- FILE`).
 
 use salpakan::{Game, Move, Outcome, Rules, Setup, Side, SplitMix64, View};
 
@@ -51,12 +54,18 @@ fn announcement(outcome: Option<Outcome>) -> &'static str {
 const MAX_PLIES: usize = 5000;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let seed: u64 = match std::env::args().nth(1) {
-        Some(arg) => arg
-            .parse()
-            .map_err(|_| format!("the seed must be a number, not {arg:?}"))?,
-        None => 2026,
-    };
+    let mut seed: u64 = 2026;
+    let mut record_path = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        if arg == "--record" {
+            record_path = Some(args.next().ok_or("--record needs a file name")?);
+        } else {
+            seed = arg
+                .parse()
+                .map_err(|_| format!("the seed must be a number, not {arg:?}"))?;
+        }
+    }
     let rules = Rules::default();
     let mut game = Game::new(
         Setup::random(Side::White, &rules, seed),
@@ -108,5 +117,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         game.history().len(),
         game.status()
     );
+    if let Some(path) = record_path {
+        game.set_tag("White", bots[0].0);
+        game.set_tag("Black", bots[1].0);
+        game.set_tag("Seed", &seed.to_string());
+        std::fs::write(&path, game.record()).map_err(|e| format!("{path}: {e}"))?;
+        println!("Record written to {path}.");
+    }
     Ok(())
 }

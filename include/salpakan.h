@@ -396,6 +396,56 @@ SalpakanResult salpakan_random_setup(uint8_t side,
 // `outcome` is NULL or writable.
 SalpakanResult salpakan_challenge(uint8_t attacker, uint8_t defender, uint8_t *outcome);
 
+// Writes the game's position text: one line with every rank, the side to move, any waiting
+// Flag, the counters, the rules and the status (see the README for the grammar). Buffer rules
+// as in the header's notes: `*len` without the NUL; too small a `capacity` writes nothing and
+// returns `BUFFER_TOO_SMALL` (`buf` may be NULL when `capacity` is 0).
+//
+// # Safety
+// `game` is NULL or a live handle; `buf` is NULL or has room for `capacity` bytes; `len` is
+// NULL or writable.
+SalpakanResult salpakan_game_to_text(const struct SalpakanGame *game,
+                                     char *buf,
+                                     size_t capacity,
+                                     size_t *len);
+
+// Creates a game from a position text; play continues exactly as it would have. The game has
+// no setups or history, so beliefs and samples are refused for it. `PARSE` with the line,
+// column and what was expected for malformed text.
+//
+// # Safety
+// `text` is NULL or a NUL-terminated string; `out` is NULL or writable.
+SalpakanResult salpakan_game_from_text(const char *text, struct SalpakanGame **out);
+
+// Writes the position text as `side` sees it: enemy ranks as `XX`/`xx`, no hidden state such
+// as a waiting enemy Flag. Buffer rules as `salpakan_game_to_text`.
+//
+// # Safety
+// As `salpakan_game_to_text`.
+SalpakanResult salpakan_game_view_text(const struct SalpakanGame *game,
+                                       uint8_t side,
+                                       char *buf,
+                                       size_t capacity,
+                                       size_t *len);
+
+// Writes the game record: rules, both setups (or the start position), who moved first, every
+// move with its announcement and the result. Buffer rules as `salpakan_game_to_text`.
+//
+// # Safety
+// As `salpakan_game_to_text`.
+SalpakanResult salpakan_game_record(const struct SalpakanGame *game,
+                                    char *buf,
+                                    size_t capacity,
+                                    size_t *len);
+
+// Creates a game by replaying a record: the game, its history and so its beliefs are rebuilt
+// exactly. `PARSE` for malformed text, an illegal move, or a move whose announcement (or the
+// result) differs from the replay, naming the line and column.
+//
+// # Safety
+// `text` is NULL or a NUL-terminated string; `out` is NULL or writable.
+SalpakanResult salpakan_game_from_record(const char *text, struct SalpakanGame **out);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus

@@ -38,11 +38,13 @@ use crate::view::View;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Game {
     position: Position,
+    start: Position,
     rules: Rules,
-    setups: [Setup; 2],
+    setups: Option<[Setup; 2]>,
     first: Side,
     history: Vec<Report>,
     ids: IdBoard,
+    tags: Vec<(String, String)>,
 }
 
 impl Game {
@@ -56,12 +58,63 @@ impl Game {
         let ids = initial_ids(white.occupied(), black.occupied());
         Ok(Game {
             position,
+            start: position,
             rules,
-            setups: [white, black],
+            setups: Some([white, black]),
             first,
             history: Vec::new(),
             ids,
+            tags: Vec::new(),
         })
+    }
+
+    /// A game that starts from `position` (for example one parsed from a position text), with
+    /// no setups and no history before it. Play, views and records work as usual; beliefs and
+    /// samples need the setups and the whole public history, so they are refused for such a
+    /// game ([`ObserveError::Start`]).
+    pub fn from_position(position: Position) -> Game {
+        Game {
+            position,
+            start: position,
+            rules: position.rules(),
+            setups: None,
+            first: position.side_to_move(),
+            history: Vec::new(),
+            ids: initial_ids(
+                position.occupied(Side::White),
+                position.occupied(Side::Black),
+            ),
+            tags: Vec::new(),
+        }
+    }
+
+    /// The position the game started from.
+    #[inline]
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    /// The record's extra tags (player names, date, …), in order; see [`Game::set_tag`].
+    #[inline]
+    pub fn tags(&self) -> &[(String, String)] {
+        &self.tags
+    }
+
+    /// Sets an extra tag of the game record, such as `White`, `Black` or `Date` (replacing a
+    /// tag of the same name). The names the record itself uses (`SetupRows`, `MoveLimit`,
+    /// `First`, `WhiteSetup`, `BlackSetup`, `Position`, `Result`) are ignored, as are names that
+    /// are not letters and digits.
+    pub fn set_tag(&mut self, name: &str, value: &str) {
+        if crate::notation::is_reserved_tag(name)
+            || name.is_empty()
+            || !name.chars().all(|c| c.is_ascii_alphanumeric())
+        {
+            return;
+        }
+        match self.tags.iter_mut().find(|(n, _)| n == name) {
+            Some(tag) => tag.1 = value.to_owned(),
+            None => self.tags.push((name.to_owned(), value.to_owned())),
+        }
     }
 
     /// The current position.
@@ -76,10 +129,10 @@ impl Game {
         &self.rules
     }
 
-    /// `side`'s setup, as the game started.
+    /// `side`'s setup, as the game started; `None` for a game started from a position.
     #[inline]
-    pub fn setup(&self, side: Side) -> &Setup {
-        &self.setups[side.index()]
+    pub fn setup(&self, side: Side) -> Option<&Setup> {
+        self.setups.as_ref().map(|s| &s[side.index()])
     }
 
     /// The side that moved first.
@@ -175,12 +228,13 @@ impl Game {
     /// # Errors
     /// None for a real game; the `Result` is the tracker's own.
     pub fn tracker(&self, side: Side) -> Result<Tracker, ObserveError> {
-        let mut tracker = Tracker::new(
-            self.setup(side),
-            self.setup(side.other()).occupied(),
-            self.first,
-            &self.rules,
-        )?;
+        let (Some(own), Some(enemy)) = (self.setup(side), self.setup(side.other())) else {
+            return Err(ObserveError::Start(
+                "this game started from a position: beliefs need its setups and whole history"
+                    .into(),
+            ));
+        };
+        let mut tracker = Tracker::new(own, enemy.occupied(), self.first, &self.rules)?;
         for report in &self.history {
             tracker.observe(report)?;
         }
@@ -223,7 +277,13 @@ impl Game {
         let side = beliefs.side();
         let enemy = side.other();
         let ranks = beliefs.sample(rng);
-        let squares = self.setup(enemy).occupied();
+        let (Some(own), Some(enemy_start)) = (self.setup(side), self.setup(enemy)) else {
+            return Err(ObserveError::Start(
+                "this game started from a position: samples need its setups and whole history"
+                    .into(),
+            ));
+        };
+        let squares = enemy_start.occupied();
         let mismatch = |why| ObserveError::Inconsistent {
             ply: self.history.len(),
             mv: self
@@ -236,8 +296,8 @@ impl Game {
         let enemy_setup = Setup::new(enemy, &self.rules, squares.zip(ranks))
             .map_err(|_| mismatch("the beliefs do not belong to this game"))?;
         let (white, black) = match side {
-            Side::White => (self.setup(side).clone(), enemy_setup),
-            Side::Black => (enemy_setup, self.setup(side).clone()),
+            Side::White => (own.clone(), enemy_setup),
+            Side::Black => (enemy_setup, own.clone()),
         };
         let mut game = Game::new(white, black, self.first, self.rules)
             .map_err(|_| mismatch("the beliefs do not belong to this game"))?;

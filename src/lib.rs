@@ -15,6 +15,8 @@ mod knowledge;
 /// cbindgen:ignore
 mod movegen;
 /// cbindgen:ignore
+mod notation;
+/// cbindgen:ignore
 mod parse;
 /// cbindgen:ignore
 mod piece;
@@ -47,6 +49,7 @@ pub use bitboard::Bitboard;
 pub use game::Game;
 pub use knowledge::{Beliefs, ObserveError, PieceBelief, RankSet, Tracker};
 pub use movegen::{IntoIter as MoveListIntoIter, MAX_MOVES, Move, MoveList};
+pub use notation::{PositionText, TextCell, TextError};
 pub use parse::ParseError;
 pub use piece::PieceId;
 pub use position::{MoveError, Playout, Position, Report};

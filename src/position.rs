@@ -5,6 +5,7 @@ use thiserror::Error;
 use crate::arbiter::{Outcome, challenge};
 use crate::bitboard::Bitboard;
 use crate::movegen::{Move, MoveList};
+use crate::notation::{PositionText, TextError};
 use crate::rank::Rank;
 use crate::rules::Rules;
 use crate::setup::{Setup, SetupError};
@@ -100,8 +101,25 @@ pub struct Position {
     status: Status,
     plies_since_challenge: u16,
     move_limit: u16,
+    setup_rows: u8,
     ply: u32,
     hash: u64,
+}
+
+impl core::str::FromStr for Position {
+    type Err = TextError;
+
+    /// Parses a full position text (see [`PositionText`]).
+    fn from_str(text: &str) -> Result<Position, TextError> {
+        text.parse::<PositionText>()?.to_position(1)
+    }
+}
+
+impl core::fmt::Display for Position {
+    /// The position text (see [`PositionText`]).
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        self.to_text().fmt(f)
+    }
 }
 
 /// The end of a random playout: the status reached and the plies played.
@@ -133,6 +151,7 @@ impl Position {
             status: Status::Ongoing,
             plies_since_challenge: 0,
             move_limit: rules.move_limit().unwrap_or(0),
+            setup_rows: rules.setup_rows(),
             ply: 0,
             hash: 0,
         };
@@ -151,6 +170,68 @@ impl Position {
         }
         pos.hash = pos.compute_hash();
         Ok(pos)
+    }
+
+    /// A position from its parts, as the position text gives them (checked there).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn from_parts(
+        occupied: [Bitboard; 2],
+        board: [Option<Rank>; Square::NUM],
+        side_to_move: Side,
+        waiting_flag: Option<Square>,
+        status: Status,
+        plies_since_challenge: u16,
+        rules: Rules,
+        ply: u32,
+    ) -> Position {
+        let mut pos = Position {
+            occupied,
+            board,
+            side_to_move,
+            waiting_flag,
+            status,
+            plies_since_challenge,
+            move_limit: rules.move_limit().unwrap_or(0),
+            setup_rows: rules.setup_rows(),
+            ply,
+            hash: 0,
+        };
+        pos.hash = pos.compute_hash();
+        pos
+    }
+
+    /// The rules the position is played under.
+    #[inline]
+    pub fn rules(&self) -> Rules {
+        Rules::new(self.setup_rows, self.move_limit).unwrap_or(Rules::OFFICIAL)
+    }
+
+    /// The position as text (see [`PositionText`] for the grammar; `Display` prints it).
+    ///
+    /// ```
+    /// use salpakan::{Position, Rules, Setup, Side};
+    /// let rules = Rules::default();
+    /// let pos = Position::new(&Setup::random(Side::White, &rules, 1),
+    ///     &Setup::random(Side::Black, &rules, 2), Side::White, &rules)?;
+    /// let text = pos.to_string();
+    /// assert!(text.ends_with(" w - 0 0 3 0 -"));
+    /// assert_eq!(text.parse::<Position>()?, pos);
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_text(&self) -> PositionText {
+        let mut cells = [None; Square::NUM];
+        for square in self.occupied_all() {
+            cells[square.index()] = self.piece_at(square).map(|(side, rank)| (side, Some(rank)));
+        }
+        PositionText {
+            cells,
+            side_to_move: self.side_to_move,
+            waiting_flag: self.waiting_flag,
+            plies_since_challenge: self.plies_since_challenge,
+            ply: self.ply,
+            rules: self.rules(),
+            status: self.status,
+        }
     }
 
     /// The side to move.

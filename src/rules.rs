@@ -33,6 +33,10 @@ use crate::side::Side;
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(try_from = "RulesFields", into = "RulesFields")
+)]
 pub struct Rules {
     setup_rows: u8,
     move_limit: Option<NonZeroU16>,
@@ -103,5 +107,32 @@ impl Rules {
             Side::White => Bitboard::rows(0, self.setup_rows),
             Side::Black => Bitboard::rows(8 - self.setup_rows, 8),
         }
+    }
+}
+
+/// The serde form of [`Rules`]: `{"setup_rows": 3, "move_limit": 0}`, checked on the way in.
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+struct RulesFields {
+    setup_rows: u8,
+    move_limit: u16,
+}
+
+#[cfg(feature = "serde")]
+impl From<Rules> for RulesFields {
+    fn from(rules: Rules) -> RulesFields {
+        RulesFields {
+            setup_rows: rules.setup_rows(),
+            move_limit: rules.move_limit().unwrap_or(0),
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<RulesFields> for Rules {
+    type Error = RulesError;
+
+    fn try_from(fields: RulesFields) -> Result<Rules, RulesError> {
+        Rules::new(fields.setup_rows, fields.move_limit)
     }
 }

@@ -3,9 +3,11 @@
 use core::fmt;
 
 use crate::game::Game;
+use crate::notation::PositionText;
 use crate::piece::PieceId;
 use crate::position::Report;
 use crate::rank::Rank;
+use crate::rules::Rules;
 use crate::side::Side;
 use crate::square::Square;
 use crate::status::Status;
@@ -61,6 +63,10 @@ pub struct View {
     side_to_move: Side,
     status: Status,
     log: Vec<Report>,
+    own_waiting_flag: Option<Square>,
+    plies_since_challenge: u16,
+    ply: u32,
+    rules: Rules,
 }
 
 impl View {
@@ -80,12 +86,54 @@ impl View {
                 ViewCell::Enemy { id }
             };
         }
+        // A waiting Flag is shown only to its own side.
+        let own_waiting_flag = position.waiting_flag().filter(|&square| {
+            position
+                .piece_at(square)
+                .is_some_and(|(owner, _)| owner == side)
+        });
         View {
             side,
             cells,
             side_to_move: position.side_to_move(),
             status: position.status(),
             log: game.history().to_vec(),
+            own_waiting_flag,
+            plies_since_challenge: position.plies_since_challenge(),
+            ply: position.ply(),
+            rules: position.rules(),
+        }
+    }
+
+    /// The view as a position text (the grammar of [`PositionText`]): enemy pieces as
+    /// `XX`/`xx`, and a waiting Flag shown only if it is the viewer's own.
+    ///
+    /// ```
+    /// use salpakan::{Game, Rules, Setup, Side};
+    /// let rules = Rules::default();
+    /// let game = Game::new(Setup::random(Side::White, &rules, 1),
+    ///     Setup::random(Side::Black, &rules, 2), Side::White, rules)?;
+    /// let text = game.view(Side::White).to_text().to_string();
+    /// assert!(text.contains("xx") && !text.contains("pv"));
+    /// # Ok::<_, salpakan::SetupError>(())
+    /// ```
+    pub fn to_text(&self) -> PositionText {
+        let mut cells = [None; Square::NUM];
+        for (slot, cell) in cells.iter_mut().zip(&self.cells) {
+            *slot = match *cell {
+                ViewCell::Empty => None,
+                ViewCell::Own { rank, .. } => Some((self.side, Some(rank))),
+                ViewCell::Enemy { .. } => Some((self.side.other(), None)),
+            };
+        }
+        PositionText {
+            cells,
+            side_to_move: self.side_to_move,
+            waiting_flag: self.own_waiting_flag,
+            plies_since_challenge: self.plies_since_challenge,
+            ply: self.ply,
+            rules: self.rules,
+            status: self.status,
         }
     }
 

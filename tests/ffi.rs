@@ -5,7 +5,7 @@ use salpakan::{Game, Rules, Setup, Side, Status};
 
 fn cells(game: &Game, side: Side) -> [u8; 72] {
     let mut cells = [SALPAKAN_NO_PIECE; 72];
-    for (square, rank) in game.setup(side).pieces() {
+    for (square, rank) in game.setup(side).expect("a game from setups").pieces() {
         cells[square.index()] = rank as u8;
     }
     cells

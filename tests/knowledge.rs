@@ -37,11 +37,11 @@ fn advance(game: &mut Game, seed: u64, plies: usize) {
 /// The same game with `side`'s ranks replaced by `ranks` (by piece number), replayed move by
 /// move; `None` if the replay's public log differs.
 fn with_ranks(game: &Game, side: Side, ranks: &[Rank]) -> Option<Game> {
-    let squares = game.setup(side).occupied();
+    let squares = game.setup(side).unwrap().occupied();
     let setup = Setup::new(side, game.rules(), squares.zip(ranks.iter().copied())).ok()?;
     let (white, black) = match side {
-        Side::White => (setup, game.setup(Side::Black).clone()),
-        Side::Black => (game.setup(Side::White).clone(), setup),
+        Side::White => (setup, game.setup(Side::Black).unwrap().clone()),
+        Side::Black => (game.setup(Side::White).unwrap().clone(), setup),
     };
     let mut other = Game::new(white, black, game.first_mover(), *game.rules()).ok()?;
     for report in game.history() {
@@ -53,14 +53,14 @@ fn with_ranks(game: &Game, side: Side, ranks: &[Rank]) -> Option<Game> {
 }
 
 fn ranks_of(game: &Game, side: Side) -> Vec<Rank> {
-    game.setup(side).pieces().map(|(_, r)| r).collect()
+    game.setup(side).unwrap().pieces().map(|(_, r)| r).collect()
 }
 
 /// Enemy piece numbers (of `side`) never in a challenge and never on their far row.
 fn untouched(game: &Game, side: Side) -> Vec<usize> {
     let mut ids = salpakan::Game::new(
-        game.setup(Side::White).clone(),
-        game.setup(Side::Black).clone(),
+        game.setup(Side::White).unwrap().clone(),
+        game.setup(Side::Black).unwrap().clone(),
         game.first_mover(),
         *game.rules(),
     )
@@ -149,8 +149,8 @@ fn a_client_tracker_gets_the_servers_beliefs() {
         let mut g = random_game(seed, rules4());
         let mut clients = Side::ALL.map(|side| {
             Tracker::new(
-                g.setup(side),
-                g.setup(side.other()).occupied(),
+                g.setup(side).unwrap(),
+                g.setup(side.other()).unwrap().occupied(),
                 Side::White,
                 &rules4(),
             )

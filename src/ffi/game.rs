@@ -10,9 +10,8 @@ use crate::view::ViewCell;
 
 use super::boundary::{
     Failure, FfiResult, SALPAKAN_RESULT_BUFFER_TOO_SMALL, SALPAKAN_RESULT_GAME_OVER,
-    SALPAKAN_RESULT_ILLEGAL_MOVE, SALPAKAN_RESULT_INVALID_SETUP, SALPAKAN_RESULT_PANIC,
-    SalpakanResult, arg_mut, arg_ref, guard, move_arg, out_ptr, rules_arg, setup_arg, side_arg,
-    write_array, write_out,
+    SALPAKAN_RESULT_ILLEGAL_MOVE, SALPAKAN_RESULT_INVALID_SETUP, SalpakanResult, arg_mut, arg_ref,
+    guard, move_arg, out_ptr, rules_arg, setup_arg, side_arg, write_array, write_out,
 };
 use super::values::{
     SALPAKAN_NO_PIECE, SALPAKAN_NO_SIDE, SALPAKAN_RANK_UNKNOWN, SalpakanCell, SalpakanMove,
@@ -421,7 +420,7 @@ pub unsafe extern "C" fn salpakan_game_beliefs(
         let beliefs = game
             .game
             .beliefs(side)
-            .map_err(|e| Failure::new(SALPAKAN_RESULT_PANIC, e.to_string()))?;
+            .map_err(|e| Failure::invalid(e.to_string()))?;
         let mut out = vec![0.0f64; Square::NUM * Rank::NUM];
         for square in Square::ALL {
             let cell = &mut out[square.index() * Rank::NUM..][..Rank::NUM];
@@ -463,7 +462,7 @@ pub unsafe extern "C" fn salpakan_game_sample(
         let sample = game
             .game
             .sample(side, seed)
-            .map_err(|e| Failure::new(SALPAKAN_RESULT_PANIC, e.to_string()))?;
+            .map_err(|e| Failure::invalid(e.to_string()))?;
         let handle = Box::into_raw(Box::new(SalpakanGame { game: sample }));
         // SAFETY: checked non-null; the caller promises it is writable.
         unsafe { write_out(out, handle) };

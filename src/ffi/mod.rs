@@ -14,9 +14,11 @@
 mod boundary;
 mod game;
 mod standalone;
+mod text;
 mod values;
 
 pub use boundary::*;
 pub use game::*;
 pub use standalone::*;
+pub use text::*;
 pub use values::*;

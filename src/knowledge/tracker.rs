@@ -88,8 +88,8 @@ pub enum ObserveError {
 /// )?;
 /// // A client that knows only White's setup and where Black's pieces stand.
 /// let mut client = Tracker::new(
-///     game.setup(Side::White),
-///     game.setup(Side::Black).occupied(),
+///     game.setup(Side::White).unwrap(),
+///     game.setup(Side::Black).unwrap().occupied(),
 ///     Side::White,
 ///     &rules,
 /// )?;

@@ -606,6 +606,74 @@ static void test_beliefs_and_sample(void) {
     salpakan_game_free(game);
 }
 
+static void test_text(void) {
+    SalpakanGame *game = vector_game(), *back = NULL, *sentinel = (SalpakanGame *)&failed;
+    static char buf[8192], again[8192];
+    size_t len = 0, len2 = 0;
+    uint64_t a = 0, b = 0;
+
+    salpakan_game_play(game, mv("h4-h5"), NULL);
+    salpakan_game_play(game, mv("f5-f4"), NULL);
+
+    /* Position text: size query, too small, exact fit, round trip. */
+    CHECK_RESULT(salpakan_game_to_text(game, NULL, 0, &len), SALPAKAN_RESULT_BUFFER_TOO_SMALL);
+    CHECK(len > 100 && len < 200);
+    memset(buf, 'Z', sizeof buf);
+    CHECK_RESULT(salpakan_game_to_text(game, buf, len, &len2), SALPAKAN_RESULT_BUFFER_TOO_SMALL);
+    CHECK(len2 == len && buf[0] == 'Z'); /* nothing written */
+    CHECK(error_mentions("capacity"));
+    CHECK_RESULT(salpakan_game_to_text(game, buf, len + 1, &len2), SALPAKAN_RESULT_OK);
+    CHECK(len2 == len && strlen(buf) == len && buf[len] == '\0');
+    CHECK(strstr(buf, " w - 0 2 4 0 -") != NULL);
+    CHECK_RESULT(salpakan_game_from_text(buf, &back), SALPAKAN_RESULT_OK);
+    salpakan_game_perft(game, 3, &a);
+    salpakan_game_perft(back, 3, &b);
+    CHECK(a == b);
+    CHECK_RESULT(salpakan_game_to_text(back, again, sizeof again, &len2), SALPAKAN_RESULT_OK);
+    CHECK(strcmp(buf, again) == 0);
+    salpakan_game_free(back);
+    back = sentinel;
+    CHECK_RESULT(salpakan_game_from_text("not a position", &back), SALPAKAN_RESULT_PARSE);
+    CHECK(error_mentions("line 1, column 1: expected"));
+    CHECK(back == sentinel);
+    CHECK_RESULT(salpakan_game_from_text("\xff\xfe", &back), SALPAKAN_RESULT_PARSE);
+    CHECK(error_mentions("UTF-8"));
+    CHECK_RESULT(salpakan_game_from_text(NULL, &back), SALPAKAN_RESULT_NULL_ARGUMENT);
+    CHECK_RESULT(salpakan_game_from_text(buf, NULL), SALPAKAN_RESULT_NULL_ARGUMENT);
+    CHECK_RESULT(salpakan_game_to_text(game, buf, sizeof buf, NULL), SALPAKAN_RESULT_NULL_ARGUMENT);
+    CHECK_RESULT(salpakan_game_to_text(game, NULL, 500, &len), SALPAKAN_RESULT_NULL_ARGUMENT);
+    CHECK_RESULT(salpakan_game_to_text(NULL, buf, sizeof buf, &len), SALPAKAN_RESULT_NULL_ARGUMENT);
+
+    /* View text: White's ranks shown, Black's hidden. */
+    CHECK_RESULT(salpakan_game_view_text(game, SALPAKAN_WHITE, buf, sizeof buf, &len),
+                 SALPAKAN_RESULT_OK);
+    CHECK(strstr(buf, "xx") != NULL && strstr(buf, "pv") == NULL && strstr(buf, "FL") != NULL);
+    CHECK_RESULT(salpakan_game_view_text(game, 2, buf, sizeof buf, &len),
+                 SALPAKAN_RESULT_INVALID_ARGUMENT);
+    CHECK_RESULT(salpakan_game_from_text(buf, &back), SALPAKAN_RESULT_PARSE); /* not full */
+
+    /* Record: round trip, history included. */
+    CHECK_RESULT(salpakan_game_record(game, NULL, 0, &len), SALPAKAN_RESULT_BUFFER_TOO_SMALL);
+    CHECK_RESULT(salpakan_game_record(game, buf, len + 1, &len2), SALPAKAN_RESULT_OK);
+    CHECK(strstr(buf, "1. h4xh5 lose\n2. f5xf4 win\n") != NULL);
+    CHECK(strstr(buf, "[Result \"ongoing\"]") != NULL);
+    CHECK_RESULT(salpakan_game_from_record(buf, &back), SALPAKAN_RESULT_OK);
+    CHECK_RESULT(salpakan_game_record(back, again, sizeof again, &len2), SALPAKAN_RESULT_OK);
+    CHECK(strcmp(buf, again) == 0);
+    salpakan_game_free(back);
+    back = sentinel;
+    {
+        char *lose = strstr(buf, "2. f5xf4 win");
+        if (lose != NULL) memcpy(lose + 9, "tie", 3);
+    }
+    CHECK_RESULT(salpakan_game_from_record(buf, &back), SALPAKAN_RESULT_PARSE);
+    CHECK(error_mentions("move 2 (f5xf4): win"));
+    CHECK(back == sentinel);
+    CHECK_RESULT(salpakan_game_from_record(NULL, &back), SALPAKAN_RESULT_NULL_ARGUMENT);
+    CHECK_RESULT(salpakan_game_record(NULL, buf, sizeof buf, &len), SALPAKAN_RESULT_NULL_ARGUMENT);
+    salpakan_game_free(game);
+}
+
 int main(void) {
     test_version_and_names();
     test_challenge();
@@ -619,6 +687,7 @@ int main(void) {
     test_clone_free_and_nulls();
     test_playout_and_action_mask();
     test_beliefs_and_sample();
+    test_text();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

@@ -1,0 +1,195 @@
+//! The text formats through the C ABI: position text, view text and game records.
+
+use std::ffi::{CStr, c_char};
+
+use crate::game::Game;
+use crate::position::Position;
+
+use super::boundary::{
+    Failure, FfiResult, SALPAKAN_RESULT_BUFFER_TOO_SMALL, SALPAKAN_RESULT_NULL_ARGUMENT,
+    SALPAKAN_RESULT_PARSE, SalpakanResult, arg_ref, guard, out_ptr, side_arg, write_array,
+    write_out,
+};
+use super::game::SalpakanGame;
+
+/// Writes `text` to a caller's buffer under the C ABI's buffer rules: `*len` is the length
+/// without the NUL; if `capacity < *len + 1` nothing is written and the result is
+/// `BUFFER_TOO_SMALL` (`buf` may then be NULL); otherwise the text is written NUL-terminated.
+///
+/// # Safety
+/// `buf` is NULL or has room for `capacity` bytes; `len` is NULL or writable.
+unsafe fn write_text(
+    text: &str,
+    buf: *mut c_char,
+    capacity: usize,
+    len: *mut usize,
+) -> FfiResult<()> {
+    let len = out_ptr(len, "len")?;
+    // SAFETY: checked non-null; the caller promises it is writable.
+    unsafe { write_out(len, text.len()) };
+    if capacity < text.len() + 1 {
+        return Err(Failure::new(
+            SALPAKAN_RESULT_BUFFER_TOO_SMALL,
+            format!(
+                "`capacity` is {capacity}; the text needs {} bytes with its NUL",
+                text.len() + 1
+            ),
+        ));
+    }
+    if buf.is_null() {
+        return Err(Failure::new(
+            SALPAKAN_RESULT_NULL_ARGUMENT,
+            "argument `buf` is NULL",
+        ));
+    }
+    let mut bytes = Vec::with_capacity(text.len() + 1);
+    bytes.extend_from_slice(text.as_bytes());
+    bytes.push(0);
+    // SAFETY: non-null with room for `capacity >= text.len() + 1` bytes.
+    unsafe { write_array(buf.cast::<u8>(), &bytes) };
+    Ok(())
+}
+
+/// Reads a NUL-terminated UTF-8 string from C.
+///
+/// # Safety
+/// `text` is NULL or a NUL-terminated string.
+unsafe fn read_text<'a>(text: *const c_char) -> FfiResult<&'a str> {
+    if text.is_null() {
+        return Err(Failure::new(
+            SALPAKAN_RESULT_NULL_ARGUMENT,
+            "argument `text` is NULL",
+        ));
+    }
+    // SAFETY: non-null and NUL-terminated (the caller's promise).
+    let bytes = unsafe { CStr::from_ptr(text) };
+    bytes.to_str().map_err(|e| {
+        Failure::new(
+            SALPAKAN_RESULT_PARSE,
+            format!(
+                "the text is not UTF-8: invalid byte at offset {}",
+                e.valid_up_to()
+            ),
+        )
+    })
+}
+
+fn parse_failure(e: crate::notation::TextError) -> Failure {
+    Failure::new(SALPAKAN_RESULT_PARSE, e.to_string())
+}
+
+/// Writes the game's position text: one line with every rank, the side to move, any waiting
+/// Flag, the counters, the rules and the status (see the README for the grammar). Buffer rules
+/// as in the header's notes: `*len` without the NUL; too small a `capacity` writes nothing and
+/// returns `BUFFER_TOO_SMALL` (`buf` may be NULL when `capacity` is 0).
+///
+/// # Safety
+/// `game` is NULL or a live handle; `buf` is NULL or has room for `capacity` bytes; `len` is
+/// NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn salpakan_game_to_text(
+    game: *const SalpakanGame,
+    buf: *mut c_char,
+    capacity: usize,
+    len: *mut usize,
+) -> SalpakanResult {
+    guard(|| {
+        // SAFETY: forwarded from the caller.
+        let game = unsafe { arg_ref(game, "game") }?;
+        let text = game.game.position().to_string();
+        // SAFETY: forwarded from the caller.
+        unsafe { write_text(&text, buf, capacity, len) }
+    })
+}
+
+/// Creates a game from a position text; play continues exactly as it would have. The game has
+/// no setups or history, so beliefs and samples are refused for it. `PARSE` with the line,
+/// column and what was expected for malformed text.
+///
+/// # Safety
+/// `text` is NULL or a NUL-terminated string; `out` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn salpakan_game_from_text(
+    text: *const c_char,
+    out: *mut *mut SalpakanGame,
+) -> SalpakanResult {
+    guard(|| {
+        let out = out_ptr(out, "out")?;
+        // SAFETY: forwarded from the caller.
+        let text = unsafe { read_text(text) }?;
+        let position: Position = text.parse().map_err(parse_failure)?;
+        let handle = Box::into_raw(Box::new(SalpakanGame {
+            game: Game::from_position(position),
+        }));
+        // SAFETY: checked non-null; the caller promises it is writable.
+        unsafe { write_out(out, handle) };
+        Ok(())
+    })
+}
+
+/// Writes the position text as `side` sees it: enemy ranks as `XX`/`xx`, no hidden state such
+/// as a waiting enemy Flag. Buffer rules as `salpakan_game_to_text`.
+///
+/// # Safety
+/// As `salpakan_game_to_text`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn salpakan_game_view_text(
+    game: *const SalpakanGame,
+    side: u8,
+    buf: *mut c_char,
+    capacity: usize,
+    len: *mut usize,
+) -> SalpakanResult {
+    guard(|| {
+        // SAFETY: forwarded from the caller.
+        let game = unsafe { arg_ref(game, "game") }?;
+        let side = side_arg(side, "side")?;
+        let text = game.game.view(side).to_text().to_string();
+        // SAFETY: forwarded from the caller.
+        unsafe { write_text(&text, buf, capacity, len) }
+    })
+}
+
+/// Writes the game record: rules, both setups (or the start position), who moved first, every
+/// move with its announcement and the result. Buffer rules as `salpakan_game_to_text`.
+///
+/// # Safety
+/// As `salpakan_game_to_text`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn salpakan_game_record(
+    game: *const SalpakanGame,
+    buf: *mut c_char,
+    capacity: usize,
+    len: *mut usize,
+) -> SalpakanResult {
+    guard(|| {
+        // SAFETY: forwarded from the caller.
+        let game = unsafe { arg_ref(game, "game") }?;
+        let text = game.game.record();
+        // SAFETY: forwarded from the caller.
+        unsafe { write_text(&text, buf, capacity, len) }
+    })
+}
+
+/// Creates a game by replaying a record: the game, its history and so its beliefs are rebuilt
+/// exactly. `PARSE` for malformed text, an illegal move, or a move whose announcement (or the
+/// result) differs from the replay, naming the line and column.
+///
+/// # Safety
+/// `text` is NULL or a NUL-terminated string; `out` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn salpakan_game_from_record(
+    text: *const c_char,
+    out: *mut *mut SalpakanGame,
+) -> SalpakanResult {
+    guard(|| {
+        let out = out_ptr(out, "out")?;
+        // SAFETY: forwarded from the caller.
+        let text = unsafe { read_text(text) }?;
+        let game = Game::from_record(text).map_err(parse_failure)?;
+        let handle = Box::into_raw(Box::new(SalpakanGame { game }));
+        // SAFETY: checked non-null; the caller promises it is writable.
+        unsafe { write_out(out, handle) };
+        Ok(())
+    })
+}

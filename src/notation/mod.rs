@@ -1,0 +1,109 @@
+//! Text formats: the one-line position text (full or as one side sees it) and the game record.
+//! Every parser reports a [`TextError`] with the line and column and what was expected there.
+
+mod position_text;
+mod record;
+#[cfg(feature = "serde")]
+mod serde_impls;
+
+use core::fmt;
+
+use thiserror::Error;
+
+pub use position_text::{PositionText, TextCell};
+
+/// Text that does not parse, or a record that contradicts its own replay. It names the line and
+/// column (1-based, in characters) and what was expected there.
+///
+/// ```
+/// use salpakan::Position;
+/// let err = "not a position".parse::<Position>().unwrap_err();
+/// assert_eq!((err.line, err.column), (1, 1));
+/// assert!(err.to_string().starts_with("line 1, column 1: expected"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("line {line}, column {column}: expected {expected}, found {found}")]
+pub struct TextError {
+    /// The line, from 1.
+    pub line: usize,
+    /// The column, from 1, in characters.
+    pub column: usize,
+    /// What was expected there.
+    pub expected: String,
+    /// What was found (quoted text, or a description such as "the end of the line").
+    pub found: String,
+}
+
+impl TextError {
+    pub(crate) fn new(
+        line: usize,
+        column: usize,
+        expected: impl Into<String>,
+        found: impl fmt::Display,
+    ) -> TextError {
+        TextError {
+            line,
+            column,
+            expected: expected.into(),
+            found: found.to_string(),
+        }
+    }
+}
+
+/// A word of a line with its 1-based column.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Word<'a> {
+    pub(crate) text: &'a str,
+    pub(crate) column: usize,
+}
+
+impl Word<'_> {
+    /// The word quoted for an error message (shortened if long).
+    pub(crate) fn quoted(&self) -> String {
+        let short: String = self.text.chars().take(40).collect();
+        if short.len() < self.text.len() {
+            format!("{short:?}…")
+        } else {
+            format!("{short:?}")
+        }
+    }
+}
+
+/// Splits a line into words separated by single spaces or tabs, with their columns.
+pub(crate) fn words(line: &str) -> Vec<Word<'_>> {
+    let mut out = Vec::new();
+    let mut start = None;
+    let mut column = 0;
+    let mut start_column = 0;
+    for (i, c) in line.char_indices() {
+        column += 1;
+        if c == ' ' || c == '\t' {
+            if let Some(s) = start.take() {
+                out.push(Word {
+                    text: &line[s..i],
+                    column: start_column,
+                });
+            }
+        } else if start.is_none() {
+            start = Some(i);
+            start_column = column;
+        }
+    }
+    if let Some(s) = start {
+        out.push(Word {
+            text: &line[s..],
+            column: start_column,
+        });
+    }
+    out
+}
+
+/// The column just after the end of a line (for "expected more" errors).
+pub(crate) fn end_column(line: &str) -> usize {
+    line.chars().count() + 1
+}
+
+/// Whether the record itself uses this tag name.
+pub(crate) fn is_reserved_tag(name: &str) -> bool {
+    record::RESERVED.contains(&name)
+}

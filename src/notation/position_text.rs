@@ -1,0 +1,399 @@
+//! The one-line position text.
+//!
+//! Grammar (fields separated by spaces):
+//!
+//! ```text
+//! position  = board SP side SP waiting SP quiet SP ply SP rows SP limit SP status
+//! board     = row8 "/" row7 "/" … "/" row1        ; rows from row 8 down to row 1
+//! row       = 9 cells, each "." (empty) or a two-character code:
+//!             "FL" "PV" "SG" "2L" "1L" "CP" "MJ" "LC" "CO" "1G" "2G" "3G" "4G" "5G" "SP"
+//!             upper case for White, lower case for Black, "XX" / "xx" for a hidden piece
+//! side      = "w" | "b"                          ; the side to move
+//! waiting   = "-" | square                       ; a Flag waiting on its far row
+//! quiet     = plies since the last challenge (the move-limit count)
+//! ply       = plies played since the start
+//! rows      = "3" | "4"                          ; the setup zone
+//! limit     = move limit in plies, "0" for none
+//! status    = "-" (ongoing) | ("white" | "black") ":" win-reason | "draw:" draw-reason
+//! win-reason  = "flag-captured" | "flag-reached-end" | "resignation"
+//! draw-reason = "agreement" | "move-limit"
+//! ```
+
+use core::fmt;
+use core::str::FromStr;
+
+use crate::rank::Rank;
+use crate::rules::Rules;
+use crate::side::Side;
+use crate::square::Square;
+use crate::status::{DrawReason, Status, WinReason};
+
+use super::{TextError, Word, end_column, words};
+
+/// One square of a position text: empty, or a piece of a side with its rank (`None` when the
+/// text hides it as `XX`/`xx`).
+pub type TextCell = Option<(Side, Option<Rank>)>;
+
+/// A position text, parsed but not yet checked against the rules: the full position (every rank
+/// known) or a side's view of it (enemy ranks hidden). [`crate::Position`] converts from and to
+/// it; [`crate::View::to_text`] makes the hidden form. See the grammar in the README.
+///
+/// ```
+/// use salpakan::{PositionText, Side};
+///
+/// let text = "......... /.........";
+/// assert!(text.parse::<PositionText>().is_err());
+/// let start = ".........//////// w - 0 0 3 0 -";
+/// assert!(start.parse::<PositionText>().is_err()); // rows need 9 cells
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PositionText {
+    /// The 72 cells indexed by square.
+    pub cells: [TextCell; Square::NUM],
+    /// The side to move.
+    pub side_to_move: Side,
+    /// A Flag waiting on its far row, if shown.
+    pub waiting_flag: Option<Square>,
+    /// Plies since the last challenge.
+    pub plies_since_challenge: u16,
+    /// Plies since the start.
+    pub ply: u32,
+    /// The rules.
+    pub rules: Rules,
+    /// The status.
+    pub status: Status,
+}
+
+fn status_text(status: Status) -> String {
+    match status {
+        Status::Ongoing => "-".into(),
+        Status::Won { winner, reason } => {
+            let why = match reason {
+                WinReason::FlagCaptured => "flag-captured",
+                WinReason::FlagReachedEnd => "flag-reached-end",
+                WinReason::Resignation => "resignation",
+            };
+            format!("{}:{why}", winner.name().to_lowercase())
+        }
+        Status::Drawn { reason } => match reason {
+            DrawReason::Agreement => "draw:agreement".into(),
+            DrawReason::MoveLimit => "draw:move-limit".into(),
+        },
+    }
+}
+
+fn parse_status(text: &str) -> Option<Status> {
+    let (who, why) = text.split_once(':')?;
+    let win = match why {
+        "flag-captured" => Some(WinReason::FlagCaptured),
+        "flag-reached-end" => Some(WinReason::FlagReachedEnd),
+        "resignation" => Some(WinReason::Resignation),
+        _ => None,
+    };
+    match (who, win) {
+        ("white", Some(reason)) => Some(Status::Won {
+            winner: Side::White,
+            reason,
+        }),
+        ("black", Some(reason)) => Some(Status::Won {
+            winner: Side::Black,
+            reason,
+        }),
+        ("draw", None) => match why {
+            "agreement" => Some(Status::Drawn {
+                reason: DrawReason::Agreement,
+            }),
+            "move-limit" => Some(Status::Drawn {
+                reason: DrawReason::MoveLimit,
+            }),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+impl fmt::Display for PositionText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for row in (0..8u8).rev() {
+            for file in 0..9u8 {
+                let square = Square::from_coords(file, row).expect("on the board");
+                match self.cells[square.index()] {
+                    None => f.write_str(".")?,
+                    Some((side, Some(rank))) => f.write_str(rank.code_for(side))?,
+                    Some((Side::White, None)) => f.write_str("XX")?,
+                    Some((Side::Black, None)) => f.write_str("xx")?,
+                }
+            }
+            if row > 0 {
+                f.write_str("/")?;
+            }
+        }
+        let side = match self.side_to_move {
+            Side::White => "w",
+            Side::Black => "b",
+        };
+        let waiting = self
+            .waiting_flag
+            .map_or_else(|| "-".to_string(), |s| s.to_string());
+        write!(
+            f,
+            " {side} {waiting} {} {} {} {} {}",
+            self.plies_since_challenge,
+            self.ply,
+            self.rules.setup_rows(),
+            self.rules.move_limit().unwrap_or(0),
+            status_text(self.status)
+        )
+    }
+}
+
+impl PositionText {
+    /// Parses one line, reporting errors at `line` (for texts embedded in a record).
+    pub(crate) fn parse_line(text: &str, line: usize) -> Result<PositionText, TextError> {
+        let fields = words(text);
+        const NAMES: [&str; 8] = [
+            "a board of 8 rows separated by '/'",
+            "the side to move, 'w' or 'b'",
+            "a waiting Flag's square or '-'",
+            "the plies since the last challenge",
+            "the plies played",
+            "the setup rows, 3 or 4",
+            "the move limit (0 for none)",
+            "the status ('-', 'white:flag-captured', 'draw:agreement', ...)",
+        ];
+        let field = |i: usize| -> Result<Word<'_>, TextError> {
+            fields.get(i).copied().ok_or_else(|| {
+                TextError::new(line, end_column(text), NAMES[i], "the end of the line")
+            })
+        };
+        if let Some(extra) = fields.get(NAMES.len()) {
+            return Err(TextError::new(
+                line,
+                extra.column,
+                "the end of the line",
+                extra.quoted(),
+            ));
+        }
+        let board = field(0)?;
+        let cells = parse_board(board, line)?;
+        let side = field(1)?;
+        let side_to_move = match side.text {
+            "w" => Side::White,
+            "b" => Side::Black,
+            _ => return Err(TextError::new(line, side.column, NAMES[1], side.quoted())),
+        };
+        let waiting = field(2)?;
+        let waiting_flag =
+            match waiting.text {
+                "-" => None,
+                t => Some(t.parse::<Square>().map_err(|_| {
+                    TextError::new(line, waiting.column, NAMES[2], waiting.quoted())
+                })?),
+            };
+        let number = |i: usize| -> Result<u64, TextError> {
+            let w = field(i)?;
+            if w.text.len() > 10 || !w.text.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(TextError::new(line, w.column, NAMES[i], w.quoted()));
+            }
+            w.text
+                .parse()
+                .map_err(|_| TextError::new(line, w.column, NAMES[i], w.quoted()))
+        };
+        let in_range = |i: usize, value: u64, max: u64| -> Result<u64, TextError> {
+            if value > max {
+                let w = field(i)?;
+                return Err(TextError::new(
+                    line,
+                    w.column,
+                    format!("{} (at most {max})", NAMES[i]),
+                    w.quoted(),
+                ));
+            }
+            Ok(value)
+        };
+        let quiet = in_range(3, number(3)?, u64::from(u16::MAX))? as u16;
+        let ply = in_range(4, number(4)?, u64::from(u32::MAX))? as u32;
+        let rows_field = field(5)?;
+        let rows = number(5)?;
+        let limit = in_range(6, number(6)?, u64::from(u16::MAX))? as u16;
+        let rules = Rules::new(rows.min(255) as u8, limit)
+            .map_err(|_| TextError::new(line, rows_field.column, NAMES[5], rows_field.quoted()))?;
+        let status_field = field(7)?;
+        let status = match status_field.text {
+            "-" => Status::Ongoing,
+            t => parse_status(t).ok_or_else(|| {
+                TextError::new(line, status_field.column, NAMES[7], status_field.quoted())
+            })?,
+        };
+        Ok(PositionText {
+            cells,
+            side_to_move,
+            waiting_flag,
+            plies_since_challenge: quiet,
+            ply,
+            rules,
+            status,
+        })
+    }
+}
+
+fn parse_board(board: Word<'_>, line: usize) -> Result<[TextCell; Square::NUM], TextError> {
+    let mut cells = [None; Square::NUM];
+    let mut row = 7i32;
+    let mut file = 0u8;
+    let mut column = board.column;
+    let chars: Vec<char> = board.text.chars().collect();
+    let mut i = 0;
+    let expected_cell = "a cell: '.', a rank code such as 'PV' or 'pv', or 'XX'/'xx'";
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '/' {
+            if file != 9 {
+                return Err(TextError::new(
+                    line,
+                    column,
+                    format!("{} more cells in row {}", 9 - file, row + 1),
+                    "'/'",
+                ));
+            }
+            if row == 0 {
+                return Err(TextError::new(line, column, "the end of the board", "'/'"));
+            }
+            row -= 1;
+            file = 0;
+            i += 1;
+            column += 1;
+            continue;
+        }
+        if file == 9 {
+            return Err(TextError::new(
+                line,
+                column,
+                format!("'/' after the 9 cells of row {}", row + 1),
+                format!("{c:?}"),
+            ));
+        }
+        let square = Square::from_coords(file, row as u8).expect("on the board");
+        if c == '.' {
+            i += 1;
+            column += 1;
+        } else {
+            let code: String = chars[i..chars.len().min(i + 2)].iter().collect();
+            let cell = match code.as_str() {
+                "XX" => Some((Side::White, None)),
+                "xx" => Some((Side::Black, None)),
+                _ => Rank::parse_with_side(&code)
+                    .ok()
+                    .map(|(rank, side)| (side, Some(rank))),
+            };
+            let Some(cell) = cell else {
+                return Err(TextError::new(
+                    line,
+                    column,
+                    expected_cell,
+                    format!("{code:?}"),
+                ));
+            };
+            cells[square.index()] = Some(cell);
+            i += 2;
+            column += 2;
+        }
+        file += 1;
+    }
+    if row != 0 || file != 9 {
+        return Err(TextError::new(
+            line,
+            column,
+            format!(
+                "the rest of the board (row {} has {file} of 9 cells)",
+                row + 1
+            ),
+            "the end of the board",
+        ));
+    }
+    Ok(cells)
+}
+
+impl FromStr for PositionText {
+    type Err = TextError;
+
+    fn from_str(text: &str) -> Result<PositionText, TextError> {
+        if let Some((i, _)) = text.char_indices().find(|(_, c)| *c == '\n') {
+            let column = text[..i].chars().count() + 1;
+            return Err(TextError::new(1, column, "a single line", "a line break"));
+        }
+        PositionText::parse_line(text, 1)
+    }
+}
+
+impl PositionText {
+    /// The full position this text describes, checked: every rank shown, no side with more of
+    /// a rank than its army, both Flags on the board while the game goes on, and a waiting Flag
+    /// only where the rules can leave one.
+    ///
+    /// # Errors
+    /// [`TextError`] at line `line`, column 1, naming the square or count at fault.
+    pub(crate) fn to_position(&self, line: usize) -> Result<crate::Position, TextError> {
+        let fail = |expected: String, found: String| Err(TextError::new(line, 1, expected, found));
+        let mut occupied = [crate::Bitboard::EMPTY; 2];
+        let mut board = [None; Square::NUM];
+        let mut counts = [[0u8; Rank::NUM]; 2];
+        for square in Square::ALL {
+            match self.cells[square.index()] {
+                None => {}
+                Some((_, None)) => {
+                    return fail(
+                        "every piece's rank (a full position hides nothing)".into(),
+                        format!("a hidden piece on {square}"),
+                    );
+                }
+                Some((side_, Some(rank))) => {
+                    let n = &mut counts[side_.index()][rank.index()];
+                    *n += 1;
+                    if *n > rank.count() {
+                        return fail(
+                            format!("at most {} {side_} {rank} (an army's count)", rank.count()),
+                            format!("another on {square}"),
+                        );
+                    }
+                    occupied[side_.index()] = occupied[side_.index()].with(square);
+                    board[square.index()] = Some(rank);
+                }
+            }
+        }
+        if self.status.is_ongoing() {
+            for side in Side::ALL {
+                if counts[side.index()][Rank::Flag.index()] == 0 {
+                    return fail(
+                        format!("{side}'s Flag on the board while the game goes on"),
+                        "none".into(),
+                    );
+                }
+            }
+        }
+        if let Some(square) = self.waiting_flag {
+            let owner = self.side_to_move.other();
+            let ok = self.status.is_ongoing()
+                && self.cells[square.index()] == Some((owner, Some(Rank::Flag)))
+                && square.row() == owner.far_row();
+            if !ok {
+                return fail(
+                    format!(
+                        "a waiting Flag only for the side not to move ({owner}), on its own Flag on its far row, while the game goes on"
+                    ),
+                    format!("waiting square {square}"),
+                );
+            }
+        }
+        Ok(crate::Position::from_parts(
+            occupied,
+            board,
+            self.side_to_move,
+            self.waiting_flag,
+            self.status,
+            self.plies_since_challenge,
+            self.rules,
+            self.ply,
+        ))
+    }
+}

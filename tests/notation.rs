@@ -1,0 +1,350 @@
+//! Text formats: position text, view text and game records round-trip exactly; parsers name
+//! the line and column of any fault and never panic; serde forms round-trip through JSON.
+
+mod common;
+
+use common::{game, mv, play_all, rules4, sq};
+use proptest::prelude::*;
+use salpakan::{
+    Game, Move, Outcome, PieceId, Position, PositionText, Rank, RankSet, Report, Rules, Setup,
+    Side, SplitMix64, Square, Status,
+};
+
+fn random_game(seed: u64, rules: Rules) -> Game {
+    Game::new(
+        Setup::random(Side::White, &rules, seed),
+        Setup::random(Side::Black, &rules, seed.wrapping_add(99)),
+        Side::ALL[(seed % 2) as usize],
+        rules,
+    )
+    .unwrap()
+}
+
+/// Random games at several stages, some finished, with every kind of ending.
+fn games() -> Vec<Game> {
+    let mut out = Vec::new();
+    for seed in 0..24u64 {
+        let rules = Rules::new(3 + (seed % 2) as u8, if seed % 3 == 0 { 30 } else { 0 }).unwrap();
+        let mut g = random_game(seed, rules);
+        let mut rng = SplitMix64::new(seed);
+        let stop = [0, 5, 40, 400][(seed % 4) as usize];
+        while g.history().len() < stop {
+            let Some(m) = g.position().random_move(&mut rng) else {
+                break;
+            };
+            g.play(m).unwrap();
+        }
+        match seed % 6 {
+            4 if g.status().is_ongoing() => {
+                g.resign(Side::Black).unwrap();
+            }
+            5 if g.status().is_ongoing() => {
+                g.agree_draw().unwrap();
+            }
+            _ => {}
+        }
+        g.set_tag("Event", &format!("test \"{seed}\" \\ done"));
+        out.push(g);
+    }
+    out
+}
+
+#[test]
+fn position_texts_round_trip_and_play_continues_the_same() {
+    for g in games() {
+        let pos = *g.position();
+        let text = pos.to_string();
+        let back: Position = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(back, pos, "{text}");
+        assert_eq!(back.to_string(), text);
+        assert_eq!(back.hash(), pos.hash());
+        assert_eq!(back.perft(2), pos.perft(2));
+        let (mut a, mut b) = (SplitMix64::new(1), SplitMix64::new(1));
+        assert_eq!(back.playout(&mut a, 500), pos.playout(&mut b, 500));
+        let parsed: PositionText = text.parse().unwrap();
+        assert_eq!(parsed.to_string(), text);
+    }
+}
+
+#[test]
+fn a_waiting_flag_is_in_the_full_text_and_hidden_from_the_enemys_view() {
+    let mut g = game(("FL:a4", ""), ("", "a5 a6 a7 a8"), Side::White, rules4());
+    play_all(&mut g, "a4-a5 f6-f5 a5-a6 f5-f6 a6-a7 f6-f5 a7-a8");
+    assert_eq!(g.position().waiting_flag(), Some(sq("a8")));
+    let text = g.position().to_string();
+    assert!(text.contains(" b a8 "), "{text}");
+    let back: Position = text.parse().unwrap();
+    let mut a = Game::from_position(back);
+    let mut b = g.clone();
+    assert_eq!(
+        a.play(mv("f5-f6")).unwrap().status,
+        b.play(mv("f5-f6")).unwrap().status
+    );
+    let black_view = g.view(Side::Black).to_text().to_string();
+    assert!(black_view.contains(" b - "), "{black_view}");
+    assert!(!black_view.contains("FL"), "{black_view}");
+    let white_view = g.view(Side::White).to_text().to_string();
+    assert!(
+        white_view.contains(" b a8 "),
+        "White sees its own Flag waiting: {white_view}"
+    );
+}
+
+#[test]
+fn view_texts_hide_every_enemy_rank() {
+    for g in games() {
+        for side in Side::ALL {
+            let text = g.view(side).to_text().to_string();
+            let parsed: PositionText = text.parse().unwrap();
+            assert_eq!(parsed.to_string(), text);
+            for square in Square::ALL {
+                match (g.position().piece_at(square), parsed.cells[square.index()]) {
+                    (None, None) => {}
+                    (Some((owner, rank)), Some((s, shown))) => {
+                        assert_eq!(owner, s);
+                        assert_eq!(shown, (owner == side).then_some(rank));
+                    }
+                    other => panic!("{square}: {other:?}"),
+                }
+            }
+            if parsed.cells.iter().any(|c| matches!(c, Some((_, None)))) {
+                assert!(
+                    text.parse::<Position>().is_err(),
+                    "a view is not a full position"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn records_round_trip_with_history_tags_and_result() {
+    for g in games() {
+        let record = g.record();
+        let back = Game::from_record(&record).unwrap_or_else(|e| panic!("{e}\n{record}"));
+        assert_eq!(back, g);
+        assert_eq!(back.record(), record);
+        assert_eq!(back.history(), g.history());
+        if g.history().len() > 10 {
+            for side in Side::ALL {
+                assert_eq!(back.beliefs(side).unwrap(), g.beliefs(side).unwrap());
+            }
+        }
+    }
+}
+
+#[test]
+fn a_record_shows_challenges_with_x_and_the_outcome() {
+    let mut g = game(("5G:e4", ""), ("PV:e5", ""), Side::White, rules4());
+    play_all(&mut g, "e4xe5 a6-a5 e5-e4");
+    let record = g.record();
+    assert!(
+        record.contains("\n1. e4xe5 win\n2. a6-a5\n3. e5-e4\n"),
+        "{record}"
+    );
+    assert!(record.contains("[Result \"ongoing\"]"));
+    assert!(record.contains("[WhiteSetup \"") && record.contains("5G:e4"));
+}
+
+#[test]
+fn a_record_that_contradicts_its_replay_names_the_first_disagreeing_move() {
+    let mut g = game(("5G:e4", ""), ("PV:e5", ""), Side::White, rules4());
+    play_all(&mut g, "e4xe5 a6-a5 e5-e4");
+    let record = g.record();
+    let lines: Vec<&str> = record.lines().collect();
+    let line_of = |needle: &str| lines.iter().position(|l| l.contains(needle)).unwrap() + 1;
+
+    let wrong = record.replace("1. e4xe5 win", "1. e4xe5 lose");
+    let err = Game::from_record(&wrong).unwrap_err();
+    assert_eq!(err.line, line_of("1. e4xe5"));
+    assert_eq!(err.column, 10);
+    assert!(err.expected.contains("move 1 (e4xe5): win"), "{err}");
+
+    let wrong = record.replace("1. e4xe5 win", "1. e4-e5");
+    let err = Game::from_record(&wrong).unwrap_err();
+    assert!(err.expected.contains("move 1"), "{err}");
+
+    let wrong = record.replace("2. a6-a5", "2. a6xa5 win");
+    let err = Game::from_record(&wrong).unwrap_err();
+    assert_eq!(err.line, line_of("2. a6-a5"));
+    assert!(
+        err.expected.contains("move 2 (a6-a5): a plain move"),
+        "{err}"
+    );
+
+    let wrong = record.replace(
+        "[Result \"ongoing\"]",
+        "[Result \"White wins: flag captured\"]",
+    );
+    let err = Game::from_record(&wrong).unwrap_err();
+    assert_eq!(err.line, line_of("[Result"));
+    assert!(
+        err.expected.contains("the replay's result \"ongoing\""),
+        "{err}"
+    );
+
+    let wrong = record.replace("3. e5-e4", "3. e5-e3");
+    let err = Game::from_record(&wrong).unwrap_err();
+    assert!(err.expected.starts_with("a legal move"), "{err}");
+
+    let wrong = record.replace("3. e5-e4", "4. e5-e4");
+    let err = Game::from_record(&wrong).unwrap_err();
+    assert_eq!(err.expected, "the ply number \"3.\"");
+}
+
+#[test]
+fn bad_setups_and_tags_in_a_record_are_named() {
+    let g = random_game(3, Rules::default());
+    let record = g.record();
+    let wrong = record.replacen("FL:", "PV:", 1);
+    let err = Game::from_record(&wrong).unwrap_err();
+    assert!(
+        err.found.contains("of rank FL") || err.found.contains("of rank PV"),
+        "{err}"
+    );
+    assert_eq!(err.expected, "a valid White setup");
+    let wrong = record.replacen("[First \"white\"]", "[First \"red\"]", 1);
+    let wrong = wrong.replacen("[First \"black\"]", "[First \"red\"]", 1);
+    let err = Game::from_record(&wrong).unwrap_err();
+    assert_eq!(err.expected, "\"white\" or \"black\"");
+    let wrong = record.replacen("[SetupRows \"3\"]", "[SetupRows 3]", 1);
+    let err = Game::from_record(&wrong).unwrap_err();
+    assert_eq!((err.line, err.column), (1, 12));
+    let err = Game::from_record("").unwrap_err();
+    assert!(err.expected.contains("Result"), "{err}");
+}
+
+#[test]
+fn position_text_errors_name_the_column_and_what_was_expected() {
+    let g = random_game(2, Rules::default());
+    assert_eq!(g.side_to_move(), Side::White);
+    let text = g.position().to_string();
+    let err = text.replacen('.', "?", 1).parse::<Position>().unwrap_err();
+    assert_eq!(err.line, 1);
+    assert!(err.expected.starts_with("a cell"), "{err}");
+    let at = text
+        .find('?')
+        .unwrap_or(text.replacen('.', "?", 1).find('?').unwrap());
+    assert_eq!(err.column, at + 1);
+    let err = text.replace(" w ", " x ").parse::<Position>().unwrap_err();
+    assert_eq!(err.expected, "the side to move, 'w' or 'b'");
+    assert_eq!(err.found, "\"x\"");
+    let err = format!("{text} extra").parse::<Position>().unwrap_err();
+    assert_eq!(err.expected, "the end of the line");
+    let err = text
+        .replace(" 3 0 -", " 5 0 -")
+        .parse::<Position>()
+        .unwrap_err();
+    assert_eq!(err.expected, "the setup rows, 3 or 4");
+    let hidden = g.view(Side::White).to_text().to_string();
+    let err = hidden.parse::<Position>().unwrap_err();
+    assert!(err.found.starts_with("a hidden piece"), "{err}");
+    let err = text
+        .replacen("fl", "pv", 1)
+        .replacen("FL", "PV", 1)
+        .parse::<Position>();
+    assert!(err.is_err());
+    let err = text
+        .replace(" - 0 0 3", " e5 0 0 3")
+        .parse::<Position>()
+        .unwrap_err();
+    assert!(err.found.contains("e5"), "{err}");
+}
+
+fn json_round_trip<T>(value: &T)
+where
+    T: serde::Serialize + serde::de::DeserializeOwned + PartialEq + core::fmt::Debug,
+{
+    let json = serde_json::to_string(value).unwrap();
+    let back: T = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{json}: {e}"));
+    assert_eq!(&back, value, "{json}");
+}
+
+#[test]
+fn value_types_round_trip_through_json() {
+    let g = games()
+        .into_iter()
+        .find(|g| g.history().len() > 30)
+        .unwrap();
+    json_round_trip(&Side::Black);
+    json_round_trip(&sq("e4"));
+    json_round_trip(&Rank::Spy);
+    json_round_trip(&mv("e3-e4"));
+    json_round_trip(&Outcome::Tie);
+    json_round_trip(&g.status());
+    json_round_trip(&Status::Won {
+        winner: Side::White,
+        reason: salpakan::WinReason::Resignation,
+    });
+    json_round_trip(&Rules::new(4, 200).unwrap());
+    json_round_trip(&g.history()[3]);
+    json_round_trip::<Vec<Report>>(&g.history().to_vec());
+    json_round_trip(g.position());
+    json_round_trip(g.setup(Side::Black).unwrap());
+    json_round_trip(&g);
+    json_round_trip(&g.view(Side::White));
+    json_round_trip(&PieceId::new(Side::Black, 4).unwrap());
+    json_round_trip(&(RankSet::FLAG | RankSet::SPY));
+    assert_eq!(serde_json::to_string(&sq("e4")).unwrap(), "31");
+    assert!(serde_json::from_str::<Square>("72").is_err());
+    assert!(serde_json::from_str::<Rules>("{\"setup_rows\":5,\"move_limit\":0}").is_err());
+    let game_json = serde_json::to_string(&g).unwrap();
+    assert!(
+        game_json.starts_with("\"[SetupRows"),
+        "a game serializes as its record"
+    );
+}
+
+fn mutate(text: &str, edits: &[(usize, u8, u8)]) -> String {
+    let mut bytes = text.as_bytes().to_vec();
+    for &(at, kind, byte) in edits {
+        if bytes.is_empty() {
+            bytes.push(byte);
+            continue;
+        }
+        let at = at % bytes.len();
+        match kind % 3 {
+            0 => bytes[at] = byte,
+            1 => bytes.insert(at, byte),
+            _ => {
+                bytes.remove(at);
+            }
+        }
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn parsers_never_panic_on_arbitrary_text(text in ".{0,300}") {
+        let _ = text.parse::<Position>();
+        let _ = text.parse::<PositionText>();
+        let _ = Game::from_record(&text);
+        let _ = text.parse::<Move>();
+        let _ = text.parse::<Square>();
+        let _ = text.parse::<Rank>();
+    }
+
+    #[test]
+    fn parsers_never_panic_on_mutated_texts(
+        seed in 0u64..24,
+        edits in proptest::collection::vec((any::<usize>(), any::<u8>(), 32u8..127), 1..6),
+    ) {
+        let games = games();
+        let g = &games[seed as usize];
+        let position = mutate(&g.position().to_string(), &edits);
+        if let Ok(p) = position.parse::<Position>() {
+            prop_assert_eq!(p.to_string().parse::<Position>().unwrap(), p);
+        }
+        let view = mutate(&g.view(Side::White).to_text().to_string(), &edits);
+        if let Ok(v) = view.parse::<PositionText>() {
+            prop_assert_eq!(v.to_string().parse::<PositionText>().unwrap(), v);
+        }
+        let record = mutate(&g.record(), &edits);
+        if let Ok(back) = Game::from_record(&record) {
+            prop_assert_eq!(Game::from_record(&back.record()).unwrap(), back);
+        }
+    }
+}
