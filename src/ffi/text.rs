@@ -74,8 +74,25 @@ unsafe fn read_text<'a>(text: *const c_char) -> FfiResult<&'a str> {
     })
 }
 
-fn parse_failure(e: crate::notation::TextError) -> Failure {
-    Failure::new(SALPAKAN_RESULT_PARSE, e.to_string())
+/// Parses a C string into a game and hands the new handle to `*out`.
+///
+/// # Safety
+/// `text` is NULL or a NUL-terminated string; `out` is NULL or writable.
+unsafe fn game_from_text(
+    text: *const c_char,
+    out: *mut *mut SalpakanGame,
+    parse: impl FnOnce(&str) -> Result<Game, crate::notation::TextError>,
+) -> SalpakanResult {
+    guard(|| {
+        let out = out_ptr(out, "out")?;
+        // SAFETY: forwarded from the caller.
+        let text = unsafe { read_text(text) }?;
+        let game = parse(text).map_err(|e| Failure::new(SALPAKAN_RESULT_PARSE, e.to_string()))?;
+        let handle = Box::into_raw(Box::new(SalpakanGame { game }));
+        // SAFETY: checked non-null; the caller promises it is writable.
+        unsafe { write_out(out, handle) };
+        Ok(())
+    })
 }
 
 /// Writes the game's position text: one line with every rank, the side to move, any waiting
@@ -113,18 +130,12 @@ pub unsafe extern "C" fn salpakan_game_from_text(
     text: *const c_char,
     out: *mut *mut SalpakanGame,
 ) -> SalpakanResult {
-    guard(|| {
-        let out = out_ptr(out, "out")?;
-        // SAFETY: forwarded from the caller.
-        let text = unsafe { read_text(text) }?;
-        let position: Position = text.parse().map_err(parse_failure)?;
-        let handle = Box::into_raw(Box::new(SalpakanGame {
-            game: Game::from_position(position),
-        }));
-        // SAFETY: checked non-null; the caller promises it is writable.
-        unsafe { write_out(out, handle) };
-        Ok(())
-    })
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        game_from_text(text, out, |text| {
+            text.parse::<Position>().map(Game::from_position)
+        })
+    }
 }
 
 /// Writes the position text as `side` sees it: enemy ranks as `XX`/`xx`, no hidden state such
@@ -182,14 +193,6 @@ pub unsafe extern "C" fn salpakan_game_from_record(
     text: *const c_char,
     out: *mut *mut SalpakanGame,
 ) -> SalpakanResult {
-    guard(|| {
-        let out = out_ptr(out, "out")?;
-        // SAFETY: forwarded from the caller.
-        let text = unsafe { read_text(text) }?;
-        let game = Game::from_record(text).map_err(parse_failure)?;
-        let handle = Box::into_raw(Box::new(SalpakanGame { game }));
-        // SAFETY: checked non-null; the caller promises it is writable.
-        unsafe { write_out(out, handle) };
-        Ok(())
-    })
+    // SAFETY: forwarded from the caller.
+    unsafe { game_from_text(text, out, Game::from_record) }
 }
