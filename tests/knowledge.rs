@@ -174,6 +174,51 @@ fn a_client_tracker_gets_the_servers_beliefs() {
     }
 }
 
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 64, ..Default::default() })]
+
+    /// Arbitrary event streams: a tracker refuses what cannot be and never panics, and its
+    /// beliefs (when it has any) are probabilities.
+    #[test]
+    fn a_tracker_never_panics_on_arbitrary_events(
+        seed in 0u64..1000,
+        events in proptest::collection::vec((0usize..72, 0usize..4, 0u8..4, 0u8..9), 0..80),
+    ) {
+        let g = random_game(seed, Rules::new(3 + (seed % 2) as u8, (seed % 5) as u16 * 3).unwrap());
+        let mut t = g.tracker(Side::ALL[(seed % 2) as usize]).unwrap();
+        let statuses = [
+            Status::Ongoing,
+            Status::Won { winner: Side::White, reason: salpakan::WinReason::FlagCaptured },
+            Status::Won { winner: Side::Black, reason: salpakan::WinReason::FlagCaptured },
+            Status::Won { winner: Side::White, reason: salpakan::WinReason::FlagReachedEnd },
+            Status::Won { winner: Side::Black, reason: salpakan::WinReason::FlagReachedEnd },
+            Status::Won { winner: Side::Black, reason: salpakan::WinReason::Resignation },
+            Status::Drawn { reason: salpakan::DrawReason::MoveLimit },
+            Status::Drawn { reason: salpakan::DrawReason::Agreement },
+            Status::Ongoing,
+        ];
+        for (from, dir, outcome, status) in events {
+            let from = salpakan::Square::try_index(from).unwrap();
+            let Some(m) = salpakan::Move::step(from, salpakan::Direction::ALL[dir]) else { continue };
+            let report = salpakan::Report {
+                mv: m,
+                outcome: [None, Some(Outcome::Win), Some(Outcome::Lose), Some(Outcome::Tie)][outcome as usize],
+                status: statuses[status as usize],
+            };
+            let before = t.clone();
+            if t.observe(&report).is_err() {
+                proptest::prop_assert_eq!(&t, &before);
+            }
+        }
+        if let Ok(beliefs) = t.beliefs() {
+            for piece in beliefs.pieces() {
+                let sum: f64 = piece.probabilities.iter().sum();
+                proptest::prop_assert!((sum - 1.0).abs() < 1e-9);
+            }
+        }
+    }
+}
+
 #[test]
 fn a_tracker_refuses_events_that_cannot_have_happened() {
     let g = random_game(1, Rules::default());

@@ -122,7 +122,8 @@ impl Tracker {
     /// `first` to move under `rules`.
     ///
     /// # Errors
-    /// [`ObserveError::Start`] if `enemy_squares` is not 21 squares of the enemy's setup zone.
+    /// [`ObserveError::Start`] if `enemy_squares` is not 21 squares of the enemy's setup zone
+    /// apart from the tracking side's own pieces.
     pub fn new(
         own: &Setup,
         enemy_squares: Bitboard,
@@ -143,6 +144,11 @@ impl Tracker {
             )));
         }
         let own_squares = own.occupied();
+        if let Some(square) = (enemy_squares & own_squares).first() {
+            return Err(ObserveError::Start(format!(
+                "{square} holds a piece of both sides"
+            )));
+        }
         let (white, black) = match side {
             Side::White => (own_squares, enemy_squares),
             Side::Black => (enemy_squares, own_squares),
