@@ -1,7 +1,14 @@
 //! The arbiter's full-information position: play, legality and the end-of-game rules.
+//! Random playouts and perft live in the submodules.
+
+mod perft;
+mod playout;
+
+pub use playout::Playout;
 
 use thiserror::Error;
 
+use crate::action::ActionMask;
 use crate::arbiter::{Outcome, challenge};
 use crate::bitboard::Bitboard;
 use crate::movegen::{Move, MoveList};
@@ -13,7 +20,6 @@ use crate::side::Side;
 use crate::square::{Direction, Square};
 use crate::status::{DrawReason, Status, WinReason};
 use crate::zobrist;
-use crate::{action::ActionMask, rng::SplitMix64};
 
 /// What a move did, as the arbiter announces it: a plain move or a challenge with its
 /// [`Outcome`] (from the attacker's side), and the game's status after the move. It never
@@ -120,15 +126,6 @@ impl core::fmt::Display for Position {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         self.to_text().fmt(f)
     }
-}
-
-/// The end of a random playout: the status reached and the plies played.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Playout {
-    /// The status when the playout stopped (`Ongoing` if it stopped at the ply cap).
-    pub status: Status,
-    /// The number of plies played.
-    pub plies: u32,
 }
 
 impl Position {
@@ -617,86 +614,6 @@ impl Position {
         }
     }
 
-    /// A uniformly random legal move, or `None` once the game has ended. Picks the move from the
-    /// per-direction bitboard counts without building a move list.
-    #[inline(always)]
-    pub fn random_move(&self, rng: &mut SplitMix64) -> Option<Move> {
-        if !self.status.is_ongoing() {
-            return None;
-        }
-        let targets = Direction::ALL.map(|direction| self.targets(direction));
-        let counts = targets.map(Bitboard::len);
-        let starts = [
-            0,
-            counts[0],
-            counts[0] + counts[1],
-            counts[0] + counts[1] + counts[2],
-        ];
-        let total = starts[3] + counts[3];
-        // Branch-free choice of the direction and of the target within it: random choices
-        // mispredict every branch that depends on them.
-        let k = rng.below(u64::from(total)) as u32;
-        let d =
-            usize::from(k >= starts[1]) + usize::from(k >= starts[2]) + usize::from(k >= starts[3]);
-        let to = targets[d].nth_square(k - starts[d]);
-        let back = Direction::ALL[d].index_delta();
-        let from = Square::clamped((to.index() as i8 - back) as u8);
-        Some(Move { from, to })
-    }
-
-    /// Plays uniformly random legal moves on a copy of the position, drawn from `rng`, until the
-    /// game ends or `max_plies` plies were played. The position itself is unchanged; the same
-    /// position, generator state and cap give the same result.
-    ///
-    /// ```
-    /// use salpakan::{Position, Rules, Setup, Side, SplitMix64};
-    ///
-    /// let rules = Rules::default();
-    /// let pos = Position::new(
-    ///     &Setup::random(Side::White, &rules, 1),
-    ///     &Setup::random(Side::Black, &rules, 2),
-    ///     Side::White,
-    ///     &rules,
-    /// )?;
-    /// let a = pos.playout(&mut SplitMix64::new(9), 10_000);
-    /// let b = pos.playout(&mut SplitMix64::new(9), 10_000);
-    /// assert_eq!(a, b);
-    /// assert!(!a.status.is_ongoing() || a.plies == 10_000);
-    /// # Ok::<_, salpakan::SetupError>(())
-    /// ```
-    pub fn playout(&self, rng: &mut SplitMix64, max_plies: u32) -> Playout {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("popcnt") {
-            // SAFETY: the CPU has the popcnt instruction, as checked just above.
-            return unsafe { self.playout_popcnt(rng, max_plies) };
-        }
-        self.playout_portable(rng, max_plies)
-    }
-
-    /// [`Position::playout`] compiled for CPUs with the popcnt instruction.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt")]
-    fn playout_popcnt(&self, rng: &mut SplitMix64, max_plies: u32) -> Playout {
-        self.playout_portable(rng, max_plies)
-    }
-
-    #[inline(always)]
-    fn playout_portable(&self, rng: &mut SplitMix64, max_plies: u32) -> Playout {
-        let mut pos = *self;
-        let mut plies = 0;
-        while plies < max_plies {
-            let Some(mv) = pos.random_move(rng) else {
-                break;
-            };
-            pos.make::<false>(mv);
-            plies += 1;
-        }
-        Playout {
-            status: pos.status,
-            plies,
-        }
-    }
-
     /// The legal moves as a mask of action ids (`from * 4 + direction`, see [`Move::action`]).
     pub fn legal_action_mask(&self) -> ActionMask {
         let mut mask = ActionMask::EMPTY;
@@ -711,54 +628,12 @@ impl Position {
         }
         mask
     }
-
-    /// Perft: the number of move sequences of length `depth` from this position (RULES.md).
-    /// `perft(0)` is 1; a finished game contributes 0 at depth 1 or more. The last ply is
-    /// counted from the bitboards without being played (bulk counting).
-    pub fn perft(&self, depth: u32) -> u64 {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("popcnt") {
-            // SAFETY: the CPU has the popcnt instruction, as checked just above.
-            return unsafe { self.perft_popcnt(depth) };
-        }
-        self.perft_portable(depth)
-    }
-
-    /// [`Position::perft`] compiled for CPUs with the popcnt instruction (bulk counting is
-    /// all population counts).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt")]
-    fn perft_popcnt(&self, depth: u32) -> u64 {
-        self.perft_step(depth, |next, depth| next.perft_popcnt(depth))
-    }
-
-    fn perft_portable(&self, depth: u32) -> u64 {
-        self.perft_step(depth, Position::perft_portable)
-    }
-
-    /// One level of perft; `recurse` continues in the same compiled variant.
-    #[inline(always)]
-    fn perft_step(&self, depth: u32, recurse: impl Fn(&Position, u32) -> u64) -> u64 {
-        match depth {
-            0 => 1,
-            1 => u64::from(self.count_legal_moves()),
-            _ => {
-                let mut nodes = 0;
-                self.for_each_legal_move(|mv| {
-                    let mut next = *self;
-                    next.make::<false>(mv);
-                    nodes += recurse(&next, depth - 1);
-                });
-                nodes
-            }
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Rules, Setup};
+    use crate::{Rules, Setup, SplitMix64};
 
     /// Random games, with every kind of move, resignations and draws: the incremental hash
     /// always equals the hash computed from scratch.

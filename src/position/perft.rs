@@ -1,0 +1,47 @@
+//! Perft: counting move sequences to cross-check move generation (RULES.md).
+
+use super::Position;
+
+impl Position {
+    /// Perft: the number of move sequences of length `depth` from this position (RULES.md).
+    /// `perft(0)` is 1; a finished game contributes 0 at depth 1 or more. The last ply is
+    /// counted from the bitboards without being played (bulk counting).
+    pub fn perft(&self, depth: u32) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU has the popcnt instruction, as checked just above.
+            return unsafe { self.perft_popcnt(depth) };
+        }
+        self.perft_portable(depth)
+    }
+
+    /// [`Position::perft`] compiled for CPUs with the popcnt instruction (bulk counting is
+    /// all population counts).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    fn perft_popcnt(&self, depth: u32) -> u64 {
+        self.perft_step(depth, |next, depth| next.perft_popcnt(depth))
+    }
+
+    fn perft_portable(&self, depth: u32) -> u64 {
+        self.perft_step(depth, Position::perft_portable)
+    }
+
+    /// One level of perft; `recurse` continues in the same compiled variant.
+    #[inline(always)]
+    fn perft_step(&self, depth: u32, recurse: impl Fn(&Position, u32) -> u64) -> u64 {
+        match depth {
+            0 => 1,
+            1 => u64::from(self.count_legal_moves()),
+            _ => {
+                let mut nodes = 0;
+                self.for_each_legal_move(|mv| {
+                    let mut next = *self;
+                    next.make::<false>(mv);
+                    nodes += recurse(&next, depth - 1);
+                });
+                nodes
+            }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+//! Random moves and playouts: what AI users run millions of times.
+
+use super::Position;
+use crate::bitboard::Bitboard;
+use crate::movegen::Move;
+use crate::rng::SplitMix64;
+use crate::square::{Direction, Square};
+use crate::status::Status;
+
+/// The end of a random playout: the status reached and the plies played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Playout {
+    /// The status when the playout stopped (`Ongoing` if it stopped at the ply cap).
+    pub status: Status,
+    /// The number of plies played.
+    pub plies: u32,
+}
+
+impl Position {
+    /// A uniformly random legal move, or `None` once the game has ended. Picks the move from the
+    /// per-direction bitboard counts without building a move list.
+    #[inline(always)]
+    pub fn random_move(&self, rng: &mut SplitMix64) -> Option<Move> {
+        if !self.status.is_ongoing() {
+            return None;
+        }
+        let targets = Direction::ALL.map(|direction| self.targets(direction));
+        let counts = targets.map(Bitboard::len);
+        let starts = [
+            0,
+            counts[0],
+            counts[0] + counts[1],
+            counts[0] + counts[1] + counts[2],
+        ];
+        let total = starts[3] + counts[3];
+        // Branch-free choice of the direction and of the target within it: random choices
+        // mispredict every branch that depends on them.
+        let k = rng.below(u64::from(total)) as u32;
+        let d =
+            usize::from(k >= starts[1]) + usize::from(k >= starts[2]) + usize::from(k >= starts[3]);
+        let to = targets[d].nth_square(k - starts[d]);
+        let back = Direction::ALL[d].index_delta();
+        let from = Square::clamped((to.index() as i8 - back) as u8);
+        Some(Move { from, to })
+    }
+
+    /// Plays uniformly random legal moves on a copy of the position, drawn from `rng`, until the
+    /// game ends or `max_plies` plies were played. The position itself is unchanged; the same
+    /// position, generator state and cap give the same result.
+    ///
+    /// ```
+    /// use salpakan::{Position, Rules, Setup, Side, SplitMix64};
+    ///
+    /// let rules = Rules::default();
+    /// let pos = Position::new(
+    ///     &Setup::random(Side::White, &rules, 1),
+    ///     &Setup::random(Side::Black, &rules, 2),
+    ///     Side::White,
+    ///     &rules,
+    /// )?;
+    /// let a = pos.playout(&mut SplitMix64::new(9), 10_000);
+    /// let b = pos.playout(&mut SplitMix64::new(9), 10_000);
+    /// assert_eq!(a, b);
+    /// assert!(!a.status.is_ongoing() || a.plies == 10_000);
+    /// # Ok::<_, salpakan::SetupError>(())
+    /// ```
+    pub fn playout(&self, rng: &mut SplitMix64, max_plies: u32) -> Playout {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU has the popcnt instruction, as checked just above.
+            return unsafe { self.playout_popcnt(rng, max_plies) };
+        }
+        self.playout_portable(rng, max_plies)
+    }
+
+    /// [`Position::playout`] compiled for CPUs with the popcnt instruction.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    fn playout_popcnt(&self, rng: &mut SplitMix64, max_plies: u32) -> Playout {
+        self.playout_portable(rng, max_plies)
+    }
+
+    #[inline(always)]
+    fn playout_portable(&self, rng: &mut SplitMix64, max_plies: u32) -> Playout {
+        let mut pos = *self;
+        let mut plies = 0;
+        while plies < max_plies {
+            let Some(mv) = pos.random_move(rng) else {
+                break;
+            };
+            pos.make::<false>(mv);
+            plies += 1;
+        }
+        Playout {
+            status: pos.status,
+            plies,
+        }
+    }
+}
