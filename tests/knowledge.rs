@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use common::{game, mv, play_all, rules4, sq};
 use salpakan::{
-    Game, Outcome, PieceId, Rank, RankSet, Rules, Setup, Side, SplitMix64, Status, Tracker,
+    Game, Outcome, PieceId, Rank, RankSet, Rules, Setup, Side, SplitMix64, Square, Status, Tracker,
 };
 
 fn random_game(seed: u64, rules: Rules) -> Game {
@@ -470,4 +470,83 @@ fn a_view_round_trips_through_json_and_never_names_a_hidden_rank() {
     let json = serde_json::to_string(beliefs.pieces()).unwrap();
     let back: Vec<salpakan::PieceBelief> = serde_json::from_str(&json).unwrap();
     assert_eq!(back, beliefs.pieces());
+}
+
+/// Games in which both sides run their Flags forward, under short move limits: far-row
+/// arrivals, waiting Flags, races and limit draws are common. The truth is always possible,
+/// every sample replays the public history exactly, and samples keep the beliefs.
+#[test]
+fn flag_races_under_move_limits_keep_beliefs_exact() {
+    let mut arrivals = 0;
+    let mut waits = 0;
+    for seed in 0..120u64 {
+        let limit = [0, 8, 12, 20][(seed % 4) as usize];
+        let rules = Rules::new(4, limit).unwrap();
+        // Each Flag in front of a lane the enemy left open; some lanes guarded at the end.
+        let white_empty = if seed % 3 == 0 {
+            "i1 i2 i3 i4 h1"
+        } else {
+            "i1 i2 i3 i4"
+        };
+        let black_empty = if seed % 5 == 0 {
+            "a5 a6 a7 a8 b8"
+        } else {
+            "a5 a6 a7 a8"
+        };
+        let mut g = game(
+            ("FL:a4", white_empty),
+            ("FL:i5", black_empty),
+            Side::ALL[(seed % 2) as usize],
+            rules,
+        );
+        let mut rng = SplitMix64::new(seed);
+        while g.status().is_ongoing() && g.history().len() < 300 {
+            let side = g.side_to_move();
+            let flag = Square::ALL
+                .into_iter()
+                .find(|&s| g.position().piece_at(s) == Some((side, Rank::Flag)));
+            let forward = flag.and_then(|s| {
+                let dir = if side == Side::White {
+                    salpakan::Direction::Up
+                } else {
+                    salpakan::Direction::Down
+                };
+                salpakan::Move::step(s, dir).filter(|m| g.position().is_legal(*m))
+            });
+            let m = match forward {
+                Some(m) if rng.below(8) > 0 => m,
+                _ => g.position().random_move(&mut rng).unwrap(),
+            };
+            let report = g.play(m).unwrap();
+            arrivals += usize::from(report.outcome.is_none() && m.to.row() == side.far_row());
+            waits += usize::from(g.position().waiting_flag().is_some());
+            // Check often, and whenever something happens at a far row.
+            if g.history().len() % 7 == 0
+                || m.to.row() == side.far_row()
+                || !report.status.is_ongoing()
+            {
+                for viewer in Side::ALL {
+                    let beliefs = g.beliefs(viewer).unwrap();
+                    let truth = ranks_of(&g, viewer.other());
+                    for (n, rank) in truth.iter().enumerate() {
+                        assert!(
+                            beliefs.pieces()[n].possible.has(*rank),
+                            "seed {seed} piece {n}"
+                        );
+                    }
+                    let mut srng = SplitMix64::new(seed ^ 77);
+                    for _ in 0..3 {
+                        let sample = g.sample_from(&beliefs, &mut srng).unwrap();
+                        assert_eq!(sample.history(), g.history());
+                        assert_eq!(sample.status(), g.status());
+                        assert_eq!(sample.beliefs(viewer).unwrap(), beliefs);
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        arrivals > 50 && waits > 5,
+        "arrivals {arrivals}, waits {waits}"
+    );
 }
