@@ -50,6 +50,27 @@ unsafe fn write_text(
     Ok(())
 }
 
+/// Writes a text made from the game to the caller's buffer (see [`write_text`]).
+///
+/// # Safety
+/// `game` is NULL or a live handle; `buf` is NULL or has room for `capacity` bytes; `len` is
+/// NULL or writable.
+unsafe fn game_text(
+    game: *const SalpakanGame,
+    buf: *mut c_char,
+    capacity: usize,
+    len: *mut usize,
+    text: impl FnOnce(&Game) -> FfiResult<String>,
+) -> SalpakanResult {
+    guard(|| {
+        // SAFETY: forwarded from the caller.
+        let game = unsafe { arg_ref(game, "game") }?;
+        let text = text(&game.game)?;
+        // SAFETY: forwarded from the caller.
+        unsafe { write_text(&text, buf, capacity, len) }
+    })
+}
+
 /// Reads a NUL-terminated UTF-8 string from C.
 ///
 /// # Safety
@@ -110,13 +131,8 @@ pub unsafe extern "C" fn salpakan_game_to_text(
     capacity: usize,
     len: *mut usize,
 ) -> SalpakanResult {
-    guard(|| {
-        // SAFETY: forwarded from the caller.
-        let game = unsafe { arg_ref(game, "game") }?;
-        let text = game.game.position().to_string();
-        // SAFETY: forwarded from the caller.
-        unsafe { write_text(&text, buf, capacity, len) }
-    })
+    // SAFETY: forwarded from the caller.
+    unsafe { game_text(game, buf, capacity, len, |g| Ok(g.position().to_string())) }
 }
 
 /// Creates a game from a position text; play continues exactly as it would have. The game has
@@ -151,14 +167,12 @@ pub unsafe extern "C" fn salpakan_game_view_text(
     capacity: usize,
     len: *mut usize,
 ) -> SalpakanResult {
-    guard(|| {
-        // SAFETY: forwarded from the caller.
-        let game = unsafe { arg_ref(game, "game") }?;
-        let side = side_arg(side, "side")?;
-        let text = game.game.view(side).to_text().to_string();
-        // SAFETY: forwarded from the caller.
-        unsafe { write_text(&text, buf, capacity, len) }
-    })
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        game_text(game, buf, capacity, len, |g| {
+            Ok(g.view(side_arg(side, "side")?).to_text().to_string())
+        })
+    }
 }
 
 /// Writes the game record: rules, both setups (or the start position), who moved first, every
@@ -173,13 +187,8 @@ pub unsafe extern "C" fn salpakan_game_record(
     capacity: usize,
     len: *mut usize,
 ) -> SalpakanResult {
-    guard(|| {
-        // SAFETY: forwarded from the caller.
-        let game = unsafe { arg_ref(game, "game") }?;
-        let text = game.game.record();
-        // SAFETY: forwarded from the caller.
-        unsafe { write_text(&text, buf, capacity, len) }
-    })
+    // SAFETY: forwarded from the caller.
+    unsafe { game_text(game, buf, capacity, len, |g| Ok(g.record())) }
 }
 
 /// Creates a game by replaying a record: the game, its history and so its beliefs are rebuilt
