@@ -10,7 +10,9 @@
 //! The army's 21 ranks are handed out one at a time (Flag, six Privates, …, two Spies); a state
 //! is how many places each class still has, and handing a rank to a class with `k` places left
 //! has `k` ways. The largest class (usually the pieces nothing is known about) is left out of
-//! the state: its places left follow from the others'. A backward pass counts the completions
+//! the state: its places left follow from the others'. At each step only the classes that have
+//! already been offered one of their ranks and will be offered another are free; the others are
+//! known to be full or empty, so each step visits just the states of its free classes. A backward pass counts the completions
 //! of every state, a forward pass the ways to reach it; their products give every piece's
 //! marginal exactly, and the backward counts let a sampler draw a uniformly random fitting
 //! assignment in 21 steps. Handing out equal ranks one at a time counts each assignment
@@ -198,17 +200,95 @@ fn narrow(sets: &[RankSet], army: &[Rank]) -> Option<Vec<RankSet>> {
     }
 }
 
+/// The states of one step: the explicit classes still free to take ranks, with their
+/// local strides. Every other class is fixed: full if none of its ranks has been handed out
+/// yet, empty if all of them have (any other state leads nowhere).
+#[derive(Debug, Clone, PartialEq)]
+struct Layer {
+    /// `(class, local stride, class size)` of each free class.
+    free: Vec<(usize, usize, usize)>,
+    /// The digit (places left) of each explicit class when it is not free.
+    fixed: Vec<usize>,
+    /// The local stride of each explicit class, `None` if it is not free.
+    strides: Vec<Option<usize>>,
+    /// The number of states: the product of (size + 1) over the free classes.
+    size: usize,
+}
+
+impl Layer {
+    fn new(t: usize, sizes: &[usize], first: &[usize], last: &[usize]) -> Layer {
+        let mut free = Vec::new();
+        let mut fixed = vec![0; sizes.len()];
+        let mut strides = vec![None; sizes.len()];
+        let mut size = 1usize;
+        for c in 0..sizes.len() {
+            if first[c] >= t {
+                fixed[c] = sizes[c];
+            } else if last[c] >= t {
+                free.push((c, size, sizes[c]));
+                strides[c] = Some(size);
+                size = size.saturating_mul(sizes[c] + 1);
+            }
+        }
+        Layer {
+            free,
+            fixed,
+            strides,
+            size,
+        }
+    }
+
+    /// The local position of a state given as the places left in every explicit class.
+    #[inline]
+    fn position(&self, digits: &[usize]) -> usize {
+        self.free
+            .iter()
+            .map(|&(c, stride, _)| digits[c] * stride)
+            .sum()
+    }
+
+    /// The local stride of class `c`, if it is free in this layer.
+    #[inline]
+    fn stride(&self, c: usize) -> Option<usize> {
+        self.strides[c]
+    }
+
+    /// Calls `f(position, digits)` for every state, in position order.
+    fn for_each(&self, mut f: impl FnMut(usize, &[usize])) {
+        let mut digits = self.fixed.clone();
+        for p in 0..self.size {
+            f(p, &digits);
+            for &(c, _, size) in &self.free {
+                digits[c] += 1;
+                if digits[c] <= size {
+                    break;
+                }
+                digits[c] = 0;
+            }
+        }
+    }
+}
+
 /// The counting machinery for pieces with allowed sets and an army (a sequence of ranks).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Count {
     /// Classes of pieces with the same allowed set: (set, piece numbers). The last is implicit.
     classes: Vec<(RankSet, Vec<usize>)>,
-    strides: Vec<usize>,
-    states: usize,
-    /// `backward[t * states + s]`: completions of state `s` before handing out rank `t`.
-    backward: Vec<f64>,
+    /// The states before each step, `0..=n`.
+    layers: Vec<Layer>,
+    /// `backward[t][p]`: completions of state `p` of layer `t`.
+    backward: Vec<Vec<f64>>,
     total: f64,
     pub(crate) marginals: Vec<[f64; Rank::NUM]>,
+}
+
+/// One way to hand out the rank of step `t` from a state: to explicit class `Some(c)` or to
+/// the implicit class (`None`), with its number of ways and the position it leads to in the
+/// next layer.
+struct Step {
+    class: Option<usize>,
+    ways: usize,
+    to: usize,
 }
 
 impl Count {
@@ -232,99 +312,114 @@ impl Count {
         let implicit = classes.remove(largest);
         classes.push(implicit);
         let explicit = classes.len() - 1;
-        let sizes: Vec<usize> = classes.iter().map(|(_, m)| m.len()).collect();
-        let mut strides = Vec::with_capacity(explicit);
-        let mut states = 1usize;
-        for &size in &sizes[..explicit] {
-            strides.push(states);
-            states = states.checked_mul(size + 1)?;
+        let sizes: Vec<usize> = classes[..explicit].iter().map(|(_, m)| m.len()).collect();
+        let mut first = Vec::with_capacity(explicit);
+        let mut last = Vec::with_capacity(explicit);
+        for (set, _) in &classes[..explicit] {
+            first.push(army.iter().position(|r| set.has(*r))?);
+            last.push(army.iter().rposition(|r| set.has(*r))?);
         }
-        // Places left per explicit class for every state, and places used in all of them.
-        let mut left = vec![0u8; states * explicit];
-        let mut used = vec![0usize; states];
-        for s in 0..states {
-            for c in 0..explicit {
-                let k = (s / strides[c]) % (sizes[c] + 1);
-                left[s * explicit + c] = k as u8;
-                used[s] += sizes[c] - k;
-            }
-        }
-        let implicit_size = sizes[explicit];
-        let implicit_left = |s: usize, t: usize| -> Option<usize> {
-            let taken = t.checked_sub(used[s])?;
-            implicit_size.checked_sub(taken)
-        };
-
-        // For each rank, the explicit classes that may take it.
-        let eligible: Vec<Vec<usize>> = Rank::ALL
-            .iter()
-            .map(|&rank| (0..explicit).filter(|&c| classes[c].0.has(rank)).collect())
+        let layers: Vec<Layer> = (0..=n)
+            .map(|t| Layer::new(t, &sizes, &first, &last))
             .collect();
-        let mut backward = vec![0.0f64; (n + 1) * states];
-        backward[n * states] = 1.0; // every place filled: state 0
-        for t in (0..n).rev() {
-            let rank = army[t];
-            let implicit_takes = classes[explicit].0.has(rank);
-            let (done, next) = backward.split_at_mut((t + 1) * states);
-            let row = &mut done[t * states..];
-            let next = &next[..states];
-            for s in 0..states {
-                let Some(z) = implicit_left(s, t) else {
-                    continue;
-                };
-                let mut ways = 0.0;
-                for &c in &eligible[rank.index()] {
-                    let k = left[s * explicit + c];
-                    if k > 0 {
-                        ways += f64::from(k) * next[s - strides[c]];
-                    }
-                }
-                if z > 0 && implicit_takes {
-                    ways += z as f64 * next[s];
-                }
-                row[s] = ways;
+        let count = Count {
+            classes,
+            layers,
+            backward: Vec::new(),
+            total: 0.0,
+            marginals: Vec::new(),
+        };
+        count.solve(army)
+    }
+
+    /// The ways to hand out step `t`'s rank from the state with places left `digits`.
+    fn steps(&self, t: usize, rank: Rank, digits: &[usize], out: &mut Vec<Step>) {
+        out.clear();
+        let explicit = self.classes.len() - 1;
+        let next = &self.layers[t + 1];
+        // Classes whose last rank this is must be empty afterwards.
+        let closing_left: usize = (0..explicit)
+            .filter(|&c| next.stride(c).is_none() && next.fixed[c] == 0 && digits[c] > 0)
+            .count();
+        let same = next.position(digits);
+        let used: usize = self.classes[..explicit]
+            .iter()
+            .zip(digits)
+            .map(|((_, m), d)| m.len() - d)
+            .sum();
+        let implicit_size = self.classes[explicit].1.len();
+        let implicit_left = t
+            .checked_sub(used)
+            .and_then(|taken| implicit_size.checked_sub(taken))
+            .unwrap_or(0);
+        for (c, &k) in digits.iter().enumerate().take(explicit) {
+            if k == 0 || !self.classes[c].0.has(rank) {
+                continue;
             }
+            let closing = next.stride(c).is_none() && next.fixed[c] == 0;
+            let others_left = closing_left - usize::from(closing);
+            if others_left > 0 || (closing && k != 1) {
+                continue;
+            }
+            let to = same - next.stride(c).unwrap_or(0);
+            out.push(Step {
+                class: Some(c),
+                ways: k,
+                to,
+            });
         }
-        let full = states - 1;
-        let total = backward[full];
+        if implicit_left > 0 && closing_left == 0 && self.classes[explicit].0.has(rank) {
+            out.push(Step {
+                class: None,
+                ways: implicit_left,
+                to: same,
+            });
+        }
+    }
+
+    fn solve(mut self, army: &[Rank]) -> Option<Count> {
+        let n = army.len();
+        let explicit = self.classes.len() - 1;
+        let mut backward: Vec<Vec<f64>> = self.layers.iter().map(|l| vec![0.0; l.size]).collect();
+        backward[n][0] = 1.0; // every place filled
+        let mut steps = Vec::new();
+        for t in (0..n).rev() {
+            let mut row = vec![0.0; self.layers[t].size];
+            self.layers[t].for_each(|p, digits| {
+                self.steps(t, army[t], digits, &mut steps);
+                row[p] = steps
+                    .iter()
+                    .map(|s| s.ways as f64 * backward[t + 1][s.to])
+                    .sum();
+            });
+            backward[t] = row;
+        }
+        let total = backward[0][0];
         if total <= 0.0 {
             return None;
         }
-
         // Forward: the ways to reach each state, and each class's expected count of each rank.
-        let mut expected = vec![[0.0f64; Rank::NUM]; classes.len()];
-        let mut forward = vec![0.0f64; states];
-        let mut next = vec![0.0f64; states];
-        forward[full] = 1.0;
+        let mut expected = vec![[0.0f64; Rank::NUM]; self.classes.len()];
+        let mut forward = vec![1.0];
         for (t, &rank) in army.iter().enumerate() {
-            next.iter_mut().for_each(|v| *v = 0.0);
-            for s in 0..states {
-                let f = forward[s];
+            let mut next = vec![0.0; self.layers[t + 1].size];
+            self.layers[t].for_each(|p, digits| {
+                let f = forward[p];
                 if f == 0.0 {
-                    continue;
+                    return;
                 }
-                let Some(z) = implicit_left(s, t) else {
-                    continue;
-                };
-                for &c in &eligible[rank.index()] {
-                    let k = left[s * explicit + c];
-                    if k > 0 {
-                        let to = s - strides[c];
-                        let w = f * f64::from(k);
-                        expected[c][rank.index()] += w * backward[(t + 1) * states + to];
-                        next[to] += w;
-                    }
+                self.steps(t, rank, digits, &mut steps);
+                for s in &steps {
+                    let w = f * s.ways as f64;
+                    let c = s.class.unwrap_or(explicit);
+                    expected[c][rank.index()] += w * backward[t + 1][s.to];
+                    next[s.to] += w;
                 }
-                if z > 0 && classes[explicit].0.has(rank) {
-                    let w = f * z as f64;
-                    expected[explicit][rank.index()] += w * backward[(t + 1) * states + s];
-                    next[s] += w;
-                }
-            }
-            core::mem::swap(&mut forward, &mut next);
+            });
+            forward = next;
         }
         let mut marginals = vec![[0.0f64; Rank::NUM]; n];
-        for (c, (_, members)) in classes.iter().enumerate() {
+        for (c, (_, members)) in self.classes.iter().enumerate() {
             let mut p = expected[c];
             for v in &mut p {
                 *v /= total * members.len() as f64;
@@ -333,55 +428,49 @@ impl Count {
                 marginals[piece] = p;
             }
         }
-        Some(Count {
-            classes,
-            strides,
-            states,
-            backward,
-            total,
-            marginals,
-        })
+        self.backward = backward;
+        self.total = total;
+        self.marginals = marginals;
+        Some(self)
     }
 
     /// A uniformly random fitting assignment, as (piece, rank) pairs in army order.
     pub(crate) fn sample(&self, army: &[Rank], rng: &mut SplitMix64) -> Vec<(usize, Rank)> {
         let explicit = self.classes.len() - 1;
         let mut free: Vec<Vec<usize>> = self.classes.iter().map(|(_, m)| m.clone()).collect();
-        let mut s = self.states - 1;
+        let mut digits: Vec<usize> = self.classes[..explicit]
+            .iter()
+            .map(|(_, m)| m.len())
+            .collect();
         let mut out = Vec::with_capacity(army.len());
+        let mut steps = Vec::new();
         for (t, &rank) in army.iter().enumerate() {
-            let row = (t + 1) * self.states;
-            let mut options: [(usize, f64); 32] = [(0, 0.0); 32];
-            let mut n_options = 0;
-            for (c, members) in free.iter().enumerate() {
-                let k = members.len();
-                if k == 0 || !self.classes[c].0.has(rank) || n_options == options.len() {
-                    continue;
-                }
-                let target = if c < explicit { s - self.strides[c] } else { s };
-                let w = k as f64 * self.backward[row + target];
-                if w > 0.0 {
-                    options[n_options] = (c, w);
-                    n_options += 1;
-                }
+            self.steps(t, rank, &digits, &mut steps);
+            // At most one step per class, and there are at most 21 classes.
+            let mut weights = [0.0f64; 32];
+            for (w, s) in weights.iter_mut().zip(&steps) {
+                *w = s.ways as f64 * self.backward[t + 1][s.to];
             }
-            let options = &options[..n_options];
-            let sum: f64 = options.iter().map(|o| o.1).sum();
+            let weights = &weights[..steps.len().min(32)];
+            let sum: f64 = weights.iter().sum();
             let mut u = rng.next_f64() * sum;
-            let mut chosen = options.last().map_or(explicit, |o| o.0);
-            for &(c, w) in options {
+            let mut chosen = weights.iter().rposition(|w| *w > 0.0).unwrap_or(0);
+            for (i, &w) in weights.iter().enumerate() {
                 if u < w {
-                    chosen = c;
+                    chosen = i;
                     break;
                 }
                 u -= w;
             }
-            let members = &mut free[chosen];
+            let class = steps.get(chosen).and_then(|s| s.class);
+            let members = &mut free[class.unwrap_or(explicit)];
+            if members.is_empty() {
+                break;
+            }
             let pick = rng.below(members.len() as u64) as usize;
-            let piece = members.swap_remove(pick);
-            out.push((piece, rank));
-            if chosen < explicit {
-                s -= self.strides[chosen];
+            out.push((members.swap_remove(pick), rank));
+            if let Some(c) = class {
+                digits[c] -= 1;
             }
         }
         out
