@@ -83,6 +83,25 @@ inline std::uint8_t challenge(std::uint8_t attacker, std::uint8_t defender) {
     return outcome;
 }
 
+/// One side's beliefs: probabilities[square * 15 + rank].
+using Beliefs = std::array<double, SALPAKAN_SQUARES * 15>;
+/// A legal-action mask: bit id % 8 of byte id / 8 for action id = square * 4 + direction.
+using ActionMask = std::array<std::uint8_t, SALPAKAN_ACTION_MASK_BYTES>;
+
+namespace detail {
+/// Calls a text function of the C ABI twice: once for the size, once to fill the string.
+template <typename F>
+std::string text(F &&f) {
+    std::size_t len = 0;
+    const SalpakanResult probe = f(nullptr, 0, &len);
+    if (probe != SALPAKAN_RESULT_BUFFER_TOO_SMALL) check(probe);
+    std::string out(len + 1, '\0');
+    check(f(out.data(), out.size(), &len));
+    out.resize(len);
+    return out;
+}
+}  // namespace detail
+
 /// A game, as the arbiter holds it. Owns its handle; move-only.
 class Game {
 public:
@@ -149,6 +168,71 @@ public:
         std::uint64_t nodes = 0;
         detail::check(salpakan_game_perft(handle_, depth, &nodes));
         return nodes;
+    }
+
+    /// A game from a position text (no setups or history: no beliefs or samples).
+    static Game from_text(const std::string &text) {
+        SalpakanGame *handle = nullptr;
+        detail::check(salpakan_game_from_text(text.c_str(), &handle));
+        return Game(handle);
+    }
+
+    /// A game replayed from a record, history included.
+    static Game from_record(const std::string &record) {
+        SalpakanGame *handle = nullptr;
+        detail::check(salpakan_game_from_record(record.c_str(), &handle));
+        return Game(handle);
+    }
+
+    /// The position text.
+    std::string to_text() const {
+        return detail::text([this](char *buf, std::size_t cap, std::size_t *len) {
+            return salpakan_game_to_text(handle_, buf, cap, len);
+        });
+    }
+
+    /// The position text as `side` sees it.
+    std::string view_text(std::uint8_t side) const {
+        return detail::text([this, side](char *buf, std::size_t cap, std::size_t *len) {
+            return salpakan_game_view_text(handle_, side, buf, cap, len);
+        });
+    }
+
+    /// The game record.
+    std::string record() const {
+        return detail::text([this](char *buf, std::size_t cap, std::size_t *len) {
+            return salpakan_game_record(handle_, buf, cap, len);
+        });
+    }
+
+    /// `side`'s exact beliefs about every square.
+    Beliefs beliefs(std::uint8_t side) const {
+        Beliefs p{};
+        detail::check(salpakan_game_beliefs(handle_, side, p.data()));
+        return p;
+    }
+
+    /// A game `side` cannot tell from this one, enemy ranks drawn from its beliefs.
+    Game sample(std::uint8_t side, std::uint64_t seed) const {
+        SalpakanGame *handle = nullptr;
+        detail::check(salpakan_game_sample(handle_, side, seed, &handle));
+        return Game(handle);
+    }
+
+    /// A random playout on a copy: the final status and the plies played.
+    std::pair<SalpakanStatus, std::uint32_t> playout(std::uint64_t seed,
+                                                     std::uint32_t max_plies) const {
+        SalpakanStatus status{};
+        std::uint32_t plies = 0;
+        detail::check(salpakan_game_playout(handle_, seed, max_plies, &status, &plies));
+        return {status, plies};
+    }
+
+    /// The legal moves as action ids.
+    ActionMask legal_action_mask() const {
+        ActionMask mask{};
+        detail::check(salpakan_game_legal_action_mask(handle_, mask.data()));
+        return mask;
     }
 
     /// The C handle, for functions this wrapper does not cover (still owned by this Game).

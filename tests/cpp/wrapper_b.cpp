@@ -75,6 +75,33 @@ int main() {
     for (const SalpakanCell &cell : view) unknown += cell.rank == SALPAKAN_RANK_UNKNOWN;
     check(unknown == 21, "the view hides Black's 21 ranks");
 
+    // Text, records, beliefs, samples, playouts and masks through the wrapper.
+    salpakan::Game fresh(salpakan::random_setup(SALPAKAN_WHITE, 3, 5),
+                         salpakan::random_setup(SALPAKAN_BLACK, 3, 6));
+    for (int i = 0; i < 12; ++i) fresh.play(fresh.legal_moves()[0]);
+    const std::string text = fresh.to_text();
+    check(text.size() > 100 && text.find('\n') == std::string::npos, "one-line position text");
+    check(salpakan::Game::from_text(text).to_text() == text, "position text round trip");
+    check(fresh.view_text(SALPAKAN_WHITE).find("xx") != std::string::npos, "view text hides");
+    const std::string record = fresh.record();
+    check(salpakan::Game::from_record(record).record() == record, "record round trip");
+    check(error_code([] { salpakan::Game::from_record("[Result \"nonsense\"]"); }) ==
+              SALPAKAN_RESULT_PARSE,
+          "a bad record throws PARSE");
+    const salpakan::Beliefs beliefs = fresh.beliefs(SALPAKAN_WHITE);
+    double total = 0;
+    for (double p : beliefs) total += p;
+    check(total > 41.999 && total < 42.001, "42 pieces, each a distribution");
+    salpakan::Game sampled = fresh.sample(SALPAKAN_WHITE, 1);
+    check(sampled.view_text(SALPAKAN_WHITE) == fresh.view_text(SALPAKAN_WHITE),
+          "a sample looks the same to White");
+    const auto result = fresh.playout(3, 100000);
+    check(result.second > 0 && result.first.state != SALPAKAN_STATE_ONGOING, "a playout ends");
+    int actions = 0;
+    for (std::uint8_t byte : fresh.legal_action_mask())
+        for (; byte; byte &= static_cast<std::uint8_t>(byte - 1)) ++actions;
+    check(static_cast<std::size_t>(actions) == fresh.legal_moves().size(), "mask = moves");
+
     std::cout << passed << " passed, " << failed << " failed\n";
     return failed == 0 ? 0 : 1;
 }
