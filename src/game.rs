@@ -268,7 +268,7 @@ impl Game {
     /// many).
     ///
     /// # Errors
-    /// [`ObserveError::Inconsistent`] if `beliefs` are not this game's for their side.
+    /// [`ObserveError::NoFit`] if `beliefs` are not this game's for their side.
     pub fn sample_from(
         &self,
         beliefs: &Beliefs,
@@ -284,15 +284,7 @@ impl Game {
             ));
         };
         let squares = enemy_start.occupied();
-        let mismatch = |why| ObserveError::Inconsistent {
-            ply: self.history.len(),
-            mv: self
-                .history
-                .last()
-                .map_or(Move::new(Square::clamped(0), Square::clamped(0)), |r| r.mv),
-            reported: self.status(),
-            why,
-        };
+        let mismatch = |why| ObserveError::NoFit { why };
         let enemy_setup = Setup::new(enemy, &self.rules, squares.zip(ranks))
             .map_err(|_| mismatch("the beliefs do not belong to this game"))?;
         let (white, black) = match side {

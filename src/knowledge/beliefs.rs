@@ -96,16 +96,8 @@ pub struct Beliefs {
 impl Beliefs {
     pub(crate) fn from_tracker(tracker: &Tracker) -> Result<Beliefs, ObserveError> {
         let enemy = tracker.side().other();
-        let count = Count::new(tracker.constraints(), &army()).ok_or_else(|| {
-            ObserveError::Inconsistent {
-                ply: tracker.log().len(),
-                mv: tracker.log().last().map_or(
-                    crate::Move::new(Square::clamped(0), Square::clamped(0)),
-                    |r| r.mv,
-                ),
-                reported: tracker.status(),
-                why: "no assignment of the enemy's ranks fits every fact",
-            }
+        let count = Count::new(tracker.constraints(), &army()).ok_or(ObserveError::NoFit {
+            why: "no assignment of the enemy's ranks fits every fact",
         })?;
         let pieces = (0..ARMY_SIZE)
             .map(|number| {

@@ -41,6 +41,13 @@ pub enum ObserveError {
         /// What is wrong.
         why: &'static str,
     },
+    /// No assignment of the enemy's ranks fits the facts as a whole, or beliefs do not belong
+    /// to the game they are used with.
+    #[error("no rank assignment fits: {why}")]
+    NoFit {
+        /// What does not fit.
+        why: &'static str,
+    },
     /// A status given as the end of the game is not a resignation or an agreed draw.
     #[error("{status} is not an end by resignation or agreement")]
     NotAnEnd {

@@ -140,18 +140,8 @@ impl Position {
         first: Side,
         rules: &Rules,
     ) -> Result<Position, SetupError> {
-        let mut pos = Position {
-            occupied: [Bitboard::EMPTY; 2],
-            board: [None; Square::NUM],
-            side_to_move: first,
-            waiting_flag: None,
-            status: Status::Ongoing,
-            plies_since_challenge: 0,
-            move_limit: rules.move_limit().unwrap_or(0),
-            setup_rows: rules.setup_rows(),
-            ply: 0,
-            hash: 0,
-        };
+        let mut occupied = [Bitboard::EMPTY; 2];
+        let mut board = [None; Square::NUM];
         for (expected, setup) in [(Side::White, white), (Side::Black, black)] {
             if setup.side() != expected {
                 return Err(SetupError::WrongSide {
@@ -161,15 +151,23 @@ impl Position {
             }
             setup.check_zone(rules)?;
             for (square, rank) in setup.pieces() {
-                pos.board[square.index()] = Some(rank);
-                pos.occupied[expected.index()] = pos.occupied[expected.index()].with(square);
+                board[square.index()] = Some(rank);
             }
+            occupied[expected.index()] = setup.occupied();
         }
-        pos.hash = pos.compute_hash();
-        Ok(pos)
+        Ok(Position::from_parts(
+            occupied,
+            board,
+            first,
+            None,
+            Status::Ongoing,
+            0,
+            *rules,
+            0,
+        ))
     }
 
-    /// A position from its parts, as the position text gives them (checked there).
+    /// A position from its parts (checked by the caller), its hash computed.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn from_parts(
         occupied: [Bitboard; 2],
