@@ -18,7 +18,7 @@
 #define SALPAKAN_VERSION_MAJOR 0
 
 // Minor version of the crate.
-#define SALPAKAN_VERSION_MINOR 1
+#define SALPAKAN_VERSION_MINOR 2
 
 // Patch version of the crate.
 #define SALPAKAN_VERSION_PATCH 0
@@ -281,7 +281,7 @@ SalpakanResult salpakan_game_legal_moves(const struct SalpakanGame *game,
 // `game` is NULL or a live handle not used elsewhere during the call; `report` is NULL or
 // writable.
 SalpakanResult salpakan_game_play(struct SalpakanGame *game,
-                                  struct SalpakanMove move,
+                                  struct SalpakanMove mv,
                                   struct SalpakanReport *report);
 
 // Writes the game's status to `*status`.

@@ -2,7 +2,7 @@
 
 use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
-use crate::square::{Direction, FILES, Square};
+use crate::square::{Direction, Square};
 
 /// A set of squares: bit `i` is square index `i`. Bits 72..128 are always clear.
 ///
@@ -25,7 +25,7 @@ const fn file_mask(file: u8) -> u128 {
     let mut mask = 0u128;
     let mut row = 0;
     while row < 8 {
-        mask |= 1u128 << (row * FILES + file);
+        mask |= 1u128 << (row * Square::FILES + file);
         row += 1;
     }
     mask
@@ -86,7 +86,7 @@ pub(crate) fn select64(x: u64, k: u32) -> u32 {
 }
 
 const fn row_mask(row: u8) -> u128 {
-    0x1ffu128 << (row * FILES)
+    0x1ffu128 << (row * Square::FILES)
 }
 
 impl Bitboard {
@@ -157,6 +157,13 @@ impl Bitboard {
         self.0.count_ones()
     }
 
+    /// The squares of `self` that are not in `other`.
+    #[inline(always)]
+    #[must_use]
+    pub const fn and_not(self, other: Bitboard) -> Bitboard {
+        Bitboard(self.0 & !other.0)
+    }
+
     /// The set with `square` added.
     #[inline]
     pub const fn with(self, square: Square) -> Bitboard {
@@ -213,8 +220,8 @@ impl Bitboard {
     #[inline]
     pub const fn shift(self, direction: Direction) -> Bitboard {
         match direction {
-            Direction::Up => Bitboard((self.0 << FILES) & Bitboard::FULL.0),
-            Direction::Down => Bitboard(self.0 >> FILES),
+            Direction::Up => Bitboard((self.0 << Square::FILES) & Bitboard::FULL.0),
+            Direction::Down => Bitboard(self.0 >> Square::FILES),
             Direction::Left => Bitboard((self.0 & !Bitboard::FILE_A.0) >> 1),
             Direction::Right => Bitboard((self.0 & !Bitboard::FILE_I.0) << 1),
         }

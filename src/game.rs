@@ -1,7 +1,6 @@
 //! A game: a position with its rules, both setups and its history.
 
-use crate::action::ActionMask;
-use crate::knowledge::{Beliefs, ObserveError, Tracker};
+use crate::movegen::ActionMask;
 use crate::movegen::{Move, MoveList};
 use crate::piece::{IdBoard, PieceId, initial_ids, move_ids};
 use crate::position::{MoveError, Playout, Position, Report};
@@ -11,7 +10,17 @@ use crate::setup::{Setup, SetupError};
 use crate::side::Side;
 use crate::square::Square;
 use crate::status::Status;
-use crate::view::View;
+
+/// The tag names the game record itself uses: [`Game::set_tag`] ignores them.
+pub(crate) const RESERVED_TAGS: [&str; 7] = [
+    "SetupRows",
+    "MoveLimit",
+    "First",
+    "WhiteSetup",
+    "BlackSetup",
+    "Position",
+    "Result",
+];
 
 /// A whole game as the arbiter holds it: the current [`Position`], the [`Rules`], both setups,
 /// who moved first, and every move with its report. Views, beliefs and records are built from it.
@@ -105,7 +114,7 @@ impl Game {
     /// `First`, `WhiteSetup`, `BlackSetup`, `Position`, `Result`) are ignored, as are names that
     /// are not letters and digits.
     pub fn set_tag(&mut self, name: &str, value: &str) {
-        if crate::notation::is_reserved_tag(name)
+        if RESERVED_TAGS.contains(&name)
             || name.is_empty()
             || !name.chars().all(|c| c.is_ascii_alphanumeric())
         {
@@ -215,108 +224,5 @@ impl Game {
     #[inline]
     pub fn piece_id_at(&self, square: Square) -> Option<PieceId> {
         self.ids[square.index()]
-    }
-
-    /// The game as `side` sees it: its own pieces with rank and id, enemy pieces with id only,
-    /// the side to move, the public log and the status.
-    pub fn view(&self, side: Side) -> View {
-        View::new(self, side)
-    }
-
-    /// `side`'s knowledge of the game: its own setup and the public events (see [`Tracker`]).
-    ///
-    /// # Errors
-    /// None for a real game; the `Result` is the tracker's own.
-    pub fn tracker(&self, side: Side) -> Result<Tracker, ObserveError> {
-        let (Some(own), Some(enemy)) = (self.setup(side), self.setup(side.other())) else {
-            return Err(ObserveError::Start(
-                "this game started from a position: beliefs need its setups and whole history"
-                    .into(),
-            ));
-        };
-        let mut tracker = Tracker::new(own, enemy.occupied(), self.first, &self.rules)?;
-        for report in &self.history {
-            tracker.observe(report)?;
-        }
-        if !self.status().is_ongoing() && tracker.status().is_ongoing() {
-            tracker.observe_end(self.status())?;
-        }
-        Ok(tracker)
-    }
-
-    /// The exact posterior over the enemy's ranks for `side` (see [`Beliefs`]).
-    ///
-    /// # Errors
-    /// None for a real game (see [`Game::tracker`]).
-    pub fn beliefs(&self, side: Side) -> Result<Beliefs, ObserveError> {
-        self.tracker(side)?.beliefs()
-    }
-
-    /// A complete game that `side` cannot tell from this one: the same own setup, the same
-    /// squares, the same public history (so the same beliefs), with the enemy's ranks drawn
-    /// from `side`'s posterior with a [`SplitMix64`] seeded with `seed`. Hidden state such as
-    /// a waiting Flag follows from the ranks drawn, because the sample is the history replayed.
-    ///
-    /// # Errors
-    /// None for a real game (see [`Game::tracker`]).
-    pub fn sample(&self, side: Side, seed: u64) -> Result<Game, ObserveError> {
-        let beliefs = self.beliefs(side)?;
-        self.sample_from(&beliefs, &mut SplitMix64::new(seed))
-    }
-
-    /// As [`Game::sample`], drawing from beliefs already computed (cheap: compute once, draw
-    /// many).
-    ///
-    /// # Errors
-    /// [`ObserveError::NoFit`] if `beliefs` are not this game's for their side.
-    pub fn sample_from(
-        &self,
-        beliefs: &Beliefs,
-        rng: &mut SplitMix64,
-    ) -> Result<Game, ObserveError> {
-        let side = beliefs.side();
-        let enemy = side.other();
-        let ranks = beliefs.sample(rng);
-        let (Some(own), Some(enemy_start)) = (self.setup(side), self.setup(enemy)) else {
-            return Err(ObserveError::Start(
-                "this game started from a position: samples need its setups and whole history"
-                    .into(),
-            ));
-        };
-        let squares = enemy_start.occupied();
-        let mismatch = |why| ObserveError::NoFit { why };
-        let enemy_setup = Setup::new(enemy, &self.rules, squares.zip(ranks))
-            .map_err(|_| mismatch("the beliefs do not belong to this game"))?;
-        let (white, black) = match side {
-            Side::White => (own.clone(), enemy_setup),
-            Side::Black => (enemy_setup, own.clone()),
-        };
-        let mut game = Game::new(white, black, self.first, self.rules)
-            .map_err(|_| mismatch("the beliefs do not belong to this game"))?;
-        for report in &self.history {
-            let replayed = game
-                .play(report.mv)
-                .map_err(|_| mismatch("the sample cannot replay the history"))?;
-            if replayed != *report {
-                return Err(mismatch("the sample replays the history differently"));
-            }
-        }
-        match self.status() {
-            Status::Won {
-                winner,
-                reason: crate::status::WinReason::Resignation,
-            } if game.status().is_ongoing() => {
-                game.resign(winner.other())
-                    .map_err(|_| mismatch("the sample cannot end the same way"))?;
-            }
-            Status::Drawn {
-                reason: crate::status::DrawReason::Agreement,
-            } if game.status().is_ongoing() => {
-                game.agree_draw()
-                    .map_err(|_| mismatch("the sample cannot end the same way"))?;
-            }
-            _ => {}
-        }
-        Ok(game)
     }
 }

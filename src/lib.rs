@@ -3,8 +3,6 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 /// cbindgen:ignore
-mod action;
-/// cbindgen:ignore
 mod arbiter;
 /// cbindgen:ignore
 mod bitboard;
@@ -43,21 +41,20 @@ mod zobrist;
 
 pub mod ffi;
 
-pub use action::{ActionMask, NUM_ACTIONS};
 pub use arbiter::{Outcome, challenge};
 pub use bitboard::Bitboard;
 pub use game::Game;
 pub use knowledge::{Beliefs, ObserveError, PieceBelief, RankSet, Tracker};
-pub use movegen::{IntoIter as MoveListIntoIter, MAX_MOVES, Move, MoveList};
+pub use movegen::{ActionMask, IntoIter as MoveListIntoIter, Move, MoveList};
 pub use notation::{PositionText, TextCell, TextError};
 pub use parse::ParseError;
 pub use piece::PieceId;
 pub use position::{MoveError, Playout, Position, Report};
-pub use rank::{ARMY_SIZE, Rank};
+pub use rank::Rank;
 pub use rng::SplitMix64;
 pub use rules::{Rules, RulesError};
 pub use setup::{Setup, SetupError};
 pub use side::Side;
-pub use square::{Direction, FILES, ROWS, Square};
+pub use square::{Direction, Square};
 pub use status::{DrawReason, Status, WinReason};
 pub use view::{View, ViewCell};

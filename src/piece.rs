@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use crate::rank::ARMY_SIZE;
+use crate::rank::Rank;
 use crate::side::Side;
 
 /// A piece's identity for the whole game: `side * 21 + n`, where `n` numbers the side's pieces
@@ -26,13 +26,13 @@ pub struct PieceId(u8);
 
 impl PieceId {
     /// The number of ids: 42.
-    pub const NUM: usize = 2 * ARMY_SIZE;
+    pub const NUM: usize = 2 * Rank::ARMY_SIZE;
 
     /// The id of `side`'s `number`-th piece (0..21), or `None` if `number >= 21`.
     #[inline]
     pub const fn new(side: Side, number: usize) -> Option<PieceId> {
-        if number < ARMY_SIZE {
-            Some(PieceId((side as usize * ARMY_SIZE + number) as u8))
+        if number < Rank::ARMY_SIZE {
+            Some(PieceId((side as usize * Rank::ARMY_SIZE + number) as u8))
         } else {
             None
         }
@@ -57,7 +57,7 @@ impl PieceId {
     /// The side the piece belongs to.
     #[inline]
     pub const fn side(self) -> Side {
-        if (self.0 as usize) < ARMY_SIZE {
+        if (self.0 as usize) < Rank::ARMY_SIZE {
             Side::White
         } else {
             Side::Black
@@ -67,7 +67,7 @@ impl PieceId {
     /// The piece's number within its side, 0..21.
     #[inline]
     pub const fn number(self) -> usize {
-        self.0 as usize % ARMY_SIZE
+        self.0 as usize % Rank::ARMY_SIZE
     }
 }
 

@@ -6,9 +6,6 @@ use core::str::FromStr;
 use crate::parse::ParseError;
 use crate::side::Side;
 
-/// The number of pieces in one army.
-pub const ARMY_SIZE: usize = 21;
-
 /// A piece's rank. The numeric values are those of RULES.md and the C ABI: `Flag` = 0,
 /// `Private` = 1 up to `FiveStarGeneral` = 13, `Spy` = 14.
 ///
@@ -20,7 +17,7 @@ pub const ARMY_SIZE: usize = 21;
 /// use salpakan::Rank;
 ///
 /// assert_eq!(Rank::Private.count(), 6);
-/// assert_eq!(Rank::ALL.iter().map(|r| r.count() as usize).sum::<usize>(), salpakan::ARMY_SIZE);
+/// assert_eq!(Rank::ALL.iter().map(|r| r.count() as usize).sum::<usize>(), Rank::ARMY_SIZE);
 /// assert_eq!("5G".parse::<Rank>()?, Rank::FiveStarGeneral);
 /// assert_eq!(Rank::Spy.code(), "SP");
 /// assert_eq!(Rank::try_index(13), Some(Rank::FiveStarGeneral));
@@ -65,6 +62,8 @@ pub enum Rank {
 impl Rank {
     /// The number of ranks.
     pub const NUM: usize = 15;
+    /// The number of pieces in an army: every rank's [`Rank::count`] added up.
+    pub const ARMY_SIZE: usize = 21;
 
     /// Every rank, in index order (Flag first, Spy last).
     pub const ALL: [Rank; 15] = [

@@ -5,11 +5,6 @@ use core::str::FromStr;
 
 use crate::parse::ParseError;
 
-/// The number of files (columns `a`..`i`).
-pub const FILES: u8 = 9;
-/// The number of rows (`1`..`8`).
-pub const ROWS: u8 = 8;
-
 /// A square of the board: index `(row - 1) * 9 + file`, so `a1` = 0, `i1` = 8, `a2` = 9,
 /// `i8` = 71. This numbering is part of the C ABI and of every text format.
 ///
@@ -33,6 +28,10 @@ pub struct Square(u8);
 impl Square {
     /// The number of squares.
     pub const NUM: usize = 72;
+    /// The number of files, `a` to `i`.
+    pub const FILES: u8 = 9;
+    /// The number of rows, 1 to 8.
+    pub const ROWS: u8 = 8;
 
     /// Every square, in index order.
     pub const ALL: [Square; 72] = {
@@ -59,8 +58,8 @@ impl Square {
     /// if either is off the board.
     #[inline]
     pub const fn from_coords(file: u8, row: u8) -> Option<Square> {
-        if file < FILES && row < ROWS {
-            Some(Square(row * FILES + file))
+        if file < Square::FILES && row < Square::ROWS {
+            Some(Square(row * Square::FILES + file))
         } else {
             None
         }
@@ -87,13 +86,13 @@ impl Square {
     /// The file, 0 (`a`) to 8 (`i`).
     #[inline]
     pub const fn file(self) -> u8 {
-        self.0 % FILES
+        self.0 % Square::FILES
     }
 
     /// The row, 0 (row `1`) to 7 (row `8`).
     #[inline]
     pub const fn row(self) -> u8 {
-        self.0 / FILES
+        self.0 / Square::FILES
     }
 
     /// The neighbouring square in `direction`, or `None` at the edge of the board.
@@ -222,6 +221,6 @@ impl Direction {
     #[inline]
     pub const fn index_delta(self) -> i8 {
         let (df, dr) = self.delta();
-        df + dr * FILES as i8
+        df + dr * Square::FILES as i8
     }
 }

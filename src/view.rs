@@ -3,7 +3,6 @@
 use core::fmt;
 
 use crate::game::Game;
-use crate::notation::PositionText;
 use crate::piece::PieceId;
 use crate::position::Report;
 use crate::rank::Rank;
@@ -62,7 +61,7 @@ pub struct View {
     cells: [ViewCell; Square::NUM],
     side_to_move: Side,
     status: Status,
-    log: Vec<Report>,
+    history: Vec<Report>,
     own_waiting_flag: Option<Square>,
     plies_since_challenge: u16,
     ply: u32,
@@ -97,43 +96,11 @@ impl View {
             cells,
             side_to_move: position.side_to_move(),
             status: position.status(),
-            log: game.history().to_vec(),
+            history: game.history().to_vec(),
             own_waiting_flag,
             plies_since_challenge: position.plies_since_challenge(),
             ply: position.ply(),
             rules: position.rules(),
-        }
-    }
-
-    /// The view as a position text (the grammar of [`PositionText`]): enemy pieces as
-    /// `XX`/`xx`, and a waiting Flag shown only if it is the viewer's own.
-    ///
-    /// ```
-    /// use salpakan::{Game, Rules, Setup, Side};
-    /// let rules = Rules::default();
-    /// let game = Game::new(Setup::random(Side::White, &rules, 1),
-    ///     Setup::random(Side::Black, &rules, 2), Side::White, rules)?;
-    /// let text = game.view(Side::White).to_text().to_string();
-    /// assert!(text.contains("xx") && !text.contains("pv"));
-    /// # Ok::<_, salpakan::SetupError>(())
-    /// ```
-    pub fn to_text(&self) -> PositionText {
-        let mut cells = [None; Square::NUM];
-        for (slot, cell) in cells.iter_mut().zip(&self.cells) {
-            *slot = match *cell {
-                ViewCell::Empty => None,
-                ViewCell::Own { rank, .. } => Some((self.side, Some(rank))),
-                ViewCell::Enemy { .. } => Some((self.side.other(), None)),
-            };
-        }
-        PositionText {
-            cells,
-            side_to_move: self.side_to_move,
-            waiting_flag: self.own_waiting_flag,
-            plies_since_challenge: self.plies_since_challenge,
-            ply: self.ply,
-            rules: self.rules,
-            status: self.status,
         }
     }
 
@@ -173,10 +140,49 @@ impl View {
         self.status
     }
 
-    /// The public log: every ply's move, outcome and status, in order.
+    /// The public history: every ply's move, outcome and status, in order.
     #[inline]
-    pub fn log(&self) -> &[Report] {
-        &self.log
+    #[must_use]
+    pub fn history(&self) -> &[Report] {
+        &self.history
+    }
+
+    /// The viewer's own Flag waiting on its far row, if it is waiting (an enemy Flag's wait
+    /// is hidden).
+    #[inline]
+    #[must_use]
+    pub fn own_waiting_flag(&self) -> Option<Square> {
+        self.own_waiting_flag
+    }
+
+    /// Plies played since the last challenge (or the start), as the move limit counts them.
+    #[inline]
+    #[must_use]
+    pub fn plies_since_challenge(&self) -> u16 {
+        self.plies_since_challenge
+    }
+
+    /// Plies played since the start.
+    #[inline]
+    #[must_use]
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    /// The rules of the game.
+    #[inline]
+    #[must_use]
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+}
+
+impl Game {
+    /// The game as `side` sees it: its own pieces with rank and id, enemy pieces with id only,
+    /// the side to move, the public log and the status.
+    #[must_use]
+    pub fn view(&self, side: Side) -> View {
+        View::new(self, side)
     }
 }
 

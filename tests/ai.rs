@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use common::{game, mv, play_all, rules4};
 use proptest::prelude::*;
-use salpakan::{Game, Move, NUM_ACTIONS, Rules, Setup, Side, SplitMix64, Square};
+use salpakan::{Game, Move, Rules, Setup, Side, SplitMix64, Square};
 
 fn random_game(seed: u64) -> Game {
     let rules = Rules::default();
@@ -22,7 +22,7 @@ fn random_game(seed: u64) -> Game {
 #[test]
 fn action_ids_cover_every_step_exactly_once() {
     let mut seen = 0;
-    for id in 0..NUM_ACTIONS as u16 {
+    for id in 0..Move::NUM_ACTIONS as u16 {
         if let Some(m) = Move::from_action(id) {
             assert_eq!(m.action(), Some(id));
             assert_eq!(m.from.index(), usize::from(id / 4));

@@ -266,7 +266,19 @@ fn the_c_selfplay_example_plays_the_game_the_rust_engine_predicts() {
 #[test]
 fn the_c_example_runs_against_the_shared_library() {
     let libs = libraries();
-    let dir = libs.shared_lib.parent().unwrap();
+    // Laid out as an installed C library is: the file named by its SONAME
+    // (`libsalpakan.so.MAJOR`, what the program records and loads) and the link-time name.
+    let dir = out_dir().join("lib");
+    std::fs::create_dir_all(&dir).unwrap();
+    let soname = format!("libsalpakan.so.{}", env!("CARGO_PKG_VERSION_MAJOR"));
+    let _ = std::fs::remove_file(dir.join(&soname));
+    let _ = std::fs::remove_file(dir.join("libsalpakan.so"));
+    std::fs::copy(&libs.shared_lib, dir.join(&soname)).unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&soname, dir.join("libsalpakan.so")).unwrap();
+    #[cfg(not(unix))]
+    std::fs::copy(&libs.shared_lib, dir.join("libsalpakan.so")).unwrap();
+    let dir = dir.as_path();
     let exe = out_dir().join("selfplay_c_shared");
     let mut cmd = Command::new(compiler("CC", "cc"));
     cmd.arg("-std=c99")

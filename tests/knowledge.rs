@@ -169,7 +169,7 @@ fn a_client_tracker_gets_the_servers_beliefs() {
                 g.beliefs(side).unwrap(),
                 "seed {seed}"
             );
-            assert_eq!(client.log(), g.history());
+            assert_eq!(client.history(), g.history());
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Squares, ranks, sides, moves and their text forms.
 
-use salpakan::{ARMY_SIZE, Bitboard, Direction, Move, ParseError, Rank, Side, Square};
+use salpakan::{Bitboard, Direction, Move, ParseError, Rank, Side, Square};
 
 #[test]
 fn square_numbering_is_row_major_from_a1() {
@@ -85,8 +85,8 @@ fn rank_values_codes_and_counts_follow_the_rules() {
     }
     assert_eq!(Rank::try_index(15), None);
     let total: usize = Rank::ALL.iter().map(|r| r.count() as usize).sum();
-    assert_eq!(total, ARMY_SIZE);
-    assert_eq!(ARMY_SIZE, 21);
+    assert_eq!(total, Rank::ARMY_SIZE);
+    assert_eq!(Rank::ARMY_SIZE, 21);
     assert!("XX".parse::<Rank>().is_err());
     assert!("Pv".parse::<Rank>().is_err());
 }

@@ -174,7 +174,7 @@ pub(crate) unsafe fn write_array<T: Copy>(ptr: *mut T, values: &[T]) {
     unsafe { std::ptr::copy_nonoverlapping(values.as_ptr(), ptr, values.len()) }
 }
 
-fn null(name: &str) -> Failure {
+pub(crate) fn null(name: &str) -> Failure {
     Failure::new(
         SALPAKAN_RESULT_NULL_ARGUMENT,
         format!("argument `{name}` is NULL"),

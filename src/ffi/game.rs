@@ -1,17 +1,18 @@
 //! The game handle and the functions that create, query and play it.
 
 use crate::game::Game;
+use crate::movegen::MoveList;
 use crate::position::MoveError;
 use crate::rank::Rank;
 use crate::rules::Rules;
 use crate::side::Side;
-use crate::square::{Direction, Square};
+use crate::square::Square;
 use crate::view::ViewCell;
 
 use super::boundary::{
     Failure, FfiResult, SALPAKAN_RESULT_BUFFER_TOO_SMALL, SALPAKAN_RESULT_GAME_OVER,
     SALPAKAN_RESULT_ILLEGAL_MOVE, SALPAKAN_RESULT_INVALID_SETUP, SalpakanResult, arg_mut, arg_ref,
-    guard, move_arg, out_ptr, rules_arg, setup_arg, side_arg, write_array, write_out,
+    guard, move_arg, null, out_ptr, rules_arg, setup_arg, side_arg, write_array, write_out,
 };
 use super::values::{
     SALPAKAN_NO_PIECE, SALPAKAN_NO_SIDE, SALPAKAN_RANK_UNKNOWN, SalpakanCell, SalpakanMove,
@@ -168,31 +169,14 @@ pub unsafe extern "C" fn salpakan_game_legal_moves(
         // SAFETY: forwarded from the caller.
         let game = unsafe { arg_ref(game, "game") }?;
         let count = out_ptr(count, "count")?;
-        // Generate into a local buffer (the count comes with it), then copy out only if the
-        // caller's buffer is big enough: nothing is written to `moves` otherwise.
-        let mut buffer = [SalpakanMove { from: 0, to: 0 }; crate::movegen::MAX_MOVES];
-        let mut len = 0;
-        let targets = game.game.position().move_targets();
-        for (direction, targets) in Direction::ALL.into_iter().zip(targets) {
-            let back = direction.index_delta() as u8;
-            let bits = targets.bits();
-            for (mut word, base) in [(bits as u64, 0u8), ((bits >> 64) as u64, 64)] {
-                while word != 0 {
-                    let to = base + word.trailing_zeros() as u8;
-                    if let Some(slot) = buffer.get_mut(len) {
-                        *slot = SalpakanMove {
-                            from: to.wrapping_sub(back),
-                            to,
-                        };
-                    }
-                    len += 1;
-                    word &= word - 1;
-                }
-            }
+        if moves.is_null() && capacity > 0 {
+            return Err(null("moves"));
         }
-        // SAFETY: checked non-null; the caller promises it is writable.
-        unsafe { write_out(count, len) };
+        let list = game.game.legal_moves();
+        let len = list.len();
         if len > capacity {
+            // SAFETY: checked non-null; the caller promises it is writable.
+            unsafe { write_out(count, len) };
             return Err(Failure::new(
                 SALPAKAN_RESULT_BUFFER_TOO_SMALL,
                 format!(
@@ -201,10 +185,16 @@ pub unsafe extern "C" fn salpakan_game_legal_moves(
             ));
         }
         if len > 0 {
-            let moves = out_ptr(moves, "moves")?;
-            // SAFETY: non-null with room for `capacity >= len` moves (the caller's promise).
+            let mut buffer = [SalpakanMove { from: 0, to: 0 }; MoveList::CAPACITY];
+            for (slot, mv) in buffer.iter_mut().zip(list.iter()) {
+                *slot = SalpakanMove::from(*mv);
+            }
+            // SAFETY: non-null (checked above, as `capacity >= len > 0`) with room for
+            // `capacity` moves (the caller's promise).
             unsafe { write_array(moves, &buffer[..len]) };
         }
+        // SAFETY: checked non-null; the caller promises it is writable.
+        unsafe { write_out(count, len) };
         Ok(())
     })
 }
@@ -219,13 +209,13 @@ pub unsafe extern "C" fn salpakan_game_legal_moves(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn salpakan_game_play(
     game: *mut SalpakanGame,
-    r#move: SalpakanMove,
+    mv: SalpakanMove,
     report: *mut SalpakanReport,
 ) -> SalpakanResult {
     guard(|| {
         // SAFETY: forwarded from the caller.
         let game = unsafe { arg_mut(game, "game") }?;
-        let mv = move_arg(r#move)?;
+        let mv = move_arg(mv)?;
         let played = game.game.play(mv).map_err(move_failure)?;
         if !report.is_null() {
             // SAFETY: non-null; the caller promises it is writable.

@@ -1,13 +1,15 @@
 //! The numbers and plain structs of the C ABI, and their conversions from and to Rust values.
 
 use crate::arbiter::Outcome;
+use crate::movegen::{ActionMask, Move, MoveList};
 use crate::position::Report;
+use crate::square::Square;
 use crate::status::Status;
 
 /// Major version of the crate (and of the ABI).
 pub const SALPAKAN_VERSION_MAJOR: u32 = 0;
 /// Minor version of the crate.
-pub const SALPAKAN_VERSION_MINOR: u32 = 1;
+pub const SALPAKAN_VERSION_MINOR: u32 = 2;
 /// Patch version of the crate.
 pub const SALPAKAN_VERSION_PATCH: u32 = 0;
 
@@ -100,6 +102,25 @@ pub struct SalpakanMove {
     /// The square the piece enters.
     pub to: u8,
 }
+
+impl From<Move> for SalpakanMove {
+    #[inline]
+    fn from(mv: Move) -> SalpakanMove {
+        SalpakanMove {
+            from: mv.from.index() as u8,
+            to: mv.to.index() as u8,
+        }
+    }
+}
+
+// cbindgen needs the C constants as literals; these tie each to the Rust value it mirrors.
+const _: () = {
+    assert!(SALPAKAN_MAX_MOVES == MoveList::CAPACITY);
+    assert!(SALPAKAN_SQUARES == Square::NUM);
+    assert!(SALPAKAN_ACTIONS == Move::NUM_ACTIONS);
+    assert!(SALPAKAN_ACTION_MASK_BYTES == Move::NUM_ACTIONS / 8);
+    assert!(SALPAKAN_ACTION_MASK_BYTES == core::mem::size_of::<ActionMask>());
+};
 
 /// A game's status.
 #[repr(C)]
@@ -210,6 +231,6 @@ mod tests {
         assert_eq!(Outcome::Tie as u8, SALPAKAN_OUTCOME_TIE);
         assert_eq!(WinReason::Resignation as u8, SALPAKAN_REASON_RESIGNATION);
         assert_eq!(DrawReason::MoveLimit as u8, SALPAKAN_REASON_MOVE_LIMIT);
-        assert_eq!(crate::MAX_MOVES, SALPAKAN_MAX_MOVES);
+        assert_eq!(MoveList::CAPACITY, SALPAKAN_MAX_MOVES);
     }
 }

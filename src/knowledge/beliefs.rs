@@ -19,13 +19,14 @@
 //! `6! × 2!` times, the same factor for all, which cancels in every probability.
 
 use crate::piece::PieceId;
-use crate::rank::{ARMY_SIZE, Rank};
+use crate::rank::Rank;
 use crate::rng::SplitMix64;
 use crate::side::Side;
 use crate::square::Square;
 
+use super::error::ObserveError;
 use super::rankset::RankSet;
-use super::tracker::{ObserveError, Tracker};
+use super::tracker::Tracker;
 
 /// What one side may believe about one enemy piece.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -93,13 +94,24 @@ pub struct Beliefs {
     count: Count,
 }
 
+impl Tracker {
+    /// The exact posterior over the enemy's ranks.
+    ///
+    /// # Errors
+    /// [`ObserveError::NoFit`] if no assignment of ranks fits every fact (impossible for the
+    /// events of a real game).
+    pub fn beliefs(&self) -> Result<Beliefs, ObserveError> {
+        Beliefs::from_tracker(self)
+    }
+}
+
 impl Beliefs {
     pub(crate) fn from_tracker(tracker: &Tracker) -> Result<Beliefs, ObserveError> {
         let enemy = tracker.side().other();
         let count = Count::new(tracker.constraints(), &army()).ok_or(ObserveError::NoFit {
             why: "no assignment of the enemy's ranks fits every fact",
         })?;
-        let pieces = (0..ARMY_SIZE)
+        let pieces = (0..Rank::ARMY_SIZE)
             .map(|number| {
                 let probabilities = count.marginals[number];
                 PieceBelief {
@@ -141,8 +153,8 @@ impl Beliefs {
 
     /// Draws the enemy's ranks (by piece number) from the posterior: every fitting assignment
     /// equally likely. Cheap: 21 steps over the counts computed with the beliefs.
-    pub fn sample(&self, rng: &mut SplitMix64) -> [Rank; ARMY_SIZE] {
-        let mut ranks = [Rank::Flag; ARMY_SIZE];
+    pub fn sample(&self, rng: &mut SplitMix64) -> [Rank; Rank::ARMY_SIZE] {
+        let mut ranks = [Rank::Flag; Rank::ARMY_SIZE];
         for (number, rank) in self.count.sample(&army(), rng) {
             ranks[number] = rank;
         }

@@ -3,9 +3,12 @@
 //! position drawn from it.
 
 mod beliefs;
+mod error;
+mod from_game;
 mod rankset;
 mod tracker;
 
 pub use beliefs::{Beliefs, PieceBelief};
+pub use error::ObserveError;
 pub use rankset::RankSet;
-pub use tracker::{ObserveError, Tracker};
+pub use tracker::Tracker;

@@ -1,79 +1,25 @@
 //! Following a game from one side: its own setup plus the public events, nothing else.
 
-use thiserror::Error;
-
 use crate::arbiter::{Outcome, challenge};
 use crate::bitboard::Bitboard;
-use crate::movegen::Move;
 use crate::piece::{IdBoard, PieceId, initial_ids, move_ids};
 use crate::position::Report;
-use crate::rank::{ARMY_SIZE, Rank};
+use crate::rank::Rank;
 use crate::rules::Rules;
 use crate::setup::Setup;
 use crate::side::Side;
 use crate::square::Square;
 use crate::status::{DrawReason, Status, WinReason};
 
-use super::beliefs::Beliefs;
+use super::error::ObserveError;
 use super::rankset::RankSet;
-
-/// A public event that does not fit the game as the tracker knows it. Messages name only
-/// public facts (the ply, the move, the reported status).
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum ObserveError {
-    /// The start is not a game: the enemy's squares are not 21 squares of its setup zone
-    /// apart from the tracking side's pieces.
-    #[error("invalid start: {0}")]
-    Start(String),
-    /// The game has already ended.
-    #[error("the game is over ({status})")]
-    GameOver {
-        /// How it ended.
-        status: Status,
-    },
-    /// The move cannot have been played.
-    #[error("ply {ply}: {mv} is not a legal move here: {why}")]
-    IllegalMove {
-        /// The ply number (1-based).
-        ply: usize,
-        /// The move.
-        mv: Move,
-        /// What is wrong.
-        why: &'static str,
-    },
-    /// No assignment of the enemy's ranks fits the facts as a whole, or beliefs do not belong
-    /// to the game they are used with.
-    #[error("no rank assignment fits: {why}")]
-    NoFit {
-        /// What does not fit.
-        why: &'static str,
-    },
-    /// A status given as the end of the game is not a resignation or an agreed draw.
-    #[error("{status} is not an end by resignation or agreement")]
-    NotAnEnd {
-        /// The status given.
-        status: Status,
-    },
-    /// The reported outcome or status cannot follow from any assignment of enemy ranks.
-    #[error("ply {ply}: {mv} reported as {reported}: {why}")]
-    Inconsistent {
-        /// The ply number (1-based).
-        ply: usize,
-        /// The move.
-        mv: Move,
-        /// The reported status.
-        reported: Status,
-        /// What contradicts it.
-        why: &'static str,
-    },
-}
 
 /// One side's knowledge of a game: its own setup, where the enemy's pieces started, and the
 /// public events since, as a constraint on each enemy piece's rank.
 ///
 /// A game server builds one from a [`crate::Game`] ([`crate::Game::tracker`]); a game client
 /// builds one from what it was told ([`Tracker::new`] and [`Tracker::observe`]) and gets the
-/// same [`Beliefs`].
+/// same [`Beliefs`](crate::Beliefs).
 ///
 /// Every public fact is used: the outcome of each challenge against the tracking side's own
 /// known rank; that a removed enemy piece was not the Flag if the game went on; that an enemy
@@ -112,16 +58,16 @@ pub enum ObserveError {
 pub struct Tracker {
     side: Side,
     move_limit: u16,
-    own_ranks: [Rank; ARMY_SIZE],
-    enemy_start: [Square; ARMY_SIZE],
-    sets: [RankSet; ARMY_SIZE],
+    own_ranks: [Rank; Rank::ARMY_SIZE],
+    enemy_start: [Square; Rank::ARMY_SIZE],
+    sets: [RankSet; Rank::ARMY_SIZE],
     ids: IdBoard,
     side_to_move: Side,
     status: Status,
     plies_since_challenge: u16,
     own_flag_waiting: bool,
     enemy_pending: Option<PieceId>,
-    log: Vec<Report>,
+    history: Vec<Report>,
 }
 
 impl Tracker {
@@ -139,10 +85,11 @@ impl Tracker {
     ) -> Result<Tracker, ObserveError> {
         let side = own.side();
         let enemy = side.other();
-        if enemy_squares.len() as usize != ARMY_SIZE {
+        if enemy_squares.len() as usize != Rank::ARMY_SIZE {
             return Err(ObserveError::Start(format!(
-                "{enemy} has {} pieces, not {ARMY_SIZE}",
-                enemy_squares.len()
+                "{enemy} has {} pieces, not {}",
+                enemy_squares.len(),
+                Rank::ARMY_SIZE
             )));
         }
         if let Some(square) = (enemy_squares & !rules.setup_zone(enemy)).first() {
@@ -160,11 +107,11 @@ impl Tracker {
             Side::White => (own_squares, enemy_squares),
             Side::Black => (enemy_squares, own_squares),
         };
-        let mut own_ranks = [Rank::Flag; ARMY_SIZE];
+        let mut own_ranks = [Rank::Flag; Rank::ARMY_SIZE];
         for (slot, (_, rank)) in own_ranks.iter_mut().zip(own.pieces()) {
             *slot = rank;
         }
-        let mut enemy_start = [Square::clamped(0); ARMY_SIZE];
+        let mut enemy_start = [Square::clamped(0); Rank::ARMY_SIZE];
         for (slot, square) in enemy_start.iter_mut().zip(enemy_squares) {
             *slot = square;
         }
@@ -173,14 +120,14 @@ impl Tracker {
             move_limit: rules.move_limit().unwrap_or(0),
             own_ranks,
             enemy_start,
-            sets: [RankSet::all(); ARMY_SIZE],
+            sets: [RankSet::all(); Rank::ARMY_SIZE],
             ids: initial_ids(white, black),
             side_to_move: first,
             status: Status::Ongoing,
             plies_since_challenge: 0,
             own_flag_waiting: false,
             enemy_pending: None,
-            log: Vec::new(),
+            history: Vec::new(),
         })
     }
 
@@ -190,10 +137,10 @@ impl Tracker {
         self.side
     }
 
-    /// The public log so far: every ply's move, outcome and status.
+    /// The public history so far: every ply's move, outcome and status.
     #[inline]
-    pub fn log(&self) -> &[Report] {
-        &self.log
+    pub fn history(&self) -> &[Report] {
+        &self.history
     }
 
     /// The game's status as observed.
@@ -227,19 +174,10 @@ impl Tracker {
     }
 
     /// The ranks each enemy piece (by number) can still have, from the facts about that piece
-    /// alone. The army's composition narrows them further: see [`Beliefs`].
+    /// alone. The army's composition narrows them further: see [`Beliefs`](crate::Beliefs).
     #[inline]
-    pub fn constraints(&self) -> &[RankSet; ARMY_SIZE] {
+    pub fn constraints(&self) -> &[RankSet; Rank::ARMY_SIZE] {
         &self.sets
-    }
-
-    /// The exact posterior over the enemy's ranks.
-    ///
-    /// # Errors
-    /// [`ObserveError::Inconsistent`] if no assignment of ranks fits every fact (impossible for
-    /// the events of a real game).
-    pub fn beliefs(&self) -> Result<Beliefs, ObserveError> {
-        Beliefs::from_tracker(self)
     }
 
     fn rank_of_own(&self, id: PieceId) -> Rank {
@@ -257,7 +195,7 @@ impl Tracker {
                 status: self.status,
             });
         }
-        let ply = self.log.len() + 1;
+        let ply = self.history.len() + 1;
         let mv = report.mv;
         let illegal = |why| ObserveError::IllegalMove { ply, mv, why };
         let inconsistent = |why| ObserveError::Inconsistent {
@@ -408,7 +346,7 @@ impl Tracker {
         self.status = status;
         self.own_flag_waiting = own_flag_waiting;
         self.enemy_pending = enemy_pending;
-        self.log.push(*report);
+        self.history.push(*report);
         Ok(())
     }
 

@@ -102,8 +102,3 @@ pub(crate) fn words(line: &str) -> Vec<Word<'_>> {
 pub(crate) fn end_column(line: &str) -> usize {
     line.chars().count() + 1
 }
-
-/// Whether the record itself uses this tag name.
-pub(crate) fn is_reserved_tag(name: &str) -> bool {
-    record::RESERVED.contains(&name)
-}

@@ -22,11 +22,14 @@
 use core::fmt;
 use core::str::FromStr;
 
+use crate::bitboard::Bitboard;
+use crate::position::{Parts, Position};
 use crate::rank::Rank;
 use crate::rules::Rules;
 use crate::side::Side;
 use crate::square::Square;
 use crate::status::{DrawReason, Status, WinReason};
+use crate::view::{View, ViewCell};
 
 use super::{TextError, Word, end_column, words};
 
@@ -333,9 +336,9 @@ impl PositionText {
     ///
     /// # Errors
     /// [`TextError`] at line `line`, column 1, naming the square or count at fault.
-    pub(crate) fn to_position(&self, line: usize) -> Result<crate::Position, TextError> {
+    pub(crate) fn to_position(&self, line: usize) -> Result<Position, TextError> {
         let fail = |expected: String, found: String| Err(TextError::new(line, 1, expected, found));
-        let mut occupied = [crate::Bitboard::EMPTY; 2];
+        let mut occupied = [Bitboard::EMPTY; 2];
         let mut board = [None; Square::NUM];
         let mut counts = [[0u8; Rank::NUM]; 2];
         for square in Square::ALL {
@@ -385,15 +388,106 @@ impl PositionText {
                 );
             }
         }
-        Ok(crate::Position::from_parts(
+        Ok(Position::from_parts(Parts {
             occupied,
             board,
-            self.side_to_move,
-            self.waiting_flag,
-            self.status,
-            self.plies_since_challenge,
-            self.rules,
-            self.ply,
-        ))
+            side_to_move: self.side_to_move,
+            waiting_flag: self.waiting_flag,
+            status: self.status,
+            plies_since_challenge: self.plies_since_challenge,
+            rules: self.rules,
+            ply: self.ply,
+        }))
+    }
+}
+
+impl TryFrom<PositionText> for Position {
+    type Error = TextError;
+
+    /// The full position the text describes, checked as [`Position`]'s `FromStr` checks it.
+    fn try_from(text: PositionText) -> Result<Position, TextError> {
+        text.to_position(1)
+    }
+}
+
+impl FromStr for Position {
+    type Err = TextError;
+
+    /// Parses a full position text (see [`PositionText`]).
+    fn from_str(text: &str) -> Result<Position, TextError> {
+        text.parse::<PositionText>()?.to_position(1)
+    }
+}
+
+impl fmt::Display for Position {
+    /// The position text (see [`PositionText`]).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.to_text().fmt(f)
+    }
+}
+
+impl Position {
+    /// The position as text (see [`PositionText`] for the grammar; `Display` prints it).
+    ///
+    /// ```
+    /// use salpakan::{Position, Rules, Setup, Side};
+    /// let rules = Rules::default();
+    /// let pos = Position::new(&Setup::random(Side::White, &rules, 1),
+    ///     &Setup::random(Side::Black, &rules, 2), Side::White, &rules)?;
+    /// let text = pos.to_string();
+    /// assert!(text.ends_with(" w - 0 0 3 0 -"));
+    /// assert_eq!(text.parse::<Position>()?, pos);
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn to_text(&self) -> PositionText {
+        let mut cells = [None; Square::NUM];
+        for square in self.occupied_all() {
+            cells[square.index()] = self.piece_at(square).map(|(side, rank)| (side, Some(rank)));
+        }
+        PositionText {
+            cells,
+            side_to_move: self.side_to_move(),
+            waiting_flag: self.waiting_flag(),
+            plies_since_challenge: self.plies_since_challenge(),
+            ply: self.ply(),
+            rules: self.rules(),
+            status: self.status(),
+        }
+    }
+}
+
+impl View {
+    /// The view as a position text (the grammar of [`PositionText`]): enemy pieces as
+    /// `XX`/`xx`, and a waiting Flag shown only if it is the viewer's own.
+    ///
+    /// ```
+    /// use salpakan::{Game, Rules, Setup, Side};
+    /// let rules = Rules::default();
+    /// let game = Game::new(Setup::random(Side::White, &rules, 1),
+    ///     Setup::random(Side::Black, &rules, 2), Side::White, rules)?;
+    /// let text = game.view(Side::White).to_text().to_string();
+    /// assert!(text.contains("xx") && !text.contains("pv"));
+    /// # Ok::<_, salpakan::SetupError>(())
+    /// ```
+    #[must_use]
+    pub fn to_text(&self) -> PositionText {
+        let mut cells = [None; Square::NUM];
+        for (slot, cell) in cells.iter_mut().zip(self.cells()) {
+            *slot = match *cell {
+                ViewCell::Empty => None,
+                ViewCell::Own { rank, .. } => Some((self.side(), Some(rank))),
+                ViewCell::Enemy { .. } => Some((self.side().other(), None)),
+            };
+        }
+        PositionText {
+            cells,
+            side_to_move: self.side_to_move(),
+            waiting_flag: self.own_waiting_flag(),
+            plies_since_challenge: self.plies_since_challenge(),
+            ply: self.ply(),
+            rules: self.rules(),
+            status: self.status(),
+        }
     }
 }

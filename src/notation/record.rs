@@ -36,17 +36,6 @@ use crate::status::{DrawReason, Status, WinReason};
 
 use super::{PositionText, TextError, end_column, words};
 
-/// The tags the record itself uses.
-pub(crate) const RESERVED: [&str; 7] = [
-    "SetupRows",
-    "MoveLimit",
-    "First",
-    "WhiteSetup",
-    "BlackSetup",
-    "Position",
-    "Result",
-];
-
 fn quote(value: &str) -> String {
     let mut out = String::with_capacity(value.len() + 2);
     out.push('"');
@@ -268,9 +257,7 @@ impl Game {
                 .map_err(|e| TextError::new(last_tag_line, 1, "setups that fit the rules", e))?
         };
         for (name, value, _, _) in &tags {
-            if !RESERVED.contains(&name.as_str()) {
-                game.set_tag(name, value);
-            }
+            game.set_tag(name, value); // ignores the record's own tags
         }
 
         for (i, (line, text)) in moves.iter().enumerate() {

@@ -8,16 +8,14 @@ pub use playout::Playout;
 
 use thiserror::Error;
 
-use crate::action::ActionMask;
 use crate::arbiter::{Outcome, challenge};
 use crate::bitboard::Bitboard;
-use crate::movegen::{Move, MoveList};
-use crate::notation::{PositionText, TextError};
+use crate::movegen::{self, ActionMask, Move, MoveList};
 use crate::rank::Rank;
 use crate::rules::Rules;
 use crate::setup::{Setup, SetupError};
 use crate::side::Side;
-use crate::square::{Direction, Square};
+use crate::square::Square;
 use crate::status::{DrawReason, Status, WinReason};
 use crate::zobrist;
 
@@ -112,20 +110,19 @@ pub struct Position {
     hash: u64,
 }
 
-impl core::str::FromStr for Position {
-    type Err = TextError;
-
-    /// Parses a full position text (see [`PositionText`]).
-    fn from_str(text: &str) -> Result<Position, TextError> {
-        text.parse::<PositionText>()?.to_position(1)
-    }
-}
-
-impl core::fmt::Display for Position {
-    /// The position text (see [`PositionText`]).
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        self.to_text().fmt(f)
-    }
+/// Everything a [`Position`] is made of, as its text spells it out: checked by whoever builds
+/// one (a setup pair, or the position text's parser), then turned into a position by
+/// [`Position::from_parts`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Parts {
+    pub(crate) occupied: [Bitboard; 2],
+    pub(crate) board: [Option<Rank>; Square::NUM],
+    pub(crate) side_to_move: Side,
+    pub(crate) waiting_flag: Option<Square>,
+    pub(crate) status: Status,
+    pub(crate) plies_since_challenge: u16,
+    pub(crate) rules: Rules,
+    pub(crate) ply: u32,
 }
 
 impl Position {
@@ -155,40 +152,30 @@ impl Position {
             }
             occupied[expected.index()] = setup.occupied();
         }
-        Ok(Position::from_parts(
+        Ok(Position::from_parts(Parts {
             occupied,
             board,
-            first,
-            None,
-            Status::Ongoing,
-            0,
-            *rules,
-            0,
-        ))
+            side_to_move: first,
+            waiting_flag: None,
+            status: Status::Ongoing,
+            plies_since_challenge: 0,
+            rules: *rules,
+            ply: 0,
+        }))
     }
 
     /// A position from its parts (checked by the caller), its hash computed.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn from_parts(
-        occupied: [Bitboard; 2],
-        board: [Option<Rank>; Square::NUM],
-        side_to_move: Side,
-        waiting_flag: Option<Square>,
-        status: Status,
-        plies_since_challenge: u16,
-        rules: Rules,
-        ply: u32,
-    ) -> Position {
+    pub(crate) fn from_parts(parts: Parts) -> Position {
         let mut pos = Position {
-            occupied,
-            board,
-            side_to_move,
-            waiting_flag,
-            status,
-            plies_since_challenge,
-            move_limit: rules.move_limit().unwrap_or(0),
-            setup_rows: rules.setup_rows(),
-            ply,
+            occupied: parts.occupied,
+            board: parts.board,
+            side_to_move: parts.side_to_move,
+            waiting_flag: parts.waiting_flag,
+            status: parts.status,
+            plies_since_challenge: parts.plies_since_challenge,
+            move_limit: parts.rules.move_limit().unwrap_or(0),
+            setup_rows: parts.rules.setup_rows(),
+            ply: parts.ply,
             hash: 0,
         };
         pos.hash = pos.compute_hash();
@@ -199,34 +186,6 @@ impl Position {
     #[inline]
     pub fn rules(&self) -> Rules {
         Rules::new(self.setup_rows, self.move_limit).unwrap_or(Rules::OFFICIAL)
-    }
-
-    /// The position as text (see [`PositionText`] for the grammar; `Display` prints it).
-    ///
-    /// ```
-    /// use salpakan::{Position, Rules, Setup, Side};
-    /// let rules = Rules::default();
-    /// let pos = Position::new(&Setup::random(Side::White, &rules, 1),
-    ///     &Setup::random(Side::Black, &rules, 2), Side::White, &rules)?;
-    /// let text = pos.to_string();
-    /// assert!(text.ends_with(" w - 0 0 3 0 -"));
-    /// assert_eq!(text.parse::<Position>()?, pos);
-    /// # Ok::<_, Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn to_text(&self) -> PositionText {
-        let mut cells = [None; Square::NUM];
-        for square in self.occupied_all() {
-            cells[square.index()] = self.piece_at(square).map(|(side, rank)| (side, Some(rank)));
-        }
-        PositionText {
-            cells,
-            side_to_move: self.side_to_move,
-            waiting_flag: self.waiting_flag,
-            plies_since_challenge: self.plies_since_challenge,
-            ply: self.ply,
-            rules: self.rules(),
-            status: self.status,
-        }
     }
 
     /// The side to move.
@@ -316,41 +275,38 @@ impl Position {
         hash
     }
 
-    /// For each direction (indexed by [`Direction::index`]), the squares the side to move's
-    /// pieces can step to in that direction: the legal moves as four bitboards (all empty once
-    /// the game has ended). A move's start is its target stepped back.
-    #[inline]
-    pub fn move_targets(&self) -> [Bitboard; 4] {
-        if !self.status.is_ongoing() {
-            return [Bitboard::EMPTY; 4];
-        }
-        Direction::ALL.map(|direction| self.targets(direction))
-    }
-
-    /// The target squares of the side to move's pieces stepping in `direction`.
+    /// The squares of the side to move's pieces while the game goes on; none once it has
+    /// ended, so that every generator below finds no move then.
     #[inline(always)]
-    fn targets(&self, direction: Direction) -> Bitboard {
-        let own = self.occupied[self.side_to_move.index()];
-        own.shift(direction) & !own
+    fn movers(&self) -> Bitboard {
+        if self.status.is_ongoing() {
+            self.occupied[self.side_to_move.index()]
+        } else {
+            Bitboard::EMPTY
+        }
     }
 
-    /// Every legal move of the side to move, none once the game has ended. Generated from four
-    /// shifted bitboards (one per direction); never allocates.
+    /// For each direction (indexed by [`Direction::index`](crate::Direction::index)), the
+    /// squares the side to move's pieces can step to in that direction: the legal moves as
+    /// four bitboards (all empty once the game has ended). A move's start is its target
+    /// stepped back.
+    #[inline]
+    #[must_use]
+    pub fn move_targets(&self) -> [Bitboard; 4] {
+        movegen::all_targets(self.movers())
+    }
+
+    /// Every legal move of the side to move, none once the game has ended: by direction (up,
+    /// down, left, right), then by target square. Never allocates.
+    #[inline]
+    #[must_use]
     pub fn legal_moves(&self) -> MoveList {
-        let mut list = MoveList::new();
-        // The count lives in a local, not in the list, so the stores of the moves do not
-        // serialize on it.
-        let mut len = 0;
-        self.for_each_legal_move(|mv| {
-            list.set(len, mv);
-            len += 1;
-        });
-        list.set_len(len);
-        list
+        movegen::list(self.movers())
     }
 
     /// Calls `f` on every legal move of the side to move, in the order of
-    /// [`Position::legal_moves`], without building a list. None once the game has ended.
+    /// [`Position::legal_moves`], until `f` returns `true`; returns whether it stopped early.
+    /// No list is built. None once the game has ended.
     ///
     /// ```
     /// # use salpakan::{Position, Rules, Setup, Side};
@@ -358,34 +314,26 @@ impl Position {
     /// # let pos = Position::new(&Setup::random(Side::White, &rules, 1),
     /// #     &Setup::random(Side::Black, &rules, 2), Side::White, &rules)?;
     /// let mut n = 0;
-    /// pos.for_each_legal_move(|_| n += 1);
+    /// let stopped = pos.generate_moves(|_| {
+    ///     n += 1;
+    ///     false // go on
+    /// });
+    /// assert!(!stopped);
     /// assert_eq!(n, pos.legal_moves().len());
+    /// // Stop at the first move onto row 4 (row index 3).
+    /// assert!(pos.generate_moves(|mv| mv.to.row() == 3));
     /// # Ok::<_, salpakan::SetupError>(())
     /// ```
     #[inline(always)]
-    pub fn for_each_legal_move(&self, mut f: impl FnMut(Move)) {
-        if !self.status.is_ongoing() {
-            return;
-        }
-        for direction in Direction::ALL {
-            let back = direction.index_delta();
-            self.targets(direction).for_each(|to| {
-                let from = Square::clamped((to.index() as i8 - back) as u8);
-                f(Move { from, to });
-            });
-        }
+    pub fn generate_moves(&self, f: impl FnMut(Move) -> bool) -> bool {
+        movegen::generate(self.movers(), f)
     }
 
     /// The number of legal moves, counted from the bitboards without listing them.
     #[inline(always)]
+    #[must_use]
     pub fn count_legal_moves(&self) -> u32 {
-        if !self.status.is_ongoing() {
-            return 0;
-        }
-        Direction::ALL
-            .into_iter()
-            .map(|direction| self.targets(direction).len())
-            .sum()
+        movegen::count(self.movers())
     }
 
     /// Checks that `mv` is legal for the side to move.
@@ -613,18 +561,9 @@ impl Position {
     }
 
     /// The legal moves as a mask of action ids (`from * 4 + direction`, see [`Move::action`]).
+    #[must_use]
     pub fn legal_action_mask(&self) -> ActionMask {
-        let mut mask = ActionMask::EMPTY;
-        if !self.status.is_ongoing() {
-            return mask;
-        }
-        for direction in Direction::ALL {
-            let sources = self.targets(direction).shift(direction.opposite());
-            for from in sources {
-                mask.insert(from.index() as u16 * 4 + direction as u16);
-            }
-        }
-        mask
+        movegen::action_mask(self.movers())
     }
 }
 

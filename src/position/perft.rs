@@ -35,10 +35,11 @@ impl Position {
             1 => u64::from(self.count_legal_moves()),
             _ => {
                 let mut nodes = 0;
-                self.for_each_legal_move(|mv| {
+                self.generate_moves(|mv| {
                     let mut next = *self;
                     next.make::<false>(mv);
                     nodes += recurse(&next, depth - 1);
+                    false
                 });
                 nodes
             }

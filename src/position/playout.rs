@@ -1,10 +1,8 @@
 //! Random moves and playouts: what AI users run millions of times.
 
 use super::Position;
-use crate::bitboard::Bitboard;
-use crate::movegen::Move;
+use crate::movegen::{self, Move};
 use crate::rng::SplitMix64;
-use crate::square::{Direction, Square};
 use crate::status::Status;
 
 /// The end of a random playout: the status reached and the plies played.
@@ -21,27 +19,7 @@ impl Position {
     /// per-direction bitboard counts without building a move list.
     #[inline(always)]
     pub fn random_move(&self, rng: &mut SplitMix64) -> Option<Move> {
-        if !self.status.is_ongoing() {
-            return None;
-        }
-        let targets = Direction::ALL.map(|direction| self.targets(direction));
-        let counts = targets.map(Bitboard::len);
-        let starts = [
-            0,
-            counts[0],
-            counts[0] + counts[1],
-            counts[0] + counts[1] + counts[2],
-        ];
-        let total = starts[3] + counts[3];
-        // Branch-free choice of the direction and of the target within it: random choices
-        // mispredict every branch that depends on them.
-        let k = rng.below(u64::from(total)) as u32;
-        let d =
-            usize::from(k >= starts[1]) + usize::from(k >= starts[2]) + usize::from(k >= starts[3]);
-        let to = targets[d].nth_square(k - starts[d]);
-        let back = Direction::ALL[d].index_delta();
-        let from = Square::clamped((to.index() as i8 - back) as u8);
-        Some(Move { from, to })
+        movegen::random(self.movers(), rng)
     }
 
     /// Plays uniformly random legal moves on a copy of the position, drawn from `rng`, until the

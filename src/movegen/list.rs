@@ -76,10 +76,7 @@ impl FromStr for Move {
     }
 }
 
-/// The most legal moves any position has: 21 pieces × 4 directions.
-pub const MAX_MOVES: usize = 84;
-
-/// A list of at most [`MAX_MOVES`] moves in a fixed array: building one never allocates.
+/// A list of at most [`MoveList::CAPACITY`] moves in a fixed array: building one never allocates.
 /// It dereferences to a slice of moves.
 ///
 /// # Examples
@@ -94,17 +91,21 @@ pub const MAX_MOVES: usize = 84;
 ///     rules,
 /// )?;
 /// let moves: MoveList = game.legal_moves();
-/// assert!(!moves.is_empty() && moves.len() <= salpakan::MAX_MOVES);
+/// assert!(!moves.is_empty() && moves.len() <= MoveList::CAPACITY);
 /// assert!(moves.iter().all(|mv| mv.direction().is_some()));
 /// # Ok::<_, salpakan::SetupError>(())
 /// ```
 #[derive(Clone, Copy)]
 pub struct MoveList {
-    moves: [Move; MAX_MOVES],
+    moves: [Move; MoveList::CAPACITY],
     len: u8,
 }
 
 impl MoveList {
+    /// The most legal moves any position has, and so the list's capacity: 21 pieces × 4
+    /// directions.
+    pub const CAPACITY: usize = 84;
+
     /// An empty list.
     #[inline]
     pub const fn new() -> MoveList {
@@ -113,12 +114,12 @@ impl MoveList {
             moves: [Move {
                 from: square,
                 to: square,
-            }; MAX_MOVES],
+            }; MoveList::CAPACITY],
             len: 0,
         }
     }
 
-    /// Writes move number `index` (ignored past [`MAX_MOVES`]: no position has more).
+    /// Writes move number `index` (ignored past [`MoveList::CAPACITY`]: no position has more).
     #[inline(always)]
     pub(crate) fn set(&mut self, index: usize, mv: Move) {
         if let Some(slot) = self.moves.get_mut(index) {
@@ -126,10 +127,10 @@ impl MoveList {
         }
     }
 
-    /// Sets the number of moves (at most [`MAX_MOVES`]).
+    /// Sets the number of moves (at most [`MoveList::CAPACITY`]).
     #[inline(always)]
     pub(crate) fn set_len(&mut self, len: usize) {
-        self.len = len.min(MAX_MOVES) as u8;
+        self.len = len.min(MoveList::CAPACITY) as u8;
     }
 
     /// The moves as a slice.

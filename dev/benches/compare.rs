@@ -53,10 +53,11 @@ fn full_perft(pos: &Position, depth: u32) -> u64 {
         return 1;
     }
     let mut nodes = 0;
-    pos.for_each_legal_move(|mv| {
+    pos.generate_moves(|mv| {
         let mut next = *pos;
         next.play_unchecked(mv);
         nodes += full_perft(&next, depth - 1);
+        false
     });
     nodes
 }

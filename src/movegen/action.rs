@@ -1,12 +1,12 @@
 //! Action ids for AI users: every move as one number, and a set of them as a bit mask.
 
-use crate::movegen::Move;
+use super::list::Move;
 use crate::square::{Direction, Square};
 
-/// The number of action ids: 72 squares × 4 directions.
-pub const NUM_ACTIONS: usize = 288;
-
 impl Move {
+    /// The number of action ids: 72 squares × 4 directions.
+    pub const NUM_ACTIONS: usize = 288;
+
     /// The move's action id, `from * 4 + direction` (0..288), or `None` if `to` is not one step
     /// from `from`. Directions are numbered as [`Direction`]: 0 up (towards row 8), 1 down,
     /// 2 left (towards file `a`), 3 right.
@@ -36,11 +36,11 @@ impl Move {
 /// A set of action ids: bit `id % 8` of byte `id / 8`, the layout of the C ABI's
 /// `salpakan_game_legal_action_mask`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct ActionMask([u8; NUM_ACTIONS / 8]);
+pub struct ActionMask([u8; Move::NUM_ACTIONS / 8]);
 
 impl ActionMask {
     /// No actions.
-    pub const EMPTY: ActionMask = ActionMask([0; NUM_ACTIONS / 8]);
+    pub const EMPTY: ActionMask = ActionMask([0; Move::NUM_ACTIONS / 8]);
 
     /// Adds an action id (ids of 288 or more are ignored).
     #[inline]
@@ -70,12 +70,12 @@ impl ActionMask {
 
     /// The 36 bytes of the mask.
     #[inline]
-    pub fn bytes(&self) -> &[u8; NUM_ACTIONS / 8] {
+    pub fn bytes(&self) -> &[u8; Move::NUM_ACTIONS / 8] {
         &self.0
     }
 
     /// The action ids in the set, in increasing order.
     pub fn iter(&self) -> impl Iterator<Item = u16> + '_ {
-        (0..NUM_ACTIONS as u16).filter(|&id| self.contains(id))
+        (0..Move::NUM_ACTIONS as u16).filter(|&id| self.contains(id))
     }
 }
