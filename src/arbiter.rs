@@ -1,53 +1,23 @@
 //! The arbiter: who wins a challenge. This is the one place the challenge table lives.
 
-use core::fmt;
 
 use crate::rank::Rank;
 
-/// The result of a challenge, always from the attacker's side. It is all the arbiter announces:
-/// no rank is ever revealed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[repr(u8)]
-pub enum Outcome {
-    /// The defender is removed and the attacker takes its square.
-    Win = 0,
-    /// The attacker is removed; the defender stays.
-    Lose = 1,
-    /// Both pieces are removed.
-    Tie = 2,
+crate::enums::simple_enum! {
+    /// The result of a challenge, always from the attacker's side. It is all the arbiter announces:
+    /// no rank is ever revealed.
+    pub enum Outcome {
+        /// The defender is removed and the attacker takes its square.
+        Win = 0 => "win",
+        /// The attacker is removed; the defender stays.
+        Lose = 1 => "lose",
+        /// Both pieces are removed.
+        Tie = 2 => "tie",
+    }
 }
 
 impl Outcome {
-    /// The three outcomes, in index order (their C values).
-    pub const ALL: [Outcome; 3] = [Outcome::Win, Outcome::Lose, Outcome::Tie];
 
-    /// The word used in announcements and records: `"win"`, `"lose"` or `"tie"`.
-    pub const fn word(self) -> &'static str {
-        match self {
-            Outcome::Win => "win",
-            Outcome::Lose => "lose",
-            Outcome::Tie => "tie",
-        }
-    }
-
-    /// Whether the attacker survives.
-    #[inline]
-    pub const fn attacker_survives(self) -> bool {
-        matches!(self, Outcome::Win)
-    }
-
-    /// Whether the defender survives.
-    #[inline]
-    pub const fn defender_survives(self) -> bool {
-        matches!(self, Outcome::Lose)
-    }
-}
-
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.word())
-    }
 }
 
 /// The rules of RULES.md, in their order. Evaluated once per pair at compile time.

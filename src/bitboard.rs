@@ -111,16 +111,6 @@ impl Bitboard {
         self.0
     }
 
-    /// The squares of one row, 0 (row 1) to 7 (row 8). Rows past 7 give the empty set.
-    #[inline]
-    pub const fn row(row: u8) -> Bitboard {
-        if row < 8 {
-            Bitboard(row_mask(row))
-        } else {
-            Bitboard::EMPTY
-        }
-    }
-
     /// The squares of rows `from..to` (0-based, `to` exclusive).
     #[inline]
     pub const fn rows(from: u8, to: u8) -> Bitboard {

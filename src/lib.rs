@@ -5,6 +5,8 @@
 /// cbindgen:ignore
 mod arbiter;
 /// cbindgen:ignore
+mod enums;
+/// cbindgen:ignore
 mod bitboard;
 /// cbindgen:ignore
 mod game;

@@ -1,104 +1,65 @@
 //! The fifteen ranks, their codes and the composition of an army.
 
-use core::fmt;
 use core::str::FromStr;
 
 use crate::parse::ParseError;
 use crate::side::Side;
 
-/// A piece's rank. The numeric values are those of RULES.md and the C ABI: `Flag` = 0,
-/// `Private` = 1 up to `FiveStarGeneral` = 13, `Spy` = 14.
-///
-/// Ordering follows the numeric value; who wins a challenge is decided by
-/// [`crate::challenge`], not by this order (the Spy and the Flag are special).
-///
-/// # Examples
-/// ```
-/// use salpakan::Rank;
-///
-/// assert_eq!(Rank::Private.count(), 6);
-/// assert_eq!(Rank::ALL.iter().map(|r| r.count() as usize).sum::<usize>(), Rank::ARMY_SIZE);
-/// assert_eq!("5G".parse::<Rank>()?, Rank::FiveStarGeneral);
-/// assert_eq!(Rank::Spy.code(), "SP");
-/// assert_eq!(Rank::try_index(13), Some(Rank::FiveStarGeneral));
-/// # Ok::<_, salpakan::ParseError>(())
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[repr(u8)]
-pub enum Rank {
-    /// The Flag (`FL`): captured by anything; reaching the far end wins.
-    Flag = 0,
-    /// Private (`PV`), six per army: the only piece that eliminates the Spy.
-    Private = 1,
-    /// Sergeant (`SG`).
-    Sergeant = 2,
-    /// 2nd Lieutenant (`2L`).
-    SecondLieutenant = 3,
-    /// 1st Lieutenant (`1L`).
-    FirstLieutenant = 4,
-    /// Captain (`CP`).
-    Captain = 5,
-    /// Major (`MJ`).
-    Major = 6,
-    /// Lieutenant Colonel (`LC`).
-    LieutenantColonel = 7,
-    /// Colonel (`CO`).
-    Colonel = 8,
-    /// 1-Star General (`1G`).
-    OneStarGeneral = 9,
-    /// 2-Star General (`2G`).
-    TwoStarGeneral = 10,
-    /// 3-Star General (`3G`).
-    ThreeStarGeneral = 11,
-    /// 4-Star General (`4G`).
-    FourStarGeneral = 12,
-    /// 5-Star General (`5G`).
-    FiveStarGeneral = 13,
-    /// Spy (`SP`), two per army: beats every officer from Sergeant to 5-Star General.
-    Spy = 14,
+crate::enums::simple_enum! {
+    /// A piece's rank. The numeric values are those of RULES.md and the C ABI: `Flag` = 0,
+    /// `Private` = 1 up to `FiveStarGeneral` = 13, `Spy` = 14.
+    ///
+    /// Ordering follows the numeric value; who wins a challenge is decided by
+    /// [`crate::challenge`], not by this order (the Spy and the Flag are special).
+    ///
+    /// # Examples
+    /// ```
+    /// use salpakan::Rank;
+    ///
+    /// assert_eq!(Rank::Private.count(), 6);
+    /// assert_eq!(Rank::ALL.iter().map(|r| r.count() as usize).sum::<usize>(), Rank::ARMY_SIZE);
+    /// assert_eq!("5G".parse::<Rank>()?, Rank::FiveStarGeneral);
+    /// assert_eq!(Rank::Spy.code(), "SP");
+    /// assert_eq!(Rank::try_index(13), Some(Rank::FiveStarGeneral));
+    /// # Ok::<_, salpakan::ParseError>(())
+    /// ```
+    pub enum Rank {
+        /// The Flag (`FL`): captured by anything; reaching the far end wins.
+        Flag = 0 => "Flag",
+        /// Private (`PV`), six per army: the only piece that eliminates the Spy.
+        Private = 1 => "Private",
+        /// Sergeant (`SG`).
+        Sergeant = 2 => "Sergeant",
+        /// 2nd Lieutenant (`2L`).
+        SecondLieutenant = 3 => "2nd Lieutenant",
+        /// 1st Lieutenant (`1L`).
+        FirstLieutenant = 4 => "1st Lieutenant",
+        /// Captain (`CP`).
+        Captain = 5 => "Captain",
+        /// Major (`MJ`).
+        Major = 6 => "Major",
+        /// Lieutenant Colonel (`LC`).
+        LieutenantColonel = 7 => "Lieutenant Colonel",
+        /// Colonel (`CO`).
+        Colonel = 8 => "Colonel",
+        /// 1-Star General (`1G`).
+        OneStarGeneral = 9 => "1-Star General",
+        /// 2-Star General (`2G`).
+        TwoStarGeneral = 10 => "2-Star General",
+        /// 3-Star General (`3G`).
+        ThreeStarGeneral = 11 => "3-Star General",
+        /// 4-Star General (`4G`).
+        FourStarGeneral = 12 => "4-Star General",
+        /// 5-Star General (`5G`).
+        FiveStarGeneral = 13 => "5-Star General",
+        /// Spy (`SP`), two per army: beats every officer from Sergeant to 5-Star General.
+        Spy = 14 => "Spy",
+    }
 }
 
 impl Rank {
-    /// The number of ranks.
-    pub const NUM: usize = 15;
     /// The number of pieces in an army: every rank's [`Rank::count`] added up.
     pub const ARMY_SIZE: usize = 21;
-
-    /// Every rank, in index order (Flag first, Spy last).
-    pub const ALL: [Rank; 15] = [
-        Rank::Flag,
-        Rank::Private,
-        Rank::Sergeant,
-        Rank::SecondLieutenant,
-        Rank::FirstLieutenant,
-        Rank::Captain,
-        Rank::Major,
-        Rank::LieutenantColonel,
-        Rank::Colonel,
-        Rank::OneStarGeneral,
-        Rank::TwoStarGeneral,
-        Rank::ThreeStarGeneral,
-        Rank::FourStarGeneral,
-        Rank::FiveStarGeneral,
-        Rank::Spy,
-    ];
-
-    /// The numeric value of the rank (its C value), 0..=14.
-    #[inline]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The rank with this numeric value, or `None` if `index >= 15`.
-    #[inline]
-    pub const fn try_index(index: usize) -> Option<Rank> {
-        if index < Self::NUM {
-            Some(Self::ALL[index])
-        } else {
-            None
-        }
-    }
 
     /// How many pieces of this rank one army has (6 Privates, 2 Spies, 1 of each other rank).
     #[inline]
@@ -127,27 +88,6 @@ impl Rank {
                 "sp",
             ][self as usize],
         }
-    }
-
-    /// The rank's full name, e.g. `"Lieutenant Colonel"`.
-    pub const fn name(self) -> &'static str {
-        [
-            "Flag",
-            "Private",
-            "Sergeant",
-            "2nd Lieutenant",
-            "1st Lieutenant",
-            "Captain",
-            "Major",
-            "Lieutenant Colonel",
-            "Colonel",
-            "1-Star General",
-            "2-Star General",
-            "3-Star General",
-            "4-Star General",
-            "5-Star General",
-            "Spy",
-        ][self as usize]
     }
 
     /// Whether the rank is an officer from Sergeant to 5-Star General (the ranks the Spy beats).
@@ -182,17 +122,19 @@ impl Rank {
     }
 }
 
-impl fmt::Display for Rank {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.code())
-    }
-}
-
 impl FromStr for Rank {
     type Err = ParseError;
 
-    /// Parses a rank code in either case (`"5G"` or `"5g"`).
+    /// Parses a rank code in either case (`"5G"` or `"5g"`) or a rank's name (`"5-Star
+    /// General"`, in any case).
     fn from_str(s: &str) -> Result<Rank, ParseError> {
-        Rank::parse_with_side(s).map(|(rank, _)| rank)
+        Rank::parse_with_side(s)
+            .map(|(rank, _)| rank)
+            .or_else(|e| {
+                Rank::ALL
+                    .into_iter()
+                    .find(|rank| rank.name().eq_ignore_ascii_case(s))
+                    .ok_or(e)
+            })
     }
 }

@@ -54,7 +54,7 @@ pub enum SetupError {
         rows: u8,
     },
     /// More pieces of one rank than an army has.
-    #[error("too many of rank {rank} ({}): {found} placed, an army has {expected}", .rank.name())]
+    #[error("too many of rank {} ({rank}): {found} placed, an army has {expected}", .rank.code())]
     TooMany {
         /// The over-counted rank.
         rank: Rank,
@@ -64,7 +64,7 @@ pub enum SetupError {
         found: u8,
     },
     /// Fewer pieces of one rank than an army has.
-    #[error("too few of rank {rank} ({}): {found} placed, an army has {expected}", .rank.name())]
+    #[error("too few of rank {} ({rank}): {found} placed, an army has {expected}", .rank.code())]
     TooFew {
         /// The under-counted rank.
         rank: Rank,

@@ -1,39 +1,33 @@
 //! The two sides of the game.
 
-use core::fmt;
 use core::str::FromStr;
 
 use crate::parse::ParseError;
 
-/// One of the two armies. The colours are only names: who moves first is chosen when a game
-/// is created (see [`crate::Game::new`]).
-///
-/// The numeric values (`White` = 0, `Black` = 1) are part of the C ABI.
-///
-/// # Examples
-/// ```
-/// use salpakan::Side;
-///
-/// assert_eq!(Side::White.other(), Side::Black);
-/// assert_eq!("black".parse::<Side>()?, Side::Black);
-/// assert_eq!(Side::try_index(1), Some(Side::Black));
-/// # Ok::<_, salpakan::ParseError>(())
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[repr(u8)]
-pub enum Side {
-    /// White: home row 1, far end row 8.
-    White = 0,
-    /// Black: home row 8, far end row 1.
-    Black = 1,
+crate::enums::simple_enum! {
+    /// One of the two armies. The colours are only names: who moves first is chosen when a game
+    /// is created (see [`crate::Game::new`]).
+    ///
+    /// The numeric values (`White` = 0, `Black` = 1) are part of the C ABI.
+    ///
+    /// # Examples
+    /// ```
+    /// use salpakan::Side;
+    ///
+    /// assert_eq!(Side::White.other(), Side::Black);
+    /// assert_eq!("black".parse::<Side>()?, Side::Black);
+    /// assert_eq!(Side::try_index(1), Some(Side::Black));
+    /// # Ok::<_, salpakan::ParseError>(())
+    /// ```
+    pub enum Side {
+        /// White: home row 1, far end row 8.
+        White = 0 => "White",
+        /// Black: home row 8, far end row 1.
+        Black = 1 => "Black",
+    }
 }
 
 impl Side {
-    /// Both sides, in index order.
-    pub const ALL: [Side; 2] = [Side::White, Side::Black];
-    /// The number of sides.
-    pub const NUM: usize = 2;
 
     /// The other side.
     #[inline]
@@ -41,22 +35,6 @@ impl Side {
         match self {
             Side::White => Side::Black,
             Side::Black => Side::White,
-        }
-    }
-
-    /// The index of this side: 0 for White, 1 for Black.
-    #[inline]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The side with this index, or `None` if the index is not 0 or 1.
-    #[inline]
-    pub const fn try_index(index: usize) -> Option<Side> {
-        match index {
-            0 => Some(Side::White),
-            1 => Some(Side::Black),
-            _ => None,
         }
     }
 
@@ -75,19 +53,6 @@ impl Side {
         self.other().home_row()
     }
 
-    /// The side's name, `"White"` or `"Black"`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Side::White => "White",
-            Side::Black => "Black",
-        }
-    }
-}
-
-impl fmt::Display for Side {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
 }
 
 impl FromStr for Side {

@@ -150,51 +150,22 @@ impl FromStr for Square {
     }
 }
 
-/// One of the four orthogonal directions. The numeric values are those of the C ABI's action
-/// ids (`square * 4 + direction`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[repr(u8)]
-pub enum Direction {
-    /// Towards row 8.
-    Up = 0,
-    /// Towards row 1.
-    Down = 1,
-    /// Towards file `a`.
-    Left = 2,
-    /// Towards file `i`.
-    Right = 3,
+crate::enums::simple_enum! {
+    /// One of the four orthogonal directions. The numeric values are those of the C ABI's action
+    /// ids (`square * 4 + direction`).
+    pub enum Direction {
+        /// Towards row 8.
+        Up = 0 => "up",
+        /// Towards row 1.
+        Down = 1 => "down",
+        /// Towards file `a`.
+        Left = 2 => "left",
+        /// Towards file `i`.
+        Right = 3 => "right",
+    }
 }
 
 impl Direction {
-    /// The four directions, in index order.
-    pub const ALL: [Direction; 4] = [
-        Direction::Up,
-        Direction::Down,
-        Direction::Left,
-        Direction::Right,
-    ];
-    /// The number of directions.
-    pub const NUM: usize = 4;
-
-    /// The index of the direction, 0..=3.
-    #[inline]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The direction with this index, or `None` if `index >= 4`.
-    #[inline]
-    pub const fn try_index(index: usize) -> Option<Direction> {
-        match index {
-            0 => Some(Direction::Up),
-            1 => Some(Direction::Down),
-            2 => Some(Direction::Left),
-            3 => Some(Direction::Right),
-            _ => None,
-        }
-    }
-
     /// The opposite direction.
     #[inline]
     pub const fn opposite(self) -> Direction {

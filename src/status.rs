@@ -4,28 +4,26 @@ use core::fmt;
 
 use crate::side::Side;
 
-/// Why a side won. The numeric values are the C ABI's `SALPAKAN_REASON_*`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[repr(u8)]
-pub enum WinReason {
-    /// The loser's Flag was removed (as defender, or attacking and losing).
-    FlagCaptured = 1,
-    /// The winner's Flag reached its far row and was not captured.
-    FlagReachedEnd = 2,
-    /// The loser resigned.
-    Resignation = 3,
+crate::enums::simple_enum! {
+    /// Why a side won. The numeric values are the C ABI's `SALPAKAN_REASON_*`.
+    pub enum WinReason {
+        /// The loser's Flag was removed (as defender, or attacking and losing).
+        FlagCaptured = 1 => "flag captured",
+        /// The winner's Flag reached its far row and was not captured.
+        FlagReachedEnd = 2 => "flag reached the far end",
+        /// The loser resigned.
+        Resignation = 3 => "resignation",
+    }
 }
 
-/// Why a game was drawn. The numeric values are the C ABI's `SALPAKAN_REASON_*`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[repr(u8)]
-pub enum DrawReason {
-    /// Both sides agreed to a draw.
-    Agreement = 4,
-    /// The optional move limit was reached (see [`crate::Rules`]).
-    MoveLimit = 5,
+crate::enums::simple_enum! {
+    /// Why a game was drawn. The numeric values are the C ABI's `SALPAKAN_REASON_*`.
+    pub enum DrawReason {
+        /// Both sides agreed to a draw.
+        Agreement = 4 => "agreement",
+        /// The optional move limit was reached (see [`crate::Rules`]).
+        MoveLimit = 5 => "move limit",
+    }
 }
 
 /// The state of a game: going on, won (by whom and why) or drawn (why).
@@ -76,33 +74,12 @@ impl Status {
     }
 }
 
-impl WinReason {
-    /// The reason in words, as announcements print it.
-    pub const fn describe(self) -> &'static str {
-        match self {
-            WinReason::FlagCaptured => "flag captured",
-            WinReason::FlagReachedEnd => "flag reached the far end",
-            WinReason::Resignation => "resignation",
-        }
-    }
-}
-
-impl DrawReason {
-    /// The reason in words, as announcements print it.
-    pub const fn describe(self) -> &'static str {
-        match self {
-            DrawReason::Agreement => "agreement",
-            DrawReason::MoveLimit => "move limit",
-        }
-    }
-}
-
 impl fmt::Display for Status {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Status::Ongoing => f.write_str("ongoing"),
-            Status::Won { winner, reason } => write!(f, "{winner} wins: {}", reason.describe()),
-            Status::Drawn { reason } => write!(f, "Draw: {}", reason.describe()),
+            Status::Won { winner, reason } => write!(f, "{winner} wins: {}", reason.name()),
+            Status::Drawn { reason } => write!(f, "Draw: {}", reason.name()),
         }
     }
 }

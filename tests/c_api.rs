@@ -235,8 +235,8 @@ fn predicted_c_result(seed: u64) -> String {
         challenges += usize::from(game.play(mv).unwrap().outcome.is_some());
     }
     let result = match game.status() {
-        Status::Won { winner, reason } => format!("{winner} wins: {}", reason.describe()),
-        Status::Drawn { reason } => format!("Draw: {}", reason.describe()),
+        Status::Won { winner, reason } => format!("{winner} wins: {}", reason.name()),
+        Status::Drawn { reason } => format!("Draw: {}", reason.name()),
         Status::Ongoing => unreachable!(),
     };
     format!(

@@ -93,7 +93,7 @@ fn every_vector_replays_with_its_announcements() {
             let report = game
                 .play(mv)
                 .unwrap_or_else(|e| panic!("{}: move {} {text}: {e}", v.name, i + 1));
-            let said = report.outcome.map_or("move", |o| o.word());
+            let said = report.outcome.map_or("move", |o| o.name());
             assert_eq!(said, announcement, "{}: move {} {text}", v.name, i + 1);
             assert_eq!(report.outcome.is_some(), is_challenge, "{}: {text}", v.name);
             assert_eq!(&status_text(report.status), status, "{}: {text}", v.name);

@@ -141,7 +141,7 @@ impl Game {
             };
             let _ = write!(out, "{}. {}{sep}{}", i + 1, report.mv.from, report.mv.to);
             if let Some(outcome) = report.outcome {
-                let _ = write!(out, " {}", outcome.word());
+                let _ = write!(out, " {}", outcome.name());
             }
             out.push('\n');
             squares.play_unchecked(report.mv);
@@ -476,7 +476,7 @@ fn replay_move(game: &mut Game, ply: usize, line: usize, text: &str) -> Result<(
             word.quoted(),
         )
     })?;
-    let expected_word = report.outcome.map(Outcome::word);
+    let expected_word = report.outcome.map(Outcome::name);
     let written_challenge = word.text.contains('x');
     let disagree = |column: usize, found: String| {
         Err(TextError::new(

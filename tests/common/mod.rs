@@ -80,9 +80,9 @@ pub fn status_text(status: Status) -> String {
         Status::Won { winner, reason } => format!(
             "{} wins, {}",
             winner.name().to_lowercase(),
-            reason.describe()
+            reason.name()
         ),
-        Status::Drawn { reason } => format!("draw, {}", reason.describe()),
+        Status::Drawn { reason } => format!("draw, {}", reason.name()),
     }
 }
 
