@@ -1,6 +1,5 @@
 //! The arbiter: who wins a challenge. This is the one place the challenge table lives.
 
-
 use crate::rank::Rank;
 
 crate::enums::simple_enum! {
@@ -16,9 +15,7 @@ crate::enums::simple_enum! {
     }
 }
 
-impl Outcome {
-
-}
+impl Outcome {}
 
 /// The rules of RULES.md, in their order. Evaluated once per pair at compile time.
 const fn resolve(attacker: Rank, defender: Rank) -> Outcome {

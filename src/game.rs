@@ -1,5 +1,7 @@
 //! A game: a position with its rules, both setups and its history.
 
+use std::collections::BTreeMap;
+
 use crate::movegen::ActionMask;
 use crate::movegen::{Move, MoveList};
 use crate::piece::{IdBoard, PieceId, initial_ids, move_ids};
@@ -53,7 +55,7 @@ pub struct Game {
     first: Side,
     history: Vec<Report>,
     ids: IdBoard,
-    tags: Vec<(String, String)>,
+    tags: BTreeMap<String, String>,
 }
 
 impl Game {
@@ -73,7 +75,7 @@ impl Game {
             first,
             history: Vec::new(),
             ids,
-            tags: Vec::new(),
+            tags: BTreeMap::new(),
         })
     }
 
@@ -93,7 +95,7 @@ impl Game {
                 position.occupied(Side::White),
                 position.occupied(Side::Black),
             ),
-            tags: Vec::new(),
+            tags: BTreeMap::new(),
         }
     }
 
@@ -103,27 +105,39 @@ impl Game {
         &self.start
     }
 
-    /// The record's extra tags (player names, date, …), in order; see [`Game::set_tag`].
-    #[inline]
-    pub fn tags(&self) -> &[(String, String)] {
-        &self.tags
+    /// The record's extra tags (player names, date, …) by name; see [`Game::set_tag`].
+    pub fn tags(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
+        self.tags.iter().map(|(n, v)| (n.as_str(), v.as_str()))
     }
 
+    /// The value of the extra tag `name`, if set.
+    #[must_use]
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags.get(name).map(String::as_str)
+    }
+
+    /// The most extra tags a game (and its record) may have.
+    pub const MAX_TAGS: usize = 1000;
+    /// The longest tag value, in characters.
+    pub const MAX_TAG_LEN: usize = 4096;
+
     /// Sets an extra tag of the game record, such as `White`, `Black` or `Date` (replacing a
-    /// tag of the same name). The names the record itself uses (`SetupRows`, `MoveLimit`,
-    /// `First`, `WhiteSetup`, `BlackSetup`, `Position`, `Result`) are ignored, as are names that
-    /// are not letters and digits.
-    pub fn set_tag(&mut self, name: &str, value: &str) {
-        if RESERVED_TAGS.contains(&name)
+    /// tag of the same name), and returns whether it did. It refuses (returning `false`, the
+    /// game unchanged) the names the record itself uses (`SetupRows`, `MoveLimit`, `First`,
+    /// `WhiteSetup`, `BlackSetup`, `Position`, `Result`), names that are not letters and
+    /// digits, values over [`Game::MAX_TAG_LEN`] characters, and a new tag beyond
+    /// [`Game::MAX_TAGS`]: what a record could not hold.
+    pub fn set_tag(&mut self, name: &str, value: &str) -> bool {
+        let refused = RESERVED_TAGS.contains(&name)
             || name.is_empty()
             || !name.chars().all(|c| c.is_ascii_alphanumeric())
-        {
-            return;
+            || value.chars().count() > Game::MAX_TAG_LEN
+            || (self.tags.len() >= Game::MAX_TAGS && !self.tags.contains_key(name));
+        if refused {
+            return false;
         }
-        match self.tags.iter_mut().find(|(n, _)| n == name) {
-            Some(tag) => tag.1 = value.to_owned(),
-            None => self.tags.push((name.to_owned(), value.to_owned())),
-        }
+        self.tags.insert(name.to_owned(), value.to_owned());
+        true
     }
 
     /// The current position.

@@ -5,9 +5,9 @@
 /// cbindgen:ignore
 mod arbiter;
 /// cbindgen:ignore
-mod enums;
-/// cbindgen:ignore
 mod bitboard;
+/// cbindgen:ignore
+mod enums;
 /// cbindgen:ignore
 mod game;
 /// cbindgen:ignore

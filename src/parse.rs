@@ -1,8 +1,8 @@
-//! Errors from parsing the small value types (squares, ranks, moves, sides).
+//! Errors from parsing the small value types (squares, ranks, moves, sides, statuses).
 
 use thiserror::Error;
 
-/// A string that is not a valid square, rank code, move or side.
+/// A string that is not a valid square, rank code, move, side or status.
 ///
 /// The message names the text that was given and what was expected instead.
 ///
@@ -33,4 +33,9 @@ pub enum ParseError {
     /// Not a side.
     #[error("invalid side {0:?}: expected \"white\" or \"black\"")]
     Side(String),
+    /// Not a status token.
+    #[error(
+        "invalid status {0:?}: expected \"-\", \"white:\" or \"black:\" and flag-captured, flag-reached-end or resignation, or \"draw:\" and agreement or move-limit"
+    )]
+    Status(String),
 }

@@ -128,13 +128,11 @@ impl FromStr for Rank {
     /// Parses a rank code in either case (`"5G"` or `"5g"`) or a rank's name (`"5-Star
     /// General"`, in any case).
     fn from_str(s: &str) -> Result<Rank, ParseError> {
-        Rank::parse_with_side(s)
-            .map(|(rank, _)| rank)
-            .or_else(|e| {
-                Rank::ALL
-                    .into_iter()
-                    .find(|rank| rank.name().eq_ignore_ascii_case(s))
-                    .ok_or(e)
-            })
+        Rank::parse_with_side(s).map(|(rank, _)| rank).or_else(|e| {
+            Rank::ALL
+                .into_iter()
+                .find(|rank| rank.name().eq_ignore_ascii_case(s))
+                .ok_or(e)
+        })
     }
 }

@@ -223,16 +223,3 @@ impl Setup {
         }
     }
 }
-
-impl core::fmt::Debug for Setup {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        let pieces: Vec<String> = self
-            .pieces()
-            .map(|(square, rank)| format!("{}:{square}", rank.code()))
-            .collect();
-        f.debug_struct("Setup")
-            .field("side", &self.side)
-            .field("pieces", &pieces.join(" "))
-            .finish()
-    }
-}

@@ -28,7 +28,6 @@ crate::enums::simple_enum! {
 }
 
 impl Side {
-
     /// The other side.
     #[inline]
     pub const fn other(self) -> Side {
@@ -52,7 +51,6 @@ impl Side {
     pub const fn far_row(self) -> u8 {
         self.other().home_row()
     }
-
 }
 
 impl FromStr for Side {

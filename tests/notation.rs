@@ -142,7 +142,7 @@ fn a_record_shows_challenges_with_x_and_the_outcome() {
         record.contains("\n1. e4xe5 win\n2. a6-a5\n3. e5-e4\n"),
         "{record}"
     );
-    assert!(record.contains("[Result \"ongoing\"]"));
+    assert!(record.contains("[Result \"-\"]"));
     assert!(record.contains("[WhiteSetup \"") && record.contains("5G:e4"));
 }
 
@@ -172,16 +172,10 @@ fn a_record_that_contradicts_its_replay_names_the_first_disagreeing_move() {
         "{err}"
     );
 
-    let wrong = record.replace(
-        "[Result \"ongoing\"]",
-        "[Result \"White wins: flag captured\"]",
-    );
+    let wrong = record.replace("[Result \"-\"]", "[Result \"white:flag-captured\"]");
     let err = Game::from_record(&wrong).unwrap_err();
     assert_eq!(err.line, line_of("[Result"));
-    assert!(
-        err.expected.contains("the replay's result \"ongoing\""),
-        "{err}"
-    );
+    assert!(err.expected.contains("the replay's result \"-\""), "{err}");
 
     let wrong = record.replace("3. e5-e4", "3. e5-e3");
     let err = Game::from_record(&wrong).unwrap_err();

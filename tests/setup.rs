@@ -201,7 +201,10 @@ fn random_setup_is_the_same_on_every_platform() {
     // Fixed output of the documented algorithm (SplitMix64, Fisher-Yates, army in rank order).
     // If this changes, every stored seed changes meaning.
     let setup = Setup::random(Side::White, &Rules::default(), 2024);
-    let text: Vec<String> = setup.pieces().map(|(s, r)| format!("{}:{s}", r.code())).collect();
+    let text: Vec<String> = setup
+        .pieces()
+        .map(|(s, r)| format!("{}:{s}", r.code()))
+        .collect();
     assert_eq!(text.join(" "), GOLDEN);
 }
 

@@ -78,7 +78,11 @@ fn rank_values_codes_and_counts_follow_the_rules() {
         assert_eq!(rank.count(), count, "{code}");
         assert_eq!(rank.code(), code);
         assert_eq!(rank.to_string(), rank.name());
-        assert_eq!(rank.name().parse::<Rank>().unwrap(), rank, "the name parses too");
+        assert_eq!(
+            rank.name().parse::<Rank>().unwrap(),
+            rank,
+            "the name parses too"
+        );
         assert_eq!(Rank::try_index(value), Some(rank));
         assert_eq!(
             Rank::parse_with_side(&code.to_lowercase()).unwrap(),

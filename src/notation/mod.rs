@@ -5,6 +5,8 @@ mod position_text;
 mod record;
 #[cfg(feature = "serde")]
 mod serde_impls;
+mod setup_text;
+mod status_text;
 
 use core::fmt;
 

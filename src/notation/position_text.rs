@@ -28,7 +28,7 @@ use crate::rank::Rank;
 use crate::rules::Rules;
 use crate::side::Side;
 use crate::square::Square;
-use crate::status::{DrawReason, Status, WinReason};
+use crate::status::Status;
 use crate::view::{View, ViewCell};
 
 use super::{TextError, Word, end_column, words};
@@ -67,54 +67,6 @@ pub struct PositionText {
     pub status: Status,
 }
 
-fn status_text(status: Status) -> String {
-    match status {
-        Status::Ongoing => "-".into(),
-        Status::Won { winner, reason } => {
-            let why = match reason {
-                WinReason::FlagCaptured => "flag-captured",
-                WinReason::FlagReachedEnd => "flag-reached-end",
-                WinReason::Resignation => "resignation",
-            };
-            format!("{}:{why}", winner.name().to_lowercase())
-        }
-        Status::Drawn { reason } => match reason {
-            DrawReason::Agreement => "draw:agreement".into(),
-            DrawReason::MoveLimit => "draw:move-limit".into(),
-        },
-    }
-}
-
-fn parse_status(text: &str) -> Option<Status> {
-    let (who, why) = text.split_once(':')?;
-    let win = match why {
-        "flag-captured" => Some(WinReason::FlagCaptured),
-        "flag-reached-end" => Some(WinReason::FlagReachedEnd),
-        "resignation" => Some(WinReason::Resignation),
-        _ => None,
-    };
-    match (who, win) {
-        ("white", Some(reason)) => Some(Status::Won {
-            winner: Side::White,
-            reason,
-        }),
-        ("black", Some(reason)) => Some(Status::Won {
-            winner: Side::Black,
-            reason,
-        }),
-        ("draw", None) => match why {
-            "agreement" => Some(Status::Drawn {
-                reason: DrawReason::Agreement,
-            }),
-            "move-limit" => Some(Status::Drawn {
-                reason: DrawReason::MoveLimit,
-            }),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
 impl fmt::Display for PositionText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for row in (0..8u8).rev() {
@@ -145,7 +97,7 @@ impl fmt::Display for PositionText {
             self.ply,
             self.rules.setup_rows(),
             self.rules.move_limit().unwrap_or(0),
-            status_text(self.status)
+            self.status.token()
         )
     }
 }
@@ -222,12 +174,9 @@ impl PositionText {
         let rules = Rules::new(rows.min(255) as u8, limit)
             .map_err(|_| TextError::new(line, rows_field.column, NAMES[5], rows_field.quoted()))?;
         let status_field = field(7)?;
-        let status = match status_field.text {
-            "-" => Status::Ongoing,
-            t => parse_status(t).ok_or_else(|| {
-                TextError::new(line, status_field.column, NAMES[7], status_field.quoted())
-            })?,
-        };
+        let status: Status = status_field.text.parse().map_err(|_| {
+            TextError::new(line, status_field.column, NAMES[7], status_field.quoted())
+        })?;
         Ok(PositionText {
             cells,
             side_to_move,

@@ -4,11 +4,11 @@
 //! [SetupRows "3"]
 //! [MoveLimit "0"]
 //! [First "white"]
-//! [White "Ana"]                      ; optional tags: player names, date, anything else
-//! [Date "2026.11.29"]
-//! [WhiteSetup "FL:a1 PV:b1 …"]       ; White's 21 pieces (upper-case codes)
-//! [BlackSetup "pv:a6 fl:b6 …"]       ; Black's 21 pieces (lower-case codes)
-//! [Result "White wins: flag captured"]
+//! [Date "2026.11.29"]                ; optional tags: player names, date, anything else
+//! [White "Ana"]
+//! [WhiteSetup "FL:a1 PV:b1 …"]       ; White's 21 pieces (the setup text, upper case)
+//! [BlackSetup "pv:a6 fl:b6 …"]       ; Black's 21 pieces (lower case)
+//! [Result "white:flag-captured"]     ; the status text: "-" while the game goes on
 //!
 //! 1. e3-e4
 //! 2. e6-e5
@@ -18,23 +18,29 @@
 //! A game that started from a position has a `[Position "…"]` tag (a position text) instead of
 //! the setups. Each move line is the ply number, the move (`x` for a challenge, `-` otherwise)
 //! and, for a challenge, the outcome for the attacker: `win`, `lose` or `tie`. The result is the
-//! game's status: `ongoing`, `White wins: <reason>`, `Black wins: <reason>` or `Draw: <reason>`,
-//! with the reasons `flag captured`, `flag reached the far end`, `resignation`, `agreement`,
-//! `move limit`. Replaying the moves must give exactly these announcements and this result.
+//! game's status in the grammar of the position text (`-`, `white:flag-captured`,
+//! `black:resignation`, `draw:agreement`, …). Replaying the moves must give exactly these
+//! announcements and this result.
+//!
+//! Limits, so that reading any record takes time linear in its length (times a logarithm):
+//! at most [`Game::MAX_TAGS`] tags, each value at most [`Game::MAX_TAG_LEN`] characters.
 
 use core::fmt::Write as _;
+use std::collections::BTreeMap;
 
-use crate::arbiter::Outcome;
-use crate::game::Game;
+use crate::game::{Game, RESERVED_TAGS};
 use crate::movegen::Move;
-use crate::rank::Rank;
+use crate::position::Position;
 use crate::rules::Rules;
-use crate::setup::Setup;
 use crate::side::Side;
-use crate::square::Square;
 use crate::status::{DrawReason, Status, WinReason};
 
-use super::{PositionText, TextError, end_column, words};
+use super::setup_text::parse_setup;
+use super::{PositionText, TextError, Word, end_column, words};
+
+/// The extra tags and the record's own.
+const MAX_TAGS: usize = Game::MAX_TAGS + RESERVED_TAGS.len();
+const MAX_TAG_LEN: usize = Game::MAX_TAG_LEN;
 
 fn quote(value: &str) -> String {
     let mut out = String::with_capacity(value.len() + 2);
@@ -51,34 +57,30 @@ fn quote(value: &str) -> String {
     out
 }
 
-fn setup_text(setup: &Setup) -> String {
-    let side = setup.side();
-    let pieces: Vec<String> = setup
-        .pieces()
-        .map(|(square, rank)| format!("{}:{square}", rank.code_for(side)))
-        .collect();
-    pieces.join(" ")
-}
-
-/// Every status, for reading the result back.
-fn all_statuses() -> Vec<Status> {
-    let mut all = vec![Status::Ongoing];
-    for winner in Side::ALL {
-        for reason in [
-            WinReason::FlagCaptured,
-            WinReason::FlagReachedEnd,
-            WinReason::Resignation,
-        ] {
-            all.push(Status::Won { winner, reason });
-        }
+impl Position {
+    /// The move as the record writes it on this position: `e4xe5` when an enemy piece stands
+    /// on the target (a challenge), `e3-e4` otherwise. ([`Move`]'s own `Display` always writes
+    /// `-`: a move alone cannot know what stands on its target.)
+    ///
+    /// ```
+    /// # use salpakan::{Position, Rules, Setup, Side};
+    /// # let rules = Rules::default();
+    /// # let pos = Position::new(&Setup::random(Side::White, &rules, 1),
+    /// #     &Setup::random(Side::Black, &rules, 2), Side::White, &rules)?;
+    /// let mv = pos.legal_moves()[0];
+    /// assert_eq!(pos.move_text(mv), mv.to_string()); // no contact yet: a plain move
+    /// # Ok::<_, salpakan::SetupError>(())
+    /// ```
+    #[must_use]
+    pub fn move_text(&self, mv: Move) -> String {
+        let enemy = self.side_to_move().other();
+        let sep = if self.occupied(enemy).has(mv.to) {
+            'x'
+        } else {
+            '-'
+        };
+        format!("{}{sep}{}", mv.from, mv.to)
     }
-    all.push(Status::Drawn {
-        reason: DrawReason::Agreement,
-    });
-    all.push(Status::Drawn {
-        reason: DrawReason::MoveLimit,
-    });
-    all
 }
 
 impl Game {
@@ -107,44 +109,39 @@ impl Game {
     /// assert_eq!(Game::from_record(&record)?, game);
     /// # Ok::<_, Box<dyn std::error::Error>>(())
     /// ```
+    #[must_use]
     pub fn record(&self) -> String {
         let mut out = String::new();
         let rules = self.rules();
+        let first = match self.first_mover() {
+            Side::White => "white",
+            Side::Black => "black",
+        };
         let _ = writeln!(out, "[SetupRows \"{}\"]", rules.setup_rows());
         let _ = writeln!(out, "[MoveLimit \"{}\"]", rules.move_limit().unwrap_or(0));
-        let _ = writeln!(
-            out,
-            "[First \"{}\"]",
-            self.first_mover().name().to_lowercase()
-        );
+        let _ = writeln!(out, "[First \"{first}\"]");
         for (name, value) in self.tags() {
             let _ = writeln!(out, "[{name} {}]", quote(value));
         }
         match (self.setup(Side::White), self.setup(Side::Black)) {
             (Some(white), Some(black)) => {
-                let _ = writeln!(out, "[WhiteSetup {}]", quote(&setup_text(white)));
-                let _ = writeln!(out, "[BlackSetup {}]", quote(&setup_text(black)));
+                let _ = writeln!(out, "[WhiteSetup \"{white}\"]");
+                let _ = writeln!(out, "[BlackSetup \"{black}\"]");
             }
             _ => {
                 let _ = writeln!(out, "[Position {}]", quote(&self.start().to_string()));
             }
         }
-        let _ = writeln!(out, "[Result {}]", quote(&self.status().to_string()));
+        let _ = writeln!(out, "[Result \"{}\"]", self.status().token());
         out.push('\n');
-        let mut squares = *self.start();
+        let mut board = *self.start();
         for (i, report) in self.history().iter().enumerate() {
-            let mover = squares.side_to_move();
-            let sep = if squares.occupied(mover.other()).has(report.mv.to) {
-                'x'
-            } else {
-                '-'
-            };
-            let _ = write!(out, "{}. {}{sep}{}", i + 1, report.mv.from, report.mv.to);
+            let _ = write!(out, "{}. {}", i + 1, board.move_text(report.mv));
             if let Some(outcome) = report.outcome {
                 let _ = write!(out, " {}", outcome.name());
             }
             out.push('\n');
-            squares.play_unchecked(report.mv);
+            board.play_unchecked(report.mv);
         }
         out
     }
@@ -152,284 +149,329 @@ impl Game {
     /// Reads a game record and replays it: the same game, history and tags included.
     ///
     /// # Errors
-    /// [`TextError`] naming the line and column: malformed text, a missing or invalid tag or
-    /// setup, an illegal move, and the first move whose announcement (or the result) differs
-    /// from what the replay gives.
+    /// [`TextError`] naming the line and column: malformed text, a missing, repeated or invalid
+    /// tag or setup, more than [`Game::MAX_TAGS`] tags or a value over [`Game::MAX_TAG_LEN`]
+    /// characters,
+    /// an illegal move, and the first move whose announcement (or the result) differs from
+    /// what the replay gives.
     pub fn from_record(text: &str) -> Result<Game, TextError> {
-        let mut tags: Vec<(String, String, usize, usize)> = Vec::new();
-        let mut moves: Vec<(usize, &str)> = Vec::new();
-        for (index, line) in text.lines().enumerate() {
-            let number = index + 1;
-            let trimmed = line.trim();
-            if trimmed.is_empty() {
-                continue;
-            }
-            if trimmed.starts_with('[') {
-                if !moves.is_empty() {
-                    return Err(TextError::new(
-                        number,
-                        1,
-                        "a move line (tags come before the moves)",
-                        format!("{:?}", trimmed.chars().take(40).collect::<String>()),
-                    ));
-                }
-                let (name, value, column) = parse_tag(line, number)?;
-                if tags.iter().any(|t| t.0 == name) {
-                    return Err(TextError::new(
-                        number,
-                        column,
-                        "a tag not given before",
-                        format!("a second {name:?} tag"),
-                    ));
-                }
-                tags.push((name, value, number, column));
-            } else {
-                moves.push((number, line));
-            }
+        let (tags, moves) = split_record(text)?;
+        let rules = tags.rules()?;
+        let (result, result_tag) = tags.result()?;
+        let mut game = tags.start(rules)?;
+        for (name, tag) in &tags.by_name {
+            game.set_tag(name, &tag.value); // ignores the record's own tags
         }
-        let tag = |name: &str| tags.iter().find(|t| t.0 == name);
-        let last_tag_line = tags.last().map_or(1, |t| t.2);
-        let required = |name: &str| {
-            tag(name).ok_or_else(|| {
-                TextError::new(
-                    last_tag_line,
-                    1,
-                    format!("a [{name} \"…\"] tag"),
-                    "no such tag",
-                )
-            })
-        };
-        let number_tag = |name: &str, default: u16| -> Result<u16, TextError> {
-            match tag(name) {
-                None => Ok(default),
-                Some((_, value, line, column)) => value.parse().map_err(|_| {
-                    TextError::new(*line, *column, format!("a number for {name}"), quote(value))
-                }),
-            }
-        };
-        let rows = number_tag("SetupRows", 3)?;
-        let limit = number_tag("MoveLimit", 0)?;
-        let rules = Rules::new(rows.min(255) as u8, limit).map_err(|e| {
-            let (line, column) = tag("SetupRows").map_or((1, 1), |t| (t.2, t.3));
-            TextError::new(line, column, "3 or 4 setup rows", e)
-        })?;
-        let result_tag = required("Result")?;
-        let result = all_statuses()
-            .into_iter()
-            .find(|s| s.to_string() == result_tag.1)
-            .ok_or_else(|| {
-                TextError::new(
-                    result_tag.2,
-                    result_tag.3,
-                    "a result such as \"ongoing\", \"White wins: flag captured\" or \"Draw: agreement\"",
-                    quote(&result_tag.1),
-                )
-            })?;
-
-        let mut game = if let Some((_, value, line, column)) = tag("Position") {
-            let text = PositionText::parse_line(value, *line).map_err(|e| TextError {
-                column: column + e.column,
-                ..e
-            })?;
-            let position = text.to_position(*line)?;
-            if position.rules() != rules {
-                return Err(TextError::new(
-                    *line,
-                    *column,
-                    "the rules of the SetupRows and MoveLimit tags",
-                    "a position under other rules",
-                ));
-            }
-            Game::from_position(position)
-        } else {
-            let first_tag = required("First")?;
-            let first: Side = first_tag.1.parse().map_err(|_| {
-                TextError::new(
-                    first_tag.2,
-                    first_tag.3,
-                    "\"white\" or \"black\"",
-                    quote(&first_tag.1),
-                )
-            })?;
-            let white = parse_setup(required("WhiteSetup")?, Side::White, &rules)?;
-            let black = parse_setup(required("BlackSetup")?, Side::Black, &rules)?;
-            Game::new(white, black, first, rules)
-                .map_err(|e| TextError::new(last_tag_line, 1, "setups that fit the rules", e))?
-        };
-        for (name, value, _, _) in &tags {
-            game.set_tag(name, value); // ignores the record's own tags
-        }
-
         for (i, (line, text)) in moves.iter().enumerate() {
             replay_move(&mut game, i + 1, *line, text)?;
         }
-
-        if game.status().is_ongoing() {
-            match result {
-                Status::Won {
-                    winner,
-                    reason: WinReason::Resignation,
-                } => {
-                    let _ = game.resign(winner.other());
-                }
-                Status::Drawn {
-                    reason: DrawReason::Agreement,
-                } => {
-                    let _ = game.agree_draw();
-                }
-                _ => {}
-            }
-        }
+        end_as_recorded(&mut game, result);
         if game.status() != result {
             return Err(TextError::new(
-                result_tag.2,
-                result_tag.3,
-                format!("the replay's result {}", quote(&game.status().to_string())),
-                quote(&result_tag.1),
+                result_tag.line,
+                result_tag.column,
+                format!("the replay's result \"{}\"", game.status().token()),
+                quote(&result_tag.value),
             ));
         }
         Ok(game)
     }
 }
 
-fn parse_tag(line: &str, number: usize) -> Result<(String, String, usize), TextError> {
-    let chars: Vec<char> = line.chars().collect();
-    let start = chars.iter().position(|c| *c == '[').unwrap_or(0);
-    let mut i = start + 1;
-    let name_start = i;
-    while i < chars.len() && chars[i].is_ascii_alphanumeric() {
-        i += 1;
-    }
-    let name: String = chars[name_start..i].iter().collect();
-    let found = |i: usize| {
-        chars
-            .get(i)
-            .map_or_else(|| "the end of the line".to_string(), |c| format!("{c:?}"))
-    };
-    if name.is_empty() {
-        return Err(TextError::new(
-            number,
-            i + 1,
-            "a tag name (letters and digits)",
-            found(i),
-        ));
-    }
-    if chars.get(i) != Some(&' ') {
-        return Err(TextError::new(
-            number,
-            i + 1,
-            "a space after the tag name",
-            found(i),
-        ));
-    }
-    i += 1;
-    if chars.get(i) != Some(&'"') {
-        return Err(TextError::new(
-            number,
-            i + 1,
-            "'\"' opening the tag's value",
-            found(i),
-        ));
-    }
-    let value_column = i + 2;
-    i += 1;
-    let mut value = String::new();
-    loop {
-        match chars.get(i) {
-            None => {
-                return Err(TextError::new(
-                    number,
-                    i + 1,
-                    "'\"' closing the tag's value",
-                    "the end of the line",
-                ));
-            }
-            Some('"') => break,
-            Some('\\') => {
-                match chars.get(i + 1) {
-                    Some('"') => value.push('"'),
-                    Some('\\') => value.push('\\'),
-                    Some('n') => value.push('\n'),
-                    _ => {
-                        return Err(TextError::new(
-                            number,
-                            i + 2,
-                            "'\"', '\\\\' or 'n' after '\\'",
-                            found(i + 1),
-                        ));
-                    }
-                }
-                i += 2;
-            }
-            Some(c) => {
-                value.push(*c);
-                i += 1;
-            }
-        }
-    }
-    i += 1;
-    if chars.get(i) != Some(&']') {
-        return Err(TextError::new(
-            number,
-            i + 1,
-            "']' closing the tag",
-            found(i),
-        ));
-    }
-    if let Some(extra) = chars[i + 1..].iter().position(|c| !c.is_whitespace()) {
-        return Err(TextError::new(
-            number,
-            i + 2 + extra,
-            "the end of the line after the tag",
-            found(i + 1 + extra),
-        ));
-    }
-    Ok((name, value, value_column))
+/// A tag as read: its value and where the value starts.
+struct Tag {
+    value: String,
+    line: usize,
+    column: usize,
 }
 
-fn parse_setup(
-    tag: &(String, String, usize, usize),
-    side: Side,
-    rules: &Rules,
-) -> Result<Setup, TextError> {
-    let (_, value, line, column) = tag;
-    let mut pieces = Vec::new();
-    for word in words(value) {
-        let at = column + word.column - 1;
-        let bad = || {
-            TextError::new(
-                *line,
-                at,
-                format!(
-                    "a piece such as \"{}:a1\" (rank code, ':', square)",
-                    Rank::Private.code_for(side)
-                ),
-                word.quoted(),
-            )
-        };
-        let (code, square) = word.text.split_once(':').ok_or_else(bad)?;
-        let (rank, written_side) = Rank::parse_with_side(code).map_err(|_| bad())?;
-        if written_side != side {
+/// The tags of a record by name, and the last tag's line (where a missing tag is reported).
+struct Tags {
+    by_name: BTreeMap<String, Tag>,
+    last_line: usize,
+}
+
+/// Splits a record into its tags and its move lines (with their line numbers), refusing a
+/// repeated tag, a tag after the moves, and more than [`Game::MAX_TAGS`] tags.
+fn split_record(text: &str) -> Result<(Tags, Vec<(usize, &str)>), TextError> {
+    let mut tags = Tags {
+        by_name: BTreeMap::new(),
+        last_line: 1,
+    };
+    let mut moves = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let number = index + 1;
+        let trimmed = line.trim();
+        if trimmed.is_empty() {
+            continue;
+        }
+        if !trimmed.starts_with('[') {
+            moves.push((number, line));
+            continue;
+        }
+        if !moves.is_empty() {
             return Err(TextError::new(
-                *line,
-                at,
-                format!(
-                    "{side}'s rank codes ({} case)",
-                    match side {
-                        Side::White => "upper",
-                        Side::Black => "lower",
-                    }
-                ),
-                word.quoted(),
+                number,
+                1,
+                "a move line (tags come before the moves)",
+                format!("{:?}", trimmed.chars().take(40).collect::<String>()),
             ));
         }
-        let square: Square = square.parse().map_err(|_| bad())?;
-        pieces.push((square, rank));
+        if tags.by_name.len() == MAX_TAGS {
+            return Err(TextError::new(
+                number,
+                1,
+                format!("the moves (a record has at most {MAX_TAGS} tags)"),
+                "another tag",
+            ));
+        }
+        let (name, tag) = parse_tag(line, number)?;
+        if tags.by_name.contains_key(&name) {
+            return Err(TextError::new(
+                number,
+                tag.column,
+                "a tag not given before",
+                format!("a second {name:?} tag"),
+            ));
+        }
+        tags.last_line = number;
+        tags.by_name.insert(name, tag);
     }
-    Setup::new(side, rules, pieces)
-        .map_err(|e| TextError::new(*line, *column, format!("a valid {side} setup"), e))
+    Ok((tags, moves))
 }
 
+impl Tags {
+    fn get(&self, name: &str) -> Option<&Tag> {
+        self.by_name.get(name)
+    }
+
+    fn required(&self, name: &str) -> Result<&Tag, TextError> {
+        self.get(name).ok_or_else(|| {
+            TextError::new(
+                self.last_line,
+                1,
+                format!("a [{name} \"…\"] tag"),
+                "no such tag",
+            )
+        })
+    }
+
+    fn number(&self, name: &str, default: u16) -> Result<u16, TextError> {
+        match self.get(name) {
+            None => Ok(default),
+            Some(tag) => tag.value.parse().map_err(|_| {
+                TextError::new(
+                    tag.line,
+                    tag.column,
+                    format!("a number for {name}"),
+                    quote(&tag.value),
+                )
+            }),
+        }
+    }
+
+    /// The rules of the `SetupRows` and `MoveLimit` tags (3 rows and no limit by default).
+    fn rules(&self) -> Result<Rules, TextError> {
+        let rows = self.number("SetupRows", 3)?;
+        let limit = self.number("MoveLimit", 0)?;
+        Rules::new(rows.min(255) as u8, limit).map_err(|e| {
+            let (line, column) = self.get("SetupRows").map_or((1, 1), |t| (t.line, t.column));
+            TextError::new(line, column, "3 or 4 setup rows", e)
+        })
+    }
+
+    /// The recorded result.
+    fn result(&self) -> Result<(Status, &Tag), TextError> {
+        let tag = self.required("Result")?;
+        let status = tag.value.parse().map_err(|_| {
+            TextError::new(
+                tag.line,
+                tag.column,
+                "a result such as \"-\", \"white:flag-captured\" or \"draw:agreement\"",
+                quote(&tag.value),
+            )
+        })?;
+        Ok((status, tag))
+    }
+
+    /// The game at its start: from the `Position` tag, or from the `First` and setup tags.
+    fn start(&self, rules: Rules) -> Result<Game, TextError> {
+        if let Some(tag) = self.get("Position") {
+            let text = PositionText::parse_line(&tag.value, tag.line).map_err(|e| TextError {
+                column: tag.column + e.column - 1,
+                ..e
+            })?;
+            let position = text.to_position(tag.line)?;
+            if position.rules() != rules {
+                return Err(TextError::new(
+                    tag.line,
+                    tag.column,
+                    "the rules of the SetupRows and MoveLimit tags",
+                    "a position under other rules",
+                ));
+            }
+            return Ok(Game::from_position(position));
+        }
+        let first_tag = self.required("First")?;
+        let first: Side = first_tag.value.parse().map_err(|_| {
+            TextError::new(
+                first_tag.line,
+                first_tag.column,
+                "\"white\" or \"black\"",
+                quote(&first_tag.value),
+            )
+        })?;
+        let setup = |name: &str, side: Side| {
+            let tag = self.required(name)?;
+            parse_setup(&tag.value, Some(side), &rules, tag.line, tag.column)
+        };
+        let white = setup("WhiteSetup", Side::White)?;
+        let black = setup("BlackSetup", Side::Black)?;
+        Game::new(white, black, first, rules)
+            .map_err(|e| TextError::new(self.last_line, 1, "setups that fit the rules", e))
+    }
+}
+
+/// A resignation or an agreed draw is not a move: a record says it only in its result.
+fn end_as_recorded(game: &mut Game, result: Status) {
+    if !game.status().is_ongoing() {
+        return;
+    }
+    match result {
+        Status::Won {
+            winner,
+            reason: WinReason::Resignation,
+        } => {
+            let _ = game.resign(winner.other());
+        }
+        Status::Drawn {
+            reason: DrawReason::Agreement,
+        } => {
+            let _ = game.agree_draw();
+        }
+        _ => {}
+    }
+}
+
+/// A cursor over one tag line, for errors with the column of each fault.
+struct TagLine {
+    chars: Vec<char>,
+    at: usize,
+    line: usize,
+}
+
+impl TagLine {
+    fn found(&self, i: usize) -> String {
+        self.chars
+            .get(i)
+            .map_or_else(|| "the end of the line".to_string(), |c| format!("{c:?}"))
+    }
+
+    fn fail(&self, i: usize, expected: &str) -> TextError {
+        TextError::new(self.line, i + 1, expected, self.found(i))
+    }
+
+    /// Consumes `c` or fails with `expected`.
+    fn expect(&mut self, c: char, expected: &str) -> Result<(), TextError> {
+        if self.chars.get(self.at) != Some(&c) {
+            return Err(self.fail(self.at, expected));
+        }
+        self.at += 1;
+        Ok(())
+    }
+
+    /// The tag name: letters and digits.
+    fn name(&mut self) -> Result<String, TextError> {
+        let start = self.at;
+        while self
+            .chars
+            .get(self.at)
+            .is_some_and(|c| c.is_ascii_alphanumeric())
+        {
+            self.at += 1;
+        }
+        if start == self.at {
+            return Err(self.fail(self.at, "a tag name (letters and digits)"));
+        }
+        Ok(self.chars[start..self.at].iter().collect())
+    }
+
+    /// The quoted value after its opening quote, with `\"`, `\\` and `\n` escapes, up to and
+    /// including the closing quote.
+    fn value(&mut self) -> Result<String, TextError> {
+        let mut value = String::new();
+        let mut len = 0;
+        loop {
+            if len == MAX_TAG_LEN && self.chars.get(self.at) != Some(&'"') {
+                return Err(self.fail(
+                    self.at,
+                    &format!("'\"' closing the tag's value (at most {MAX_TAG_LEN} characters)"),
+                ));
+            }
+            len += 1;
+            match self.chars.get(self.at) {
+                None => return Err(self.fail(self.at, "'\"' closing the tag's value")),
+                Some('"') => {
+                    self.at += 1;
+                    return Ok(value);
+                }
+                Some('\\') => {
+                    let escaped = match self.chars.get(self.at + 1) {
+                        Some('"') => '"',
+                        Some('\\') => '\\',
+                        Some('n') => '\n',
+                        _ => return Err(self.fail(self.at + 1, "'\"', '\\\\' or 'n' after '\\'")),
+                    };
+                    value.push(escaped);
+                    self.at += 2;
+                }
+                Some(c) => {
+                    value.push(*c);
+                    self.at += 1;
+                }
+            }
+        }
+    }
+
+    /// Only spaces after the tag.
+    fn end(&self) -> Result<(), TextError> {
+        match self.chars[self.at..]
+            .iter()
+            .position(|c| !c.is_whitespace())
+        {
+            Some(extra) => Err(self.fail(self.at + extra, "the end of the line after the tag")),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Reads `[Name "value"]`.
+fn parse_tag(line: &str, number: usize) -> Result<(String, Tag), TextError> {
+    let chars: Vec<char> = line.chars().collect();
+    let at = chars.iter().position(|c| *c == '[').map_or(0, |i| i + 1);
+    let mut cursor = TagLine {
+        chars,
+        at,
+        line: number,
+    };
+    let name = cursor.name()?;
+    cursor.expect(' ', "a space after the tag name")?;
+    cursor.expect('"', "'\"' opening the tag's value")?;
+    let column = cursor.at + 1;
+    let value = cursor.value()?;
+    cursor.expect(']', "']' closing the tag")?;
+    cursor.end()?;
+    Ok((
+        name,
+        Tag {
+            value,
+            line: number,
+            column,
+        },
+    ))
+}
+
+/// Plays move line `text` (ply `ply`, at line `line`) and checks its announcement.
 fn replay_move(game: &mut Game, ply: usize, line: usize, text: &str) -> Result<(), TextError> {
     let fields = words(text);
     let number = fields
@@ -451,15 +493,6 @@ fn replay_move(game: &mut Game, ply: usize, line: usize, text: &str) -> Result<(
             "the end of the line",
         ));
     };
-    let mv: Move = word.text.parse().map_err(|_| {
-        TextError::new(
-            line,
-            word.column,
-            "a move such as e3-e4 or e4xe5",
-            word.quoted(),
-        )
-    })?;
-    let said = fields.get(2);
     if let Some(extra) = fields.get(3) {
         return Err(TextError::new(
             line,
@@ -468,6 +501,15 @@ fn replay_move(game: &mut Game, ply: usize, line: usize, text: &str) -> Result<(
             extra.quoted(),
         ));
     }
+    let mv: Move = word.text.parse().map_err(|_| {
+        TextError::new(
+            line,
+            word.column,
+            "a move such as e3-e4 or e4xe5",
+            word.quoted(),
+        )
+    })?;
+    let written = game.position().move_text(mv);
     let report = game.play(mv).map_err(|e| {
         TextError::new(
             line,
@@ -476,29 +518,33 @@ fn replay_move(game: &mut Game, ply: usize, line: usize, text: &str) -> Result<(
             word.quoted(),
         )
     })?;
-    let expected_word = report.outcome.map(Outcome::name);
-    let written_challenge = word.text.contains('x');
-    let disagree = |column: usize, found: String| {
-        Err(TextError::new(
+    let expected = report.outcome.map(|o| o.name());
+    let disagree = |at: &Word<'_>| {
+        TextError::new(
             line,
-            column,
+            at.column,
             format!(
-                "the replay's announcement for move {ply} ({}{}{}): {}",
-                mv.from,
-                if report.outcome.is_some() { 'x' } else { '-' },
-                mv.to,
-                expected_word.unwrap_or("a plain move, no outcome")
+                "the replay's announcement for move {ply} ({written}): {}",
+                expected.unwrap_or("a plain move, no outcome")
             ),
-            found,
-        ))
+            at.quoted(),
+        )
     };
-    if written_challenge != report.outcome.is_some() {
-        return disagree(word.column, word.quoted());
+    if word.text.contains('x') != report.outcome.is_some() {
+        return Err(disagree(word));
     }
-    match (said, expected_word) {
+    match (fields.get(2), expected) {
         (None, None) => Ok(()),
-        (Some(w), Some(expected)) if w.text == expected => Ok(()),
-        (Some(w), _) => disagree(w.column, w.quoted()),
-        (None, Some(_)) => disagree(end_column(text), "no outcome".into()),
+        (Some(w), Some(e)) if w.text == e => Ok(()),
+        (Some(w), _) => Err(disagree(w)),
+        (None, Some(_)) => Err(TextError::new(
+            line,
+            end_column(text),
+            format!(
+                "the replay's announcement for move {ply} ({written}): {}",
+                expected.unwrap_or_default()
+            ),
+            "no outcome",
+        )),
     }
 }

@@ -6,10 +6,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::game::Game;
 use crate::position::Position;
-use crate::rank::Rank;
-use crate::rules::Rules;
 use crate::setup::Setup;
-use crate::side::Side;
 
 impl Serialize for Game {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -38,34 +35,13 @@ impl<'de> Deserialize<'de> for Position {
 
 impl Serialize for Setup {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let side = self.side();
-        let pieces: Vec<String> = self
-            .pieces()
-            .map(|(square, rank)| format!("{}:{square}", rank.code_for(side)))
-            .collect();
-        s.serialize_str(&pieces.join(" "))
+        s.serialize_str(&self.to_string())
     }
 }
 
 impl<'de> Deserialize<'de> for Setup {
-    /// Reads the pieces and checks them against the widest zone (4 rows); a game checks the
-    /// zone of its own rules again.
+    /// Reads the setup text (see [`Setup`]'s `FromStr`).
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Setup, D::Error> {
-        let text = String::deserialize(d)?;
-        let mut side = None;
-        let mut pieces = Vec::new();
-        for item in text.split_whitespace() {
-            let (code, square) = item
-                .split_once(':')
-                .ok_or_else(|| D::Error::custom(format!("expected RK:sq, found {item:?}")))?;
-            let (rank, s): (Rank, Side) = Rank::parse_with_side(code).map_err(D::Error::custom)?;
-            if *side.get_or_insert(s) != s {
-                return Err(D::Error::custom("a setup mixes White's and Black's codes"));
-            }
-            pieces.push((square.parse().map_err(D::Error::custom)?, rank));
-        }
-        let side = side.ok_or_else(|| D::Error::custom("an empty setup"))?;
-        let rules = Rules::new(4, 0).map_err(D::Error::custom)?;
-        Setup::new(side, &rules, pieces).map_err(D::Error::custom)
+        String::deserialize(d)?.parse().map_err(D::Error::custom)
     }
 }

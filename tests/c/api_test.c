@@ -656,7 +656,7 @@ static void test_text(void) {
     CHECK_RESULT(salpakan_game_record(game, NULL, 0, &len), SALPAKAN_RESULT_BUFFER_TOO_SMALL);
     CHECK_RESULT(salpakan_game_record(game, buf, len + 1, &len2), SALPAKAN_RESULT_OK);
     CHECK(strstr(buf, "1. h4xh5 lose\n2. f5xf4 win\n") != NULL);
-    CHECK(strstr(buf, "[Result \"ongoing\"]") != NULL);
+    CHECK(strstr(buf, "[Result \"-\"]") != NULL);
     CHECK_RESULT(salpakan_game_from_record(buf, &back), SALPAKAN_RESULT_OK);
     CHECK_RESULT(salpakan_game_record(back, again, sizeof again, &len2), SALPAKAN_RESULT_OK);
     CHECK(strcmp(buf, again) == 0);

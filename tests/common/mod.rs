@@ -77,11 +77,9 @@ pub fn rules4() -> Rules {
 pub fn status_text(status: Status) -> String {
     match status {
         Status::Ongoing => "ongoing".into(),
-        Status::Won { winner, reason } => format!(
-            "{} wins, {}",
-            winner.name().to_lowercase(),
-            reason.name()
-        ),
+        Status::Won { winner, reason } => {
+            format!("{} wins, {}", winner.name().to_lowercase(), reason.name())
+        }
         Status::Drawn { reason } => format!("draw, {}", reason.name()),
     }
 }
