@@ -191,9 +191,12 @@ struct Tags {
     last_line: usize,
 }
 
+/// A move line of a record with its line number.
+type MoveLine<'a> = (usize, &'a str);
+
 /// Splits a record into its tags and its move lines (with their line numbers), refusing a
 /// repeated tag, a tag after the moves, and more than [`Game::MAX_TAGS`] tags.
-fn split_record(text: &str) -> Result<(Tags, Vec<(usize, &str)>), TextError> {
+fn split_record(text: &str) -> Result<(Tags, Vec<MoveLine<'_>>), TextError> {
     let mut tags = Tags {
         by_name: BTreeMap::new(),
         last_line: 1,
