@@ -186,6 +186,11 @@ impl Tracker {
 
     /// Takes in one ply of the public log. On an error the tracker is unchanged.
     ///
+    /// Three steps, each a function below: the move's legality on the squares known
+    /// ([`Tracker::legality`]), what a challenge's outcome says of the enemy piece in it
+    /// ([`Tracker::challenge_fact`]), and what the reported status says under the end-of-game
+    /// rules ([`Tracker::end_fact`]). Only when all three agree is the tracker changed.
+    ///
     /// # Errors
     /// [`ObserveError`] if the game is over, the move is impossible, or the outcome or status
     /// contradicts what is known.
@@ -195,159 +200,183 @@ impl Tracker {
                 status: self.status,
             });
         }
-        let ply = self.history.len() + 1;
-        let mv = report.mv;
-        let illegal = |why| ObserveError::IllegalMove { ply, mv, why };
-        let inconsistent = |why| ObserveError::Inconsistent {
-            ply,
-            mv,
-            reported: report.status,
-            why,
+        let ply = Ply {
+            number: self.history.len() + 1,
+            report: *report,
         };
-        let me = self.side;
-        let enemy = me.other();
-        let mover = self.side_to_move;
-        let x = self.ids[mv.from.index()]
-            .filter(|id| id.side() == mover)
-            .ok_or_else(|| illegal("no piece of the side to move stands on its start"))?;
-        if !Bitboard::from_square(mv.from).neighbours().has(mv.to) {
-            return Err(illegal(
-                "not a step of one square forward, backward, left or right",
-            ));
-        }
-        let y = self.ids[mv.to.index()];
-        if y.is_some_and(|id| id.side() == mover) {
-            return Err(illegal("its target holds a piece of the same side"));
-        }
-        if y.is_some() != report.outcome.is_some() {
-            return Err(inconsistent(
-                "a challenge (a move onto an enemy piece) has an outcome, a plain move none",
-            ));
-        }
-
+        let (mover, target) = self.legality(&ply)?;
         let mut sets = self.sets;
-        let not_flag = RankSet::all().difference(RankSet::FLAG);
-        let mut enemy_removed = None;
-        let mut own_flag_lost = false;
-        if let (Some(y), Some(outcome)) = (y, report.outcome) {
-            let (e, own, e_attacks) = if mover == me {
-                (y, self.rank_of_own(x), false)
-            } else {
-                (x, self.rank_of_own(y), true)
-            };
-            sets[e.number()] &= if e_attacks {
-                RankSet::filter(|r| challenge(r, own) == outcome)
-            } else {
-                RankSet::filter(|r| challenge(own, r) == outcome)
-            };
-            let (e_removed, own_removed) = match (outcome, e_attacks) {
-                (Outcome::Tie, _) => (true, true),
-                (Outcome::Win, true) | (Outcome::Lose, false) => (false, true),
-                (Outcome::Lose, true) | (Outcome::Win, false) => (true, false),
-            };
-            if e_removed {
-                enemy_removed = Some(e);
-            }
-            own_flag_lost = own_removed && own == Rank::Flag;
-        }
-        let plies = if y.is_some() {
+        let removed = self.challenge_fact(&ply, mover, target, &mut sets);
+        let plies = if target.is_some() {
             0
         } else {
             self.plies_since_challenge.saturating_add(1)
         };
-        let limit_reached = self.move_limit != 0 && plies >= self.move_limit;
-        let status = report.status;
-        let won = |winner, reason| Status::Won { winner, reason };
-        let mut own_flag_waiting = false;
-        let mut enemy_pending = None;
+        let waits = self.end_fact(&ply, mover, target, removed, plies, &mut sets)?;
 
-        // The end-of-game rules in the arbiter's order; each unknown is one enemy piece's
-        // flag-ness, so every fact becomes a constraint on a single piece.
-        'rules: {
-            if own_flag_lost {
-                if status != won(enemy, WinReason::FlagCaptured) {
-                    return Err(inconsistent("our Flag was removed, so the enemy has won"));
-                }
-                break 'rules;
-            }
-            if status == won(me, WinReason::FlagCaptured) {
-                let e = enemy_removed.ok_or_else(|| inconsistent("no enemy piece was removed"))?;
-                sets[e.number()] &= RankSet::FLAG;
-                break 'rules;
-            }
-            if let Some(e) = enemy_removed {
-                sets[e.number()] &= not_flag;
-            }
-            if self.own_flag_waiting {
-                if status != won(me, WinReason::FlagReachedEnd) {
-                    return Err(inconsistent(
-                        "our waiting Flag was not captured, so we have won",
-                    ));
-                }
-                break 'rules;
-            }
-            if let Some(p) = self.enemy_pending {
-                if status == won(enemy, WinReason::FlagReachedEnd) {
-                    sets[p.number()] &= RankSet::FLAG;
-                    break 'rules;
-                }
-                sets[p.number()] &= not_flag;
-            }
-            if y.is_none() && mv.to.row() == mover.far_row() {
-                let guarded = Bitboard::from_square(mv.to)
-                    .neighbours()
-                    .any(|s| self.ids[s.index()].is_some_and(|id| id.side() != mover));
-                if mover == me {
-                    if self.rank_of_own(x) == Rank::Flag {
-                        let expected = if guarded {
-                            own_flag_waiting = true;
-                            Status::Ongoing
-                        } else {
-                            won(me, WinReason::FlagReachedEnd)
-                        };
-                        if status != expected {
-                            return Err(inconsistent("our Flag reached the far row"));
-                        }
-                        break 'rules;
-                    }
-                } else if !guarded {
-                    if status == won(enemy, WinReason::FlagReachedEnd) {
-                        sets[x.number()] &= RankSet::FLAG;
-                        break 'rules;
-                    }
-                    sets[x.number()] &= not_flag;
-                } else if status.is_ongoing() {
-                    // A Flag would wait here; anything else goes on (or is drawn by the limit).
-                    if limit_reached {
-                        sets[x.number()] &= RankSet::FLAG;
-                    }
-                    enemy_pending = Some(x);
-                    break 'rules;
-                } else {
-                    sets[x.number()] &= not_flag;
-                }
-            }
-            let expected = if limit_reached {
-                Status::Drawn {
-                    reason: DrawReason::MoveLimit,
-                }
-            } else {
-                Status::Ongoing
-            };
-            if status != expected {
-                return Err(inconsistent("nothing in this move ends the game that way"));
-            }
-        }
-
-        move_ids(&mut self.ids, mv, report.outcome);
+        move_ids(&mut self.ids, report.mv, report.outcome);
         self.sets = sets;
         self.plies_since_challenge = plies;
-        self.side_to_move = mover.other();
-        self.status = status;
-        self.own_flag_waiting = own_flag_waiting;
-        self.enemy_pending = enemy_pending;
+        self.side_to_move = self.side_to_move.other();
+        self.status = report.status;
+        self.own_flag_waiting = waits.own_flag;
+        self.enemy_pending = waits.enemy;
         self.history.push(*report);
         Ok(())
+    }
+
+    /// Step 1: the move is one the side to move can make on the squares known, and it has an
+    /// outcome exactly when it is a challenge. Returns the moving piece and the piece on the
+    /// target, if any.
+    fn legality(&self, ply: &Ply) -> Result<(PieceId, Option<PieceId>), ObserveError> {
+        let mv = ply.report.mv;
+        let side = self.side_to_move;
+        let mover = self.ids[mv.from.index()]
+            .filter(|id| id.side() == side)
+            .ok_or_else(|| ply.illegal("no piece of the side to move stands on its start"))?;
+        if !Bitboard::from_square(mv.from).neighbours().has(mv.to) {
+            return Err(ply.illegal("not a step of one square forward, backward, left or right"));
+        }
+        let target = self.ids[mv.to.index()];
+        if target.is_some_and(|id| id.side() == side) {
+            return Err(ply.illegal("its target holds a piece of the same side"));
+        }
+        if target.is_some() != ply.report.outcome.is_some() {
+            return Err(ply.inconsistent(
+                "a challenge (a move onto an enemy piece) has an outcome, a plain move none",
+            ));
+        }
+        Ok((mover, target))
+    }
+
+    /// Step 2: a challenge's outcome against our piece's known rank narrows the enemy piece's
+    /// ranks. Returns what the challenge removed that the end rules look at.
+    fn challenge_fact(
+        &self,
+        ply: &Ply,
+        mover: PieceId,
+        target: Option<PieceId>,
+        sets: &mut [RankSet; Rank::ARMY_SIZE],
+    ) -> Removed {
+        let (Some(target), Some(outcome)) = (target, ply.report.outcome) else {
+            return Removed::default();
+        };
+        let enemy_attacks = mover.side() != self.side;
+        let (enemy, own) = if enemy_attacks {
+            (mover, self.rank_of_own(target))
+        } else {
+            (target, self.rank_of_own(mover))
+        };
+        sets[enemy.number()] &= if enemy_attacks {
+            RankSet::filter(|r| challenge(r, own) == outcome)
+        } else {
+            RankSet::filter(|r| challenge(own, r) == outcome)
+        };
+        let (enemy_removed, own_removed) = match (outcome, enemy_attacks) {
+            (Outcome::Tie, _) => (true, true),
+            (Outcome::Win, true) | (Outcome::Lose, false) => (false, true),
+            (Outcome::Lose, true) | (Outcome::Win, false) => (true, false),
+        };
+        Removed {
+            enemy: enemy_removed.then_some(enemy),
+            own_flag: own_removed && own == Rank::Flag,
+        }
+    }
+
+    /// Step 3: the reported status, under the end-of-game rules in the arbiter's order. Each
+    /// unknown is one enemy piece's flag-ness, so every fact becomes a constraint on a single
+    /// piece. Returns the Flags that wait after this ply.
+    fn end_fact(
+        &self,
+        ply: &Ply,
+        mover: PieceId,
+        target: Option<PieceId>,
+        removed: Removed,
+        plies: u16,
+        sets: &mut [RankSet; Rank::ARMY_SIZE],
+    ) -> Result<Waiting, ObserveError> {
+        let (me, enemy) = (self.side, self.side.other());
+        let mv = ply.report.mv;
+        let status = ply.report.status;
+        let won = |winner, reason| Status::Won { winner, reason };
+        let not_flag = RankSet::all().difference(RankSet::FLAG);
+        let mut waits = Waiting::default();
+        if removed.own_flag {
+            if status != won(enemy, WinReason::FlagCaptured) {
+                return Err(ply.inconsistent("our Flag was removed, so the enemy has won"));
+            }
+            return Ok(waits);
+        }
+        if status == won(me, WinReason::FlagCaptured) {
+            let e = removed
+                .enemy
+                .ok_or_else(|| ply.inconsistent("no enemy piece was removed"))?;
+            sets[e.number()] &= RankSet::FLAG;
+            return Ok(waits);
+        }
+        if let Some(e) = removed.enemy {
+            sets[e.number()] &= not_flag;
+        }
+        if self.own_flag_waiting {
+            if status != won(me, WinReason::FlagReachedEnd) {
+                return Err(ply.inconsistent("our waiting Flag was not captured, so we have won"));
+            }
+            return Ok(waits);
+        }
+        if let Some(p) = self.enemy_pending {
+            if status == won(enemy, WinReason::FlagReachedEnd) {
+                sets[p.number()] &= RankSet::FLAG;
+                return Ok(waits);
+            }
+            sets[p.number()] &= not_flag;
+        }
+        let limit_reached = self.move_limit != 0 && plies >= self.move_limit;
+        let side = mover.side();
+        if target.is_none() && mv.to.row() == side.far_row() {
+            let guarded = Bitboard::from_square(mv.to)
+                .neighbours()
+                .any(|s| self.ids[s.index()].is_some_and(|id| id.side() != side));
+            if side == me {
+                if self.rank_of_own(mover) == Rank::Flag {
+                    let expected = if guarded {
+                        waits.own_flag = true;
+                        Status::Ongoing
+                    } else {
+                        won(me, WinReason::FlagReachedEnd)
+                    };
+                    if status != expected {
+                        return Err(ply.inconsistent("our Flag reached the far row"));
+                    }
+                    return Ok(waits);
+                }
+            } else if !guarded {
+                if status == won(enemy, WinReason::FlagReachedEnd) {
+                    sets[mover.number()] &= RankSet::FLAG;
+                    return Ok(waits);
+                }
+                sets[mover.number()] &= not_flag;
+            } else if status.is_ongoing() {
+                // A Flag would wait here; anything else goes on (or is drawn by the limit).
+                if limit_reached {
+                    sets[mover.number()] &= RankSet::FLAG;
+                }
+                waits.enemy = Some(mover);
+                return Ok(waits);
+            } else {
+                sets[mover.number()] &= not_flag;
+            }
+        }
+        let expected = if limit_reached {
+            Status::Drawn {
+                reason: DrawReason::MoveLimit,
+            }
+        } else {
+            Status::Ongoing
+        };
+        if status != expected {
+            return Err(ply.inconsistent("nothing in this move ends the game that way"));
+        }
+        Ok(waits)
     }
 
     /// Takes in the end of the game by resignation or agreement (which says nothing of ranks).
@@ -377,4 +406,45 @@ impl Tracker {
             _ => Err(ObserveError::NotAnEnd { status }),
         }
     }
+}
+
+/// One ply being observed: its number (from 1) and its report, for the errors' messages.
+struct Ply {
+    number: usize,
+    report: Report,
+}
+
+impl Ply {
+    fn illegal(&self, why: &'static str) -> ObserveError {
+        ObserveError::IllegalMove {
+            ply: self.number,
+            mv: self.report.mv,
+            why,
+        }
+    }
+
+    fn inconsistent(&self, why: &'static str) -> ObserveError {
+        ObserveError::Inconsistent {
+            ply: self.number,
+            mv: self.report.mv,
+            reported: self.report.status,
+            why,
+        }
+    }
+}
+
+/// What a challenge removed that the end-of-game rules look at.
+#[derive(Debug, Clone, Copy, Default)]
+struct Removed {
+    /// The enemy piece removed, if one was.
+    enemy: Option<PieceId>,
+    /// Whether our Flag was removed.
+    own_flag: bool,
+}
+
+/// The Flags waiting after a ply: ours (known), or an enemy piece that would be one.
+#[derive(Debug, Clone, Copy, Default)]
+struct Waiting {
+    own_flag: bool,
+    enemy: Option<PieceId>,
 }
