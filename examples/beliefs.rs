@@ -16,8 +16,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let side: Side = args.next().map_or(Ok(Side::White), |a| a.parse())?;
     let rules = Rules::default();
     let mut game = Game::new(
-        Setup::random(Side::White, &rules, seed),
-        Setup::random(Side::Black, &rules, seed.wrapping_add(1)),
+        Setup::random(Side::White, rules, seed),
+        Setup::random(Side::Black, rules, seed.wrapping_add(1)),
         Side::White,
         rules,
     )?;

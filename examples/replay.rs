@@ -25,7 +25,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             white.clone(),
             black.clone(),
             game.first_mover(),
-            *game.rules(),
+            game.rules(),
         )?,
         _ => Game::from_position(*game.start()),
     };

@@ -85,6 +85,7 @@ const TABLE: [[Outcome; Rank::NUM]; Rank::NUM] = {
 /// assert_eq!(challenge(Rank::Flag, Rank::Private), Outcome::Lose);
 /// ```
 #[inline]
+#[must_use]
 pub const fn challenge(attacker: Rank, defender: Rank) -> Outcome {
     TABLE[attacker as usize][defender as usize]
 }

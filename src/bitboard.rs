@@ -18,8 +18,28 @@ use crate::square::{Direction, Square};
 /// assert_eq!(bb.shift(Direction::Right), Bitboard::from_square("b1".parse()?));
 /// # Ok::<_, salpakan::ParseError>(())
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct Bitboard(u128);
+
+impl core::fmt::Debug for Bitboard {
+    /// The board as a grid, row 8 first, `X` for a square in the set and `.` for one outside:
+    /// rows separated by `/` on one line, or one row per line with `{:#?}`.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("Bitboard(")?;
+        for row in (0..Square::ROWS).rev() {
+            if f.alternate() {
+                f.write_str("\n    ")?;
+            } else if row != Square::ROWS - 1 {
+                f.write_str("/")?;
+            }
+            for file in 0..Square::FILES {
+                let on = Square::from_coords(file, row).is_some_and(|s| self.has(s));
+                f.write_str(if on { "X" } else { "." })?;
+            }
+        }
+        f.write_str(if f.alternate() { "\n)" } else { ")" })
+    }
+}
 
 const fn file_mask(file: u8) -> u128 {
     let mut mask = 0u128;
@@ -101,18 +121,21 @@ impl Bitboard {
 
     /// The set with these bits; bits 72 and above are dropped.
     #[inline]
+    #[must_use]
     pub const fn from_bits(bits: u128) -> Bitboard {
         Bitboard(bits & Bitboard::FULL.0)
     }
 
     /// The set's bits: bit `i` is square index `i`.
     #[inline]
+    #[must_use]
     pub const fn bits(self) -> u128 {
         self.0
     }
 
     /// The squares of rows `from..to` (0-based, `to` exclusive).
     #[inline]
+    #[must_use]
     pub const fn rows(from: u8, to: u8) -> Bitboard {
         let mut bb = 0;
         let mut r = from;
@@ -125,24 +148,28 @@ impl Bitboard {
 
     /// The set holding only `square`.
     #[inline]
+    #[must_use]
     pub const fn from_square(square: Square) -> Bitboard {
         SINGLE[square.index()]
     }
 
     /// Whether `square` is in the set.
     #[inline]
+    #[must_use]
     pub const fn has(self, square: Square) -> bool {
         self.0 >> square.index() & 1 != 0
     }
 
     /// Whether the set is empty.
     #[inline]
+    #[must_use]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
     /// The number of squares in the set.
     #[inline]
+    #[must_use]
     pub const fn len(self) -> u32 {
         self.0.count_ones()
     }
@@ -156,12 +183,14 @@ impl Bitboard {
 
     /// The set with `square` added.
     #[inline]
+    #[must_use]
     pub const fn with(self, square: Square) -> Bitboard {
         Bitboard(self.0 | 1u128 << square.index())
     }
 
     /// The set with `square` removed.
     #[inline]
+    #[must_use]
     pub const fn without(self, square: Square) -> Bitboard {
         Bitboard(self.0 & !(1u128 << square.index()))
     }
@@ -184,6 +213,7 @@ impl Bitboard {
 
     /// The lowest square of the set, if any.
     #[inline]
+    #[must_use]
     pub const fn first(self) -> Option<Square> {
         if self.0 == 0 {
             None
@@ -195,6 +225,7 @@ impl Bitboard {
     /// The `n`-th square of the set in index order (0-based), found without branches; `n` must
     /// be below [`Bitboard::len`], otherwise the result is some square of the board.
     #[inline(always)]
+    #[must_use]
     pub fn nth_square(self, n: u32) -> Square {
         let low = self.0 as u64;
         let low_count = low.count_ones();
@@ -208,6 +239,7 @@ impl Bitboard {
     /// Every square moved one step in `direction`; squares that would leave the board (or wrap
     /// from file `i` to file `a` and back) are dropped.
     #[inline]
+    #[must_use]
     pub const fn shift(self, direction: Direction) -> Bitboard {
         match direction {
             Direction::Up => Bitboard((self.0 << Square::FILES) & Bitboard::FULL.0),
@@ -219,6 +251,7 @@ impl Bitboard {
 
     /// The squares orthogonally adjacent to some square of the set.
     #[inline]
+    #[must_use]
     pub const fn neighbours(self) -> Bitboard {
         Bitboard(
             self.shift(Direction::Up).0

@@ -33,8 +33,8 @@ pub(crate) const RESERVED_TAGS: [&str; 7] = [
 ///
 /// let rules = Rules::default();
 /// let mut game = Game::new(
-///     Setup::random(Side::White, &rules, 1),
-///     Setup::random(Side::Black, &rules, 2),
+///     Setup::random(Side::White, rules, 1),
+///     Setup::random(Side::Black, rules, 2),
 ///     Side::White,
 ///     rules,
 /// )?;
@@ -65,7 +65,7 @@ impl Game {
     /// [`SetupError::WrongSide`] if the setups are for the wrong sides,
     /// [`SetupError::OutsideZone`] if one does not fit `rules`' setup zone.
     pub fn new(white: Setup, black: Setup, first: Side, rules: Rules) -> Result<Game, SetupError> {
-        let position = Position::new(&white, &black, first, &rules)?;
+        let position = Position::new(&white, &black, first, rules)?;
         let ids = initial_ids(white.occupied(), black.occupied());
         Ok(Game {
             position,
@@ -83,6 +83,7 @@ impl Game {
     /// no setups and no history before it. Play, views and records work as usual; beliefs and
     /// samples need the setups and the whole public history, so they are refused for such a
     /// game ([`ObserveError::Start`]).
+    #[must_use]
     pub fn from_position(position: Position) -> Game {
         Game {
             position,
@@ -101,6 +102,7 @@ impl Game {
 
     /// The position the game started from.
     #[inline]
+    #[must_use]
     pub fn start(&self) -> &Position {
         &self.start
     }
@@ -142,48 +144,56 @@ impl Game {
 
     /// The current position.
     #[inline]
+    #[must_use]
     pub fn position(&self) -> &Position {
         &self.position
     }
 
     /// The rules of the game.
     #[inline]
-    pub fn rules(&self) -> &Rules {
-        &self.rules
+    #[must_use]
+    pub fn rules(&self) -> Rules {
+        self.rules
     }
 
     /// `side`'s setup, as the game started; `None` for a game started from a position.
     #[inline]
+    #[must_use]
     pub fn setup(&self, side: Side) -> Option<&Setup> {
         self.setups.as_ref().map(|s| &s[side.index()])
     }
 
     /// The side that moved first.
     #[inline]
+    #[must_use]
     pub fn first_mover(&self) -> Side {
         self.first
     }
 
     /// Every move played so far with the arbiter's report, in order.
     #[inline]
+    #[must_use]
     pub fn history(&self) -> &[Report] {
         &self.history
     }
 
     /// The side to move.
     #[inline]
+    #[must_use]
     pub fn side_to_move(&self) -> Side {
         self.position.side_to_move()
     }
 
     /// The game's status.
     #[inline]
+    #[must_use]
     pub fn status(&self) -> Status {
         self.position.status()
     }
 
     /// Every legal move of the side to move (none once the game has ended).
     #[inline]
+    #[must_use]
     pub fn legal_moves(&self) -> MoveList {
         self.position.legal_moves()
     }
@@ -217,12 +227,14 @@ impl Game {
 
     /// Perft of the current position (see [`Position::perft`]).
     #[inline]
+    #[must_use]
     pub fn perft(&self, depth: u32) -> u64 {
         self.position.perft(depth)
     }
 
     /// The legal moves as a mask of action ids (see [`Move::action`]).
     #[inline]
+    #[must_use]
     pub fn legal_action_mask(&self) -> ActionMask {
         self.position.legal_action_mask()
     }
@@ -230,12 +242,14 @@ impl Game {
     /// A random playout from the current position with a [`SplitMix64`] seeded with `seed`
     /// (see [`Position::playout`]); the game itself is unchanged.
     #[inline]
+    #[must_use]
     pub fn playout(&self, seed: u64, max_plies: u32) -> Playout {
         self.position.playout(&mut SplitMix64::new(seed), max_plies)
     }
 
     /// The id of the piece on `square`, if any (see [`PieceId`]).
     #[inline]
+    #[must_use]
     pub fn piece_id_at(&self, square: Square) -> Option<PieceId> {
         self.ids[square.index()]
     }

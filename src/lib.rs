@@ -41,6 +41,9 @@ mod view;
 /// cbindgen:ignore
 mod zobrist;
 
+/// The C ABI (`include/salpakan.h`): for C callers, not for Rust code, so hidden from these
+/// docs; the header documents every item.
+#[doc(hidden)]
 pub mod ffi;
 
 pub use arbiter::{Outcome, challenge};

@@ -19,7 +19,7 @@ use crate::side::Side;
 /// assert_eq!((id.side(), id.number()), (Side::Black, 3));
 /// assert!(PieceId::new(Side::White, 21).is_none());
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(try_from = "u8", into = "u8"))]
 pub struct PieceId(u8);
@@ -30,6 +30,7 @@ impl PieceId {
 
     /// The id of `side`'s `number`-th piece (0..21), or `None` if `number >= 21`.
     #[inline]
+    #[must_use]
     pub const fn new(side: Side, number: usize) -> Option<PieceId> {
         if number < Rank::ARMY_SIZE {
             Some(PieceId((side as usize * Rank::ARMY_SIZE + number) as u8))
@@ -40,6 +41,7 @@ impl PieceId {
 
     /// The id with this index (0..42), or `None`.
     #[inline]
+    #[must_use]
     pub const fn try_index(index: usize) -> Option<PieceId> {
         if index < Self::NUM {
             Some(PieceId(index as u8))
@@ -50,12 +52,14 @@ impl PieceId {
 
     /// The index, 0..42.
     #[inline]
+    #[must_use]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
     /// The side the piece belongs to.
     #[inline]
+    #[must_use]
     pub const fn side(self) -> Side {
         if (self.0 as usize) < Rank::ARMY_SIZE {
             Side::White
@@ -66,8 +70,16 @@ impl PieceId {
 
     /// The piece's number within its side, 0..21.
     #[inline]
+    #[must_use]
     pub const fn number(self) -> usize {
         self.0 as usize % Rank::ARMY_SIZE
+    }
+}
+
+impl fmt::Debug for PieceId {
+    /// The id as `Display` writes it (`W3`, `B20`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 

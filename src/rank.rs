@@ -63,6 +63,7 @@ impl Rank {
 
     /// How many pieces of this rank one army has (6 Privates, 2 Spies, 1 of each other rank).
     #[inline]
+    #[must_use]
     pub const fn count(self) -> u8 {
         match self {
             Rank::Private => 6,
@@ -72,6 +73,7 @@ impl Rank {
     }
 
     /// The two-character code of RULES.md, upper case (`"5G"`, `"PV"`, `"FL"`, …).
+    #[must_use]
     pub const fn code(self) -> &'static str {
         [
             "FL", "PV", "SG", "2L", "1L", "CP", "MJ", "LC", "CO", "1G", "2G", "3G", "4G", "5G",
@@ -80,6 +82,7 @@ impl Rank {
     }
 
     /// The code as a given side writes it: upper case for White, lower case for Black.
+    #[must_use]
     pub const fn code_for(self, side: Side) -> &'static str {
         match side {
             Side::White => self.code(),
@@ -92,6 +95,7 @@ impl Rank {
 
     /// Whether the rank is an officer from Sergeant to 5-Star General (the ranks the Spy beats).
     #[inline]
+    #[must_use]
     pub const fn is_officer(self) -> bool {
         (self as u8) >= Rank::Sergeant as u8 && (self as u8) <= Rank::FiveStarGeneral as u8
     }

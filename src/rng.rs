@@ -22,6 +22,7 @@ pub struct SplitMix64 {
 impl SplitMix64 {
     /// A generator starting from `seed`.
     #[inline]
+    #[must_use]
     pub const fn new(seed: u64) -> SplitMix64 {
         SplitMix64 { state: seed }
     }

@@ -80,12 +80,14 @@ impl Rules {
 
     /// The number of rows of each side's setup zone, 3 or 4.
     #[inline]
+    #[must_use]
     pub const fn setup_rows(&self) -> u8 {
         self.setup_rows
     }
 
     /// The move limit: plies without a challenge before a draw, if any.
     #[inline]
+    #[must_use]
     pub const fn move_limit(&self) -> Option<u16> {
         match self.move_limit {
             Some(n) => Some(n.get()),
@@ -102,6 +104,7 @@ impl Rules {
     /// assert!(zone.has("a6".parse()?) && !zone.has("a5".parse()?));
     /// # Ok::<_, salpakan::ParseError>(())
     /// ```
+    #[must_use]
     pub const fn setup_zone(&self, side: Side) -> Bitboard {
         match side {
             Side::White => Bitboard::rows(0, self.setup_rows),

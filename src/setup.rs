@@ -17,14 +17,14 @@ use crate::square::Square;
 /// use salpakan::{Rank, Rules, Setup, SetupError, Side};
 ///
 /// let rules = Rules::default();
-/// let white = Setup::random(Side::White, &rules, 42);
+/// let white = Setup::random(Side::White, rules, 42);
 /// assert_eq!(white.pieces().count(), 21);
 ///
 /// // The same pieces with one Private moved outside the zone is rejected, naming the square.
 /// let mut pieces: Vec<_> = white.pieces().collect();
 /// let private = pieces.iter_mut().find(|(_, rank)| *rank == Rank::Private).unwrap();
 /// private.0 = "e5".parse()?;
-/// let err = Setup::new(Side::White, &rules, pieces).unwrap_err();
+/// let err = Setup::new(Side::White, rules, pieces).unwrap_err();
 /// assert_eq!(err.to_string(), "square e5 is outside White's setup zone (rows 1-3)");
 /// # Ok::<_, Box<dyn std::error::Error>>(())
 /// ```
@@ -99,7 +99,7 @@ impl Setup {
     /// order ([`SetupError::TooMany`], [`SetupError::TooFew`]).
     pub fn new(
         side: Side,
-        rules: &Rules,
+        rules: Rules,
         pieces: impl IntoIterator<Item = (Square, Rank)>,
     ) -> Result<Setup, SetupError> {
         let zone = rules.setup_zone(side);
@@ -146,7 +146,7 @@ impl Setup {
     /// As [`Setup::new`].
     pub fn from_cells(
         side: Side,
-        rules: &Rules,
+        rules: Rules,
         cells: &[Option<Rank>; Square::NUM],
     ) -> Result<Setup, SetupError> {
         Setup::new(
@@ -162,7 +162,8 @@ impl Setup {
     /// setup on every platform: the zone's squares, in index order, are shuffled with
     /// [`SplitMix64`] (Fisher–Yates), and the army, in rank order (Flag, six Privates, Sergeant,
     /// …, 5-Star General, two Spies), is placed on the first 21 of them.
-    pub fn random(side: Side, rules: &Rules, seed: u64) -> Setup {
+    #[must_use]
+    pub fn random(side: Side, rules: Rules, seed: u64) -> Setup {
         let mut squares: Vec<Square> = rules.setup_zone(side).collect();
         SplitMix64::new(seed).shuffle(&mut squares);
         let army = Rank::ALL
@@ -177,18 +178,21 @@ impl Setup {
 
     /// The side this formation belongs to.
     #[inline]
+    #[must_use]
     pub fn side(&self) -> Side {
         self.side
     }
 
     /// The rank on `square`, if a piece stands there.
     #[inline]
+    #[must_use]
     pub fn rank_at(&self, square: Square) -> Option<Rank> {
         self.cells[square.index()]
     }
 
     /// The 72 cells indexed by square.
     #[inline]
+    #[must_use]
     pub fn cells(&self) -> &[Option<Rank>; Square::NUM] {
         &self.cells
     }
@@ -201,6 +205,7 @@ impl Setup {
     }
 
     /// The squares the pieces stand on.
+    #[must_use]
     pub fn occupied(&self) -> Bitboard {
         self.pieces()
             .fold(Bitboard::EMPTY, |bb, (square, _)| bb.with(square))
@@ -211,7 +216,7 @@ impl Setup {
     ///
     /// # Errors
     /// [`SetupError::OutsideZone`] naming the first square outside the zone.
-    pub fn check_zone(&self, rules: &Rules) -> Result<(), SetupError> {
+    pub fn check_zone(&self, rules: Rules) -> Result<(), SetupError> {
         let outside = self.occupied() & !rules.setup_zone(self.side);
         match outside.first() {
             Some(square) => Err(SetupError::OutsideZone {

@@ -30,6 +30,7 @@ crate::enums::simple_enum! {
 impl Side {
     /// The other side.
     #[inline]
+    #[must_use]
     pub const fn other(self) -> Side {
         match self {
             Side::White => Side::Black,
@@ -39,6 +40,7 @@ impl Side {
 
     /// The side's home row, 0-based (row 1 for White, row 8 for Black).
     #[inline]
+    #[must_use]
     pub const fn home_row(self) -> u8 {
         match self {
             Side::White => 0,
@@ -48,6 +50,7 @@ impl Side {
 
     /// The row this side's Flag must reach to win, 0-based (row 8 for White, row 1 for Black).
     #[inline]
+    #[must_use]
     pub const fn far_row(self) -> u8 {
         self.other().home_row()
     }

@@ -20,7 +20,7 @@ use crate::parse::ParseError;
 /// assert_eq!(Square::try_index(72), None);
 /// # Ok::<_, salpakan::ParseError>(())
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(try_from = "u8", into = "u8"))]
 pub struct Square(u8);
@@ -46,6 +46,7 @@ impl Square {
 
     /// The square with this index, or `None` if `index >= 72`.
     #[inline]
+    #[must_use]
     pub const fn try_index(index: usize) -> Option<Square> {
         if index < Self::NUM {
             Some(Square(index as u8))
@@ -57,6 +58,7 @@ impl Square {
     /// The square on `file` (0 = `a` … 8 = `i`) and `row` (0 = row 1 … 7 = row 8), or `None`
     /// if either is off the board.
     #[inline]
+    #[must_use]
     pub const fn from_coords(file: u8, row: u8) -> Option<Square> {
         if file < Square::FILES && row < Square::ROWS {
             Some(Square(row * Square::FILES + file))
@@ -75,6 +77,7 @@ impl Square {
 
     /// The index of the square, 0..=71.
     #[inline(always)]
+    #[must_use]
     pub const fn index(self) -> usize {
         // SAFETY: every constructor of `Square` checks or clamps its index to below 72, so this
         // holds for every value. Telling the compiler lets it
@@ -85,18 +88,21 @@ impl Square {
 
     /// The file, 0 (`a`) to 8 (`i`).
     #[inline]
+    #[must_use]
     pub const fn file(self) -> u8 {
         self.0 % Square::FILES
     }
 
     /// The row, 0 (row `1`) to 7 (row `8`).
     #[inline]
+    #[must_use]
     pub const fn row(self) -> u8 {
         self.0 / Square::FILES
     }
 
     /// The neighbouring square in `direction`, or `None` at the edge of the board.
     #[inline]
+    #[must_use]
     pub const fn offset(self, direction: Direction) -> Option<Square> {
         let (file, row) = (self.file() as i8, self.row() as i8);
         let (df, dr) = direction.delta();
@@ -110,6 +116,7 @@ impl Square {
 
     /// The direction from `self` to `other` if they are orthogonally adjacent.
     #[inline]
+    #[must_use]
     pub fn direction_to(self, other: Square) -> Option<Direction> {
         Direction::ALL
             .into_iter()
@@ -134,6 +141,13 @@ impl TryFrom<u8> for Square {
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", (b'a' + self.file()) as char, self.row() + 1)
+    }
+}
+
+impl fmt::Debug for Square {
+    /// The square's name, as `Display` (`e4`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 
@@ -168,6 +182,7 @@ crate::enums::simple_enum! {
 impl Direction {
     /// The opposite direction.
     #[inline]
+    #[must_use]
     pub const fn opposite(self) -> Direction {
         match self {
             Direction::Up => Direction::Down,
@@ -179,6 +194,7 @@ impl Direction {
 
     /// The (file, row) step of the direction.
     #[inline]
+    #[must_use]
     pub const fn delta(self) -> (i8, i8) {
         match self {
             Direction::Up => (0, 1),
@@ -190,6 +206,7 @@ impl Direction {
 
     /// The change in square index of one step in this direction.
     #[inline]
+    #[must_use]
     pub const fn index_delta(self) -> i8 {
         let (df, dr) = self.delta();
         df + dr * Square::FILES as i8

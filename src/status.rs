@@ -60,12 +60,14 @@ pub enum Status {
 impl Status {
     /// Whether the game goes on.
     #[inline]
+    #[must_use]
     pub const fn is_ongoing(self) -> bool {
         matches!(self, Status::Ongoing)
     }
 
     /// The winner, if the game is won.
     #[inline]
+    #[must_use]
     pub const fn winner(self) -> Option<Side> {
         match self {
             Status::Won { winner, .. } => Some(winner),

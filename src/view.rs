@@ -42,8 +42,8 @@ pub enum ViewCell {
 ///
 /// let rules = Rules::default();
 /// let game = Game::new(
-///     Setup::random(Side::White, &rules, 1),
-///     Setup::random(Side::Black, &rules, 2),
+///     Setup::random(Side::White, rules, 1),
+///     Setup::random(Side::Black, rules, 2),
 ///     Side::White,
 ///     rules,
 /// )?;
@@ -70,6 +70,7 @@ pub struct View {
 
 impl View {
     /// `side`'s view of a game.
+    #[must_use]
     pub fn new(game: &Game, side: Side) -> View {
         let position = game.position();
         let mut cells = [ViewCell::Empty; Square::NUM];
@@ -106,36 +107,42 @@ impl View {
 
     /// The viewer.
     #[inline]
+    #[must_use]
     pub fn side(&self) -> Side {
         self.side
     }
 
     /// The 72 cells indexed by square.
     #[inline]
+    #[must_use]
     pub fn cells(&self) -> &[ViewCell; Square::NUM] {
         &self.cells
     }
 
     /// The cell on `square`.
     #[inline]
+    #[must_use]
     pub fn cell(&self, square: Square) -> ViewCell {
         self.cells[square.index()]
     }
 
     /// Whether an enemy piece stands on `square`.
     #[inline]
+    #[must_use]
     pub fn is_enemy(&self, square: Square) -> bool {
         matches!(self.cell(square), ViewCell::Enemy { .. })
     }
 
     /// The side to move.
     #[inline]
+    #[must_use]
     pub fn side_to_move(&self) -> Side {
         self.side_to_move
     }
 
     /// The game's status.
     #[inline]
+    #[must_use]
     pub fn status(&self) -> Status {
         self.status
     }

@@ -11,8 +11,8 @@ use salpakan::{Game, Move, Rules, Setup, Side, SplitMix64, Square};
 fn random_game(seed: u64) -> Game {
     let rules = Rules::default();
     Game::new(
-        Setup::random(Side::White, &rules, seed),
-        Setup::random(Side::Black, &rules, seed.wrapping_mul(31) + 7),
+        Setup::random(Side::White, rules, seed),
+        Setup::random(Side::Black, rules, seed.wrapping_mul(31) + 7),
         Side::White,
         rules,
     )

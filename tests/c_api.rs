@@ -214,8 +214,8 @@ fn the_cpp_wrapper_links_from_two_translation_units() {
 fn predicted_c_result(seed: u64) -> String {
     let rules = Rules::default();
     let mut game = Game::new(
-        Setup::random(Side::White, &rules, seed),
-        Setup::random(Side::Black, &rules, seed + 1),
+        Setup::random(Side::White, rules, seed),
+        Setup::random(Side::Black, rules, seed + 1),
         Side::White,
         rules,
     )

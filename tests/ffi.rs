@@ -15,8 +15,8 @@ fn cells(game: &Game, side: Side) -> [u8; 72] {
 fn both(seed: u64) -> (Game, *mut SalpakanGame) {
     let rules = Rules::default();
     let game = Game::new(
-        Setup::random(Side::White, &rules, seed),
-        Setup::random(Side::Black, &rules, seed + 1),
+        Setup::random(Side::White, rules, seed),
+        Setup::random(Side::Black, rules, seed + 1),
         Side::White,
         rules,
     )

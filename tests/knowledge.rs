@@ -12,8 +12,8 @@ use salpakan::{
 
 fn random_game(seed: u64, rules: Rules) -> Game {
     Game::new(
-        Setup::random(Side::White, &rules, seed),
-        Setup::random(Side::Black, &rules, seed ^ 0xabcdef),
+        Setup::random(Side::White, rules, seed),
+        Setup::random(Side::Black, rules, seed ^ 0xabcdef),
         Side::White,
         rules,
     )
@@ -43,7 +43,7 @@ fn with_ranks(game: &Game, side: Side, ranks: &[Rank]) -> Option<Game> {
         Side::White => (setup, game.setup(Side::Black).unwrap().clone()),
         Side::Black => (game.setup(Side::White).unwrap().clone(), setup),
     };
-    let mut other = Game::new(white, black, game.first_mover(), *game.rules()).ok()?;
+    let mut other = Game::new(white, black, game.first_mover(), game.rules()).ok()?;
     for report in game.history() {
         if other.play(report.mv).ok()? != *report {
             return None;
@@ -62,7 +62,7 @@ fn untouched(game: &Game, side: Side) -> Vec<usize> {
         game.setup(Side::White).unwrap().clone(),
         game.setup(Side::Black).unwrap().clone(),
         game.first_mover(),
-        *game.rules(),
+        game.rules(),
     )
     .unwrap();
     let mut touched = HashSet::new();
@@ -152,7 +152,7 @@ fn a_client_tracker_gets_the_servers_beliefs() {
                 g.setup(side).unwrap(),
                 g.setup(side.other()).unwrap().occupied(),
                 Side::White,
-                &rules4(),
+                rules4(),
             )
             .unwrap()
         });

@@ -43,8 +43,8 @@ fn allocations<T>(f: impl FnOnce() -> T) -> (usize, T) {
 fn midgame() -> Position {
     let rules = Rules::default();
     let game = Game::new(
-        Setup::random(Side::White, &rules, 3),
-        Setup::random(Side::Black, &rules, 4),
+        Setup::random(Side::White, rules, 3),
+        Setup::random(Side::Black, rules, 4),
         Side::White,
         rules,
     )

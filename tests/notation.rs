@@ -7,13 +7,13 @@ use common::{game, mv, play_all, rules4, sq};
 use proptest::prelude::*;
 use salpakan::{
     Game, Move, Outcome, PieceId, Position, PositionText, Rank, RankSet, Report, Rules, Setup,
-    Side, SplitMix64, Square, Status,
+    Side, SplitMix64, Square, Status, TextCell,
 };
 
 fn random_game(seed: u64, rules: Rules) -> Game {
     Game::new(
-        Setup::random(Side::White, &rules, seed),
-        Setup::random(Side::Black, &rules, seed.wrapping_add(99)),
+        Setup::random(Side::White, rules, seed),
+        Setup::random(Side::Black, rules, seed.wrapping_add(99)),
         Side::ALL[(seed % 2) as usize],
         rules,
     )
@@ -99,15 +99,29 @@ fn view_texts_hide_every_enemy_rank() {
             assert_eq!(parsed.to_string(), text);
             for square in Square::ALL {
                 match (g.position().piece_at(square), parsed.cells[square.index()]) {
-                    (None, None) => {}
-                    (Some((owner, rank)), Some((s, shown))) => {
+                    (None, TextCell::Empty) => {}
+                    (
+                        Some((owner, rank)),
+                        TextCell::Piece {
+                            side: s,
+                            rank: shown,
+                        },
+                    ) => {
+                        assert_eq!((owner, rank), (s, shown));
+                        assert_eq!(owner, side, "only own ranks are shown");
+                    }
+                    (Some((owner, _)), TextCell::Hidden { side: s }) => {
                         assert_eq!(owner, s);
-                        assert_eq!(shown, (owner == side).then_some(rank));
+                        assert_ne!(owner, side, "enemy ranks are hidden");
                     }
                     other => panic!("{square}: {other:?}"),
                 }
             }
-            if parsed.cells.iter().any(|c| matches!(c, Some((_, None)))) {
+            if parsed
+                .cells
+                .iter()
+                .any(|c| matches!(c, TextCell::Hidden { .. }))
+            {
                 assert!(
                     text.parse::<Position>().is_err(),
                     "a view is not a full position"

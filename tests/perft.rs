@@ -9,8 +9,8 @@ use salpakan::{Game, Position, Rules, Setup, Side, SplitMix64};
 fn start(seed: u64, rows: u8, first: Side) -> Game {
     let rules = Rules::new(rows, 0).unwrap();
     Game::new(
-        Setup::random(Side::White, &rules, seed),
-        Setup::random(Side::Black, &rules, seed ^ 0xdead_beef),
+        Setup::random(Side::White, rules, seed),
+        Setup::random(Side::Black, rules, seed ^ 0xdead_beef),
         first,
         rules,
     )

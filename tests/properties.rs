@@ -14,8 +14,8 @@ fn random_game(white: u64, black: u64, rows: u8, black_first: bool, limit: u16) 
         Side::White
     };
     Game::new(
-        Setup::random(Side::White, &rules, white),
-        Setup::random(Side::Black, &rules, black),
+        Setup::random(Side::White, rules, white),
+        Setup::random(Side::Black, rules, black),
         first,
         rules,
     )
@@ -96,8 +96,8 @@ proptest! {
     fn random_setups_are_always_valid(seed in any::<u64>(), rows in 3u8..=4, black in any::<bool>()) {
         let rules = Rules::new(rows, 0).unwrap();
         let side = if black { Side::Black } else { Side::White };
-        let setup = Setup::random(side, &rules, seed);
-        prop_assert_eq!(Setup::new(side, &rules, setup.pieces()), Ok(setup.clone()));
+        let setup = Setup::random(side, rules, seed);
+        prop_assert_eq!(Setup::new(side, rules, setup.pieces()), Ok(setup.clone()));
         prop_assert!((setup.occupied() & !rules.setup_zone(side)).is_empty());
     }
 
@@ -111,7 +111,7 @@ proptest! {
             .iter()
             .map(|&(s, r)| (Square::try_index(s).unwrap(), salpakan::Rank::try_index(r).unwrap()))
             .collect();
-        if let Err(err) = Setup::new(Side::White, &rules, pieces) {
+        if let Err(err) = Setup::new(Side::White, rules, pieces) {
             prop_assert!(!err.to_string().is_empty());
         }
     }

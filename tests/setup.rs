@@ -15,11 +15,11 @@ fn white_pieces() -> Vec<(Square, Rank)> {
 
 #[test]
 fn a_full_army_in_the_zone_is_accepted() {
-    let setup = Setup::new(Side::White, &Rules::default(), white_pieces()).unwrap();
+    let setup = Setup::new(Side::White, Rules::default(), white_pieces()).unwrap();
     assert_eq!(setup.pieces().count(), 21);
     assert_eq!(setup.rank_at(sq("a1")), Some(Rank::Flag));
     assert_eq!(setup.rank_at(sq("d3")), None);
-    let again = Setup::from_cells(Side::White, &Rules::default(), setup.cells()).unwrap();
+    let again = Setup::from_cells(Side::White, Rules::default(), setup.cells()).unwrap();
     assert_eq!(again, setup);
 }
 
@@ -28,7 +28,7 @@ fn an_over_counted_rank_is_named_with_its_count() {
     let mut p = white_pieces();
     p.retain(|(_, r)| *r != Rank::FiveStarGeneral);
     p.push((sq("a3"), Rank::Private));
-    let err = Setup::new(Side::White, &Rules::default(), p).unwrap_err();
+    let err = Setup::new(Side::White, Rules::default(), p).unwrap_err();
     assert_eq!(
         err,
         SetupError::TooMany {
@@ -47,7 +47,7 @@ fn an_over_counted_rank_is_named_with_its_count() {
 fn an_under_counted_rank_is_named_with_its_count() {
     let mut p = white_pieces();
     p.retain(|(s, _)| *s != sq("c3"));
-    let err = Setup::new(Side::White, &Rules::default(), p).unwrap_err();
+    let err = Setup::new(Side::White, Rules::default(), p).unwrap_err();
     assert_eq!(
         err,
         SetupError::TooFew {
@@ -67,7 +67,7 @@ fn a_second_flag_is_too_many_flags() {
     let mut p = white_pieces();
     p.retain(|(s, _)| *s != sq("c3"));
     p.push((sq("c3"), Rank::Flag));
-    let err = Setup::new(Side::White, &Rules::default(), p).unwrap_err();
+    let err = Setup::new(Side::White, Rules::default(), p).unwrap_err();
     assert_eq!(
         err,
         SetupError::TooMany {
@@ -82,7 +82,7 @@ fn a_second_flag_is_too_many_flags() {
 fn a_piece_outside_the_zone_is_named_by_square() {
     let mut p = white_pieces();
     p[0].0 = sq("a4");
-    let err = Setup::new(Side::White, &Rules::default(), p.clone()).unwrap_err();
+    let err = Setup::new(Side::White, Rules::default(), p.clone()).unwrap_err();
     assert_eq!(
         err,
         SetupError::OutsideZone {
@@ -96,7 +96,7 @@ fn a_piece_outside_the_zone_is_named_by_square() {
         "square a4 is outside White's setup zone (rows 1-3)"
     );
     // The 4-row zone (the whole half) accepts it.
-    assert!(Setup::new(Side::White, &Rules::new(4, 0).unwrap(), p).is_ok());
+    assert!(Setup::new(Side::White, Rules::new(4, 0).unwrap(), p).is_ok());
 }
 
 #[test]
@@ -106,8 +106,8 @@ fn blacks_zone_is_rows_six_to_eight() {
         .into_iter()
         .map(|(s, r)| (Square::from_coords(s.file(), 7 - s.row()).unwrap(), r))
         .collect();
-    assert!(Setup::new(Side::Black, &rules, flipped.clone()).is_ok());
-    let err = Setup::new(Side::White, &rules, flipped).unwrap_err();
+    assert!(Setup::new(Side::Black, rules, flipped.clone()).is_ok());
+    let err = Setup::new(Side::White, rules, flipped).unwrap_err();
     assert!(matches!(
         err,
         SetupError::OutsideZone {
@@ -115,7 +115,7 @@ fn blacks_zone_is_rows_six_to_eight() {
             ..
         }
     ));
-    let err = Setup::new(Side::Black, &rules, white_pieces()).unwrap_err();
+    let err = Setup::new(Side::Black, rules, white_pieces()).unwrap_err();
     assert_eq!(
         err.to_string(),
         "square a1 is outside Black's setup zone (rows 6-8)"
@@ -126,7 +126,7 @@ fn blacks_zone_is_rows_six_to_eight() {
 fn two_pieces_on_one_square_are_rejected() {
     let mut p = white_pieces();
     p[1].0 = sq("a1");
-    let err = Setup::new(Side::White, &Rules::default(), p).unwrap_err();
+    let err = Setup::new(Side::White, Rules::default(), p).unwrap_err();
     assert_eq!(err, SetupError::SquareTaken { square: sq("a1") });
     assert_eq!(err.to_string(), "two pieces on square a1");
 }
@@ -134,8 +134,8 @@ fn two_pieces_on_one_square_are_rejected() {
 #[test]
 fn a_game_checks_each_setup_is_for_its_side_and_fits_the_zone() {
     let rules = Rules::default();
-    let white = Setup::random(Side::White, &rules, 1);
-    let black = Setup::random(Side::Black, &rules, 2);
+    let white = Setup::random(Side::White, rules, 1);
+    let black = Setup::random(Side::Black, rules, 2);
     let err = Game::new(black.clone(), white.clone(), Side::White, rules).unwrap_err();
     assert_eq!(
         err,
@@ -148,7 +148,7 @@ fn a_game_checks_each_setup_is_for_its_side_and_fits_the_zone() {
     let rules4 = Rules::new(4, 0).unwrap();
     let mut p = white_pieces();
     p[0].0 = sq("e4");
-    let wide = Setup::new(Side::White, &rules4, p).unwrap();
+    let wide = Setup::new(Side::White, rules4, p).unwrap();
     let err = Game::new(wide, black, Side::White, rules).unwrap_err();
     assert_eq!(
         err,
@@ -175,8 +175,8 @@ fn random_setups_are_valid_for_both_sides_and_zones() {
         let rules = Rules::new(rows, 0).unwrap();
         for side in Side::ALL {
             for seed in 0..200 {
-                let setup = Setup::random(side, &rules, seed);
-                let again = Setup::new(side, &rules, setup.pieces());
+                let setup = Setup::random(side, rules, seed);
+                let again = Setup::new(side, rules, setup.pieces());
                 assert_eq!(again.as_ref(), Ok(&setup), "{side} rows {rows} seed {seed}");
             }
         }
@@ -187,11 +187,11 @@ fn random_setups_are_valid_for_both_sides_and_zones() {
 fn random_setups_depend_only_on_the_seed() {
     let rules = Rules::default();
     assert_eq!(
-        Setup::random(Side::White, &rules, 9),
-        Setup::random(Side::White, &rules, 9)
+        Setup::random(Side::White, rules, 9),
+        Setup::random(Side::White, rules, 9)
     );
     let distinct: std::collections::HashSet<_> = (0..50)
-        .map(|seed| Setup::random(Side::White, &rules, seed))
+        .map(|seed| Setup::random(Side::White, rules, seed))
         .collect();
     assert_eq!(distinct.len(), 50);
 }
@@ -200,7 +200,7 @@ fn random_setups_depend_only_on_the_seed() {
 fn random_setup_is_the_same_on_every_platform() {
     // Fixed output of the documented algorithm (SplitMix64, Fisher-Yates, army in rank order).
     // If this changes, every stored seed changes meaning.
-    let setup = Setup::random(Side::White, &Rules::default(), 2024);
+    let setup = Setup::random(Side::White, Rules::default(), 2024);
     let text: Vec<String> = setup
         .pieces()
         .map(|(s, r)| format!("{}:{s}", r.code()))

@@ -73,8 +73,8 @@ fn parse_vectors() -> Vec<Vector> {
 
 fn start(v: &Vector) -> Game {
     Game::new(
-        Setup::new(Side::White, &v.rules, pieces(&v.white)).unwrap(),
-        Setup::new(Side::Black, &v.rules, pieces(&v.black)).unwrap(),
+        Setup::new(Side::White, v.rules, pieces(&v.white)).unwrap(),
+        Setup::new(Side::Black, v.rules, pieces(&v.black)).unwrap(),
         v.first,
         v.rules,
     )

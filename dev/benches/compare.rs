@@ -65,8 +65,8 @@ fn full_perft(pos: &Position, depth: u32) -> u64 {
 fn start(seed: u64) -> Game {
     let rules = Rules::default();
     Game::new(
-        Setup::random(Side::White, &rules, seed),
-        Setup::random(Side::Black, &rules, seed ^ 0x5eed),
+        Setup::random(Side::White, rules, seed),
+        Setup::random(Side::Black, rules, seed ^ 0x5eed),
         Side::White,
         rules,
     )

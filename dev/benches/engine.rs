@@ -17,8 +17,8 @@ use salpakan::{Game, Move, Position, Rules, Setup, Side, SplitMix64};
 fn start() -> Game {
     let rules = Rules::default();
     Game::new(
-        Setup::random(Side::White, &rules, 1),
-        Setup::random(Side::Black, &rules, 2),
+        Setup::random(Side::White, rules, 1),
+        Setup::random(Side::Black, rules, 2),
         Side::White,
         rules,
     )
@@ -170,8 +170,8 @@ fn midgame_games() -> Vec<Game> {
         seed += 1;
         let rules = Rules::default();
         let mut game = Game::new(
-            Setup::random(Side::White, &rules, seed),
-            Setup::random(Side::Black, &rules, seed + 100),
+            Setup::random(Side::White, rules, seed),
+            Setup::random(Side::Black, rules, seed + 100),
             Side::White,
             rules,
         )

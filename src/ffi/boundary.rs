@@ -224,7 +224,7 @@ pub(crate) fn rules_arg(rules: &SalpakanRules) -> FfiResult<Rules> {
 pub(crate) unsafe fn setup_arg(
     cells: *const u8,
     side: Side,
-    rules: &Rules,
+    rules: Rules,
     name: &str,
 ) -> FfiResult<Setup> {
     // SAFETY: forwarded from the caller.

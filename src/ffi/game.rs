@@ -47,9 +47,9 @@ unsafe fn new_game(
     let out = out_ptr(out, "out")?;
     let first = side_arg(first, "first")?;
     // SAFETY: forwarded from the caller.
-    let white = unsafe { setup_arg(white, Side::White, &rules, "white") }?;
+    let white = unsafe { setup_arg(white, Side::White, rules, "white") }?;
     // SAFETY: forwarded from the caller.
-    let black = unsafe { setup_arg(black, Side::Black, &rules, "black") }?;
+    let black = unsafe { setup_arg(black, Side::Black, rules, "black") }?;
     let game = Game::new(white, black, first, rules)
         .map_err(|e| Failure::new(SALPAKAN_RESULT_INVALID_SETUP, e.to_string()))?;
     let handle = Box::into_raw(Box::new(SalpakanGame { game }));

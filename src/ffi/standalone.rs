@@ -57,7 +57,7 @@ pub unsafe extern "C" fn salpakan_random_setup(
         let rules = Rules::new(setup_rows, 0)
             .map_err(|e| Failure::invalid(format!("argument `setup_rows`: {e}")))?;
         let cells = out_ptr(cells, "cells")?;
-        let setup = Setup::random(side, &rules, seed);
+        let setup = Setup::random(side, rules, seed);
         let mut out = [SALPAKAN_NO_PIECE; Square::NUM];
         for (square, rank) in setup.pieces() {
             out[square.index()] = rank as u8;

@@ -45,11 +45,13 @@ pub struct PieceBelief {
 impl PieceBelief {
     /// The probability that the piece has `rank`.
     #[inline]
+    #[must_use]
     pub fn probability(&self, rank: Rank) -> f64 {
         self.probabilities[rank.index()]
     }
 
     /// The ranks in decreasing probability (ties in rank order), with their probabilities.
+    #[must_use]
     pub fn likeliest(&self) -> Vec<(Rank, f64)> {
         let mut ranks: Vec<(Rank, f64)> = self
             .possible
@@ -76,8 +78,8 @@ impl PieceBelief {
 ///
 /// let rules = Rules::default();
 /// let game = Game::new(
-///     Setup::random(Side::White, &rules, 1),
-///     Setup::random(Side::Black, &rules, 2),
+///     Setup::random(Side::White, rules, 1),
+///     Setup::random(Side::Black, rules, 2),
 ///     Side::White,
 ///     rules,
 /// )?;
@@ -131,24 +133,34 @@ impl Beliefs {
 
     /// The side whose beliefs these are.
     #[inline]
+    #[must_use]
     pub fn side(&self) -> Side {
         self.side
     }
 
     /// The enemy's 21 pieces, by number (removed ones included).
     #[inline]
+    #[must_use]
     pub fn pieces(&self) -> &[PieceBelief] {
         &self.pieces
     }
 
     /// The belief about the enemy piece on `square`, if one stands there.
+    #[must_use]
     pub fn at(&self, square: Square) -> Option<&PieceBelief> {
         self.pieces.iter().find(|p| p.square == Some(square))
     }
 
-    /// The number of rank assignments that fit every fact (each counted once).
+    /// The number of rank assignments that fit every fact, each counted once: pieces of the
+    /// same rank are interchangeable, so the count over distinct pieces is divided by the
+    /// orderings of the 6 Privates and of the 2 Spies.
+    #[must_use]
     pub fn assignments(&self) -> f64 {
-        self.count.total / (720.0 * 2.0)
+        let orderings: f64 = Rank::ALL
+            .iter()
+            .map(|rank| (1..=u32::from(rank.count())).product::<u32>() as f64)
+            .product();
+        self.count.total / orderings
     }
 
     /// Draws the enemy's ranks (by piece number) from the posterior: every fitting assignment

@@ -80,7 +80,7 @@ impl Game {
             Side::White => (own.clone(), enemy_setup),
             Side::Black => (enemy_setup, own.clone()),
         };
-        let mut game = Game::new(white, black, self.first_mover(), *self.rules())
+        let mut game = Game::new(white, black, self.first_mover(), self.rules())
             .map_err(|_| mismatch("the beliefs do not belong to this game"))?;
         for report in self.history() {
             let replayed = game

@@ -54,12 +54,14 @@ bitflags! {
 impl RankSet {
     /// The set holding only `rank`.
     #[inline]
+    #[must_use]
     pub const fn of(rank: Rank) -> RankSet {
         RankSet::from_bits_truncate(1 << rank as u16)
     }
 
     /// Whether `rank` is in the set.
     #[inline]
+    #[must_use]
     pub const fn has(self, rank: Rank) -> bool {
         self.bits() >> rank as u16 & 1 == 1
     }

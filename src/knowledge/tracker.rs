@@ -34,8 +34,8 @@ use super::rankset::RankSet;
 ///
 /// let rules = Rules::default();
 /// let mut game = Game::new(
-///     Setup::random(Side::White, &rules, 1),
-///     Setup::random(Side::Black, &rules, 2),
+///     Setup::random(Side::White, rules, 1),
+///     Setup::random(Side::Black, rules, 2),
 ///     Side::White,
 ///     rules,
 /// )?;
@@ -44,7 +44,7 @@ use super::rankset::RankSet;
 ///     game.setup(Side::White).unwrap(),
 ///     game.setup(Side::Black).unwrap().occupied(),
 ///     Side::White,
-///     &rules,
+///     rules,
 /// )?;
 /// for _ in 0..20 {
 ///     let mv = game.legal_moves()[0];
@@ -81,7 +81,7 @@ impl Tracker {
         own: &Setup,
         enemy_squares: Bitboard,
         first: Side,
-        rules: &Rules,
+        rules: Rules,
     ) -> Result<Tracker, ObserveError> {
         let side = own.side();
         let enemy = side.other();
@@ -133,29 +133,34 @@ impl Tracker {
 
     /// The tracking side.
     #[inline]
+    #[must_use]
     pub fn side(&self) -> Side {
         self.side
     }
 
     /// The public history so far: every ply's move, outcome and status.
     #[inline]
+    #[must_use]
     pub fn history(&self) -> &[Report] {
         &self.history
     }
 
     /// The game's status as observed.
     #[inline]
+    #[must_use]
     pub fn status(&self) -> Status {
         self.status
     }
 
     /// The piece on `square`, if any.
     #[inline]
+    #[must_use]
     pub fn piece_at(&self, square: Square) -> Option<PieceId> {
         self.ids[square.index()]
     }
 
     /// The square an enemy piece (by number, 0..21) stands on, if it is still on the board.
+    #[must_use]
     pub fn enemy_square(&self, number: usize) -> Option<Square> {
         let id = PieceId::new(self.side.other(), number)?;
         Square::ALL
@@ -164,11 +169,13 @@ impl Tracker {
     }
 
     /// The square an enemy piece (by number) started on.
+    #[must_use]
     pub fn enemy_start(&self, number: usize) -> Option<Square> {
         self.enemy_start.get(number).copied()
     }
 
     /// The rank of one of the tracking side's own pieces (by number).
+    #[must_use]
     pub fn own_rank(&self, number: usize) -> Option<Rank> {
         self.own_ranks.get(number).copied()
     }
@@ -176,6 +183,7 @@ impl Tracker {
     /// The ranks each enemy piece (by number) can still have, from the facts about that piece
     /// alone. The army's composition narrows them further: see [`Beliefs`](crate::Beliefs).
     #[inline]
+    #[must_use]
     pub fn constraints(&self) -> &[RankSet; Rank::ARMY_SIZE] {
         &self.sets
     }

@@ -19,6 +19,7 @@ impl Move {
     /// # Ok::<_, salpakan::ParseError>(())
     /// ```
     #[inline]
+    #[must_use]
     pub fn action(self) -> Option<u16> {
         let direction = self.direction()?;
         Some(self.from.index() as u16 * 4 + direction as u16)
@@ -26,6 +27,7 @@ impl Move {
 
     /// The move of an action id, or `None` if the id is 288 or more or the step leaves the board.
     #[inline]
+    #[must_use]
     pub fn from_action(action: u16) -> Option<Move> {
         let from = Square::try_index(usize::from(action / 4))?;
         let direction = Direction::try_index(usize::from(action % 4))?;
@@ -37,6 +39,13 @@ impl Move {
 /// `salpakan_game_legal_action_mask`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ActionMask([u8; Move::NUM_ACTIONS / 8]);
+
+impl Default for ActionMask {
+    /// The empty set.
+    fn default() -> ActionMask {
+        ActionMask::EMPTY
+    }
+}
 
 impl ActionMask {
     /// No actions.
@@ -52,6 +61,7 @@ impl ActionMask {
 
     /// Whether the set holds the action id.
     #[inline]
+    #[must_use]
     pub fn contains(&self, action: u16) -> bool {
         self.0
             .get(usize::from(action / 8))
@@ -59,17 +69,20 @@ impl ActionMask {
     }
 
     /// The number of actions in the set.
+    #[must_use]
     pub fn len(&self) -> usize {
         self.0.iter().map(|b| b.count_ones() as usize).sum()
     }
 
     /// Whether the set is empty.
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.0.iter().all(|b| *b == 0)
     }
 
     /// The 36 bytes of the mask.
     #[inline]
+    #[must_use]
     pub fn bytes(&self) -> &[u8; Move::NUM_ACTIONS / 8] {
         &self.0
     }

@@ -11,6 +11,11 @@ use crate::square::{Direction, Square};
 /// is a challenge. Whether a move is legal depends on the position ([`crate::Position::play`]
 /// checks it).
 ///
+/// A move alone does not know what stands on its target, so its `Display` always writes
+/// `e3-e4`, and its `FromStr` reads `e3-e4` and `e3xe4` alike without checking the `x`.
+/// [`crate::Position::move_text`] writes a move with its board (`x` for a challenge), and
+/// [`crate::Position::parse_move`] reads one and refuses a marker that contradicts the board.
+///
 /// # Examples
 /// ```
 /// use salpakan::{Direction, Move};
@@ -33,12 +38,14 @@ pub struct Move {
 impl Move {
     /// The move from `from` to `to`.
     #[inline]
+    #[must_use]
     pub const fn new(from: Square, to: Square) -> Move {
         Move { from, to }
     }
 
     /// The move of one step from `from` in `direction`, if that stays on the board.
     #[inline]
+    #[must_use]
     pub const fn step(from: Square, direction: Direction) -> Option<Move> {
         match from.offset(direction) {
             Some(to) => Some(Move { from, to }),
@@ -48,6 +55,7 @@ impl Move {
 
     /// The direction of the move, if `to` is orthogonally adjacent to `from`.
     #[inline]
+    #[must_use]
     pub fn direction(self) -> Option<Direction> {
         self.from.direction_to(self.to)
     }
@@ -85,8 +93,8 @@ impl FromStr for Move {
 ///
 /// let rules = Rules::default();
 /// let game = Game::new(
-///     Setup::random(Side::White, &rules, 1),
-///     Setup::random(Side::Black, &rules, 2),
+///     Setup::random(Side::White, rules, 1),
+///     Setup::random(Side::Black, rules, 2),
 ///     Side::White,
 ///     rules,
 /// )?;
@@ -108,6 +116,7 @@ impl MoveList {
 
     /// An empty list.
     #[inline]
+    #[must_use]
     pub const fn new() -> MoveList {
         let square = Square::clamped(0);
         MoveList {
@@ -135,6 +144,7 @@ impl MoveList {
 
     /// The moves as a slice.
     #[inline]
+    #[must_use]
     pub fn as_slice(&self) -> &[Move] {
         &self.moves[..self.len as usize]
     }

@@ -12,6 +12,8 @@ use core::fmt;
 
 use thiserror::Error;
 
+use crate::position::Report;
+
 pub use position_text::{PositionText, TextCell};
 
 /// Text that does not parse, or a record that contradicts its own replay. It names the line and
@@ -103,4 +105,20 @@ pub(crate) fn words(line: &str) -> Vec<Word<'_>> {
 /// The column just after the end of a line (for "expected more" errors).
 pub(crate) fn end_column(line: &str) -> usize {
     line.chars().count() + 1
+}
+
+impl fmt::Display for Report {
+    /// The move, its outcome if it was a challenge, and the status if the move ended the game:
+    /// `e3-e4`, `e4-e5 win`, `d7-d8 (White wins: flag reached the far end)`. The move is
+    /// written with `-`: see [`crate::Position::move_text`] for the record's `x`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.mv)?;
+        if let Some(outcome) = self.outcome {
+            write!(f, " {outcome}")?;
+        }
+        if !self.status.is_ongoing() {
+            write!(f, " ({})", self.status)?;
+        }
+        Ok(())
+    }
 }

@@ -33,9 +33,26 @@ use crate::view::{View, ViewCell};
 
 use super::{TextError, Word, end_column, words};
 
-/// One square of a position text: empty, or a piece of a side with its rank (`None` when the
-/// text hides it as `XX`/`xx`).
-pub type TextCell = Option<(Side, Option<Rank>)>;
+/// One square of a position text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum TextCell {
+    /// No piece (`.`).
+    #[default]
+    Empty,
+    /// A piece with its rank shown (`PV`, `pv`, …: upper case for White, lower case for Black).
+    Piece {
+        /// The piece's side.
+        side: Side,
+        /// Its rank.
+        rank: Rank,
+    },
+    /// A piece whose rank the text hides (`XX` for White, `xx` for Black): an enemy piece in a
+    /// side's view.
+    Hidden {
+        /// The piece's side.
+        side: Side,
+    },
+}
 
 /// A position text, parsed but not yet checked against the rules: the full position (every rank
 /// known) or a side's view of it (enemy ranks hidden). [`crate::Position`] converts from and to
@@ -73,10 +90,10 @@ impl fmt::Display for PositionText {
             for file in 0..9u8 {
                 let square = Square::from_coords(file, row).expect("on the board");
                 match self.cells[square.index()] {
-                    None => f.write_str(".")?,
-                    Some((side, Some(rank))) => f.write_str(rank.code_for(side))?,
-                    Some((Side::White, None)) => f.write_str("XX")?,
-                    Some((Side::Black, None)) => f.write_str("xx")?,
+                    TextCell::Empty => f.write_str(".")?,
+                    TextCell::Piece { side, rank } => f.write_str(rank.code_for(side))?,
+                    TextCell::Hidden { side: Side::White } => f.write_str("XX")?,
+                    TextCell::Hidden { side: Side::Black } => f.write_str("xx")?,
                 }
             }
             if row > 0 {
@@ -190,7 +207,7 @@ impl PositionText {
 }
 
 fn parse_board(board: Word<'_>, line: usize) -> Result<[TextCell; Square::NUM], TextError> {
-    let mut cells = [None; Square::NUM];
+    let mut cells = [TextCell::Empty; Square::NUM];
     let mut row = 7i32;
     let mut file = 0u8;
     let mut column = board.column;
@@ -232,11 +249,11 @@ fn parse_board(board: Word<'_>, line: usize) -> Result<[TextCell; Square::NUM], 
         } else {
             let code: String = chars[i..chars.len().min(i + 2)].iter().collect();
             let cell = match code.as_str() {
-                "XX" => Some((Side::White, None)),
-                "xx" => Some((Side::Black, None)),
+                "XX" => Some(TextCell::Hidden { side: Side::White }),
+                "xx" => Some(TextCell::Hidden { side: Side::Black }),
                 _ => Rank::parse_with_side(&code)
                     .ok()
-                    .map(|(rank, side)| (side, Some(rank))),
+                    .map(|(rank, side)| TextCell::Piece { side, rank }),
             };
             let Some(cell) = cell else {
                 return Err(TextError::new(
@@ -246,7 +263,7 @@ fn parse_board(board: Word<'_>, line: usize) -> Result<[TextCell; Square::NUM], 
                     format!("{code:?}"),
                 ));
             };
-            cells[square.index()] = Some(cell);
+            cells[square.index()] = cell;
             i += 2;
             column += 2;
         }
@@ -292,14 +309,14 @@ impl PositionText {
         let mut counts = [[0u8; Rank::NUM]; 2];
         for square in Square::ALL {
             match self.cells[square.index()] {
-                None => {}
-                Some((_, None)) => {
+                TextCell::Empty => {}
+                TextCell::Hidden { .. } => {
                     return fail(
                         "every piece's rank (a full position hides nothing)".into(),
                         format!("a hidden piece on {square}"),
                     );
                 }
-                Some((side_, Some(rank))) => {
+                TextCell::Piece { side: side_, rank } => {
                     let n = &mut counts[side_.index()][rank.index()];
                     *n += 1;
                     if *n > rank.count() {
@@ -326,7 +343,11 @@ impl PositionText {
         if let Some(square) = self.waiting_flag {
             let owner = self.side_to_move.other();
             let ok = self.status.is_ongoing()
-                && self.cells[square.index()] == Some((owner, Some(Rank::Flag)))
+                && self.cells[square.index()]
+                    == (TextCell::Piece {
+                        side: owner,
+                        rank: Rank::Flag,
+                    })
                 && square.row() == owner.far_row();
             if !ok {
                 return fail(
@@ -381,8 +402,8 @@ impl Position {
     /// ```
     /// use salpakan::{Position, Rules, Setup, Side};
     /// let rules = Rules::default();
-    /// let pos = Position::new(&Setup::random(Side::White, &rules, 1),
-    ///     &Setup::random(Side::Black, &rules, 2), Side::White, &rules)?;
+    /// let pos = Position::new(&Setup::random(Side::White, rules, 1),
+    ///     &Setup::random(Side::Black, rules, 2), Side::White, rules)?;
     /// let text = pos.to_string();
     /// assert!(text.ends_with(" w - 0 0 3 0 -"));
     /// assert_eq!(text.parse::<Position>()?, pos);
@@ -390,9 +411,11 @@ impl Position {
     /// ```
     #[must_use]
     pub fn to_text(&self) -> PositionText {
-        let mut cells = [None; Square::NUM];
+        let mut cells = [TextCell::Empty; Square::NUM];
         for square in self.occupied_all() {
-            cells[square.index()] = self.piece_at(square).map(|(side, rank)| (side, Some(rank)));
+            if let Some((side, rank)) = self.piece_at(square) {
+                cells[square.index()] = TextCell::Piece { side, rank };
+            }
         }
         PositionText {
             cells,
@@ -413,20 +436,25 @@ impl View {
     /// ```
     /// use salpakan::{Game, Rules, Setup, Side};
     /// let rules = Rules::default();
-    /// let game = Game::new(Setup::random(Side::White, &rules, 1),
-    ///     Setup::random(Side::Black, &rules, 2), Side::White, rules)?;
+    /// let game = Game::new(Setup::random(Side::White, rules, 1),
+    ///     Setup::random(Side::Black, rules, 2), Side::White, rules)?;
     /// let text = game.view(Side::White).to_text().to_string();
     /// assert!(text.contains("xx") && !text.contains("pv"));
     /// # Ok::<_, salpakan::SetupError>(())
     /// ```
     #[must_use]
     pub fn to_text(&self) -> PositionText {
-        let mut cells = [None; Square::NUM];
+        let mut cells = [TextCell::Empty; Square::NUM];
         for (slot, cell) in cells.iter_mut().zip(self.cells()) {
             *slot = match *cell {
-                ViewCell::Empty => None,
-                ViewCell::Own { rank, .. } => Some((self.side(), Some(rank))),
-                ViewCell::Enemy { .. } => Some((self.side().other(), None)),
+                ViewCell::Empty => TextCell::Empty,
+                ViewCell::Own { rank, .. } => TextCell::Piece {
+                    side: self.side(),
+                    rank,
+                },
+                ViewCell::Enemy { .. } => TextCell::Hidden {
+                    side: self.side().other(),
+                },
             };
         }
         PositionText {

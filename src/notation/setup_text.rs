@@ -43,14 +43,14 @@ impl FromStr for Setup {
     ///
     /// ```
     /// use salpakan::{Rules, Setup, Side};
-    /// let setup = Setup::random(Side::Black, &Rules::default(), 7);
+    /// let setup = Setup::random(Side::Black, Rules::default(), 7);
     /// assert_eq!(setup.to_string().parse::<Setup>()?, setup);
     /// assert!(setup.to_string().starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit()));
     /// # Ok::<_, salpakan::TextError>(())
     /// ```
     fn from_str(text: &str) -> Result<Setup, TextError> {
         let widest = Rules::new(4, 0).unwrap_or(Rules::OFFICIAL);
-        parse_setup(text, None, &widest, 1, 1)
+        parse_setup(text, None, widest, 1, 1)
     }
 }
 
@@ -59,7 +59,7 @@ impl FromStr for Setup {
 pub(crate) fn parse_setup(
     text: &str,
     side: Option<Side>,
-    rules: &Rules,
+    rules: Rules,
     line: usize,
     column: usize,
 ) -> Result<Setup, TextError> {

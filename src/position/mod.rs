@@ -86,9 +86,9 @@ pub enum MoveError {
 /// use salpakan::{Position, Rules, Setup, Side};
 ///
 /// let rules = Rules::default();
-/// let white = Setup::random(Side::White, &rules, 1);
-/// let black = Setup::random(Side::Black, &rules, 2);
-/// let mut pos = Position::new(&white, &black, Side::White, &rules)?;
+/// let white = Setup::random(Side::White, rules, 1);
+/// let black = Setup::random(Side::Black, rules, 2);
+/// let mut pos = Position::new(&white, &black, Side::White, rules)?;
 /// let mv = pos.legal_moves()[0];
 /// let report = pos.play(mv).expect("a generated move is legal");
 /// assert_eq!(report.outcome, None); // the armies start apart: no challenge yet
@@ -135,7 +135,7 @@ impl Position {
         white: &Setup,
         black: &Setup,
         first: Side,
-        rules: &Rules,
+        rules: Rules,
     ) -> Result<Position, SetupError> {
         let mut occupied = [Bitboard::EMPTY; 2];
         let mut board = [None; Square::NUM];
@@ -159,7 +159,7 @@ impl Position {
             waiting_flag: None,
             status: Status::Ongoing,
             plies_since_challenge: 0,
-            rules: *rules,
+            rules,
             ply: 0,
         }))
     }
@@ -184,36 +184,42 @@ impl Position {
 
     /// The rules the position is played under.
     #[inline]
+    #[must_use]
     pub fn rules(&self) -> Rules {
         Rules::new(self.setup_rows, self.move_limit).unwrap_or(Rules::OFFICIAL)
     }
 
     /// The side to move.
     #[inline]
+    #[must_use]
     pub fn side_to_move(&self) -> Side {
         self.side_to_move
     }
 
     /// The game's status.
     #[inline]
+    #[must_use]
     pub fn status(&self) -> Status {
         self.status
     }
 
     /// The squares of `side`'s pieces.
     #[inline]
+    #[must_use]
     pub fn occupied(&self, side: Side) -> Bitboard {
         self.occupied[side.index()]
     }
 
     /// The squares of all pieces.
     #[inline]
+    #[must_use]
     pub fn occupied_all(&self) -> Bitboard {
         self.occupied[0] | self.occupied[1]
     }
 
     /// The piece on `square`, with its side and rank.
     #[inline]
+    #[must_use]
     pub fn piece_at(&self, square: Square) -> Option<(Side, Rank)> {
         let rank = self.board[square.index()]?;
         let side = if self.occupied[0].has(square) {
@@ -228,24 +234,28 @@ impl Position {
     /// opponent's one reply (RULES.md, "Flag reaches the far end"). It belongs to the side not
     /// to move.
     #[inline]
+    #[must_use]
     pub fn waiting_flag(&self) -> Option<Square> {
         self.waiting_flag
     }
 
     /// Plies played since the last challenge (or the start), as the move limit counts them.
     #[inline]
+    #[must_use]
     pub fn plies_since_challenge(&self) -> u16 {
         self.plies_since_challenge
     }
 
     /// The move limit in force (plies without a challenge before a draw), if any.
     #[inline]
+    #[must_use]
     pub fn move_limit(&self) -> Option<u16> {
         (self.move_limit != 0).then_some(self.move_limit)
     }
 
     /// Plies played since the start.
     #[inline]
+    #[must_use]
     pub fn ply(&self) -> u32 {
         self.ply
     }
@@ -254,6 +264,7 @@ impl Position {
     /// and a waiting Flag; not the status or the counters. Updated incrementally by every move
     /// and the same on every platform, for transposition tables and repetition checks.
     #[inline]
+    #[must_use]
     pub fn hash(&self) -> u64 {
         self.hash
     }
@@ -311,8 +322,8 @@ impl Position {
     /// ```
     /// # use salpakan::{Position, Rules, Setup, Side};
     /// # let rules = Rules::default();
-    /// # let pos = Position::new(&Setup::random(Side::White, &rules, 1),
-    /// #     &Setup::random(Side::Black, &rules, 2), Side::White, &rules)?;
+    /// # let pos = Position::new(&Setup::random(Side::White, rules, 1),
+    /// #     &Setup::random(Side::Black, rules, 2), Side::White, rules)?;
     /// let mut n = 0;
     /// let stopped = pos.generate_moves(|_| {
     ///     n += 1;
@@ -373,6 +384,7 @@ impl Position {
 
     /// Whether `mv` is legal for the side to move.
     #[inline]
+    #[must_use]
     pub fn is_legal(&self, mv: Move) -> bool {
         self.check_move(mv).is_ok()
     }
@@ -580,10 +592,10 @@ mod tests {
             let rules =
                 Rules::new(3 + (seed % 2) as u8, if seed % 3 == 0 { 40 } else { 0 }).unwrap();
             let mut pos = Position::new(
-                &Setup::random(Side::White, &rules, seed),
-                &Setup::random(Side::Black, &rules, seed + 1000),
+                &Setup::random(Side::White, rules, seed),
+                &Setup::random(Side::Black, rules, seed + 1000),
                 Side::ALL[(seed % 2) as usize],
-                &rules,
+                rules,
             )
             .unwrap();
             assert_eq!(pos.hash(), pos.compute_hash());
@@ -611,7 +623,7 @@ mod tests {
 
     /// A setup with `fixed` pieces and the rest of the army on the zone squares nearest the
     /// home row, skipping `empty`.
-    fn setup(side: Side, rules: &Rules, fixed: &[(&str, Rank)], empty: &[&str]) -> Setup {
+    fn setup(side: Side, rules: Rules, fixed: &[(&str, Rank)], empty: &[&str]) -> Setup {
         let mut pieces: Vec<(Square, Rank)> = fixed
             .iter()
             .map(|(s, r)| (s.parse().unwrap(), *r))
@@ -639,14 +651,14 @@ mod tests {
     #[test]
     fn the_hash_covers_a_waiting_flag() {
         let rules = Rules::new(4, 0).unwrap();
-        let white = setup(Side::White, &rules, &[("a4", Rank::Flag)], &[]);
+        let white = setup(Side::White, rules, &[("a4", Rank::Flag)], &[]);
         let black = setup(
             Side::Black,
-            &rules,
+            rules,
             &[("b8", Rank::Private)],
             &["a5", "a6", "a7", "a8"],
         );
-        let mut pos = Position::new(&white, &black, Side::White, &rules).unwrap();
+        let mut pos = Position::new(&white, &black, Side::White, rules).unwrap();
         for text in [
             "a4-a5", "i6-i5", "a5-a6", "i5-i6", "a6-a7", "i6-i5", "a7-a8",
         ] {

@@ -6,6 +6,7 @@ impl Position {
     /// Perft: the number of move sequences of length `depth` from this position (RULES.md).
     /// `perft(0)` is 1; a finished game contributes 0 at depth 1 or more. The last ply is
     /// counted from the bitboards without being played (bulk counting).
+    #[must_use]
     pub fn perft(&self, depth: u32) -> u64 {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("popcnt") {

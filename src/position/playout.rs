@@ -31,10 +31,10 @@ impl Position {
     ///
     /// let rules = Rules::default();
     /// let pos = Position::new(
-    ///     &Setup::random(Side::White, &rules, 1),
-    ///     &Setup::random(Side::Black, &rules, 2),
+    ///     &Setup::random(Side::White, rules, 1),
+    ///     &Setup::random(Side::Black, rules, 2),
     ///     Side::White,
-    ///     &rules,
+    ///     rules,
     /// )?;
     /// let a = pos.playout(&mut SplitMix64::new(9), 10_000);
     /// let b = pos.playout(&mut SplitMix64::new(9), 10_000);

@@ -24,7 +24,7 @@ pub fn pieces(text: &str) -> Vec<(Square, Rank)> {
 /// A setup holding the pieces named in `fixed`, with the rest of the army (in rank order:
 /// Flag, Privates, ..., Spies) filled onto the zone squares nearest the home row first, skipping
 /// the squares named in `empty`.
-pub fn setup_with(side: Side, rules: &Rules, fixed: &str, empty: &str) -> Setup {
+pub fn setup_with(side: Side, rules: Rules, fixed: &str, empty: &str) -> Setup {
     let mut placed = pieces(fixed);
     let mut remaining: Vec<Rank> = Rank::ALL
         .into_iter()
@@ -53,8 +53,8 @@ pub fn setup_with(side: Side, rules: &Rules, fixed: &str, empty: &str) -> Setup 
 /// A game from two partial setups (see [`setup_with`]), each `(fixed, empty)`.
 pub fn game(white: (&str, &str), black: (&str, &str), first: Side, rules: Rules) -> Game {
     Game::new(
-        setup_with(Side::White, &rules, white.0, white.1),
-        setup_with(Side::Black, &rules, black.0, black.1),
+        setup_with(Side::White, rules, white.0, white.1),
+        setup_with(Side::Black, rules, black.0, black.1),
         first,
         rules,
     )
