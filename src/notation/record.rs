@@ -190,7 +190,14 @@ impl Game {
         let (result, result_tag) = tags.result()?;
         let mut game = tags.start(rules)?;
         for (name, tag) in &tags.by_name {
-            game.set_tag(name, &tag.value); // ignores the record's own tags
+            if !RESERVED_TAGS.contains(&name.as_str()) && !game.set_tag(name, &tag.value) {
+                return Err(TextError::new(
+                    tag.line,
+                    1,
+                    format!("at most {} extra tags", Game::MAX_TAGS),
+                    format!("{name:?}, one more"),
+                ));
+            }
         }
         for (i, (line, text)) in moves.iter().enumerate() {
             replay_move(&mut game, i + 1, *line, text)?;
