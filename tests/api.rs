@@ -2,8 +2,8 @@
 //! printed and read in one grammar, and the limits that keep every input bounded.
 
 use salpakan::{
-    ActionMask, Bitboard, DrawReason, Game, Move, Outcome, PieceId, Position, PositionText, Report,
-    Rules, Setup, Side, Square, Status, WinReason,
+    ActionMask, Bitboard, DrawReason, Game, Move, Outcome, PieceId, Position, Report, Rules, Setup,
+    Side, Square, Status, WinReason,
 };
 
 fn game(seed: u64) -> Game {
