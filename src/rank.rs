@@ -61,6 +61,30 @@ impl Rank {
     /// The number of pieces in an army: every rank's [`Rank::count`] added up.
     pub const ARMY_SIZE: usize = 21;
 
+    /// An army's ranks in rank order, each as often as [`Rank::count`] says: Flag, six
+    /// Privates, Sergeant, …, 5-Star General, two Spies.
+    ///
+    /// ```
+    /// use salpakan::Rank;
+    /// assert_eq!(Rank::ARMY.len(), Rank::ARMY_SIZE);
+    /// assert_eq!(Rank::ARMY.iter().filter(|r| **r == Rank::Private).count(), 6);
+    /// ```
+    pub const ARMY: [Rank; Rank::ARMY_SIZE] = {
+        let mut army = [Rank::Flag; Rank::ARMY_SIZE];
+        let (mut i, mut r) = (0, 0);
+        while r < Rank::NUM {
+            let mut n = 0;
+            while n < Rank::ALL[r].count() {
+                army[i] = Rank::ALL[r];
+                i += 1;
+                n += 1;
+            }
+            r += 1;
+        }
+        assert!(i == Rank::ARMY_SIZE);
+        army
+    };
+
     /// How many pieces of this rank one army has (6 Privates, 2 Spies, 1 of each other rank).
     #[inline]
     #[must_use]

@@ -19,6 +19,19 @@ pub struct SplitMix64 {
     state: u64,
 }
 
+/// SplitMix64's increment: 2^64 divided by the golden ratio, made odd.
+pub(crate) const GOLDEN_GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// SplitMix64's finaliser: a state turned into its output. The Zobrist keys are made with it
+/// too.
+#[inline]
+pub(crate) const fn mix(state: u64) -> u64 {
+    let mut z = state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
 impl SplitMix64 {
     /// A generator starting from `seed`.
     #[inline]
@@ -30,11 +43,8 @@ impl SplitMix64 {
     /// The next 64 random bits.
     #[inline]
     pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.state = self.state.wrapping_add(GOLDEN_GAMMA);
+        mix(self.state)
     }
 
     /// A number in `0..n` (0 when `n` is 0), by the multiply-shift method: the high 64 bits of

@@ -166,9 +166,7 @@ impl Setup {
     pub fn random(side: Side, rules: Rules, seed: u64) -> Setup {
         let mut squares: Vec<Square> = rules.setup_zone(side).collect();
         SplitMix64::new(seed).shuffle(&mut squares);
-        let army = Rank::ALL
-            .into_iter()
-            .flat_map(|rank| core::iter::repeat_n(rank, rank.count() as usize));
+        let army = Rank::ARMY;
         let mut cells = [None; Square::NUM];
         for (square, rank) in squares.into_iter().zip(army) {
             cells[square.index()] = Some(rank);

@@ -3,17 +3,10 @@
 //! SplitMix64 with a fixed seed, so hashes are the same on every platform and every run.
 
 use crate::rank::Rank;
+use crate::rng::{GOLDEN_GAMMA, mix};
 use crate::side::Side;
 use crate::square::Square;
 
-const fn mix(state: u64) -> u64 {
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-const GOLDEN: u64 = 0x9e37_79b9_7f4a_7c15;
 const SEED: u64 = 0x5a1_9a4a_2026;
 
 /// Key of a piece: `PIECES[side][rank][square]`.
@@ -26,7 +19,7 @@ static PIECES: [[[u64; Square::NUM]; Rank::NUM]; 2] = {
         while rank < Rank::NUM {
             let mut square = 0;
             while square < Square::NUM {
-                state = state.wrapping_add(GOLDEN);
+                state = state.wrapping_add(GOLDEN_GAMMA);
                 keys[side][rank][square] = mix(state);
                 square += 1;
             }
@@ -38,7 +31,7 @@ static PIECES: [[[u64; Square::NUM]; Rank::NUM]; 2] = {
 };
 
 /// Key xored in while Black is to move.
-pub(crate) const BLACK_TO_MOVE: u64 = mix(SEED.wrapping_sub(GOLDEN));
+pub(crate) const BLACK_TO_MOVE: u64 = mix(SEED.wrapping_sub(GOLDEN_GAMMA));
 
 /// Key of a waiting Flag on each square.
 pub(crate) const WAITING_FLAG: [u64; Square::NUM] = {
@@ -46,7 +39,7 @@ pub(crate) const WAITING_FLAG: [u64; Square::NUM] = {
     let mut state = SEED ^ 0xffff_0000_ffff_0000;
     let mut square = 0;
     while square < Square::NUM {
-        state = state.wrapping_add(GOLDEN);
+        state = state.wrapping_add(GOLDEN_GAMMA);
         keys[square] = mix(state);
         square += 1;
     }

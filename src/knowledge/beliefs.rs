@@ -110,7 +110,7 @@ impl Tracker {
 impl Beliefs {
     pub(crate) fn from_tracker(tracker: &Tracker) -> Result<Beliefs, ObserveError> {
         let enemy = tracker.side().other();
-        let count = Count::new(tracker.constraints(), &army()).ok_or(ObserveError::NoFit {
+        let count = Count::new(tracker.constraints(), &Rank::ARMY).ok_or(ObserveError::NoFit {
             why: "no assignment of the enemy's ranks fits every fact",
         })?;
         let pieces = (0..Rank::ARMY_SIZE)
@@ -167,19 +167,11 @@ impl Beliefs {
     /// equally likely. Cheap: 21 steps over the counts computed with the beliefs.
     pub fn sample(&self, rng: &mut SplitMix64) -> [Rank; Rank::ARMY_SIZE] {
         let mut ranks = [Rank::Flag; Rank::ARMY_SIZE];
-        for (number, rank) in self.count.sample(&army(), rng) {
+        for (number, rank) in self.count.sample(&Rank::ARMY, rng) {
             ranks[number] = rank;
         }
         ranks
     }
-}
-
-/// The army as a sequence of 21 ranks in rank order.
-pub(crate) fn army() -> Vec<Rank> {
-    Rank::ALL
-        .into_iter()
-        .flat_map(|rank| core::iter::repeat_n(rank, rank.count() as usize))
-        .collect()
 }
 
 /// Narrows the allowed sets by what the army forces: a rank that pieces whose set holds only it

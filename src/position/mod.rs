@@ -628,10 +628,7 @@ mod tests {
             .iter()
             .map(|(s, r)| (s.parse().unwrap(), *r))
             .collect();
-        let mut army: Vec<Rank> = Rank::ALL
-            .into_iter()
-            .flat_map(|r| core::iter::repeat_n(r, r.count() as usize))
-            .collect();
+        let mut army: Vec<Rank> = Rank::ARMY.to_vec();
         for (_, rank) in &pieces {
             let i = army.iter().position(|r| r == rank).unwrap();
             army.remove(i);

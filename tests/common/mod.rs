@@ -26,10 +26,7 @@ pub fn pieces(text: &str) -> Vec<(Square, Rank)> {
 /// the squares named in `empty`.
 pub fn setup_with(side: Side, rules: Rules, fixed: &str, empty: &str) -> Setup {
     let mut placed = pieces(fixed);
-    let mut remaining: Vec<Rank> = Rank::ALL
-        .into_iter()
-        .flat_map(|r| std::iter::repeat_n(r, r.count() as usize))
-        .collect();
+    let mut remaining: Vec<Rank> = Rank::ARMY.to_vec();
     for (_, rank) in &placed {
         let i = remaining
             .iter()
