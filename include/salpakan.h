@@ -1,9 +1,29 @@
 /*
  * salpakan: the C ABI of the Game of the Generals (Salpakan) rules engine.
  *
- * Squares are indices (row - 1) * 9 + file: a1 = 0, i1 = 8, a2 = 9, i8 = 71. Sides, ranks,
- * outcomes, states and reasons are uint8_t values; fallible functions return a SalpakanResult
- * and write outputs only on SALPAKAN_RESULT_OK. salpakan_last_error() says what went wrong.
+ * Values. Squares are indices (row - 1) * 9 + file: a1 = 0, i1 = 8, a2 = 9, i8 = 71. Sides,
+ * ranks, outcomes, states and reasons are uint8_t values, checked on the way in (an unknown
+ * value is SALPAKAN_RESULT_INVALID_ARGUMENT).
+ *
+ * Results. Fallible functions return a SalpakanResult. Every argument is checked before
+ * anything is written: outputs are written only on SALPAKAN_RESULT_OK, except the needed
+ * count or length (*count, *len), which is also written on SALPAKAN_RESULT_BUFFER_TOO_SMALL.
+ * A NULL where a pointer is required is SALPAKAN_RESULT_NULL_ARGUMENT, with nothing written.
+ *
+ * Buffers. Functions that write an array or a text take the buffer, its capacity and an
+ * out-pointer for the length. A text's *len is its length without the NUL, and the capacity
+ * counts the NUL: a text of n bytes needs a capacity of n + 1. A NULL buffer with capacity 0
+ * asks for the size: the call returns SALPAKAN_RESULT_BUFFER_TOO_SMALL (or SALPAKAN_RESULT_OK
+ * when the array is empty) with *len or *count set, and writes nothing else. Too small a
+ * capacity writes nothing but the length.
+ *
+ * Errors. salpakan_last_error() gives the message of the last failed call on this thread.
+ * Every call clears it first, except salpakan_last_error, salpakan_result_name and
+ * salpakan_version, which leave it as it was.
+ *
+ * Threads. Any function may be called from any thread, and different games may be used on
+ * different threads at once; one game must not be used by two threads at the same time.
+ * salpakan_last_error is per thread.
  */
 
 #ifndef SALPAKAN_H
@@ -312,7 +332,7 @@ SalpakanResult salpakan_game_view(const struct SalpakanGame *game,
                                   uint8_t side,
                                   struct SalpakanCell *cells);
 
-// Writes perft of the current position at `depth` to `*nodes` (RULES.md: the number of move
+// Writes perft of the current position at `depth` to `*nodes` (docs/RULES.md: the number of move
 // sequences of that length; 0 for a finished game at depth 1 or more).
 //
 // # Safety
@@ -367,15 +387,19 @@ SalpakanResult salpakan_game_sample(const struct SalpakanGame *game,
 
 // A NUL-terminated message about the most recent call on this thread, if it failed (which
 // rank is over-counted, which square is outside the zone, which argument is NULL...), or NULL
-// if it succeeded. Every other `salpakan_*` call clears it first. The text stays valid until
-// the next `salpakan_*` call on this thread; do not free it.
+// if it succeeded. Every `salpakan_*` call clears it first, except three that leave it as it
+// was: `salpakan_last_error` itself, `salpakan_result_name` and `salpakan_version` (so a
+// failure's message can be read and its code named, in either order). The text stays valid
+// until the next call on this thread that clears it; do not free it.
 const char *salpakan_last_error(void);
 
 // The name of a result code (`"SALPAKAN_RESULT_OK"`, ...), or `"SALPAKAN_RESULT_UNKNOWN"` for a
-// number that is not one. A static string: do not free it.
+// number that is not one. A static string: do not free it. Leaves `salpakan_last_error` as it
+// was.
 const char *salpakan_result_name(SalpakanResult result);
 
-// The library's version, `"MAJOR.MINOR.PATCH"`. A static string: do not free it.
+// The library's version, `"MAJOR.MINOR.PATCH"`. A static string: do not free it. Leaves
+// `salpakan_last_error` as it was.
 const char *salpakan_version(void);
 
 // Writes a uniformly random valid setup for `side` into `cells` (72 cells indexed by square:
@@ -397,8 +421,8 @@ SalpakanResult salpakan_random_setup(uint8_t side,
 SalpakanResult salpakan_challenge(uint8_t attacker, uint8_t defender, uint8_t *outcome);
 
 // Writes the game's position text: one line with every rank, the side to move, any waiting
-// Flag, the counters, the rules and the status (see the README for the grammar). Buffer rules
-// as in the header's notes: `*len` without the NUL; too small a `capacity` writes nothing and
+// Flag, the counters, the rules and the status (see the README for the grammar). The buffer
+// rules of the header's notes: `*len` without the NUL; too small a `capacity` writes nothing and
 // returns `BUFFER_TOO_SMALL` (`buf` may be NULL when `capacity` is 0).
 //
 // # Safety

@@ -17,7 +17,7 @@ crate::enums::simple_enum! {
 
 impl Outcome {}
 
-/// The rules of RULES.md, in their order. Evaluated once per pair at compile time.
+/// The rules of the [rulebook](crate::rulebook), in their order. Evaluated once per pair at compile time.
 const fn resolve(attacker: Rank, defender: Rank) -> Outcome {
     let (a, d) = (attacker as u8, defender as u8);
     // 1. Flag attacks Flag: the attacker captures the enemy Flag.

@@ -82,7 +82,7 @@ impl Game {
     /// A game that starts from `position` (for example one parsed from a position text), with
     /// no setups and no history before it. Play, views and records work as usual; beliefs and
     /// samples need the setups and the whole public history, so they are refused for such a
-    /// game ([`ObserveError::Start`]).
+    /// game ([`ObserveError::Start`](crate::ObserveError::Start)).
     #[must_use]
     pub fn from_position(position: Position) -> Game {
         Game {

@@ -41,6 +41,12 @@ mod view;
 /// cbindgen:ignore
 mod zobrist;
 
+/// The rules this crate implements, exactly: board and numbering, armies, setup, turn order,
+/// the challenge table, every way a game ends, and perft (the text of `docs/RULES.md`).
+pub mod rulebook {
+    #![doc = include_str!("../docs/RULES.md")]
+}
+
 /// The C ABI (`include/salpakan.h`): for C callers, not for Rust code, so hidden from these
 /// docs; the header documents every item.
 #[doc(hidden)]

@@ -6,7 +6,7 @@ use crate::parse::ParseError;
 use crate::side::Side;
 
 crate::enums::simple_enum! {
-    /// A piece's rank. The numeric values are those of RULES.md and the C ABI: `Flag` = 0,
+    /// A piece's rank. The numeric values are those of the [rulebook](crate::rulebook) and the C ABI: `Flag` = 0,
     /// `Private` = 1 up to `FiveStarGeneral` = 13, `Spy` = 14.
     ///
     /// Ordering follows the numeric value; who wins a challenge is decided by
@@ -96,7 +96,7 @@ impl Rank {
         }
     }
 
-    /// The two-character code of RULES.md, upper case (`"5G"`, `"PV"`, `"FL"`, …).
+    /// The two-character code of the [rulebook](crate::rulebook), upper case (`"5G"`, `"PV"`, `"FL"`, …).
     #[must_use]
     pub const fn code(self) -> &'static str {
         [

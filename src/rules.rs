@@ -1,4 +1,4 @@
-//! The rule options that RULES.md leaves open: the setup zone and an optional move limit.
+//! The rule options that the [rulebook](crate::rulebook) leaves open: the setup zone and an optional move limit.
 
 use core::num::NonZeroU16;
 

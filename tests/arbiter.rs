@@ -1,4 +1,4 @@
-//! The challenge table of RULES.md, checked pair by pair against a table written out by hand.
+//! The challenge table of docs/RULES.md, checked pair by pair against a table written out by hand.
 
 use salpakan::{Outcome, Rank, challenge};
 

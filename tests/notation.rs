@@ -259,6 +259,7 @@ fn position_text_errors_name_the_column_and_what_was_expected() {
     assert!(err.found.contains("e5"), "{err}");
 }
 
+#[cfg(feature = "serde")]
 fn json_round_trip<T>(value: &T)
 where
     T: serde::Serialize + serde::de::DeserializeOwned + PartialEq + core::fmt::Debug,
@@ -268,6 +269,7 @@ where
     assert_eq!(&back, value, "{json}");
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn value_types_round_trip_through_json() {
     let g = games()

@@ -1,4 +1,4 @@
-//! Playing moves: legality, challenges, turn order and every way a game ends (RULES.md).
+//! Playing moves: legality, challenges, turn order and every way a game ends (docs/RULES.md).
 
 mod common;
 

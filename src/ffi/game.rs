@@ -315,7 +315,7 @@ pub unsafe extern "C" fn salpakan_game_view(
     })
 }
 
-/// Writes perft of the current position at `depth` to `*nodes` (RULES.md: the number of move
+/// Writes perft of the current position at `depth` to `*nodes` (docs/RULES.md: the number of move
 /// sequences of that length; 0 for a finished game at depth 1 or more).
 ///
 /// # Safety

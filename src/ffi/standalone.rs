@@ -15,15 +15,18 @@ use super::values::SALPAKAN_NO_PIECE;
 
 /// A NUL-terminated message about the most recent call on this thread, if it failed (which
 /// rank is over-counted, which square is outside the zone, which argument is NULL...), or NULL
-/// if it succeeded. Every other `salpakan_*` call clears it first. The text stays valid until
-/// the next `salpakan_*` call on this thread; do not free it.
+/// if it succeeded. Every `salpakan_*` call clears it first, except three that leave it as it
+/// was: `salpakan_last_error` itself, `salpakan_result_name` and `salpakan_version` (so a
+/// failure's message can be read and its code named, in either order). The text stays valid
+/// until the next call on this thread that clears it; do not free it.
 #[unsafe(no_mangle)]
 pub extern "C" fn salpakan_last_error() -> *const c_char {
     last_error_ptr()
 }
 
 /// The name of a result code (`"SALPAKAN_RESULT_OK"`, ...), or `"SALPAKAN_RESULT_UNKNOWN"` for a
-/// number that is not one. A static string: do not free it.
+/// number that is not one. A static string: do not free it. Leaves `salpakan_last_error` as it
+/// was.
 #[unsafe(no_mangle)]
 pub extern "C" fn salpakan_result_name(result: SalpakanResult) -> *const c_char {
     let name = RESULT_NAMES
@@ -33,7 +36,8 @@ pub extern "C" fn salpakan_result_name(result: SalpakanResult) -> *const c_char 
     name.as_ptr().cast()
 }
 
-/// The library's version, `"MAJOR.MINOR.PATCH"`. A static string: do not free it.
+/// The library's version, `"MAJOR.MINOR.PATCH"`. A static string: do not free it. Leaves
+/// `salpakan_last_error` as it was.
 #[unsafe(no_mangle)]
 pub extern "C" fn salpakan_version() -> *const c_char {
     concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast()

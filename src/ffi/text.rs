@@ -12,9 +12,11 @@ use super::boundary::{
 };
 use super::game::SalpakanGame;
 
-/// Writes `text` to a caller's buffer under the C ABI's buffer rules: `*len` is the length
-/// without the NUL; if `capacity < *len + 1` nothing is written and the result is
-/// `BUFFER_TOO_SMALL` (`buf` may then be NULL); otherwise the text is written NUL-terminated.
+/// Writes `text` to a caller's buffer under the C ABI's buffer rules (the header's notes):
+/// `*len` is the length without the NUL; if `capacity < *len + 1` only `*len` is written and the
+/// result is `BUFFER_TOO_SMALL` (`buf` may then be NULL); otherwise the text is written
+/// NUL-terminated. Every argument is checked before anything is written: a NULL `buf` with a
+/// `capacity` large enough is `NULL_ARGUMENT`, with nothing written.
 ///
 /// # Safety
 /// `buf` is NULL or has room for `capacity` bytes; `len` is NULL or writable.
@@ -25,28 +27,28 @@ unsafe fn write_text(
     len: *mut usize,
 ) -> FfiResult<()> {
     let len = out_ptr(len, "len")?;
-    // SAFETY: checked non-null; the caller promises it is writable.
-    unsafe { write_out(len, text.len()) };
-    if capacity < text.len() + 1 {
+    let needed = text.len() + 1;
+    if capacity < needed {
+        // SAFETY: checked non-null; the caller promises it is writable.
+        unsafe { write_out(len, text.len()) };
         return Err(Failure::new(
             SALPAKAN_RESULT_BUFFER_TOO_SMALL,
-            format!(
-                "`capacity` is {capacity}; the text needs {} bytes with its NUL",
-                text.len() + 1
-            ),
+            format!("`capacity` is {capacity}; the text needs {needed} bytes with its NUL"),
         ));
     }
     if buf.is_null() {
         return Err(Failure::new(
             SALPAKAN_RESULT_NULL_ARGUMENT,
-            "argument `buf` is NULL",
+            format!("argument `buf` is NULL, and `capacity` is {capacity}"),
         ));
     }
-    let mut bytes = Vec::with_capacity(text.len() + 1);
+    let mut bytes = Vec::with_capacity(needed);
     bytes.extend_from_slice(text.as_bytes());
     bytes.push(0);
     // SAFETY: non-null with room for `capacity >= text.len() + 1` bytes.
     unsafe { write_array(buf.cast::<u8>(), &bytes) };
+    // SAFETY: checked non-null; the caller promises it is writable.
+    unsafe { write_out(len, text.len()) };
     Ok(())
 }
 
@@ -117,8 +119,8 @@ unsafe fn game_from_text(
 }
 
 /// Writes the game's position text: one line with every rank, the side to move, any waiting
-/// Flag, the counters, the rules and the status (see the README for the grammar). Buffer rules
-/// as in the header's notes: `*len` without the NUL; too small a `capacity` writes nothing and
+/// Flag, the counters, the rules and the status (see the README for the grammar). The buffer
+/// rules of the header's notes: `*len` without the NUL; too small a `capacity` writes nothing and
 /// returns `BUFFER_TOO_SMALL` (`buf` may be NULL when `capacity` is 0).
 ///
 /// # Safety

@@ -194,10 +194,9 @@ impl Tracker {
 
     /// Takes in one ply of the public log. On an error the tracker is unchanged.
     ///
-    /// Three steps, each a function below: the move's legality on the squares known
-    /// ([`Tracker::legality`]), what a challenge's outcome says of the enemy piece in it
-    /// ([`Tracker::challenge_fact`]), and what the reported status says under the end-of-game
-    /// rules ([`Tracker::end_fact`]). Only when all three agree is the tracker changed.
+    /// Three steps: the move's legality on the squares known, what a challenge's outcome says
+    /// of the enemy piece in it, and what the reported status says under the end-of-game
+    /// rules. Only when all three agree is the tracker changed.
     ///
     /// # Errors
     /// [`ObserveError`] if the game is over, the move is impossible, or the outcome or status

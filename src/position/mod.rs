@@ -231,7 +231,7 @@ impl Position {
     }
 
     /// The square of a Flag that reached its far row next to an enemy piece and waits for the
-    /// opponent's one reply (RULES.md, "Flag reaches the far end"). It belongs to the side not
+    /// opponent's one reply ([rulebook](crate::rulebook), "Flag reaches the far end"). It belongs to the side not
     /// to move.
     #[inline]
     #[must_use]
@@ -492,7 +492,7 @@ impl Position {
         self.move_limit != 0 && self.plies_since_challenge >= self.move_limit
     }
 
-    /// The end-of-game rules of RULES.md, applied after `mover`'s move: `flag_lost` is the side
+    /// The end-of-game rules of the [rulebook](crate::rulebook), applied after `mover`'s move: `flag_lost` is the side
     /// whose Flag the move removed, `arrived` the far-row square a Flag just moved onto.
     #[inline(never)]
     fn settle(&mut self, mover: Side, flag_lost: Option<Side>, arrived: Option<Square>) {

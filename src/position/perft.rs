@@ -1,9 +1,9 @@
-//! Perft: counting move sequences to cross-check move generation (RULES.md).
+//! Perft: counting move sequences to cross-check move generation ([rulebook](crate::rulebook)).
 
 use super::Position;
 
 impl Position {
-    /// Perft: the number of move sequences of length `depth` from this position (RULES.md).
+    /// Perft: the number of move sequences of length `depth` from this position ([rulebook](crate::rulebook)).
     /// `perft(0)` is 1; a finished game contributes 0 at depth 1 or more. The last ply is
     /// counted from the bitboards without being played (bulk counting).
     #[must_use]

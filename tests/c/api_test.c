@@ -300,8 +300,10 @@ static void test_legal_moves_buffers(void) {
     CHECK(count == 39);
     CHECK(error_mentions("capacity"));
     CHECK(moves[0].from == 0xAB && moves[0].to == 0xAB); /* nothing written */
+    count = 12345;
     CHECK_RESULT(salpakan_game_legal_moves(game, NULL, SALPAKAN_MAX_MOVES, &count),
                  SALPAKAN_RESULT_NULL_ARGUMENT);
+    CHECK(count == 12345); /* nothing written on NULL_ARGUMENT */
     CHECK_RESULT(salpakan_game_legal_moves(game, moves, SALPAKAN_MAX_MOVES, NULL),
                  SALPAKAN_RESULT_NULL_ARGUMENT);
     CHECK_RESULT(salpakan_game_legal_moves(NULL, moves, SALPAKAN_MAX_MOVES, &count),
@@ -641,7 +643,23 @@ static void test_text(void) {
     CHECK_RESULT(salpakan_game_from_text(NULL, &back), SALPAKAN_RESULT_NULL_ARGUMENT);
     CHECK_RESULT(salpakan_game_from_text(buf, NULL), SALPAKAN_RESULT_NULL_ARGUMENT);
     CHECK_RESULT(salpakan_game_to_text(game, buf, sizeof buf, NULL), SALPAKAN_RESULT_NULL_ARGUMENT);
+    len = 777;
     CHECK_RESULT(salpakan_game_to_text(game, NULL, 500, &len), SALPAKAN_RESULT_NULL_ARGUMENT);
+    CHECK(len == 777); /* nothing written on NULL_ARGUMENT */
+    CHECK_RESULT(salpakan_game_view_text(game, SALPAKAN_WHITE, NULL, 500, &len),
+                 SALPAKAN_RESULT_NULL_ARGUMENT);
+    CHECK(len == 777);
+    CHECK_RESULT(salpakan_game_record(game, NULL, 100000, &len), SALPAKAN_RESULT_NULL_ARGUMENT);
+    CHECK(len == 777);
+    /* result_name and version leave the last error as it was. */
+    CHECK(error_mentions("buf"));
+    CHECK(strcmp(salpakan_result_name(SALPAKAN_RESULT_NULL_ARGUMENT),
+                 "SALPAKAN_RESULT_NULL_ARGUMENT") == 0);
+    CHECK(error_mentions("buf"));
+    CHECK(salpakan_version() != NULL);
+    CHECK(error_mentions("buf"));
+    CHECK(salpakan_last_error() == salpakan_last_error());
+    CHECK(error_mentions("buf"));
     CHECK_RESULT(salpakan_game_to_text(NULL, buf, sizeof buf, &len), SALPAKAN_RESULT_NULL_ARGUMENT);
 
     /* View text: White's ranks shown, Black's hidden. */
