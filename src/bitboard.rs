@@ -2,6 +2,7 @@
 
 use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
+use crate::select::{Broadword, Select};
 use crate::square::{Direction, Square};
 
 /// A set of squares: bit `i` is square index `i`. Bits 72..128 are always clear.
@@ -62,48 +63,6 @@ const SINGLE: [Bitboard; Square::NUM] = {
     }
     table
 };
-
-/// `SELECT_IN_BYTE[byte][k]`: the position of the `k`-th set bit of `byte` (8 if none).
-const SELECT_IN_BYTE: [[u8; 8]; 256] = {
-    let mut table = [[8u8; 8]; 256];
-    let mut byte = 0;
-    while byte < 256 {
-        let mut k = 0;
-        let mut bit = 0;
-        while bit < 8 {
-            if byte >> bit & 1 == 1 {
-                table[byte][k] = bit as u8;
-                k += 1;
-            }
-            bit += 1;
-        }
-        byte += 1;
-    }
-    table
-};
-
-/// The position of the `k`-th (0-based) set bit of `x`, by broadword arithmetic (Vigna,
-/// "Broadword implementation of rank/select queries", 2008): byte-wise popcounts, their prefix
-/// sums in one multiply, a parallel comparison with `k` to find the byte, then a table for the
-/// bit inside that byte. No branches, no popcount instruction needed. If `k` is not below
-/// `x.count_ones()` the result is meaningless but in `0..=64`.
-#[inline(always)]
-pub(crate) fn select64(x: u64, k: u32) -> u32 {
-    const ONES_STEP_4: u64 = 0x1111_1111_1111_1111;
-    const ONES_STEP_8: u64 = 0x0101_0101_0101_0101;
-    const MSBS_STEP_8: u64 = 0x80 * ONES_STEP_8;
-    let mut s = x - ((x & (0xa * ONES_STEP_4)) >> 1);
-    s = (s & (0x3 * ONES_STEP_4)) + ((s >> 2) & (0x3 * ONES_STEP_4));
-    s = (s + (s >> 4)) & (0xf * ONES_STEP_8);
-    let byte_sums = s.wrapping_mul(ONES_STEP_8);
-    let k_step = (k as u64 & 0x7f).wrapping_mul(ONES_STEP_8);
-    // Bytes whose running count is still <= k: their number is the index of k's byte.
-    let leq = ((k_step | MSBS_STEP_8).wrapping_sub(byte_sums)) & MSBS_STEP_8;
-    let place = (((leq >> 7).wrapping_mul(ONES_STEP_8) >> 56) * 8).min(56) as u32;
-    let below = ((byte_sums << 8) >> place) & 0xff;
-    let rank_in_byte = (k as u64).wrapping_sub(below) as usize & 7;
-    place + SELECT_IN_BYTE[((x >> place) & 0xff) as usize][rank_in_byte] as u32
-}
 
 const fn row_mask(row: u8) -> u128 {
     0x1ffu128 << (row * Square::FILES)
@@ -227,12 +186,18 @@ impl Bitboard {
     #[inline(always)]
     #[must_use]
     pub fn nth_square(self, n: u32) -> Square {
+        self.nth_square_with(n, Broadword)
+    }
+
+    /// [`Bitboard::nth_square`] with a chosen way to find the `k`-th bit of a word.
+    #[inline(always)]
+    pub(crate) fn nth_square_with(self, n: u32, select: impl Select) -> Square {
         let low = self.0 as u64;
         let low_count = low.count_ones();
         let high = n >= low_count;
         let word = if high { (self.0 >> 64) as u64 } else { low };
         let n = if high { n - low_count } else { n };
-        let index = select64(word, n) + if high { 64 } else { 0 };
+        let index = select.select64(word, n) + if high { 64 } else { 0 };
         Square::clamped(index.min(71) as u8)
     }
 
@@ -314,24 +279,6 @@ impl Not for Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn select64_finds_every_set_bit_of_many_words() {
-        let mut state = 0x1234_5678_9abc_def0u64;
-        let mut words = vec![0, 1, u64::MAX, 1 << 63, 0x8000_0000_0000_0001, 0xff00];
-        for _ in 0..2000 {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            words.push(state & state.rotate_left(17));
-        }
-        for x in words {
-            let naive: Vec<u32> = (0..64).filter(|b| x >> b & 1 == 1).collect();
-            for (k, bit) in naive.iter().enumerate() {
-                assert_eq!(select64(x, k as u32), *bit, "x={x:#x} k={k}");
-            }
-        }
-    }
 
     #[test]
     fn nth_square_walks_the_set_in_order() {

@@ -29,6 +29,8 @@ mod rng;
 /// cbindgen:ignore
 mod rules;
 /// cbindgen:ignore
+mod select;
+/// cbindgen:ignore
 mod setup;
 /// cbindgen:ignore
 mod side;

@@ -16,6 +16,7 @@ pub use list::{IntoIter, Move, MoveList};
 
 use crate::bitboard::Bitboard;
 use crate::rng::SplitMix64;
+use crate::select::Select;
 use crate::square::{Direction, Square};
 
 /// The squares that `own`'s pieces can step to in `direction`.
@@ -48,32 +49,38 @@ pub(crate) fn count(own: Bitboard) -> u32 {
 #[inline(always)]
 pub(crate) fn generate(own: Bitboard, mut f: impl FnMut(Move) -> bool) -> bool {
     for direction in Direction::ALL {
-        let bits = targets(own, direction).bits();
-        for (mut word, base) in [(bits as u64, 0u8), ((bits >> 64) as u64, 64)] {
-            while word != 0 {
-                let to = Square::clamped(base + word.trailing_zeros() as u8);
-                if f(Move::new(start(to, direction), to)) {
-                    return true;
-                }
-                word &= word - 1;
+        let mut bits = targets(own, direction).bits();
+        while bits != 0 {
+            let to = Square::clamped(bits.trailing_zeros() as u8);
+            if f(Move::new(start(to, direction), to)) {
+                return true;
             }
+            bits &= bits - 1;
         }
     }
     false
 }
 
-/// Every move of `own`'s pieces in a [`MoveList`], in the order of [`generate`]: the bulk
-/// writer behind [`crate::Position::legal_moves`] and the C ABI's move list.
+/// Every move of `own`'s pieces in a [`MoveList`], in the order of [`generate`] (a test checks
+/// it): the bulk writer behind [`crate::Position::legal_moves`] and the C ABI's move list.
 #[inline(always)]
 pub(crate) fn list(own: Bitboard) -> MoveList {
     let mut list = MoveList::new();
     // The count lives in a local, not in the list, so the stores do not serialize on it.
     let mut len = 0;
-    generate(own, |mv| {
-        list.set(len, mv);
-        len += 1;
-        false
-    });
+    for direction in Direction::ALL {
+        // Each 64-bit half on its own: every step is one 64-bit operation, which writes a
+        // list faster than the 128-bit steps of `generate` (measured in random games).
+        let bits = targets(own, direction).bits();
+        for (mut word, base) in [(bits as u64, 0u8), ((bits >> 64) as u64, 64)] {
+            while word != 0 {
+                let to = Square::clamped(base + word.trailing_zeros() as u8);
+                list.set(len, Move::new(start(to, direction), to));
+                len += 1;
+                word &= word - 1;
+            }
+        }
+    }
     list.set_len(len);
     list
 }
@@ -93,7 +100,7 @@ pub(crate) fn action_mask(own: Bitboard) -> ActionMask {
 /// Picks from the per-direction counts without listing the moves, and without a branch that
 /// depends on the random number (such branches mispredict every time).
 #[inline(always)]
-pub(crate) fn random(own: Bitboard, rng: &mut SplitMix64) -> Option<Move> {
+pub(crate) fn random(own: Bitboard, rng: &mut SplitMix64, select: impl Select) -> Option<Move> {
     let targets = all_targets(own);
     let counts = targets.map(Bitboard::len);
     let starts = [
@@ -108,13 +115,14 @@ pub(crate) fn random(own: Bitboard, rng: &mut SplitMix64) -> Option<Move> {
     }
     let k = rng.below(u64::from(total)) as u32;
     let d = usize::from(k >= starts[1]) + usize::from(k >= starts[2]) + usize::from(k >= starts[3]);
-    let to = targets[d].nth_square(k - starts[d]);
+    let to = targets[d].nth_square_with(k - starts[d], select);
     Some(Move::new(start(to, Direction::ALL[d]), to))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::select::{Broadword, FastPdep};
 
     /// An army on a few squares, including the board's edges and corners.
     fn own() -> Bitboard {
@@ -181,11 +189,15 @@ mod tests {
         let mut rng = SplitMix64::new(5);
         let mut seen = std::collections::BTreeSet::new();
         for _ in 0..2000 {
-            let mv = random(own, &mut rng).unwrap();
+            let mv = random(own, &mut rng, Broadword).unwrap();
+            if let Some(pdep) = FastPdep::detect() {
+                let (mut a, mut b) = (rng.clone(), rng.clone());
+                assert_eq!(random(own, &mut a, pdep), random(own, &mut b, Broadword));
+            }
             assert!(expected.contains(&mv));
             seen.insert(mv);
         }
         assert_eq!(seen.len(), expected.len());
-        assert_eq!(random(Bitboard::EMPTY, &mut rng), None);
+        assert_eq!(random(Bitboard::EMPTY, &mut rng, Broadword), None);
     }
 }

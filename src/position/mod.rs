@@ -289,7 +289,7 @@ impl Position {
     /// The squares of the side to move's pieces while the game goes on; none once it has
     /// ended, so that every generator below finds no move then.
     #[inline(always)]
-    fn movers(&self) -> Bitboard {
+    pub(crate) fn movers(&self) -> Bitboard {
         if self.status.is_ongoing() {
             self.occupied[self.side_to_move.index()]
         } else {
