@@ -317,3 +317,29 @@ fn the_cpp_selfplay_example_finishes_a_game() {
         "{first}"
     );
 }
+
+/// The C and C++ snippets of the README compile as shown (with the warnings flags) and run.
+#[test]
+fn the_readme_snippets_compile_and_run() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let block = |fence: &str| {
+        let start = readme
+            .find(fence)
+            .unwrap_or_else(|| panic!("README has a {fence} block"))
+            + fence.len();
+        let end = start + readme[start..].find("```").unwrap();
+        readme[start..end].to_owned()
+    };
+    for (fence, cxx, std, file) in [
+        ("```c\n", false, "c99", "readme_snippet.c"),
+        ("```cpp\n", true, "c++17", "readme_snippet.cpp"),
+    ] {
+        let path = out_dir().join(file);
+        std::fs::write(&path, block(fence)).unwrap();
+        let exe = build(cxx, std, &[path.to_str().unwrap()], &format!("{file}.exe"));
+        let output = run(&exe, &[]);
+        if cxx {
+            assert!(output.contains("SALPAKAN_RESULT_ILLEGAL_MOVE"), "{output}");
+        }
+    }
+}
