@@ -32,6 +32,19 @@ private:
 };
 
 namespace detail {
+/// The C ABI reads NUL-terminated text: a string with a NUL byte inside would be cut short
+/// there, silently. Such a string is refused instead.
+inline const char *c_text(const std::string &text, const char *what) {
+    const std::size_t nul = text.find('\0');
+    if (nul != std::string::npos) {
+        throw Error(SALPAKAN_RESULT_INVALID_ARGUMENT,
+                    std::string("SALPAKAN_RESULT_INVALID_ARGUMENT: ") + what +
+                        " contains a NUL byte at offset " + std::to_string(nul) +
+                        "; the text would end there");
+    }
+    return text.c_str();
+}
+
 inline void check(SalpakanResult result) {
     if (result != SALPAKAN_RESULT_OK) {
         const char *message = salpakan_last_error();
@@ -173,14 +186,14 @@ public:
     /// A game from a position text (no setups or history: no beliefs or samples).
     static Game from_text(const std::string &text) {
         SalpakanGame *handle = nullptr;
-        detail::check(salpakan_game_from_text(text.c_str(), &handle));
+        detail::check(salpakan_game_from_text(detail::c_text(text, "the position text"), &handle));
         return Game(handle);
     }
 
     /// A game replayed from a record, history included.
     static Game from_record(const std::string &record) {
         SalpakanGame *handle = nullptr;
-        detail::check(salpakan_game_from_record(record.c_str(), &handle));
+        detail::check(salpakan_game_from_record(detail::c_text(record, "the record"), &handle));
         return Game(handle);
     }
 

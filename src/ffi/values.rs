@@ -93,6 +93,9 @@ pub const SALPAKAN_ACTIONS: usize = 288;
 /// The length in bytes of a legal-action mask.
 pub const SALPAKAN_ACTION_MASK_BYTES: usize = 36;
 
+/// The deepest `salpakan_game_perft` accepts.
+pub const SALPAKAN_MAX_PERFT_DEPTH: u32 = 32;
+
 /// A move: from and to are square indices, `(row - 1) * 9 + file`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -116,6 +119,7 @@ impl From<Move> for SalpakanMove {
 // cbindgen needs the C constants as literals; these tie each to the Rust value it mirrors.
 const _: () = {
     assert!(SALPAKAN_MAX_MOVES == MoveList::CAPACITY);
+    assert!(SALPAKAN_MAX_PERFT_DEPTH == crate::Position::MAX_PERFT_DEPTH);
     assert!(SALPAKAN_SQUARES == Square::NUM);
     assert!(SALPAKAN_ACTIONS == Move::NUM_ACTIONS);
     assert!(SALPAKAN_ACTION_MASK_BYTES == Move::NUM_ACTIONS / 8);

@@ -253,7 +253,8 @@ impl Position {
         (self.move_limit != 0).then_some(self.move_limit)
     }
 
-    /// Plies played since the start.
+    /// Plies played since the start. The count stops at `u32::MAX` (4294967295) rather than
+    /// wrapping to 0; no game plays that many.
     #[inline]
     #[must_use]
     pub fn ply(&self) -> u32 {
@@ -417,7 +418,7 @@ impl Position {
         let attacker = self.board[mv.from.index()].unwrap_or(Rank::Private);
         self.board[mv.from.index()] = None;
         self.side_to_move = them;
-        self.ply = self.ply.wrapping_add(1);
+        self.ply = self.ply.saturating_add(1);
         if HASH {
             self.hash ^= zobrist::piece(us, attacker, mv.from) ^ zobrist::BLACK_TO_MOVE;
         }

@@ -481,6 +481,15 @@ static void test_clone_free_and_nulls(void) {
     CHECK_RESULT(salpakan_game_perft(NULL, 1, &nodes), SALPAKAN_RESULT_NULL_ARGUMENT);
     CHECK_RESULT(salpakan_game_perft(game, 1, NULL), SALPAKAN_RESULT_NULL_ARGUMENT);
     CHECK(error_mentions("nodes"));
+    /* Perft has a bounded depth: beyond it, an error and nothing written (it used to recurse
+       until the stack overflowed). */
+    nodes = 4242;
+    CHECK_RESULT(salpakan_game_perft(game, SALPAKAN_MAX_PERFT_DEPTH + 1, &nodes),
+                 SALPAKAN_RESULT_INVALID_ARGUMENT);
+    CHECK(nodes == 4242);
+    CHECK(error_mentions("SALPAKAN_MAX_PERFT_DEPTH"));
+    CHECK_RESULT(salpakan_game_perft(game, UINT32_MAX, &nodes), SALPAKAN_RESULT_INVALID_ARGUMENT);
+    CHECK(nodes == 4242);
     /* A success clears the last error. */
     CHECK_RESULT(salpakan_game_perft(game, 1, &nodes), SALPAKAN_RESULT_OK);
     CHECK(salpakan_last_error() == NULL);

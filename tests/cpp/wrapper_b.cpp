@@ -88,6 +88,18 @@ int main() {
     check(error_code([] { salpakan::Game::from_record("[Result \"nonsense\"]"); }) ==
               SALPAKAN_RESULT_PARSE,
           "a bad record throws PARSE");
+    // A NUL inside the string would cut the record short and drop the later moves silently:
+    // refused instead, in every function that takes a string.
+    std::string cut = record;
+    cut.insert(cut.size() / 2, 1, '\0');
+    check(error_code([&] { salpakan::Game::from_record(cut); }) ==
+              SALPAKAN_RESULT_INVALID_ARGUMENT,
+          "a record with a NUL inside throws INVALID_ARGUMENT");
+    std::string cut_text = text;
+    cut_text[10] = '\0';
+    check(error_code([&] { salpakan::Game::from_text(cut_text); }) ==
+              SALPAKAN_RESULT_INVALID_ARGUMENT,
+          "a position text with a NUL inside throws INVALID_ARGUMENT");
     const salpakan::Beliefs beliefs = fresh.beliefs(SALPAKAN_WHITE);
     double total = 0;
     for (double p : beliefs) total += p;
