@@ -56,7 +56,24 @@ pub enum TextCell {
 
 /// A position text, parsed but not yet checked against the rules: the full position (every rank
 /// known) or a side's view of it (enemy ranks hidden). [`crate::Position`] converts from and to
-/// it; [`crate::View::to_text`] makes the hidden form. See the grammar in the README.
+/// it; [`crate::View::to_text`] makes the hidden form. See the grammar in the module docs of
+/// the README ("Text formats").
+///
+/// # What is checked
+/// Parsing checks the grammar: 8 rows of 9 cells, known codes, the side, a square or `-` for
+/// the waiting Flag, numbers within their fields (plies since the last challenge and the move
+/// limit at most 65535, the ply at most 4294967295), 3 or 4 setup rows, a status token.
+/// Turning the text into a [`crate::Position`] (`FromStr`, `TryFrom`) then refuses every state
+/// no game can reach, naming the field at fault:
+/// - a hidden piece (`XX`/`xx`), or more pieces of a rank than an army has;
+/// - plies since the last challenge above the plies played, or above the move limit;
+/// - a game that goes on without both Flags, or at the move limit with no Flag waiting (it
+///   would have been drawn);
+/// - `draw:move-limit` without the limit reached; `X:flag-captured` with the loser's Flag on
+///   the board or the winner's gone; `X:flag-reached-end` without X's Flag on its far row or
+///   without the loser's Flag; a resignation or agreement without both Flags;
+/// - a waiting Flag that is not the side not to move's own Flag on its far row in a game that
+///   goes on.
 ///
 /// ```
 /// use salpakan::{PositionText, Side};
