@@ -23,6 +23,7 @@ use crate::parse::ParseError;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(try_from = "u8", into = "u8"))]
+#[repr(transparent)]
 pub struct Square(u8);
 
 impl Square {

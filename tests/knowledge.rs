@@ -525,7 +525,7 @@ fn flag_races_under_move_limits_keep_beliefs_exact() {
             arrivals += usize::from(report.outcome.is_none() && m.to.row() == side.far_row());
             waits += usize::from(g.position().waiting_flag().is_some());
             // Check often, and whenever something happens at a far row.
-            if g.history().len() % 7 == 0
+            if g.history().len().is_multiple_of(7)
                 || m.to.row() == side.far_row()
                 || !report.status.is_ongoing()
             {

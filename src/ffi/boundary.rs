@@ -1,7 +1,7 @@
 //! The panic boundary, result codes, the thread's last error, and the checks that turn raw
 //! pointers and integers from C into Rust values.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::ffi::{CString, c_char};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -73,12 +73,15 @@ pub(crate) type FfiResult<T> = Result<T, Failure>;
 
 thread_local! {
     static LAST_ERROR: RefCell<Option<CString>> = const { RefCell::new(None) };
+    /// Whether `LAST_ERROR` holds a message: the one check every successful call makes.
+    static HAS_ERROR: Cell<bool> = const { Cell::new(false) };
 }
 
 fn set_last_error(message: Option<String>) {
-    if message.is_none() && LAST_ERROR.with(|cell| cell.borrow().is_none()) {
+    if message.is_none() && !HAS_ERROR.get() {
         return;
     }
+    HAS_ERROR.set(message.is_some());
     let message =
         message.map(|m| CString::new(m.replace('\0', " ")).unwrap_or_else(|_| c"error".to_owned()));
     LAST_ERROR.with(|cell| *cell.borrow_mut() = message);

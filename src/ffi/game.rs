@@ -173,27 +173,35 @@ pub unsafe extern "C" fn salpakan_game_legal_moves(
         if moves.is_null() && capacity > 0 {
             return Err(null("moves"));
         }
-        let list = game.game.legal_moves();
-        let len = list.len();
-        if len > capacity {
-            // SAFETY: checked non-null; the caller promises it is writable.
-            unsafe { write_out(count, len) };
-            return Err(Failure::new(
-                SALPAKAN_RESULT_BUFFER_TOO_SMALL,
-                format!(
-                    "`capacity` is {capacity}, and there are {len} legal moves (SALPAKAN_MAX_MOVES = 84 is always enough)"
-                ),
-            ));
-        }
-        if len > 0 {
-            let mut buffer = [SalpakanMove { from: 0, to: 0 }; MoveList::CAPACITY];
-            for (slot, mv) in buffer.iter_mut().zip(list.iter()) {
-                *slot = SalpakanMove::from(*mv);
+        let position = game.game.position();
+        let len = if capacity >= MoveList::CAPACITY {
+            // Room for any position's moves: write them straight into the caller's buffer.
+            // SAFETY: non-null (checked above, as `capacity > 0`) with room for `capacity >=
+            // 84` moves (the caller's promise); a `SalpakanMove` is two bytes, `from` then
+            // `to`, exactly a pair (checked at compile time in `values`), with alignment 1.
+            let pairs = unsafe { &mut *moves.cast::<[[u8; 2]; MoveList::CAPACITY]>() };
+            position.legal_move_pairs(pairs)
+        } else {
+            let len = position.count_legal_moves() as usize;
+            if len > capacity {
+                // SAFETY: checked non-null; the caller promises it is writable.
+                unsafe { write_out(count, len) };
+                return Err(Failure::new(
+                    SALPAKAN_RESULT_BUFFER_TOO_SMALL,
+                    format!(
+                        "`capacity` is {capacity}, and there are {len} legal moves (SALPAKAN_MAX_MOVES = 84 is always enough)"
+                    ),
+                ));
             }
-            // SAFETY: non-null (checked above, as `capacity >= len > 0`) with room for
-            // `capacity` moves (the caller's promise).
-            unsafe { write_array(moves, &buffer[..len]) };
-        }
+            let mut pairs = [[0u8; 2]; MoveList::CAPACITY];
+            let len = position.legal_move_pairs(&mut pairs);
+            if len > 0 {
+                // SAFETY: non-null (checked above, as `capacity >= len > 0`) with room for
+                // `capacity` moves; a `SalpakanMove` is exactly a pair (as above).
+                unsafe { write_array(moves.cast::<[u8; 2]>(), &pairs[..len]) };
+            }
+            len
+        };
         // SAFETY: checked non-null; the caller promises it is writable.
         unsafe { write_out(count, len) };
         Ok(())

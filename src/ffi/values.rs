@@ -119,6 +119,10 @@ impl From<Move> for SalpakanMove {
 // cbindgen needs the C constants as literals; these tie each to the Rust value it mirrors.
 const _: () = {
     assert!(SALPAKAN_MAX_MOVES == MoveList::CAPACITY);
+    // A move is a `[from, to]` byte pair (`Position::legal_move_pairs` writes them so).
+    assert!(core::mem::size_of::<SalpakanMove>() == 2);
+    assert!(core::mem::align_of::<SalpakanMove>() == 1);
+    assert!(core::mem::offset_of!(SalpakanMove, from) == 0);
     assert!(SALPAKAN_MAX_PERFT_DEPTH == crate::Position::MAX_PERFT_DEPTH);
     assert!(SALPAKAN_SQUARES == Square::NUM);
     assert!(SALPAKAN_ACTIONS == Move::NUM_ACTIONS);

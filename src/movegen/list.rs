@@ -28,6 +28,8 @@ use crate::square::{Direction, Square};
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+// Laid out as two bytes, `from` then `to`, so that the bulk writer fills a list as byte pairs.
+#[repr(C)]
 pub struct Move {
     /// The square the piece leaves.
     pub from: Square,
@@ -128,11 +130,22 @@ impl MoveList {
         }
     }
 
-    /// Writes move number `index` (ignored past [`MoveList::CAPACITY`]: no position has more).
+    /// The moves' storage as `[from, to]` byte pairs, for the bulk writer.
+    ///
+    /// # Safety
+    /// Every pair written must hold two squares below 72 (a [`Square`]'s invariant).
     #[inline(always)]
-    pub(crate) fn set(&mut self, index: usize, mv: Move) {
-        if let Some(slot) = self.moves.get_mut(index) {
-            *slot = mv;
+    pub(crate) unsafe fn as_pairs_mut(&mut self) -> &mut [[u8; 2]; MoveList::CAPACITY] {
+        const _: () = assert!(core::mem::size_of::<Move>() == 2);
+        const _: () = assert!(core::mem::align_of::<Move>() == 1);
+        // SAFETY: `Move` is `repr(C)` of two `repr(transparent)` `u8` squares, `from` first:
+        // the same size, alignment and layout as `[u8; 2]`; the caller writes only valid
+        // squares.
+        unsafe {
+            &mut *self
+                .moves
+                .as_mut_ptr()
+                .cast::<[[u8; 2]; MoveList::CAPACITY]>()
         }
     }
 

@@ -509,15 +509,15 @@ impl PositionText {
             ));
         }
         let limit = self.rules.move_limit();
-        if let Some(limit) = limit {
-            if quiet > limit {
-                return Err((
-                    format!(
-                        "plies since the last challenge (field 4) at most the move limit ({limit})"
-                    ),
-                    quiet.to_string(),
-                ));
-            }
+        if let Some(limit) = limit
+            && quiet > limit
+        {
+            return Err((
+                format!(
+                    "plies since the last challenge (field 4) at most the move limit ({limit})"
+                ),
+                quiet.to_string(),
+            ));
         }
         let at_limit = limit.is_some_and(|limit| quiet >= limit);
         let flag_of = |side: Side| flags[side.index()];

@@ -316,6 +316,29 @@ impl Position {
         movegen::list(self.movers())
     }
 
+    /// Writes every legal move of the side to move to `out` as `[from, to]` square indices,
+    /// in the order of [`Position::legal_moves`], and returns how many (none once the game
+    /// has ended). For bindings that hand moves to another language as plain bytes (a C
+    /// `SalpakanMove` is such a pair); on CPUs with AVX-512 it writes without a branch per
+    /// move, which makes it the fastest way to list a fresh position's moves.
+    ///
+    /// ```
+    /// # use salpakan::{MoveList, Position, Rules, Setup, Side};
+    /// # let rules = Rules::default();
+    /// # let pos = Position::new(&Setup::random(Side::White, rules, 1),
+    /// #     &Setup::random(Side::Black, rules, 2), Side::White, rules)?;
+    /// let mut pairs = [[0u8; 2]; MoveList::CAPACITY];
+    /// let n = pos.legal_move_pairs(&mut pairs);
+    /// let list = pos.legal_moves();
+    /// assert_eq!(n, list.len());
+    /// assert_eq!(pairs[0], [list[0].from.index() as u8, list[0].to.index() as u8]);
+    /// # Ok::<_, salpakan::SetupError>(())
+    /// ```
+    #[inline]
+    pub fn legal_move_pairs(&self, out: &mut [[u8; 2]; MoveList::CAPACITY]) -> usize {
+        movegen::write_pairs(self.movers(), out)
+    }
+
     /// Calls `f` on every legal move of the side to move, in the order of
     /// [`Position::legal_moves`], until `f` returns `true`; returns whether it stopped early.
     /// No list is built. None once the game has ended.
