@@ -5,7 +5,9 @@
 //! cargo bench --bench compare
 //! ```
 //!
-//! Each figure is the best of several timed runs (the least disturbed by other work).
+//! Three rounds each measure every figure; within a round a figure is the best of its runs
+//! (the least disturbed by other work), and each ratio printed is the median of the rounds'
+//! ratios.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -137,79 +139,69 @@ fn main() {
 
     let chess = cozy_chess::Board::default();
     assert_eq!(cozy_perft(&chess, 4, true), 197_281);
-    let cozy_bulk = best_rate(3, || cozy_perft(&chess, 6, true));
-    let cozy_full = best_rate(5, || cozy_perft(&chess, 5, false));
-
     let positions = midgames(4, 40);
-    let bulk = best_rate(3, || positions.iter().map(|p| p.perft(5)).sum());
-    let full = best_rate(3, || positions.iter().map(|p| full_perft(p, 4)).sum());
     let starts: Vec<Game> = (0..64).map(start).collect();
-    let playouts = best_rate(3, || {
-        starts
-            .iter()
-            .enumerate()
-            .map(|(i, g)| {
-                let mut rng = SplitMix64::new(i as u64);
-                u64::from(g.position().playout(&mut rng, 100_000).plies)
-            })
-            .sum()
-    });
-    let ffi = best_rate(3, || {
-        starts
-            .iter()
-            .take(32)
-            .enumerate()
-            .map(|(i, g)| ffi_plies(g, i as u64))
-            .sum()
-    });
+
+    // Rounds that measure every figure one after the other, so that a change in the machine's
+    // speed during the run touches both sides of each ratio alike; each ratio is the median of
+    // its rounds' ratios, each figure the best of its runs within a round.
+    const ROUNDS: usize = 3;
+    let mut rounds = Vec::new();
+    for _ in 0..ROUNDS {
+        let cozy_bulk = best_rate(2, || cozy_perft(&chess, 6, true));
+        let cozy_full = best_rate(3, || cozy_perft(&chess, 5, false));
+        let bulk = best_rate(2, || positions.iter().map(|p| p.perft(5)).sum());
+        let full = best_rate(2, || positions.iter().map(|p| full_perft(p, 4)).sum());
+        let playouts = best_rate(2, || {
+            starts
+                .iter()
+                .enumerate()
+                .map(|(i, g)| {
+                    let mut rng = SplitMix64::new(i as u64);
+                    u64::from(g.position().playout(&mut rng, 100_000).plies)
+                })
+                .sum()
+        });
+        let ffi = best_rate(2, || {
+            starts
+                .iter()
+                .take(32)
+                .enumerate()
+                .map(|(i, g)| ffi_plies(g, i as u64))
+                .sum()
+        });
+        rounds.push([cozy_bulk, cozy_full, bulk, full, playouts, ffi]);
+    }
+    let median = |values: &mut Vec<f64>| {
+        values.sort_by(f64::total_cmp);
+        values[values.len() / 2]
+    };
+    let figure = |i: usize| median(&mut rounds.iter().map(|r| r[i]).collect());
+    let ratio = |i: usize, of: usize| median(&mut rounds.iter().map(|r| r[i] / r[of]).collect());
 
     let m = 1e6;
-    println!("{:<58} {:>12}", "measure", "M per s");
-    println!(
-        "{:<58} {:>12.1}",
+    println!("{:<58} {:>12}", "measure (median of 3 rounds)", "M per s");
+    let names = [
         "cozy-chess perft, bulk, start position depth 6 (leaves)",
-        cozy_bulk / m
-    );
-    println!(
-        "{:<58} {:>12.1}",
         "cozy-chess perft, every leaf made, depth 5 (leaves)",
-        cozy_full / m
-    );
-    println!(
-        "{:<58} {:>12.1}",
         "salpakan perft, bulk, 4 mid-game positions depth 5 (leaves)",
-        bulk / m
-    );
-    println!(
-        "{:<58} {:>12.1}",
         "salpakan perft, every leaf made, depth 4 (leaves)",
-        full / m
-    );
-    println!(
-        "{:<58} {:>12.1}",
         "salpakan random playouts (plies)",
-        playouts / m
-    );
-    println!(
-        "{:<58} {:>12.1}",
         "salpakan C ABI legal_moves + play (plies)",
-        ffi / m
-    );
+    ];
+    for (i, name) in names.iter().enumerate() {
+        println!("{name:<58} {:>12.1}", figure(i) / m);
+    }
     println!();
-    println!("{:<44} {:>8} {:>8}  verdict", "target", "ratio", "needed");
+    println!(
+        "{:<44} {:>8} {:>8}  verdict",
+        "target (median ratio)", "ratio", "needed"
+    );
     let rows = [
-        ("bulk perft leaves/s vs cozy bulk", bulk / cozy_bulk, 8.0),
-        (
-            "full perft leaves/s vs cozy non-bulk",
-            full / cozy_full,
-            2.0,
-        ),
-        (
-            "playout plies/s vs cozy non-bulk",
-            playouts / cozy_full,
-            1.2,
-        ),
-        ("C ABI plies/s vs cozy non-bulk", ffi / cozy_full, 0.5),
+        ("bulk perft leaves/s vs cozy bulk", ratio(2, 0), 8.0),
+        ("full perft leaves/s vs cozy non-bulk", ratio(3, 1), 2.0),
+        ("playout plies/s vs cozy non-bulk", ratio(4, 1), 1.2),
+        ("C ABI plies/s vs cozy non-bulk", ratio(5, 1), 0.5),
     ];
     for (name, ratio, needed) in rows {
         let verdict = if ratio >= needed { "met" } else { "MISSED" };
