@@ -87,7 +87,9 @@ mod avx512 {
     /// its `[from, to]` pair (squares 0..72, then padding to 96 pairs: three 32-pair vectors).
     /// Pairs whose start would be off the board are never selected (no own piece stands
     /// there), so their value does not matter.
-    static MOVES: [[[u8; 2]; 96]; 4] = {
+    static MOVES: [[[u8; 2]; 96]; 4] = moves_table();
+
+    const fn moves_table() -> [[[u8; 2]; 96]; 4] {
         let mut table = [[[0u8; 2]; 96]; 4];
         let mut d = 0;
         while d < 4 {
@@ -100,7 +102,7 @@ mod avx512 {
             d += 1;
         }
         table
-    };
+    }
 
     /// The mask of the first `pairs` 16-bit lanes (0 to 32) of a store.
     #[inline(always)]
