@@ -167,12 +167,15 @@ mod tests {
                 .iter()
                 .map(|mv| [mv.from.index() as u8, mv.to.index() as u8])
                 .collect();
-            let mut out = [[0u8; 2]; super::super::MoveList::CAPACITY];
+            let mut out = [[0xEEu8; 2]; super::super::MoveList::CAPACITY];
             let n = write_portable(super::super::all_targets(own), &mut out);
             assert_eq!(&out[..n], expected.as_slice());
-            let mut out = [[0u8; 2]; super::super::MoveList::CAPACITY];
+            assert!(out[n..].iter().all(|pair| *pair == [0xEE; 2]));
+            // Only the moves are written: the rest of the buffer keeps what it held.
+            let mut out = [[0xEEu8; 2]; super::super::MoveList::CAPACITY];
             let n = write(own, &mut out);
             assert_eq!(&out[..n], expected.as_slice(), "{own:?}");
+            assert!(out[n..].iter().all(|pair| *pair == [0xEE; 2]), "{own:?}");
         }
     }
 }
