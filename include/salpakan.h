@@ -154,6 +154,12 @@
 // The length in bytes of a legal-action mask.
 #define SALPAKAN_ACTION_MASK_BYTES 36
 
+// The number of planes of the observation tensor (`salpakan_game_observation`).
+#define SALPAKAN_OBSERVATION_PLANES 38
+
+// The number of floats of the observation tensor: planes × 8 rows × 9 files.
+#define SALPAKAN_OBSERVATION_LEN 2736
+
 // The deepest `salpakan_game_perft` accepts.
 #define SALPAKAN_MAX_PERFT_DEPTH 32
 
@@ -378,6 +384,25 @@ SalpakanResult salpakan_game_legal_action_mask(const struct SalpakanGame *game, 
 SalpakanResult salpakan_game_beliefs(const struct SalpakanGame *game,
                                      uint8_t side,
                                      double *probabilities);
+
+// Writes `side`'s observation tensor to `out`: `SALPAKAN_OBSERVATION_LEN` floats,
+// `SALPAKAN_OBSERVATION_PLANES` planes of 8 rows × 9 files, row-major, with the viewer playing
+// "up" (row 0 is `side`'s home row). The planes are documented on the Rust type
+// `salpakan::Observation` and in the README: own ranks, enemy presence, the exact posterior of
+// each enemy piece's rank, the last move, waiting Flags, side to move and the move-limit count.
+// It depends only on what `side` may know. Buffer rules of the text functions: `*len` is the
+// number of floats; a capacity below it writes only `*len` and returns `BUFFER_TOO_SMALL`
+// (`out` may be NULL with capacity 0 to ask). A game started from a position text has no
+// history to observe: `INVALID_ARGUMENT`.
+//
+// # Safety
+// `game` is NULL or a live handle; `out` is NULL or has room for `capacity` floats; `len` is
+// NULL or writable.
+SalpakanResult salpakan_game_observation(const struct SalpakanGame *game,
+                                         uint8_t side,
+                                         float *out,
+                                         size_t capacity,
+                                         size_t *len);
 
 // Writes to `*out` a new game that `side` cannot tell from `game`: the same squares, the same
 // own ranks, the same public history, with the enemy's ranks drawn exactly from `side`'s

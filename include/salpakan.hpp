@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "salpakan.h"
 
@@ -223,6 +224,16 @@ public:
         Beliefs p{};
         detail::check(salpakan_game_beliefs(handle_, side, p.data()));
         return p;
+    }
+
+    /// `side`'s observation tensor: SALPAKAN_OBSERVATION_LEN floats, planes of 8 × 9,
+    /// the viewer playing "up" (see the header and the README for the planes).
+    std::vector<float> observation(std::uint8_t side) const {
+        std::vector<float> out(SALPAKAN_OBSERVATION_LEN);
+        std::size_t len = 0;
+        detail::check(salpakan_game_observation(handle_, side, out.data(), out.size(), &len));
+        out.resize(len);
+        return out;
     }
 
     /// A game `side` cannot tell from this one, enemy ranks drawn from its beliefs.

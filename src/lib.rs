@@ -57,7 +57,9 @@ pub mod ffi;
 pub use arbiter::{Outcome, challenge};
 pub use bitboard::Bitboard;
 pub use game::Game;
-pub use knowledge::{Beliefs, ObserveError, PieceBelief, RankSet, Tracker};
+pub use knowledge::{
+    Beliefs, Observation, ObserveError, Orientation, PieceBelief, RankSet, Tracker,
+};
 pub use movegen::{ActionMask, IntoIter as MoveListIntoIter, Move, MoveList};
 pub use notation::{PositionText, TextCell, TextError};
 pub use parse::ParseError;

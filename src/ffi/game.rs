@@ -1,6 +1,7 @@
 //! The game handle and the functions that create, query and play it.
 
 use crate::game::Game;
+use crate::knowledge::{Observation, Orientation};
 use crate::movegen::MoveList;
 use crate::position::MoveError;
 use crate::rank::Rank;
@@ -446,6 +447,56 @@ pub unsafe extern "C" fn salpakan_game_beliefs(
         }
         // SAFETY: non-null with room for 72 * 15 doubles.
         unsafe { write_array(probabilities, &out) };
+        Ok(())
+    })
+}
+
+/// Writes `side`'s observation tensor to `out`: `SALPAKAN_OBSERVATION_LEN` floats,
+/// `SALPAKAN_OBSERVATION_PLANES` planes of 8 rows × 9 files, row-major, with the viewer playing
+/// "up" (row 0 is `side`'s home row). The planes are documented on the Rust type
+/// `salpakan::Observation` and in the README: own ranks, enemy presence, the exact posterior of
+/// each enemy piece's rank, the last move, waiting Flags, side to move and the move-limit count.
+/// It depends only on what `side` may know. Buffer rules of the text functions: `*len` is the
+/// number of floats; a capacity below it writes only `*len` and returns `BUFFER_TOO_SMALL`
+/// (`out` may be NULL with capacity 0 to ask). A game started from a position text has no
+/// history to observe: `INVALID_ARGUMENT`.
+///
+/// # Safety
+/// `game` is NULL or a live handle; `out` is NULL or has room for `capacity` floats; `len` is
+/// NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn salpakan_game_observation(
+    game: *const SalpakanGame,
+    side: u8,
+    out: *mut f32,
+    capacity: usize,
+    len: *mut usize,
+) -> SalpakanResult {
+    guard(|| {
+        // SAFETY: forwarded from the caller.
+        let game = unsafe { arg_ref(game, "game") }?;
+        let side = side_arg(side, "side")?;
+        let len = out_ptr(len, "len")?;
+        let needed = Observation::LEN;
+        if capacity < needed {
+            // SAFETY: checked non-null; the caller promises it is writable.
+            unsafe { write_out(len, needed) };
+            return Err(Failure::new(
+                SALPAKAN_RESULT_BUFFER_TOO_SMALL,
+                format!(
+                    "`capacity` is {capacity}; the observation has {needed} floats (SALPAKAN_OBSERVATION_LEN)"
+                ),
+            ));
+        }
+        let out = out_ptr(out, "out")?;
+        let observation = game
+            .game
+            .observation(side, Orientation::ViewerUp)
+            .map_err(|e| Failure::invalid(e.to_string()))?;
+        // SAFETY: non-null with room for `capacity >= needed` floats (the caller's promise).
+        unsafe { write_array(out, observation.as_slice()) };
+        // SAFETY: checked non-null; the caller promises it is writable.
+        unsafe { write_out(len, needed) };
         Ok(())
     })
 }

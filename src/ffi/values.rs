@@ -93,6 +93,11 @@ pub const SALPAKAN_ACTIONS: usize = 288;
 /// The length in bytes of a legal-action mask.
 pub const SALPAKAN_ACTION_MASK_BYTES: usize = 36;
 
+/// The number of planes of the observation tensor (`salpakan_game_observation`).
+pub const SALPAKAN_OBSERVATION_PLANES: usize = 38;
+/// The number of floats of the observation tensor: planes × 8 rows × 9 files.
+pub const SALPAKAN_OBSERVATION_LEN: usize = 2736;
+
 /// The deepest `salpakan_game_perft` accepts.
 pub const SALPAKAN_MAX_PERFT_DEPTH: u32 = 32;
 
@@ -119,6 +124,8 @@ impl From<Move> for SalpakanMove {
 // cbindgen needs the C constants as literals; these tie each to the Rust value it mirrors.
 const _: () = {
     assert!(SALPAKAN_MAX_MOVES == MoveList::CAPACITY);
+    assert!(SALPAKAN_OBSERVATION_PLANES == crate::Observation::PLANES);
+    assert!(SALPAKAN_OBSERVATION_LEN == crate::Observation::LEN);
     // A move is a `[from, to]` byte pair (`Position::legal_move_pairs` writes them so).
     assert!(core::mem::size_of::<SalpakanMove>() == 2);
     assert!(core::mem::align_of::<SalpakanMove>() == 1);

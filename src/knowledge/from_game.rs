@@ -3,12 +3,11 @@
 
 use crate::game::Game;
 use crate::rng::SplitMix64;
-use crate::setup::Setup;
 use crate::side::Side;
-use crate::status::{DrawReason, Status, WinReason};
 
 use super::beliefs::Beliefs;
 use super::error::ObserveError;
+use super::observation::{Observation, Orientation};
 use super::tracker::Tracker;
 
 impl Game {
@@ -45,6 +44,7 @@ impl Game {
     /// squares, the same public history (so the same beliefs), with the enemy's ranks drawn
     /// from `side`'s posterior with a [`SplitMix64`] seeded with `seed`. Hidden state such as
     /// a waiting Flag follows from the ranks drawn, because the sample is the history replayed.
+    /// A client gets the same game from its own [`Tracker::sample`].
     ///
     /// # Errors
     /// None for a real game (see [`Game::tracker`]).
@@ -54,7 +54,7 @@ impl Game {
     }
 
     /// As [`Game::sample`], drawing from beliefs already computed (cheap: compute once, draw
-    /// many).
+    /// many). The same as [`Tracker::sample_from`] on `side`'s tracker.
     ///
     /// # Errors
     /// [`ObserveError::NoFit`] if `beliefs` are not this game's for their side.
@@ -63,49 +63,19 @@ impl Game {
         beliefs: &Beliefs,
         rng: &mut SplitMix64,
     ) -> Result<Game, ObserveError> {
-        let side = beliefs.side();
-        let enemy = side.other();
-        let ranks = beliefs.sample(rng);
-        let (Some(own), Some(enemy_start)) = (self.setup(side), self.setup(enemy)) else {
-            return Err(ObserveError::Start(
-                "this game started from a position: samples need its setups and whole history"
-                    .into(),
-            ));
-        };
-        let squares = enemy_start.occupied();
-        let mismatch = |why| ObserveError::NoFit { why };
-        let enemy_setup = Setup::new(enemy, self.rules(), squares.zip(ranks))
-            .map_err(|_| mismatch("the beliefs do not belong to this game"))?;
-        let (white, black) = match side {
-            Side::White => (own.clone(), enemy_setup),
-            Side::Black => (enemy_setup, own.clone()),
-        };
-        let mut game = Game::new(white, black, self.first_mover(), self.rules())
-            .map_err(|_| mismatch("the beliefs do not belong to this game"))?;
-        for report in self.history() {
-            let replayed = game
-                .play(report.mv)
-                .map_err(|_| mismatch("the sample cannot replay the history"))?;
-            if replayed != *report {
-                return Err(mismatch("the sample replays the history differently"));
-            }
-        }
-        match self.status() {
-            Status::Won {
-                winner,
-                reason: WinReason::Resignation,
-            } if game.status().is_ongoing() => {
-                game.resign(winner.other())
-                    .map_err(|_| mismatch("the sample cannot end the same way"))?;
-            }
-            Status::Drawn {
-                reason: DrawReason::Agreement,
-            } if game.status().is_ongoing() => {
-                game.agree_draw()
-                    .map_err(|_| mismatch("the sample cannot end the same way"))?;
-            }
-            _ => {}
-        }
-        Ok(game)
+        self.tracker(beliefs.side())?.sample_from(beliefs, rng)
+    }
+
+    /// `side`'s [`Observation`] tensor (see there for its planes), built from `side`'s tracker:
+    /// a function of what `side` may know only.
+    ///
+    /// # Errors
+    /// As [`Game::tracker`].
+    pub fn observation(
+        &self,
+        side: Side,
+        orientation: Orientation,
+    ) -> Result<Observation, ObserveError> {
+        self.tracker(side)?.observation(orientation)
     }
 }

@@ -5,10 +5,13 @@
 mod beliefs;
 mod error;
 mod from_game;
+mod observation;
 mod rankset;
+mod sample;
 mod tracker;
 
 pub use beliefs::{Beliefs, PieceBelief};
 pub use error::ObserveError;
+pub use observation::{Observation, Orientation};
 pub use rankset::RankSet;
 pub use tracker::Tracker;

@@ -2,6 +2,7 @@
 
 use crate::arbiter::{Outcome, challenge};
 use crate::bitboard::Bitboard;
+use crate::movegen::{self, ActionMask, MoveList};
 use crate::piece::{IdBoard, PieceId, initial_ids, move_ids};
 use crate::position::Report;
 use crate::rank::Rank;
@@ -57,6 +58,9 @@ use super::rankset::RankSet;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Tracker {
     side: Side,
+    own: Setup,
+    first: Side,
+    rules: Rules,
     move_limit: u16,
     own_ranks: [Rank; Rank::ARMY_SIZE],
     enemy_start: [Square; Rank::ARMY_SIZE],
@@ -117,6 +121,9 @@ impl Tracker {
         }
         Ok(Tracker {
             side,
+            own: own.clone(),
+            first,
+            rules,
             move_limit: rules.move_limit().unwrap_or(0),
             own_ranks,
             enemy_start,
@@ -129,6 +136,103 @@ impl Tracker {
             enemy_pending: None,
             history: Vec::new(),
         })
+    }
+
+    /// The tracking side's own setup, as the game started.
+    #[inline]
+    #[must_use]
+    pub fn own_setup(&self) -> &Setup {
+        &self.own
+    }
+
+    /// The side that moved first.
+    #[inline]
+    #[must_use]
+    pub fn first_mover(&self) -> Side {
+        self.first
+    }
+
+    /// The rules of the game.
+    #[inline]
+    #[must_use]
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The squares the enemy's pieces started on, in piece-number order.
+    #[must_use]
+    pub fn enemy_start_squares(&self) -> Bitboard {
+        self.enemy_start
+            .iter()
+            .fold(Bitboard::EMPTY, |set, &square| set.with(square))
+    }
+
+    /// The side to move.
+    #[inline]
+    #[must_use]
+    pub fn side_to_move(&self) -> Side {
+        self.side_to_move
+    }
+
+    /// The squares of `side`'s pieces (both sides' squares are public).
+    #[must_use]
+    pub fn occupied(&self, side: Side) -> Bitboard {
+        Square::ALL
+            .into_iter()
+            .filter(|square| self.ids[square.index()].is_some_and(|id| id.side() == side))
+            .fold(Bitboard::EMPTY, Bitboard::with)
+    }
+
+    /// Plies played since the last challenge (or the start), as the move limit counts them.
+    #[inline]
+    #[must_use]
+    pub fn plies_since_challenge(&self) -> u16 {
+        self.plies_since_challenge
+    }
+
+    /// The square of this side's own Flag if it reached its far row beside an enemy piece and
+    /// waits for the enemy's one reply.
+    #[must_use]
+    pub fn own_waiting_flag(&self) -> Option<Square> {
+        if !self.own_flag_waiting {
+            return None;
+        }
+        self.history.last().map(|report| report.mv.to)
+    }
+
+    /// The square of an enemy piece that just reached its far row beside a piece of this side
+    /// while the game went on: if it is the enemy's Flag, it waits for this side's one reply
+    /// (capture it, or lose). Public knowledge: the enemy's own waiting Flag is hidden, this is
+    /// what can be seen of it.
+    #[must_use]
+    pub fn enemy_arrived(&self) -> Option<Square> {
+        let id = self.enemy_pending?;
+        Square::ALL
+            .into_iter()
+            .find(|square| self.ids[square.index()] == Some(id))
+    }
+
+    /// The squares of the side to move's pieces while the game goes on, none after it.
+    fn movers(&self) -> Bitboard {
+        if self.status.is_ongoing() {
+            self.occupied(self.side_to_move)
+        } else {
+            Bitboard::EMPTY
+        }
+    }
+
+    /// The legal moves of the side to move (either side: legality depends only on the
+    /// squares, which are public), in the order of [`crate::Position::legal_moves`]; none once
+    /// the game has ended. A client needs no arbiter to know its moves.
+    #[must_use]
+    pub fn legal_moves(&self) -> MoveList {
+        movegen::list(self.movers())
+    }
+
+    /// The legal moves of the side to move as action ids (see [`Move::action`](crate::Move::action)).
+    #[must_use]
+    pub fn legal_action_mask(&self) -> ActionMask {
+        movegen::action_mask(self.movers())
     }
 
     /// The tracking side.

@@ -617,6 +617,61 @@ static void test_beliefs_and_sample(void) {
     salpakan_game_free(game);
 }
 
+static void test_observation(void) {
+    SalpakanGame *game = vector_game(), *from_text = NULL;
+    static float obs[SALPAKAN_OBSERVATION_LEN + 4];
+    static char text[512];
+    size_t len = 0, i, plane, cell;
+    float sum;
+
+    /* Size query, too small, then the tensor. */
+    CHECK_RESULT(salpakan_game_observation(game, SALPAKAN_WHITE, NULL, 0, &len),
+                 SALPAKAN_RESULT_BUFFER_TOO_SMALL);
+    CHECK(len == SALPAKAN_OBSERVATION_LEN && len == SALPAKAN_OBSERVATION_PLANES * 72);
+    for (i = 0; i < SALPAKAN_OBSERVATION_LEN + 4; i++) obs[i] = -7.0f;
+    CHECK_RESULT(salpakan_game_observation(game, SALPAKAN_WHITE, obs, len - 1, &len),
+                 SALPAKAN_RESULT_BUFFER_TOO_SMALL);
+    CHECK(obs[0] == -7.0f); /* nothing written */
+    len = 0;
+    CHECK_RESULT(salpakan_game_observation(game, SALPAKAN_WHITE, obs,
+                                           SALPAKAN_OBSERVATION_LEN + 4, &len),
+                 SALPAKAN_RESULT_OK);
+    CHECK(len == SALPAKAN_OBSERVATION_LEN);
+    CHECK(obs[SALPAKAN_OBSERVATION_LEN] == -7.0f); /* no float past the tensor */
+    /* 21 own pieces on the 15 own-rank planes, 21 enemy pieces on the enemy plane. */
+    sum = 0;
+    for (i = 0; i < 15 * 72; i++) sum += obs[i];
+    CHECK(sum == 21.0f);
+    sum = 0;
+    for (i = 15 * 72; i < 16 * 72; i++) sum += obs[i];
+    CHECK(sum == 21.0f);
+    /* The belief planes sum to 1 on each enemy piece. */
+    for (cell = 0; cell < 72; cell++) {
+        sum = 0;
+        for (plane = 16; plane < 31; plane++) sum += obs[plane * 72 + cell];
+        CHECK(obs[15 * 72 + cell] == 1.0f ? (sum > 0.999f && sum < 1.001f) : sum == 0.0f);
+    }
+    /* Errors: NULL, a bad side, and a game with no history to observe. */
+    CHECK_RESULT(salpakan_game_observation(NULL, 0, obs, SALPAKAN_OBSERVATION_LEN, &len),
+                 SALPAKAN_RESULT_NULL_ARGUMENT);
+    CHECK_RESULT(salpakan_game_observation(game, 0, obs, SALPAKAN_OBSERVATION_LEN, NULL),
+                 SALPAKAN_RESULT_NULL_ARGUMENT);
+    len = 99;
+    CHECK_RESULT(salpakan_game_observation(game, 0, NULL, SALPAKAN_OBSERVATION_LEN, &len),
+                 SALPAKAN_RESULT_NULL_ARGUMENT);
+    CHECK(len == 99);
+    CHECK_RESULT(salpakan_game_observation(game, 2, obs, SALPAKAN_OBSERVATION_LEN, &len),
+                 SALPAKAN_RESULT_INVALID_ARGUMENT);
+    CHECK_RESULT(salpakan_game_to_text(game, text, sizeof text, &len), SALPAKAN_RESULT_OK);
+    CHECK_RESULT(salpakan_game_from_text(text, &from_text), SALPAKAN_RESULT_OK);
+    obs[0] = -7.0f;
+    CHECK_RESULT(salpakan_game_observation(from_text, 0, obs, SALPAKAN_OBSERVATION_LEN, &len),
+                 SALPAKAN_RESULT_INVALID_ARGUMENT);
+    CHECK(obs[0] == -7.0f);
+    salpakan_game_free(from_text);
+    salpakan_game_free(game);
+}
+
 static void test_text(void) {
     SalpakanGame *game = vector_game(), *back = NULL, *sentinel = (SalpakanGame *)&failed;
     static char buf[8192], again[8192];
@@ -714,6 +769,7 @@ int main(void) {
     test_clone_free_and_nulls();
     test_playout_and_action_mask();
     test_beliefs_and_sample();
+    test_observation();
     test_text();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;

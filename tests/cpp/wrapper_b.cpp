@@ -100,6 +100,11 @@ int main() {
     check(error_code([&] { salpakan::Game::from_text(cut_text); }) ==
               SALPAKAN_RESULT_INVALID_ARGUMENT,
           "a position text with a NUL inside throws INVALID_ARGUMENT");
+    const std::vector<float> obs = fresh.observation(SALPAKAN_BLACK);
+    check(obs.size() == SALPAKAN_OBSERVATION_LEN, "an observation of the documented size");
+    float own = 0;
+    for (std::size_t i = 0; i < 15 * 72; ++i) own += obs[i];
+    check(own > 0 && own <= 21, "own pieces on the own-rank planes");
     const salpakan::Beliefs beliefs = fresh.beliefs(SALPAKAN_WHITE);
     double total = 0;
     for (double p : beliefs) total += p;

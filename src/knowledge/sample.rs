@@ -1,0 +1,100 @@
+//! Samples of the hidden position from one side's information alone: complete games drawn
+//! from the exact posterior, replayed from the start so that every hidden state (a waiting
+//! Flag, say) follows from the ranks drawn.
+
+use crate::game::Game;
+use crate::rng::SplitMix64;
+use crate::setup::Setup;
+use crate::side::Side;
+use crate::status::{DrawReason, Status, WinReason};
+
+use super::beliefs::Beliefs;
+use super::error::ObserveError;
+use super::tracker::Tracker;
+
+impl Tracker {
+    /// A complete game that this side cannot tell from the real one, built from the tracker's
+    /// information alone (its own setup, the enemy's squares, the public history): the enemy's
+    /// ranks are drawn from the exact posterior with a [`SplitMix64`] seeded with `seed`, and
+    /// the history is replayed. For the same seed it is the very game
+    /// [`Game::sample`] gives the arbiter for this side.
+    ///
+    /// ```
+    /// use salpakan::{Game, Rules, Setup, Side, SplitMix64};
+    ///
+    /// let rules = Rules::default();
+    /// let mut game = Game::new(Setup::random(Side::White, rules, 1),
+    ///     Setup::random(Side::Black, rules, 2), Side::White, rules)?;
+    /// let mut rng = SplitMix64::new(3);
+    /// for _ in 0..60 {
+    ///     let mv = game.position().random_move(&mut rng).unwrap();
+    ///     game.play(mv)?;
+    /// }
+    /// let client = game.tracker(Side::Black)?; // what Black knows, nothing more
+    /// let sample = client.sample(7)?;
+    /// assert_eq!(sample, game.sample(Side::Black, 7)?);
+    /// assert_eq!(sample.view(Side::Black), game.view(Side::Black));
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`ObserveError::NoFit`] if no assignment of ranks fits the facts (impossible for the
+    /// events of a real game).
+    pub fn sample(&self, seed: u64) -> Result<Game, ObserveError> {
+        let beliefs = self.beliefs()?;
+        self.sample_from(&beliefs, &mut SplitMix64::new(seed))
+    }
+
+    /// As [`Tracker::sample`], drawing from beliefs already computed (compute once, draw
+    /// many).
+    ///
+    /// # Errors
+    /// [`ObserveError::NoFit`] if `beliefs` are not this tracker's.
+    pub fn sample_from(
+        &self,
+        beliefs: &Beliefs,
+        rng: &mut SplitMix64,
+    ) -> Result<Game, ObserveError> {
+        let mismatch = |why| ObserveError::NoFit { why };
+        if beliefs.side() != self.side() {
+            return Err(mismatch("the beliefs are the other side's"));
+        }
+        let side = self.side();
+        let enemy = side.other();
+        let ranks = beliefs.sample(rng);
+        let enemy_setup = Setup::new(enemy, self.rules(), self.enemy_start_squares().zip(ranks))
+            .map_err(|_| mismatch("the beliefs do not belong to this game"))?;
+        let own = self.own_setup().clone();
+        let (white, black) = match side {
+            Side::White => (own, enemy_setup),
+            Side::Black => (enemy_setup, own),
+        };
+        let mut game = Game::new(white, black, self.first_mover(), self.rules())
+            .map_err(|_| mismatch("the beliefs do not belong to this game"))?;
+        for report in self.history() {
+            let replayed = game
+                .play(report.mv)
+                .map_err(|_| mismatch("the sample cannot replay the history"))?;
+            if replayed != *report {
+                return Err(mismatch("the sample replays the history differently"));
+            }
+        }
+        match self.status() {
+            Status::Won {
+                winner,
+                reason: WinReason::Resignation,
+            } if game.status().is_ongoing() => {
+                game.resign(winner.other())
+                    .map_err(|_| mismatch("the sample cannot end the same way"))?;
+            }
+            Status::Drawn {
+                reason: DrawReason::Agreement,
+            } if game.status().is_ongoing() => {
+                game.agree_draw()
+                    .map_err(|_| mismatch("the sample cannot end the same way"))?;
+            }
+            _ => {}
+        }
+        Ok(game)
+    }
+}

@@ -1,0 +1,249 @@
+//! What a client can do on its own: two trackers fed only by the arbiter's reports know their
+//! legal moves, action masks, beliefs, samples and observation tensors exactly as the arbiter's
+//! `Game` gives them; and the observation tensor depends on the viewer's information alone.
+
+use salpakan::{
+    Game, Observation, Orientation, Rank, Rules, Setup, Side, SplitMix64, Square, Tracker,
+};
+
+fn random_game(seed: u64, rules: Rules) -> Game {
+    Game::new(
+        Setup::random(Side::White, rules, seed),
+        Setup::random(Side::Black, rules, seed + 700),
+        Side::ALL[(seed % 2) as usize],
+        rules,
+    )
+    .unwrap()
+}
+
+/// A client's tracker: its own setup and where the enemy's pieces stand, nothing else.
+fn client(game: &Game, side: Side) -> Tracker {
+    Tracker::new(
+        game.setup(side).unwrap(),
+        game.setup(side.other()).unwrap().occupied(),
+        game.first_mover(),
+        game.rules(),
+    )
+    .unwrap()
+}
+
+#[test]
+fn trackers_fed_by_reports_know_what_the_arbiter_gives() {
+    let mut plies = 0;
+    for seed in 0..24u64 {
+        let rules = Rules::new(3 + (seed % 2) as u8, if seed % 3 == 0 { 60 } else { 0 }).unwrap();
+        let mut game = random_game(seed, rules);
+        let mut clients = [client(&game, Side::White), client(&game, Side::Black)];
+        let mut rng = SplitMix64::new(seed);
+        loop {
+            let check_beliefs =
+                game.history().len().is_multiple_of(9) || !game.status().is_ongoing();
+            for (side, tracker) in Side::ALL.into_iter().zip(&clients) {
+                assert_eq!(tracker.legal_moves(), game.legal_moves(), "seed {seed}");
+                assert_eq!(tracker.legal_action_mask(), game.legal_action_mask());
+                assert_eq!(tracker.side_to_move(), game.side_to_move());
+                assert_eq!(tracker.occupied(side), game.position().occupied(side));
+                if check_beliefs {
+                    assert_eq!(tracker.beliefs().unwrap(), game.beliefs(side).unwrap());
+                    for orientation in [Orientation::ViewerUp, Orientation::Board] {
+                        assert_eq!(
+                            tracker.observation(orientation).unwrap(),
+                            game.observation(side, orientation).unwrap()
+                        );
+                    }
+                    let seed = seed ^ game.history().len() as u64;
+                    assert_eq!(
+                        tracker.sample(seed).unwrap(),
+                        game.sample(side, seed).unwrap()
+                    );
+                }
+            }
+            if !game.status().is_ongoing() || game.history().len() > 600 {
+                break;
+            }
+            let mv = game.position().random_move(&mut rng).unwrap();
+            let report = game.play(mv).unwrap();
+            plies += 1;
+            for tracker in &mut clients {
+                tracker.observe(&report).unwrap();
+            }
+        }
+    }
+    assert!(plies > 2000, "{plies} plies");
+}
+
+#[test]
+fn a_clients_sample_replays_the_public_history_and_keeps_the_beliefs() {
+    let mut game = random_game(5, Rules::default());
+    let mut rng = SplitMix64::new(5);
+    for _ in 0..120 {
+        if !game.status().is_ongoing() {
+            break;
+        }
+        let mv = game.position().random_move(&mut rng).unwrap();
+        game.play(mv).unwrap();
+    }
+    let tracker = game.tracker(Side::White).unwrap();
+    let beliefs = tracker.beliefs().unwrap();
+    for seed in 0..20 {
+        let sample = tracker.sample(seed).unwrap();
+        assert_eq!(sample.history(), game.history());
+        assert_eq!(sample.view(Side::White), game.view(Side::White));
+        assert_eq!(sample.beliefs(Side::White).unwrap(), beliefs);
+        assert_eq!(sample.legal_moves(), game.legal_moves());
+    }
+    // Beliefs of the other side are refused.
+    let black = game.beliefs(Side::Black).unwrap();
+    assert!(
+        tracker
+            .sample_from(&black, &mut SplitMix64::new(1))
+            .is_err()
+    );
+}
+
+#[test]
+fn belief_planes_sum_to_one_on_each_enemy_piece_and_nowhere_else() {
+    let mut game = random_game(9, Rules::default());
+    let mut rng = SplitMix64::new(9);
+    let mut checked = 0;
+    while game.status().is_ongoing() && game.history().len() < 300 {
+        if game.history().len().is_multiple_of(25) {
+            for side in Side::ALL {
+                let obs = game.observation(side, Orientation::ViewerUp).unwrap();
+                for row in 0..Observation::ROWS {
+                    for file in 0..Observation::FILES {
+                        let total: f32 = (0..Rank::NUM)
+                            .map(|r| obs.get(Observation::BELIEF + r, row, file))
+                            .sum();
+                        let enemy = obs.get(Observation::ENEMY, row, file);
+                        let own: f32 = (0..Rank::NUM)
+                            .map(|r| obs.get(Observation::OWN + r, row, file))
+                            .sum();
+                        if enemy == 1.0 {
+                            assert!((total - 1.0).abs() < 1e-4, "{total}");
+                            assert_eq!(own, 0.0);
+                        } else {
+                            assert_eq!(total, 0.0);
+                        }
+                    }
+                }
+                checked += 1;
+            }
+        }
+        let mv = game.position().random_move(&mut rng).unwrap();
+        game.play(mv).unwrap();
+    }
+    assert!(checked >= 4);
+}
+
+#[test]
+fn the_tensor_is_laid_out_as_documented() {
+    let game = random_game(2, Rules::new(3, 100).unwrap());
+    let white = game.observation(Side::White, Orientation::Board).unwrap();
+    let square = |name: &str| name.parse::<Square>().unwrap();
+    // Board orientation: row 0 is row 1.
+    let (_, rank) = game
+        .position()
+        .piece_at(square("a1"))
+        .unwrap_or((Side::White, Rank::Flag));
+    if game.position().piece_at(square("a1")).is_some() {
+        assert_eq!(white.get(Observation::OWN + rank.index(), 0, 0), 1.0);
+    }
+    assert_eq!(white.plane(Observation::TO_MOVE).iter().sum::<f32>(), 72.0);
+    assert_eq!(white.plane(Observation::QUIET).iter().sum::<f32>(), 0.0);
+    // Viewer-up turns the board for Black: Black's home row (row 8) becomes row 0.
+    let black_up = game
+        .observation(Side::Black, Orientation::ViewerUp)
+        .unwrap();
+    let black_board = game.observation(Side::Black, Orientation::Board).unwrap();
+    for plane in 0..Observation::PLANES {
+        for row in 0..8 {
+            for file in 0..9 {
+                assert_eq!(
+                    black_up.get(plane, row, file),
+                    black_board.get(plane, 7 - row, 8 - file)
+                );
+            }
+        }
+    }
+    let own_black_home: f32 = (0..9)
+        .map(|f| (0..15).map(|r| black_up.get(r, 0, f)).sum::<f32>())
+        .sum();
+    assert!(
+        own_black_home > 0.0,
+        "Black's own pieces on row 0 when viewer-up"
+    );
+    assert_eq!(
+        black_up.plane(Observation::TO_MOVE).iter().sum::<f32>(),
+        0.0
+    );
+    assert_eq!(Observation::SHAPE, [Observation::PLANES, 8, 9]);
+    assert_eq!(Observation::LEN, black_up.as_slice().len());
+}
+
+#[test]
+fn the_tensor_ignores_unobserved_enemy_ranks() {
+    // Swap two enemy pieces that never fought: everything the viewer sees is the same, and so
+    // is its tensor, float for float.
+    let mut compared = 0;
+    for seed in 0..30u64 {
+        let mut game = random_game(seed, Rules::default());
+        let mut rng = SplitMix64::new(seed);
+        for _ in 0..(40 + seed as usize * 5) {
+            if !game.status().is_ongoing() {
+                break;
+            }
+            let mv = game.position().random_move(&mut rng).unwrap();
+            game.play(mv).unwrap();
+        }
+        for viewer in Side::ALL {
+            let enemy = viewer.other();
+            let Some(other) = swapped(&game, enemy) else {
+                continue;
+            };
+            for orientation in [Orientation::ViewerUp, Orientation::Board] {
+                assert_eq!(
+                    game.observation(viewer, orientation).unwrap().as_slice(),
+                    other.observation(viewer, orientation).unwrap().as_slice(),
+                    "seed {seed}"
+                );
+            }
+            compared += 1;
+        }
+    }
+    assert!(compared > 20, "{compared}");
+}
+
+/// The game with two of `enemy`'s pieces of different ranks, neither ever in a challenge,
+/// swapped in the setup, replayed: the same public history, if it replays.
+fn swapped(game: &Game, enemy: Side) -> Option<Game> {
+    let setup = game.setup(enemy)?;
+    let touched: Vec<Square> = game
+        .history()
+        .iter()
+        .flat_map(|r| [r.mv.from, r.mv.to])
+        .collect();
+    let pieces: Vec<(Square, Rank)> = setup.pieces().collect();
+    let quiet: Vec<usize> = (0..pieces.len())
+        .filter(|&i| !touched.contains(&pieces[i].0) && pieces[i].1 != Rank::Flag)
+        .collect();
+    let (a, b) = quiet
+        .iter()
+        .flat_map(|&a| quiet.iter().map(move |&b| (a, b)))
+        .find(|&(a, b)| pieces[a].1 != pieces[b].1)?;
+    let mut swapped = pieces.clone();
+    swapped[a].1 = pieces[b].1;
+    swapped[b].1 = pieces[a].1;
+    let new_setup = Setup::new(enemy, game.rules(), swapped).ok()?;
+    let (white, black) = match enemy {
+        Side::White => (new_setup, game.setup(Side::Black)?.clone()),
+        Side::Black => (game.setup(Side::White)?.clone(), new_setup),
+    };
+    let mut other = Game::new(white, black, game.first_mover(), game.rules()).ok()?;
+    for report in game.history() {
+        if other.play(report.mv).ok()? != *report {
+            return None;
+        }
+    }
+    Some(other)
+}
