@@ -2,8 +2,11 @@
 //! legal moves, action masks, beliefs, samples and observation tensors exactly as the arbiter's
 //! `Game` gives them; and the observation tensor depends on the viewer's information alone.
 
+mod common;
+
 use salpakan::{
-    Game, Observation, Orientation, Rank, Rules, Setup, Side, SplitMix64, Square, Tracker,
+    Direction, Game, Move, Observation, Orientation, Rank, Rules, Setup, Side, SplitMix64, Square,
+    Tracker,
 };
 
 fn random_game(seed: u64, rules: Rules) -> Game {
@@ -99,6 +102,149 @@ fn a_clients_sample_replays_the_public_history_and_keeps_the_beliefs() {
             .sample_from(&black, &mut SplitMix64::new(1))
             .is_err()
     );
+}
+
+/// Flag races (each Flag in front of a lane the enemy left open, some lanes guarded at the
+/// end): a client's counters, its own waiting Flag and the enemy piece that may be one match
+/// the arbiter's position at every ply.
+#[test]
+fn waiting_flags_and_counters_match_the_arbiter() {
+    let (mut waits, mut arrivals) = (0, 0);
+    for seed in 0..60u64 {
+        let rules = Rules::new(4, [0, 10, 16][(seed % 3) as usize]).unwrap();
+        let white_empty = if seed % 3 == 0 {
+            "i1 i2 i3 i4 h1"
+        } else {
+            "i1 i2 i3 i4"
+        };
+        let black_empty = if seed % 4 == 0 {
+            "a5 a6 a7 a8 b8"
+        } else {
+            "a5 a6 a7 a8"
+        };
+        let mut game = common::game(
+            ("FL:a4", white_empty),
+            ("FL:i5", black_empty),
+            Side::ALL[(seed % 2) as usize],
+            rules,
+        );
+        let mut clients = [client(&game, Side::White), client(&game, Side::Black)];
+        let mut rng = SplitMix64::new(seed);
+        while game.status().is_ongoing() && game.history().len() < 300 {
+            let side = game.side_to_move();
+            let forward = Square::ALL
+                .into_iter()
+                .find(|&s| game.position().piece_at(s) == Some((side, Rank::Flag)))
+                .and_then(|s| {
+                    let up = if side == Side::White {
+                        Direction::Up
+                    } else {
+                        Direction::Down
+                    };
+                    Move::step(s, up).filter(|m| game.position().is_legal(*m))
+                });
+            let mv = match forward {
+                Some(mv) if rng.below(6) > 0 => mv,
+                _ => game.position().random_move(&mut rng).unwrap(),
+            };
+            let report = game.play(mv).unwrap();
+            for tracker in &mut clients {
+                tracker.observe(&report).unwrap();
+                assert_eq!(
+                    tracker.plies_since_challenge(),
+                    game.position().plies_since_challenge()
+                );
+            }
+            match game.position().waiting_flag() {
+                Some(square) => {
+                    let owner = game.side_to_move().other();
+                    assert_eq!(clients[owner.index()].own_waiting_flag(), Some(square));
+                    assert_eq!(clients[owner.other().index()].enemy_arrived(), Some(square));
+                    assert_eq!(clients[owner.other().index()].own_waiting_flag(), None);
+                    waits += 1;
+                }
+                None => {
+                    for tracker in &clients {
+                        assert_eq!(tracker.own_waiting_flag(), None);
+                    }
+                }
+            }
+            for tracker in &clients {
+                if let Some(square) = tracker.enemy_arrived() {
+                    // An enemy piece on its far row, next to one of ours.
+                    let enemy = tracker.side().other();
+                    assert_eq!(game.position().piece_at(square).map(|p| p.0), Some(enemy));
+                    assert_eq!(square.row(), enemy.far_row());
+                    arrivals += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        waits >= 5 && arrivals >= waits,
+        "{waits} waits, {arrivals} arrivals"
+    );
+}
+
+#[test]
+fn samples_end_as_the_game_did() {
+    for (seed, end) in [(1u64, "resign"), (2, "draw")] {
+        let mut game = random_game(seed, Rules::default());
+        let mut rng = SplitMix64::new(seed);
+        for _ in 0..30 {
+            let mv = game.position().random_move(&mut rng).unwrap();
+            game.play(mv).unwrap();
+        }
+        let status = if end == "resign" {
+            game.resign(Side::Black).unwrap()
+        } else {
+            game.agree_draw().unwrap()
+        };
+        for side in Side::ALL {
+            let tracker = game.tracker(side).unwrap();
+            assert_eq!(tracker.status(), status);
+            let sample = tracker.sample(seed).unwrap();
+            assert_eq!(sample.status(), status, "{end}");
+            assert_eq!(sample.history(), game.history());
+            assert!(tracker.legal_moves().is_empty());
+            assert!(tracker.legal_action_mask().is_empty());
+        }
+    }
+}
+
+#[test]
+fn observations_print_their_shape() {
+    let game = random_game(3, Rules::default());
+    let obs = game
+        .observation(Side::White, Orientation::ViewerUp)
+        .unwrap();
+    let debug = format!("{obs:?}");
+    assert!(
+        debug.contains("Observation") && debug.contains("[38, 8, 9]"),
+        "{debug}"
+    );
+    // Out of the shape, `get` is 0 and `plane` stays in bounds.
+    assert_eq!(obs.get(Observation::PLANES, 0, 0), 0.0);
+    assert_eq!(obs.get(0, 8, 0), 0.0);
+    assert_eq!(obs.get(0, 0, 9), 0.0);
+    assert_eq!(
+        obs.plane(Observation::PLANES + 5),
+        obs.plane(Observation::PLANES - 1)
+    );
+    // `get` and `plane` read the same floats as the slice.
+    for (plane, row, file) in [(0, 0, 0), (15, 7, 8), (16, 3, 4), (37, 5, 2)] {
+        let index = (plane * 8 + row) * 9 + file;
+        assert_eq!(obs.get(plane, row, file), obs.as_slice()[index]);
+        assert_eq!(obs.plane(plane)[row * 9 + file], obs.as_slice()[index]);
+    }
+    let mut buffer = [9.0f32; Observation::LEN];
+    let tracker = game.tracker(Side::White).unwrap();
+    tracker.write_observation(
+        &tracker.beliefs().unwrap(),
+        Orientation::ViewerUp,
+        &mut buffer,
+    );
+    assert_eq!(buffer.as_slice(), obs.as_slice(), "every float written");
 }
 
 #[test]

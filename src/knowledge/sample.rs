@@ -79,17 +79,19 @@ impl Tracker {
                 return Err(mismatch("the sample replays the history differently"));
             }
         }
+        // A resignation or an agreed draw is not a move: the replay ends where the game did,
+        // still going on, and the end is applied as it was.
         match self.status() {
             Status::Won {
                 winner,
                 reason: WinReason::Resignation,
-            } if game.status().is_ongoing() => {
+            } => {
                 game.resign(winner.other())
                     .map_err(|_| mismatch("the sample cannot end the same way"))?;
             }
             Status::Drawn {
                 reason: DrawReason::Agreement,
-            } if game.status().is_ongoing() => {
+            } => {
                 game.agree_draw()
                     .map_err(|_| mismatch("the sample cannot end the same way"))?;
             }
