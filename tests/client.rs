@@ -324,6 +324,18 @@ fn the_tensor_is_laid_out_as_documented() {
         0.0
     );
     assert_eq!(Observation::SHAPE, [Observation::PLANES, 8, 9]);
+    // Three plain moves under a limit of 100: the count plane holds 3/100 everywhere.
+    let mut later = game.clone();
+    for _ in 0..3 {
+        let mv = later.legal_moves()[0];
+        assert!(later.play(mv).unwrap().outcome.is_none());
+    }
+    let obs = later.observation(Side::White, Orientation::Board).unwrap();
+    assert!(
+        obs.plane(Observation::QUIET)
+            .iter()
+            .all(|&q| (q - 0.03).abs() < 1e-6)
+    );
     assert_eq!(Observation::LEN, black_up.as_slice().len());
 }
 

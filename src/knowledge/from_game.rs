@@ -49,8 +49,7 @@ impl Game {
     /// # Errors
     /// None for a real game (see [`Game::tracker`]).
     pub fn sample(&self, side: Side, seed: u64) -> Result<Game, ObserveError> {
-        let beliefs = self.beliefs(side)?;
-        self.sample_from(&beliefs, &mut SplitMix64::new(seed))
+        self.tracker(side)?.sample(seed)
     }
 
     /// As [`Game::sample`], drawing from beliefs already computed (cheap: compute once, draw
