@@ -3,6 +3,8 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 /// cbindgen:ignore
+mod agents;
+/// cbindgen:ignore
 mod arbiter;
 /// cbindgen:ignore
 mod bitboard;
@@ -54,6 +56,7 @@ pub mod rulebook {
 #[doc(hidden)]
 pub mod ffi;
 
+pub use agents::{Agent, Greedy, Random};
 pub use arbiter::{Outcome, challenge};
 pub use bitboard::Bitboard;
 pub use game::Game;

@@ -1,0 +1,194 @@
+//! A one-ply player on the exact posterior.
+
+use crate::arbiter::{Outcome, challenge};
+use crate::bitboard::Bitboard;
+use crate::knowledge::{Beliefs, Tracker};
+use crate::movegen::Move;
+use crate::rank::Rank;
+use crate::rng::SplitMix64;
+use crate::square::Square;
+
+use super::{Agent, my_turn};
+
+/// What a game won (or lost) is worth, against the material values below.
+const WIN: f64 = 1000.0;
+
+/// What a piece is worth in material: its rank's strength, the Spy as a Major (it beats every
+/// officer but loses to a Private), the Flag dearly (losing it loses the game).
+fn value(rank: Rank) -> f64 {
+    match rank {
+        Rank::Flag => WIN,
+        Rank::Spy => 6.0,
+        rank => rank.index() as f64,
+    }
+}
+
+/// Plays one ply ahead on the exact posterior: each move is scored by the material it is
+/// expected to win or lose in a challenge (from the enemy piece's rank probabilities against
+/// its own known rank), plus how much it changes the expected loss to enemy pieces that could
+/// attack the moving piece, plus a bonus for running its Flag towards the far row when the way
+/// is clear (and the game itself when the Flag can arrive with no enemy beside it). The best
+/// score wins; equal scores are broken by a seeded random draw.
+///
+/// ```
+/// use salpakan::{Agent, Game, Greedy, Rules, Setup, Side};
+///
+/// let rules = Rules::default();
+/// let game = Game::new(Setup::random(Side::White, rules, 1),
+///     Setup::random(Side::Black, rules, 2), Side::White, rules)?;
+/// let mv = Greedy::new(7).choose(&game.tracker(Side::White)?).unwrap();
+/// assert!(game.position().is_legal(mv));
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Greedy {
+    rng: SplitMix64,
+}
+
+impl Greedy {
+    /// A greedy player; `seed` breaks ties between equally good moves.
+    #[must_use]
+    pub fn new(seed: u64) -> Greedy {
+        Greedy {
+            rng: SplitMix64::new(seed),
+        }
+    }
+}
+
+impl Agent for Greedy {
+    fn choose(&mut self, me: &Tracker) -> Option<Move> {
+        if !my_turn(me) {
+            return None;
+        }
+        let beliefs = me.beliefs().ok()?;
+        let moves = me.legal_moves();
+        let scores: Vec<f64> = moves.iter().map(|&mv| score(me, &beliefs, mv)).collect();
+        let best = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let ties: Vec<Move> = moves
+            .iter()
+            .zip(&scores)
+            .filter(|&(_, &s)| s >= best - 1e-9)
+            .map(|(&mv, _)| mv)
+            .collect();
+        if ties.is_empty() {
+            return None;
+        }
+        Some(ties[self.rng.below(ties.len() as u64) as usize])
+    }
+}
+
+/// The probability that the enemy piece on `square` would win attacking our piece of `rank`.
+fn attack_wins(beliefs: &Beliefs, square: Square, rank: Rank) -> f64 {
+    let Some(belief) = beliefs.at(square) else {
+        return 0.0;
+    };
+    Rank::ALL
+        .into_iter()
+        .filter(|&enemy| challenge(enemy, rank) == Outcome::Win)
+        .map(|enemy| belief.probability(enemy))
+        .sum()
+}
+
+/// The expected loss to the enemy pieces beside `square` (other than `except`) if our piece
+/// of `rank` stood there and one of them attacked: the likeliest winner's chance times the
+/// piece's value.
+fn threat(me: &Tracker, beliefs: &Beliefs, square: Square, rank: Rank, except: Square) -> f64 {
+    let enemies = me.occupied(me.side().other());
+    let worst = (Bitboard::from_square(square).neighbours() & enemies)
+        .filter(|&enemy| enemy != except)
+        .map(|enemy| attack_wins(beliefs, enemy, rank))
+        .fold(0.0, f64::max);
+    worst * value(rank)
+}
+
+/// The square of our Flag.
+fn own_flag(me: &Tracker) -> Option<Square> {
+    me.occupied(me.side()).find(|&square| {
+        me.piece_at(square).and_then(|id| me.own_rank(id.number())) == Some(Rank::Flag)
+    })
+}
+
+/// What our piece of `rank` expects to gain by challenging the enemy piece on `square`.
+fn challenge_gain(beliefs: &Beliefs, square: Square, rank: Rank) -> f64 {
+    let Some(belief) = beliefs.at(square) else {
+        return 0.0;
+    };
+    Rank::ALL
+        .into_iter()
+        .map(|enemy| {
+            belief.probability(enemy)
+                * match challenge(rank, enemy) {
+                    Outcome::Win => value(enemy),
+                    Outcome::Lose => -value(rank),
+                    Outcome::Tie => value(enemy) - value(rank),
+                }
+        })
+        .sum()
+}
+
+/// How many steps closer `mv` brings our piece of `rank` to the nearest enemy piece it would
+/// gain by challenging (negative if it moves away; 0 if there is none).
+fn approach(me: &Tracker, beliefs: &Beliefs, rank: Rank, mv: Move) -> f64 {
+    let distance = |a: Square, b: Square| {
+        (i32::from(a.row()) - i32::from(b.row())).abs()
+            + (i32::from(a.file()) - i32::from(b.file())).abs()
+    };
+    let target = me
+        .occupied(me.side().other())
+        .filter(|&enemy| challenge_gain(beliefs, enemy, rank) > 0.0)
+        .min_by_key(|&enemy| distance(mv.from, enemy));
+    match target {
+        Some(enemy) => f64::from(distance(mv.from, enemy) - distance(mv.to, enemy)),
+        None => 0.0,
+    }
+}
+
+fn score(me: &Tracker, beliefs: &Beliefs, mv: Move) -> f64 {
+    let Some(rank) = me.piece_at(mv.from).and_then(|id| me.own_rank(id.number())) else {
+        return f64::NEG_INFINITY;
+    };
+    let before = threat(me, beliefs, mv.from, rank, mv.to);
+    let Some(belief) = beliefs.at(mv.to) else {
+        // A plain move: away from (or into) danger, and the Flag's run.
+        let after = threat(me, beliefs, mv.to, rank, mv.to);
+        let mut score = before - after;
+        if rank != Rank::Flag {
+            // Towards the nearest enemy piece it would gain by challenging, a little.
+            score += 0.05 * approach(me, beliefs, rank, mv);
+        }
+        if rank == Rank::Flag {
+            let far = me.side().far_row();
+            let closer = (i32::from(far) - i32::from(mv.from.row())).abs()
+                - (i32::from(far) - i32::from(mv.to.row())).abs();
+            let guarded = !(Bitboard::from_square(mv.to).neighbours()
+                & me.occupied(me.side().other()))
+            .is_empty();
+            if mv.to.row() == far && !guarded {
+                score += WIN;
+            } else if after == 0.0 {
+                score += 0.5 * f64::from(closer);
+            }
+        }
+        return score;
+    };
+    // A challenge: what each enemy rank would do to us, weighted by its probability.
+    let expected = challenge_gain(beliefs, mv.to, rank);
+    let win: f64 = Rank::ALL
+        .into_iter()
+        .filter(|&enemy| challenge(rank, enemy) == Outcome::Win)
+        .map(|enemy| belief.probability(enemy))
+        .sum();
+    // An enemy piece beside our Flag is the game at stake: removing it (by a win or a tie)
+    // is worth what it threatens.
+    let flag_guard = own_flag(me).map_or(0.0, |flag| {
+        if rank != Rank::Flag && Bitboard::from_square(flag).neighbours().has(mv.to) {
+            let tie = belief.probability(rank);
+            (win + tie) * attack_wins(beliefs, mv.to, Rank::Flag) * WIN
+        } else {
+            0.0
+        }
+    });
+    // Whatever happens, the piece no longer stands where it stood; if it wins, it stands on
+    // the enemy's square, next to that square's other enemies.
+    expected + before + flag_guard - win * threat(me, beliefs, mv.to, rank, mv.to)
+}

@@ -1,0 +1,141 @@
+//! Agents see only a tracker: their moves are legal, their choices do not depend on hidden
+//! enemy ranks, and the greedy player beats the random one.
+
+use salpakan::{Agent, Game, Greedy, Random, Rank, Rules, Setup, Side, SplitMix64, Square};
+
+fn new_game(seed: u64) -> Game {
+    let rules = Rules::default();
+    Game::new(
+        Setup::random(Side::White, rules, seed),
+        Setup::random(Side::Black, rules, seed + 1000),
+        Side::ALL[(seed % 2) as usize],
+        rules,
+    )
+    .unwrap()
+}
+
+/// Plays a game between two agents (White's first) through trackers fed only by reports;
+/// returns the finished (or capped) game.
+fn play(game: &mut Game, agents: &mut [Box<dyn Agent>; 2], max_plies: usize) {
+    let mut trackers = [
+        game.tracker(Side::White).unwrap(),
+        game.tracker(Side::Black).unwrap(),
+    ];
+    while game.status().is_ongoing() && game.history().len() < max_plies {
+        let side = game.side_to_move();
+        let other = side.other();
+        assert_eq!(agents[other.index()].choose(&trackers[other.index()]), None);
+        let mv = agents[side.index()]
+            .choose(&trackers[side.index()])
+            .expect("a move while the game goes on");
+        let report = game.play(mv).expect("agents play legal moves");
+        for tracker in &mut trackers {
+            tracker.observe(&report).unwrap();
+        }
+    }
+    for (side, agent) in Side::ALL.into_iter().zip(agents.iter_mut()) {
+        if !game.status().is_ongoing() {
+            assert_eq!(
+                agent.choose(&trackers[side.index()]),
+                None,
+                "no move after the end"
+            );
+        }
+    }
+}
+
+#[test]
+fn greedy_beats_random() {
+    let games = 40u64;
+    let mut score = 0.0;
+    for seed in 0..games {
+        let mut game = new_game(seed);
+        let greedy_side = Side::ALL[(seed / 2 % 2) as usize];
+        let mut agents: [Box<dyn Agent>; 2] = match greedy_side {
+            Side::White => [Box::new(Greedy::new(seed)), Box::new(Random::new(seed))],
+            Side::Black => [Box::new(Random::new(seed)), Box::new(Greedy::new(seed))],
+        };
+        play(&mut game, &mut agents, 2000);
+        score += match game.status().winner() {
+            Some(winner) if winner == greedy_side => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        };
+    }
+    let rate = score / games as f64;
+    assert!(rate >= 0.8, "greedy scored {rate:.2} against random");
+}
+
+#[test]
+fn choices_ignore_unobserved_enemy_ranks() {
+    let mut compared = 0;
+    for seed in 0..20u64 {
+        let mut game = new_game(seed);
+        let mut rng = SplitMix64::new(seed);
+        for _ in 0..(30 + 3 * seed as usize) {
+            if !game.status().is_ongoing() {
+                break;
+            }
+            let mv = game.position().random_move(&mut rng).unwrap();
+            game.play(mv).unwrap();
+        }
+        if !game.status().is_ongoing() {
+            continue;
+        }
+        let viewer = game.side_to_move();
+        let Some(other) = with_swapped_enemy_ranks(&game, viewer.other()) else {
+            continue;
+        };
+        let (a, b) = (
+            game.tracker(viewer).unwrap(),
+            other.tracker(viewer).unwrap(),
+        );
+        assert_eq!(a, b, "the viewer cannot tell the games apart");
+        for agent_seed in 0..3 {
+            assert_eq!(
+                Greedy::new(agent_seed).choose(&a),
+                Greedy::new(agent_seed).choose(&b)
+            );
+            assert_eq!(
+                Random::new(agent_seed).choose(&a),
+                Random::new(agent_seed).choose(&b)
+            );
+        }
+        compared += 1;
+    }
+    assert!(compared >= 8, "{compared}");
+}
+
+/// The game with two of `enemy`'s pieces of different ranks, neither ever moved or challenged,
+/// swapped in the setup and replayed; `None` if none can be swapped.
+fn with_swapped_enemy_ranks(game: &Game, enemy: Side) -> Option<Game> {
+    let touched: Vec<Square> = game
+        .history()
+        .iter()
+        .flat_map(|r| [r.mv.from, r.mv.to])
+        .collect();
+    let pieces: Vec<(Square, Rank)> = game.setup(enemy)?.pieces().collect();
+    let quiet: Vec<usize> = (0..pieces.len())
+        .filter(|&i| !touched.contains(&pieces[i].0) && pieces[i].1 != Rank::Flag)
+        .collect();
+    let (a, b) = quiet
+        .iter()
+        .flat_map(|&a| quiet.iter().map(move |&b| (a, b)))
+        .find(|&(a, b)| pieces[a].1 != pieces[b].1)?;
+    let mut swapped = pieces.clone();
+    swapped.swap(a, b);
+    swapped[a].0 = pieces[a].0;
+    swapped[b].0 = pieces[b].0;
+    let setup = Setup::new(enemy, game.rules(), swapped).ok()?;
+    let (white, black) = match enemy {
+        Side::White => (setup, game.setup(Side::Black)?.clone()),
+        Side::Black => (game.setup(Side::White)?.clone(), setup),
+    };
+    let mut other = Game::new(white, black, game.first_mover(), game.rules()).ok()?;
+    for report in game.history() {
+        if other.play(report.mv).ok()? != *report {
+            return None;
+        }
+    }
+    Some(other)
+}
