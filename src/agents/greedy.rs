@@ -166,7 +166,10 @@ fn score(me: &Tracker, beliefs: &Beliefs, mv: Move) -> f64 {
             if mv.to.row() == far && !guarded {
                 score += WIN;
             } else if after == 0.0 {
-                score += 0.5 * f64::from(closer);
+                // Only a nudge: a Flag that runs ahead of its army is a Flag lost (a bonus of
+                // half a point a row made Greedy lose 10-12% of its games to Random; this one
+                // loses none of 800).
+                score += 0.02 * f64::from(closer);
             }
         }
         return score;
