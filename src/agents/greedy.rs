@@ -26,9 +26,10 @@ fn value(rank: Rank) -> f64 {
 /// Plays one ply ahead on the exact posterior: each move is scored by the material it is
 /// expected to win or lose in a challenge (from the enemy piece's rank probabilities against
 /// its own known rank), plus how much it changes the expected loss to enemy pieces that could
-/// attack the moving piece, plus a bonus for running its Flag towards the far row when the way
-/// is clear (and the game itself when the Flag can arrive with no enemy beside it). The best
-/// score wins; equal scores are broken by a seeded random draw.
+/// attack the moving piece, plus a little for stepping towards an enemy piece worth
+/// challenging, plus the game itself when its Flag can arrive on the far row with no enemy
+/// beside it; a challenge that removes an enemy piece beside its Flag is worth what that
+/// piece threatens. The best score wins; equal scores are broken by a seeded random draw.
 ///
 /// ```
 /// use salpakan::{Agent, Game, Greedy, Rules, Setup, Side};
@@ -155,22 +156,15 @@ fn score(me: &Tracker, beliefs: &Beliefs, mv: Move) -> f64 {
         if rank != Rank::Flag {
             // Towards the nearest enemy piece it would gain by challenging, a little.
             score += 0.05 * approach(me, beliefs, rank, mv);
-        }
-        if rank == Rank::Flag {
-            let far = me.side().far_row();
-            let closer = (i32::from(far) - i32::from(mv.from.row())).abs()
-                - (i32::from(far) - i32::from(mv.to.row())).abs();
-            let guarded = !(Bitboard::from_square(mv.to).neighbours()
-                & me.occupied(me.side().other()))
-            .is_empty();
-            if mv.to.row() == far && !guarded {
-                score += WIN;
-            } else if after == 0.0 {
-                // Only a nudge: a Flag that runs ahead of its army is a Flag lost (a bonus of
-                // half a point a row made Greedy lose 10-12% of its games to Random; this one
-                // loses none of 800).
-                score += 0.02 * f64::from(closer);
-            }
+        } else if mv.to.row() == me.side().far_row()
+            && (Bitboard::from_square(mv.to).neighbours() & me.occupied(me.side().other()))
+                .is_empty()
+        {
+            // The Flag arrives with no enemy beside it: the game is won. Otherwise it stays
+            // with its army: a Flag that runs ahead is a Flag lost (a bonus of half a point a
+            // row towards the far end made Greedy lose 10-12% of its games to Random; without
+            // it, none of 800).
+            score += WIN;
         }
         return score;
     };

@@ -4,7 +4,8 @@
 //!
 //! - [`Random`]: a uniformly random legal move, seeded.
 //! - [`Greedy`]: one ply of look-ahead on the exact posterior: it challenges where it likely
-//!   wins, steps away from likely losses, and runs its Flag home when the way is clear.
+//!   wins, steps away from likely losses, guards its Flag, and wins by the Flag's arrival
+//!   when the far row is clear.
 
 mod greedy;
 
