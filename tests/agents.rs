@@ -1,6 +1,8 @@
 //! Agents see only a tracker: their moves are legal, their choices do not depend on hidden
 //! enemy ranks, and the greedy player beats the random one.
 
+mod common;
+
 use salpakan::{Agent, Game, Greedy, Random, Rank, Rules, Setup, Side, SplitMix64, Square};
 
 fn new_game(seed: u64) -> Game {
@@ -64,6 +66,47 @@ fn greedy_beats_random() {
     }
     let rate = score / games as f64;
     assert!(rate >= 0.95, "greedy scored {rate:.2} against random");
+}
+
+/// White's Flag walks up the open a-file (Black left a5-a8 and b5-b8 empty) while Black
+/// shuffles far away; with the Flag on a7, Greedy must take the win on a8 (no enemy beside
+/// it), and must not step the Flag onto a far-row square an enemy guards.
+#[test]
+fn greedy_wins_by_an_unguarded_arrival_and_only_then() {
+    let rules = Rules::new(4, 0).unwrap();
+    for guard in [false, true] {
+        let black_empty = if guard {
+            "a5 a6 a7 a8 b5 b6 b7"
+        } else {
+            "a5 a6 a7 a8 b5 b6 b7 b8"
+        };
+        let mut game = common::game(("FL:a4", ""), ("", black_empty), Side::White, rules);
+        let mut shuffle = None;
+        for white in ["a4-a5", "a5-a6", "a6-a7"] {
+            game.play(white.parse().unwrap()).unwrap();
+            let back = shuffle
+                .map(|last: salpakan::Move| salpakan::Move::new(last.to, last.from))
+                .filter(|mv| game.position().is_legal(*mv));
+            let black = back.unwrap_or_else(|| {
+                game.legal_moves()
+                    .into_iter()
+                    .find(|mv| mv.from.file() == 8)
+                    .unwrap()
+            });
+            shuffle = Some(black);
+            game.play(black).unwrap();
+        }
+        let chosen = Greedy::new(0)
+            .choose(&game.tracker(Side::White).unwrap())
+            .unwrap();
+        if guard {
+            assert_ne!(chosen.to_string(), "a7-a8", "b8 guards a8");
+        } else {
+            assert_eq!(chosen.to_string(), "a7-a8");
+            let report = game.play(chosen).unwrap();
+            assert_eq!(report.status.winner(), Some(Side::White));
+        }
+    }
 }
 
 #[test]
