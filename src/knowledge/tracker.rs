@@ -61,7 +61,6 @@ pub struct Tracker {
     own: Setup,
     first: Side,
     rules: Rules,
-    move_limit: u16,
     own_ranks: [Rank; Rank::ARMY_SIZE],
     enemy_start: [Square; Rank::ARMY_SIZE],
     sets: [RankSet; Rank::ARMY_SIZE],
@@ -124,7 +123,6 @@ impl Tracker {
             own: own.clone(),
             first,
             rules,
-            move_limit: rules.move_limit().unwrap_or(0),
             own_ranks,
             enemy_start,
             sets: [RankSet::all(); Rank::ARMY_SIZE],
@@ -441,7 +439,7 @@ impl Tracker {
             }
             sets[p.number()] &= not_flag;
         }
-        let limit_reached = self.move_limit != 0 && plies >= self.move_limit;
+        let limit_reached = self.rules.move_limit().is_some_and(|limit| plies >= limit);
         let side = mover.side();
         if target.is_none() && mv.to.row() == side.far_row() {
             let guarded = Bitboard::from_square(mv.to)
