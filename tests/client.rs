@@ -356,7 +356,7 @@ fn the_tensor_ignores_unobserved_enemy_ranks() {
         }
         for viewer in Side::ALL {
             let enemy = viewer.other();
-            let Some(other) = swapped(&game, enemy) else {
+            let Some(other) = common::with_swapped_enemy_ranks(&game, enemy) else {
                 continue;
             };
             for orientation in [Orientation::ViewerUp, Orientation::Board] {
@@ -370,38 +370,4 @@ fn the_tensor_ignores_unobserved_enemy_ranks() {
         }
     }
     assert!(compared > 20, "{compared}");
-}
-
-/// The game with two of `enemy`'s pieces of different ranks, neither ever in a challenge,
-/// swapped in the setup, replayed: the same public history, if it replays.
-fn swapped(game: &Game, enemy: Side) -> Option<Game> {
-    let setup = game.setup(enemy)?;
-    let touched: Vec<Square> = game
-        .history()
-        .iter()
-        .flat_map(|r| [r.mv.from, r.mv.to])
-        .collect();
-    let pieces: Vec<(Square, Rank)> = setup.pieces().collect();
-    let quiet: Vec<usize> = (0..pieces.len())
-        .filter(|&i| !touched.contains(&pieces[i].0) && pieces[i].1 != Rank::Flag)
-        .collect();
-    let (a, b) = quiet
-        .iter()
-        .flat_map(|&a| quiet.iter().map(move |&b| (a, b)))
-        .find(|&(a, b)| pieces[a].1 != pieces[b].1)?;
-    let mut swapped = pieces.clone();
-    swapped[a].1 = pieces[b].1;
-    swapped[b].1 = pieces[a].1;
-    let new_setup = Setup::new(enemy, game.rules(), swapped).ok()?;
-    let (white, black) = match enemy {
-        Side::White => (new_setup, game.setup(Side::Black)?.clone()),
-        Side::Black => (game.setup(Side::White)?.clone(), new_setup),
-    };
-    let mut other = Game::new(white, black, game.first_mover(), game.rules()).ok()?;
-    for report in game.history() {
-        if other.play(report.mv).ok()? != *report {
-            return None;
-        }
-    }
-    Some(other)
 }

@@ -126,3 +126,37 @@ pub fn naive_perft(pos: &Position, depth: u32) -> u64 {
         })
         .sum()
 }
+
+/// The game with two of `enemy`'s pieces of different ranks, neither ever moved or challenged,
+/// swapped in the setup and replayed; `None` if none can be swapped.
+pub fn with_swapped_enemy_ranks(game: &Game, enemy: Side) -> Option<Game> {
+    let touched: Vec<Square> = game
+        .history()
+        .iter()
+        .flat_map(|r| [r.mv.from, r.mv.to])
+        .collect();
+    let pieces: Vec<(Square, Rank)> = game.setup(enemy)?.pieces().collect();
+    let quiet: Vec<usize> = (0..pieces.len())
+        .filter(|&i| !touched.contains(&pieces[i].0) && pieces[i].1 != Rank::Flag)
+        .collect();
+    let (a, b) = quiet
+        .iter()
+        .flat_map(|&a| quiet.iter().map(move |&b| (a, b)))
+        .find(|&(a, b)| pieces[a].1 != pieces[b].1)?;
+    let mut swapped = pieces.clone();
+    swapped.swap(a, b);
+    swapped[a].0 = pieces[a].0;
+    swapped[b].0 = pieces[b].0;
+    let setup = Setup::new(enemy, game.rules(), swapped).ok()?;
+    let (white, black) = match enemy {
+        Side::White => (setup, game.setup(Side::Black)?.clone()),
+        Side::Black => (game.setup(Side::White)?.clone(), setup),
+    };
+    let mut other = Game::new(white, black, game.first_mover(), game.rules()).ok()?;
+    for report in game.history() {
+        if other.play(report.mv).ok()? != *report {
+            return None;
+        }
+    }
+    Some(other)
+}
