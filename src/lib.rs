@@ -56,7 +56,7 @@ pub mod rulebook {
 #[doc(hidden)]
 pub mod ffi;
 
-pub use agents::{Agent, Greedy, Random};
+pub use agents::{Agent, Greedy, Ismcts, Random};
 pub use arbiter::{Outcome, challenge};
 pub use bitboard::Bitboard;
 pub use game::Game;

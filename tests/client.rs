@@ -108,8 +108,8 @@ fn a_clients_sample_replays_the_public_history_and_keeps_the_beliefs() {
 /// end): a client's counters, its own waiting Flag and the enemy piece that may be one match
 /// the arbiter's position at every ply.
 #[test]
-fn waiting_flags_and_counters_match_the_arbiter() {
-    let (mut waits, mut arrivals) = (0, 0);
+fn waiting_flags_counters_and_determinizations_match_the_arbiter() {
+    let (mut waits, mut arrivals, mut determinized) = (0, 0, 0);
     for seed in 0..60u64 {
         let rules = Rules::new(4, [0, 10, 16][(seed % 3) as usize]).unwrap();
         let white_empty = if seed % 3 == 0 {
@@ -169,6 +169,23 @@ fn waiting_flags_and_counters_match_the_arbiter() {
                     }
                 }
             }
+            // A determinization of the current position is the sampled game's position,
+            // waiting Flags included.
+            let ply = game.history().len();
+            if ply.is_multiple_of(3) || game.position().waiting_flag().is_some() {
+                for tracker in &clients {
+                    let beliefs = tracker.beliefs().unwrap();
+                    let seed = seed * 1000 + ply as u64;
+                    let position = tracker
+                        .sample_position(&beliefs, &mut SplitMix64::new(seed))
+                        .unwrap();
+                    let sample = tracker
+                        .sample_from(&beliefs, &mut SplitMix64::new(seed))
+                        .unwrap();
+                    assert_eq!(&position, sample.position(), "seed {seed}");
+                    determinized += 1;
+                }
+            }
             for tracker in &clients {
                 if let Some(square) = tracker.enemy_arrived() {
                     // An enemy piece on its far row, next to one of ours.
@@ -181,8 +198,17 @@ fn waiting_flags_and_counters_match_the_arbiter() {
         }
     }
     assert!(
-        waits >= 5 && arrivals >= waits,
-        "{waits} waits, {arrivals} arrivals"
+        waits >= 5 && arrivals >= waits && determinized >= 200,
+        "{waits} waits, {arrivals} arrivals, {determinized} determinizations"
+    );
+    let game = random_game(1, Rules::default());
+    let black = game.tracker(Side::Black).unwrap();
+    let white_beliefs = game.beliefs(Side::White).unwrap();
+    assert!(
+        black
+            .sample_position(&white_beliefs, &mut SplitMix64::new(1))
+            .is_err(),
+        "beliefs of the other side are refused"
     );
 }
 

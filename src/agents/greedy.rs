@@ -8,20 +8,7 @@ use crate::rank::Rank;
 use crate::rng::SplitMix64;
 use crate::square::Square;
 
-use super::{Agent, my_turn};
-
-/// What a game won (or lost) is worth, against the material values below.
-const WIN: f64 = 1000.0;
-
-/// What a piece is worth in material: its rank's strength, the Spy as a Major (it beats every
-/// officer but loses to a Private), the Flag dearly (losing it loses the game).
-fn value(rank: Rank) -> f64 {
-    match rank {
-        Rank::Flag => WIN,
-        Rank::Spy => 6.0,
-        rank => rank.index() as f64,
-    }
-}
+use super::{Agent, WIN, my_turn, value};
 
 /// Plays one ply ahead on the exact posterior: each move is scored by the material it is
 /// expected to win or lose in a challenge (from the enemy piece's rank probabilities against

@@ -6,13 +6,18 @@
 //! - [`Greedy`]: one ply of look-ahead on the exact posterior: it challenges where it likely
 //!   wins, steps away from likely losses, guards its Flag, and wins by the Flag's arrival
 //!   when the far row is clear.
+//! - [`Ismcts`]: information-set Monte Carlo tree search over determinizations drawn from the
+//!   exact posterior, with a budget in iterations and a seed.
 
 mod greedy;
+mod ismcts;
 
 pub use greedy::Greedy;
+pub use ismcts::Ismcts;
 
 use crate::knowledge::Tracker;
 use crate::movegen::Move;
+use crate::rank::Rank;
 use crate::rng::SplitMix64;
 
 /// A player. It is handed only its side's [`Tracker`], so its choice is a function of what
@@ -21,6 +26,19 @@ pub trait Agent {
     /// The move to play, or `None` if the game is over or it is not the tracker's side to
     /// move.
     fn choose(&mut self, me: &Tracker) -> Option<Move>;
+}
+
+/// What a game won (or lost) is worth, against the material values below.
+pub(crate) const WIN: f64 = 1000.0;
+
+/// What a piece is worth in material: its rank's strength, the Spy as a Major (it beats every
+/// officer but loses to a Private), the Flag dearly (losing it loses the game).
+pub(crate) fn value(rank: Rank) -> f64 {
+    match rank {
+        Rank::Flag => WIN,
+        Rank::Spy => 6.0,
+        rank => rank.index() as f64,
+    }
 }
 
 /// Whether it is `me`'s side to move in a game that goes on.

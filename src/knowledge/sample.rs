@@ -2,10 +2,14 @@
 //! from the exact posterior, replayed from the start so that every hidden state (a waiting
 //! Flag, say) follows from the ranks drawn.
 
+use crate::bitboard::Bitboard;
 use crate::game::Game;
+use crate::position::{Parts, Position};
+use crate::rank::Rank;
 use crate::rng::SplitMix64;
 use crate::setup::Setup;
 use crate::side::Side;
+use crate::square::Square;
 use crate::status::{DrawReason, Status, WinReason};
 
 use super::beliefs::Beliefs;
@@ -98,5 +102,74 @@ impl Tracker {
             _ => {}
         }
         Ok(game)
+    }
+
+    /// The current position with the enemy's ranks drawn from `beliefs` (every fitting
+    /// assignment equally likely): a determinization for search, built in one pass over the
+    /// board, with no history to replay. It draws from `rng` exactly as
+    /// [`Tracker::sample_from`] does, and is that game's position (the same squares, ranks,
+    /// side to move, waiting Flag, status and counters).
+    ///
+    /// ```
+    /// use salpakan::{Game, Rules, Setup, Side, SplitMix64};
+    ///
+    /// let rules = Rules::default();
+    /// let mut game = Game::new(Setup::random(Side::White, rules, 1),
+    ///     Setup::random(Side::Black, rules, 2), Side::White, rules)?;
+    /// let mut rng = SplitMix64::new(3);
+    /// for _ in 0..60 {
+    ///     let mv = game.position().random_move(&mut rng).unwrap();
+    ///     game.play(mv)?;
+    /// }
+    /// let client = game.tracker(Side::White)?;
+    /// let beliefs = client.beliefs()?;
+    /// let position = client.sample_position(&beliefs, &mut SplitMix64::new(9))?;
+    /// let sample = client.sample_from(&beliefs, &mut SplitMix64::new(9))?;
+    /// assert_eq!(&position, sample.position());
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`ObserveError::NoFit`] if `beliefs` are the other side's.
+    pub fn sample_position(
+        &self,
+        beliefs: &Beliefs,
+        rng: &mut SplitMix64,
+    ) -> Result<Position, ObserveError> {
+        if beliefs.side() != self.side() {
+            return Err(ObserveError::NoFit {
+                why: "the beliefs are the other side's",
+            });
+        }
+        let enemy_ranks = beliefs.sample(rng);
+        let mut occupied = [Bitboard::EMPTY; 2];
+        let mut board = [None; Square::NUM];
+        for square in Square::ALL {
+            if let Some(id) = self.piece_at(square) {
+                let rank = if id.side() == self.side() {
+                    self.own_rank(id.number())
+                } else {
+                    enemy_ranks.get(id.number()).copied()
+                };
+                board[square.index()] = rank;
+                occupied[id.side().index()] = occupied[id.side().index()].with(square);
+            }
+        }
+        // A Flag waits on its far row: ours as the tracker saw it arrive, the enemy's if the
+        // piece that just arrived beside ours was drawn as its Flag.
+        let waiting_flag = self.own_waiting_flag().or_else(|| {
+            self.enemy_arrived()
+                .filter(|square| board[square.index()] == Some(Rank::Flag))
+        });
+        Ok(Position::from_parts(Parts {
+            occupied,
+            board,
+            side_to_move: self.side_to_move(),
+            waiting_flag,
+            status: self.status(),
+            plies_since_challenge: self.plies_since_challenge(),
+            rules: self.rules(),
+            ply: u32::try_from(self.history().len()).unwrap_or(u32::MAX),
+        }))
     }
 }

@@ -1,0 +1,476 @@
+//! A round robin between the engine's agents, with an Elo estimate for each.
+//!
+//! ```text
+//! cargo run --release --example tournament -- [--games N] [--budget N] [--agents LIST]
+//!     [--threads N] [--max-plies N] [--seed N]
+//! ```
+//!
+//! Every pair of agents plays `--games` games (default 20). Game `g` of a pairing uses setups
+//! seeded from `--seed` and `g`, and games come in pairs that swap the agents' sides on the
+//! same setups, so that a strong formation helps both agents equally; the first mover
+//! alternates every other game. Each agent sees only its side's [`Tracker`], fed with the
+//! arbiter's reports, exactly as a client of a game server would. A game that reaches
+//! `--max-plies` plies (default 1000) is scored as a draw.
+//!
+//! `--agents` is a comma-separated list of `random`, `greedy` and `ismcts` (its budget from
+//! `--budget`, 0 for the default), where `ismcts+rN` plays N random plies before scoring each new
+//! node. The default is `random,greedy,ismcts`.
+//!
+//! It prints a progress line while it runs, then each pairing's wins, draws and losses, each
+//! agent's time per move, the slowest beliefs computation seen, and an Elo rating for each
+//! agent with a 95% interval: a Bradley-Terry maximum-likelihood fit over every game (draws
+//! count half), `random` (or the first agent) anchored at 0, with one virtual draw per pairing so
+//! that a clean sweep has a finite rating; the interval is ±1.96 standard errors from the
+//! fit's curvature.
+
+use std::io::Write;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use salpakan::{
+    Agent, Game, Greedy, Ismcts, Random, Rules, Setup, Side, Status, Tracker, WinReason,
+};
+
+/// One entrant: how to build it for a game.
+#[derive(Clone, Debug)]
+struct Entrant {
+    name: String,
+    kind: Kind,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Random,
+    Greedy,
+    Ismcts { budget: u32, rollout: u16 },
+}
+
+impl Entrant {
+    fn parse(text: &str, budget: u32) -> Result<Entrant, String> {
+        let kind = match text {
+            "random" => Kind::Random,
+            "greedy" => Kind::Greedy,
+            "ismcts" => Kind::Ismcts { budget, rollout: 0 },
+            other => match other.strip_prefix("ismcts+r") {
+                Some(plies) => Kind::Ismcts {
+                    budget,
+                    rollout: plies
+                        .parse()
+                        .map_err(|_| format!("bad rollout in {other:?}"))?,
+                },
+                None => return Err(format!("unknown agent {other:?}")),
+            },
+        };
+        Ok(Entrant {
+            name: text.to_string(),
+            kind,
+        })
+    }
+
+    fn build(&self, seed: u64) -> Box<dyn Agent> {
+        match self.kind {
+            Kind::Random => Box::new(Random::new(seed)),
+            Kind::Greedy => Box::new(Greedy::new(seed)),
+            Kind::Ismcts { budget, rollout } => {
+                Box::new(Ismcts::new(seed, budget).with_rollout(rollout))
+            }
+        }
+    }
+}
+
+struct Options {
+    games: usize,
+    budget: u32,
+    entrants: Vec<Entrant>,
+    threads: usize,
+    max_plies: usize,
+    seed: u64,
+}
+
+fn options() -> Result<Options, String> {
+    let mut games = 20;
+    let mut budget = 0;
+    let mut agents = "random,greedy,ismcts".to_string();
+    let mut threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut max_plies = 1000;
+    let mut seed = 2026;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        let mut value = || args.next().ok_or(format!("{arg} needs a value"));
+        let number = |text: String| {
+            text.parse::<u64>()
+                .map_err(|_| format!("{arg}: not a number: {text:?}"))
+        };
+        match arg.as_str() {
+            "--games" => games = number(value()?)? as usize,
+            "--budget" => {
+                budget = u32::try_from(number(value()?)?).map_err(|_| "budget too large")?;
+            }
+            "--agents" => agents = value()?,
+            "--threads" => threads = (number(value()?)? as usize).max(1),
+            "--max-plies" => max_plies = number(value()?)? as usize,
+            "--seed" => seed = number(value()?)?,
+            other => return Err(format!("unknown option {other:?}")),
+        }
+    }
+    let entrants = agents
+        .split(',')
+        .map(|text| Entrant::parse(text.trim(), budget))
+        .collect::<Result<Vec<_>, _>>()?;
+    if entrants.len() < 2 {
+        return Err("a tournament needs two agents or more".into());
+    }
+    Ok(Options {
+        games,
+        budget,
+        entrants,
+        threads,
+        max_plies,
+        seed,
+    })
+}
+
+/// One game to play: the pairing, its number within the pairing.
+#[derive(Clone, Copy)]
+struct Fixture {
+    a: usize,
+    b: usize,
+    number: usize,
+}
+
+/// What one game gave: `a`'s score (1, ½, 0), plies, and time spent per agent.
+struct Played {
+    fixture: Fixture,
+    score_a: f64,
+    /// How the game ended (`Ongoing` if it reached the ply cap).
+    status: Status,
+    plies: usize,
+    /// Per side of the fixture (`a`, `b`): total thinking time and moves made.
+    thinking: [(Duration, u32); 2],
+    slowest_move: [Duration; 2],
+    slowest_beliefs: Duration,
+    beliefs_calls: u64,
+}
+
+fn play(options: &Options, fixture: Fixture) -> Played {
+    let rules = Rules::default();
+    let game_seed = options
+        .seed
+        .wrapping_mul(1_000_003)
+        .wrapping_add((fixture.number / 2) as u64);
+    let white = Setup::random(Side::White, rules, game_seed);
+    let black = Setup::random(Side::Black, rules, game_seed ^ 0x5A5A_5A5A);
+    let first = Side::ALL[(fixture.number / 2) % 2];
+    let mut game = Game::new(white, black, first, rules).expect("random setups are valid");
+    // Even games: `a` plays White; odd games: the same setups with the sides swapped.
+    let a_side = Side::ALL[fixture.number % 2];
+    let entrant = |side: Side| {
+        if side == a_side { fixture.a } else { fixture.b }
+    };
+    let mut agents: Vec<Box<dyn Agent>> = Side::ALL
+        .iter()
+        .map(|&side| options.entrants[entrant(side)].build(game_seed ^ side.index() as u64))
+        .collect();
+    let mut trackers: Vec<Tracker> = Side::ALL
+        .iter()
+        .map(|&side| game.tracker(side).expect("a fresh game"))
+        .collect();
+    let mut thinking = [(Duration::ZERO, 0u32); 2];
+    let mut slowest_move = [Duration::ZERO; 2];
+    let mut slowest_beliefs = Duration::ZERO;
+    let mut beliefs_calls = 0;
+    while game.status().is_ongoing() && game.history().len() < options.max_plies {
+        let side = game.side_to_move();
+        let tracker = &trackers[side.index()];
+        let started = Instant::now();
+        let beliefs = tracker.beliefs();
+        slowest_beliefs = slowest_beliefs.max(started.elapsed());
+        beliefs_calls += 1;
+        assert!(beliefs.is_ok(), "beliefs fit a real game");
+        let started = Instant::now();
+        let mv = agents[side.index()]
+            .choose(tracker)
+            .expect("an agent moves while the game goes on");
+        let spent = started.elapsed();
+        let who = usize::from(side != a_side);
+        thinking[who].0 += spent;
+        thinking[who].1 += 1;
+        slowest_move[who] = slowest_move[who].max(spent);
+        let report = game.play(mv).expect("agents play legal moves");
+        for tracker in &mut trackers {
+            tracker.observe(&report).expect("reports of a real game");
+        }
+    }
+    let score_a = match game.status() {
+        Status::Won { winner, .. } if winner == a_side => 1.0,
+        Status::Won { .. } => 0.0,
+        _ => 0.5,
+    };
+    Played {
+        fixture,
+        score_a,
+        status: game.status(),
+        plies: game.history().len(),
+        thinking,
+        slowest_move,
+        slowest_beliefs,
+        beliefs_calls,
+    }
+}
+
+/// Bradley-Terry ratings in Elo from `score[i][j]` (points of `i` against `j`) and
+/// `games[i][j]`, with the first agent at 0, and their standard errors.
+fn elo(score: &[Vec<f64>], games: &[Vec<f64>]) -> (Vec<f64>, Vec<f64>) {
+    let k = score.len();
+    let mut r = vec![0.0f64; k]; // natural units
+    // Newton's method on the log-likelihood, the first rating fixed at 0.
+    let mut covariance = vec![vec![0.0; k - 1]; k - 1];
+    for _ in 0..100 {
+        let mut gradient = vec![0.0; k];
+        let mut hessian = vec![vec![0.0; k]; k];
+        for i in 0..k {
+            for j in 0..k {
+                if i == j || games[i][j] == 0.0 {
+                    continue;
+                }
+                let p = 1.0 / (1.0 + (r[j] - r[i]).exp());
+                gradient[i] += score[i][j] - games[i][j] * p;
+                let w = games[i][j] * p * (1.0 - p);
+                hessian[i][i] += w;
+                hessian[i][j] -= w;
+            }
+        }
+        // Solve H' δ = g' on the free ratings (1..k), H' the information matrix.
+        let information: Vec<Vec<f64>> = (1..k).map(|i| hessian[i][1..].to_vec()).collect();
+        covariance = invert(&information);
+        let mut largest: f64 = 0.0;
+        for i in 1..k {
+            let step: f64 = (1..k).map(|j| covariance[i - 1][j - 1] * gradient[j]).sum();
+            r[i] += step;
+            largest = largest.max(step.abs());
+        }
+        if largest < 1e-10 {
+            break;
+        }
+    }
+    let to_elo = 400.0 / std::f64::consts::LN_10;
+    let ratings = r.iter().map(|v| v * to_elo).collect();
+    let errors = (0..k)
+        .map(|i| {
+            if i == 0 {
+                0.0
+            } else {
+                covariance[i - 1][i - 1].max(0.0).sqrt() * to_elo
+            }
+        })
+        .collect();
+    (ratings, errors)
+}
+
+/// The inverse of a small symmetric positive definite matrix (Gauss-Jordan).
+fn invert(matrix: &[Vec<f64>]) -> Vec<Vec<f64>> {
+    let n = matrix.len();
+    let mut a: Vec<Vec<f64>> = matrix
+        .iter()
+        .enumerate()
+        .map(|(i, row)| {
+            let mut row = row.clone();
+            row.extend((0..n).map(|j| if i == j { 1.0 } else { 0.0 }));
+            row
+        })
+        .collect();
+    for c in 0..n {
+        let pivot = (c..n)
+            .max_by(|&x, &y| a[x][c].abs().total_cmp(&a[y][c].abs()))
+            .unwrap_or(c);
+        a.swap(c, pivot);
+        let d = a[c][c];
+        if d.abs() < 1e-300 {
+            continue;
+        }
+        for v in &mut a[c] {
+            *v /= d;
+        }
+        for row in 0..n {
+            if row != c {
+                let f = a[row][c];
+                if f != 0.0 {
+                    for col in 0..2 * n {
+                        a[row][col] -= f * a[c][col];
+                    }
+                }
+            }
+        }
+    }
+    a.into_iter().map(|row| row[n..].to_vec()).collect()
+}
+
+fn main() {
+    let options = match options() {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("tournament: {message}");
+            std::process::exit(2);
+        }
+    };
+    // Random (if present) is the anchor: put it first.
+    let mut entrants = options.entrants.clone();
+    if let Some(i) = entrants.iter().position(|e| e.name == "random") {
+        let anchor = entrants.remove(i);
+        entrants.insert(0, anchor);
+    }
+    let options = Options {
+        entrants,
+        ..options
+    };
+    let k = options.entrants.len();
+    let mut fixtures = Vec::new();
+    for a in 0..k {
+        for b in a + 1..k {
+            fixtures.extend((0..options.games).map(|number| Fixture { a, b, number }));
+        }
+    }
+    let budget = if options.budget == 0 {
+        Ismcts::DEFAULT_BUDGET
+    } else {
+        options.budget
+    };
+    println!(
+        "Round robin: {} agents, {} games per pairing, {} games, Ismcts budget {budget} \
+         iterations, {} threads, seed {}, draw at {} plies",
+        k,
+        options.games,
+        fixtures.len(),
+        options.threads,
+        options.seed,
+        options.max_plies
+    );
+    let next = AtomicUsize::new(0);
+    let results = Mutex::new(Vec::with_capacity(fixtures.len()));
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..options.threads {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&fixture) = fixtures.get(i) else {
+                        break;
+                    };
+                    let played = play(&options, fixture);
+                    let mut results = results.lock().expect("no thread panics holding it");
+                    results.push(played);
+                    let done = results.len();
+                    let f = fixtures[done.min(fixtures.len()) - 1];
+                    eprint!(
+                        "\r{done}/{} games, {:.0} s, now {} vs {}   ",
+                        fixtures.len(),
+                        started.elapsed().as_secs_f64(),
+                        options.entrants[f.a].name,
+                        options.entrants[f.b].name,
+                    );
+                    let _ = std::io::stderr().flush();
+                }
+            });
+        }
+    });
+    eprintln!();
+    let mut results = results.into_inner().expect("no thread panicked");
+    results.sort_by_key(|p| (p.fixture.a, p.fixture.b, p.fixture.number));
+    report(&options, &results, started.elapsed());
+}
+
+fn report(options: &Options, results: &[Played], elapsed: Duration) {
+    let k = options.entrants.len();
+    let name = |i: usize| options.entrants[i].name.as_str();
+    let mut score = vec![vec![0.0; k]; k];
+    let mut games = vec![vec![0.0; k]; k];
+    let mut think = vec![(Duration::ZERO, 0u32, Duration::ZERO); k];
+    let mut slowest_beliefs = Duration::ZERO;
+    let mut beliefs_calls = 0;
+    let mut plies = 0;
+    println!(
+        "\nPairing                     W    D    L   score   plies/game  wins by capture+arrival"
+    );
+    for a in 0..k {
+        for b in a + 1..k {
+            let games_ab: Vec<&Played> = results
+                .iter()
+                .filter(|p| p.fixture.a == a && p.fixture.b == b)
+                .collect();
+            let wins = games_ab.iter().filter(|p| p.score_a == 1.0).count();
+            let draws = games_ab.iter().filter(|p| p.score_a == 0.5).count();
+            let losses = games_ab.len() - wins - draws;
+            let points: f64 = games_ab.iter().map(|p| p.score_a).sum();
+            let n = games_ab.len() as f64;
+            let mean_plies = games_ab.iter().map(|p| p.plies).sum::<usize>() as f64 / n.max(1.0);
+            let ends = |a_wins: bool| {
+                let mut captured = 0;
+                let mut arrived = 0;
+                for p in games_ab.iter().filter(|p| (p.score_a == 1.0) == a_wins) {
+                    match p.status {
+                        Status::Won {
+                            reason: WinReason::FlagCaptured,
+                            ..
+                        } => captured += 1,
+                        Status::Won {
+                            reason: WinReason::FlagReachedEnd,
+                            ..
+                        } => arrived += 1,
+                        _ => {}
+                    }
+                }
+                format!("{captured}+{arrived}")
+            };
+            println!(
+                "{:<26} {wins:>4} {draws:>4} {losses:>4}  {:>5.1}%  {mean_plies:>8.0}    {} / {}",
+                format!("{} vs {}", name(a), name(b)),
+                100.0 * points / n.max(1.0),
+                ends(true),
+                ends(false),
+            );
+            // One virtual draw per pairing keeps a sweep finite.
+            score[a][b] = points + 0.5;
+            score[b][a] = n - points + 0.5;
+            games[a][b] = n + 1.0;
+            games[b][a] = n + 1.0;
+        }
+    }
+    for p in results {
+        for (who, entrant) in [p.fixture.a, p.fixture.b].into_iter().enumerate() {
+            think[entrant].0 += p.thinking[who].0;
+            think[entrant].1 += p.thinking[who].1;
+            think[entrant].2 = think[entrant].2.max(p.slowest_move[who]);
+        }
+        slowest_beliefs = slowest_beliefs.max(p.slowest_beliefs);
+        beliefs_calls += p.beliefs_calls;
+        plies += p.plies;
+    }
+    let (ratings, errors) = elo(&score, &games);
+    println!("\nAgent            Elo (95% interval)        ms/move (mean, max)");
+    for i in 0..k {
+        let (total, moves, slowest) = think[i];
+        let mean = total.as_secs_f64() * 1000.0 / f64::from(moves.max(1));
+        let interval = if i == 0 {
+            "(anchor)".to_string()
+        } else {
+            format!(
+                "[{:.0}, {:.0}]",
+                ratings[i] - 1.96 * errors[i],
+                ratings[i] + 1.96 * errors[i]
+            )
+        };
+        println!(
+            "{:<14} {:>6.0} {:<20} {mean:>8.3} {:>9.3}",
+            name(i),
+            ratings[i],
+            interval,
+            slowest.as_secs_f64() * 1000.0
+        );
+    }
+    println!(
+        "\nBeliefs: {beliefs_calls} computations, the slowest {:.1} µs. {plies} plies in {:.1} s.",
+        slowest_beliefs.as_secs_f64() * 1e6,
+        elapsed.as_secs_f64()
+    );
+}

@@ -1,0 +1,339 @@
+//! Information-set Monte Carlo tree search over determinizations drawn from the exact
+//! posterior.
+
+use crate::arbiter::Outcome;
+use crate::bitboard::Bitboard;
+use crate::knowledge::Tracker;
+use crate::movegen::Move;
+use crate::position::Position;
+use crate::rank::Rank;
+use crate::rng::SplitMix64;
+use crate::side::Side;
+use crate::status::Status;
+
+use super::{Agent, my_turn, value};
+
+/// Single-observer information-set Monte Carlo tree search (SO-ISMCTS) on the exact
+/// posterior.
+///
+/// Each iteration draws the enemy's ranks from the tracker's exact beliefs
+/// ([`Tracker::sample_position`]), walks one tree with that determinization, and scores the
+/// position it reaches. The tree's nodes are information states: a node is what both players
+/// saw (the moves and every announcement), so a challenge branches on its announced outcome
+/// (win, lose or tie) and on the status it announced, never on a rank. In Game of the
+/// Generals the legal moves depend only on the squares, which are public, so every
+/// determinization that reaches a node has the same moves there, and the search is plain UCT
+/// over information states with chance branches drawn from the posterior.
+///
+/// Why single-observer: the only hidden thing is the enemy's ranks, and the posterior over
+/// them is exact, so a determinization per iteration is a fair draw of the world. The cost of
+/// the choice is that the enemy's replies in the tree are chosen as if it knew our ranks (it
+/// plays best replies to the real position): the search is cautious, which is the safer error
+/// in a game lost at once when the Flag is found.
+///
+/// A new node is scored after [`Ismcts::with_rollout`] random plies (0 by default) by a
+/// cheap evaluation of the determinized position: the game's result if it ended, a near-win
+/// for the side to move if one of its pieces stands beside the other side's Flag, otherwise
+/// the material difference (the ranks' strengths, the Spy as a Major), less a cost for each
+/// enemy piece within three steps of a side's Flag, through a logistic curve.
+///
+/// Measured with the tournament example (40 games per pairing, 3,000 iterations): without a
+/// rollout it scored 52.5% against [`Greedy`](crate::Greedy), with 8 random plies 32.5%; the two
+/// against each other, the rollout version won 67.5%. Random plies in this game mostly shuffle
+/// pieces, so the default is no rollout, the better result against the stronger opponent.
+///
+/// The same seed, budget and trackers give the same moves.
+///
+/// ```
+/// use salpakan::{Agent, Game, Ismcts, Rules, Setup, Side};
+///
+/// let rules = Rules::default();
+/// let game = Game::new(Setup::random(Side::White, rules, 1),
+///     Setup::random(Side::Black, rules, 2), Side::White, rules)?;
+/// let mut agent = Ismcts::new(7, 200);
+/// let mv = agent.choose(&game.tracker(Side::White)?).unwrap();
+/// assert!(game.position().is_legal(mv));
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Ismcts {
+    rng: SplitMix64,
+    budget: u32,
+    rollout: u16,
+    exploration: f64,
+}
+
+impl Ismcts {
+    /// The iterations per move when none is given.
+    pub const DEFAULT_BUDGET: u32 = 3000;
+
+    /// A search of `budget` iterations per move (0 for [`Ismcts::DEFAULT_BUDGET`]), its draws
+    /// seeded with `seed`.
+    #[must_use]
+    pub fn new(seed: u64, budget: u32) -> Ismcts {
+        Ismcts {
+            rng: SplitMix64::new(seed),
+            budget: if budget == 0 {
+                Ismcts::DEFAULT_BUDGET
+            } else {
+                budget
+            },
+            rollout: 0,
+            exploration: EXPLORATION,
+        }
+    }
+
+    /// The same search, playing `plies` random plies from each new node before scoring it.
+    #[must_use]
+    pub fn with_rollout(mut self, plies: u16) -> Ismcts {
+        self.rollout = plies;
+        self
+    }
+
+    /// The iterations per move.
+    #[inline]
+    #[must_use]
+    pub fn budget(&self) -> u32 {
+        self.budget
+    }
+}
+
+impl Agent for Ismcts {
+    fn choose(&mut self, me: &Tracker) -> Option<Move> {
+        if !my_turn(me) {
+            return None;
+        }
+        let moves = me.legal_moves();
+        if moves.len() <= 1 {
+            return moves.first().copied();
+        }
+        let beliefs = me.beliefs().ok()?;
+        let mut tree = Tree::new(me.side(), moves.to_vec());
+        let mut path = Vec::new();
+        for _ in 0..self.budget {
+            let mut position = me.sample_position(&beliefs, &mut self.rng).ok()?;
+            tree.iterate(
+                &mut position,
+                &mut path,
+                &mut self.rng,
+                self.rollout,
+                self.exploration,
+            );
+        }
+        tree.best()
+    }
+}
+
+/// What a challenge announced (its outcome and the status after it): the branches of an edge.
+type Announcement = (Option<Outcome>, Status);
+
+/// An information state: the same for every determinization that reaches it.
+struct Node {
+    /// The side to move here.
+    mover: Side,
+    /// The legal moves here; the first `edges.len()` have been tried.
+    moves: Vec<Move>,
+    edges: Vec<Edge>,
+    visits: u32,
+}
+
+/// A move from a node, with the results seen after it (for the side that moves at the node)
+/// and the node each announcement leads to.
+struct Edge {
+    visits: u32,
+    score: f64,
+    children: Vec<(Announcement, u32)>,
+}
+
+struct Tree {
+    /// The searching side.
+    me: Side,
+    nodes: Vec<Node>,
+}
+
+impl Tree {
+    fn new(me: Side, moves: Vec<Move>) -> Tree {
+        Tree {
+            me,
+            nodes: vec![Node {
+                mover: me,
+                moves,
+                edges: Vec::new(),
+                visits: 0,
+            }],
+        }
+    }
+
+    /// One iteration on one determinization: select down the tree, add one node, score it,
+    /// and back the score up the path.
+    fn iterate(
+        &mut self,
+        position: &mut Position,
+        path: &mut Vec<(u32, usize)>,
+        rng: &mut SplitMix64,
+        rollout: u16,
+        exploration: f64,
+    ) {
+        path.clear();
+        let mut node = 0u32;
+        let score = loop {
+            if !position.status().is_ongoing() {
+                break evaluate(position, self.me);
+            }
+            let (edge, mv) = self.select(node, rng, exploration);
+            let report = position.play_unchecked(mv);
+            path.push((node, edge));
+            let announcement = (report.outcome, report.status);
+            let found = self.nodes[node as usize].edges[edge]
+                .children
+                .iter()
+                .find(|(seen, _)| *seen == announcement)
+                .map(|&(_, child)| child);
+            match found {
+                Some(child) => node = child,
+                None => {
+                    let child = self.add(position);
+                    self.nodes[node as usize].edges[edge]
+                        .children
+                        .push((announcement, child));
+                    for _ in 0..rollout {
+                        match position.random_move(rng) {
+                            Some(mv) => {
+                                position.play_unchecked(mv);
+                            }
+                            None => break,
+                        }
+                    }
+                    break evaluate(position, self.me);
+                }
+            }
+        };
+        for &(node, edge) in path.iter() {
+            let node = &mut self.nodes[node as usize];
+            let mine = if node.mover == self.me {
+                score
+            } else {
+                1.0 - score
+            };
+            node.visits += 1;
+            let edge = &mut node.edges[edge];
+            edge.visits += 1;
+            edge.score += mine;
+        }
+    }
+
+    /// The edge to follow from `node`: an untried move (at random) while there is one, then
+    /// the best by UCB1.
+    fn select(&mut self, node: u32, rng: &mut SplitMix64, exploration: f64) -> (usize, Move) {
+        let node = &mut self.nodes[node as usize];
+        let tried = node.edges.len();
+        if tried < node.moves.len() {
+            let pick = tried + rng.below((node.moves.len() - tried) as u64) as usize;
+            node.moves.swap(tried, pick);
+            node.edges.push(Edge {
+                visits: 0,
+                score: 0.0,
+                children: Vec::new(),
+            });
+            return (tried, node.moves[tried]);
+        }
+        let log = f64::from(node.visits.max(1)).ln();
+        let mut best = (0, f64::NEG_INFINITY);
+        for (i, edge) in node.edges.iter().enumerate() {
+            let visits = f64::from(edge.visits.max(1));
+            let ucb = edge.score / visits + exploration * (log / visits).sqrt();
+            if ucb > best.1 {
+                best = (i, ucb);
+            }
+        }
+        (best.0, node.moves[best.0])
+    }
+
+    /// A new node for the information state `position` is in.
+    fn add(&mut self, position: &Position) -> u32 {
+        let moves = if position.status().is_ongoing() {
+            position.legal_moves().to_vec()
+        } else {
+            Vec::new()
+        };
+        self.nodes.push(Node {
+            mover: position.side_to_move(),
+            moves,
+            edges: Vec::new(),
+            visits: 0,
+        });
+        u32::try_from(self.nodes.len() - 1).unwrap_or(u32::MAX)
+    }
+
+    /// The root's most visited move.
+    fn best(&self) -> Option<Move> {
+        let root = &self.nodes[0];
+        root.edges
+            .iter()
+            .enumerate()
+            .max_by_key(|(_, edge)| edge.visits)
+            .map(|(i, _)| root.moves[i])
+    }
+}
+
+/// How much the material difference counts: a difference of `MATERIAL_SCALE` scores about
+/// 0.73 (a logistic curve).
+const MATERIAL_SCALE: f64 = 4.0;
+
+/// UCB1's exploration constant, for scores between 0 and 1. Measured against `Greedy` over 20-40
+/// games at 3,000 iterations: 0.25 with the scale above scored better than 0.7 with either
+/// scale 3 or 10.
+const EXPLORATION: f64 = 0.25;
+
+/// The position's worth to `me`, from 0 (lost) to 1 (won).
+fn evaluate(position: &Position, me: Side) -> f64 {
+    match position.status() {
+        Status::Won { winner, .. } => return if winner == me { 1.0 } else { 0.0 },
+        Status::Drawn { .. } => return 0.5,
+        Status::Ongoing => {}
+    }
+    // A piece of the side to move beside the other side's Flag takes it next ply.
+    let mover = position.side_to_move();
+    let exposed = |side: Side| {
+        position.occupied(side).any(|square| {
+            position.piece_at(square) == Some((side, Rank::Flag))
+                && !(Bitboard::from_square(square).neighbours() & position.occupied(side.other()))
+                    .is_empty()
+        })
+    };
+    if exposed(mover.other()) {
+        return if mover == me { 0.95 } else { 0.05 };
+    }
+    let material = |side: Side| -> f64 {
+        position
+            .occupied(side)
+            .filter_map(|square| position.piece_at(square))
+            .map(|(_, rank)| if rank == Rank::Flag { 0.0 } else { value(rank) })
+            .sum()
+    };
+    // How close the other side's pieces stand to `side`'s Flag.
+    let danger = |side: Side| -> f64 {
+        let Some(flag) = position
+            .occupied(side)
+            .find(|&square| position.piece_at(square) == Some((side, Rank::Flag)))
+        else {
+            return 0.0;
+        };
+        position
+            .occupied(side.other())
+            .map(|square| {
+                let distance = (i32::from(square.row()) - i32::from(flag.row())).abs()
+                    + (i32::from(square.file()) - i32::from(flag.file())).abs();
+                f64::from((REACH - distance).max(0))
+            })
+            .sum()
+    };
+    let difference =
+        material(me) - material(me.other()) + DANGER * (danger(me.other()) - danger(me));
+    1.0 / (1.0 + (-difference / MATERIAL_SCALE).exp())
+}
+
+/// Enemy pieces closer than this many steps to a Flag endanger it.
+const REACH: i32 = 4;
+/// What each step of an enemy piece inside the Flag's reach costs, in material.
+const DANGER: f64 = 1.5;
