@@ -292,13 +292,12 @@ fn invert(matrix: &[Vec<f64>]) -> Vec<Vec<f64>> {
         for v in &mut a[c] {
             *v /= d;
         }
-        for row in 0..n {
-            if row != c {
-                let f = a[row][c];
-                if f != 0.0 {
-                    for col in 0..2 * n {
-                        a[row][col] -= f * a[c][col];
-                    }
+        let pivot_row = a[c].clone();
+        for (r, row) in a.iter_mut().enumerate() {
+            let f = row[c];
+            if r != c && f != 0.0 {
+                for (v, p) in row.iter_mut().zip(&pivot_row) {
+                    *v -= f * p;
                 }
             }
         }
