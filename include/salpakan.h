@@ -34,6 +34,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// `salpakan_agent_new` kind: a uniformly random legal move (seeded).
+#define SALPAKAN_AGENT_RANDOM 0
+
+// `salpakan_agent_new` kind: one ply of look-ahead on the exact posterior.
+#define SALPAKAN_AGENT_GREEDY 1
+
+// `salpakan_agent_new` kind: information-set Monte Carlo tree search, `budget` iterations a
+// move (0 for its default, 3000).
+#define SALPAKAN_AGENT_ISMCTS 2
+
 // Major version of the crate (and of the ABI).
 #define SALPAKAN_VERSION_MAJOR 0
 
@@ -163,12 +173,24 @@
 // The deepest `salpakan_game_perft` accepts.
 #define SALPAKAN_MAX_PERFT_DEPTH 32
 
+// An opaque player. Create it with `salpakan_agent_new` and release it with
+// `salpakan_agent_free`.
+typedef struct SalpakanAgent SalpakanAgent;
+
 // An opaque game handle: the arbiter's full game. Create it with `salpakan_game_new` and
 // release it with `salpakan_game_free`.
 typedef struct SalpakanGame SalpakanGame;
 
 // The result of a fallible C ABI call: `SALPAKAN_RESULT_OK` or an error code.
 typedef uint32_t SalpakanResult;
+
+// A move: from and to are square indices, `(row - 1) * 9 + file`.
+typedef struct SalpakanMove {
+  // The square the piece leaves.
+  uint8_t from;
+  // The square the piece enters.
+  uint8_t to;
+} SalpakanMove;
 
 // The rule options: `setup_rows` 3 (official) or 4 (the whole half); `move_limit` plies
 // without a challenge before a draw, 0 for none.
@@ -178,14 +200,6 @@ typedef struct SalpakanRules {
   // Plies without a challenge before a draw; 0 = no limit.
   uint16_t move_limit;
 } SalpakanRules;
-
-// A move: from and to are square indices, `(row - 1) * 9 + file`.
-typedef struct SalpakanMove {
-  // The square the piece leaves.
-  uint8_t from;
-  // The square the piece enters.
-  uint8_t to;
-} SalpakanMove;
 
 // A game's status.
 typedef struct SalpakanStatus {
@@ -246,6 +260,42 @@ typedef struct SalpakanCell {
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+// Creates a player of `kind` (`SALPAKAN_AGENT_*`) whose random draws are seeded with `seed`;
+// `budget` is the search's iterations a move for `SALPAKAN_AGENT_ISMCTS` (0 for the default)
+// and is ignored by the others. Release it with `salpakan_agent_free`.
+//
+// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for an unknown kind.
+//
+// # Safety
+// `out` is NULL or writable.
+SalpakanResult salpakan_agent_new(uint8_t kind,
+                                  uint64_t seed,
+                                  uint32_t budget,
+                                  struct SalpakanAgent **out);
+
+// Writes to `*out` the move `agent` chooses for `side` in `game`. The agent is handed only
+// what `side` may know (its own setup, the enemy's squares, the public history), never the
+// arbiter's game: the same public history with other hidden enemy ranks gives the same move
+// for the same seed. The agent's state advances (its random draws), the game does not: play
+// the move with `salpakan_game_play`.
+//
+// Errors: `NULL_ARGUMENT`; `GAME_OVER` once the game has ended; `INVALID_ARGUMENT` for a
+// side out of range, a side not to move, or a game started from a position text (it has no
+// history to follow). Nothing changes on an error.
+//
+// # Safety
+// `agent` and `game` are NULL or live handles; `out` is NULL or writable.
+SalpakanResult salpakan_agent_choose(struct SalpakanAgent *agent,
+                                     const struct SalpakanGame *game,
+                                     uint8_t side,
+                                     struct SalpakanMove *out);
+
+// Releases a player. `NULL` is a no-op.
+//
+// # Safety
+// `agent` is NULL or a handle from this library not yet freed; it is not used afterwards.
+void salpakan_agent_free(struct SalpakanAgent *agent);
 
 // Creates a game under the official rules from White's and Black's setups (72 cells each,
 // indexed by square: a rank value or `SALPAKAN_NO_PIECE`) and the side that moves first.

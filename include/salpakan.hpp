@@ -268,6 +268,41 @@ private:
     SalpakanGame *handle_ = nullptr;
 };
 
+/// A player: it chooses a move from one side's information only. Owns its handle; move-only.
+class Agent {
+public:
+    /// A player of `kind` (SALPAKAN_AGENT_RANDOM, _GREEDY or _ISMCTS), seeded; `budget` is
+    /// the search's iterations a move for ISMCTS (0 for its default).
+    explicit Agent(std::uint8_t kind, std::uint64_t seed = 0, std::uint32_t budget = 0) {
+        detail::check(salpakan_agent_new(kind, seed, budget, &handle_));
+    }
+    Agent(const Agent &) = delete;
+    Agent &operator=(const Agent &) = delete;
+    Agent(Agent &&other) noexcept : handle_(std::exchange(other.handle_, nullptr)) {}
+    Agent &operator=(Agent &&other) noexcept {
+        if (this != &other) {
+            salpakan_agent_free(handle_);
+            handle_ = std::exchange(other.handle_, nullptr);
+        }
+        return *this;
+    }
+    ~Agent() { salpakan_agent_free(handle_); }
+
+    /// The move this player chooses for `side` (which must be to move) in `game`, seeing only
+    /// what `side` may know. The game is unchanged: play the move yourself.
+    SalpakanMove choose(const Game &game, std::uint8_t side) {
+        SalpakanMove move{};
+        detail::check(salpakan_agent_choose(handle_, game.handle(), side, &move));
+        return move;
+    }
+
+    /// The C handle (still owned by this Agent).
+    SalpakanAgent *handle() noexcept { return handle_; }
+
+private:
+    SalpakanAgent *handle_ = nullptr;
+};
+
 }  // namespace salpakan
 
 #endif  // SALPAKAN_HPP

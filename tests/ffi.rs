@@ -1,7 +1,26 @@
 //! The C ABI called from Rust: its answers equal the Rust API's for the same game.
 
+mod common;
+
 use salpakan::ffi::*;
-use salpakan::{Game, Rules, Setup, Side, Status};
+use salpakan::{Agent, Game, Greedy, Ismcts, Move, Random, Rules, Setup, Side, SplitMix64, Status};
+
+/// A C handle for `game`: its setups, with its history played through the C ABI.
+fn handle_of(game: &Game) -> *mut SalpakanGame {
+    let (white, black) = (cells(game, Side::White), cells(game, Side::Black));
+    let mut handle = std::ptr::null_mut();
+    let first = game.first_mover().index() as u8;
+    // SAFETY: two 72-byte arrays and a valid out-pointer.
+    let result = unsafe { salpakan_game_new(white.as_ptr(), black.as_ptr(), first, &mut handle) };
+    assert_eq!(result, SALPAKAN_RESULT_OK);
+    for report in game.history() {
+        let mut out = std::mem::MaybeUninit::<SalpakanReport>::uninit();
+        // SAFETY: a live handle and a writable report.
+        let result = unsafe { salpakan_game_play(handle, report.mv.into(), out.as_mut_ptr()) };
+        assert_eq!(result, SALPAKAN_RESULT_OK);
+    }
+    handle
+}
 
 fn cells(game: &Game, side: Side) -> [u8; 72] {
     let mut cells = [SALPAKAN_NO_PIECE; 72];
@@ -100,4 +119,71 @@ fn legal_moves_and_masks_through_c_equal_the_rust_ones() {
     }
     // SAFETY: the handle made above, freed once.
     unsafe { salpakan_game_free(handle) };
+}
+
+#[test]
+fn c_agents_choose_as_the_rust_agents_and_ignore_hidden_ranks() {
+    let mut compared = 0;
+    for seed in 0..12u64 {
+        let (mut game, handle) = both(seed);
+        // SAFETY: a handle from `both`, not used again.
+        unsafe { salpakan_game_free(handle) };
+        let mut rng = SplitMix64::new(seed);
+        for _ in 0..(20 + 4 * seed) {
+            if let Some(mv) = game.position().random_move(&mut rng) {
+                game.play(mv).unwrap();
+            }
+        }
+        if !game.status().is_ongoing() {
+            continue;
+        }
+        let side = game.side_to_move();
+        let Some(other) = common::with_swapped_enemy_ranks(&game, side.other()) else {
+            continue;
+        };
+        let tracker = game.tracker(side).unwrap();
+        let handles = [handle_of(&game), handle_of(&other)];
+        let rust: [Box<dyn Agent>; 3] = [
+            Box::new(Random::new(seed)),
+            Box::new(Greedy::new(seed)),
+            Box::new(Ismcts::new(seed, 60)),
+        ];
+        for (kind, mut agent) in [
+            SALPAKAN_AGENT_RANDOM,
+            SALPAKAN_AGENT_GREEDY,
+            SALPAKAN_AGENT_ISMCTS,
+        ]
+        .into_iter()
+        .zip(rust)
+        {
+            let expected: Move = agent.choose(&tracker).unwrap();
+            for &h in &handles {
+                let mut c_agent = std::ptr::null_mut();
+                let mut out = SalpakanMove { from: 99, to: 99 };
+                // SAFETY: live handles and writable outputs; the agent is freed once.
+                unsafe {
+                    assert_eq!(
+                        salpakan_agent_new(kind, seed, 60, &mut c_agent),
+                        SALPAKAN_RESULT_OK
+                    );
+                    assert_eq!(
+                        salpakan_agent_choose(c_agent, h, side.index() as u8, &mut out),
+                        SALPAKAN_RESULT_OK
+                    );
+                    salpakan_agent_free(c_agent);
+                }
+                assert_eq!(
+                    out,
+                    SalpakanMove::from(expected),
+                    "kind {kind}, seed {seed}"
+                );
+            }
+        }
+        for h in handles {
+            // SAFETY: live handles, freed once.
+            unsafe { salpakan_game_free(h) };
+        }
+        compared += 1;
+    }
+    assert!(compared >= 6, "{compared}");
 }

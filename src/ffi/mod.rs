@@ -11,12 +11,14 @@
 //! arrives as an integer and is checked; `salpakan_last_error` says what went wrong.
 //! A game handle may be used from any thread, but not from two threads at once.
 
+mod agent;
 mod boundary;
 mod game;
 mod standalone;
 mod text;
 mod values;
 
+pub use agent::*;
 pub use boundary::*;
 pub use game::*;
 pub use standalone::*;

@@ -672,6 +672,115 @@ static void test_observation(void) {
     salpakan_game_free(game);
 }
 
+/* Plays a whole game between two agents through the C ABI; returns the plies played. */
+static uint32_t agent_game(uint8_t white_kind, uint8_t black_kind, uint64_t seed,
+                           SalpakanStatus *status) {
+    uint8_t white[SALPAKAN_SQUARES], black[SALPAKAN_SQUARES];
+    SalpakanGame *game = NULL;
+    SalpakanAgent *agents[2] = {NULL, NULL};
+    SalpakanReport report;
+    SalpakanMove move;
+    uint8_t side = 0;
+    uint32_t plies = 0;
+
+    CHECK_RESULT(salpakan_random_setup(SALPAKAN_WHITE, 3, seed, white), SALPAKAN_RESULT_OK);
+    CHECK_RESULT(salpakan_random_setup(SALPAKAN_BLACK, 3, seed + 1, black), SALPAKAN_RESULT_OK);
+    CHECK_RESULT(salpakan_game_new(white, black, SALPAKAN_WHITE, &game), SALPAKAN_RESULT_OK);
+    CHECK_RESULT(salpakan_agent_new(white_kind, seed, 200, &agents[0]), SALPAKAN_RESULT_OK);
+    CHECK_RESULT(salpakan_agent_new(black_kind, seed, 200, &agents[1]), SALPAKAN_RESULT_OK);
+    salpakan_game_status(game, status);
+    while (status->state == SALPAKAN_STATE_ONGOING && plies < 600) {
+        salpakan_game_side_to_move(game, &side);
+        if (salpakan_agent_choose(agents[side], game, side, &move) != SALPAKAN_RESULT_OK) {
+            CHECK(0);
+            break;
+        }
+        CHECK_RESULT(salpakan_game_play(game, move, &report), SALPAKAN_RESULT_OK);
+        salpakan_game_status(game, status);
+        plies++;
+    }
+    salpakan_agent_free(agents[0]);
+    salpakan_agent_free(agents[1]);
+    salpakan_game_free(game);
+    return plies;
+}
+
+static void test_agents(void) {
+    SalpakanGame *game = vector_game(), *from_text = NULL;
+    SalpakanAgent *agent = NULL, *twin = NULL, *sentinel = (SalpakanAgent *)&failed;
+    SalpakanMove a = {99, 99}, b = {98, 98};
+    SalpakanStatus status;
+    SalpakanReport report;
+    uint8_t side = 0, kind;
+    static char text[512];
+    size_t len = 0;
+    uint32_t plies;
+    int greedy_wins = 0, i;
+
+    CHECK(SALPAKAN_AGENT_RANDOM == 0 && SALPAKAN_AGENT_GREEDY == 1 && SALPAKAN_AGENT_ISMCTS == 2);
+    /* Every kind chooses a legal move for the side to move; the same seed, the same move. */
+    for (kind = 0; kind <= SALPAKAN_AGENT_ISMCTS; kind++) {
+        CHECK_RESULT(salpakan_agent_new(kind, 7, 100, &agent), SALPAKAN_RESULT_OK);
+        CHECK_RESULT(salpakan_agent_new(kind, 7, 100, &twin), SALPAKAN_RESULT_OK);
+        salpakan_game_side_to_move(game, &side);
+        CHECK_RESULT(salpakan_agent_choose(agent, game, side, &a), SALPAKAN_RESULT_OK);
+        CHECK_RESULT(salpakan_agent_choose(twin, game, side, &b), SALPAKAN_RESULT_OK);
+        CHECK(a.from == b.from && a.to == b.to);
+        /* Not this side's turn: an error, and nothing written. */
+        b.from = 99;
+        CHECK_RESULT(salpakan_agent_choose(agent, game, (uint8_t)(1 - side), &b),
+                     SALPAKAN_RESULT_INVALID_ARGUMENT);
+        CHECK(error_mentions("turn"));
+        CHECK(b.from == 99);
+        {
+            SalpakanGame *copy = salpakan_game_clone(game);
+            CHECK_RESULT(salpakan_game_play(copy, a, &report), SALPAKAN_RESULT_OK);
+            salpakan_game_free(copy);
+        }
+        salpakan_agent_free(twin);
+        salpakan_agent_free(agent);
+        agent = twin = NULL;
+    }
+    /* Bad arguments. */
+    agent = sentinel;
+    CHECK_RESULT(salpakan_agent_new(3, 1, 0, &agent), SALPAKAN_RESULT_INVALID_ARGUMENT);
+    CHECK(error_mentions("kind"));
+    CHECK(agent == sentinel);
+    CHECK_RESULT(salpakan_agent_new(0, 1, 0, NULL), SALPAKAN_RESULT_NULL_ARGUMENT);
+    CHECK_RESULT(salpakan_agent_new(SALPAKAN_AGENT_GREEDY, 1, 0, &agent), SALPAKAN_RESULT_OK);
+    CHECK_RESULT(salpakan_agent_choose(NULL, game, side, &a), SALPAKAN_RESULT_NULL_ARGUMENT);
+    CHECK_RESULT(salpakan_agent_choose(agent, NULL, side, &a), SALPAKAN_RESULT_NULL_ARGUMENT);
+    CHECK_RESULT(salpakan_agent_choose(agent, game, side, NULL), SALPAKAN_RESULT_NULL_ARGUMENT);
+    CHECK_RESULT(salpakan_agent_choose(agent, game, 2, &a), SALPAKAN_RESULT_INVALID_ARGUMENT);
+    /* A game from a position text has no history to follow. */
+    CHECK_RESULT(salpakan_game_to_text(game, text, sizeof text, &len), SALPAKAN_RESULT_OK);
+    CHECK_RESULT(salpakan_game_from_text(text, &from_text), SALPAKAN_RESULT_OK);
+    CHECK_RESULT(salpakan_agent_choose(agent, from_text, side, &a),
+                 SALPAKAN_RESULT_INVALID_ARGUMENT);
+    salpakan_game_free(from_text);
+    /* A finished game. */
+    CHECK_RESULT(salpakan_game_resign(game, side), SALPAKAN_RESULT_OK);
+    CHECK_RESULT(salpakan_agent_choose(agent, game, side, &a), SALPAKAN_RESULT_GAME_OVER);
+    salpakan_agent_free(agent);
+    salpakan_agent_free(NULL);
+    salpakan_game_free(game);
+
+    /* Whole games: Greedy against Random, sides alternated. */
+    for (i = 0; i < 6; i++) {
+        int greedy_white = i % 2 == 0;
+        plies = agent_game(greedy_white ? SALPAKAN_AGENT_GREEDY : SALPAKAN_AGENT_RANDOM,
+                           greedy_white ? SALPAKAN_AGENT_RANDOM : SALPAKAN_AGENT_GREEDY,
+                           (uint64_t)(40 + i), &status);
+        CHECK(plies > 0);
+        if (status.state == SALPAKAN_STATE_WON &&
+            status.winner == (greedy_white ? SALPAKAN_WHITE : SALPAKAN_BLACK))
+            greedy_wins++;
+    }
+    CHECK(greedy_wins >= 5);
+    plies = agent_game(SALPAKAN_AGENT_ISMCTS, SALPAKAN_AGENT_RANDOM, 9, &status);
+    CHECK(plies > 0 && status.state != SALPAKAN_STATE_ONGOING);
+}
+
 static void test_text(void) {
     SalpakanGame *game = vector_game(), *back = NULL, *sentinel = (SalpakanGame *)&failed;
     static char buf[8192], again[8192];
@@ -770,6 +879,7 @@ int main(void) {
     test_playout_and_action_mask();
     test_beliefs_and_sample();
     test_observation();
+    test_agents();
     test_text();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;

@@ -119,6 +119,30 @@ int main() {
         for (; byte; byte &= static_cast<std::uint8_t>(byte - 1)) ++actions;
     check(static_cast<std::size_t>(actions) == fresh.legal_moves().size(), "mask = moves");
 
+    // Agents: a whole game, Greedy against ISMCTS, each seeing only its side.
+    salpakan::Agent greedy(SALPAKAN_AGENT_GREEDY, 1);
+    salpakan::Agent search(SALPAKAN_AGENT_ISMCTS, 2, 100);
+    int plies = 0;
+    while (fresh.status().state == SALPAKAN_STATE_ONGOING && plies < 400) {
+        const std::uint8_t side = fresh.side_to_move();
+        salpakan::Agent &agent = side == SALPAKAN_WHITE ? greedy : search;
+        fresh.play(agent.choose(fresh, side));
+        ++plies;
+    }
+    check(plies > 0, "agents play a game through the wrapper");
+    if (fresh.status().state == SALPAKAN_STATE_ONGOING) {
+        const std::uint8_t waiting = static_cast<std::uint8_t>(1 - fresh.side_to_move());
+        check(error_code([&] { greedy.choose(fresh, waiting); }) ==
+                  SALPAKAN_RESULT_INVALID_ARGUMENT,
+              "choosing for the side not to move throws INVALID_ARGUMENT");
+    } else {
+        check(error_code([&] { greedy.choose(fresh, SALPAKAN_WHITE); }) ==
+                  SALPAKAN_RESULT_GAME_OVER,
+              "choosing after the end throws GAME_OVER");
+    }
+    check(error_code([] { salpakan::Agent bad(7); }) == SALPAKAN_RESULT_INVALID_ARGUMENT,
+          "an unknown kind throws INVALID_ARGUMENT");
+
     std::cout << passed << " passed, " << failed << " failed\n";
     return failed == 0 ? 0 : 1;
 }
