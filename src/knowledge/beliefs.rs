@@ -217,8 +217,8 @@ struct Layer {
     free: Vec<(usize, usize, usize)>,
     /// The digit (places left) of each explicit class when it is not free.
     fixed: Vec<usize>,
-    /// The local stride of each explicit class, `None` if it is not free.
-    strides: Vec<Option<usize>>,
+    /// The local stride of each explicit class, 0 if it is not free.
+    strides: Vec<usize>,
     /// The number of states: the product of (size + 1) over the free classes.
     size: usize,
 }
@@ -227,14 +227,14 @@ impl Layer {
     fn new(t: usize, sizes: &[usize], first: &[usize], last: &[usize]) -> Layer {
         let mut free = Vec::new();
         let mut fixed = vec![0; sizes.len()];
-        let mut strides = vec![None; sizes.len()];
+        let mut strides = vec![0; sizes.len()];
         let mut size = 1usize;
         for c in 0..sizes.len() {
             if first[c] >= t {
                 fixed[c] = sizes[c];
             } else if last[c] >= t {
                 free.push((c, size, sizes[c]));
-                strides[c] = Some(size);
+                strides[c] = size;
                 size = size.saturating_mul(sizes[c] + 1);
             }
         }
@@ -246,35 +246,28 @@ impl Layer {
         }
     }
 
-    /// The local position of a state given as the places left in every explicit class.
-    #[inline]
-    fn position(&self, digits: &[usize]) -> usize {
-        self.free
-            .iter()
-            .map(|&(c, stride, _)| digits[c] * stride)
-            .sum()
+    /// The number of states a layer over these classes would have at step `t`, without
+    /// building it.
+    fn states(t: usize, sizes: &[usize], first: &[usize], last: &[usize]) -> usize {
+        (0..sizes.len())
+            .filter(|&c| first[c] < t && last[c] >= t)
+            .fold(1usize, |n, c| n.saturating_mul(sizes[c] + 1))
     }
+}
 
-    /// The local stride of class `c`, if it is free in this layer.
-    #[inline]
-    fn stride(&self, c: usize) -> Option<usize> {
-        self.strides[c]
-    }
-
-    /// Calls `f(position, digits)` for every state, in position order.
-    fn for_each(&self, mut f: impl FnMut(usize, &[usize])) {
-        let mut digits = self.fixed.clone();
-        for p in 0..self.size {
-            f(p, &digits);
-            for &(c, _, size) in &self.free {
-                digits[c] += 1;
-                if digits[c] <= size {
-                    break;
-                }
-                digits[c] = 0;
-            }
-        }
-    }
+/// What handing out the rank of step `t` involves, worked out once for every state.
+#[derive(Debug, Clone, PartialEq)]
+struct Plan {
+    /// The explicit classes whose set holds the rank: `(class, its stride in the next layer,
+    /// whether this is its last rank)`; a class at its last rank is not in the next layer
+    /// (stride 0) and must be empty after the step.
+    takers: Vec<(usize, usize, bool)>,
+    /// The explicit classes whose last rank this is.
+    closers: Vec<usize>,
+    /// Whether the implicit class's set holds the rank.
+    implicit: bool,
+    /// Each explicit class's stride in the next layer (0 if it is not free there).
+    next_strides: Vec<usize>,
 }
 
 /// The counting machinery for pieces with allowed sets and an army (a sequence of ranks).
@@ -284,19 +277,12 @@ pub(crate) struct Count {
     classes: Vec<(RankSet, Vec<usize>)>,
     /// The states before each step, `0..=n`.
     layers: Vec<Layer>,
+    /// What each step `0..n` does.
+    plans: Vec<Plan>,
     /// `backward[t][p]`: completions of state `p` of layer `t`.
     backward: Vec<Vec<f64>>,
     total: f64,
     pub(crate) marginals: Vec<[f64; Rank::NUM]>,
-}
-
-/// One way to hand out the rank of step `t` from a state: to explicit class `Some(c)` or to
-/// the implicit class (`None`), with its number of ways and the position it leads to in the
-/// next layer.
-struct Step {
-    class: Option<usize>,
-    ways: usize,
-    to: usize,
 }
 
 impl Count {
@@ -315,24 +301,56 @@ impl Count {
                 None => classes.push((set, vec![piece])),
             }
         }
-        // The largest class goes last and is left out of the state.
-        let largest = (0..classes.len()).max_by_key(|&c| (classes[c].1.len(), usize::MAX - c))?;
-        let implicit = classes.remove(largest);
-        classes.push(implicit);
+        let spans: Vec<(usize, usize)> = classes
+            .iter()
+            .map(|(set, _)| {
+                Some((
+                    army.iter().position(|r| set.has(*r))?,
+                    army.iter().rposition(|r| set.has(*r))?,
+                ))
+            })
+            .collect::<Option<_>>()?;
+        // One class is left out of the state (its places follow from the others'): the one
+        // whose absence leaves the fewest states to visit.
+        let implicit = (0..classes.len()).min_by_key(|&out| {
+            let keep: Vec<usize> = (0..classes.len()).filter(|&c| c != out).collect();
+            let sizes: Vec<usize> = keep.iter().map(|&c| classes[c].1.len()).collect();
+            let first: Vec<usize> = keep.iter().map(|&c| spans[c].0).collect();
+            let last: Vec<usize> = keep.iter().map(|&c| spans[c].1).collect();
+            (0..=n).fold(0usize, |sum, t| {
+                sum.saturating_add(Layer::states(t, &sizes, &first, &last))
+            })
+        })?;
+        let implicit_class = classes.remove(implicit);
+        classes.push(implicit_class);
+        let mut spans = spans;
+        let implicit_span = spans.remove(implicit);
+        spans.push(implicit_span);
         let explicit = classes.len() - 1;
         let sizes: Vec<usize> = classes[..explicit].iter().map(|(_, m)| m.len()).collect();
-        let mut first = Vec::with_capacity(explicit);
-        let mut last = Vec::with_capacity(explicit);
-        for (set, _) in &classes[..explicit] {
-            first.push(army.iter().position(|r| set.has(*r))?);
-            last.push(army.iter().rposition(|r| set.has(*r))?);
-        }
+        let first: Vec<usize> = spans[..explicit].iter().map(|s| s.0).collect();
+        let last: Vec<usize> = spans[..explicit].iter().map(|s| s.1).collect();
         let layers: Vec<Layer> = (0..=n)
             .map(|t| Layer::new(t, &sizes, &first, &last))
+            .collect();
+        if layers.iter().any(|l| l.size == usize::MAX) {
+            return None;
+        }
+        let plans = (0..n)
+            .map(|t| Plan {
+                takers: (0..explicit)
+                    .filter(|&c| classes[c].0.has(army[t]))
+                    .map(|c| (c, layers[t + 1].strides[c], last[c] == t))
+                    .collect(),
+                closers: (0..explicit).filter(|&c| last[c] == t).collect(),
+                implicit: classes[explicit].0.has(army[t]),
+                next_strides: layers[t + 1].strides.clone(),
+            })
             .collect();
         let count = Count {
             classes,
             layers,
+            plans,
             backward: Vec::new(),
             total: 0.0,
             marginals: Vec::new(),
@@ -340,91 +358,124 @@ impl Count {
         count.solve(army)
     }
 
-    /// The ways to hand out step `t`'s rank from the state with places left `digits`.
-    fn steps(&self, t: usize, rank: Rank, digits: &[usize], out: &mut Vec<Step>) {
-        out.clear();
-        let explicit = self.classes.len() - 1;
-        let next = &self.layers[t + 1];
-        // Classes whose last rank this is must be empty afterwards.
-        let closing_left: usize = (0..explicit)
-            .filter(|&c| next.stride(c).is_none() && next.fixed[c] == 0 && digits[c] > 0)
-            .count();
-        let same = next.position(digits);
-        let used: usize = self.classes[..explicit]
+    /// Calls `f(position, digits, next, used)` for every state of layer `t`, in position
+    /// order: `digits` the places left in each explicit class, `next` the position of the
+    /// same digits in layer `t + 1`, `used` the places the explicit classes have filled. The
+    /// last two are kept up to date as the digits count up.
+    fn for_each_state(&self, t: usize, mut f: impl FnMut(usize, &[usize], usize, usize)) {
+        let layer = &self.layers[t];
+        let next_strides = &self.plans[t].next_strides;
+        let mut digits = layer.fixed.clone();
+        let mut next: usize = digits.iter().zip(next_strides).map(|(d, s)| d * s).sum();
+        let mut used: usize = self.classes[..digits.len()]
             .iter()
-            .zip(digits)
+            .zip(&digits)
             .map(|((_, m), d)| m.len() - d)
             .sum();
-        let implicit_size = self.classes[explicit].1.len();
-        let implicit_left = t
-            .checked_sub(used)
-            .and_then(|taken| implicit_size.checked_sub(taken))
-            .unwrap_or(0);
-        for (c, &k) in digits.iter().enumerate().take(explicit) {
-            if k == 0 || !self.classes[c].0.has(rank) {
-                continue;
+        for p in 0..layer.size {
+            f(p, &digits, next, used);
+            for &(c, _, size) in &layer.free {
+                digits[c] += 1;
+                next += next_strides[c];
+                if digits[c] <= size {
+                    used -= 1;
+                    break;
+                }
+                digits[c] = 0;
+                next -= (size + 1) * next_strides[c];
+                used += size;
             }
-            let closing = next.stride(c).is_none() && next.fixed[c] == 0;
-            let others_left = closing_left - usize::from(closing);
-            if others_left > 0 || (closing && k != 1) {
-                continue;
-            }
-            let to = same - next.stride(c).unwrap_or(0);
-            out.push(Step {
-                class: Some(c),
-                ways: k,
-                to,
-            });
-        }
-        if implicit_left > 0 && closing_left == 0 && self.classes[explicit].0.has(rank) {
-            out.push(Step {
-                class: None,
-                ways: implicit_left,
-                to: same,
-            });
         }
     }
 
+    /// Calls `emit(class, ways, to)` for each way to hand out step `t`'s rank from the state
+    /// with places left `digits` (`next` and `used` as [`Count::for_each_state`] gives them):
+    /// to explicit class `Some(c)` or to the implicit class (`None`), in `ways` ways, leading
+    /// to position `to` of layer `t + 1`.
+    #[inline]
+    fn transitions(
+        &self,
+        t: usize,
+        digits: &[usize],
+        next: usize,
+        used: usize,
+        mut emit: impl FnMut(Option<usize>, usize, usize),
+    ) {
+        let plan = &self.plans[t];
+        // A class at its last rank must be empty afterwards: at most one may still have a
+        // place, and then it must take this rank.
+        let closing_left = plan.closers.iter().filter(|&&c| digits[c] > 0).count();
+        if closing_left > 1 {
+            return;
+        }
+        for &(c, stride, closes) in &plan.takers {
+            let k = digits[c];
+            if k == 0 || (closing_left == 1 && !(closes && k == 1)) {
+                continue;
+            }
+            emit(Some(c), k, next - stride);
+        }
+        if plan.implicit && closing_left == 0 {
+            let implicit_size = self.classes[self.classes.len() - 1].1.len();
+            let implicit_left = t
+                .checked_sub(used)
+                .and_then(|taken| implicit_size.checked_sub(taken))
+                .unwrap_or(0);
+            if implicit_left > 0 {
+                emit(None, implicit_left, next);
+            }
+        }
+    }
+
+    /// Counts in two passes: forward, the ways to reach each state from the start; then
+    /// backward over the reached states only, the ways to complete each, and with them each
+    /// class's expected count of each rank (reach × ways × completions of every transition).
     fn solve(mut self, army: &[Rank]) -> Option<Count> {
         let n = army.len();
         let explicit = self.classes.len() - 1;
+        let mut forward: Vec<Vec<f64>> = self.layers.iter().map(|l| vec![0.0; l.size]).collect();
+        forward[0][0] = 1.0;
+        for t in 0..n {
+            let (before, after) = forward.split_at_mut(t + 1);
+            let (here, next) = (&before[t], &mut after[0]);
+            self.for_each_state(t, |p, digits, to_same, used| {
+                let f = here[p];
+                if f == 0.0 {
+                    return;
+                }
+                self.transitions(t, digits, to_same, used, |_, ways, to| {
+                    next[to] += f * ways as f64;
+                });
+            });
+        }
+        if forward[n][0] <= 0.0 {
+            return None;
+        }
+        let mut expected = vec![[0.0f64; Rank::NUM]; self.classes.len()];
         let mut backward: Vec<Vec<f64>> = self.layers.iter().map(|l| vec![0.0; l.size]).collect();
         backward[n][0] = 1.0; // every place filled
-        let mut steps = Vec::new();
         for t in (0..n).rev() {
-            let mut row = vec![0.0; self.layers[t].size];
-            self.layers[t].for_each(|p, digits| {
-                self.steps(t, army[t], digits, &mut steps);
-                row[p] = steps
-                    .iter()
-                    .map(|s| s.ways as f64 * backward[t + 1][s.to])
-                    .sum();
+            let rank = army[t].index();
+            let (before, after) = backward.split_at_mut(t + 1);
+            let (row, after) = (&mut before[t], &after[0]);
+            let reach = &forward[t];
+            self.for_each_state(t, |p, digits, to_same, used| {
+                let f = reach[p];
+                if f == 0.0 {
+                    return;
+                }
+                let mut sum = 0.0;
+                self.transitions(t, digits, to_same, used, |class, ways, to| {
+                    let completions = ways as f64 * after[to];
+                    sum += completions;
+                    expected[class.unwrap_or(explicit)][rank] += f * completions;
+                });
+                row[p] = sum;
             });
-            backward[t] = row;
         }
         let total = backward[0][0];
         if total <= 0.0 {
             return None;
-        }
-        // Forward: the ways to reach each state, and each class's expected count of each rank.
-        let mut expected = vec![[0.0f64; Rank::NUM]; self.classes.len()];
-        let mut forward = vec![1.0];
-        for (t, &rank) in army.iter().enumerate() {
-            let mut next = vec![0.0; self.layers[t + 1].size];
-            self.layers[t].for_each(|p, digits| {
-                let f = forward[p];
-                if f == 0.0 {
-                    return;
-                }
-                self.steps(t, rank, digits, &mut steps);
-                for s in &steps {
-                    let w = f * s.ways as f64;
-                    let c = s.class.unwrap_or(explicit);
-                    expected[c][rank.index()] += w * backward[t + 1][s.to];
-                    next[s.to] += w;
-                }
-            });
-            forward = next;
         }
         let mut marginals = vec![[0.0f64; Rank::NUM]; n];
         for (c, (_, members)) in self.classes.iter().enumerate() {
@@ -451,26 +502,35 @@ impl Count {
             .map(|(_, m)| m.len())
             .collect();
         let mut out = Vec::with_capacity(army.len());
-        let mut steps = Vec::new();
         for (t, &rank) in army.iter().enumerate() {
-            self.steps(t, rank, &digits, &mut steps);
-            // At most one step per class, and there are at most 21 classes.
-            let mut weights = [0.0f64; 32];
-            for (w, s) in weights.iter_mut().zip(&steps) {
-                *w = s.ways as f64 * self.backward[t + 1][s.to];
-            }
-            let weights = &weights[..steps.len().min(32)];
-            let sum: f64 = weights.iter().sum();
+            let next_strides = &self.plans[t].next_strides;
+            let next: usize = digits.iter().zip(next_strides).map(|(d, s)| d * s).sum();
+            let used: usize = self.classes[..explicit]
+                .iter()
+                .zip(&digits)
+                .map(|((_, m), d)| m.len() - d)
+                .sum();
+            // At most one way per class, and there are at most 21 classes.
+            let mut ways = [(None, 0.0f64); 32];
+            let mut len = 0;
+            self.transitions(t, &digits, next, used, |class, k, to| {
+                if len < ways.len() {
+                    ways[len] = (class, k as f64 * self.backward[t + 1][to]);
+                    len += 1;
+                }
+            });
+            let ways = &ways[..len];
+            let sum: f64 = ways.iter().map(|w| w.1).sum();
             let mut u = rng.next_f64() * sum;
-            let mut chosen = weights.iter().rposition(|w| *w > 0.0).unwrap_or(0);
-            for (i, &w) in weights.iter().enumerate() {
+            let mut chosen = ways.iter().rposition(|w| w.1 > 0.0).unwrap_or(0);
+            for (i, &(_, w)) in ways.iter().enumerate() {
                 if u < w {
                     chosen = i;
                     break;
                 }
                 u -= w;
             }
-            let class = steps.get(chosen).and_then(|s| s.class);
+            let class = ways.get(chosen).and_then(|w| w.0);
             let members = &mut free[class.unwrap_or(explicit)];
             if members.is_empty() {
                 break;
