@@ -39,8 +39,10 @@ fn trackers_fed_by_reports_know_what_the_arbiter_gives() {
         let mut clients = [client(&game, Side::White), client(&game, Side::Black)];
         let mut rng = SplitMix64::new(seed);
         loop {
-            let check_beliefs =
-                game.history().len().is_multiple_of(9) || !game.status().is_ongoing();
+            // Every ninth ply, and every challenge (a new fact: the counts are made again).
+            let check_beliefs = game.history().len().is_multiple_of(9)
+                || !game.status().is_ongoing()
+                || game.history().last().is_some_and(|r| r.outcome.is_some());
             for (side, tracker) in Side::ALL.into_iter().zip(&clients) {
                 assert_eq!(tracker.legal_moves(), game.legal_moves(), "seed {seed}");
                 assert_eq!(tracker.legal_action_mask(), game.legal_action_mask());

@@ -1,5 +1,6 @@
-//! Criterion benches of the engine's hot paths: move generation, play, perft, playouts, and
-//! the C ABI's per-ply path.
+//! Criterion benches of the engine's hot paths: move generation, play, perft, playouts, the
+//! C ABI's per-ply path, beliefs (a typical midgame and the slowest positions of 40 long games)
+//! and an agent's move.
 //!
 //! ```text
 //! cargo bench --bench engine
@@ -12,7 +13,9 @@ use salpakan::ffi::{
     SALPAKAN_MAX_MOVES, SALPAKAN_NO_PIECE, SalpakanGame, SalpakanMove, salpakan_game_clone,
     salpakan_game_free, salpakan_game_legal_moves, salpakan_game_new, salpakan_game_play,
 };
-use salpakan::{Game, Move, Position, Rules, Setup, Side, SplitMix64};
+use salpakan::{
+    Agent, Game, Greedy, Ismcts, Move, Position, Rules, Setup, Side, SplitMix64, Tracker,
+};
 
 fn start() -> Game {
     let rules = Rules::default();
@@ -196,6 +199,68 @@ fn midgame_games() -> Vec<Game> {
     games
 }
 
+/// Both sides' trackers at every ply of 40 long random games (up to 2,000 plies; a random move
+/// that would end the game is redrawn up to 20 times, so the games run long and pile up
+/// challenges, ~94 k positions in all), timed once each; the `keep` slowest, re-timed.
+fn slowest_belief_positions(keep: usize) -> Vec<Tracker> {
+    let rules = Rules::default();
+    let mut timed: Vec<(std::time::Duration, Tracker)> = Vec::new();
+    for seed in 0..40u64 {
+        let mut game = Game::new(
+            Setup::random(Side::White, rules, seed),
+            Setup::random(Side::Black, rules, seed + 500),
+            Side::White,
+            rules,
+        )
+        .expect("valid setups");
+        let mut trackers = [
+            game.tracker(Side::White).expect("a fresh game"),
+            game.tracker(Side::Black).expect("a fresh game"),
+        ];
+        let mut rng = SplitMix64::new(seed);
+        while game.status().is_ongoing() && game.history().len() < 2000 {
+            let mut mv = game.position().random_move(&mut rng).expect("ongoing");
+            for _ in 0..20 {
+                let mut next = *game.position();
+                next.play_unchecked(mv);
+                if next.status().is_ongoing() {
+                    break;
+                }
+                mv = game.position().random_move(&mut rng).expect("ongoing");
+            }
+            let report = game.play(mv).expect("a legal move");
+            for tracker in &mut trackers {
+                tracker.observe(&report).expect("a real game");
+                let started = std::time::Instant::now();
+                black_box(tracker.beliefs().expect("consistent"));
+                let spent = started.elapsed();
+                if timed.len() < keep * 4 || spent > timed[timed.len() - 1].0 {
+                    timed.push((spent, tracker.clone()));
+                    timed.sort_by(|a, b| b.0.cmp(&a.0));
+                    timed.truncate(keep * 4);
+                }
+            }
+        }
+    }
+    // One timing is noisy: re-time the candidates (best of 5) and keep the slowest.
+    let mut retimed: Vec<(std::time::Duration, Tracker)> = timed
+        .into_iter()
+        .map(|(_, tracker)| {
+            let best = (0..5)
+                .map(|_| {
+                    let started = std::time::Instant::now();
+                    black_box(tracker.beliefs().expect("consistent"));
+                    started.elapsed()
+                })
+                .min()
+                .unwrap_or_default();
+            (best, tracker)
+        })
+        .collect();
+    retimed.sort_by(|a, b| b.0.cmp(&a.0));
+    retimed.into_iter().take(keep).map(|(_, t)| t).collect()
+}
+
 fn knowledge(c: &mut Criterion) {
     let games = midgame_games();
     let mut i = 0;
@@ -205,6 +270,13 @@ fn knowledge(c: &mut Criterion) {
             let game = &games[i % games.len()];
             game.beliefs(Side::ALL[(i / games.len()) % 2])
                 .expect("consistent")
+        })
+    });
+    let slowest = slowest_belief_positions(4);
+    c.bench_function("beliefs/the 4 slowest of 40 long random games", |b| {
+        b.iter(|| {
+            i += 1;
+            slowest[i % slowest.len()].beliefs().expect("consistent")
         })
     });
     let beliefs: Vec<_> = games
@@ -229,6 +301,32 @@ fn knowledge(c: &mut Criterion) {
     });
 }
 
+fn agents(c: &mut Criterion) {
+    let games = midgame_games();
+    let trackers: Vec<Tracker> = games
+        .iter()
+        .map(|g| g.tracker(g.side_to_move()).expect("a game from setups"))
+        .collect();
+    let mut i = 0;
+    let mut greedy = Greedy::new(1);
+    c.bench_function("agents/greedy move (midgame)", |b| {
+        b.iter(|| {
+            i += 1;
+            greedy.choose(&trackers[i % trackers.len()])
+        })
+    });
+    let mut group = c.benchmark_group("agents");
+    group.sample_size(10);
+    let mut ismcts = Ismcts::new(1, 0);
+    group.bench_function("ismcts move at the default budget (midgame)", |b| {
+        b.iter(|| {
+            i += 1;
+            ismcts.choose(&trackers[i % trackers.len()])
+        })
+    });
+    group.finish();
+}
+
 criterion_group!(
     benches,
     movegen,
@@ -236,6 +334,7 @@ criterion_group!(
     perft,
     playout,
     ffi_per_ply,
-    knowledge
+    knowledge,
+    agents
 );
 criterion_main!(benches);

@@ -12,6 +12,9 @@ use crate::side::Side;
 use crate::square::Square;
 use crate::status::{DrawReason, Status, WinReason};
 
+use std::sync::{Arc, OnceLock};
+
+use super::beliefs::Count;
 use super::error::ObserveError;
 use super::rankset::RankSet;
 
@@ -71,6 +74,41 @@ pub struct Tracker {
     own_flag_waiting: bool,
     enemy_pending: Option<PieceId>,
     history: Vec<Report>,
+    counts: CountCache,
+}
+
+/// The counts behind the beliefs, made the first time they are asked for and kept until a
+/// fact changes a constraint: most plies add none, so most calls of [`Tracker::beliefs`] only
+/// read them. Not part of the tracker's value (two trackers that know the same are equal
+/// whether or not either has counted yet).
+#[derive(Clone, Default)]
+pub(crate) struct CountCache(OnceLock<Option<Arc<Count>>>);
+
+impl CountCache {
+    /// The counts for `sets`, made now if they were not yet.
+    pub(crate) fn get(&self, sets: &[RankSet]) -> Option<Arc<Count>> {
+        self.0
+            .get_or_init(|| Count::new(sets, &Rank::ARMY).map(Arc::new))
+            .clone()
+    }
+}
+
+impl PartialEq for CountCache {
+    fn eq(&self, _: &CountCache) -> bool {
+        true
+    }
+}
+
+impl Eq for CountCache {}
+
+impl core::fmt::Debug for CountCache {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(if self.0.get().is_some() {
+            "counted"
+        } else {
+            "not counted"
+        })
+    }
 }
 
 impl Tracker {
@@ -133,6 +171,7 @@ impl Tracker {
             own_flag_waiting: false,
             enemy_pending: None,
             history: Vec::new(),
+            counts: CountCache::default(),
         })
     }
 
@@ -290,6 +329,12 @@ impl Tracker {
         &self.sets
     }
 
+    /// The counts of the rank assignments that fit the constraints, made once per set of
+    /// constraints. `None` if none fits.
+    pub(crate) fn counts(&self) -> Option<Arc<Count>> {
+        self.counts.get(&self.sets)
+    }
+
     fn rank_of_own(&self, id: PieceId) -> Rank {
         self.own_ranks[id.number()]
     }
@@ -324,6 +369,10 @@ impl Tracker {
         let waits = self.end_fact(&ply, mover, target, removed, plies, &mut sets)?;
 
         move_ids(&mut self.ids, report.mv, report.outcome);
+        if sets != self.sets {
+            // A new fact: the counts behind the beliefs must be made again.
+            self.counts = CountCache::default();
+        }
         self.sets = sets;
         self.plies_since_challenge = plies;
         self.side_to_move = self.side_to_move.other();
@@ -556,4 +605,51 @@ struct Removed {
 struct Waiting {
     own_flag: bool,
     enemy: Option<PieceId>,
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use crate::game::Game;
+    use crate::rng::SplitMix64;
+    use crate::rules::Rules;
+    use crate::setup::Setup;
+    use crate::side::Side;
+
+    #[test]
+    fn counts_are_made_once_per_set_of_constraints() {
+        let rules = Rules::default();
+        let mut game = Game::new(
+            Setup::random(Side::White, rules, 1),
+            Setup::random(Side::Black, rules, 2),
+            Side::White,
+            rules,
+        )
+        .unwrap();
+        let mut tracker = game.tracker(Side::White).unwrap();
+        let mut rng = SplitMix64::new(3);
+        let (mut kept, mut remade) = (0, 0);
+        while game.status().is_ongoing() && game.history().len() < 400 {
+            let before = tracker.counts().unwrap();
+            let sets = *tracker.constraints();
+            let report = game
+                .play(game.position().random_move(&mut rng).unwrap())
+                .unwrap();
+            tracker.observe(&report).unwrap();
+            let after = tracker.counts().unwrap();
+            if sets == *tracker.constraints() {
+                assert!(Arc::ptr_eq(&before, &after), "no new fact, the same counts");
+                kept += 1;
+            } else {
+                assert!(!Arc::ptr_eq(&before, &after), "a new fact, new counts");
+                assert_eq!(
+                    tracker.beliefs().unwrap(),
+                    game.beliefs(Side::White).unwrap()
+                );
+                remade += 1;
+            }
+        }
+        assert!(kept > 10 && remade > 3, "{kept} kept, {remade} remade");
+    }
 }
