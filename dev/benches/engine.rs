@@ -236,7 +236,7 @@ fn slowest_belief_positions(keep: usize) -> Vec<Tracker> {
                 let spent = started.elapsed();
                 if timed.len() < keep * 4 || spent > timed[timed.len() - 1].0 {
                     timed.push((spent, tracker.clone()));
-                    timed.sort_by(|a, b| b.0.cmp(&a.0));
+                    timed.sort_by_key(|t| std::cmp::Reverse(t.0));
                     timed.truncate(keep * 4);
                 }
             }
@@ -257,7 +257,7 @@ fn slowest_belief_positions(keep: usize) -> Vec<Tracker> {
             (best, tracker)
         })
         .collect();
-    retimed.sort_by(|a, b| b.0.cmp(&a.0));
+    retimed.sort_by_key(|t| std::cmp::Reverse(t.0));
     retimed.into_iter().take(keep).map(|(_, t)| t).collect()
 }
 
