@@ -267,11 +267,9 @@ fn observations_print_their_shape() {
     }
     let mut buffer = [9.0f32; Observation::LEN];
     let tracker = game.tracker(Side::White).unwrap();
-    tracker.write_observation(
-        &tracker.beliefs().unwrap(),
-        Orientation::ViewerUp,
-        &mut buffer,
-    );
+    tracker
+        .write_observation(Orientation::ViewerUp, &mut buffer)
+        .unwrap();
     assert_eq!(buffer.as_slice(), obs.as_slice(), "every float written");
 }
 

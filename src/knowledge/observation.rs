@@ -5,7 +5,6 @@ use crate::rank::Rank;
 use crate::side::Side;
 use crate::square::Square;
 
-use super::beliefs::Beliefs;
 use super::error::ObserveError;
 use super::tracker::Tracker;
 
@@ -137,32 +136,31 @@ fn cell(square: Square, viewer: Side, orientation: Orientation) -> usize {
 }
 
 impl Tracker {
-    /// This side's [`Observation`], with its beliefs computed afresh.
+    /// This side's [`Observation`]. Its belief planes come from the tracker's counts, made
+    /// once per set of facts (see [`Tracker::beliefs`]).
     ///
     /// # Errors
     /// As [`Tracker::beliefs`].
     pub fn observation(&self, orientation: Orientation) -> Result<Observation, ObserveError> {
-        let beliefs = self.beliefs()?;
-        Ok(self.observation_with(&beliefs, orientation))
-    }
-
-    /// This side's [`Observation`] with beliefs already computed (they change only when a
-    /// challenge or a far-row arrival adds a fact).
-    #[must_use]
-    pub fn observation_with(&self, beliefs: &Beliefs, orientation: Orientation) -> Observation {
         let mut data = Box::new([0.0f32; Observation::LEN]);
-        self.write_observation(beliefs, orientation, &mut data);
-        Observation { data }
+        self.write_observation(orientation, &mut data)?;
+        Ok(Observation { data })
     }
 
     /// Writes this side's observation into `out` (for batched environments that keep their
-    /// own buffers). Every float is written.
+    /// own buffers). Every float is written; nothing is allocated once the tracker has
+    /// counted its beliefs.
+    ///
+    /// # Errors
+    /// As [`Tracker::beliefs`]; `out` is then unchanged.
     pub fn write_observation(
         &self,
-        beliefs: &Beliefs,
         orientation: Orientation,
         out: &mut [f32; Observation::LEN],
-    ) {
+    ) -> Result<(), ObserveError> {
+        let counts = self.counts().ok_or(ObserveError::NoFit {
+            why: "no assignment of the enemy's ranks fits every fact",
+        })?;
         out.fill(0.0);
         let me = self.side();
         let size = Observation::ROWS * Observation::FILES;
@@ -179,14 +177,13 @@ impl Tracker {
                 }
             } else {
                 set(Observation::ENEMY, square, 1.0);
-                if let Some(belief) = beliefs.at(square) {
-                    for rank in Rank::ALL {
-                        set(
-                            Observation::BELIEF + rank.index(),
-                            square,
-                            belief.probability(rank) as f32,
-                        );
-                    }
+                let probabilities = &counts.marginals[id.number()];
+                for rank in Rank::ALL {
+                    set(
+                        Observation::BELIEF + rank.index(),
+                        square,
+                        probabilities[rank.index()] as f32,
+                    );
                 }
             }
         }
@@ -216,5 +213,6 @@ impl Tracker {
             None => 0.0,
         };
         constant(out, Observation::QUIET, quiet);
+        Ok(())
     }
 }

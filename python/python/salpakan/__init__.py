@@ -1,0 +1,73 @@
+"""Game of the Generals (Salpakan): the rules engine in Python.
+
+A thin shell over the Rust crate ``salpakan``: exact rules, per-side views that never leak a
+hidden rank, exact beliefs and posterior samples, observation tensors and action masks for
+learning, the engine's agents (``Random``, ``Greedy``, ``Ismcts``), and ``VecEnv``, a batch of
+games stepped in one call. The PettingZoo and Gymnasium environments are in
+``salpakan.pettingzoo`` and ``salpakan.gym`` (``pip install salpakan[pettingzoo]``).
+
+Sides are ``0``/``"white"`` and ``1``/``"black"``; squares are indices ``(row - 1) * 9 + file``
+(a1 = 0, i8 = 71) or names (``"e4"``); ranks are values 0 (Flag), 1 (Private) … 13 (5-Star
+General), 14 (Spy); action ids are ``from * 4 + direction`` (0 up, 1 down, 2 left, 3 right),
+0..288.
+"""
+
+from ._salpakan import (
+    NO_PIECE,
+    NUM_ACTIONS,
+    NUM_SQUARES,
+    OBSERVATION_SHAPE,
+    Game,
+    Greedy,
+    Ismcts,
+    Move,
+    Random,
+    Report,
+    Setup,
+    Status,
+    Tracker,
+    VecEnv,
+    View,
+    __version__,
+    challenge,
+    rank_code,
+    rank_name,
+)
+from .errors import (
+    ArgumentError,
+    Error,
+    GameOverError,
+    IllegalMoveError,
+    ObserveError,
+    SetupError,
+    TextError,
+)
+
+__all__ = [
+    "NO_PIECE",
+    "NUM_ACTIONS",
+    "NUM_SQUARES",
+    "OBSERVATION_SHAPE",
+    "ArgumentError",
+    "Error",
+    "Game",
+    "GameOverError",
+    "Greedy",
+    "IllegalMoveError",
+    "Ismcts",
+    "Move",
+    "ObserveError",
+    "Random",
+    "Report",
+    "Setup",
+    "SetupError",
+    "Status",
+    "TextError",
+    "Tracker",
+    "VecEnv",
+    "View",
+    "__version__",
+    "challenge",
+    "rank_code",
+    "rank_name",
+]

@@ -1,0 +1,504 @@
+//! The arbiter's game, its reports and status, and one side's view of it.
+
+use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use salpakan::{Observation, Orientation, Rank, Side, Square, ViewCell};
+
+use crate::convert::{self, side_name, status_words};
+use crate::errors::{argument, move_error, observe_error, setup_error, text_error};
+use crate::knowledge::{Tracker, beliefs_by_square};
+use crate::values::{Move, Setup, move_arg};
+
+/// A game's status: `state` is `"ongoing"`, `"won"` or `"drawn"`; `winner` `"white"`,
+/// `"black"` or `None`; `reason` `None` or one of `"flag-captured"`, `"flag-reached-end"`,
+/// `"resignation"`, `"agreement"`, `"move-limit"`. `str(status)` reads as a sentence.
+#[pyclass(module = "salpakan", frozen, eq, from_py_object)]
+#[derive(Clone, Copy, PartialEq)]
+pub(crate) struct Status {
+    pub(crate) inner: salpakan::Status,
+}
+
+#[pymethods]
+impl Status {
+    /// `"ongoing"`, `"won"` or `"drawn"`.
+    #[getter]
+    fn state(&self) -> &'static str {
+        status_words(self.inner).0
+    }
+
+    /// `"white"`, `"black"`, or `None` unless won.
+    #[getter]
+    fn winner(&self) -> Option<&'static str> {
+        status_words(self.inner).1
+    }
+
+    /// Why the game ended, or `None` while it goes on.
+    #[getter]
+    fn reason(&self) -> Option<&'static str> {
+        status_words(self.inner).2
+    }
+
+    /// Whether the game goes on.
+    #[getter]
+    fn ongoing(&self) -> bool {
+        self.inner.is_ongoing()
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        let (state, winner, reason) = status_words(self.inner);
+        let word = |w: Option<&str>| w.map_or("None".to_string(), |w| format!("'{w}'"));
+        format!(
+            "Status(state='{state}', winner={}, reason={})",
+            word(winner),
+            word(reason)
+        )
+    }
+}
+
+/// What a move did, as the arbiter announces it: `move`, `challenge` (whether it was one),
+/// `outcome` (`None`, or the attacker's `"win"`, `"lose"` or `"tie"`) and the `status`
+/// after it. It never holds a rank.
+#[pyclass(module = "salpakan", frozen, eq, from_py_object)]
+#[derive(Clone, Copy, PartialEq)]
+pub(crate) struct Report {
+    pub(crate) inner: salpakan::Report,
+}
+
+#[pymethods]
+impl Report {
+    /// The move played.
+    #[getter]
+    #[pyo3(name = "move")]
+    fn mv(&self) -> Move {
+        Move {
+            inner: self.inner.mv,
+        }
+    }
+
+    /// Whether the move was a challenge.
+    #[getter]
+    fn challenge(&self) -> bool {
+        self.inner.outcome.is_some()
+    }
+
+    /// `None` for a plain move, else `"win"`, `"lose"` or `"tie"` (the attacker's).
+    #[getter]
+    fn outcome(&self) -> Option<&'static str> {
+        self.inner.outcome.map(|o| o.name())
+    }
+
+    /// The status after the move.
+    #[getter]
+    fn status(&self) -> Status {
+        Status {
+            inner: self.inner.status,
+        }
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Report(move='{}', outcome={}, status='{}')",
+            self.inner.mv,
+            self.inner
+                .outcome
+                .map_or("None".to_string(), |o| format!("'{}'", o.name())),
+            self.inner.status
+        )
+    }
+}
+
+/// The game as the arbiter holds it: every rank, the history, the status.
+///
+/// Sides are `0`/`"white"` and `1`/`"black"`. Moves are `salpakan.Move`s or their notation
+/// (`"e3-e4"`). Errors are `salpakan.Error`s: `IllegalMoveError`, `GameOverError`,
+/// `SetupError`, `TextError`, `ObserveError`, `ArgumentError`.
+#[pyclass(module = "salpakan")]
+#[derive(Clone)]
+pub(crate) struct Game {
+    pub(crate) inner: salpakan::Game,
+}
+
+impl Game {
+    pub(crate) fn wrap(inner: salpakan::Game) -> Game {
+        Game { inner }
+    }
+}
+
+#[pymethods]
+impl Game {
+    /// A new game from two setups (`salpakan.Setup`s); a setup not given is drawn at random
+    /// from `seed` (White's from `seed`, Black's from `seed + 1`).
+    #[new]
+    #[pyo3(signature = (white = None, black = None, *, first = None, setup_rows = 3, move_limit = 0, seed = 0))]
+    fn new(
+        white: Option<Setup>,
+        black: Option<Setup>,
+        first: Option<&Bound<'_, PyAny>>,
+        setup_rows: u8,
+        move_limit: u16,
+        seed: u64,
+    ) -> PyResult<Game> {
+        let rules = convert::rules(setup_rows, move_limit)?;
+        let first = first.map(convert::side).transpose()?.unwrap_or(Side::White);
+        let white = white.map_or_else(
+            || salpakan::Setup::random(Side::White, rules, seed),
+            |s| s.inner,
+        );
+        let black = black.map_or_else(
+            || salpakan::Setup::random(Side::Black, rules, seed.wrapping_add(1)),
+            |s| s.inner,
+        );
+        salpakan::Game::new(white, black, first, rules)
+            .map(Game::wrap)
+            .map_err(setup_error)
+    }
+
+    /// A game from two setups given as 72 cells each, indexed by square (the C ABI's
+    /// numbering: rank values 0 Flag … 14 Spy, 255 empty), as lists or NumPy arrays; `first`
+    /// 0 (White) or 1 (Black).
+    #[staticmethod]
+    #[pyo3(signature = (white, black, first = None, setup_rows = 3, move_limit = 0))]
+    fn from_cells(
+        white: &Bound<'_, PyAny>,
+        black: &Bound<'_, PyAny>,
+        first: Option<&Bound<'_, PyAny>>,
+        setup_rows: u8,
+        move_limit: u16,
+    ) -> PyResult<Game> {
+        let rules = convert::rules(setup_rows, move_limit)?;
+        let first = first.map(convert::side).transpose()?.unwrap_or(Side::White);
+        let white = convert::setup_from_cells(Side::White, rules, white)?;
+        let black = convert::setup_from_cells(Side::Black, rules, black)?;
+        salpakan::Game::new(white, black, first, rules)
+            .map(Game::wrap)
+            .map_err(setup_error)
+    }
+
+    /// Reads a game record (as `record()` writes it) and replays it.
+    #[staticmethod]
+    fn from_record(text: &str) -> PyResult<Game> {
+        salpakan::Game::from_record(text)
+            .map(Game::wrap)
+            .map_err(text_error)
+    }
+
+    /// A game from a position text (as `to_text()` writes it). It has no setups or history,
+    /// so beliefs, samples, trackers and observations are refused.
+    #[staticmethod]
+    fn from_text(text: &str) -> PyResult<Game> {
+        let position: salpakan::Position = text.parse().map_err(text_error)?;
+        Ok(Game::wrap(salpakan::Game::from_position(position)))
+    }
+
+    /// The game record: tags, setups, every move; `Game.from_record` replays it.
+    fn record(&self) -> String {
+        self.inner.record()
+    }
+
+    /// The one-line position text of the current position (every rank shown).
+    fn to_text(&self) -> String {
+        self.inner.position().to_string()
+    }
+
+    /// The legal moves of the side to move (none once the game has ended).
+    fn legal_moves(&self) -> Vec<Move> {
+        self.inner
+            .legal_moves()
+            .iter()
+            .map(|&inner| Move { inner })
+            .collect()
+    }
+
+    /// The legal moves as a NumPy `bool` array of 288 action ids (`from * 4 + direction`).
+    fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        let mask = self.inner.legal_action_mask();
+        PyArray1::from_iter(
+            py,
+            (0..salpakan::Move::NUM_ACTIONS as u16).map(|a| mask.contains(a)),
+        )
+    }
+
+    /// Plays a move (a `Move` or its notation) and returns the arbiter's report.
+    #[pyo3(name = "play")]
+    fn play_move(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<Report> {
+        let mv = move_arg(mv)?;
+        self.inner
+            .play(mv)
+            .map(|inner| Report { inner })
+            .map_err(move_error)
+    }
+
+    /// Plays the move with action id `action` and returns the report.
+    fn play_action(&mut self, action: i64) -> PyResult<Report> {
+        let mv = u16::try_from(action)
+            .ok()
+            .and_then(salpakan::Move::from_action)
+            .ok_or_else(|| argument(format!("action {action}: no move has this id (0..288)")))?;
+        self.inner
+            .play(mv)
+            .map(|inner| Report { inner })
+            .map_err(move_error)
+    }
+
+    /// `side` resigns; returns the new status.
+    fn resign(&mut self, side: &Bound<'_, PyAny>) -> PyResult<Status> {
+        let side = convert::side(side)?;
+        self.inner
+            .resign(side)
+            .map(|inner| Status { inner })
+            .map_err(move_error)
+    }
+
+    /// Both sides agree to a draw; returns the new status.
+    fn agree_draw(&mut self) -> PyResult<Status> {
+        self.inner
+            .agree_draw()
+            .map(|inner| Status { inner })
+            .map_err(move_error)
+    }
+
+    /// The game's status.
+    #[getter]
+    fn status(&self) -> Status {
+        Status {
+            inner: self.inner.status(),
+        }
+    }
+
+    /// `"white"` or `"black"`.
+    #[getter]
+    fn side_to_move(&self) -> &'static str {
+        side_name(self.inner.side_to_move())
+    }
+
+    /// `"white"` or `"black"`.
+    #[getter]
+    fn first_mover(&self) -> &'static str {
+        side_name(self.inner.first_mover())
+    }
+
+    /// Plies played.
+    #[getter]
+    fn ply(&self) -> usize {
+        self.inner.history().len()
+    }
+
+    /// The rows of each side's setup zone (3 or 4).
+    #[getter]
+    fn setup_rows(&self) -> u8 {
+        self.inner.rules().setup_rows()
+    }
+
+    /// The move limit in plies without a challenge (0 for none).
+    #[getter]
+    fn move_limit(&self) -> u16 {
+        self.inner.rules().move_limit().unwrap_or(0)
+    }
+
+    /// Every ply's report, in order.
+    fn history(&self) -> Vec<Report> {
+        self.inner
+            .history()
+            .iter()
+            .map(|&inner| Report { inner })
+            .collect()
+    }
+
+    /// `side`'s setup as the game started (`None` for a game from a position text).
+    fn setup(&self, side: &Bound<'_, PyAny>) -> PyResult<Option<Setup>> {
+        let side = convert::side(side)?;
+        Ok(self.inner.setup(side).map(|s| Setup { inner: s.clone() }))
+    }
+
+    /// The game as `side` sees it: its own ranks, the enemy's squares, the public history.
+    fn view(&self, side: &Bound<'_, PyAny>) -> PyResult<View> {
+        Ok(View {
+            inner: self.inner.view(convert::side(side)?),
+        })
+    }
+
+    /// `side`'s exact beliefs as a NumPy `float64` array of shape `(72, 15)`:
+    /// `[square, rank]` is the probability that the piece on `square` has `rank` (rank values
+    /// 0 Flag … 14 Spy). An enemy piece's row is its exact posterior given what `side` has
+    /// seen; an own piece's row is 1 at its rank; an empty square's row is 0.
+    fn beliefs<'py>(
+        &self,
+        py: Python<'py>,
+        side: &Bound<'_, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let side = convert::side(side)?;
+        let tracker = self.inner.tracker(side).map_err(observe_error)?;
+        let rows = py.detach(|| beliefs_by_square(&tracker))?;
+        PyArray1::from_vec(py, rows).reshape([Square::NUM, Rank::NUM])
+    }
+
+    /// `side`'s observation tensor: a NumPy `float32` array of shape `(38, 8, 9)`, the
+    /// planes documented in the crate (own ranks, enemy presence, the exact posterior of each
+    /// enemy piece, last move, waiting Flags, side to move, the move-limit count). With
+    /// `viewer_up` (the default) row 0 is `side`'s home row.
+    #[pyo3(signature = (side, viewer_up = true))]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        side: &Bound<'_, PyAny>,
+        viewer_up: bool,
+    ) -> PyResult<Bound<'py, PyArray3<f32>>> {
+        let side = convert::side(side)?;
+        let orientation = if viewer_up {
+            Orientation::ViewerUp
+        } else {
+            Orientation::Board
+        };
+        let observation = self
+            .inner
+            .observation(side, orientation)
+            .map_err(observe_error)?;
+        PyArray1::from_slice(py, observation.as_slice()).reshape(Observation::SHAPE)
+    }
+
+    /// A game `side` cannot tell from this one: the enemy's ranks drawn from `side`'s exact
+    /// posterior with `seed`, the same history replayed.
+    fn sample(&self, py: Python<'_>, side: &Bound<'_, PyAny>, seed: u64) -> PyResult<Game> {
+        let side = convert::side(side)?;
+        let game = &self.inner;
+        py.detach(|| game.sample(side, seed))
+            .map(Game::wrap)
+            .map_err(observe_error)
+    }
+
+    /// What `side` knows, as a client would hold it: a `Tracker` at this point of the game.
+    fn tracker(&self, side: &Bound<'_, PyAny>) -> PyResult<Tracker> {
+        let side = convert::side(side)?;
+        self.inner
+            .tracker(side)
+            .map(Tracker::wrap)
+            .map_err(observe_error)
+    }
+
+    /// The number of move sequences of `depth` plies (the GIL is released meanwhile).
+    fn perft(&self, py: Python<'_>, depth: u32) -> u64 {
+        let game = &self.inner;
+        py.detach(|| game.perft(depth))
+    }
+
+    /// Plays uniformly random moves on a copy until the game ends or `max_plies` plies:
+    /// returns `(status, plies)`. The game itself is unchanged.
+    #[pyo3(signature = (seed, max_plies = 100_000))]
+    fn playout(&self, py: Python<'_>, seed: u64, max_plies: u32) -> (Status, u32) {
+        let game = &self.inner;
+        let result = py.detach(|| game.playout(seed, max_plies));
+        (
+            Status {
+                inner: result.status,
+            },
+            result.plies,
+        )
+    }
+
+    /// An independent copy.
+    fn clone(&self) -> Game {
+        Clone::clone(self)
+    }
+
+    fn __copy__(&self) -> Game {
+        Clone::clone(self)
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyDict>) -> Game {
+        Clone::clone(self)
+    }
+
+    /// Pickles through the record (or the position text for a game started from one).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let game = &slf.borrow().inner;
+        if game.setup(Side::White).is_some() {
+            Ok((slf.get_type().getattr("from_record")?, (game.record(),)))
+        } else {
+            Ok((
+                slf.get_type().getattr("from_text")?,
+                (game.position().to_string(),),
+            ))
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        let position = self.inner.position();
+        let mut board = String::new();
+        for row in (0..Square::ROWS).rev() {
+            board.push_str(&format!("{} ", row + 1));
+            for file in 0..Square::FILES {
+                let square = Square::from_coords(file, row).expect("on the board");
+                let cell = match position.piece_at(square) {
+                    Some((Side::White, rank)) => rank.code().to_string(),
+                    Some((Side::Black, rank)) => rank.code().to_ascii_lowercase(),
+                    None => ".".to_string(),
+                };
+                board.push_str(&format!(" {cell:<2}"));
+            }
+            board.push('\n');
+        }
+        board.push_str("   a  b  c  d  e  f  g  h  i\n");
+        format!(
+            "<salpakan.Game ply {}, {} to move, {}>\n{board}",
+            self.inner.history().len(),
+            side_name(self.inner.side_to_move()),
+            self.inner.status()
+        )
+    }
+}
+
+/// One side's view: its own pieces with their ranks, the enemy's pieces with no rank, the
+/// side to move, the history and the status. `str(view)` draws the board as that side sees it.
+#[pyclass(module = "salpakan", frozen)]
+pub(crate) struct View {
+    inner: salpakan::View,
+}
+
+#[pymethods]
+impl View {
+    /// The viewing side.
+    #[getter]
+    fn side(&self) -> &'static str {
+        side_name(self.inner.side())
+    }
+
+    /// The 72 cells by square: `None` (empty), `("own", rank)` or `("enemy", None)`.
+    fn cells(&self) -> Vec<Option<(&'static str, Option<u8>)>> {
+        self.inner
+            .cells()
+            .iter()
+            .map(|cell| match cell {
+                ViewCell::Empty => None,
+                ViewCell::Own { rank, .. } => Some(("own", Some(*rank as u8))),
+                ViewCell::Enemy { .. } => Some(("enemy", None)),
+            })
+            .collect()
+    }
+
+    /// The view text (one line: the board with enemy ranks hidden, and the public state).
+    fn to_text(&self) -> String {
+        self.inner.to_text().to_string()
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<salpakan.View of {}>\n{}",
+            side_name(self.inner.side()),
+            self.inner
+        )
+    }
+}

@@ -1,0 +1,185 @@
+//! What one side may know: the client-side tracker and beliefs as arrays.
+
+use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
+use pyo3::prelude::*;
+
+use salpakan::{Bitboard, Observation, Orientation, Rank, Square};
+
+use crate::convert::{self, side_name};
+use crate::errors::observe_error;
+use crate::game::{Game, Report, Status};
+use crate::values::{Move, Setup};
+
+/// One side's beliefs by square, `[square * 15 + rank]`: an enemy piece's exact posterior,
+/// 1 at an own piece's rank, 0 on an empty square.
+pub(crate) fn beliefs_by_square(tracker: &salpakan::Tracker) -> Result<Vec<f64>, PyErr> {
+    let beliefs = tracker.beliefs().map_err(observe_error)?;
+    let mut rows = vec![0.0; Square::NUM * Rank::NUM];
+    for square in Square::ALL {
+        let Some(id) = tracker.piece_at(square) else {
+            continue;
+        };
+        let row = &mut rows[square.index() * Rank::NUM..][..Rank::NUM];
+        if id.side() == tracker.side() {
+            if let Some(rank) = tracker.own_rank(id.number()) {
+                row[rank.index()] = 1.0;
+            }
+        } else if let Some(belief) = beliefs.at(square) {
+            row.copy_from_slice(&belief.probabilities);
+        }
+    }
+    Ok(rows)
+}
+
+/// A client's knowledge of a game: its own setup, where the enemy's pieces started, and the
+/// public reports since. It knows its legal moves, exact beliefs, samples and observation
+/// without the arbiter. `Game.tracker(side)` gives the one a server would hold.
+#[pyclass(module = "salpakan")]
+#[derive(Clone)]
+pub(crate) struct Tracker {
+    pub(crate) inner: salpakan::Tracker,
+}
+
+impl Tracker {
+    pub(crate) fn wrap(inner: salpakan::Tracker) -> Tracker {
+        Tracker { inner }
+    }
+}
+
+#[pymethods]
+impl Tracker {
+    /// A tracker for the side of `own` (a `Setup`), whose enemy's pieces start on
+    /// `enemy_squares` (21 squares, indices or names), `first` to move.
+    #[new]
+    #[pyo3(signature = (own, enemy_squares, first = None, setup_rows = 3, move_limit = 0))]
+    fn new(
+        own: Setup,
+        enemy_squares: &Bound<'_, PyAny>,
+        first: Option<&Bound<'_, PyAny>>,
+        setup_rows: u8,
+        move_limit: u16,
+    ) -> PyResult<Tracker> {
+        let rules = convert::rules(setup_rows, move_limit)?;
+        let first = first
+            .map(convert::side)
+            .transpose()?
+            .unwrap_or(salpakan::Side::White);
+        let mut squares = Bitboard::EMPTY;
+        for item in enemy_squares.try_iter()? {
+            squares = squares.with(convert::square(&item?)?);
+        }
+        salpakan::Tracker::new(&own.inner, squares, first, rules)
+            .map(Tracker::wrap)
+            .map_err(observe_error)
+    }
+
+    /// Takes in one report of the public log (a `Report`, as `Game.play` returns it).
+    fn observe(&mut self, report: Report) -> PyResult<()> {
+        self.inner.observe(&report.inner).map_err(observe_error)
+    }
+
+    /// Takes in the end of the game by resignation or agreement.
+    fn observe_end(&mut self, status: Status) -> PyResult<()> {
+        self.inner.observe_end(status.inner).map_err(observe_error)
+    }
+
+    /// The tracking side, `"white"` or `"black"`.
+    #[getter]
+    fn side(&self) -> &'static str {
+        side_name(self.inner.side())
+    }
+
+    /// `"white"` or `"black"`.
+    #[getter]
+    fn side_to_move(&self) -> &'static str {
+        side_name(self.inner.side_to_move())
+    }
+
+    /// The status as observed.
+    #[getter]
+    fn status(&self) -> Status {
+        Status {
+            inner: self.inner.status(),
+        }
+    }
+
+    /// Plies observed.
+    #[getter]
+    fn ply(&self) -> usize {
+        self.inner.history().len()
+    }
+
+    /// The side to move's legal moves (they depend only on the squares, which are public).
+    fn legal_moves(&self) -> Vec<Move> {
+        self.inner
+            .legal_moves()
+            .iter()
+            .map(|&inner| Move { inner })
+            .collect()
+    }
+
+    /// The legal moves as a NumPy `bool` array of 288 action ids.
+    fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        let mask = self.inner.legal_action_mask();
+        PyArray1::from_iter(
+            py,
+            (0..salpakan::Move::NUM_ACTIONS as u16).map(|a| mask.contains(a)),
+        )
+    }
+
+    /// The exact beliefs as `Game.beliefs` gives them: `float64`, shape `(72, 15)`.
+    fn beliefs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let tracker = &self.inner;
+        let rows = py.detach(|| beliefs_by_square(tracker))?;
+        PyArray1::from_vec(py, rows).reshape([Square::NUM, Rank::NUM])
+    }
+
+    /// The observation tensor as `Game.observation` gives it: `float32`, shape `(38, 8, 9)`.
+    #[pyo3(signature = (viewer_up = true))]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        viewer_up: bool,
+    ) -> PyResult<Bound<'py, PyArray3<f32>>> {
+        let orientation = if viewer_up {
+            Orientation::ViewerUp
+        } else {
+            Orientation::Board
+        };
+        let observation = self.inner.observation(orientation).map_err(observe_error)?;
+        PyArray1::from_slice(py, observation.as_slice()).reshape(Observation::SHAPE)
+    }
+
+    /// A complete game this side cannot tell from the real one, drawn from its exact
+    /// posterior with `seed`: the very game `Game.sample(side, seed)` gives the arbiter.
+    fn sample(&self, py: Python<'_>, seed: u64) -> PyResult<Game> {
+        let tracker = &self.inner;
+        py.detach(|| tracker.sample(seed))
+            .map(Game::wrap)
+            .map_err(observe_error)
+    }
+
+    /// The rank of one of the tracking side's own pieces by square, or `None`.
+    fn own_rank_at(&self, square: &Bound<'_, PyAny>) -> PyResult<Option<u8>> {
+        let square = convert::square(square)?;
+        Ok(self
+            .inner
+            .piece_at(square)
+            .filter(|id| id.side() == self.inner.side())
+            .and_then(|id| self.inner.own_rank(id.number()))
+            .map(|rank| rank as u8))
+    }
+
+    fn clone(&self) -> Tracker {
+        Clone::clone(self)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<salpakan.Tracker of {}, ply {}, {}>",
+            side_name(self.inner.side()),
+            self.inner.history().len(),
+            self.inner.status()
+        )
+    }
+}

@@ -1,0 +1,38 @@
+//! The Python package's native module, `salpakan._salpakan`: a thin shell over the crate's
+//! API, as `src/ffi` is for C. It converts values and errors and releases the GIL for long
+//! calls; every rule stays in the crate.
+
+mod agents;
+mod convert;
+mod errors;
+mod game;
+mod knowledge;
+mod values;
+mod vecenv;
+
+use pyo3::prelude::*;
+
+/// The native module. `salpakan/__init__.py` re-exports everything in it.
+#[pymodule]
+fn _salpakan(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("OBSERVATION_SHAPE", salpakan::Observation::SHAPE)?;
+    m.add("NUM_ACTIONS", salpakan::Move::NUM_ACTIONS)?;
+    m.add("NUM_SQUARES", salpakan::Square::NUM)?;
+    m.add("NO_PIECE", convert::NO_PIECE)?;
+    m.add_class::<values::Move>()?;
+    m.add_class::<values::Setup>()?;
+    m.add_class::<game::Status>()?;
+    m.add_class::<game::Report>()?;
+    m.add_class::<game::Game>()?;
+    m.add_class::<game::View>()?;
+    m.add_class::<knowledge::Tracker>()?;
+    m.add_class::<agents::Random>()?;
+    m.add_class::<agents::Greedy>()?;
+    m.add_class::<agents::Ismcts>()?;
+    m.add_class::<vecenv::VecEnv>()?;
+    m.add_function(wrap_pyfunction!(values::challenge, m)?)?;
+    m.add_function(wrap_pyfunction!(values::rank_name, m)?)?;
+    m.add_function(wrap_pyfunction!(values::rank_code, m)?)?;
+    Ok(())
+}

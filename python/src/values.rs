@@ -1,0 +1,186 @@
+//! Moves, setups and the arbiter's table.
+
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+
+use crate::convert::{self, NO_PIECE};
+use crate::errors::{argument, text_error};
+
+/// A move from one square to a neighbouring one. `str(move)` is its notation (`"e3-e4"`);
+/// `Move.parse("e3-e4")` reads it back. Squares are indices `(row - 1) * 9 + file` (a1 = 0,
+/// i8 = 71).
+#[pyclass(module = "salpakan", frozen, eq, hash, from_py_object)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Move {
+    pub(crate) inner: salpakan::Move,
+}
+
+#[pymethods]
+impl Move {
+    /// A move between two squares, each an index or a name (`Move("e3", "e4")`).
+    #[new]
+    fn new(from_square: &Bound<'_, PyAny>, to_square: &Bound<'_, PyAny>) -> PyResult<Move> {
+        Ok(Move {
+            inner: salpakan::Move::new(convert::square(from_square)?, convert::square(to_square)?),
+        })
+    }
+
+    /// Reads a move's notation, `"e3-e4"` (or `"e3xe4"`).
+    #[staticmethod]
+    fn parse(text: &str) -> PyResult<Move> {
+        text.parse()
+            .map(|inner| Move { inner })
+            .map_err(|e| crate::errors::error(crate::errors::Kind::Text, e))
+    }
+
+    /// The move with action id `action` (`from * 4 + direction`, 0..288).
+    #[staticmethod]
+    fn from_action(action: i64) -> PyResult<Move> {
+        u16::try_from(action)
+            .ok()
+            .and_then(salpakan::Move::from_action)
+            .map(|inner| Move { inner })
+            .ok_or_else(|| argument(format!("action {action}: no move has this id")))
+    }
+
+    /// The square the piece leaves (an index).
+    #[getter(from_square)]
+    fn source(&self) -> usize {
+        self.inner.from.index()
+    }
+
+    /// The square the piece enters (an index).
+    #[getter(to_square)]
+    fn target(&self) -> usize {
+        self.inner.to.index()
+    }
+
+    /// The action id (`from * 4 + direction`), or `None` if the squares are not neighbours.
+    #[getter]
+    fn action(&self) -> Option<u16> {
+        self.inner.action()
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Move('{}')", self.inner)
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let parse = slf.get_type().getattr("parse")?;
+        Ok((parse, (slf.get().inner.to_string(),)))
+    }
+}
+
+/// A move from a `Move` or its notation.
+pub(crate) fn move_arg(value: &Bound<'_, PyAny>) -> PyResult<salpakan::Move> {
+    if let Ok(mv) = value.cast::<Move>() {
+        return Ok(mv.get().inner);
+    }
+    if let Ok(text) = value.cast::<PyString>() {
+        return Move::parse(&text.to_cow()?).map(|m| m.inner);
+    }
+    Err(argument(
+        "a move is a salpakan.Move or its notation, such as \"e3-e4\"",
+    ))
+}
+
+/// One side's formation: 21 pieces in its setup zone.
+#[pyclass(module = "salpakan", frozen, eq, from_py_object)]
+#[derive(Clone, PartialEq)]
+pub(crate) struct Setup {
+    pub(crate) inner: salpakan::Setup,
+}
+
+#[pymethods]
+impl Setup {
+    /// A uniformly random valid setup for `side`, the same for the same seed on every platform.
+    #[staticmethod]
+    #[pyo3(signature = (side, seed, setup_rows = 3))]
+    fn random(side: &Bound<'_, PyAny>, seed: u64, setup_rows: u8) -> PyResult<Setup> {
+        let rules = convert::rules(setup_rows, 0)?;
+        Ok(Setup {
+            inner: salpakan::Setup::random(convert::side(side)?, rules, seed),
+        })
+    }
+
+    /// A setup from 72 cells indexed by square: rank values (0 Flag … 14 Spy), 255 empty.
+    #[staticmethod]
+    #[pyo3(signature = (side, cells, setup_rows = 3))]
+    fn from_cells(
+        side: &Bound<'_, PyAny>,
+        cells: &Bound<'_, PyAny>,
+        setup_rows: u8,
+    ) -> PyResult<Setup> {
+        let rules = convert::rules(setup_rows, 0)?;
+        Ok(Setup {
+            inner: convert::setup_from_cells(convert::side(side)?, rules, cells)?,
+        })
+    }
+
+    /// Reads a setup text, `"FL:a1 PV:b1 …"` (White's codes upper case, Black's lower case).
+    #[staticmethod]
+    fn parse(text: &str) -> PyResult<Setup> {
+        text.parse()
+            .map(|inner| Setup { inner })
+            .map_err(text_error)
+    }
+
+    /// `"white"` or `"black"`.
+    #[getter]
+    fn side(&self) -> &'static str {
+        convert::side_name(self.inner.side())
+    }
+
+    /// The 72 cells indexed by square: rank values, 255 for an empty square.
+    fn cells(&self) -> Vec<u8> {
+        self.inner
+            .cells()
+            .iter()
+            .map(|cell| cell.map_or(NO_PIECE, |rank| rank as u8))
+            .collect()
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Setup.parse('{}')", self.inner)
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let parse = slf.get_type().getattr("parse")?;
+        Ok((parse, (slf.get().inner.to_string(),)))
+    }
+}
+
+/// The arbiter's answer when a piece of rank `attacker` challenges one of rank `defender`
+/// (rank values 0..15): `"win"`, `"lose"` or `"tie"`.
+#[pyfunction]
+pub(crate) fn challenge(attacker: usize, defender: usize) -> PyResult<&'static str> {
+    let rank = |value: usize| {
+        salpakan::Rank::try_index(value)
+            .ok_or_else(|| argument(format!("rank {value}: it must be 0..15")))
+    };
+    Ok(salpakan::challenge(rank(attacker)?, rank(defender)?).name())
+}
+
+/// The name of the rank with value `rank` (`"Flag"`, `"Private"`, … `"Spy"`).
+#[pyfunction]
+pub(crate) fn rank_name(rank: usize) -> PyResult<&'static str> {
+    salpakan::Rank::try_index(rank)
+        .map(|r| r.name())
+        .ok_or_else(|| argument(format!("rank {rank}: it must be 0..15")))
+}
+
+/// The two-letter code of the rank with value `rank` (`"FL"`, `"PV"`, … `"SP"`).
+#[pyfunction]
+pub(crate) fn rank_code(rank: usize) -> PyResult<&'static str> {
+    salpakan::Rank::try_index(rank)
+        .map(|r| r.code())
+        .ok_or_else(|| argument(format!("rank {rank}: it must be 0..15")))
+}
