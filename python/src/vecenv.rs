@@ -133,8 +133,25 @@ pub(crate) struct VecEnv {
     episodes: Vec<u64>,
     settings: Settings,
     threads: usize,
+    /// The worker threads when `threads` is above 1, kept for the env's lifetime.
+    workers: Option<rayon::ThreadPool>,
     rng: SplitMix64,
+    /// Output arrays made by earlier steps, reused once Python holds no other reference to
+    /// them (so a returned array is never written again while anyone can see it).
+    pool: Vec<Outputs>,
 }
+
+/// A step's observation and mask arrays, as the pool keeps them.
+type Outputs = (Option<Py<PyArray4<f32>>>, Py<PyArray2<bool>>);
+
+/// Whether only the pool holds `array` (its reference count is 1).
+fn unshared<T>(_py: Python<'_>, array: &Py<T>) -> bool {
+    // SAFETY: `array` is a live object and the GIL is held (`_py`).
+    unsafe { pyo3::ffi::Py_REFCNT(array.as_ptr()) == 1 }
+}
+
+/// How many earlier steps' output arrays are kept for reuse.
+const POOL: usize = 3;
 
 #[pymethods]
 impl VecEnv {
@@ -163,7 +180,18 @@ impl VecEnv {
             episodes: vec![0; num_envs],
             settings,
             threads: threads.max(1),
+            workers: if threads > 1 {
+                Some(
+                    rayon::ThreadPoolBuilder::new()
+                        .num_threads(threads)
+                        .build()
+                        .map_err(|e| argument(format!("cannot start {threads} threads: {e}")))?,
+                )
+            } else {
+                None
+            },
             rng: SplitMix64::new(seed ^ 0xA5A5_A5A5_A5A5_A5A5),
+            pool: Vec::new(),
         })
     }
 
@@ -304,22 +332,47 @@ impl VecEnv {
 }
 
 impl VecEnv {
-    /// Fresh output arrays for a step.
+    /// Output arrays for a step: an earlier step's that nobody else holds any more (fresh
+    /// memory costs a page fault per 4 KB, most of a step's time with observations), else new
+    /// ones. Every element is written by the step.
     #[allow(clippy::type_complexity)]
     fn outputs<'py>(
-        &self,
+        &mut self,
         py: Python<'py>,
     ) -> (
         Option<Bound<'py, PyArray4<f32>>>,
         Bound<'py, PyArray2<bool>>,
     ) {
-        let n = self.envs.len();
-        let [planes, rows, files] = Observation::SHAPE;
-        let observations = self
-            .settings
-            .observations
-            .then(|| PyArray4::<f32>::zeros(py, [n, planes, rows, files], false));
-        let masks = PyArray2::<bool>::zeros(py, [n, Move::NUM_ACTIONS], false);
+        // Held only by the pool: a count of 1 (the pool's reference).
+        let free = self.pool.iter().position(|(observations, masks)| {
+            unshared(py, masks) && observations.as_ref().is_none_or(|o| unshared(py, o))
+        });
+        let (observations, masks) = match free {
+            Some(i) => {
+                let (observations, masks) = &self.pool[i];
+                (
+                    observations.as_ref().map(|o| o.bind(py).clone()),
+                    masks.bind(py).clone(),
+                )
+            }
+            None => {
+                let n = self.envs.len();
+                let [planes, rows, files] = Observation::SHAPE;
+                let observations = self
+                    .settings
+                    .observations
+                    .then(|| PyArray4::<f32>::zeros(py, [n, planes, rows, files], false));
+                let masks = PyArray2::<bool>::zeros(py, [n, Move::NUM_ACTIONS], false);
+                if self.pool.len() >= POOL {
+                    self.pool.remove(0);
+                }
+                self.pool.push((
+                    observations.as_ref().map(|o| o.clone().unbind()),
+                    masks.clone().unbind(),
+                ));
+                (observations, masks)
+            }
+        };
         (observations, masks)
     }
 
@@ -345,6 +398,7 @@ impl VecEnv {
         let results = results.unwrap_or(&mut local);
         let threads = self.threads.min(n);
         let envs = &mut self.envs;
+        let workers = self.workers.as_ref();
         py.detach(|| {
             let size = n.div_ceil(threads);
             let mut chunks = Vec::with_capacity(threads);
@@ -393,14 +447,13 @@ impl VecEnv {
                     });
                 }
             };
-            if chunks.len() <= 1 {
-                chunks.into_iter().for_each(job);
-            } else {
-                std::thread::scope(|scope| {
+            match workers {
+                Some(pool) if chunks.len() > 1 => pool.scope(|scope| {
                     for chunk in chunks {
-                        scope.spawn(|| job(chunk));
+                        scope.spawn(|_| job(chunk));
                     }
-                });
+                }),
+                _ => chunks.into_iter().for_each(job),
             }
         });
         Ok(())

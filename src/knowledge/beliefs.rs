@@ -275,6 +275,19 @@ struct Plan {
     next_strides: Vec<usize>,
 }
 
+/// Working space for counting, kept per thread and reused.
+#[derive(Default)]
+struct Scratch {
+    /// Every layer's forward counts, one after another.
+    forward: Vec<f64>,
+    /// The transitions out of reached states, layer by layer.
+    edges: Vec<Edge>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+}
+
 /// A transition out of a reached state, noted by the forward pass for the backward one.
 #[derive(Debug, Clone, Copy)]
 struct Edge {
@@ -457,17 +470,41 @@ impl Count {
     /// the ways to complete each state, and with them each class's expected count of each rank
     /// (reach × ways × completions of every transition).
     fn solve(mut self, army: &[Rank]) -> Option<Count> {
+        // The forward counts and the transitions are needed only here: they live in buffers
+        // kept per thread, so that counting again (after every new fact) allocates little.
+        SCRATCH.with(|scratch| {
+            let mut scratch = scratch.borrow_mut();
+            let Scratch { forward, edges } = &mut *scratch;
+            self.count(army, forward, edges)
+        })?;
+        Some(self)
+    }
+
+    /// The two passes of [`Count::solve`], with `forward` and `edges` as working space.
+    fn count(
+        &mut self,
+        army: &[Rank],
+        forward: &mut Vec<f64>,
+        edges: &mut Vec<Edge>,
+    ) -> Option<()> {
         let n = army.len();
         let explicit = self.classes.len() - 1;
-        let mut forward: Vec<Vec<f64>> = self.layers.iter().map(|l| vec![0.0; l.size]).collect();
-        forward[0][0] = 1.0;
-        let states: usize = self.layers.iter().map(|l| l.size).sum();
-        let mut edges: Vec<Edge> = Vec::with_capacity(states * 2);
+        // Layer `t`'s forward counts are `forward[offsets[t]..offsets[t + 1]]`.
+        let mut offsets = Vec::with_capacity(n + 2);
+        offsets.push(0);
+        for layer in &self.layers {
+            offsets.push(offsets[offsets.len() - 1] + layer.size);
+        }
+        forward.clear();
+        forward.resize(offsets[n + 1], 0.0);
+        forward[0] = 1.0;
+        edges.clear();
         let mut starts = Vec::with_capacity(n + 1);
         for t in 0..n {
             starts.push(edges.len());
-            let (before, after) = forward.split_at_mut(t + 1);
-            let (here, next) = (&before[t], &mut after[0]);
+            let (before, after) = forward.split_at_mut(offsets[t + 1]);
+            let here = &before[offsets[t]..];
+            let next = &mut after[..self.layers[t + 1].size];
             self.for_each_state(t, |p, digits, to_same, used| {
                 let f = here[p];
                 if f == 0.0 {
@@ -486,7 +523,7 @@ impl Count {
             });
         }
         starts.push(edges.len());
-        if forward[n][0] <= 0.0 {
+        if forward[offsets[n]] <= 0.0 {
             return None;
         }
         let mut expected = vec![[0.0f64; Rank::NUM]; self.classes.len()];
@@ -496,7 +533,7 @@ impl Count {
             let rank = army[t].index();
             let (before, after) = backward.split_at_mut(t + 1);
             let (row, after) = (&mut before[t], &after[0]);
-            let reach = &forward[t];
+            let reach = &forward[offsets[t]..offsets[t + 1]];
             for edge in &edges[starts[t]..starts[t + 1]] {
                 let (from, to) = (edge.from as usize, edge.to as usize);
                 let completions = f64::from(edge.ways) * after[to];
@@ -521,7 +558,7 @@ impl Count {
         self.backward = backward;
         self.total = total;
         self.marginals = marginals;
-        Some(self)
+        Some(())
     }
 
     /// A uniformly random fitting assignment, as (piece, rank) pairs in army order.
