@@ -1,5 +1,6 @@
 //! Conversions between Python values and the engine's: sides, ranks, squares, rules, cells.
 
+use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
@@ -106,4 +107,33 @@ pub(crate) fn status_words(
         Status::Won { winner, reason } => ("won", Some(side_name(winner)), Some(reason.token())),
         Status::Drawn { reason } => ("drawn", None, Some(reason.token())),
     }
+}
+
+/// An action mask as a NumPy `bool` array of 288.
+pub(crate) fn mask_array<'py>(
+    py: Python<'py>,
+    mask: &salpakan::ActionMask,
+) -> Bound<'py, PyArray1<bool>> {
+    let array = PyArray1::<bool>::zeros(py, salpakan::Move::NUM_ACTIONS, false);
+    // SAFETY: the array was just made here and nothing else refers to it.
+    if let Ok(slots) = unsafe { array.as_slice_mut() } {
+        for action in mask.iter() {
+            slots[usize::from(action)] = true;
+        }
+    }
+    array
+}
+
+/// The actions of a mask, ascending, as a NumPy `int64` array.
+pub(crate) fn actions_array<'py>(
+    py: Python<'py>,
+    mask: &salpakan::ActionMask,
+) -> Bound<'py, PyArray1<i64>> {
+    let mut actions = [0i64; salpakan::MoveList::CAPACITY];
+    let mut len = 0;
+    for (slot, action) in actions.iter_mut().zip(mask.iter()) {
+        *slot = i64::from(action);
+        len += 1;
+    }
+    PyArray1::from_slice(py, &actions[..len])
 }

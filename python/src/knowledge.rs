@@ -120,11 +120,12 @@ impl Tracker {
 
     /// The legal moves as a NumPy `bool` array of 288 action ids.
     fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        let mask = self.inner.legal_action_mask();
-        PyArray1::from_iter(
-            py,
-            (0..salpakan::Move::NUM_ACTIONS as u16).map(|a| mask.contains(a)),
-        )
+        crate::convert::mask_array(py, &self.inner.legal_action_mask())
+    }
+
+    /// The legal moves' action ids, ascending, as a NumPy `int64` array.
+    fn legal_actions<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        crate::convert::actions_array(py, &self.inner.legal_action_mask())
     }
 
     /// The exact beliefs as `Game.beliefs` gives them: `float64`, shape `(72, 15)`.

@@ -16,7 +16,8 @@ use pyo3::prelude::*;
 #[pymodule]
 fn _salpakan(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    m.add("OBSERVATION_SHAPE", salpakan::Observation::SHAPE)?;
+    let [planes, rows, files] = salpakan::Observation::SHAPE;
+    m.add("OBSERVATION_SHAPE", (planes, rows, files))?;
     m.add("NUM_ACTIONS", salpakan::Move::NUM_ACTIONS)?;
     m.add("NUM_SQUARES", salpakan::Square::NUM)?;
     m.add("NO_PIECE", convert::NO_PIECE)?;

@@ -136,11 +136,11 @@ impl Setup {
     }
 
     /// The 72 cells indexed by square: rank values, 255 for an empty square.
-    fn cells(&self) -> Vec<u8> {
+    fn cells(&self) -> Vec<u16> {
         self.inner
             .cells()
             .iter()
-            .map(|cell| cell.map_or(NO_PIECE, |rank| rank as u8))
+            .map(|cell| cell.map_or(u16::from(NO_PIECE), |rank| rank as u16))
             .collect()
     }
 

@@ -12,6 +12,8 @@ use crate::errors::{Kind, argument, error};
 
 /// One game of the batch.
 struct Env {
+    /// The setups and the first mover this episode started from.
+    start: (Setup, Setup, Side),
     position: Position,
     /// Both sides' trackers, kept only when observations are asked for.
     trackers: Option<[Tracker; 2]>,
@@ -64,6 +66,7 @@ impl Settings {
             [tracker(&white, &black), tracker(&black, &white)]
         });
         Env {
+            start: (white, black, first),
             position,
             trackers,
             plies: 0,
@@ -235,7 +238,7 @@ impl VecEnv {
     fn step<'py>(
         &mut self,
         py: Python<'py>,
-        actions: PyReadonlyArray1<'py, i64>,
+        actions: &Bound<'py, PyAny>,
     ) -> PyResult<(
         Option<Bound<'py, PyArray4<f32>>>,
         Bound<'py, PyArray1<f32>>,
@@ -243,7 +246,23 @@ impl VecEnv {
         Bound<'py, PyArray1<bool>>,
         Bound<'py, PyArray2<bool>>,
     )> {
-        let actions = actions.as_slice()?;
+        // An int64 NumPy array is read in place; anything else (a list, another dtype) is
+        // converted.
+        let array = actions.extract::<PyReadonlyArray1<'py, i64>>().ok();
+        let converted: Vec<i64>;
+        let actions: &[i64] = match &array {
+            Some(array) => array.as_slice()?,
+            None => {
+                converted = actions
+                    .try_iter()?
+                    .map(|a| a?.extract::<i64>())
+                    .collect::<PyResult<_>>()
+                    .map_err(|_| {
+                        argument("actions must be a sequence of integers, one per game")
+                    })?;
+                &converted
+            }
+        };
         if actions.len() != self.envs.len() {
             return Err(argument(format!(
                 "{} actions for {} games",
@@ -304,6 +323,34 @@ impl VecEnv {
             }
         }
         Ok((observations, rewards, terminations, truncations, masks))
+    }
+
+    /// The game `index` is playing now, as a `Game` replayable by hand: `(white, black,
+    /// first)`, its setups and first mover (`Game(white, black, first=first)` starts it), and
+    /// the plies played since.
+    fn episode_start(
+        &self,
+        index: usize,
+    ) -> PyResult<(
+        crate::values::Setup,
+        crate::values::Setup,
+        &'static str,
+        u32,
+    )> {
+        let env = self.envs.get(index).ok_or_else(|| {
+            argument(format!("game {index}: there are {} games", self.envs.len()))
+        })?;
+        let (white, black, first) = &env.start;
+        Ok((
+            crate::values::Setup {
+                inner: white.clone(),
+            },
+            crate::values::Setup {
+                inner: black.clone(),
+            },
+            convert::side_name(*first),
+            env.plies,
+        ))
     }
 
     /// A uniformly random legal action for every game (`int64`, one per game), drawn from the

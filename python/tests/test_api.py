@@ -1,0 +1,134 @@
+"""Errors, pickling, copies, samples, trackers, observations, agents and the GIL."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import salpakan
+
+
+def played(seed: int, plies: int) -> salpakan.Game:
+    game = salpakan.Game(seed=seed)
+    agent = salpakan.Random(seed)
+    while game.status.ongoing and game.ply < plies:
+        game.play(agent.choose_in(game, game.side_to_move))
+    return game
+
+
+def test_errors_are_a_hierarchy_with_the_engines_messages():
+    game = salpakan.Game(seed=3)
+    with pytest.raises(salpakan.IllegalMoveError) as error:
+        game.play("a1-b2")
+    assert isinstance(error.value, salpakan.Error) and isinstance(error.value, ValueError)
+    assert "a1" in str(error.value)
+    with pytest.raises(salpakan.TextError):
+        game.play("nonsense")
+    with pytest.raises(salpakan.TextError):
+        salpakan.Game.from_record("not a record")
+    with pytest.raises(salpakan.ArgumentError):
+        game.play_action(288)
+    with pytest.raises(salpakan.ArgumentError):
+        game.view("green")
+    cells = [255] * 72
+    with pytest.raises(salpakan.SetupError):
+        salpakan.Game.from_cells(cells, cells)
+    with pytest.raises(salpakan.ArgumentError):
+        salpakan.Game.from_cells([0] * 5, cells)
+    game.resign("black")
+    with pytest.raises(salpakan.GameOverError):
+        game.play(game.legal_moves()[0] if game.legal_moves() else "e3-e4")
+    # Nothing changed after a refused move.
+    fresh = salpakan.Game(seed=3)
+    before = fresh.to_text()
+    with pytest.raises(salpakan.IllegalMoveError):
+        fresh.play("a1-a3")
+    assert fresh.to_text() == before and fresh.ply == 0
+
+
+def test_pickle_copy_and_record_round_trip():
+    game = played(5, 80)
+    for other in (pickle.loads(pickle.dumps(game)), copy.copy(game), copy.deepcopy(game), game.clone()):
+        assert other.record() == game.record()
+        assert other.to_text() == game.to_text()
+    copied = game.clone()
+    if copied.status.ongoing:
+        copied.play(copied.legal_moves()[0])
+        assert copied.ply == game.ply + 1
+    from_text = salpakan.Game.from_text(game.to_text())
+    assert pickle.loads(pickle.dumps(from_text)).to_text() == game.to_text()
+    move = salpakan.Move.parse("e3-e4")
+    assert pickle.loads(pickle.dumps(move)) == move
+    setup = salpakan.Setup.random("black", 3)
+    assert pickle.loads(pickle.dumps(setup)) == setup
+    assert "a  b  c" in repr(game)
+
+
+def test_beliefs_observations_samples_and_trackers_agree():
+    game = played(7, 90)
+    for side in ("white", "black"):
+        beliefs = game.beliefs(side)
+        assert beliefs.shape == (72, 15) and beliefs.dtype == np.float64
+        view = game.view(side)
+        for square, cell in enumerate(view.cells()):
+            total = beliefs[square].sum()
+            assert total == pytest.approx(1.0 if cell else 0.0)
+        observation = game.observation(side)
+        assert observation.shape == salpakan.OBSERVATION_SHAPE and observation.dtype == np.float32
+        tracker = game.tracker(side)
+        assert np.array_equal(tracker.observation(), observation)
+        assert np.array_equal(tracker.beliefs(), beliefs)
+        assert np.array_equal(tracker.legal_action_mask(), game.legal_action_mask())
+        assert tracker.sample(11).record() == game.sample(side, 11).record()
+        sample = game.sample(side, 11)
+        assert str(sample.view(side)) == str(view)
+
+
+def test_a_client_tracker_fed_by_reports():
+    game = salpakan.Game(seed=12)
+    white = salpakan.Tracker(game.setup("white"), [i for i, c in enumerate(game.setup("black").cells()) if c != 255])
+    agent = salpakan.Greedy(1)
+    while game.status.ongoing and game.ply < 120:
+        move = agent.choose_in(game, game.side_to_move)
+        white.observe(game.play(move))
+        assert [str(m) for m in white.legal_moves()] == [str(m) for m in game.legal_moves()]
+    assert np.array_equal(white.beliefs(), game.beliefs("white"))
+
+
+def test_agents_choose_legal_moves_and_refuse_the_wrong_side():
+    game = salpakan.Game(seed=1)
+    for agent in (salpakan.Random(1), salpakan.Greedy(1), salpakan.Ismcts(1, 200)):
+        move = agent.choose_in(game, game.side_to_move)
+        assert move in game.legal_moves()
+        assert agent.choose(game.tracker("black")) is None
+        with pytest.raises(salpakan.ArgumentError):
+            agent.choose_in(game, "black")
+    assert salpakan.Ismcts(0).budget == 10_000
+
+
+def test_long_calls_release_the_gil():
+    """A perft and an agent's search run on other threads while this one keeps counting."""
+    game = salpakan.Game(seed=1)
+    counted = 0
+    done = threading.Event()
+
+    def work():
+        game.perft(4)
+        salpakan.Ismcts(1, 20_000).choose_in(game, game.side_to_move)
+        done.set()
+
+    thread = threading.Thread(target=work)
+    start = time.perf_counter()
+    thread.start()
+    while not done.is_set():
+        counted += 1
+    thread.join()
+    elapsed = time.perf_counter() - start
+    # With the GIL held for the whole call, this loop would run only between calls.
+    assert elapsed > 0.02
+    assert counted > 1000, counted

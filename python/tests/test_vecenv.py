@@ -1,0 +1,73 @@
+"""The batched environment: equal to single games played with the same actions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import salpakan
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_vecenv_equals_single_games(threads):
+    env = salpakan.VecEnv(8, seed=5, observations=True, threads=threads, max_plies=150)
+    observations, masks = env.reset()
+    assert observations.shape == (8, *salpakan.OBSERVATION_SHAPE) and masks.shape == (8, 288)
+    games = []
+    for i in range(8):
+        white, black, first, plies = env.episode_start(i)
+        assert plies == 0
+        games.append(salpakan.Game(white, black, first=first))
+    episodes_ended = 0
+    for step in range(400):
+        for i, game in enumerate(games):
+            side = game.side_to_move
+            assert np.array_equal(observations[i], game.observation(side)), (step, i)
+            assert np.array_equal(masks[i], game.legal_action_mask()), (step, i)
+        actions = env.sample_actions()
+        observations, rewards, terminations, truncations, masks = env.step(actions)
+        for i, game in enumerate(games):
+            mover = game.side_to_move
+            report = game.play_action(int(actions[i]))
+            status = report.status
+            assert terminations[i] == (not status.ongoing)
+            expected = 0.0 if status.winner is None else (1.0 if status.winner == mover else -1.0)
+            assert rewards[i] == expected
+            assert truncations[i] == (status.ongoing and game.ply >= 150)
+            if terminations[i] or truncations[i]:
+                episodes_ended += 1
+                white, black, first, plies = env.episode_start(i)
+                assert plies == 0
+                games[i] = salpakan.Game(white, black, first=first)
+    assert episodes_ended >= 8
+
+
+def test_vecenv_without_observations_and_bad_actions():
+    env = salpakan.VecEnv(4, seed=1, observations=False)
+    observations, masks = env.reset()
+    assert observations is None and masks.dtype == bool
+    before = [env.episode_start(i) for i in range(4)]
+    actions = env.sample_actions()
+    bad = actions.copy()
+    bad[2] = int(np.flatnonzero(~masks[2])[0])
+    with pytest.raises(salpakan.IllegalMoveError, match="game 2"):
+        env.step(bad)
+    # Nothing was played.
+    assert [env.episode_start(i)[3] for i in range(4)] == [b[3] for b in before]
+    with pytest.raises(salpakan.ArgumentError):
+        env.step(actions[:3])
+    observations, rewards, terminations, truncations, masks = env.step(list(actions))
+    assert observations is None and rewards.shape == (4,)
+    assert [env.episode_start(i)[3] for i in range(4)] == [1, 1, 1, 1]
+
+
+def test_returned_arrays_are_never_overwritten():
+    env = salpakan.VecEnv(4, seed=2)
+    kept = []
+    observations, masks = env.reset()
+    for _ in range(6):
+        snapshot = (observations.copy(), masks.copy())
+        kept.append(((observations, masks), snapshot))
+        observations, _, _, _, masks = env.step(env.sample_actions())
+    for (held, copied) in kept:
+        assert np.array_equal(held[0], copied[0]) and np.array_equal(held[1], copied[1])
