@@ -239,12 +239,19 @@ impl Game {
             .map_err(move_error)
     }
 
-    /// Plays the move with action id `action` and returns the report.
+    /// Plays the move with action id `action` and returns the report. An id in 0..288 whose
+    /// step would leave the board is an illegal move like any other.
     fn play_action(&mut self, action: i64) -> PyResult<Report> {
-        let mv = u16::try_from(action)
+        let id = u16::try_from(action)
             .ok()
-            .and_then(salpakan::Move::from_action)
-            .ok_or_else(|| argument(format!("action {action}: no move has this id (0..288)")))?;
+            .filter(|&a| usize::from(a) < salpakan::Move::NUM_ACTIONS)
+            .ok_or_else(|| argument(format!("action {action}: action ids are 0..288")))?;
+        let mv = salpakan::Move::from_action(id).ok_or_else(|| {
+            crate::errors::error(
+                crate::errors::Kind::IllegalMove,
+                format!("action {action}: its step leaves the board"),
+            )
+        })?;
         self.inner
             .play(mv)
             .map(|inner| Report { inner })
