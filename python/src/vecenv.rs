@@ -136,7 +136,8 @@ pub(crate) struct VecEnv {
     episodes: Vec<u64>,
     settings: Settings,
     threads: usize,
-    /// The worker threads when `threads` is above 1, kept for the env's lifetime.
+    /// The worker threads besides the caller's when `threads` is above 1, kept for the
+    /// env's lifetime.
     workers: Option<rayon::ThreadPool>,
     rng: SplitMix64,
     /// Output arrays made by earlier steps, reused once Python holds no other reference to
@@ -186,7 +187,8 @@ impl VecEnv {
             workers: if threads > 1 {
                 Some(
                     rayon::ThreadPoolBuilder::new()
-                        .num_threads(threads)
+                        // The calling thread works too: `threads - 1` more.
+                        .num_threads(threads - 1)
                         .build()
                         .map_err(|e| argument(format!("cannot start {threads} threads: {e}")))?,
                 )
@@ -495,9 +497,15 @@ impl VecEnv {
                 }
             };
             match workers {
-                Some(pool) if chunks.len() > 1 => pool.scope(|scope| {
+                Some(pool) if chunks.len() > 1 => pool.in_place_scope(|scope| {
+                    let mut chunks = chunks.into_iter();
+                    let first = chunks.next();
                     for chunk in chunks {
                         scope.spawn(|_| job(chunk));
+                    }
+                    // The first share on this thread, the others on the workers.
+                    if let Some(chunk) = first {
+                        job(chunk);
                     }
                 }),
                 _ => chunks.into_iter().for_each(job),
