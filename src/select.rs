@@ -24,8 +24,11 @@ impl Select for Broadword {
 /// The PDEP instruction (BMI2) on a CPU where it is fast: a proof, made only by
 /// [`FastPdep::detect`], that the CPU has it.
 #[derive(Debug, Clone, Copy)]
+// Only x86-64 has PDEP: elsewhere `detect` says no and none is ever made.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) struct FastPdep(());
 
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 impl FastPdep {
     /// A `FastPdep` if this CPU has BMI2 with a fast PDEP: every Intel CPU with BMI2, and AMD's
     /// from family 25 (Zen 3) on; Zen 1 and 2 run PDEP in microcode, slower than broadword.

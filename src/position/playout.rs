@@ -3,7 +3,9 @@
 use super::Position;
 use crate::movegen::{self, Move};
 use crate::rng::SplitMix64;
-use crate::select::{Broadword, FastPdep, Select};
+#[cfg(target_arch = "x86_64")]
+use crate::select::FastPdep;
+use crate::select::{Broadword, Select};
 use crate::status::Status;
 
 /// The end of a random playout: the status reached and the plies played.

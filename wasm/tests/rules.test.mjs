@@ -1,0 +1,170 @@
+// The npm package in Node.js: the public rule vectors replayed announcement by announcement,
+// views that hide every enemy rank, and the API's shapes and errors.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+import { Game, Player, challenge, observationShape } from "../pkg/node/salpakan.js";
+
+const VECTORS = fileURLToPath(new URL("../../tests/data/games.txt", import.meta.url));
+const REASONS = {
+  "flag captured": "flag-captured",
+  "flag reached the far end": "flag-reached-end",
+  resignation: "resignation",
+  agreement: "agreement",
+  "move limit": "move-limit",
+};
+
+function readVectors() {
+  const games = [];
+  let game = null;
+  for (const raw of readFileSync(VECTORS, "utf8").split("\n")) {
+    const line = raw.trim();
+    if (!line || line.startsWith("#")) continue;
+    if (line.startsWith("game ")) game = { name: line.slice(5), rules: {}, perft: [], plies: [] };
+    else if (line === "end") { games.push(game); game = null; }
+    else if (line.startsWith("rules")) {
+      for (const word of line.split(/\s+/).slice(1)) {
+        const [key, value] = word.split("=");
+        game.rules[key] = Number(value);
+      }
+    } else if (line.startsWith("white ") || line.startsWith("black ")) {
+      game[line.slice(0, 5)] = line.slice(6);
+    } else if (line.startsWith("first ")) game.first = line.split(/\s+/)[1];
+    else if (line.startsWith("perft ")) {
+      const [, depth, nodes] = line.split(/\s+/);
+      game.perft.push([Number(depth), Number(nodes)]);
+    } else {
+      const [movePart, status] = line.split("|");
+      const [move, announcement] = movePart.trim().split(/\s+/);
+      game.plies.push([move, announcement, status.trim()]);
+    }
+  }
+  return games;
+}
+
+function statusOf(text) {
+  if (text === "ongoing") return { state: "ongoing", winner: null, reason: null };
+  if (text.includes(" wins, ")) {
+    const [winner, reason] = text.split(" wins, ");
+    return { state: "won", winner, reason: REASONS[reason] };
+  }
+  return { state: "drawn", winner: null, reason: REASONS[text.replace("draw, ", "")] };
+}
+
+function gameOf(vector) {
+  return Game.fromSetups(
+    vector.white,
+    vector.black.toLowerCase(),
+    vector.first,
+    vector.rules.setup_rows ?? 3,
+    vector.rules.move_limit ?? 0,
+  );
+}
+
+test("every public rule vector replays with its announcements", () => {
+  const vectors = readVectors();
+  assert.ok(vectors.length >= 5);
+  let plies = 0;
+  for (const vector of vectors) {
+    const game = gameOf(vector);
+    for (const [depth, nodes] of vector.perft) assert.equal(game.perft(depth), nodes, vector.name);
+    for (const [move, announcement, status] of vector.plies) {
+      const report = game.play(move);
+      assert.equal(report.outcome, announcement === "move" ? null : announcement, `${vector.name} ${move}`);
+      assert.equal(report.challenge, announcement !== "move");
+      assert.deepEqual({ ...report.status }, statusOf(status), `${vector.name} ${move}`);
+      plies += 1;
+    }
+    game.free();
+  }
+  assert.ok(plies >= 40);
+});
+
+test("views hide every enemy rank", () => {
+  const game = new Game(9);
+  const bot = new Player("random", 9);
+  for (let i = 0; i < 80 && game.status.state === "ongoing"; i++) game.play(bot.choose(game, game.sideToMove));
+  for (const side of ["white", "black"]) {
+    const view = game.view(side);
+    let enemies = 0;
+    for (const cell of view.cells) {
+      if (cell === null) continue;
+      if (cell.owner === "enemy") {
+        enemies += 1;
+        assert.deepEqual(Object.keys(cell), ["owner"], "an enemy cell holds nothing but its owner");
+      } else {
+        assert.equal(cell.owner, "own");
+        assert.equal(typeof cell.rank, "number");
+      }
+    }
+    const hidden = (view.text.match(/\b(xx|XX)\b/g) ?? []).length;
+    assert.equal(hidden, enemies);
+    // The same public history with other hidden ranks gives the same view: a sample.
+    const sample = game.sample(side, 3);
+    assert.deepEqual(sample.view(side), view);
+    sample.free();
+  }
+  game.free();
+});
+
+test("fromCells, statuses, moves as text and as {from, to}, and errors", () => {
+  const white = new Array(72).fill(255);
+  const black = new Array(72).fill(255);
+  const random = new Game(4);
+  for (let s = 0; s < 72; s++) {
+    const p = random.pieceAt(s);
+    if (p) (p.side === "white" ? white : black)[s] = p.rank;
+  }
+  const game = Game.fromCells(white, black, 1, 3, 0);
+  assert.equal(game.sideToMove, "black");
+  assert.deepEqual({ ...game.status }, { state: "ongoing", winner: null, reason: null });
+  const [first] = game.legalMoves();
+  assert.match(first, /^[a-i][1-8]-[a-i][1-8]$/);
+  const [from, to] = first.split("-");
+  const report = game.play({ from, to });
+  assert.equal(report.move, first);
+  assert.throws(() => game.play("a1-a3"), (e) => e instanceof Error && /a1/.test(e.message));
+  assert.throws(() => game.play("nonsense"), Error);
+  assert.throws(() => Game.fromCells(new Array(72).fill(255), black, 0), /Flag|21|piece/i);
+  assert.deepEqual({ ...game.resign("white") }, { state: "won", winner: "black", reason: "resignation" });
+  assert.throws(() => game.play(game.legalMoves()[0] ?? "e3-e4"), /over/);
+  const drawn = new Game(5);
+  assert.deepEqual({ ...drawn.agreeDraw() }, { state: "drawn", winner: null, reason: "agreement" });
+  assert.equal(challenge(14, 13), "win");
+  for (const g of [game, drawn, random]) g.free();
+});
+
+test("beliefs, observations, masks, records and players", () => {
+  const game = new Game(11);
+  const greedy = new Player("greedy", 1);
+  const search = new Player("ismcts", 2, 300);
+  while (game.status.state === "ongoing" && game.ply < 60) {
+    const side = game.sideToMove;
+    game.play((side === "white" ? greedy : search).choose(game, side));
+  }
+  const [planes, rows, files] = observationShape();
+  const observation = game.observation("white");
+  assert.ok(observation instanceof Float32Array);
+  assert.equal(observation.length, planes * rows * files);
+  const beliefs = game.beliefs("black");
+  assert.equal(beliefs.length, 72 * 15);
+  const view = game.view("black");
+  for (let s = 0; s < 72; s++) {
+    let total = 0;
+    for (let r = 0; r < 15; r++) total += beliefs[s * 15 + r];
+    assert.ok(Math.abs(total - (view.cells[s] ? 1 : 0)) < 1e-9, `square ${s}`);
+  }
+  const mask = game.legalActionMask();
+  assert.equal(mask.length, 288);
+  assert.equal(mask.reduce((a, b) => a + b, 0), game.legalMoves().length);
+  const copy = Game.fromRecord(game.record());
+  assert.equal(copy.toText(), game.toText());
+  if (game.status.state === "ongoing") {
+    const other = game.sideToMove === "white" ? "black" : "white";
+    assert.throws(() => greedy.choose(game, other), /turn/);
+  }
+  assert.throws(() => new Player("chess"), /random|greedy|ismcts/);
+  for (const g of [game, copy]) g.free();
+});
