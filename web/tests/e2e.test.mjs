@@ -1,0 +1,131 @@
+// The page in a real browser (Debian's chromium through playwright-core): set up, play by
+// clicking until a challenge is announced, look at the beliefs, resign, and see every rank
+// revealed, with no error in the console. Screenshots go to docs/screenshots (desktop and
+// phone) and to the test artifacts folder (SALPAKAN_ARTIFACTS, default web/test-artifacts).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+import { serve } from "../server.mjs";
+
+const screenshots = fileURLToPath(new URL("../../docs/screenshots/", import.meta.url));
+const artifacts = process.env.SALPAKAN_ARTIFACTS ?? fileURLToPath(new URL("../test-artifacts/", import.meta.url));
+mkdirSync(screenshots, { recursive: true });
+mkdirSync(artifacts, { recursive: true });
+
+let server;
+let browser;
+let url;
+
+before(async () => {
+  server = await serve(0);
+  url = `http://127.0.0.1:${server.address().port}/`;
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox"],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+async function turn(page) {
+  return page.getAttribute("#status", "data-turn");
+}
+
+async function waitForTurn(page, turns, timeout = 30000) {
+  await page.waitForFunction(
+    (wanted) => wanted.includes(document.getElementById("status").dataset.turn),
+    turns,
+    { timeout },
+  );
+}
+
+async function playOneMove(page, preferChallenge) {
+  const own = await page.$$eval('[data-piece="own"]', (squares) => squares.map((s) => s.dataset.square));
+  for (const square of own) {
+    await page.click(`[data-square="${square}"]`);
+    const targets = await page.$$eval("[data-legal]", (squares) =>
+      squares.map((s) => ({ square: s.dataset.square, enemy: s.dataset.piece === "enemy" })));
+    if (targets.length === 0) continue;
+    const challenge = targets.find((t) => t.enemy);
+    if (preferChallenge && !challenge) {
+      // Try another piece for a challenge first; come back to this one if none has it.
+      continue;
+    }
+    const target = challenge ?? targets[0];
+    await page.click(`[data-square="${target.square}"]`);
+    return true;
+  }
+  return false;
+}
+
+test("a game in the browser: setup, moves, a challenge, beliefs, resignation", async () => {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 860 } });
+  const errors = [];
+  page.on("console", (message) => { if (message.type() === "error") errors.push(message.text()); });
+  page.on("pageerror", (error) => errors.push(String(error)));
+  await page.goto(url);
+  await waitForTurn(page, ["setup"]);
+
+  // Setup: reroll, then swap two pieces of different ranks.
+  await page.click("#reroll");
+  const own = await page.$$eval('[data-piece="own"]', (squares) =>
+    squares.map((x) => [x.dataset.square, x.querySelector(".piece").textContent]));
+  assert.equal(own.length, 21);
+  const a = own[0];
+  const b = own.find((o) => o[1] !== a[1]);
+  await page.click(`[data-square="${a[0]}"]`);
+  await page.click(`[data-square="${b[0]}"]`);
+  assert.equal(await page.textContent(`[data-square="${a[0]}"] .piece`), b[1]);
+  assert.equal(await page.textContent(`[data-square="${b[0]}"] .piece`), a[1]);
+  await page.screenshot({ path: `${artifacts}/setup.png` });
+
+  await page.click("#start");
+  await waitForTurn(page, ["you"]);
+  assert.equal((await page.$$('[data-piece="enemy"]')).length, 21);
+  assert.equal((await page.$$('[data-piece="enemy"] .piece.hidden')).length, 21, "enemy ranks hidden");
+
+  // Play until a challenge has been announced (ours or the bot's).
+  let challenged = false;
+  for (let ply = 0; ply < 120 && !challenged; ply++) {
+    if ((await turn(page)) !== "you") break;
+    const moved = (await playOneMove(page, ply > 6)) || (await playOneMove(page, false));
+    assert.ok(moved, "a legal move to click");
+    await waitForTurn(page, ["you", "over"]);
+    const moves = await page.$$eval("#moves li", (items) => items.map((i) => i.textContent));
+    challenged = moves.some((m) => /\((win|lose|tie)\)/.test(m));
+  }
+  assert.ok(challenged, "a challenge was announced");
+  const announced = await page.$$eval("#moves li", (items) => items.map((i) => i.textContent));
+  for (const line of announced) assert.match(line, /^[a-i][1-8]-[a-i][1-8]( \((win|lose|tie)\))?$/);
+
+  if ((await turn(page)) === "you") {
+    // Beliefs: every enemy square gets its probability of being the Flag; they sum to 1.
+    await page.check("#beliefs");
+    const pFlag = await page.$$eval('[data-piece="enemy"]', (s) => s.map((x) => Number(x.dataset.pFlag)));
+    assert.ok(pFlag.length > 0 && pFlag.every((p) => p >= 0 && p <= 1));
+    assert.ok(Math.abs(pFlag.reduce((x, y) => x + y, 0) - 1) < 1e-3, `sum ${pFlag}`);
+    await page.screenshot({ path: `${screenshots}/desktop.png` });
+    await page.screenshot({ path: `${artifacts}/beliefs.png` });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${screenshots}/phone.png`, fullPage: true });
+    await page.setViewportSize({ width: 1200, height: 860 });
+    await page.uncheck("#beliefs");
+
+    await page.click("#resign");
+  }
+  await waitForTurn(page, ["over"]);
+  const revealed = await page.$$eval('[data-piece="enemy"] .piece', (s) => s.map((x) => x.textContent));
+  assert.ok(revealed.length > 0 && revealed.every((code) => /^(FL|PV|SG|2L|1L|CP|MJ|LC|CO|[1-5]G|SP)$/.test(code)),
+    `revealed: ${revealed}`);
+  assert.match(await page.textContent("#status"), /win|Draw/);
+  assert.equal(await page.isVisible("#download"), true);
+  await page.screenshot({ path: `${artifacts}/over.png` });
+  assert.deepEqual(errors, [], "no error in the console");
+  await page.close();
+});
