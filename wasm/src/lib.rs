@@ -478,22 +478,94 @@ impl Player {
     /// The move this player chooses for `side` in `game` (`"e3-e4"`), seeing only what
     /// `side` may know. An error if `side` is not to move or the game is over.
     pub fn choose(&mut self, game: &Game, side: JsValue) -> Result<String, JsError> {
-        let side = side_arg(&side)?;
-        if !game.inner.status().is_ongoing() {
-            return Err(error(format!("the game is over ({})", game.inner.status())));
+        choose_with(self.inner.as_mut(), game, side)
+    }
+}
+
+/// Chooses `side`'s move in `game` with `agent`, handing it only that side's information.
+fn choose_with(agent: &mut dyn Agent, game: &Game, side: JsValue) -> Result<String, JsError> {
+    let side = side_arg(&side)?;
+    if !game.inner.status().is_ongoing() {
+        return Err(error(format!("the game is over ({})", game.inner.status())));
+    }
+    if game.inner.side_to_move() != side {
+        return Err(error(format!(
+            "it is {}'s turn, not {}'s",
+            side_name(side.other()),
+            side_name(side)
+        )));
+    }
+    let tracker = game.inner.tracker(side).map_err(error)?;
+    agent
+        .choose(&tracker)
+        .map(|mv| mv.to_string())
+        .ok_or_else(|| error("no move to choose"))
+}
+
+/// A uniformly random legal move, seeded.
+#[wasm_bindgen]
+pub struct Random {
+    inner: salpakan::Random,
+}
+
+#[wasm_bindgen]
+impl Random {
+    /// A random player seeded with `seed`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(seed: Option<f64>) -> Random {
+        Random {
+            inner: salpakan::Random::new(seed.unwrap_or(0.0) as u64),
         }
-        if game.inner.side_to_move() != side {
-            return Err(error(format!(
-                "it is {}'s turn, not {}'s",
-                side_name(side.other()),
-                side_name(side)
-            )));
+    }
+
+    /// Its move for `side` in `game` (`"e3-e4"`).
+    pub fn choose(&mut self, game: &Game, side: JsValue) -> Result<String, JsError> {
+        choose_with(&mut self.inner, game, side)
+    }
+}
+
+/// One ply of look-ahead on the exact posterior; `seed` breaks ties.
+#[wasm_bindgen]
+pub struct Greedy {
+    inner: salpakan::Greedy,
+}
+
+#[wasm_bindgen]
+impl Greedy {
+    /// A greedy player seeded with `seed`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(seed: Option<f64>) -> Greedy {
+        Greedy {
+            inner: salpakan::Greedy::new(seed.unwrap_or(0.0) as u64),
         }
-        let tracker = game.inner.tracker(side).map_err(error)?;
-        self.inner
-            .choose(&tracker)
-            .map(|mv| mv.to_string())
-            .ok_or_else(|| error("no move to choose"))
+    }
+
+    /// Its move for `side` in `game` (`"e3-e4"`).
+    pub fn choose(&mut self, game: &Game, side: JsValue) -> Result<String, JsError> {
+        choose_with(&mut self.inner, game, side)
+    }
+}
+
+/// Information-set Monte Carlo tree search: `budget` iterations a move (0 for the default,
+/// 10,000), seeded.
+#[wasm_bindgen]
+pub struct Ismcts {
+    inner: salpakan::Ismcts,
+}
+
+#[wasm_bindgen]
+impl Ismcts {
+    /// A search player seeded with `seed`, `budget` iterations a move.
+    #[wasm_bindgen(constructor)]
+    pub fn new(seed: Option<f64>, budget: Option<u32>) -> Ismcts {
+        Ismcts {
+            inner: salpakan::Ismcts::new(seed.unwrap_or(0.0) as u64, budget.unwrap_or(0)),
+        }
+    }
+
+    /// Its move for `side` in `game` (`"e3-e4"`).
+    pub fn choose(&mut self, game: &Game, side: JsValue) -> Result<String, JsError> {
+        choose_with(&mut self.inner, game, side)
     }
 }
 

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-import { Game, Player, challenge, observationShape } from "../pkg/node/salpakan.js";
+import { Game, Greedy, Ismcts, Player, Random, challenge, observationShape } from "../pkg/node/salpakan.js";
 
 const VECTORS = fileURLToPath(new URL("../../tests/data/games.txt", import.meta.url));
 const REASONS = {
@@ -166,5 +166,14 @@ test("beliefs, observations, masks, records and players", () => {
     assert.throws(() => greedy.choose(game, other), /turn/);
   }
   assert.throws(() => new Player("chess"), /random|greedy|ismcts/);
+  // The agents by name: the same seed, the same choice as the generic Player.
+  const fresh = new Game(21);
+  for (const [agent, twin] of [[new Random(5), new Player("random", 5)],
+    [new Greedy(5), new Player("greedy", 5)], [new Ismcts(5, 200), new Player("ismcts", 5, 200)]]) {
+    const move = agent.choose(fresh, "white");
+    assert.ok(fresh.legalMoves().includes(move));
+    assert.equal(move, twin.choose(fresh, "white"));
+  }
+  fresh.free();
   for (const g of [game, copy]) g.free();
 });

@@ -245,7 +245,8 @@ function newGame() {
   newFormation();
   blackCells = cellsOf("black", seed ^ 0x5a5a5a);
   startWorker();
-  setStatus("setup", "Arrange your pieces, then press Start.");
+  // Setting up is the person's turn to act.
+  setStatus("you", "Arrange your pieces, then press Start.");
   hint.textContent = "Click two of your pieces (or a piece and an empty square of your rows) to swap them.";
   render();
 }

@@ -70,7 +70,8 @@ test("a game in the browser: setup, moves, a challenge, beliefs, resignation", a
   page.on("console", (message) => { if (message.type() === "error") errors.push(message.text()); });
   page.on("pageerror", (error) => errors.push(String(error)));
   await page.goto(url);
-  await waitForTurn(page, ["setup"]);
+  await waitForTurn(page, ["you"]);
+  await page.waitForSelector('[data-piece="own"]');
 
   // Setup: reroll, then swap two pieces of different ranks.
   await page.click("#reroll");
