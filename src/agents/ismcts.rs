@@ -348,3 +348,186 @@ const REACH: i32 = 4;
 const ATTACK: f64 = 5.0;
 /// What each step of an enemy piece inside our Flag's reach costs, in material.
 const DEFENCE: f64 = 2.5;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::rules::Rules;
+    use crate::setup::Setup;
+    use crate::square::Square;
+
+    /// Positions along random games: every ply of 30 games, to the end.
+    fn positions() -> Vec<Position> {
+        let rules = Rules::default();
+        let mut out = Vec::new();
+        for seed in 0..30u64 {
+            let game = Game::new(
+                Setup::random(Side::White, rules, seed),
+                Setup::random(Side::Black, rules, seed + 50),
+                Side::ALL[(seed % 2) as usize],
+                rules,
+            )
+            .unwrap();
+            let mut position = *game.position();
+            let mut rng = SplitMix64::new(seed);
+            out.push(position);
+            while let Some(mv) = position.random_move(&mut rng) {
+                position.play_unchecked(mv);
+                out.push(position);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_evaluation_is_exact_at_the_end_and_strictly_between_before() {
+        let mut ended = 0;
+        for position in positions() {
+            let (white, black) = (
+                evaluate(&position, Side::White),
+                evaluate(&position, Side::Black),
+            );
+            // Not zero-sum: an attack on the enemy's Flag counts more than a threat to ours.
+            assert!((0.0..=1.0).contains(&white) && (0.0..=1.0).contains(&black));
+            match position.status() {
+                Status::Won { winner, .. } => {
+                    assert_eq!(evaluate(&position, winner), 1.0);
+                    assert_eq!(evaluate(&position, winner.other()), 0.0);
+                    ended += 1;
+                }
+                Status::Drawn { .. } => assert_eq!((white, black), (0.5, 0.5)),
+                Status::Ongoing => {
+                    assert!(white > 0.0 && white < 1.0 && black > 0.0 && black < 1.0)
+                }
+            }
+        }
+        assert!(ended >= 25, "{ended}");
+    }
+
+    #[test]
+    fn a_piece_beside_the_enemy_flag_is_a_near_win_for_the_side_to_move() {
+        let mut seen = 0;
+        for position in positions().into_iter().filter(|p| p.status().is_ongoing()) {
+            let mover = position.side_to_move();
+            let flag = position
+                .occupied(mover.other())
+                .find(|&s| position.piece_at(s) == Some((mover.other(), Rank::Flag)));
+            let Some(flag) = flag else { continue };
+            let beside =
+                !(Bitboard::from_square(flag).neighbours() & position.occupied(mover)).is_empty();
+            if beside {
+                assert_eq!(evaluate(&position, mover), 0.95);
+                seen += 1;
+            } else {
+                assert_ne!(evaluate(&position, mover), 0.95);
+            }
+        }
+        assert!(seen >= 10, "{seen}");
+    }
+
+    /// White's 5-Star General on e4 may step to e5, beside Black's Spy on e6 (which takes any
+    /// officer), or elsewhere. Searched with every rank known (one position for every
+    /// iteration), the reply that takes the General must make e4-e5 the worst move: the
+    /// opponent's nodes choose what is worst for White. Every move is also tried more than
+    /// once (exploration).
+    #[test]
+    fn the_search_expects_the_best_reply() {
+        use Rank::*;
+        let position = build(&[
+            ("a1", Side::White, Flag),
+            ("e4", Side::White, FiveStarGeneral),
+            ("i8", Side::Black, Flag),
+            ("e6", Side::Black, Spy),
+        ]);
+        let moves = position.legal_moves().to_vec();
+        let mut tree = Tree::new(Side::White, moves);
+        let (mut path, mut rng) = (Vec::new(), SplitMix64::new(3));
+        for _ in 0..3000 {
+            let mut copy = position;
+            tree.iterate(&mut copy, &mut path, &mut rng, 0, EXPLORATION);
+        }
+        let root = &tree.nodes[0];
+        let mean = |i: usize| root.edges[i].score / f64::from(root.edges[i].visits);
+        let step = root
+            .moves
+            .iter()
+            .position(|mv| mv.to_string() == "e4-e5")
+            .unwrap();
+        let others = (0..root.edges.len()).filter(|&i| i != step);
+        let best_other = others.clone().map(mean).fold(f64::NEG_INFINITY, f64::max);
+        assert!(
+            mean(step) < best_other - 0.05,
+            "{} vs {best_other}",
+            mean(step)
+        );
+        assert_ne!(tree.best().unwrap().to_string(), "e4-e5");
+        for edge in &root.edges {
+            assert!(
+                edge.visits >= 2,
+                "every move is tried again: {}",
+                edge.visits
+            );
+        }
+        assert_eq!(root.visits, 3000);
+        // Every edge's mean is a score from 0 to 1 for the side that moves at its node.
+        for node in &tree.nodes {
+            for edge in node.edges.iter().filter(|e| e.visits > 0) {
+                let mean = edge.score / f64::from(edge.visits);
+                assert!((0.0..=1.0).contains(&mean), "{mean}");
+            }
+        }
+    }
+
+    /// A position of a few pieces, White to move.
+    fn build(pieces: &[(&str, Side, Rank)]) -> Position {
+        let mut board = [None; Square::NUM];
+        let mut occupied = [Bitboard::EMPTY; 2];
+        for &(name, side, rank) in pieces {
+            let square: Square = name.parse().unwrap();
+            board[square.index()] = Some(rank);
+            occupied[side.index()] = occupied[side.index()].with(square);
+        }
+        Position::from_parts(crate::position::Parts {
+            occupied,
+            board,
+            side_to_move: Side::White,
+            waiting_flag: None,
+            status: Status::Ongoing,
+            plies_since_challenge: 0,
+            rules: Rules::default(),
+            ply: 0,
+        })
+    }
+
+    #[test]
+    fn more_material_and_a_safer_flag_score_higher() {
+        // White: Flag a1, Private b1, General e1; Black: Flag i8, Private h8, Major e8.
+        use Rank::*;
+        let base = [
+            ("a1", Side::White, Flag),
+            ("b1", Side::White, Private),
+            ("e1", Side::White, FiveStarGeneral),
+            ("i8", Side::Black, Flag),
+            ("h8", Side::Black, Private),
+            ("e8", Side::Black, Major),
+        ];
+        let even = evaluate(&build(&base), Side::White);
+        // The enemy Major gone: White is ahead.
+        let ahead = evaluate(
+            &build(&[base[0], base[1], base[2], base[3], base[4]]),
+            Side::White,
+        );
+        assert!(ahead > even, "{ahead} > {even}");
+        // The enemy Major three steps from White's Flag: White's Flag is in danger.
+        let mut near = base;
+        near[5] = ("b3", Side::Black, Major);
+        let threatened = evaluate(&build(&near), Side::White);
+        assert!(threatened < even, "{threatened} < {even}");
+        // White's General three steps from Black's Flag: an attack.
+        let mut attack = base;
+        attack[2] = ("g7", Side::White, FiveStarGeneral);
+        let attacking = evaluate(&build(&attack), Side::White);
+        assert!(attacking > even, "{attacking} > {even}");
+    }
+}
