@@ -554,3 +554,33 @@ fn flag_races_under_move_limits_keep_beliefs_exact() {
         "arrivals {arrivals}, waits {waits}"
     );
 }
+
+#[test]
+fn beliefs_by_square_lay_out_own_ranks_enemy_posteriors_and_empty_squares() {
+    let mut enemies_seen = 0;
+    for seed in 0..12u64 {
+        let mut game = random_game(seed, Rules::default());
+        advance(&mut game, seed, 40 + 5 * seed as usize);
+        for side in Side::ALL {
+            let tracker = game.tracker(side).unwrap();
+            let rows = tracker.beliefs_by_square().unwrap();
+            let beliefs = tracker.beliefs().unwrap();
+            for square in Square::ALL {
+                let row = rows[square.index()];
+                match game.position().piece_at(square) {
+                    None => assert_eq!(row, [0.0; Rank::NUM], "{square} is empty"),
+                    Some((owner, rank)) if owner == side => {
+                        let mut one_hot = [0.0; Rank::NUM];
+                        one_hot[rank.index()] = 1.0;
+                        assert_eq!(row, one_hot, "own piece on {square}");
+                    }
+                    Some(_) => {
+                        assert_eq!(row, beliefs.at(square).unwrap().probabilities);
+                        enemies_seen += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(enemies_seen > 200, "{enemies_seen}");
+}

@@ -1,6 +1,6 @@
 //! Conversions between Python values and the engine's: sides, ranks, squares, rules, cells.
 
-use numpy::{PyArray1, PyArrayMethods};
+use numpy::{PyArray1, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
@@ -117,11 +117,17 @@ pub(crate) fn mask_array<'py>(
     let array = PyArray1::<bool>::zeros(py, salpakan::Move::NUM_ACTIONS, false);
     // SAFETY: the array was just made here and nothing else refers to it.
     if let Ok(slots) = unsafe { array.as_slice_mut() } {
-        for action in mask.iter() {
-            slots[usize::from(action)] = true;
-        }
+        fill_mask(mask, slots);
     }
     array
+}
+
+/// Writes `mask` into 288 `bool`s, one per action id.
+pub(crate) fn fill_mask(mask: &salpakan::ActionMask, slots: &mut [bool]) {
+    slots.fill(false);
+    for action in mask.iter() {
+        slots[usize::from(action)] = true;
+    }
 }
 
 /// The actions of a mask, ascending, as a NumPy `int64` array.
@@ -136,4 +142,21 @@ pub(crate) fn actions_array<'py>(
         len += 1;
     }
     PyArray1::from_slice(py, &actions[..len])
+}
+
+/// Viewer-up (row 0 is the viewer's home row) or the board's own numbering.
+pub(crate) fn orientation(viewer_up: bool) -> salpakan::Orientation {
+    if viewer_up {
+        salpakan::Orientation::ViewerUp
+    } else {
+        salpakan::Orientation::Board
+    }
+}
+
+/// An observation as a NumPy `float32` array of shape `(38, 8, 9)`.
+pub(crate) fn observation_array<'py>(
+    py: Python<'py>,
+    observation: &salpakan::Observation,
+) -> PyResult<Bound<'py, PyArray3<f32>>> {
+    PyArray1::from_slice(py, observation.as_slice()).reshape(salpakan::Observation::SHAPE)
 }

@@ -1,14 +1,14 @@
 //! The arbiter's game, its reports and status, and one side's view of it.
 
-use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArray3};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use salpakan::{Observation, Orientation, Rank, Side, Square, ViewCell};
+use salpakan::{Side, Square, ViewCell};
 
 use crate::convert::{self, side_name, status_words};
 use crate::errors::{argument, move_error, observe_error, setup_error, text_error};
-use crate::knowledge::{Tracker, beliefs_by_square};
+use crate::knowledge::{Tracker, beliefs_array};
 use crate::values::{Move, Setup, move_arg};
 
 /// A game's status: `state` is `"ongoing"`, `"won"` or `"drawn"`; `winner` `"white"`,
@@ -212,11 +212,7 @@ impl Game {
 
     /// The legal moves of the side to move (none once the game has ended).
     fn legal_moves(&self) -> Vec<Move> {
-        self.inner
-            .legal_moves()
-            .iter()
-            .map(|&inner| Move { inner })
-            .collect()
+        crate::values::moves(&self.inner.legal_moves())
     }
 
     /// The legal moves as a NumPy `bool` array of 288 action ids (`from * 4 + direction`).
@@ -346,8 +342,7 @@ impl Game {
     ) -> PyResult<Bound<'py, PyArray2<f64>>> {
         let side = convert::side(side)?;
         let tracker = self.inner.tracker(side).map_err(observe_error)?;
-        let rows = py.detach(|| beliefs_by_square(&tracker))?;
-        PyArray1::from_vec(py, rows).reshape([Square::NUM, Rank::NUM])
+        beliefs_array(py, &tracker)
     }
 
     /// `side`'s observation tensor: a NumPy `float32` array of shape `(38, 8, 9)`, the
@@ -362,16 +357,11 @@ impl Game {
         viewer_up: bool,
     ) -> PyResult<Bound<'py, PyArray3<f32>>> {
         let side = convert::side(side)?;
-        let orientation = if viewer_up {
-            Orientation::ViewerUp
-        } else {
-            Orientation::Board
-        };
         let observation = self
             .inner
-            .observation(side, orientation)
+            .observation(side, convert::orientation(viewer_up))
             .map_err(observe_error)?;
-        PyArray1::from_slice(py, observation.as_slice()).reshape(Observation::SHAPE)
+        convert::observation_array(py, &observation)
     }
 
     /// A game `side` cannot tell from this one: the enemy's ranks drawn from `side`'s exact

@@ -3,32 +3,23 @@
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
 
-use salpakan::{Bitboard, Observation, Orientation, Rank, Square};
+use salpakan::{Bitboard, Rank, Square};
 
 use crate::convert::{self, side_name};
 use crate::errors::observe_error;
 use crate::game::{Game, Report, Status};
 use crate::values::{Move, Setup};
 
-/// One side's beliefs by square, `[square * 15 + rank]`: an enemy piece's exact posterior,
-/// 1 at an own piece's rank, 0 on an empty square.
-pub(crate) fn beliefs_by_square(tracker: &salpakan::Tracker) -> Result<Vec<f64>, PyErr> {
-    let beliefs = tracker.beliefs().map_err(observe_error)?;
-    let mut rows = vec![0.0; Square::NUM * Rank::NUM];
-    for square in Square::ALL {
-        let Some(id) = tracker.piece_at(square) else {
-            continue;
-        };
-        let row = &mut rows[square.index() * Rank::NUM..][..Rank::NUM];
-        if id.side() == tracker.side() {
-            if let Some(rank) = tracker.own_rank(id.number()) {
-                row[rank.index()] = 1.0;
-            }
-        } else if let Some(belief) = beliefs.at(square) {
-            row.copy_from_slice(&belief.probabilities);
-        }
-    }
-    Ok(rows)
+/// A tracker's beliefs by square (`Tracker::beliefs_by_square`) as a NumPy `float64` array
+/// of shape `(72, 15)`, counted with the GIL released.
+pub(crate) fn beliefs_array<'py>(
+    py: Python<'py>,
+    tracker: &salpakan::Tracker,
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    let rows = py
+        .detach(|| tracker.beliefs_by_square())
+        .map_err(observe_error)?;
+    PyArray1::from_slice(py, rows.as_flattened()).reshape([Square::NUM, Rank::NUM])
 }
 
 /// A client's knowledge of a game: its own setup, where the enemy's pieces started, and the
@@ -111,11 +102,7 @@ impl Tracker {
 
     /// The side to move's legal moves (they depend only on the squares, which are public).
     fn legal_moves(&self) -> Vec<Move> {
-        self.inner
-            .legal_moves()
-            .iter()
-            .map(|&inner| Move { inner })
-            .collect()
+        crate::values::moves(&self.inner.legal_moves())
     }
 
     /// The legal moves as a NumPy `bool` array of 288 action ids.
@@ -130,9 +117,7 @@ impl Tracker {
 
     /// The exact beliefs as `Game.beliefs` gives them: `float64`, shape `(72, 15)`.
     fn beliefs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
-        let tracker = &self.inner;
-        let rows = py.detach(|| beliefs_by_square(tracker))?;
-        PyArray1::from_vec(py, rows).reshape([Square::NUM, Rank::NUM])
+        beliefs_array(py, &self.inner)
     }
 
     /// The observation tensor as `Game.observation` gives it: `float32`, shape `(38, 8, 9)`.
@@ -142,13 +127,11 @@ impl Tracker {
         py: Python<'py>,
         viewer_up: bool,
     ) -> PyResult<Bound<'py, PyArray3<f32>>> {
-        let orientation = if viewer_up {
-            Orientation::ViewerUp
-        } else {
-            Orientation::Board
-        };
-        let observation = self.inner.observation(orientation).map_err(observe_error)?;
-        PyArray1::from_slice(py, observation.as_slice()).reshape(Observation::SHAPE)
+        let observation = self
+            .inner
+            .observation(convert::orientation(viewer_up))
+            .map_err(observe_error)?;
+        convert::observation_array(py, &observation)
     }
 
     /// A complete game this side cannot tell from the real one, drawn from its exact

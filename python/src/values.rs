@@ -75,6 +75,11 @@ impl Move {
     }
 }
 
+/// The engine's moves as the package's.
+pub(crate) fn moves(list: &[salpakan::Move]) -> Vec<Move> {
+    list.iter().map(|&inner| Move { inner }).collect()
+}
+
 /// A move from a `Move` or its notation.
 pub(crate) fn move_arg(value: &Bound<'_, PyAny>) -> PyResult<salpakan::Move> {
     if let Ok(mv) = value.cast::<Move>() {

@@ -77,10 +77,7 @@ impl Settings {
 impl Env {
     /// Writes the side to move's observation and the legal-action mask.
     fn write(&self, out: Out<'_>) {
-        let mask = self.position.legal_action_mask();
-        for (action, slot) in out.mask.iter_mut().enumerate() {
-            *slot = mask.contains(action as u16);
-        }
+        convert::fill_mask(&self.position.legal_action_mask(), out.mask);
         if let (Some(observation), Some(trackers)) = (out.observation, &self.trackers) {
             let tracker = &trackers[self.position.side_to_move().index()];
             let slot: &mut [f32; Observation::LEN] =

@@ -4,7 +4,6 @@ use crate::game::Game;
 use crate::knowledge::{Observation, Orientation};
 use crate::movegen::MoveList;
 use crate::position::MoveError;
-use crate::rank::Rank;
 use crate::rules::Rules;
 use crate::side::Side;
 use crate::square::Square;
@@ -428,25 +427,13 @@ pub unsafe extern "C" fn salpakan_game_beliefs(
         let game = unsafe { arg_ref(game, "game") }?;
         let side = side_arg(side, "side")?;
         let probabilities = out_ptr(probabilities, "probabilities")?;
-        let beliefs = game
+        let rows = game
             .game
-            .beliefs(side)
+            .tracker(side)
+            .and_then(|tracker| tracker.beliefs_by_square())
             .map_err(|e| Failure::invalid(e.to_string()))?;
-        let mut out = vec![0.0f64; Square::NUM * Rank::NUM];
-        for square in Square::ALL {
-            let cell = &mut out[square.index() * Rank::NUM..][..Rank::NUM];
-            match game.game.position().piece_at(square) {
-                Some((owner, rank)) if owner == side => cell[rank.index()] = 1.0,
-                Some(_) => {
-                    if let Some(belief) = beliefs.at(square) {
-                        cell.copy_from_slice(&belief.probabilities);
-                    }
-                }
-                None => {}
-            }
-        }
         // SAFETY: non-null with room for 72 * 15 doubles.
-        unsafe { write_array(probabilities, &out) };
+        unsafe { write_array(probabilities, rows.as_flattened()) };
         Ok(())
     })
 }

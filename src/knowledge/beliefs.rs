@@ -112,6 +112,48 @@ impl Tracker {
     pub fn beliefs(&self) -> Result<Beliefs, ObserveError> {
         Beliefs::from_tracker(self)
     }
+
+    /// The beliefs laid out by square, as the C ABI and the bindings hand them out:
+    /// `[square][rank]` is the probability that the piece on `square` has `rank`. An enemy
+    /// piece's row is its exact posterior; an own piece's row is 1 at its rank; an empty
+    /// square's row is all 0.
+    ///
+    /// ```
+    /// use salpakan::{Game, Rank, Rules, Setup, Side, Square};
+    ///
+    /// let rules = Rules::default();
+    /// let game = Game::new(Setup::random(Side::White, rules, 1),
+    ///     Setup::random(Side::Black, rules, 2), Side::White, rules)?;
+    /// let rows = game.tracker(Side::White)?.beliefs_by_square()?;
+    /// let e8: Square = "e8".parse()?;
+    /// let total: f64 = rows.iter().flatten().sum();
+    /// assert!((total - 42.0).abs() < 1e-9); // 42 pieces, each a distribution
+    /// assert!(rows[e8.index()][Rank::Flag.index()] >= 0.0);
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Tracker::beliefs`].
+    pub fn beliefs_by_square(&self) -> Result<[[f64; Rank::NUM]; Square::NUM], ObserveError> {
+        let counts = self.counts().ok_or(ObserveError::NoFit {
+            why: "no assignment of the enemy's ranks fits every fact",
+        })?;
+        let mut rows = [[0.0; Rank::NUM]; Square::NUM];
+        for square in Square::ALL {
+            let Some(id) = self.piece_at(square) else {
+                continue;
+            };
+            let row = &mut rows[square.index()];
+            if id.side() == self.side() {
+                if let Some(rank) = self.own_rank(id.number()) {
+                    row[rank.index()] = 1.0;
+                }
+            } else {
+                *row = counts.marginals[id.number()];
+            }
+        }
+        Ok(rows)
+    }
 }
 
 impl Beliefs {
@@ -271,8 +313,6 @@ struct Plan {
     closers: Vec<usize>,
     /// Whether the implicit class's set holds the rank.
     implicit: bool,
-    /// Each explicit class's stride in the next layer (0 if it is not free there).
-    next_strides: Vec<usize>,
 }
 
 /// Working space for counting, kept per thread and reused.
@@ -382,7 +422,6 @@ impl Count {
                     .collect(),
                 closers: (0..explicit).filter(|&c| last[c] == t).collect(),
                 implicit: classes[explicit].0.has(army[t]),
-                next_strides: layers[t + 1].strides.clone(),
             })
             .collect();
         let count = Count {
@@ -402,7 +441,7 @@ impl Count {
     /// last two are kept up to date as the digits count up.
     fn for_each_state(&self, t: usize, mut f: impl FnMut(usize, &[usize], usize, usize)) {
         let layer = &self.layers[t];
-        let next_strides = &self.plans[t].next_strides;
+        let next_strides = &self.layers[t + 1].strides;
         let mut digits = layer.fixed.clone();
         let mut next: usize = digits.iter().zip(next_strides).map(|(d, s)| d * s).sum();
         let mut used: usize = self.classes[..digits.len()]
@@ -571,7 +610,7 @@ impl Count {
             .collect();
         let mut out = Vec::with_capacity(army.len());
         for (t, &rank) in army.iter().enumerate() {
-            let next_strides = &self.plans[t].next_strides;
+            let next_strides = &self.layers[t + 1].strides;
             let next: usize = digits.iter().zip(next_strides).map(|(d, s)| d * s).sum();
             let used: usize = self.classes[..explicit]
                 .iter()

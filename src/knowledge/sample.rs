@@ -141,13 +141,7 @@ impl Tracker {
                 why: "the beliefs are the other side's",
             });
         }
-        Ok(self.position_with(&beliefs.sample(rng)))
-    }
-
-    /// The current position with the enemy's pieces (by number) given `enemy_ranks`: the
-    /// determinization behind [`Tracker::sample_position`], for ranks drawn some other way
-    /// (they should fit the facts, or the position is one the history could not reach).
-    pub(crate) fn position_with(&self, enemy_ranks: &[Rank; Rank::ARMY_SIZE]) -> Position {
+        let enemy_ranks = beliefs.sample(rng);
         let mut occupied = [Bitboard::EMPTY; 2];
         let mut board = [None; Square::NUM];
         for square in Square::ALL {
@@ -167,7 +161,7 @@ impl Tracker {
             self.enemy_arrived()
                 .filter(|square| board[square.index()] == Some(Rank::Flag))
         });
-        Position::from_parts(Parts {
+        Ok(Position::from_parts(Parts {
             occupied,
             board,
             side_to_move: self.side_to_move(),
@@ -176,6 +170,6 @@ impl Tracker {
             plies_since_challenge: self.plies_since_challenge(),
             rules: self.rules(),
             ply: u32::try_from(self.history().len()).unwrap_or(u32::MAX),
-        })
+        }))
     }
 }

@@ -358,22 +358,12 @@ impl Game {
     /// `side`'s exact beliefs, `Float64Array` of 72 × 15: `[square * 15 + rank]`.
     pub fn beliefs(&self, side: JsValue) -> Result<Float64Array, JsError> {
         let side = side_arg(&side)?;
-        let tracker = self.inner.tracker(side).map_err(error)?;
-        let beliefs = tracker.beliefs().map_err(error)?;
-        let mut rows = vec![0.0; Square::NUM * Rank::NUM];
-        for square in Square::ALL {
-            let row = &mut rows[square.index() * Rank::NUM..][..Rank::NUM];
-            match self.inner.position().piece_at(square) {
-                Some((owner, rank)) if owner == side => row[rank.index()] = 1.0,
-                Some(_) => {
-                    if let Some(belief) = beliefs.at(square) {
-                        row.copy_from_slice(&belief.probabilities);
-                    }
-                }
-                None => {}
-            }
-        }
-        Ok(Float64Array::from(&rows[..]))
+        let rows = self
+            .inner
+            .tracker(side)
+            .and_then(|tracker| tracker.beliefs_by_square())
+            .map_err(error)?;
+        Ok(Float64Array::from(rows.as_flattened()))
     }
 
     /// `side`'s observation tensor, `Float32Array` of 38 × 8 × 9 (the crate's planes, the

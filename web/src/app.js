@@ -139,13 +139,6 @@ function render() {
       if (lastMove && lastMove.split("-").includes(name)) square.classList.add("last");
       if (selected === name) square.classList.add("selected");
       if (targets.has(name)) square.dataset.legal = "";
-      if (file === 0 || row === 0) {
-        const coord = document.createElement("span");
-        coord.className = "coord";
-        coord.textContent = file === 0 ? `${row + 1}` : FILES[file];
-        if (file === 0 && row === 0) coord.textContent = "a1";
-        square.appendChild(coord);
-      }
       let piece = null;
       if (phase === "setup") {
         if (whiteCells[index] !== 255) piece = { owner: "own", rank: whiteCells[index] };
