@@ -342,7 +342,8 @@ SalpakanResult salpakan_game_side_to_move(const struct SalpakanGame *game, uint8
 // Writes the legal moves of the side to move to `moves` and their number to `*count`. If
 // `capacity` is smaller than the count, writes only `*count` and returns `BUFFER_TOO_SMALL`
 // (`SALPAKAN_MAX_MOVES` is always enough). `moves` may be NULL when `capacity` is 0. A
-// finished game has no legal moves.
+// finished game has no legal moves. On success, the elements of `moves` past `*count` (up to
+// `capacity`) are unspecified: the fastest writer stores whole vectors.
 //
 // # Safety
 // `game` is NULL or a live handle; `moves` is NULL or has room for `capacity` moves; `count`

@@ -32,6 +32,8 @@ use crate::square::Square;
 pub struct Setup {
     side: Side,
     cells: [Option<Rank>; Square::NUM],
+    /// The squares of `cells` that hold a piece, kept beside them.
+    occupied: Bitboard,
 }
 
 /// What is wrong with a setup. Each variant names the square or rank at fault.
@@ -104,6 +106,7 @@ impl Setup {
     ) -> Result<Setup, SetupError> {
         let zone = rules.setup_zone(side);
         let mut cells = [None; Square::NUM];
+        let mut occupied = Bitboard::EMPTY;
         let mut counts = [0u32; Rank::NUM];
         for (square, rank) in pieces {
             if cells[square.index()].is_some() {
@@ -117,6 +120,7 @@ impl Setup {
                 });
             }
             cells[square.index()] = Some(rank);
+            occupied = occupied.with(square);
             counts[rank.index()] += 1;
         }
         for rank in Rank::ALL {
@@ -137,7 +141,11 @@ impl Setup {
                 });
             }
         }
-        Ok(Setup { side, cells })
+        Ok(Setup {
+            side,
+            cells,
+            occupied,
+        })
     }
 
     /// Validates a formation given as 72 cells indexed by square (`None` for an empty square).
@@ -164,14 +172,26 @@ impl Setup {
     /// …, 5-Star General, two Spies), is placed on the first 21 of them.
     #[must_use]
     pub fn random(side: Side, rules: Rules, seed: u64) -> Setup {
-        let mut squares: Vec<Square> = rules.setup_zone(side).collect();
-        SplitMix64::new(seed).shuffle(&mut squares);
+        // The zone has at most 4 rows of 9 squares.
+        let zone = rules.setup_zone(side);
+        let mut squares = [Square::ALL[0]; 36];
+        for (slot, square) in squares.iter_mut().zip(zone) {
+            *slot = square;
+        }
+        let squares = &mut squares[..zone.len() as usize];
+        SplitMix64::new(seed).shuffle(squares);
         let army = Rank::ARMY;
         let mut cells = [None; Square::NUM];
-        for (square, rank) in squares.into_iter().zip(army) {
+        let mut occupied = Bitboard::EMPTY;
+        for (&square, rank) in squares.iter().zip(army) {
             cells[square.index()] = Some(rank);
+            occupied = occupied.with(square);
         }
-        Setup { side, cells }
+        Setup {
+            side,
+            cells,
+            occupied,
+        }
     }
 
     /// The side this formation belongs to.
@@ -197,16 +217,16 @@ impl Setup {
 
     /// The 21 pieces, in square order.
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Rank)> + '_ {
-        Square::ALL
+        self.occupied
             .into_iter()
             .filter_map(|square| self.cells[square.index()].map(|rank| (square, rank)))
     }
 
     /// The squares the pieces stand on.
     #[must_use]
+    #[inline]
     pub fn occupied(&self) -> Bitboard {
-        self.pieces()
-            .fold(Bitboard::EMPTY, |bb, (square, _)| bb.with(square))
+        self.occupied
     }
 
     /// Checks that the formation fits `rules`' setup zone (a setup validated for the 4-row zone

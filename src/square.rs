@@ -115,6 +115,30 @@ impl Square {
         }
     }
 
+    /// Whether `other` is orthogonally adjacent to `self` (one row or one file apart, not
+    /// both).
+    ///
+    /// ```
+    /// # use salpakan::Square;
+    /// let sq = |s: &str| s.parse::<Square>().unwrap();
+    /// assert!(sq("e4").is_adjacent(sq("e5")) && sq("e4").is_adjacent(sq("d4")));
+    /// assert!(!sq("e4").is_adjacent(sq("f5")) && !sq("e4").is_adjacent(sq("e4")));
+    /// // i3 and a4 are neighbours in index order only.
+    /// assert!(!sq("i3").is_adjacent(sq("a4")));
+    /// ```
+    #[inline]
+    #[must_use]
+    pub const fn is_adjacent(self, other: Square) -> bool {
+        let (low, high) = if self.0 < other.0 {
+            (self.0, other.0)
+        } else {
+            (other.0, self.0)
+        };
+        let step = high - low;
+        // One row apart, or one file apart with the lower square not on file i.
+        (step == Square::FILES) | ((step == 1) & (low % Square::FILES != Square::FILES - 1))
+    }
+
     /// The direction from `self` to `other` if they are orthogonally adjacent.
     #[inline]
     #[must_use]
@@ -211,5 +235,31 @@ impl Direction {
     pub const fn index_delta(self) -> i8 {
         let (df, dr) = self.delta();
         df + dr * Square::FILES as i8
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitboard::Bitboard;
+
+    /// Adjacency by arithmetic agrees with the board's geometry for every pair of squares.
+    #[test]
+    fn adjacency_is_one_orthogonal_step() {
+        let mut pairs = 0;
+        for from in Square::ALL {
+            for to in Square::ALL {
+                let by_offset = Direction::ALL.iter().any(|&d| from.offset(d) == Some(to));
+                assert_eq!(from.is_adjacent(to), by_offset, "{from} {to}");
+                assert_eq!(
+                    Bitboard::from_square(from).neighbours().has(to),
+                    by_offset,
+                    "{from} {to}"
+                );
+                pairs += usize::from(by_offset);
+            }
+        }
+        // 8 rows of 8 horizontal pairs and 7 row gaps of 9 vertical pairs, both ways.
+        assert_eq!(pairs, 2 * (8 * 8 + 7 * 9));
     }
 }

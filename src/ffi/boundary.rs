@@ -77,10 +77,18 @@ thread_local! {
     static HAS_ERROR: Cell<bool> = const { Cell::new(false) };
 }
 
-fn set_last_error(message: Option<String>) {
-    if message.is_none() && !HAS_ERROR.get() {
-        return;
+/// Forgets the thread's last error: one flag check when there is none, the case of every call
+/// after a successful one.
+#[inline(always)]
+fn clear_last_error() {
+    if HAS_ERROR.get() {
+        set_last_error(None);
     }
+}
+
+#[cold]
+#[inline(never)]
+fn set_last_error(message: Option<String>) {
     HAS_ERROR.set(message.is_some());
     let message =
         message.map(|m| CString::new(m.replace('\0', " ")).unwrap_or_else(|_| c"error".to_owned()));
@@ -98,9 +106,20 @@ pub(crate) fn last_error_ptr() -> *const c_char {
 
 /// Runs `body` at the boundary: clears the thread's last error, catches any panic, and turns
 /// a failure into its code and message.
+#[inline(always)]
 pub(crate) fn guard(body: impl FnOnce() -> FfiResult<()>) -> SalpakanResult {
-    set_last_error(None);
-    let failure = match catch_unwind(AssertUnwindSafe(body)) {
+    clear_last_error();
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(Ok(())) => SALPAKAN_RESULT_OK,
+        failed => report(failed),
+    }
+}
+
+/// The code of a failed or panicked call, its message kept as the thread's last error.
+#[cold]
+#[inline(never)]
+fn report(failed: std::thread::Result<FfiResult<()>>) -> SalpakanResult {
+    let failure = match failed {
         Ok(Ok(())) => return SALPAKAN_RESULT_OK,
         Ok(Err(failure)) => failure,
         Err(payload) => {

@@ -392,7 +392,7 @@ impl Tracker {
         let mover = self.ids[mv.from.index()]
             .filter(|id| id.side() == side)
             .ok_or_else(|| ply.illegal("no piece of the side to move stands on its start"))?;
-        if !Bitboard::from_square(mv.from).neighbours().has(mv.to) {
+        if !mv.from.is_adjacent(mv.to) {
             return Err(ply.illegal("not a step of one square forward, backward, left or right"));
         }
         let target = self.ids[mv.to.index()];

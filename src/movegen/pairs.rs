@@ -2,10 +2,15 @@
 //! another language (the C ABI's `SalpakanMove` is exactly such a pair).
 //!
 //! Two ways, one result: bit-scan loops everywhere, and on CPUs with AVX-512 (F, BW, VBMI2) a
-//! branch-free writer that compresses a table of the 32 moves into each 32 target squares down
-//! to the moves whose targets are set, with one instruction. Bit-scan loops end after a number of steps that changes with every
+//! branch-free writer. It lays the 288 candidate moves (4 directions × 72 target squares) out
+//! as nine vectors of 32 pairs and compresses each down to the moves whose targets are set,
+//! with one instruction. Bit-scan loops end after a number of steps that changes with every
 //! position, and the branch predictor misses most of those ends; the compressing writer has
 //! no such branch, which is what makes a fresh position's list cheap.
+//!
+//! The compressing writer stores whole vectors where the buffer has room for them, so pairs
+//! past the count may be overwritten: a later read of a move is then served straight from the
+//! store, where a masked store would make it wait.
 
 use crate::bitboard::Bitboard;
 use crate::square::Direction;
@@ -14,12 +19,12 @@ use crate::square::Direction;
 pub(crate) type Pairs = [[u8; 2]; super::MoveList::CAPACITY];
 
 /// Writes the moves of `own`'s pieces to `out` as `[from, to]` square indices, in the order of
-/// [`super::generate`], and returns how many.
+/// [`super::generate`], and returns how many. The pairs past that count are unspecified.
 #[inline]
 pub(crate) fn write(own: Bitboard, out: &mut Pairs) -> usize {
     #[cfg(target_arch = "x86_64")]
     if let Some(avx512) = avx512::Avx512::detect() {
-        return avx512.write(super::all_targets(own), out);
+        return avx512.write(own, out);
     }
     write_portable(super::all_targets(own), out)
 }
@@ -48,6 +53,7 @@ fn write_portable(targets: [Bitboard; 4], out: &mut Pairs) -> usize {
 mod avx512 {
     use std::arch::x86_64::{
         __m512i, _mm512_loadu_si512, _mm512_mask_storeu_epi16, _mm512_maskz_compress_epi16,
+        _mm512_storeu_si512,
     };
     use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -76,27 +82,28 @@ mod avx512 {
 
         /// The compressing writer (see the module docs).
         #[inline]
-        pub(crate) fn write(self, targets: [Bitboard; 4], out: &mut Pairs) -> usize {
+        pub(crate) fn write(self, own: Bitboard, out: &mut Pairs) -> usize {
             // SAFETY: an `Avx512` exists only after `detect` found every feature `write_avx512`
             // enables.
-            unsafe { write_avx512(targets, out) }
+            unsafe { write_avx512(own, out) }
         }
     }
 
-    /// `MOVES[direction][square]`: the move that reaches target `square` in `direction`, as
-    /// its `[from, to]` pair (squares 0..72, then padding to 96 pairs: three 32-pair vectors).
-    /// Pairs whose start would be off the board are never selected (no own piece stands
-    /// there), so their value does not matter.
-    static MOVES: [[[u8; 2]; 96]; 4] = moves_table();
+    /// The 288 candidate moves, direction by direction (up, down, left, right) and by target
+    /// square within each: entry `72 * direction + square` is the move that reaches target
+    /// `square` in `direction`, as its `[from, to]` pair. Nine 32-pair vectors. Pairs whose
+    /// start would be off the board are never selected (no own piece stands there), so their
+    /// value does not matter.
+    static MOVES: [[u8; 2]; 288] = moves_table();
 
-    const fn moves_table() -> [[[u8; 2]; 96]; 4] {
-        let mut table = [[[0u8; 2]; 96]; 4];
+    const fn moves_table() -> [[u8; 2]; 288] {
+        let mut table = [[0u8; 2]; 288];
         let mut d = 0;
         while d < 4 {
             let back = Direction::ALL[d].index_delta();
             let mut to = 0;
             while to < 72 {
-                table[d][to] = [(to as i8 - back) as u8, to as u8];
+                table[72 * d + to] = [(to as i8 - back) as u8, to as u8];
                 to += 1;
             }
             d += 1;
@@ -104,42 +111,54 @@ mod avx512 {
         table
     }
 
-    /// The mask of the first `pairs` 16-bit lanes (0 to 32) of a store.
+    /// The four 72-bit target sets one after the other, in the order of `MOVES`, cut into
+    /// nine 32-bit selection masks.
     #[inline(always)]
-    fn first_lanes(pairs: u32) -> u32 {
-        if pairs >= 32 {
-            u32::MAX
-        } else {
-            (1u32 << pairs) - 1
-        }
+    fn stream(targets: [Bitboard; 4]) -> [u32; 9] {
+        let [a, b, c, d] = targets.map(|t| {
+            let bits = t.bits();
+            (bits as u64, (bits >> 64) as u64)
+        });
+        // Direction k starts at bit 72k: word k holds its low bits from bit 8k on.
+        let words = [
+            a.0,
+            a.1 | b.0 << 8,
+            b.0 >> 56 | b.1 << 8 | c.0 << 16,
+            c.0 >> 48 | c.1 << 16 | d.0 << 24,
+            d.0 >> 40 | d.1 << 24,
+        ];
+        std::array::from_fn(|k| (words[k / 2] >> (32 * (k % 2))) as u32)
     }
 
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt")]
-    fn write_avx512(targets: [Bitboard; 4], out: &mut Pairs) -> usize {
+    fn write_avx512(own: Bitboard, out: &mut Pairs) -> usize {
+        // The targets are computed here, in registers, rather than handed over in memory.
+        let targets = super::super::all_targets(own);
+        let masks = stream(targets);
+        let counts = masks.map(u32::count_ones);
+        let total: u32 = counts.iter().sum();
+        if total as usize > out.len() {
+            // Never for a position (21 pieces make at most 84 moves), kept for soundness.
+            return super::write_portable(targets, out);
+        }
         let base = out.as_mut_ptr().cast::<i16>();
         let mut len = 0usize;
-        for (d, targets) in targets.into_iter().enumerate() {
-            let bits = targets.bits();
-            // Squares 0..32, 32..64 and 64..72 (the last vector's other lanes are never set).
-            for (part, mask) in [bits as u32, (bits >> 32) as u32, (bits >> 64) as u32]
-                .into_iter()
-                .enumerate()
-            {
-                // SAFETY: `MOVES[d]` holds 96 pairs, so each of its three 64-byte vectors is
-                // in bounds. The store is masked to the `count` pairs it writes, which end
-                // within `out`: `len` counts the moves written so far, and a position has at
-                // most `out.len()` moves (`count` is clamped to the room left all the same).
-                unsafe {
-                    let moves =
-                        _mm512_loadu_si512(MOVES[d][32 * part..].as_ptr().cast::<__m512i>());
-                    let packed = _mm512_maskz_compress_epi16(mask, moves);
-                    let count = mask
-                        .count_ones()
-                        .min((out.len() - len.min(out.len())) as u32);
-                    _mm512_mask_storeu_epi16(base.add(len), first_lanes(count), packed);
-                    len += count as usize;
+        for (k, (mask, count)) in masks.into_iter().zip(counts).enumerate() {
+            // SAFETY: `MOVES` holds nine 64-byte vectors, so vector `k` is in bounds. The
+            // store is masked to the `count` pairs this vector selects, written from pair
+            // `len` on; the counts sum to `total <= out.len()`, so every lane stored is in
+            // `out`.
+            unsafe {
+                let moves = _mm512_loadu_si512(MOVES[32 * k..].as_ptr().cast::<__m512i>());
+                let packed = _mm512_maskz_compress_epi16(mask, moves);
+                if len + 32 <= out.len() {
+                    _mm512_storeu_si512(base.add(len).cast::<__m512i>(), packed);
+                } else {
+                    let lanes = ((1u64 << count) - 1) as u32;
+                    _mm512_mask_storeu_epi16(base.add(len), lanes, packed);
                 }
             }
+            len += count as usize;
         }
         len
     }
@@ -171,11 +190,10 @@ mod tests {
             let n = write_portable(super::super::all_targets(own), &mut out);
             assert_eq!(&out[..n], expected.as_slice());
             assert!(out[n..].iter().all(|pair| *pair == [0xEE; 2]));
-            // Only the moves are written: the rest of the buffer keeps what it held.
+            // The pairs past the count may be overwritten; the moves are exact.
             let mut out = [[0xEEu8; 2]; super::super::MoveList::CAPACITY];
             let n = write(own, &mut out);
             assert_eq!(&out[..n], expected.as_slice(), "{own:?}");
-            assert!(out[n..].iter().all(|pair| *pair == [0xEE; 2]), "{own:?}");
         }
     }
 }

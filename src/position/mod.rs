@@ -320,7 +320,8 @@ impl Position {
     /// in the order of [`Position::legal_moves`], and returns how many (none once the game
     /// has ended). For bindings that hand moves to another language as plain bytes (a C
     /// `SalpakanMove` is such a pair); on CPUs with AVX-512 it writes without a branch per
-    /// move, which makes it the fastest way to list a fresh position's moves.
+    /// move, which makes it the fastest way to list a fresh position's moves. The pairs past
+    /// the count returned are unspecified (they may be overwritten).
     ///
     /// ```
     /// # use salpakan::{MoveList, Position, Rules, Setup, Side};
@@ -375,35 +376,52 @@ impl Position {
     ///
     /// # Errors
     /// The [`MoveError`] that [`Position::play`] would give.
+    #[inline]
     pub fn check_move(&self, mv: Move) -> Result<(), MoveError> {
+        let own = self.occupied[self.side_to_move.index()];
+        // One branch for the four checks.
+        if self.status.is_ongoing()
+            & own.has(mv.from)
+            & !own.has(mv.to)
+            & mv.from.is_adjacent(mv.to)
+        {
+            Ok(())
+        } else {
+            Err(self.move_error(mv))
+        }
+    }
+
+    /// Why `mv`, found illegal by [`Position::check_move`], is illegal: the first of its
+    /// checks that fails, in the order the errors are documented.
+    #[cold]
+    #[inline(never)]
+    fn move_error(&self, mv: Move) -> MoveError {
         if !self.status.is_ongoing() {
-            return Err(MoveError::GameOver {
+            return MoveError::GameOver {
                 status: self.status,
-            });
+            };
         }
         let us = self.side_to_move;
         let Some((owner, _)) = self.piece_at(mv.from) else {
-            return Err(MoveError::EmptySquare { square: mv.from });
+            return MoveError::EmptySquare { square: mv.from };
         };
         if owner != us {
-            return Err(MoveError::NotYourPiece {
+            return MoveError::NotYourPiece {
                 square: mv.from,
                 owner,
-            });
+            };
         }
-        if !Bitboard::from_square(mv.from).neighbours().has(mv.to) {
-            return Err(MoveError::NotAdjacent {
+        if !mv.from.is_adjacent(mv.to) {
+            return MoveError::NotAdjacent {
                 from: mv.from,
                 to: mv.to,
-            });
+            };
         }
-        if self.occupied[us.index()].has(mv.to) {
-            return Err(MoveError::OwnPiece {
-                to: mv.to,
-                side: us,
-            });
+        debug_assert!(self.occupied[us.index()].has(mv.to));
+        MoveError::OwnPiece {
+            to: mv.to,
+            side: us,
         }
-        Ok(())
     }
 
     /// Whether `mv` is legal for the side to move.
