@@ -198,7 +198,7 @@ impl Bitboard {
         let word = if high { (self.0 >> 64) as u64 } else { low };
         let n = if high { n - low_count } else { n };
         let index = select.select64(word, n) + if high { 64 } else { 0 };
-        Square::clamped(index.min(71) as u8)
+        Square::clamped(index as u8)
     }
 
     /// Every square moved one step in `direction`; squares that would leave the board (or wrap

@@ -137,8 +137,6 @@ impl Position {
         first: Side,
         rules: Rules,
     ) -> Result<Position, SetupError> {
-        let mut occupied = [Bitboard::EMPTY; 2];
-        let mut board = [None; Square::NUM];
         for (expected, setup) in [(Side::White, white), (Side::Black, black)] {
             if setup.side() != expected {
                 return Err(SetupError::WrongSide {
@@ -147,11 +145,11 @@ impl Position {
                 });
             }
             setup.check_zone(rules)?;
-            for (square, rank) in setup.pieces() {
-                board[square.index()] = Some(rank);
-            }
-            occupied[expected.index()] = setup.occupied();
         }
+        // The two zones do not meet, so each square holds at most one side's piece.
+        let (white_cells, black_cells) = (white.cells(), black.cells());
+        let board = std::array::from_fn(|i| white_cells[i].or(black_cells[i]));
+        let occupied = [white.occupied(), black.occupied()];
         Ok(Position::from_parts(Parts {
             occupied,
             board,
