@@ -92,6 +92,29 @@ fn zone_rows(side: Side, rows: u8) -> String {
     }
 }
 
+/// Checks the number of pieces of each rank, in rank order.
+fn check_counts(counts: &[u32; Rank::NUM]) -> Result<(), SetupError> {
+    for rank in Rank::ALL {
+        let (found, expected) = (counts[rank.index()], rank.count());
+        let found_u8 = found.min(u8::MAX as u32) as u8;
+        if found > u32::from(expected) {
+            return Err(SetupError::TooMany {
+                rank,
+                expected,
+                found: found_u8,
+            });
+        }
+        if found < u32::from(expected) {
+            return Err(SetupError::TooFew {
+                rank,
+                expected,
+                found: found_u8,
+            });
+        }
+    }
+    Ok(())
+}
+
 impl Setup {
     /// Validates a formation for `side` under `rules`.
     ///
@@ -123,24 +146,7 @@ impl Setup {
             occupied = occupied.with(square);
             counts[rank.index()] += 1;
         }
-        for rank in Rank::ALL {
-            let (found, expected) = (counts[rank.index()], rank.count());
-            let found_u8 = found.min(u8::MAX as u32) as u8;
-            if found > u32::from(expected) {
-                return Err(SetupError::TooMany {
-                    rank,
-                    expected,
-                    found: found_u8,
-                });
-            }
-            if found < u32::from(expected) {
-                return Err(SetupError::TooFew {
-                    rank,
-                    expected,
-                    found: found_u8,
-                });
-            }
-        }
+        check_counts(&counts)?;
         Ok(Setup {
             side,
             cells,
@@ -151,19 +157,43 @@ impl Setup {
     /// Validates a formation given as 72 cells indexed by square (`None` for an empty square).
     ///
     /// # Errors
-    /// As [`Setup::new`].
+    /// As [`Setup::new`] with the pieces in square order.
     pub fn from_cells(
         side: Side,
         rules: Rules,
         cells: &[Option<Rank>; Square::NUM],
     ) -> Result<Setup, SetupError> {
-        Setup::new(
+        // Without a branch per cell: whether a random formation's cell is empty is a coin
+        // toss the branch predictor loses.
+        let (mut low, mut high) = (0u64, 0u64);
+        for (i, cell) in cells[..64].iter().enumerate() {
+            low |= u64::from(cell.is_some()) << i;
+        }
+        for (i, cell) in cells[64..].iter().enumerate() {
+            high |= u64::from(cell.is_some()) << i;
+        }
+        let occupied = Bitboard::from_bits(u128::from(high) << 64 | u128::from(low));
+        let mut counts = [0u32; Rank::NUM];
+        for square in occupied {
+            if let Some(rank) = cells[square.index()] {
+                counts[rank.index()] += 1;
+            }
+        }
+        // One rank per cell, so no square is taken twice; the first square outside the zone
+        // in square order is the first problem found.
+        if let Some(square) = (occupied & !rules.setup_zone(side)).first() {
+            return Err(SetupError::OutsideZone {
+                side,
+                square,
+                rows: rules.setup_rows(),
+            });
+        }
+        check_counts(&counts)?;
+        Ok(Setup {
             side,
-            rules,
-            Square::ALL
-                .into_iter()
-                .filter_map(|square| cells[square.index()].map(|rank| (square, rank))),
-        )
+            cells: *cells,
+            occupied,
+        })
     }
 
     /// A uniformly random valid setup for `side`, from `seed`. The same arguments give the same

@@ -211,3 +211,51 @@ fn random_setup_is_the_same_on_every_platform() {
 /// Cross-checked with an independent implementation of the documented algorithm.
 const GOLDEN: &str = "FL:a1 LC:b1 5G:d1 PV:e1 PV:f1 PV:g1 MJ:i1 CO:a2 CP:b2 SP:c2 2G:e2 PV:f2 SG:g2 \
                       3G:i2 1L:a3 PV:c3 1G:d3 PV:e3 SP:f3 4G:g3 2L:i3";
+
+/// `Setup::from_cells` (which checks the cells without a branch per cell) gives exactly what
+/// `Setup::new` gives for the same pieces in square order: the same setup, or the same first
+/// error. The cells start from a random valid formation of either zone and get a few random
+/// edits (a rank changed, a piece moved anywhere, a piece added or removed), so that every
+/// kind of error and valid formations all occur.
+#[test]
+fn from_cells_agrees_with_new_on_random_edits() {
+    let mut rng = salpakan::SplitMix64::new(31);
+    let mut outcomes = std::collections::BTreeSet::new();
+    for round in 0..4000u64 {
+        let side = Side::ALL[(round % 2) as usize];
+        let rules = Rules::new(3 + (round / 2 % 2) as u8, 0).unwrap();
+        let other_rules = Rules::new(7 - rules.setup_rows(), 0).unwrap();
+        let mut cells = *Setup::random(side, rules, round).cells();
+        for _ in 0..rng.below(3) {
+            let square = rng.below(72) as usize;
+            cells[square] = match rng.below(3) {
+                0 => None,
+                _ => Some(Rank::ALL[rng.below(15) as usize]),
+            };
+        }
+        for check in [rules, other_rules] {
+            let pieces: Vec<(Square, Rank)> = Square::ALL
+                .into_iter()
+                .filter_map(|square| cells[square.index()].map(|rank| (square, rank)))
+                .collect();
+            let expected = Setup::new(side, check, pieces);
+            let found = Setup::from_cells(side, check, &cells);
+            assert_eq!(found, expected, "round {round}");
+            if let Ok(setup) = &found {
+                assert_eq!(setup.occupied().len(), 21);
+                assert!(setup.pieces().all(|(s, r)| cells[s.index()] == Some(r)));
+            }
+            outcomes.insert(match found {
+                Ok(_) => "ok",
+                Err(SetupError::OutsideZone { .. }) => "outside",
+                Err(SetupError::TooMany { .. }) => "too many",
+                Err(SetupError::TooFew { .. }) => "too few",
+                Err(_) => "other",
+            });
+        }
+    }
+    assert_eq!(
+        outcomes.into_iter().collect::<Vec<_>>(),
+        ["ok", "outside", "too few", "too many"]
+    );
+}

@@ -152,23 +152,26 @@ fn main() {
         let cozy_full = best_rate(3, || cozy_perft(&chess, 5, false));
         let bulk = best_rate(2, || positions.iter().map(|p| p.perft(5)).sum());
         let full = best_rate(2, || positions.iter().map(|p| full_perft(p, 4)).sum());
+        // Each of these runs for tens of milliseconds (like the perfts), so that a figure is
+        // the steady rate rather than that of a few cold games.
         let playouts = best_rate(2, || {
-            starts
-                .iter()
-                .enumerate()
-                .map(|(i, g)| {
-                    let mut rng = SplitMix64::new(i as u64);
-                    u64::from(g.position().playout(&mut rng, 100_000).plies)
-                })
-                .sum()
+            let mut plies = 0;
+            for seed in 0..100u64 {
+                for (i, g) in starts.iter().enumerate() {
+                    let mut rng = SplitMix64::new(seed << 8 | i as u64);
+                    plies += u64::from(g.position().playout(&mut rng, 100_000).plies);
+                }
+            }
+            plies
         });
         let ffi = best_rate(2, || {
-            starts
-                .iter()
-                .take(32)
-                .enumerate()
-                .map(|(i, g)| ffi_plies(g, i as u64))
-                .sum()
+            let mut plies = 0;
+            for seed in 0..32u64 {
+                for (i, g) in starts.iter().enumerate() {
+                    plies += ffi_plies(g, seed << 8 | i as u64);
+                }
+            }
+            plies
         });
         rounds.push([cozy_bulk, cozy_full, bulk, full, playouts, ffi]);
     }

@@ -251,17 +251,17 @@ pub(crate) unsafe fn setup_arg(
 ) -> FfiResult<Setup> {
     // SAFETY: forwarded from the caller.
     let cells = unsafe { arg_slice(cells, Square::NUM, name) }?;
-    let mut ranks = [None; Square::NUM];
-    for (square, (&value, slot)) in Square::ALL.iter().zip(cells.iter().zip(ranks.iter_mut())) {
-        if value != SALPAKAN_NO_PIECE {
-            *slot = Some(Rank::try_index(usize::from(value)).ok_or_else(|| {
-                Failure::invalid(format!(
-                    "`{name}`[{}] (square {square}) is {value}, which is neither a rank (0..14) nor SALPAKAN_NO_PIECE (255)",
-                    square.index()
-                ))
-            })?);
-        }
+    // Checked first, then converted without a branch per cell (a random formation's empty
+    // cells are a coin toss for the branch predictor).
+    let valid = |value: u8| usize::from(value) < Rank::NUM || value == SALPAKAN_NO_PIECE;
+    if let Some((index, &value)) = cells.iter().enumerate().find(|(_, value)| !valid(**value)) {
+        return Err(Failure::invalid(format!(
+            "`{name}`[{index}] (square {}) is {value}, which is neither a rank (0..14) nor SALPAKAN_NO_PIECE (255)",
+            Square::ALL[index]
+        )));
     }
+    let ranks: [Option<Rank>; Square::NUM] =
+        std::array::from_fn(|i| Rank::try_index(usize::from(cells[i])));
     Setup::from_cells(side, rules, &ranks)
         .map_err(|e| Failure::new(SALPAKAN_RESULT_INVALID_SETUP, format!("`{name}`: {e}")))
 }

@@ -449,9 +449,22 @@ impl Position {
     /// [`Position::play_unchecked`], always inlined. With `HASH` false the Zobrist hash is not
     /// kept up to date: for the throwaway copies inside perft and playouts, which no caller
     /// ever sees.
+    ///
+    /// It branches on the side to move into a copy of the move's code for each side. That
+    /// branch alternates and is predicted, so the work need not wait for the side to be read
+    /// back from memory, and each copy indexes the side's bitboards and keys by a constant.
     #[inline(always)]
-    fn make<const HASH: bool>(&mut self, mv: Move) -> Report {
-        let us = self.side_to_move;
+    pub(crate) fn make<const HASH: bool>(&mut self, mv: Move) -> Report {
+        match self.side_to_move {
+            Side::White => self.make_as::<HASH, false>(mv),
+            Side::Black => self.make_as::<HASH, true>(mv),
+        }
+    }
+
+    /// [`Position::make`] for a side to move known at compile time (`BLACK`).
+    #[inline(always)]
+    pub(crate) fn make_as<const HASH: bool, const BLACK: bool>(&mut self, mv: Move) -> Report {
+        let us = if BLACK { Side::Black } else { Side::White };
         let them = us.other();
         let (from, to) = (Bitboard::from_square(mv.from), Bitboard::from_square(mv.to));
         let attacker = self.board[mv.from.index()].unwrap_or(Rank::Private);

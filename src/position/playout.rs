@@ -78,15 +78,38 @@ impl Position {
         let mut pos = *self;
         let mut plies = 0;
         while plies < max_plies {
-            let Some(mv) = movegen::random(pos.movers(), rng, select) else {
-                break;
+            let moved = match pos.side_to_move {
+                crate::Side::White => pos.random_ply::<false>(rng, select),
+                crate::Side::Black => pos.random_ply::<true>(rng, select),
             };
-            pos.make::<false>(mv);
+            if !moved {
+                break;
+            }
             plies += 1;
         }
         Playout {
             status: pos.status,
             plies,
         }
+    }
+
+    /// One random ply for the side `BLACK` says is to move; false if it has no move.
+    #[inline(always)]
+    fn random_ply<const BLACK: bool>(&mut self, rng: &mut SplitMix64, select: impl Select) -> bool {
+        let us = if BLACK {
+            crate::Side::Black
+        } else {
+            crate::Side::White
+        };
+        let movers = if self.status.is_ongoing() {
+            self.occupied[us.index()]
+        } else {
+            crate::Bitboard::EMPTY
+        };
+        let Some(mv) = movegen::random(movers, rng, select) else {
+            return false;
+        };
+        self.make_as::<false, BLACK>(mv);
+        true
     }
 }
