@@ -397,3 +397,94 @@ fn the_tensor_ignores_unobserved_enemy_ranks() {
     }
     assert!(compared > 20, "{compared}");
 }
+
+/// The tensor, square by square, from the tracker's public accessors and its beliefs: every
+/// plane of `write_observation` checked against this plain reading, for both sides, both
+/// orientations, and positions through whole games with a move limit.
+#[test]
+fn observations_match_a_square_by_square_reading() {
+    let rules = Rules::new(3, 50).unwrap();
+    let mut checked = 0;
+    for seed in 0..6u64 {
+        let mut game = random_game(seed, rules);
+        let mut rng = SplitMix64::new(seed);
+        loop {
+            for side in Side::ALL {
+                let tracker = game.tracker(side).unwrap();
+                let beliefs = tracker.beliefs_by_square().unwrap();
+                for orientation in [Orientation::ViewerUp, Orientation::Board] {
+                    let obs = tracker.observation(orientation).unwrap();
+                    let mut expected = vec![0.0f32; Observation::LEN];
+                    let mut set = |plane: usize, square: Square, value: f32| {
+                        let (mut row, mut file) = (square.row() as usize, square.file() as usize);
+                        if orientation == Orientation::ViewerUp && side == Side::Black {
+                            (row, file) = (7 - row, 8 - file);
+                        }
+                        expected[(plane * 8 + row) * 9 + file] = value;
+                    };
+                    for square in Square::ALL {
+                        let Some(id) = tracker.piece_at(square) else {
+                            continue;
+                        };
+                        if id.side() == side {
+                            let rank = tracker.own_rank(id.number()).unwrap();
+                            set(Observation::OWN + rank.index(), square, 1.0);
+                        } else {
+                            set(Observation::ENEMY, square, 1.0);
+                            for rank in Rank::ALL {
+                                let p = beliefs[square.index()][rank.index()] as f32;
+                                set(Observation::BELIEF + rank.index(), square, p);
+                            }
+                        }
+                        if tracker.own_waiting_flag() == Some(square) {
+                            set(Observation::OWN_WAITING, square, 1.0);
+                        }
+                        if tracker.enemy_arrived() == Some(square) {
+                            set(Observation::ENEMY_ARRIVED, square, 1.0);
+                        }
+                    }
+                    // The last move's start is empty now; its target may be too.
+                    if let Some(last) = tracker.history().last() {
+                        set(Observation::LAST_FROM, last.mv.from, 1.0);
+                        set(Observation::LAST_TO, last.mv.to, 1.0);
+                    }
+                    let challenge = tracker
+                        .history()
+                        .last()
+                        .is_some_and(|r| r.outcome.is_some());
+                    let to_move = tracker.status().is_ongoing() && tracker.side_to_move() == side;
+                    let quiet = f32::from(tracker.plies_since_challenge()) / 50.0;
+                    for square in Square::ALL {
+                        set(
+                            Observation::LAST_CHALLENGE,
+                            square,
+                            f32::from(u8::from(challenge)),
+                        );
+                        set(Observation::TO_MOVE, square, f32::from(u8::from(to_move)));
+                        set(Observation::QUIET, square, quiet);
+                    }
+                    assert_eq!(
+                        obs.as_slice(),
+                        expected.as_slice(),
+                        "seed {seed}, ply {}",
+                        game.history().len()
+                    );
+                    checked += 1;
+                }
+            }
+            let Some(mv) = game.position().random_move(&mut rng) else {
+                break;
+            };
+            game.play(mv).unwrap();
+            if game.history().len().is_multiple_of(7) && game.history().len() > 60 {
+                // Skip ahead: a sample of each game's positions is enough.
+                for _ in 0..5 {
+                    if let Some(mv) = game.position().random_move(&mut rng) {
+                        game.play(mv).unwrap();
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked}");
+}

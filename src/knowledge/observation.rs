@@ -123,16 +123,16 @@ impl Observation {
     }
 }
 
-/// The position of `square` in a plane, under `orientation`, for `viewer`.
+/// The position of `square` in a plane, under `orientation`, for `viewer`: its index, or the
+/// index counted from the other end when the board is turned half a turn (row `r` becomes
+/// `7 - r` and file `f` becomes `8 - f`).
+#[inline]
 fn cell(square: Square, viewer: Side, orientation: Orientation) -> usize {
-    let (row, file) = (square.row() as usize, square.file() as usize);
-    let (row, file) = match (orientation, viewer) {
-        (Orientation::ViewerUp, Side::Black) => {
-            (Observation::ROWS - 1 - row, Observation::FILES - 1 - file)
-        }
-        _ => (row, file),
-    };
-    row * Observation::FILES + file
+    if orientation == Orientation::ViewerUp && viewer == Side::Black {
+        Square::NUM - 1 - square.index()
+    } else {
+        square.index()
+    }
 }
 
 impl Tracker {
@@ -161,9 +161,11 @@ impl Tracker {
         let counts = self.counts().ok_or(ObserveError::NoFit {
             why: "no assignment of the enemy's ranks fits every fact",
         })?;
-        out.fill(0.0);
         let me = self.side();
         let size = Observation::ROWS * Observation::FILES;
+        // The planes with a few marked squares start at 0; the last three are filled below.
+        out[..Observation::LAST_CHALLENGE * size].fill(0.0);
+        out[(Observation::LAST_CHALLENGE + 1) * size..Observation::TO_MOVE * size].fill(0.0);
         let mut set = |plane: usize, square: Square, value: f32| {
             out[plane * size + cell(square, me, orientation)] = value;
         };
