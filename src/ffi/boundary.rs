@@ -222,15 +222,29 @@ pub(crate) fn rank_arg(value: u8, name: &str) -> FfiResult<Rank> {
 }
 
 /// A move from its C value: both squares must be 0..71 (legality is checked by the game).
+#[inline]
 pub(crate) fn move_arg(mv: SalpakanMove) -> FfiResult<Move> {
-    let square = |value: u8, end: &str| {
-        Square::try_index(usize::from(value)).ok_or_else(|| {
-            Failure::invalid(format!(
-                "move.{end} is {value}, which is not a square (0 = a1 .. 71 = i8)"
-            ))
-        })
+    match (
+        Square::try_index(usize::from(mv.from)),
+        Square::try_index(usize::from(mv.to)),
+    ) {
+        (Some(from), Some(to)) => Ok(Move::new(from, to)),
+        _ => Err(bad_move(mv)),
+    }
+}
+
+/// Why `mv` names no squares: its first end that is not one.
+#[cold]
+#[inline(never)]
+fn bad_move(mv: SalpakanMove) -> Failure {
+    let (end, value) = if Square::try_index(usize::from(mv.from)).is_none() {
+        ("from", mv.from)
+    } else {
+        ("to", mv.to)
     };
-    Ok(Move::new(square(mv.from, "from")?, square(mv.to, "to")?))
+    Failure::invalid(format!(
+        "move.{end} is {value}, which is not a square (0 = a1 .. 71 = i8)"
+    ))
 }
 
 /// Rules from their C value.

@@ -20,7 +20,7 @@ pub(crate) type Pairs = [[u8; 2]; super::MoveList::CAPACITY];
 
 /// Writes the moves of `own`'s pieces to `out` as `[from, to]` square indices, in the order of
 /// [`super::generate`], and returns how many. The pairs past that count are unspecified.
-#[inline]
+#[inline(always)]
 pub(crate) fn write(own: Bitboard, out: &mut Pairs) -> usize {
     #[cfg(target_arch = "x86_64")]
     if let Some(avx512) = avx512::Avx512::detect() {
@@ -30,6 +30,7 @@ pub(crate) fn write(own: Bitboard, out: &mut Pairs) -> usize {
 }
 
 /// The bit-scan writer.
+#[inline(never)]
 fn write_portable(targets: [Bitboard; 4], out: &mut Pairs) -> usize {
     let mut len = 0;
     for (direction, targets) in Direction::ALL.into_iter().zip(targets) {

@@ -471,16 +471,19 @@ impl Position {
         self.board[mv.from.index()] = None;
         self.side_to_move = them;
         self.ply = self.ply.saturating_add(1);
-        if HASH {
-            self.hash ^= zobrist::piece(us, attacker, mv.from) ^ zobrist::BLACK_TO_MOVE;
-        }
+        // The hash's change, applied once on each path.
+        let left = if HASH {
+            zobrist::piece(us, attacker, mv.from) ^ zobrist::BLACK_TO_MOVE
+        } else {
+            0
+        };
 
         let Some(defender) = self.board[mv.to.index()] else {
             // A plain move.
             self.occupied[us.index()] ^= from | to;
             self.board[mv.to.index()] = Some(attacker);
             if HASH {
-                self.hash ^= zobrist::piece(us, attacker, mv.to);
+                self.hash ^= left ^ zobrist::piece(us, attacker, mv.to);
             }
             self.plies_since_challenge = self.plies_since_challenge.saturating_add(1);
             if attacker != Rank::Flag && self.waiting_flag.is_none() && !self.limit_reached() {
@@ -501,6 +504,9 @@ impl Position {
         };
 
         // A challenge.
+        if HASH {
+            self.hash ^= left;
+        }
         self.occupied[us.index()] ^= from;
         self.plies_since_challenge = 0;
         let outcome = challenge(attacker, defender);
