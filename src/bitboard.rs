@@ -118,7 +118,11 @@ impl Bitboard {
     pub const fn has(self, square: Square) -> bool {
         let i = square.index();
         // The word that holds the square, then its bit: cheaper than a 128-bit shift.
-        let word = if i < 64 { self.0 as u64 } else { (self.0 >> 64) as u64 };
+        let word = if i < 64 {
+            self.0 as u64
+        } else {
+            (self.0 >> 64) as u64
+        };
         word >> (i % 64) & 1 != 0
     }
 
