@@ -172,7 +172,7 @@ impl Setup {
         for (i, cell) in cells[64..].iter().enumerate() {
             high |= u64::from(cell.is_some()) << i;
         }
-        let occupied = Bitboard::from_bits(u128::from(high) << 64 | u128::from(low));
+        let occupied = Bitboard::from_bits((u128::from(high) << 64) + u128::from(low));
         let mut counts = [0u32; Rank::NUM];
         for square in occupied {
             if let Some(rank) = cells[square.index()] {

@@ -129,12 +129,9 @@ impl Square {
     #[inline]
     #[must_use]
     pub const fn is_adjacent(self, other: Square) -> bool {
-        let (low, high) = if self.0 < other.0 {
-            (self.0, other.0)
-        } else {
-            (other.0, self.0)
-        };
-        let step = high - low;
+        let step = self.0.abs_diff(other.0);
+        // The lower of the two (their sum is below 144).
+        let low = (self.0 + other.0 - step) / 2;
         // One row apart, or one file apart with the lower square not on file i.
         (step == Square::FILES) | ((step == 1) & (low % Square::FILES != Square::FILES - 1))
     }

@@ -163,9 +163,8 @@ impl Tracker {
         })?;
         let me = self.side();
         let size = Observation::ROWS * Observation::FILES;
-        // The planes with a few marked squares start at 0; the last three are filled below.
-        out[..Observation::LAST_CHALLENGE * size].fill(0.0);
-        out[(Observation::LAST_CHALLENGE + 1) * size..Observation::TO_MOVE * size].fill(0.0);
+        // The planes with a few marked squares start at 0; the last two are filled below.
+        out[..Observation::TO_MOVE * size].fill(0.0);
         let mut set = |plane: usize, square: Square, value: f32| {
             out[plane * size + cell(square, me, orientation)] = value;
         };
