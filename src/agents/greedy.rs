@@ -165,7 +165,7 @@ fn score(me: &Tracker, beliefs: &Beliefs, mv: Move) -> f64 {
     // An enemy piece beside our Flag is the game at stake: removing it (by a win or a tie)
     // is worth what it threatens.
     let flag_guard = own_flag(me).map_or(0.0, |flag| {
-        if rank != Rank::Flag && Bitboard::from_square(flag).neighbours().has(mv.to) {
+        if rank != Rank::Flag && flag.is_adjacent(mv.to) {
             let tie = belief.probability(rank);
             (win + tie) * attack_wins(beliefs, mv.to, Rank::Flag) * WIN
         } else {

@@ -289,8 +289,15 @@ impl Position {
     /// ended, so that every generator below finds no move then.
     #[inline(always)]
     pub(crate) fn movers(&self) -> Bitboard {
+        self.movers_of(self.side_to_move)
+    }
+
+    /// [`Position::movers`] for a side the caller knows is to move (a playout's per-side ply
+    /// passes a constant).
+    #[inline(always)]
+    pub(crate) fn movers_of(&self, side: Side) -> Bitboard {
         if self.status.is_ongoing() {
-            self.occupied[self.side_to_move.index()]
+            self.occupied[side.index()]
         } else {
             Bitboard::EMPTY
         }

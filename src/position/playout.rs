@@ -101,12 +101,7 @@ impl Position {
         } else {
             crate::Side::White
         };
-        let movers = if self.status.is_ongoing() {
-            self.occupied[us.index()]
-        } else {
-            crate::Bitboard::EMPTY
-        };
-        let Some(mv) = movegen::random(movers, rng, select) else {
+        let Some(mv) = movegen::random(self.movers_of(us), rng, select) else {
             return false;
         };
         self.make_as::<false, BLACK>(mv);
