@@ -131,6 +131,23 @@ fn approach(me: &Tracker, beliefs: &Beliefs, rank: Rank, mv: Move) -> f64 {
     }
 }
 
+/// An enemy piece beside our Flag is the game at stake (whatever its rank, it wins if it
+/// attacks the Flag): removing it, by a win (probability `win`) or a tie, with a piece other
+/// than the Flag is worth the game. 0 for any other challenge.
+fn flag_guard(me: &Tracker, beliefs: &Beliefs, rank: Rank, mv: Move, win: f64) -> f64 {
+    let Some(belief) = beliefs.at(mv.to) else {
+        return 0.0;
+    };
+    own_flag(me).map_or(0.0, |flag| {
+        if rank != Rank::Flag && flag.is_adjacent(mv.to) {
+            let tie = belief.probability(rank);
+            (win + tie) * WIN
+        } else {
+            0.0
+        }
+    })
+}
+
 fn score(me: &Tracker, beliefs: &Beliefs, mv: Move) -> f64 {
     let Some(rank) = me.piece_at(mv.from).and_then(|id| me.own_rank(id.number())) else {
         return f64::NEG_INFINITY;
@@ -162,17 +179,66 @@ fn score(me: &Tracker, beliefs: &Beliefs, mv: Move) -> f64 {
         .filter(|&enemy| challenge(rank, enemy) == Outcome::Win)
         .map(|enemy| belief.probability(enemy))
         .sum();
-    // An enemy piece beside our Flag is the game at stake: removing it (by a win or a tie)
-    // is worth what it threatens.
-    let flag_guard = own_flag(me).map_or(0.0, |flag| {
-        if rank != Rank::Flag && flag.is_adjacent(mv.to) {
-            let tie = belief.probability(rank);
-            (win + tie) * attack_wins(beliefs, mv.to, Rank::Flag) * WIN
-        } else {
-            0.0
-        }
-    });
+    let flag_guard = flag_guard(me, beliefs, rank, mv, win);
     // Whatever happens, the piece no longer stands where it stood; if it wins, it stands on
     // the enemy's square, next to that square's other enemies.
     expected + before + flag_guard - win * threat(me, beliefs, mv.to, rank, mv.to)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::rules::Rules;
+    use crate::setup::Setup;
+    use crate::side::Side;
+
+    /// White's Flag on a3 with a Black Private arrived beside it on a4; a White Private on b4
+    /// beside that one, and another on e4 below a Black Private on e5, far from the Flag.
+    fn flag_threatened() -> (Tracker, Beliefs) {
+        let white: Setup = "FL:a3 PV:b3 PV:e3 PV:i3 PV:a1 PV:b1 PV:c1 SG:d1 2L:e1 1L:f1 CP:g1 \
+                            MJ:h1 LC:i1 CO:a2 1G:b2 2G:c2 3G:d2 4G:e2 5G:f2 SP:g2 SP:h2"
+            .parse()
+            .unwrap();
+        let black: Setup = "fl:a8 pv:a6 pv:e6 pv:i6 pv:b8 pv:c8 pv:d8 sg:e8 2l:f8 1l:g8 cp:h8 \
+                            mj:i8 lc:a7 co:b7 1g:c7 2g:d7 3g:e7 4g:f7 5g:g7 sp:h7 sp:i7"
+            .parse()
+            .unwrap();
+        let mut game = Game::new(white, black, Side::White, Rules::default()).unwrap();
+        for mv in ["b3-b4", "a6-a5", "e3-e4", "a5-a4", "i3-i4", "e6-e5"] {
+            game.play(mv.parse().unwrap()).unwrap();
+        }
+        let tracker = game.tracker(Side::White).unwrap();
+        let beliefs = tracker.beliefs().unwrap();
+        (tracker, beliefs)
+    }
+
+    #[test]
+    fn the_flag_guard_is_for_a_piece_other_than_the_flag_beside_it() {
+        let (me, beliefs) = flag_threatened();
+        let guard = |mv: &str| {
+            let mv: Move = mv.parse().unwrap();
+            let rank = me
+                .piece_at(mv.from)
+                .and_then(|id| me.own_rank(id.number()))
+                .unwrap();
+            flag_guard(&me, &beliefs, rank, mv, 0.5)
+        };
+        // A Private takes on the piece beside the Flag: the game is at stake, won back by a
+        // win or by a tie (the enemy piece is a Private too).
+        let tie = beliefs
+            .at("a4".parse().unwrap())
+            .unwrap()
+            .probability(Rank::Private);
+        assert!(tie > 0.0);
+        assert!((guard("b4-a4") - (0.5 + tie) * WIN).abs() < 1e-9);
+        // The Flag itself challenging it earns nothing extra.
+        assert_eq!(guard("a3-a4"), 0.0);
+        // Nor does a challenge away from the Flag.
+        assert_eq!(guard("e4-e5"), 0.0);
+        // And the guard counts in the move's score: the same Private's challenge beside the
+        // Flag outscores the one far from it.
+        let score_of = |mv: &str| score(&me, &beliefs, mv.parse().unwrap());
+        assert!(score_of("b4-a4") > score_of("e4-e5"));
+    }
 }
