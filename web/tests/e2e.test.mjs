@@ -1,7 +1,8 @@
 // The page in a real browser (Debian's chromium through playwright-core): set up, play by
 // clicking until a challenge is announced, look at the beliefs, resign, and see every rank
-// revealed, with no error in the console. Screenshots go to docs/screenshots (desktop and
-// phone) and to the test artifacts folder (SALPAKAN_ARTIFACTS, default web/test-artifacts).
+// revealed, with no error in the console. Screenshots (desktop.png and phone.png among them) go
+// only to the test artifacts folder (SALPAKAN_ARTIFACTS, default web/test-artifacts, ignored by
+// git); `scripts/test-web --screenshots` copies those two to docs/screenshots after a passing run.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
@@ -10,9 +11,7 @@ import { chromium } from "playwright-core";
 
 import { serve } from "../server.mjs";
 
-const screenshots = fileURLToPath(new URL("../../docs/screenshots/", import.meta.url));
 const artifacts = process.env.SALPAKAN_ARTIFACTS ?? fileURLToPath(new URL("../test-artifacts/", import.meta.url));
-mkdirSync(screenshots, { recursive: true });
 mkdirSync(artifacts, { recursive: true });
 
 let server;
@@ -111,10 +110,9 @@ test("a game in the browser: setup, moves, a challenge, beliefs, resignation", a
     const pFlag = await page.$$eval('[data-piece="enemy"]', (s) => s.map((x) => Number(x.dataset.pFlag)));
     assert.ok(pFlag.length > 0 && pFlag.every((p) => p >= 0 && p <= 1));
     assert.ok(Math.abs(pFlag.reduce((x, y) => x + y, 0) - 1) < 1e-3, `sum ${pFlag}`);
-    await page.screenshot({ path: `${screenshots}/desktop.png` });
-    await page.screenshot({ path: `${artifacts}/beliefs.png` });
+    await page.screenshot({ path: `${artifacts}/desktop.png` });
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: `${screenshots}/phone.png`, fullPage: true });
+    await page.screenshot({ path: `${artifacts}/phone.png`, fullPage: true });
     await page.setViewportSize({ width: 1200, height: 860 });
     await page.uncheck("#beliefs");
 
