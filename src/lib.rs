@@ -2,47 +2,26 @@
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
-/// cbindgen:ignore
 mod agents;
-/// cbindgen:ignore
 mod arbiter;
-/// cbindgen:ignore
 mod bitboard;
-/// cbindgen:ignore
 mod enums;
-/// cbindgen:ignore
 mod game;
-/// cbindgen:ignore
 mod knowledge;
-/// cbindgen:ignore
 mod movegen;
-/// cbindgen:ignore
 mod notation;
-/// cbindgen:ignore
 mod parse;
-/// cbindgen:ignore
 mod piece;
-/// cbindgen:ignore
 mod position;
-/// cbindgen:ignore
 mod rank;
-/// cbindgen:ignore
 mod rng;
-/// cbindgen:ignore
 mod rules;
-/// cbindgen:ignore
 mod select;
-/// cbindgen:ignore
 mod setup;
-/// cbindgen:ignore
 mod side;
-/// cbindgen:ignore
 mod square;
-/// cbindgen:ignore
 mod status;
-/// cbindgen:ignore
 mod view;
-/// cbindgen:ignore
 mod zobrist;
 
 /// The rules this crate implements, exactly: board and numbering, armies, setup, turn order,
@@ -50,11 +29,6 @@ mod zobrist;
 pub mod rulebook {
     #![doc = include_str!("../docs/RULES.md")]
 }
-
-/// The C ABI (`include/salpakan.h`): for C callers, not for Rust code, so hidden from these
-/// docs; the header documents every item.
-#[doc(hidden)]
-pub mod ffi;
 
 pub use agents::{Agent, Greedy, Ismcts, Random};
 pub use arbiter::{Outcome, challenge};

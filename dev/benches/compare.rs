@@ -12,11 +12,11 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use salpakan::ffi::{
+use salpakan::{Game, Position, Rules, Setup, Side, SplitMix64};
+use salpakan_capi::{
     SALPAKAN_MAX_MOVES, SalpakanGame, SalpakanMove, salpakan_game_clone, salpakan_game_free,
     salpakan_game_legal_moves, salpakan_game_play,
 };
-use salpakan::{Game, Position, Rules, Setup, Side, SplitMix64};
 
 /// Runs `work` (which returns how many units it did) `runs` times; the best rate in units/s.
 fn best_rate(runs: usize, mut work: impl FnMut() -> u64) -> f64 {
@@ -101,7 +101,7 @@ fn ffi_plies(game: &Game, seed: u64) -> u64 {
     let mut white = [0u8; 72];
     let mut black = [0u8; 72];
     for (cells, side) in [(&mut white, Side::White), (&mut black, Side::Black)] {
-        cells.fill(salpakan::ffi::SALPAKAN_NO_PIECE);
+        cells.fill(salpakan_capi::SALPAKAN_NO_PIECE);
         for (square, rank) in game.setup(side).expect("a game from setups").pieces() {
             cells[square.index()] = rank as u8;
         }
@@ -109,7 +109,7 @@ fn ffi_plies(game: &Game, seed: u64) -> u64 {
     let mut c_game: *mut SalpakanGame = std::ptr::null_mut();
     // SAFETY: valid 72-byte arrays and out-pointer.
     unsafe {
-        salpakan::ffi::salpakan_game_new(white.as_ptr(), black.as_ptr(), 0, &mut c_game);
+        salpakan_capi::salpakan_game_new(white.as_ptr(), black.as_ptr(), 0, &mut c_game);
     }
     let mut rng = SplitMix64::new(seed);
     let mut moves = [SalpakanMove { from: 0, to: 0 }; SALPAKAN_MAX_MOVES];

@@ -9,12 +9,12 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use salpakan::ffi::{
-    SALPAKAN_MAX_MOVES, SALPAKAN_NO_PIECE, SalpakanGame, SalpakanMove, salpakan_game_clone,
-    salpakan_game_free, salpakan_game_legal_moves, salpakan_game_new, salpakan_game_play,
-};
 use salpakan::{
     Agent, Game, Greedy, Ismcts, Move, Position, Rules, Setup, Side, SplitMix64, Tracker,
+};
+use salpakan_capi::{
+    SALPAKAN_MAX_MOVES, SALPAKAN_NO_PIECE, SalpakanGame, SalpakanMove, salpakan_game_clone,
+    salpakan_game_free, salpakan_game_legal_moves, salpakan_game_new, salpakan_game_play,
 };
 
 fn start() -> Game {

@@ -4,7 +4,5 @@
 //! - `benches/engine.rs`: criterion benches of move generation, play, perft, playouts, beliefs
 //!   and the C ABI (`cargo bench --bench engine`);
 //! - `benches/compare.rs`: the side-by-side comparison with cozy-chess
-//!   (`cargo bench --bench compare`);
-//! - `tests/header.rs`: `include/salpakan.h` is exactly what cbindgen generates from `src/ffi`
-//!   (regenerate with `SALPAKAN_BLESS=1 cargo test --test header`).
+//!   (`cargo bench --bench compare`).
 #![deny(missing_docs)]

@@ -1,5 +1,5 @@
 //! The Python package's native module, `salpakan._salpakan`: a thin shell over the crate's
-//! API, as `src/ffi` is for C. It converts values and errors and releases the GIL for long
+//! API, as `capi/` is for C. It converts values and errors and releases the GIL for long
 //! calls; every rule stays in the crate.
 
 mod agents;

@@ -1,5 +1,5 @@
 //! The npm package's WebAssembly module: a thin shell over the crate's API for JavaScript,
-//! as `src/ffi` is for C. It converts values and errors; every rule stays in the crate.
+//! as `capi/` is for C. It converts values and errors; every rule stays in the crate.
 //!
 //! Sides are `"white"`/`"black"` (or 0/1), squares their names (`"e4"`) or indices, moves
 //! their notation (`"e3-e4"`) or `{from, to}`. Errors are thrown as `Error`s carrying the

@@ -1,10 +1,8 @@
 //! The numbers and plain structs of the C ABI, and their conversions from and to Rust values.
 
-use crate::arbiter::Outcome;
-use crate::movegen::{ActionMask, Move, MoveList};
-use crate::position::Report;
-use crate::square::Square;
-use crate::status::Status;
+use salpakan::{
+    ActionMask, Move, MoveList, Observation, Outcome, Position, Report, Square, Status,
+};
 
 /// Major version of the crate (and of the ABI).
 pub const SALPAKAN_VERSION_MAJOR: u32 = 0;
@@ -124,13 +122,13 @@ impl From<Move> for SalpakanMove {
 // cbindgen needs the C constants as literals; these tie each to the Rust value it mirrors.
 const _: () = {
     assert!(SALPAKAN_MAX_MOVES == MoveList::CAPACITY);
-    assert!(SALPAKAN_OBSERVATION_PLANES == crate::Observation::PLANES);
-    assert!(SALPAKAN_OBSERVATION_LEN == crate::Observation::LEN);
+    assert!(SALPAKAN_OBSERVATION_PLANES == Observation::PLANES);
+    assert!(SALPAKAN_OBSERVATION_LEN == Observation::LEN);
     // A move is a `[from, to]` byte pair (`Position::legal_move_pairs` writes them so).
     assert!(core::mem::size_of::<SalpakanMove>() == 2);
     assert!(core::mem::align_of::<SalpakanMove>() == 1);
     assert!(core::mem::offset_of!(SalpakanMove, from) == 0);
-    assert!(SALPAKAN_MAX_PERFT_DEPTH == crate::Position::MAX_PERFT_DEPTH);
+    assert!(SALPAKAN_MAX_PERFT_DEPTH == Position::MAX_PERFT_DEPTH);
     assert!(SALPAKAN_SQUARES == Square::NUM);
     assert!(SALPAKAN_ACTIONS == Move::NUM_ACTIONS);
     assert!(SALPAKAN_ACTION_MASK_BYTES == Move::NUM_ACTIONS / 8);
@@ -239,7 +237,7 @@ mod tests {
 
     #[test]
     fn c_values_equal_the_rust_discriminants() {
-        use crate::{DrawReason, Rank, Side, WinReason};
+        use salpakan::{DrawReason, Rank, Side, WinReason};
         assert_eq!(Side::Black as u8, SALPAKAN_BLACK);
         assert_eq!(Rank::Spy as u8, SALPAKAN_RANK_SPY);
         assert_eq!(Rank::FiveStarGeneral as u8, SALPAKAN_RANK_FIVE_STAR_GENERAL);

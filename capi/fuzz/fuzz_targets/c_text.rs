@@ -4,8 +4,8 @@
 use std::ffi::CString;
 
 use libfuzzer_sys::fuzz_target;
-use salpakan::ffi::{
-    SALPAKAN_RESULT_OK, salpakan_game_free, salpakan_game_from_record, salpakan_game_from_text,
+use salpakan_capi::{
+    SalpakanResult, salpakan_game_free, salpakan_game_from_record, salpakan_game_from_text,
     salpakan_game_record, salpakan_game_to_text,
 };
 
@@ -18,10 +18,10 @@ fuzz_target!(|data: &[u8]| {
     unsafe {
         for from in [salpakan_game_from_text, salpakan_game_from_record] {
             let mut game = std::ptr::null_mut();
-            if from(text.as_ptr(), &mut game) == SALPAKAN_RESULT_OK {
+            if from(text.as_ptr(), &mut game) == SalpakanResult::Ok {
                 assert_eq!(
                     salpakan_game_to_text(game, buf.as_mut_ptr(), buf.len(), &mut len),
-                    0
+                    SalpakanResult::Ok
                 );
                 let _ = salpakan_game_record(game, buf.as_mut_ptr(), buf.len(), &mut len);
                 salpakan_game_free(game);

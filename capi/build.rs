@@ -1,5 +1,5 @@
 //! Gives the shared library a SONAME on Linux and the BSDs (`libsalpakan.so.MAJOR`, the name
-//! C programs link against and `scripts/install-c` installs), as C libraries are shipped.
+//! C programs link against and `scripts/install` installs), as C libraries are shipped.
 
 fn main() {
     let target_os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();

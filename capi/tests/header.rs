@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 fn root() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 fn generate() -> String {
@@ -39,7 +39,7 @@ fn committed_header_matches_the_source() {
             );
         panic!(
             "include/salpakan.h differs from the source (first at line {line}).\n\
-             Regenerate it with:\n    SALPAKAN_BLESS=1 cargo test --test header\n\
+             Regenerate it with:\n    SALPAKAN_BLESS=1 cargo test -p salpakan-capi --test header\n\
              and commit the result."
         );
     }
@@ -95,6 +95,15 @@ fn the_contract_names_and_numbers_are_in_the_header() {
         ("SALPAKAN_REASON_AGREEMENT", "4"),
         ("SALPAKAN_REASON_MOVE_LIMIT", "5"),
         ("SALPAKAN_MAX_MOVES", "84"),
+        ("SALPAKAN_ISMCTS_DEFAULT_BUDGET", "10000"),
+    ];
+    for (name, value) in defines {
+        let line = format!("#define {name} {value}");
+        assert!(header.lines().any(|l| l.trim() == line), "missing `{line}`");
+    }
+    // The result codes are the values of a 32-bit enum (rustls-ffi's `rustls_result` habit),
+    // typedef'd to `uint32_t` in C before C23.
+    let results = [
         ("SALPAKAN_RESULT_OK", "0"),
         ("SALPAKAN_RESULT_NULL_ARGUMENT", "1"),
         ("SALPAKAN_RESULT_INVALID_ARGUMENT", "2"),
@@ -105,10 +114,11 @@ fn the_contract_names_and_numbers_are_in_the_header() {
         ("SALPAKAN_RESULT_PARSE", "7"),
         ("SALPAKAN_RESULT_PANIC", "8"),
     ];
-    for (name, value) in defines {
-        let line = format!("#define {name} {value}");
+    for (name, value) in results {
+        let line = format!("{name} = {value},");
         assert!(header.lines().any(|l| l.trim() == line), "missing `{line}`");
     }
+    assert!(header.contains("enum SalpakanResult\n"));
     assert!(header.contains("typedef uint32_t SalpakanResult;"));
     assert!(header.contains("typedef struct SalpakanGame SalpakanGame;"));
 }

@@ -2,16 +2,12 @@
 
 use std::ffi::c_char;
 
-use crate::arbiter::challenge;
-use crate::rules::Rules;
-use crate::setup::Setup;
-use crate::square::Square;
+use salpakan::{Rules, Setup, Square, challenge};
 
-use super::boundary::{
-    Failure, RESULT_NAMES, SalpakanResult, guard, last_error_ptr, out_ptr, rank_arg, side_arg,
-    write_array, write_out,
-};
-use super::values::SALPAKAN_NO_PIECE;
+use crate::args::{out, out_array, rank_arg, side_arg};
+use crate::boundary::{guard, last_error_ptr};
+use crate::result::{Failure, SalpakanResult};
+use crate::values::SALPAKAN_NO_PIECE;
 
 /// A NUL-terminated message about the most recent call on this thread, if it failed (which
 /// rank is over-counted, which square is outside the zone, which argument is NULL...), or NULL
@@ -28,11 +24,9 @@ pub extern "C" fn salpakan_last_error() -> *const c_char {
 /// number that is not one. A static string: do not free it. Leaves `salpakan_last_error` as it
 /// was.
 #[unsafe(no_mangle)]
-pub extern "C" fn salpakan_result_name(result: SalpakanResult) -> *const c_char {
-    let name = RESULT_NAMES
-        .get(result as usize)
-        .copied()
-        .unwrap_or("SALPAKAN_RESULT_UNKNOWN\0");
+pub extern "C" fn salpakan_result_name(result: u32) -> *const c_char {
+    let name = SalpakanResult::from_code(result)
+        .map_or("SALPAKAN_RESULT_UNKNOWN\0", SalpakanResult::name_with_nul);
     name.as_ptr().cast()
 }
 
@@ -60,14 +54,14 @@ pub unsafe extern "C" fn salpakan_random_setup(
         let side = side_arg(side, "side")?;
         let rules = Rules::new(setup_rows, 0)
             .map_err(|e| Failure::invalid(format!("argument `setup_rows`: {e}")))?;
-        let cells = out_ptr(cells, "cells")?;
+        // SAFETY: forwarded from the caller.
+        let cells = unsafe { out_array::<_, { Square::NUM }>(cells, "cells") }?;
         let setup = Setup::random(side, rules, seed);
-        let mut out = [SALPAKAN_NO_PIECE; Square::NUM];
+        let mut values = [SALPAKAN_NO_PIECE; Square::NUM];
         for (square, rank) in setup.pieces() {
-            out[square.index()] = rank as u8;
+            values[square.index()] = rank as u8;
         }
-        // SAFETY: non-null with room for 72 bytes.
-        unsafe { write_array(cells, &out) };
+        cells.write(values);
         Ok(())
     })
 }
@@ -86,9 +80,9 @@ pub unsafe extern "C" fn salpakan_challenge(
     guard(|| {
         let attacker = rank_arg(attacker, "attacker")?;
         let defender = rank_arg(defender, "defender")?;
-        let outcome = out_ptr(outcome, "outcome")?;
-        // SAFETY: checked non-null; the caller promises it is writable.
-        unsafe { write_out(outcome, challenge(attacker, defender) as u8) };
+        // SAFETY: forwarded from the caller.
+        let outcome = unsafe { out(outcome, "outcome") }?;
+        outcome.write(challenge(attacker, defender) as u8);
         Ok(())
     })
 }

@@ -8,7 +8,7 @@
 use std::ffi::c_char;
 
 use libfuzzer_sys::fuzz_target;
-use salpakan::ffi::*;
+use salpakan_capi::*;
 
 /// The game's record and position text: everything a failed call must leave as it was.
 unsafe fn state(game: *const SalpakanGame) -> (Vec<u8>, Vec<u8>) {
@@ -25,12 +25,12 @@ unsafe fn state(game: *const SalpakanGame) -> (Vec<u8>, Vec<u8>) {
         unsafe {
             assert_eq!(
                 f(game, std::ptr::null_mut(), 0, &mut len),
-                SALPAKAN_RESULT_BUFFER_TOO_SMALL
+                SalpakanResult::BufferTooSmall
             );
             let mut buf = vec![0 as c_char; len + 1];
             assert_eq!(
                 f(game, buf.as_mut_ptr(), buf.len(), &mut len),
-                SALPAKAN_RESULT_OK
+                SalpakanResult::Ok
             );
             *slot = buf.iter().map(|&c| c as u8).collect();
         }
@@ -63,8 +63,8 @@ fuzz_target!(|data: &[u8]| {
                     let (mut white, mut black) = ([0u8; 72], [0u8; 72]);
                     let seed = bytes.u64();
                     let rows = 3 + (seed & 1) as u8;
-                    assert_eq!(salpakan_random_setup(0, rows, seed, white.as_mut_ptr()), 0);
-                    assert_eq!(salpakan_random_setup(1, rows, !seed, black.as_mut_ptr()), 0);
+                    assert_eq!(salpakan_random_setup(0, rows, seed, white.as_mut_ptr()), SalpakanResult::Ok);
+                    assert_eq!(salpakan_random_setup(1, rows, !seed, black.as_mut_ptr()), SalpakanResult::Ok);
                     let rules = SalpakanRules {
                         setup_rows: rows,
                         move_limit: (seed >> 8) as u16 % 64,
@@ -78,7 +78,7 @@ fuzz_target!(|data: &[u8]| {
                         &rules,
                         &mut game,
                     );
-                    assert_eq!(result == SALPAKAN_RESULT_OK, first < 2);
+                    assert_eq!(result == SalpakanResult::Ok, first < 2);
                     assert_eq!(game.is_null(), first >= 2, "out written only on OK");
                     if !game.is_null() {
                         games.push(game);
@@ -100,9 +100,9 @@ fuzz_target!(|data: &[u8]| {
                         moves.len(),
                         &mut count,
                     );
-                    if r == SALPAKAN_RESULT_OK && count > 0 {
+                    if r == SalpakanResult::Ok && count > 0 {
                         let mv = moves[usize::from(arg) % count];
-                        assert_eq!(salpakan_game_play(game, mv, std::ptr::null_mut()), 0);
+                        assert_eq!(salpakan_game_play(game, mv, std::ptr::null_mut()), SalpakanResult::Ok);
                         continue;
                     }
                     r
@@ -123,7 +123,7 @@ fuzz_target!(|data: &[u8]| {
                         },
                     };
                     let r = salpakan_game_play(game, mv, &mut report);
-                    if r != SALPAKAN_RESULT_OK {
+                    if r != SalpakanResult::Ok {
                         assert_eq!(report.challenge, 9, "no report on failure");
                     }
                     r
@@ -137,7 +137,7 @@ fuzz_target!(|data: &[u8]| {
                 4 => {
                     let mut cells = [SalpakanCell { rank: 7, side: 7 }; 72];
                     let r = salpakan_game_view(game, arg % 3, cells.as_mut_ptr());
-                    if r != SALPAKAN_RESULT_OK {
+                    if r != SalpakanResult::Ok {
                         assert!(
                             cells.iter().all(|c| c.side == 7 && c.rank == 7),
                             "nothing written on failure"
@@ -148,7 +148,7 @@ fuzz_target!(|data: &[u8]| {
                 5 => {
                     let mut p = [-1.0f64; 72 * 15];
                     let r = salpakan_game_beliefs(game, arg % 3, p.as_mut_ptr());
-                    if r != SALPAKAN_RESULT_OK {
+                    if r != SalpakanResult::Ok {
                         assert!(p.iter().all(|&x| x == -1.0));
                     }
                     r
@@ -156,7 +156,7 @@ fuzz_target!(|data: &[u8]| {
                 6 => {
                     let mut out = std::ptr::null_mut();
                     let r = salpakan_game_sample(game, arg % 3, bytes.u64(), &mut out);
-                    assert_eq!(out.is_null(), r != SALPAKAN_RESULT_OK);
+                    assert_eq!(out.is_null(), r != SalpakanResult::Ok);
                     if !out.is_null() {
                         salpakan_game_free(out);
                     }
@@ -166,7 +166,7 @@ fuzz_target!(|data: &[u8]| {
                     let mut nodes = 77u64;
                     let depth = u32::from(arg % 4) + if arg > 250 { 40 } else { 0 };
                     let r = salpakan_game_perft(game, depth, &mut nodes);
-                    if r != SALPAKAN_RESULT_OK {
+                    if r != SalpakanResult::Ok {
                         assert_eq!(nodes, 77);
                     }
                     r
@@ -204,12 +204,12 @@ fuzz_target!(|data: &[u8]| {
                     };
                     let r = salpakan_game_view_text(game, arg % 2, ptr, capacity, &mut len);
                     match r {
-                        SALPAKAN_RESULT_OK | SALPAKAN_RESULT_BUFFER_TOO_SMALL => {
+                        SalpakanResult::Ok | SalpakanResult::BufferTooSmall => {
                             assert_ne!(len, 12345)
                         }
                         _ => assert_eq!(len, 12345, "nothing written"),
                     }
-                    if r != SALPAKAN_RESULT_OK && !ptr.is_null() {
+                    if r != SalpakanResult::Ok && !ptr.is_null() {
                         assert!(buf.iter().all(|&c| c == 0x55), "no text written on failure");
                     }
                     r
@@ -235,11 +235,11 @@ fuzz_target!(|data: &[u8]| {
                     let mut back = std::ptr::null_mut();
                     assert_eq!(
                         salpakan_game_from_record(record.as_ptr().cast(), &mut back),
-                        0
+                        SalpakanResult::Ok
                     );
                     assert_eq!(state(back).0, *record);
                     salpakan_game_free(back);
-                    assert_eq!(salpakan_game_from_text(text.as_ptr().cast(), &mut back), 0);
+                    assert_eq!(salpakan_game_from_text(text.as_ptr().cast(), &mut back), SalpakanResult::Ok);
                     assert_eq!(state(back).1, *text);
                     salpakan_game_free(back);
                     continue;
@@ -253,7 +253,7 @@ fuzz_target!(|data: &[u8]| {
                         usize::from(arg % 5),
                         &mut count,
                     );
-                    if r == SALPAKAN_RESULT_BUFFER_TOO_SMALL {
+                    if r == SalpakanResult::BufferTooSmall {
                         assert!(count > usize::from(arg % 5));
                         assert!(moves.iter().all(|m| m.from == 9), "no move written");
                     }
@@ -266,13 +266,13 @@ fuzz_target!(|data: &[u8]| {
                         winner: 9,
                         reason: 9,
                     };
-                    assert_eq!(salpakan_game_side_to_move(game, &mut side), 0);
-                    assert_eq!(salpakan_game_status(game, &mut status), 0);
+                    assert_eq!(salpakan_game_side_to_move(game, &mut side), SalpakanResult::Ok);
+                    assert_eq!(salpakan_game_status(game, &mut status), SalpakanResult::Ok);
                     assert!(side < 2 && status.state < 3);
                     continue;
                 }
             };
-            if result != SALPAKAN_RESULT_OK {
+            if result != SalpakanResult::Ok {
                 assert!(!salpakan_last_error().is_null(), "a failure has a message");
                 assert_eq!(
                     state(game),

@@ -1,7 +1,9 @@
 // A full seeded game through the C++ wrapper: random setups, then each side plays a random
 // legal move until the game ends. Prints every challenge and the result.
 //
-//   c++ -std=c++17 -Iinclude examples/cpp/selfplay.cpp target/release/libsalpakan.a -lpthread -ldl -lm
+//   cargo build --release -p salpakan-capi
+//   c++ -std=c++17 -Icapi/include capi/examples/cpp/selfplay.cpp
+//       target/release/libsalpakan_capi.a -lpthread -ldl -lm
 //   ./a.out [SEED]
 #include <cstdint>
 #include <cstdlib>

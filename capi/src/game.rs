@@ -1,21 +1,16 @@
 //! The game handle and the functions that create, query and play it.
 
-use crate::game::Game;
-use crate::knowledge::{Observation, Orientation};
-use crate::movegen::MoveList;
-use crate::position::MoveError;
-use crate::rules::Rules;
-use crate::side::Side;
-use crate::square::Square;
-use crate::view::ViewCell;
-
-use super::boundary::{
-    Failure, FfiResult, SALPAKAN_RESULT_BUFFER_TOO_SMALL, SALPAKAN_RESULT_GAME_OVER,
-    SALPAKAN_RESULT_ILLEGAL_MOVE, SALPAKAN_RESULT_INVALID_ARGUMENT, SALPAKAN_RESULT_INVALID_SETUP,
-    SalpakanResult, arg_mut, arg_ref, guard, move_arg, null, out_ptr, rules_arg, setup_arg,
-    side_arg, write_array, write_out,
+use salpakan::{
+    Game, MoveError, MoveList, Observation, Orientation, Rules, Side, Square, ViewCell,
 };
-use super::values::{
+
+use crate::args::{
+    arg_ref, move_arg, out, out_array, out_or_none, rules_arg, setup_arg, side_arg, write_prefix,
+};
+use crate::boundary::guard;
+use crate::handle::Handle;
+use crate::result::{Failure, FfiResult, SalpakanResult};
+use crate::values::{
     SALPAKAN_MAX_PERFT_DEPTH, SALPAKAN_NO_PIECE, SALPAKAN_NO_SIDE, SALPAKAN_RANK_UNKNOWN,
     SalpakanCell, SalpakanMove, SalpakanReport, SalpakanRules, SalpakanStatus,
 };
@@ -26,10 +21,18 @@ pub struct SalpakanGame {
     pub(crate) game: Game,
 }
 
+impl Handle for SalpakanGame {}
+
+impl From<Game> for SalpakanGame {
+    fn from(game: Game) -> SalpakanGame {
+        SalpakanGame { game }
+    }
+}
+
 pub(crate) fn move_failure(error: MoveError) -> Failure {
     let code = match error {
-        MoveError::GameOver { .. } => SALPAKAN_RESULT_GAME_OVER,
-        _ => SALPAKAN_RESULT_ILLEGAL_MOVE,
+        MoveError::GameOver { .. } => SalpakanResult::GameOver,
+        _ => SalpakanResult::IllegalMove,
     };
     Failure::new(code, error.to_string())
 }
@@ -43,19 +46,18 @@ unsafe fn new_game(
     black: *const u8,
     first: u8,
     rules: Rules,
-    out: *mut *mut SalpakanGame,
+    handle: *mut *mut SalpakanGame,
 ) -> FfiResult<()> {
-    let out = out_ptr(out, "out")?;
+    // SAFETY: forwarded from the caller.
+    let handle = unsafe { out(handle, "out") }?;
     let first = side_arg(first, "first")?;
     // SAFETY: forwarded from the caller.
     let white = unsafe { setup_arg(white, Side::White, rules, "white") }?;
     // SAFETY: forwarded from the caller.
     let black = unsafe { setup_arg(black, Side::Black, rules, "black") }?;
     let game = Game::new(white, black, first, rules)
-        .map_err(|e| Failure::new(SALPAKAN_RESULT_INVALID_SETUP, e.to_string()))?;
-    let handle = Box::into_raw(Box::new(SalpakanGame { game }));
-    // SAFETY: `out` was checked non-null; the caller promises it is writable.
-    unsafe { write_out(out, handle) };
+        .map_err(|e| Failure::new(SalpakanResult::InvalidSetup, e.to_string()))?;
+    SalpakanGame::from(game).hand_out(handle);
     Ok(())
 }
 
@@ -106,10 +108,8 @@ pub unsafe extern "C" fn salpakan_game_new_with_rules(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn salpakan_game_free(game: *mut SalpakanGame) {
     guard(|| {
-        if !game.is_null() {
-            // SAFETY: the caller hands back ownership of a handle made by `Box::into_raw`.
-            drop(unsafe { Box::from_raw(game) });
-        }
+        // SAFETY: forwarded from the caller.
+        unsafe { SalpakanGame::free(game) };
         Ok(())
     });
 }
@@ -123,10 +123,8 @@ pub unsafe extern "C" fn salpakan_game_clone(game: *const SalpakanGame) -> *mut 
     let mut copy = std::ptr::null_mut();
     guard(|| {
         // SAFETY: forwarded from the caller.
-        let game = unsafe { arg_ref(game, "game") }?;
-        copy = Box::into_raw(Box::new(SalpakanGame {
-            game: game.game.clone(),
-        }));
+        let game = unsafe { SalpakanGame::borrow(game, "game") }?;
+        copy = SalpakanGame::from(game.game.clone()).into_raw();
         Ok(())
     });
     copy
@@ -143,10 +141,8 @@ pub unsafe extern "C" fn salpakan_game_side_to_move(
 ) -> SalpakanResult {
     guard(|| {
         // SAFETY: forwarded from the caller.
-        let game = unsafe { arg_ref(game, "game") }?;
-        let side = out_ptr(side, "side")?;
-        // SAFETY: checked non-null; the caller promises it is writable.
-        unsafe { write_out(side, game.game.side_to_move() as u8) };
+        let (game, side) = unsafe { (SalpakanGame::borrow(game, "game")?, out(side, "side")?) };
+        side.write(game.game.side_to_move() as u8);
         Ok(())
     })
 }
@@ -169,10 +165,9 @@ pub unsafe extern "C" fn salpakan_game_legal_moves(
 ) -> SalpakanResult {
     guard(|| {
         // SAFETY: forwarded from the caller.
-        let game = unsafe { arg_ref(game, "game") }?;
-        let count = out_ptr(count, "count")?;
+        let (game, count) = unsafe { (SalpakanGame::borrow(game, "game")?, out(count, "count")?) };
         if moves.is_null() && capacity > 0 {
-            return Err(null("moves"));
+            return Err(Failure::null("moves"));
         }
         let position = game.game.position();
         let len = if capacity >= MoveList::CAPACITY {
@@ -185,10 +180,9 @@ pub unsafe extern "C" fn salpakan_game_legal_moves(
         } else {
             let len = position.count_legal_moves() as usize;
             if len > capacity {
-                // SAFETY: checked non-null; the caller promises it is writable.
-                unsafe { write_out(count, len) };
+                count.write(len);
                 return Err(Failure::new(
-                    SALPAKAN_RESULT_BUFFER_TOO_SMALL,
+                    SalpakanResult::BufferTooSmall,
                     format!(
                         "`capacity` is {capacity}, and there are {len} legal moves (SALPAKAN_MAX_MOVES = 84 is always enough)"
                     ),
@@ -199,12 +193,11 @@ pub unsafe extern "C" fn salpakan_game_legal_moves(
             if len > 0 {
                 // SAFETY: non-null (checked above, as `capacity >= len > 0`) with room for
                 // `capacity` moves; a `SalpakanMove` is exactly a pair (as above).
-                unsafe { write_array(moves.cast::<[u8; 2]>(), &pairs[..len]) };
+                unsafe { write_prefix(moves.cast::<[u8; 2]>(), &pairs[..len]) };
             }
             len
         };
-        // SAFETY: checked non-null; the caller promises it is writable.
-        unsafe { write_out(count, len) };
+        count.write(len);
         Ok(())
     })
 }
@@ -224,12 +217,12 @@ pub unsafe extern "C" fn salpakan_game_play(
 ) -> SalpakanResult {
     guard(|| {
         // SAFETY: forwarded from the caller.
-        let game = unsafe { arg_mut(game, "game") }?;
+        let game = unsafe { SalpakanGame::borrow_mut(game, "game") }?;
         let mv = move_arg(mv)?;
         let played = game.game.play(mv).map_err(move_failure)?;
-        if !report.is_null() {
-            // SAFETY: non-null; the caller promises it is writable.
-            unsafe { write_out(report, played.into()) };
+        // SAFETY: forwarded from the caller (NULL means no report is wanted).
+        if let Some(report) = unsafe { out_or_none(report) } {
+            report.write(played.into());
         }
         Ok(())
     })
@@ -246,10 +239,9 @@ pub unsafe extern "C" fn salpakan_game_status(
 ) -> SalpakanResult {
     guard(|| {
         // SAFETY: forwarded from the caller.
-        let game = unsafe { arg_ref(game, "game") }?;
-        let status = out_ptr(status, "status")?;
-        // SAFETY: checked non-null; the caller promises it is writable.
-        unsafe { write_out(status, game.game.status().into()) };
+        let (game, status) =
+            unsafe { (SalpakanGame::borrow(game, "game")?, out(status, "status")?) };
+        status.write(game.game.status().into());
         Ok(())
     })
 }
@@ -262,7 +254,7 @@ pub unsafe extern "C" fn salpakan_game_status(
 pub unsafe extern "C" fn salpakan_game_resign(game: *mut SalpakanGame, side: u8) -> SalpakanResult {
     guard(|| {
         // SAFETY: forwarded from the caller.
-        let game = unsafe { arg_mut(game, "game") }?;
+        let game = unsafe { SalpakanGame::borrow_mut(game, "game") }?;
         let side = side_arg(side, "side")?;
         game.game.resign(side).map_err(move_failure)?;
         Ok(())
@@ -277,7 +269,7 @@ pub unsafe extern "C" fn salpakan_game_resign(game: *mut SalpakanGame, side: u8)
 pub unsafe extern "C" fn salpakan_game_agree_draw(game: *mut SalpakanGame) -> SalpakanResult {
     guard(|| {
         // SAFETY: forwarded from the caller.
-        let game = unsafe { arg_mut(game, "game") }?;
+        let game = unsafe { SalpakanGame::borrow_mut(game, "game") }?;
         game.game.agree_draw().map_err(move_failure)?;
         Ok(())
     })
@@ -297,39 +289,34 @@ pub unsafe extern "C" fn salpakan_game_view(
 ) -> SalpakanResult {
     guard(|| {
         // SAFETY: forwarded from the caller.
-        let game = unsafe { arg_ref(game, "game") }?;
+        let game = unsafe { SalpakanGame::borrow(game, "game") }?;
         let side = side_arg(side, "side")?;
-        let cells = out_ptr(cells, "cells")?;
+        // SAFETY: forwarded from the caller.
+        let cells = unsafe { out_array::<_, { Square::NUM }>(cells, "cells") }?;
         let view = game.game.view(side);
         let empty = SalpakanCell {
             side: SALPAKAN_NO_SIDE,
             rank: SALPAKAN_NO_PIECE,
         };
-        let mut out = [empty; Square::NUM];
-        for (slot, cell) in out.iter_mut().zip(view.cells()) {
-            *slot = match *cell {
-                ViewCell::Empty => empty,
-                ViewCell::Own { rank, .. } => SalpakanCell {
-                    side: side as u8,
-                    rank: rank as u8,
-                },
-                ViewCell::Enemy { .. } => SalpakanCell {
-                    side: side.other() as u8,
-                    rank: SALPAKAN_RANK_UNKNOWN,
-                },
-            };
-        }
-        // SAFETY: non-null with room for 72 cells.
-        unsafe { write_array(cells, &out) };
+        cells.write(std::array::from_fn(|i| match view.cells()[i] {
+            ViewCell::Empty => empty,
+            ViewCell::Own { rank, .. } => SalpakanCell {
+                side: side as u8,
+                rank: rank as u8,
+            },
+            ViewCell::Enemy { .. } => SalpakanCell {
+                side: side.other() as u8,
+                rank: SALPAKAN_RANK_UNKNOWN,
+            },
+        }));
         Ok(())
     })
 }
 
-/// Writes perft of the current position at `depth` to `*nodes` (docs/RULES.md: the number of move
-/// sequences of that length; 0 for a finished game at depth 1 or more). A `depth` above
+/// Writes perft of the current position at `depth` to `*nodes` (the rulebook: the number of
+/// move sequences of that length; 0 for a finished game at depth 1 or more). A `depth` above
 /// `SALPAKAN_MAX_PERFT_DEPTH` is `SALPAKAN_RESULT_INVALID_ARGUMENT`. Cost grows about 30-fold a
-/// ply: from the start, depth 6 takes about 0.1 s, 7 about 2.5 s, 8 about a minute and 9
-/// about half an hour (one core of the CI machine), so keep depths small.
+/// ply from the start position (docs/PERFORMANCE.md gives the times), so keep depths small.
 ///
 /// # Safety
 /// `game` is NULL or a live handle; `nodes` is NULL or writable.
@@ -341,19 +328,13 @@ pub unsafe extern "C" fn salpakan_game_perft(
 ) -> SalpakanResult {
     guard(|| {
         // SAFETY: forwarded from the caller.
-        let game = unsafe { arg_ref(game, "game") }?;
-        let nodes = out_ptr(nodes, "nodes")?;
+        let (game, nodes) = unsafe { (SalpakanGame::borrow(game, "game")?, out(nodes, "nodes")?) };
         if depth > SALPAKAN_MAX_PERFT_DEPTH {
-            return Err(Failure::new(
-                SALPAKAN_RESULT_INVALID_ARGUMENT,
-                format!(
-                    "`depth` is {depth}, above SALPAKAN_MAX_PERFT_DEPTH ({SALPAKAN_MAX_PERFT_DEPTH}); each ply costs about 30 times the last"
-                ),
-            ));
+            return Err(Failure::invalid(format!(
+                "`depth` is {depth}, above SALPAKAN_MAX_PERFT_DEPTH ({SALPAKAN_MAX_PERFT_DEPTH}); each ply costs about 30 times the last"
+            )));
         }
-        let count = game.game.perft(depth);
-        // SAFETY: checked non-null; the caller promises it is writable.
-        unsafe { write_out(nodes, count) };
+        nodes.write(game.game.perft(depth));
         Ok(())
     })
 }
@@ -374,15 +355,16 @@ pub unsafe extern "C" fn salpakan_game_playout(
 ) -> SalpakanResult {
     guard(|| {
         // SAFETY: forwarded from the caller.
-        let game = unsafe { arg_ref(game, "game") }?;
-        let status = out_ptr(status, "status")?;
-        let plies = out_ptr(plies, "plies")?;
+        let (game, status, plies) = unsafe {
+            (
+                SalpakanGame::borrow(game, "game")?,
+                out(status, "status")?,
+                out(plies, "plies")?,
+            )
+        };
         let playout = game.game.playout(seed, max_plies);
-        // SAFETY: both checked non-null; the caller promises they are writable.
-        unsafe {
-            write_out(status, playout.status.into());
-            write_out(plies, playout.plies);
-        }
+        status.write(playout.status.into());
+        plies.write(playout.plies);
         Ok(())
     })
 }
@@ -401,11 +383,13 @@ pub unsafe extern "C" fn salpakan_game_legal_action_mask(
 ) -> SalpakanResult {
     guard(|| {
         // SAFETY: forwarded from the caller.
-        let game = unsafe { arg_ref(game, "game") }?;
-        let mask = out_ptr(mask, "mask")?;
-        let actions = game.game.legal_action_mask();
-        // SAFETY: non-null with room for 36 bytes.
-        unsafe { write_array(mask, actions.bytes()) };
+        let (game, mask) = unsafe {
+            (
+                SalpakanGame::borrow(game, "game")?,
+                out_array::<_, { salpakan::Move::NUM_ACTIONS / 8 }>(mask, "mask")?,
+            )
+        };
+        mask.write(*game.game.legal_action_mask().bytes());
         Ok(())
     })
 }
@@ -425,16 +409,22 @@ pub unsafe extern "C" fn salpakan_game_beliefs(
 ) -> SalpakanResult {
     guard(|| {
         // SAFETY: forwarded from the caller.
-        let game = unsafe { arg_ref(game, "game") }?;
+        let game = unsafe { SalpakanGame::borrow(game, "game") }?;
         let side = side_arg(side, "side")?;
-        let probabilities = out_ptr(probabilities, "probabilities")?;
+        // SAFETY: forwarded from the caller.
+        let probabilities = unsafe {
+            out_array::<_, { Square::NUM * salpakan::Rank::NUM }>(probabilities, "probabilities")
+        }?;
         let rows = game
             .game
             .tracker(side)
             .and_then(|tracker| tracker.beliefs_by_square())
             .map_err(|e| Failure::invalid(e.to_string()))?;
-        // SAFETY: non-null with room for 72 * 15 doubles.
-        unsafe { write_array(probabilities, rows.as_flattened()) };
+        probabilities.write(
+            rows.as_flattened()
+                .try_into()
+                .expect("72 rows of 15 probabilities"),
+        );
         Ok(())
     })
 }
@@ -442,9 +432,9 @@ pub unsafe extern "C" fn salpakan_game_beliefs(
 /// Writes `side`'s observation tensor to `out`: `SALPAKAN_OBSERVATION_LEN` floats,
 /// `SALPAKAN_OBSERVATION_PLANES` planes of 8 rows × 9 files, row-major, with the viewer playing
 /// "up" (row 0 is `side`'s home row). The planes are documented on the Rust type
-/// `salpakan::Observation` and in the README: own ranks, enemy presence, the exact posterior of
-/// each enemy piece's rank, the last move, waiting Flags, side to move and the move-limit count.
-/// It depends only on what `side` may know. Buffer rules of the text functions: `*len` is the
+/// `salpakan::Observation`: own ranks, enemy presence, the exact posterior of each enemy
+/// piece's rank, the last move, waiting Flags, side to move and the move-limit count. It
+/// depends only on what `side` may know. Buffer rules of the text functions: `*len` is the
 /// number of floats; a capacity below it writes only `*len` and returns `BUFFER_TOO_SMALL`
 /// (`out` may be NULL with capacity 0 to ask). A game started from a position text has no
 /// history to observe: `INVALID_ARGUMENT`.
@@ -462,29 +452,33 @@ pub unsafe extern "C" fn salpakan_game_observation(
 ) -> SalpakanResult {
     guard(|| {
         // SAFETY: forwarded from the caller.
-        let game = unsafe { arg_ref(game, "game") }?;
+        let game = unsafe { SalpakanGame::borrow(game, "game") }?;
         let side = side_arg(side, "side")?;
-        let len = out_ptr(len, "len")?;
+        // SAFETY: forwarded from the caller.
+        let len = unsafe { crate::args::out(len, "len") }?;
         let needed = Observation::LEN;
         if capacity < needed {
-            // SAFETY: checked non-null; the caller promises it is writable.
-            unsafe { write_out(len, needed) };
+            len.write(needed);
             return Err(Failure::new(
-                SALPAKAN_RESULT_BUFFER_TOO_SMALL,
+                SalpakanResult::BufferTooSmall,
                 format!(
                     "`capacity` is {capacity}; the observation has {needed} floats (SALPAKAN_OBSERVATION_LEN)"
                 ),
             ));
         }
-        let out = out_ptr(out, "out")?;
+        // SAFETY: forwarded from the caller, who promised room for `capacity >= needed`.
+        let tensor = unsafe { out_array::<_, { Observation::LEN }>(out, "out") }?;
         let observation = game
             .game
             .observation(side, Orientation::ViewerUp)
             .map_err(|e| Failure::invalid(e.to_string()))?;
-        // SAFETY: non-null with room for `capacity >= needed` floats (the caller's promise).
-        unsafe { write_array(out, observation.as_slice()) };
-        // SAFETY: checked non-null; the caller promises it is writable.
-        unsafe { write_out(len, needed) };
+        tensor.write(
+            observation
+                .as_slice()
+                .try_into()
+                .expect("an observation's length"),
+        );
+        len.write(needed);
         Ok(())
     })
 }
@@ -505,16 +499,15 @@ pub unsafe extern "C" fn salpakan_game_sample(
 ) -> SalpakanResult {
     guard(|| {
         // SAFETY: forwarded from the caller.
-        let game = unsafe { arg_ref(game, "game") }?;
+        let game = unsafe { SalpakanGame::borrow(game, "game") }?;
         let side = side_arg(side, "side")?;
-        let out = out_ptr(out, "out")?;
+        // SAFETY: forwarded from the caller.
+        let handle = unsafe { crate::args::out(out, "out") }?;
         let sample = game
             .game
             .sample(side, seed)
             .map_err(|e| Failure::invalid(e.to_string()))?;
-        let handle = Box::into_raw(Box::new(SalpakanGame { game: sample }));
-        // SAFETY: checked non-null; the caller promises it is writable.
-        unsafe { write_out(out, handle) };
+        SalpakanGame::from(sample).hand_out(handle);
         Ok(())
     })
 }

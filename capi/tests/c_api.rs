@@ -36,13 +36,19 @@ fn libraries() -> &'static Libraries {
     LIBS.get_or_init(|| {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
         let output = Command::new(cargo)
-            .args(["build", "--lib", "--message-format=json-render-diagnostics"])
+            .args([
+                "build",
+                "--lib",
+                "-p",
+                "salpakan-capi",
+                "--message-format=json-render-diagnostics",
+            ])
             .current_dir(root())
             .output()
             .expect("run cargo build");
         assert!(
             output.status.success(),
-            "cargo build --lib failed:\n{}",
+            "cargo build --lib -p salpakan-capi failed:\n{}",
             String::from_utf8_lossy(&output.stderr)
         );
         let mut found = (None, None);
@@ -50,7 +56,9 @@ fn libraries() -> &'static Libraries {
             let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else {
                 continue;
             };
-            if message["reason"] != "compiler-artifact" || message["target"]["name"] != "salpakan" {
+            if message["reason"] != "compiler-artifact"
+                || message["target"]["name"] != "salpakan_capi"
+            {
                 continue;
             }
             for file in message["filenames"].as_array().into_iter().flatten() {
@@ -65,10 +73,10 @@ fn libraries() -> &'static Libraries {
         Libraries {
             static_lib: found
                 .0
-                .expect("cargo reported no static library (libsalpakan.a)"),
+                .expect("cargo reported no static library (libsalpakan_capi.a)"),
             shared_lib: found
                 .1
-                .expect("cargo reported no shared library (libsalpakan.so)"),
+                .expect("cargo reported no shared library (libsalpakan_capi.so)"),
         }
     })
 }
@@ -321,7 +329,7 @@ fn the_cpp_selfplay_example_finishes_a_game() {
 /// The C and C++ snippets of the README compile as shown (with the warnings flags) and run.
 #[test]
 fn the_readme_snippets_compile_and_run() {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(root().join("../README.md")).unwrap();
     let block = |fence: &str| {
         let start = readme
             .find(fence)

@@ -2,15 +2,13 @@
 
 use std::ffi::{CStr, c_char};
 
-use crate::game::Game;
-use crate::position::Position;
+use salpakan::{Game, Position, TextError};
 
-use super::boundary::{
-    Failure, FfiResult, SALPAKAN_RESULT_BUFFER_TOO_SMALL, SALPAKAN_RESULT_NULL_ARGUMENT,
-    SALPAKAN_RESULT_PARSE, SalpakanResult, arg_ref, guard, out_ptr, side_arg, write_array,
-    write_out,
-};
-use super::game::SalpakanGame;
+use crate::args::{out, side_arg, write_prefix};
+use crate::boundary::guard;
+use crate::game::SalpakanGame;
+use crate::handle::Handle;
+use crate::result::{Failure, FfiResult, SalpakanResult};
 
 /// Writes `text` to a caller's buffer under the C ABI's buffer rules (the header's notes):
 /// `*len` is the length without the NUL; if `capacity < *len + 1` only `*len` is written and the
@@ -26,19 +24,19 @@ unsafe fn write_text(
     capacity: usize,
     len: *mut usize,
 ) -> FfiResult<()> {
-    let len = out_ptr(len, "len")?;
+    // SAFETY: forwarded from the caller.
+    let len = unsafe { out(len, "len") }?;
     let needed = text.len() + 1;
     if capacity < needed {
-        // SAFETY: checked non-null; the caller promises it is writable.
-        unsafe { write_out(len, text.len()) };
+        len.write(text.len());
         return Err(Failure::new(
-            SALPAKAN_RESULT_BUFFER_TOO_SMALL,
+            SalpakanResult::BufferTooSmall,
             format!("`capacity` is {capacity}; the text needs {needed} bytes with its NUL"),
         ));
     }
     if buf.is_null() {
         return Err(Failure::new(
-            SALPAKAN_RESULT_NULL_ARGUMENT,
+            SalpakanResult::NullArgument,
             format!("argument `buf` is NULL, and `capacity` is {capacity}"),
         ));
     }
@@ -46,9 +44,8 @@ unsafe fn write_text(
     bytes.extend_from_slice(text.as_bytes());
     bytes.push(0);
     // SAFETY: non-null with room for `capacity >= text.len() + 1` bytes.
-    unsafe { write_array(buf.cast::<u8>(), &bytes) };
-    // SAFETY: checked non-null; the caller promises it is writable.
-    unsafe { write_out(len, text.len()) };
+    unsafe { write_prefix(buf.cast::<u8>(), &bytes) };
+    len.write(text.len());
     Ok(())
 }
 
@@ -66,7 +63,7 @@ unsafe fn game_text(
 ) -> SalpakanResult {
     guard(|| {
         // SAFETY: forwarded from the caller.
-        let game = unsafe { arg_ref(game, "game") }?;
+        let game = unsafe { SalpakanGame::borrow(game, "game") }?;
         let text = text(&game.game)?;
         // SAFETY: forwarded from the caller.
         unsafe { write_text(&text, buf, capacity, len) }
@@ -79,16 +76,13 @@ unsafe fn game_text(
 /// `text` is NULL or a NUL-terminated string.
 unsafe fn read_text<'a>(text: *const c_char) -> FfiResult<&'a str> {
     if text.is_null() {
-        return Err(Failure::new(
-            SALPAKAN_RESULT_NULL_ARGUMENT,
-            "argument `text` is NULL",
-        ));
+        return Err(Failure::null("text"));
     }
     // SAFETY: non-null and NUL-terminated (the caller's promise).
     let bytes = unsafe { CStr::from_ptr(text) };
     bytes.to_str().map_err(|e| {
         Failure::new(
-            SALPAKAN_RESULT_PARSE,
+            SalpakanResult::Parse,
             format!(
                 "the text is not UTF-8: invalid byte at offset {}",
                 e.valid_up_to()
@@ -103,23 +97,22 @@ unsafe fn read_text<'a>(text: *const c_char) -> FfiResult<&'a str> {
 /// `text` is NULL or a NUL-terminated string; `out` is NULL or writable.
 unsafe fn game_from_text(
     text: *const c_char,
-    out: *mut *mut SalpakanGame,
-    parse: impl FnOnce(&str) -> Result<Game, crate::notation::TextError>,
+    handle: *mut *mut SalpakanGame,
+    parse: impl FnOnce(&str) -> Result<Game, TextError>,
 ) -> SalpakanResult {
     guard(|| {
-        let out = out_ptr(out, "out")?;
+        // SAFETY: forwarded from the caller.
+        let handle = unsafe { out(handle, "out") }?;
         // SAFETY: forwarded from the caller.
         let text = unsafe { read_text(text) }?;
-        let game = parse(text).map_err(|e| Failure::new(SALPAKAN_RESULT_PARSE, e.to_string()))?;
-        let handle = Box::into_raw(Box::new(SalpakanGame { game }));
-        // SAFETY: checked non-null; the caller promises it is writable.
-        unsafe { write_out(out, handle) };
+        let game = parse(text).map_err(|e| Failure::new(SalpakanResult::Parse, e.to_string()))?;
+        SalpakanGame::from(game).hand_out(handle);
         Ok(())
     })
 }
 
 /// Writes the game's position text: one line with every rank, the side to move, any waiting
-/// Flag, the counters, the rules and the status (see the README for the grammar). The buffer
+/// Flag, the counters, the rules and the status (the crate's `PositionText` documents the grammar). The buffer
 /// rules of the header's notes: `*len` without the NUL; too small a `capacity` writes nothing and
 /// returns `BUFFER_TOO_SMALL` (`buf` may be NULL when `capacity` is 0).
 ///

@@ -1,21 +1,26 @@
 //! The agent handle: the engine's players, handed only one side's information.
 
-use crate::agents::{Agent, Greedy, Ismcts, Random};
+use salpakan::{Agent, Greedy, Ismcts, Random};
 
-use super::boundary::{
-    Failure, SALPAKAN_RESULT_GAME_OVER, SALPAKAN_RESULT_INVALID_ARGUMENT, SalpakanResult, arg_mut,
-    arg_ref, guard, out_ptr, side_arg, write_out,
-};
-use super::game::SalpakanGame;
-use super::values::SalpakanMove;
+use crate::args::side_arg;
+use crate::boundary::guard;
+use crate::game::SalpakanGame;
+use crate::handle::Handle;
+use crate::result::{Failure, SalpakanResult};
+use crate::values::SalpakanMove;
 
 /// `salpakan_agent_new` kind: a uniformly random legal move (seeded).
 pub const SALPAKAN_AGENT_RANDOM: u8 = 0;
 /// `salpakan_agent_new` kind: one ply of look-ahead on the exact posterior.
 pub const SALPAKAN_AGENT_GREEDY: u8 = 1;
 /// `salpakan_agent_new` kind: information-set Monte Carlo tree search, `budget` iterations a
-/// move (0 for its default, 3000).
+/// move (0 for its default, `SALPAKAN_ISMCTS_DEFAULT_BUDGET`).
 pub const SALPAKAN_AGENT_ISMCTS: u8 = 2;
+/// The iterations a move of `SALPAKAN_AGENT_ISMCTS` when `budget` is 0.
+pub const SALPAKAN_ISMCTS_DEFAULT_BUDGET: u32 = 10_000;
+
+// cbindgen needs the constant as a literal; this ties it to the engine's default.
+const _: () = assert!(SALPAKAN_ISMCTS_DEFAULT_BUDGET == Ismcts::DEFAULT_BUDGET);
 
 /// An opaque player. Create it with `salpakan_agent_new` and release it with
 /// `salpakan_agent_free`.
@@ -23,9 +28,12 @@ pub struct SalpakanAgent {
     agent: Box<dyn Agent + Send>,
 }
 
+impl Handle for SalpakanAgent {}
+
 /// Creates a player of `kind` (`SALPAKAN_AGENT_*`) whose random draws are seeded with `seed`;
-/// `budget` is the search's iterations a move for `SALPAKAN_AGENT_ISMCTS` (0 for the default)
-/// and is ignored by the others. Release it with `salpakan_agent_free`.
+/// `budget` is the search's iterations a move for `SALPAKAN_AGENT_ISMCTS` (0 for
+/// `SALPAKAN_ISMCTS_DEFAULT_BUDGET`) and is ignored by the others. Release it with
+/// `salpakan_agent_free`.
 ///
 /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for an unknown kind.
 ///
@@ -39,24 +47,20 @@ pub unsafe extern "C" fn salpakan_agent_new(
     out: *mut *mut SalpakanAgent,
 ) -> SalpakanResult {
     guard(|| {
-        let out = out_ptr(out, "out")?;
+        // SAFETY: forwarded from the caller.
+        let handle = unsafe { crate::args::out(out, "out") }?;
         let agent: Box<dyn Agent + Send> = match kind {
             SALPAKAN_AGENT_RANDOM => Box::new(Random::new(seed)),
             SALPAKAN_AGENT_GREEDY => Box::new(Greedy::new(seed)),
             SALPAKAN_AGENT_ISMCTS => Box::new(Ismcts::new(seed, budget)),
             other => {
-                return Err(Failure::new(
-                    SALPAKAN_RESULT_INVALID_ARGUMENT,
-                    format!(
-                        "`kind` is {other}: it must be SALPAKAN_AGENT_RANDOM (0), \
-                         SALPAKAN_AGENT_GREEDY (1) or SALPAKAN_AGENT_ISMCTS (2)"
-                    ),
-                ));
+                return Err(Failure::invalid(format!(
+                    "`kind` is {other}: it must be SALPAKAN_AGENT_RANDOM (0), \
+                     SALPAKAN_AGENT_GREEDY (1) or SALPAKAN_AGENT_ISMCTS (2)"
+                )));
             }
         };
-        let handle = Box::into_raw(Box::new(SalpakanAgent { agent }));
-        // SAFETY: checked non-null; the caller promises it is writable.
-        unsafe { write_out(out, handle) };
+        SalpakanAgent { agent }.hand_out(handle);
         Ok(())
     })
 }
@@ -82,15 +86,19 @@ pub unsafe extern "C" fn salpakan_agent_choose(
 ) -> SalpakanResult {
     guard(|| {
         // SAFETY: forwarded from the caller.
-        let agent = unsafe { arg_mut(agent, "agent") }?;
-        // SAFETY: forwarded from the caller.
-        let game = unsafe { arg_ref(game, "game") }?;
+        let (agent, game) = unsafe {
+            (
+                SalpakanAgent::borrow_mut(agent, "agent")?,
+                SalpakanGame::borrow(game, "game")?,
+            )
+        };
         let side = side_arg(side, "side")?;
-        let out = out_ptr(out, "out")?;
+        // SAFETY: forwarded from the caller.
+        let chosen = unsafe { crate::args::out(out, "out") }?;
         let status = game.game.status();
         if !status.is_ongoing() {
             return Err(Failure::new(
-                SALPAKAN_RESULT_GAME_OVER,
+                SalpakanResult::GameOver,
                 format!("the game is over ({status})"),
             ));
         }
@@ -108,8 +116,7 @@ pub unsafe extern "C" fn salpakan_agent_choose(
             .agent
             .choose(&tracker)
             .ok_or_else(|| Failure::invalid(format!("{side} has no move to choose")))?;
-        // SAFETY: checked non-null; the caller promises it is writable.
-        unsafe { write_out(out, SalpakanMove::from(mv)) };
+        chosen.write(SalpakanMove::from(mv));
         Ok(())
     })
 }
@@ -121,10 +128,8 @@ pub unsafe extern "C" fn salpakan_agent_choose(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn salpakan_agent_free(agent: *mut SalpakanAgent) {
     guard(|| {
-        if !agent.is_null() {
-            // SAFETY: the caller hands back ownership of a handle made by `Box::into_raw`.
-            drop(unsafe { Box::from_raw(agent) });
-        }
+        // SAFETY: forwarded from the caller.
+        unsafe { SalpakanAgent::free(agent) };
         Ok(())
     });
 }

@@ -3,7 +3,9 @@
  * move (a small linear congruential generator seeded from the command line) until the game
  * ends. Prints every challenge and the result.
  *
- *   cc -std=c99 -Iinclude examples/c/selfplay.c target/release/libsalpakan.a -lpthread -ldl -lm
+ *   cargo build --release -p salpakan-capi
+ *   cc -std=c99 -Icapi/include capi/examples/c/selfplay.c target/release/libsalpakan_capi.a \
+ *       -lpthread -ldl -lm
  *   ./a.out [SEED]
  */
 #include <stdio.h>

@@ -1,9 +1,10 @@
 //! The C ABI called from Rust: its answers equal the Rust API's for the same game.
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
-use salpakan::ffi::*;
 use salpakan::{Agent, Game, Greedy, Ismcts, Move, Random, Rules, Setup, Side, SplitMix64, Status};
+use salpakan_capi::*;
 
 /// A C handle for `game`: its setups, with its history played through the C ABI.
 fn handle_of(game: &Game) -> *mut SalpakanGame {
@@ -12,12 +13,12 @@ fn handle_of(game: &Game) -> *mut SalpakanGame {
     let first = game.first_mover().index() as u8;
     // SAFETY: two 72-byte arrays and a valid out-pointer.
     let result = unsafe { salpakan_game_new(white.as_ptr(), black.as_ptr(), first, &mut handle) };
-    assert_eq!(result, SALPAKAN_RESULT_OK);
+    assert_eq!(result, SalpakanResult::Ok);
     for report in game.history() {
         let mut out = std::mem::MaybeUninit::<SalpakanReport>::uninit();
         // SAFETY: a live handle and a writable report.
         let result = unsafe { salpakan_game_play(handle, report.mv.into(), out.as_mut_ptr()) };
-        assert_eq!(result, SALPAKAN_RESULT_OK);
+        assert_eq!(result, SalpakanResult::Ok);
     }
     handle
 }
@@ -44,7 +45,7 @@ fn both(seed: u64) -> (Game, *mut SalpakanGame) {
     let mut handle = std::ptr::null_mut();
     // SAFETY: two 72-byte arrays and a valid out-pointer.
     let result = unsafe { salpakan_game_new(white.as_ptr(), black.as_ptr(), 0, &mut handle) };
-    assert_eq!(result, SALPAKAN_RESULT_OK);
+    assert_eq!(result, SalpakanResult::Ok);
     (game, handle)
 }
 
@@ -61,7 +62,7 @@ fn playouts_through_c_equal_the_rust_playouts() {
         // SAFETY: a live handle and valid out-pointers.
         let result =
             unsafe { salpakan_game_playout(handle, seed, 100_000, &mut status, &mut plies) };
-        assert_eq!(result, SALPAKAN_RESULT_OK);
+        assert_eq!(result, SalpakanResult::Ok);
         let expected = game.playout(seed, 100_000);
         assert_eq!(plies, expected.plies);
         assert_eq!(status, SalpakanStatus::from(expected.status));
@@ -113,7 +114,7 @@ fn legal_moves_and_masks_through_c_equal_the_rust_ones() {
         // SAFETY: a live handle and a valid report pointer.
         assert_eq!(
             unsafe { salpakan_game_play(handle, c_move, &mut report) },
-            SALPAKAN_RESULT_OK
+            SalpakanResult::Ok
         );
         assert_eq!(report, SalpakanReport::from(rust_report));
     }
@@ -164,11 +165,11 @@ fn c_agents_choose_as_the_rust_agents_and_ignore_hidden_ranks() {
                 unsafe {
                     assert_eq!(
                         salpakan_agent_new(kind, seed, 60, &mut c_agent),
-                        SALPAKAN_RESULT_OK
+                        SalpakanResult::Ok
                     );
                     assert_eq!(
                         salpakan_agent_choose(c_agent, h, side.index() as u8, &mut out),
-                        SALPAKAN_RESULT_OK
+                        SalpakanResult::Ok
                     );
                     salpakan_agent_free(c_agent);
                 }
