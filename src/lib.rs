@@ -6,6 +6,7 @@ mod agents;
 mod arbiter;
 mod bitboard;
 mod enums;
+mod error_kind;
 mod game;
 mod knowledge;
 mod movegen;
@@ -21,7 +22,9 @@ mod setup;
 mod side;
 mod square;
 mod status;
+mod value_error;
 mod view;
+mod vocabulary;
 mod zobrist;
 
 /// The rules this crate implements, exactly: board and numbering, armies, setup, turn order,
@@ -30,9 +33,10 @@ pub mod rulebook {
     #![doc = include_str!("../docs/RULES.md")]
 }
 
-pub use agents::{Agent, Greedy, Ismcts, Random};
+pub use agents::{Agent, AgentKind, ChooseError, Greedy, Ismcts, Random};
 pub use arbiter::{Outcome, challenge};
 pub use bitboard::Bitboard;
+pub use error_kind::{EngineError, ErrorKind};
 pub use game::Game;
 pub use knowledge::{
     Beliefs, Observation, ObserveError, Orientation, PieceBelief, RankSet, Tracker,
@@ -49,4 +53,6 @@ pub use setup::{Setup, SetupError};
 pub use side::Side;
 pub use square::{Direction, Square};
 pub use status::{DrawReason, Status, WinReason};
+pub use value_error::ValueError;
 pub use view::{View, ViewCell};
+pub use vocabulary::CellsError;

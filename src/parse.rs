@@ -2,6 +2,8 @@
 
 use thiserror::Error;
 
+use crate::error_kind::ErrorKind;
+
 /// A string that is not a valid square, rank code, move, side or status.
 ///
 /// The message names the text that was given and what was expected instead.
@@ -38,4 +40,20 @@ pub enum ParseError {
         "invalid status {0:?}: expected \"-\", \"white:\" or \"black:\" and flag-captured, flag-reached-end or resignation, or \"draw:\" and agreement or move-limit"
     )]
     Status(String),
+}
+
+impl ParseError {
+    /// Its kind: [`ErrorKind::Text`] for a move's notation or a status token (texts a
+    /// caller hands over to be read), [`ErrorKind::Argument`] for a value given by its word
+    /// (a square, rank, piece id or side).
+    #[must_use]
+    pub const fn kind(&self) -> ErrorKind {
+        match self {
+            ParseError::Move(_) | ParseError::Status(_) => ErrorKind::Text,
+            ParseError::Square(_)
+            | ParseError::Rank(_)
+            | ParseError::Piece(_)
+            | ParseError::Side(_) => ErrorKind::Argument,
+        }
+    }
 }

@@ -4,6 +4,8 @@ use core::num::NonZeroU16;
 
 use thiserror::Error;
 
+use crate::error_kind::ErrorKind;
+
 use crate::bitboard::Bitboard;
 use crate::side::Side;
 
@@ -47,7 +49,18 @@ pub struct Rules {
 pub enum RulesError {
     /// The setup zone must be 3 rows (official) or 4 rows (the whole half).
     #[error("setup zone of {0} rows: it must be 3 (official) or 4 (the whole half of the board)")]
-    SetupRows(u8),
+    SetupRows(i64),
+    /// The move limit is a number of plies, 0 (none) to 65535.
+    #[error("move limit of {0} plies: it must be 0 (no limit) to 65535")]
+    MoveLimit(i64),
+}
+
+impl RulesError {
+    /// Its kind: always [`ErrorKind::Argument`] (a rule option out of range).
+    #[must_use]
+    pub const fn kind(&self) -> ErrorKind {
+        ErrorKind::Argument
+    }
 }
 
 impl Default for Rules {
@@ -74,8 +87,33 @@ impl Rules {
                 setup_rows,
                 move_limit: NonZeroU16::new(move_limit),
             }),
-            _ => Err(RulesError::SetupRows(setup_rows)),
+            _ => Err(RulesError::SetupRows(setup_rows as i64)),
         }
+    }
+
+    /// As [`Rules::new`], from any integers (as the bindings receive them).
+    ///
+    /// # Errors
+    /// [`RulesError::SetupRows`] if `setup_rows` is not 3 or 4, [`RulesError::MoveLimit`] if
+    /// `move_limit` is not 0..=65535.
+    ///
+    /// # Examples
+    /// ```
+    /// use salpakan::{Rules, RulesError};
+    ///
+    /// assert_eq!(Rules::from_numbers(4, 100)?.move_limit(), Some(100));
+    /// assert_eq!(Rules::from_numbers(259, 0), Err(RulesError::SetupRows(259)));
+    /// assert_eq!(Rules::from_numbers(3, -1), Err(RulesError::MoveLimit(-1)));
+    /// # Ok::<_, RulesError>(())
+    /// ```
+    pub const fn from_numbers(setup_rows: i64, move_limit: i64) -> Result<Rules, RulesError> {
+        if setup_rows != 3 && setup_rows != 4 {
+            return Err(RulesError::SetupRows(setup_rows));
+        }
+        if move_limit < 0 || move_limit > u16::MAX as i64 {
+            return Err(RulesError::MoveLimit(move_limit));
+        }
+        Rules::new(setup_rows as u8, move_limit as u16)
     }
 
     /// The number of rows of each side's setup zone, 3 or 4.

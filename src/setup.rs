@@ -2,6 +2,8 @@
 
 use thiserror::Error;
 
+use crate::error_kind::ErrorKind;
+
 use crate::bitboard::Bitboard;
 use crate::rank::Rank;
 use crate::rng::SplitMix64;
@@ -83,6 +85,14 @@ pub enum SetupError {
         /// The side of the setup given.
         found: Side,
     },
+}
+
+impl SetupError {
+    /// Its kind: always [`ErrorKind::Setup`].
+    #[must_use]
+    pub const fn kind(&self) -> ErrorKind {
+        ErrorKind::Setup
+    }
 }
 
 fn zone_rows(side: Side, rows: u8) -> String {

@@ -163,7 +163,10 @@ fn a_game_checks_each_setup_is_for_its_side_and_fits_the_zone() {
 #[test]
 fn rules_accept_only_three_or_four_setup_rows() {
     for rows in [0, 1, 2, 5, 8, 255] {
-        assert_eq!(Rules::new(rows, 0), Err(RulesError::SetupRows(rows)));
+        assert_eq!(
+            Rules::new(rows, 0),
+            Err(RulesError::SetupRows(i64::from(rows)))
+        );
     }
     assert_eq!(Rules::new(3, 0).unwrap(), Rules::default());
     assert_eq!(Rules::new(4, 9).unwrap().move_limit(), Some(9));

@@ -1,8 +1,8 @@
 //! The agent handle: the engine's players, handed only one side's information.
 
-use salpakan::{Agent, Greedy, Ismcts, Random};
+use salpakan::{Agent, Ismcts};
 
-use crate::args::side_arg;
+use crate::args::{agent_kind_arg, side_arg};
 use crate::boundary::guard;
 use crate::game::SalpakanGame;
 use crate::handle::Handle;
@@ -49,18 +49,11 @@ pub unsafe extern "C" fn salpakan_agent_new(
     guard(|| {
         // SAFETY: forwarded from the caller.
         let handle = unsafe { crate::args::out(out, "out") }?;
-        let agent: Box<dyn Agent + Send> = match kind {
-            SALPAKAN_AGENT_RANDOM => Box::new(Random::new(seed)),
-            SALPAKAN_AGENT_GREEDY => Box::new(Greedy::new(seed)),
-            SALPAKAN_AGENT_ISMCTS => Box::new(Ismcts::new(seed, budget)),
-            other => {
-                return Err(Failure::invalid(format!(
-                    "`kind` is {other}: it must be SALPAKAN_AGENT_RANDOM (0), \
-                     SALPAKAN_AGENT_GREEDY (1) or SALPAKAN_AGENT_ISMCTS (2)"
-                )));
-            }
-        };
-        SalpakanAgent { agent }.hand_out(handle);
+        let kind = agent_kind_arg(kind, "kind")?;
+        SalpakanAgent {
+            agent: kind.build(seed, budget),
+        }
+        .hand_out(handle);
         Ok(())
     })
 }
@@ -95,27 +88,10 @@ pub unsafe extern "C" fn salpakan_agent_choose(
         let side = side_arg(side, "side")?;
         // SAFETY: forwarded from the caller.
         let chosen = unsafe { crate::args::out(out, "out") }?;
-        let status = game.game.status();
-        if !status.is_ongoing() {
-            return Err(Failure::new(
-                SalpakanResult::GameOver,
-                format!("the game is over ({status})"),
-            ));
-        }
-        if game.game.side_to_move() != side {
-            return Err(Failure::invalid(format!(
-                "it is {}'s turn, not {side}'s",
-                side.other()
-            )));
-        }
-        let tracker = game
-            .game
-            .tracker(side)
-            .map_err(|e| Failure::invalid(e.to_string()))?;
         let mv = agent
             .agent
-            .choose(&tracker)
-            .ok_or_else(|| Failure::invalid(format!("{side} has no move to choose")))?;
+            .choose_in(&game.game, side)
+            .map_err(|e| Failure::of(e.kind(), e.to_string()))?;
         chosen.write(SalpakanMove::from(mv));
         Ok(())
     })

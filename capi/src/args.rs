@@ -1,10 +1,10 @@
 //! Arguments from C: raw pointers checked into references and out-pointers, and integers
 //! checked into the engine's values. Every check happens before anything is written.
 
-use salpakan::{Move, Rank, Rules, Setup, Side, Square};
+use salpakan::{AgentKind, Move, Rank, Rules, Setup, Side, Square, ValueError};
 
-use crate::result::{Failure, FfiResult, SalpakanResult};
-use crate::values::{SALPAKAN_NO_PIECE, SalpakanMove, SalpakanRules};
+use crate::result::{Failure, FfiResult};
+use crate::values::{SalpakanMove, SalpakanRules};
 
 /// A shared reference from a pointer the caller promises is NULL or valid.
 ///
@@ -98,20 +98,36 @@ pub(crate) unsafe fn write_prefix<T: Copy>(ptr: *mut T, values: &[T]) {
 
 /// A side from its C value.
 pub(crate) fn side_arg(value: u8, name: &str) -> FfiResult<Side> {
-    Side::try_index(usize::from(value)).ok_or_else(|| {
-        Failure::invalid(format!(
-            "argument `{name}` is {value}, which is not a side (0 = SALPAKAN_WHITE, 1 = SALPAKAN_BLACK)"
-        ))
-    })
+    Side::from_number(value.into())
+        .map_err(|e| argument(name, e, "SALPAKAN_WHITE or SALPAKAN_BLACK"))
 }
 
 /// A rank from its C value.
 pub(crate) fn rank_arg(value: u8, name: &str) -> FfiResult<Rank> {
-    Rank::try_index(usize::from(value)).ok_or_else(|| {
-        Failure::invalid(format!(
-            "argument `{name}` is {value}, which is not a rank (0 = SALPAKAN_RANK_FLAG .. 14 = SALPAKAN_RANK_SPY)"
-        ))
+    Rank::from_number(value.into())
+        .map_err(|e| argument(name, e, "SALPAKAN_RANK_FLAG .. SALPAKAN_RANK_SPY"))
+}
+
+/// An agent kind from its C value.
+pub(crate) fn agent_kind_arg(value: u8, name: &str) -> FfiResult<AgentKind> {
+    AgentKind::from_number(value.into()).map_err(|e| {
+        argument(
+            name,
+            e,
+            "SALPAKAN_AGENT_RANDOM, SALPAKAN_AGENT_GREEDY or SALPAKAN_AGENT_ISMCTS",
+        )
     })
+}
+
+/// The failure for the argument `name`, refused by the engine with `error`; `constants` names
+/// the header's constants for the accepted values.
+#[cold]
+#[inline(never)]
+fn argument(name: &str, error: ValueError, constants: &str) -> Failure {
+    Failure::of(
+        error.kind(),
+        format!("argument `{name}`: {error} ({constants})"),
+    )
 }
 
 /// A move from its C value: both squares must be 0..71 (legality is checked by the game).
@@ -135,15 +151,17 @@ fn bad_move(mv: SalpakanMove) -> Failure {
     } else {
         ("to", mv.to)
     };
-    Failure::invalid(format!(
-        "move.{end} is {value}, which is not a square (0 = a1 .. 71 = i8)"
-    ))
+    let error = Square::from_number(value.into()).expect_err("not a square");
+    Failure::of(
+        error.kind(),
+        format!("move.{end} is {value}: {error} (0 = a1 .. 71 = i8)"),
+    )
 }
 
 /// Rules from their C value.
 pub(crate) fn rules_arg(rules: &SalpakanRules) -> FfiResult<Rules> {
     Rules::new(rules.setup_rows, rules.move_limit)
-        .map_err(|e| Failure::invalid(format!("rules.setup_rows: {e}")))
+        .map_err(|e| Failure::of(e.kind(), format!("rules.setup_rows: {e}")))
 }
 
 /// A setup from 72 cells of rank values or `SALPAKAN_NO_PIECE`.
@@ -158,17 +176,6 @@ pub(crate) unsafe fn setup_arg(
 ) -> FfiResult<Setup> {
     // SAFETY: forwarded from the caller.
     let cells = unsafe { arg_array::<u8, { Square::NUM }>(cells, name) }?;
-    // Checked first, then converted without a branch per cell (a random formation's empty
-    // cells are a coin toss for the branch predictor).
-    let valid = |value: u8| usize::from(value) < Rank::NUM || value == SALPAKAN_NO_PIECE;
-    if let Some((index, &value)) = cells.iter().enumerate().find(|(_, value)| !valid(**value)) {
-        return Err(Failure::invalid(format!(
-            "`{name}`[{index}] (square {}) is {value}, which is neither a rank (0..14) nor SALPAKAN_NO_PIECE (255)",
-            Square::ALL[index]
-        )));
-    }
-    let ranks: [Option<Rank>; Square::NUM] =
-        std::array::from_fn(|i| Rank::try_index(usize::from(cells[i])));
-    Setup::from_cells(side, rules, &ranks)
-        .map_err(|e| Failure::new(SalpakanResult::InvalidSetup, format!("`{name}`: {e}")))
+    Setup::from_cell_values(side, rules, cells)
+        .map_err(|e| Failure::of(e.kind(), format!("`{name}`: {e}")))
 }

@@ -29,12 +29,9 @@ impl From<Game> for SalpakanGame {
     }
 }
 
+/// A refused move, resignation or draw: `GAME_OVER` after the end, else `ILLEGAL_MOVE`.
 pub(crate) fn move_failure(error: MoveError) -> Failure {
-    let code = match error {
-        MoveError::GameOver { .. } => SalpakanResult::GameOver,
-        _ => SalpakanResult::IllegalMove,
-    };
-    Failure::new(code, error.to_string())
+    Failure::of(error.kind(), error.to_string())
 }
 
 /// Creates a game and writes it to `*out`.
@@ -55,8 +52,8 @@ unsafe fn new_game(
     let white = unsafe { setup_arg(white, Side::White, rules, "white") }?;
     // SAFETY: forwarded from the caller.
     let black = unsafe { setup_arg(black, Side::Black, rules, "black") }?;
-    let game = Game::new(white, black, first, rules)
-        .map_err(|e| Failure::new(SalpakanResult::InvalidSetup, e.to_string()))?;
+    let game =
+        Game::new(white, black, first, rules).map_err(|e| Failure::of(e.kind(), e.to_string()))?;
     SalpakanGame::from(game).hand_out(handle);
     Ok(())
 }
@@ -419,7 +416,7 @@ pub unsafe extern "C" fn salpakan_game_beliefs(
             .game
             .tracker(side)
             .and_then(|tracker| tracker.beliefs_by_square())
-            .map_err(|e| Failure::invalid(e.to_string()))?;
+            .map_err(|e| Failure::of(e.kind(), e.to_string()))?;
         probabilities.write(
             rows.as_flattened()
                 .try_into()
@@ -471,7 +468,7 @@ pub unsafe extern "C" fn salpakan_game_observation(
         let observation = game
             .game
             .observation(side, Orientation::ViewerUp)
-            .map_err(|e| Failure::invalid(e.to_string()))?;
+            .map_err(|e| Failure::of(e.kind(), e.to_string()))?;
         tensor.write(
             observation
                 .as_slice()
@@ -506,7 +503,7 @@ pub unsafe extern "C" fn salpakan_game_sample(
         let sample = game
             .game
             .sample(side, seed)
-            .map_err(|e| Failure::invalid(e.to_string()))?;
+            .map_err(|e| Failure::of(e.kind(), e.to_string()))?;
         SalpakanGame::from(sample).hand_out(handle);
         Ok(())
     })

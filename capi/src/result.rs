@@ -1,5 +1,7 @@
 //! The result of every fallible call, and the failure a call reports on its way out.
 
+use salpakan::ErrorKind;
+
 /// The result of a fallible C ABI call: `SALPAKAN_RESULT_OK` or an error code. The thread's
 /// `salpakan_last_error()` says what went wrong.
 #[repr(u32)]
@@ -71,6 +73,20 @@ impl SalpakanResult {
     }
 }
 
+impl From<ErrorKind> for SalpakanResult {
+    /// The code of an engine error of this kind (the crate's `ErrorKind` table): both
+    /// `Argument` and `Observe` are `INVALID_ARGUMENT`, `Text` is `PARSE`.
+    fn from(kind: ErrorKind) -> SalpakanResult {
+        match kind {
+            ErrorKind::Argument | ErrorKind::Observe => SalpakanResult::InvalidArgument,
+            ErrorKind::Setup => SalpakanResult::InvalidSetup,
+            ErrorKind::IllegalMove => SalpakanResult::IllegalMove,
+            ErrorKind::GameOver => SalpakanResult::GameOver,
+            ErrorKind::Text => SalpakanResult::Parse,
+        }
+    }
+}
+
 /// A failed call: its code and the message `salpakan_last_error` will return.
 #[derive(Debug)]
 pub(crate) struct Failure {
@@ -84,6 +100,11 @@ impl Failure {
             code,
             message: message.into(),
         }
+    }
+
+    /// An engine error of `kind`, with `message`.
+    pub(crate) fn of(kind: ErrorKind, message: impl Into<String>) -> Failure {
+        Failure::new(kind.into(), message)
     }
 
     pub(crate) fn invalid(message: impl Into<String>) -> Failure {

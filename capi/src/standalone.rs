@@ -53,7 +53,7 @@ pub unsafe extern "C" fn salpakan_random_setup(
     guard(|| {
         let side = side_arg(side, "side")?;
         let rules = Rules::new(setup_rows, 0)
-            .map_err(|e| Failure::invalid(format!("argument `setup_rows`: {e}")))?;
+            .map_err(|e| Failure::of(e.kind(), format!("argument `setup_rows`: {e}")))?;
         // SAFETY: forwarded from the caller.
         let cells = unsafe { out_array::<_, { Square::NUM }>(cells, "cells") }?;
         let setup = Setup::random(side, rules, seed);

@@ -105,7 +105,7 @@ unsafe fn game_from_text(
         let handle = unsafe { out(handle, "out") }?;
         // SAFETY: forwarded from the caller.
         let text = unsafe { read_text(text) }?;
-        let game = parse(text).map_err(|e| Failure::new(SalpakanResult::Parse, e.to_string()))?;
+        let game = parse(text).map_err(|e| Failure::of(e.kind(), e.to_string()))?;
         SalpakanGame::from(game).hand_out(handle);
         Ok(())
     })

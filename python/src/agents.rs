@@ -5,33 +5,9 @@ use pyo3::prelude::*;
 use salpakan::Agent;
 
 use crate::convert;
-use crate::errors::{argument, observe_error};
-use crate::game::Game;
-use crate::knowledge::Tracker;
+use crate::errors::raise;
+use crate::handles::{Game, Tracker};
 use crate::values::Move;
-
-/// A `Tracker` for `side` in `game`, refusing a side not to move.
-fn tracker_for(game: &Game, side: &Bound<'_, PyAny>) -> PyResult<salpakan::Tracker> {
-    let side = convert::side(side)?;
-    if game.inner.status().is_ongoing() && game.inner.side_to_move() != side {
-        return Err(argument(format!(
-            "it is {}'s turn, not {}'s",
-            convert::side_name(side.other()),
-            convert::side_name(side)
-        )));
-    }
-    game.inner.tracker(side).map_err(observe_error)
-}
-
-/// `agent`'s move from `tracker`, the GIL released meanwhile.
-fn choose(
-    py: Python<'_>,
-    agent: &mut (impl Agent + Send),
-    tracker: &salpakan::Tracker,
-) -> Option<Move> {
-    py.detach(|| agent.choose(tracker))
-        .map(|inner| Move { inner })
-}
 
 /// A Python class over the engine's agent of the same name: its constructor and any methods
 /// of its own as given, then the two ways to ask it for a move, the same for every agent.
@@ -47,22 +23,30 @@ macro_rules! agent_class {
         impl $name {
             $($methods)*
 
-            /// The move this player chooses from `tracker`, or `None` if the game is over or
-            /// it is not the tracker's side to move. The GIL is released while it thinks.
-            fn choose(&mut self, py: Python<'_>, tracker: PyRef<'_, Tracker>) -> Option<Move> {
-                choose(py, &mut self.inner, &tracker.inner)
+            /// The move this player chooses from `tracker`. Raises `GameOverError` once the
+            /// game is over and `ArgumentError` when it is not the tracker's side to move.
+            /// The GIL is released while it thinks.
+            fn choose(&mut self, py: Python<'_>, tracker: PyRef<'_, Tracker>) -> PyResult<Move> {
+                let (agent, tracker) = (&mut self.inner, &tracker.inner);
+                py.detach(|| agent.try_choose(tracker))
+                    .map(|inner| Move { inner })
+                    .map_err(raise)
             }
 
             /// As `choose`, for `side` in the arbiter's `game`: the agent is handed only what
-            /// `side` may know. `None` once the game is over.
+            /// `side` may know. Raises as `choose` does, and `ObserveError` for a game made
+            /// from a position text (it has no history to follow).
             fn choose_in(
                 &mut self,
                 py: Python<'_>,
                 game: PyRef<'_, Game>,
                 side: &Bound<'_, PyAny>,
-            ) -> PyResult<Option<Move>> {
-                let tracker = tracker_for(&game, side)?;
-                Ok(choose(py, &mut self.inner, &tracker))
+            ) -> PyResult<Move> {
+                let side = convert::side(side)?;
+                let (agent, game) = (&mut self.inner, &game.inner);
+                py.detach(|| agent.choose_in(game, side))
+                    .map(|inner| Move { inner })
+                    .map_err(raise)
             }
         }
     };
@@ -96,8 +80,12 @@ agent_class! {
 
 agent_class! {
     /// Information-set Monte Carlo tree search over determinizations drawn from the exact
-    /// posterior: `budget` iterations a move (0 for the default, 10,000), seeded.
+    /// posterior: `budget` iterations a move (0 for `Ismcts.DEFAULT_BUDGET`, 10,000), seeded.
     Ismcts {
+        /// The iterations a move when `budget` is 0 (the crate's `Ismcts::DEFAULT_BUDGET`).
+        #[classattr]
+        const DEFAULT_BUDGET: u32 = salpakan::Ismcts::DEFAULT_BUDGET;
+
         #[new]
         #[pyo3(signature = (seed = 0, budget = 0))]
         fn new(seed: u64, budget: u32) -> Ismcts {

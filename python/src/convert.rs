@@ -1,67 +1,65 @@
-//! Conversions between Python values and the engine's: sides, ranks, squares, rules, cells.
+//! Conversions between Python values and the engine's, through the crate's vocabulary (the
+//! same readers and words the C ABI and the npm package use): sides, squares, ranks, actions,
+//! rules, setup cells, statuses, and the NumPy arrays of masks and observations.
 
-use numpy::{PyArray1, PyArray3, PyArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-use salpakan::{Rank, Rules, Setup, Side, Square, Status};
+use salpakan::{Move, Rank, Rules, Setup, Side, Square, Status};
 
-use crate::errors::{argument, setup_error};
+use crate::errors::{argument, raise};
 
-/// An empty cell in the C ABI's numbering, which `Game.from_cells` takes.
-pub(crate) const NO_PIECE: u8 = 255;
-
-/// A side from `0`/`1` or `"white"`/`"black"`.
-pub(crate) fn side(value: &Bound<'_, PyAny>) -> PyResult<Side> {
-    if let Ok(text) = value.cast::<PyString>() {
-        return match text.to_cow()?.to_ascii_lowercase().as_str() {
-            "white" | "w" => Ok(Side::White),
-            "black" | "b" => Ok(Side::Black),
-            other => Err(argument(format!(
-                "side {other:?}: it must be \"white\" or \"black\" (or 0 or 1)"
-            ))),
-        };
-    }
-    let index: i64 = value
+/// An integer argument, or `ArgumentError` naming what it stands for.
+fn integer(value: &Bound<'_, PyAny>, what: &str) -> PyResult<i64> {
+    value
         .extract()
-        .map_err(|_| argument("a side is 0 (White), 1 (Black), \"white\" or \"black\""))?;
-    usize::try_from(index)
-        .ok()
-        .and_then(Side::try_index)
-        .ok_or_else(|| argument(format!("side {index}: it must be 0 (White) or 1 (Black)")))
+        .map_err(|_| argument(format!("{what}, not {}", type_name(value))))
 }
 
-/// A side as the package writes it: `"white"` or `"black"`.
-pub(crate) fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::White => "white",
-        Side::Black => "black",
+fn type_name(value: &Bound<'_, PyAny>) -> String {
+    value
+        .get_type()
+        .name()
+        .map_or_else(|_| "an object".into(), |name| format!("a {name}"))
+}
+
+/// A side from `0`/`1` or its word (`"white"`, `"black"`, `"w"`, `"b"`, any case).
+pub(crate) fn side(value: &Bound<'_, PyAny>) -> PyResult<Side> {
+    if let Ok(text) = value.cast::<PyString>() {
+        return text.to_cow()?.parse().map_err(raise);
     }
+    Side::from_number(integer(value, "a side is 0, 1, \"white\" or \"black\"")?).map_err(raise)
 }
 
 /// A square from its index (0..72) or its name (`"e4"`).
 pub(crate) fn square(value: &Bound<'_, PyAny>) -> PyResult<Square> {
     if let Ok(text) = value.cast::<PyString>() {
-        let text = text.to_cow()?;
-        return text
-            .parse()
-            .map_err(|e| argument(format!("square {text:?}: {e}")));
+        return text.to_cow()?.parse().map_err(raise);
     }
-    let index: i64 = value
-        .extract()
-        .map_err(|_| argument("a square is an index 0..72 or a name such as \"e4\""))?;
-    usize::try_from(index)
-        .ok()
-        .and_then(Square::try_index)
-        .ok_or_else(|| argument(format!("square {index}: it must be 0..72")))
+    Square::from_number(integer(
+        value,
+        "a square is an index 0..72 or a name such as \"e4\"",
+    )?)
+    .map_err(raise)
+}
+
+/// A rank from its number (0 Flag … 14 Spy).
+pub(crate) fn rank(value: i64) -> PyResult<Rank> {
+    Rank::from_number(value).map_err(raise)
+}
+
+/// The move with action id `value`.
+pub(crate) fn action(value: i64) -> PyResult<Move> {
+    Move::from_action_number(value).map_err(raise)
 }
 
 /// Rules from the setup zone's rows and the move limit (0 for none).
-pub(crate) fn rules(setup_rows: u8, move_limit: u16) -> PyResult<Rules> {
-    Rules::new(setup_rows, move_limit).map_err(argument)
+pub(crate) fn rules(setup_rows: i64, move_limit: i64) -> PyResult<Rules> {
+    Rules::from_numbers(setup_rows, move_limit).map_err(raise)
 }
 
-/// A setup from 72 cells indexed by square (rank values 0..15, 255 empty), any sequence of
+/// A setup from 72 cells indexed by square (rank numbers 0..15, 255 empty), any sequence of
 /// integers, a NumPy array included.
 pub(crate) fn setup_from_cells(
     side: Side,
@@ -73,40 +71,18 @@ pub(crate) fn setup_from_cells(
         .map(|item| item?.extract::<i64>())
         .collect::<PyResult<_>>()
         .map_err(|_| argument("cells must be a sequence of 72 integers"))?;
-    if values.len() != Square::NUM {
-        return Err(argument(format!(
-            "{} cells: a setup has one per square, 72",
-            values.len()
-        )));
-    }
-    let mut grid = [None; Square::NUM];
-    for (square, &value) in Square::ALL.into_iter().zip(&values) {
-        grid[square.index()] = match value {
-            255 => None,
-            v => Some(
-                usize::try_from(v)
-                    .ok()
-                    .and_then(Rank::try_index)
-                    .ok_or_else(|| {
-                        argument(format!(
-                            "cell {square} holds {v}: a rank is 0..15, an empty square 255"
-                        ))
-                    })?,
-            ),
-        };
-    }
-    Setup::from_cells(side, rules, &grid).map_err(setup_error)
+    Setup::from_cell_values(side, rules, &values).map_err(raise)
 }
 
 /// A status's three words: `"ongoing"`/`"won"`/`"drawn"`, the winner, the reason.
 pub(crate) fn status_words(
     status: Status,
 ) -> (&'static str, Option<&'static str>, Option<&'static str>) {
-    match status {
-        Status::Ongoing => ("ongoing", None, None),
-        Status::Won { winner, reason } => ("won", Some(side_name(winner)), Some(reason.token())),
-        Status::Drawn { reason } => ("drawn", None, Some(reason.token())),
-    }
+    (
+        status.state_word(),
+        status.winner().map(Side::word),
+        status.reason_token(),
+    )
 }
 
 /// An action mask as a NumPy `bool` array of 288.
@@ -161,4 +137,14 @@ pub(crate) fn observation_array<'py>(
     observation: &salpakan::Observation,
 ) -> PyResult<Bound<'py, PyArray3<f32>>> {
     PyArray1::from_slice(py, observation.as_slice()).reshape(salpakan::Observation::SHAPE)
+}
+
+/// A tracker's beliefs by square (`Tracker::beliefs_by_square`) as a NumPy `float64` array
+/// of shape `(72, 15)`, counted with the GIL released.
+pub(crate) fn beliefs_array<'py>(
+    py: Python<'py>,
+    tracker: &salpakan::Tracker,
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    let rows = py.detach(|| tracker.beliefs_by_square()).map_err(raise)?;
+    PyArray1::from_slice(py, rows.as_flattened()).reshape([Square::NUM, Rank::NUM])
 }

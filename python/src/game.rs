@@ -1,4 +1,4 @@
-//! The arbiter's game, its reports and status, and one side's view of it.
+//! The arbiter's game and one side's view of it.
 
 use numpy::{PyArray1, PyArray2, PyArray3};
 use pyo3::prelude::*;
@@ -6,133 +6,10 @@ use pyo3::types::PyDict;
 
 use salpakan::{Side, Square, ViewCell};
 
-use crate::convert::{self, side_name, status_words};
-use crate::errors::{argument, move_error, observe_error, setup_error, text_error};
-use crate::knowledge::{Tracker, beliefs_array};
+use crate::convert::{self, beliefs_array};
+use crate::errors::raise;
+use crate::handles::{Game, Report, Status, Tracker};
 use crate::values::{Move, Setup, move_arg};
-
-/// A game's status: `state` is `"ongoing"`, `"won"` or `"drawn"`; `winner` `"white"`,
-/// `"black"` or `None`; `reason` `None` or one of `"flag-captured"`, `"flag-reached-end"`,
-/// `"resignation"`, `"agreement"`, `"move-limit"`. `str(status)` reads as a sentence.
-#[pyclass(module = "salpakan", frozen, eq, from_py_object)]
-#[derive(Clone, Copy, PartialEq)]
-pub(crate) struct Status {
-    pub(crate) inner: salpakan::Status,
-}
-
-#[pymethods]
-impl Status {
-    /// `"ongoing"`, `"won"` or `"drawn"`.
-    #[getter]
-    fn state(&self) -> &'static str {
-        status_words(self.inner).0
-    }
-
-    /// `"white"`, `"black"`, or `None` unless won.
-    #[getter]
-    fn winner(&self) -> Option<&'static str> {
-        status_words(self.inner).1
-    }
-
-    /// Why the game ended, or `None` while it goes on.
-    #[getter]
-    fn reason(&self) -> Option<&'static str> {
-        status_words(self.inner).2
-    }
-
-    /// Whether the game goes on.
-    #[getter]
-    fn ongoing(&self) -> bool {
-        self.inner.is_ongoing()
-    }
-
-    fn __str__(&self) -> String {
-        self.inner.to_string()
-    }
-
-    fn __repr__(&self) -> String {
-        let (state, winner, reason) = status_words(self.inner);
-        let word = |w: Option<&str>| w.map_or("None".to_string(), |w| format!("'{w}'"));
-        format!(
-            "Status(state='{state}', winner={}, reason={})",
-            word(winner),
-            word(reason)
-        )
-    }
-}
-
-/// What a move did, as the arbiter announces it: `move`, `challenge` (whether it was one),
-/// `outcome` (`None`, or the attacker's `"win"`, `"lose"` or `"tie"`) and the `status`
-/// after it. It never holds a rank.
-#[pyclass(module = "salpakan", frozen, eq, from_py_object)]
-#[derive(Clone, Copy, PartialEq)]
-pub(crate) struct Report {
-    pub(crate) inner: salpakan::Report,
-}
-
-#[pymethods]
-impl Report {
-    /// The move played.
-    #[getter]
-    #[pyo3(name = "move")]
-    fn mv(&self) -> Move {
-        Move {
-            inner: self.inner.mv,
-        }
-    }
-
-    /// Whether the move was a challenge.
-    #[getter]
-    fn challenge(&self) -> bool {
-        self.inner.outcome.is_some()
-    }
-
-    /// `None` for a plain move, else `"win"`, `"lose"` or `"tie"` (the attacker's).
-    #[getter]
-    fn outcome(&self) -> Option<&'static str> {
-        self.inner.outcome.map(|o| o.name())
-    }
-
-    /// The status after the move.
-    #[getter]
-    fn status(&self) -> Status {
-        Status {
-            inner: self.inner.status,
-        }
-    }
-
-    fn __str__(&self) -> String {
-        self.inner.to_string()
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "Report(move='{}', outcome={}, status='{}')",
-            self.inner.mv,
-            self.inner
-                .outcome
-                .map_or("None".to_string(), |o| format!("'{}'", o.name())),
-            self.inner.status
-        )
-    }
-}
-
-/// The game as the arbiter holds it: every rank, the history, the status.
-///
-/// Sides are `0`/`"white"` and `1`/`"black"`. Moves are `salpakan.Move`s or their notation
-/// (`"e3-e4"`). Errors are `salpakan.Error`s: `IllegalMoveError`, `GameOverError`,
-/// `SetupError`, `TextError`, `ObserveError`, `ArgumentError`.
-#[pyclass(module = "salpakan")]
-#[derive(Clone)]
-pub(crate) struct Game {
-    pub(crate) inner: salpakan::Game,
-}
-
-impl Game {
-    pub(crate) fn wrap(inner: salpakan::Game) -> Game {
-        Game { inner }
-    }
-}
 
 #[pymethods]
 impl Game {
@@ -144,8 +21,8 @@ impl Game {
         white: Option<Setup>,
         black: Option<Setup>,
         first: Option<&Bound<'_, PyAny>>,
-        setup_rows: u8,
-        move_limit: u16,
+        setup_rows: i64,
+        move_limit: i64,
         seed: u64,
     ) -> PyResult<Game> {
         let rules = convert::rules(setup_rows, move_limit)?;
@@ -160,7 +37,7 @@ impl Game {
         );
         salpakan::Game::new(white, black, first, rules)
             .map(Game::wrap)
-            .map_err(setup_error)
+            .map_err(raise)
     }
 
     /// A game from two setups given as 72 cells each, indexed by square (the C ABI's
@@ -172,8 +49,8 @@ impl Game {
         white: &Bound<'_, PyAny>,
         black: &Bound<'_, PyAny>,
         first: Option<&Bound<'_, PyAny>>,
-        setup_rows: u8,
-        move_limit: u16,
+        setup_rows: i64,
+        move_limit: i64,
     ) -> PyResult<Game> {
         let rules = convert::rules(setup_rows, move_limit)?;
         let first = first.map(convert::side).transpose()?.unwrap_or(Side::White);
@@ -181,7 +58,7 @@ impl Game {
         let black = convert::setup_from_cells(Side::Black, rules, black)?;
         salpakan::Game::new(white, black, first, rules)
             .map(Game::wrap)
-            .map_err(setup_error)
+            .map_err(raise)
     }
 
     /// Reads a game record (as `record()` writes it) and replays it.
@@ -189,14 +66,14 @@ impl Game {
     fn from_record(text: &str) -> PyResult<Game> {
         salpakan::Game::from_record(text)
             .map(Game::wrap)
-            .map_err(text_error)
+            .map_err(raise)
     }
 
     /// A game from a position text (as `to_text()` writes it). It has no setups or history,
     /// so beliefs, samples, trackers and observations are refused.
     #[staticmethod]
     fn from_text(text: &str) -> PyResult<Game> {
-        let position: salpakan::Position = text.parse().map_err(text_error)?;
+        let position: salpakan::Position = text.parse().map_err(raise)?;
         Ok(Game::wrap(salpakan::Game::from_position(position)))
     }
 
@@ -227,31 +104,22 @@ impl Game {
 
     /// Plays a move (a `Move` or its notation) and returns the arbiter's report.
     #[pyo3(name = "play")]
-    fn play_move(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<Report> {
-        let mv = move_arg(mv)?;
+    fn play_move(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<Report> {
+        let mv = move_arg(r#move)?;
         self.inner
             .play(mv)
             .map(|inner| Report { inner })
-            .map_err(move_error)
+            .map_err(raise)
     }
 
     /// Plays the move with action id `action` and returns the report. An id in 0..288 whose
     /// step would leave the board is an illegal move like any other.
     fn play_action(&mut self, action: i64) -> PyResult<Report> {
-        let id = u16::try_from(action)
-            .ok()
-            .filter(|&a| usize::from(a) < salpakan::Move::NUM_ACTIONS)
-            .ok_or_else(|| argument(format!("action {action}: action ids are 0..288")))?;
-        let mv = salpakan::Move::from_action(id).ok_or_else(|| {
-            crate::errors::error(
-                crate::errors::Kind::IllegalMove,
-                format!("action {action}: its step leaves the board"),
-            )
-        })?;
+        let mv = convert::action(action)?;
         self.inner
             .play(mv)
             .map(|inner| Report { inner })
-            .map_err(move_error)
+            .map_err(raise)
     }
 
     /// `side` resigns; returns the new status.
@@ -260,7 +128,7 @@ impl Game {
         self.inner
             .resign(side)
             .map(|inner| Status { inner })
-            .map_err(move_error)
+            .map_err(raise)
     }
 
     /// Both sides agree to a draw; returns the new status.
@@ -268,7 +136,7 @@ impl Game {
         self.inner
             .agree_draw()
             .map(|inner| Status { inner })
-            .map_err(move_error)
+            .map_err(raise)
     }
 
     /// The game's status.
@@ -282,13 +150,13 @@ impl Game {
     /// `"white"` or `"black"`.
     #[getter]
     fn side_to_move(&self) -> &'static str {
-        side_name(self.inner.side_to_move())
+        self.inner.side_to_move().word()
     }
 
     /// `"white"` or `"black"`.
     #[getter]
     fn first_mover(&self) -> &'static str {
-        side_name(self.inner.first_mover())
+        self.inner.first_mover().word()
     }
 
     /// Plies played.
@@ -341,7 +209,7 @@ impl Game {
         side: &Bound<'_, PyAny>,
     ) -> PyResult<Bound<'py, PyArray2<f64>>> {
         let side = convert::side(side)?;
-        let tracker = self.inner.tracker(side).map_err(observe_error)?;
+        let tracker = self.inner.tracker(side).map_err(raise)?;
         beliefs_array(py, &tracker)
     }
 
@@ -360,7 +228,7 @@ impl Game {
         let observation = self
             .inner
             .observation(side, convert::orientation(viewer_up))
-            .map_err(observe_error)?;
+            .map_err(raise)?;
         convert::observation_array(py, &observation)
     }
 
@@ -371,16 +239,13 @@ impl Game {
         let game = &self.inner;
         py.detach(|| game.sample(side, seed))
             .map(Game::wrap)
-            .map_err(observe_error)
+            .map_err(raise)
     }
 
     /// What `side` knows, as a client would hold it: a `Tracker` at this point of the game.
     fn tracker(&self, side: &Bound<'_, PyAny>) -> PyResult<Tracker> {
         let side = convert::side(side)?;
-        self.inner
-            .tracker(side)
-            .map(Tracker::wrap)
-            .map_err(observe_error)
+        self.inner.tracker(side).map(Tracker::wrap).map_err(raise)
     }
 
     /// The number of move sequences of `depth` plies (the GIL is released meanwhile).
@@ -449,7 +314,7 @@ impl Game {
         format!(
             "<salpakan.Game ply {}, {} to move, {}>\n{board}",
             self.inner.history().len(),
-            side_name(self.inner.side_to_move()),
+            self.inner.side_to_move().word(),
             self.inner.status()
         )
     }
@@ -467,7 +332,7 @@ impl View {
     /// The viewing side.
     #[getter]
     fn side(&self) -> &'static str {
-        side_name(self.inner.side())
+        self.inner.side().word()
     }
 
     /// The 72 cells by square: `None` (empty), `("own", rank)` or `("enemy", None)`.
@@ -495,7 +360,7 @@ impl View {
     fn __repr__(&self) -> String {
         format!(
             "<salpakan.View of {}>\n{}",
-            side_name(self.inner.side()),
+            self.inner.side().word(),
             self.inner
         )
     }

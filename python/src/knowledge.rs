@@ -1,41 +1,14 @@
 //! What one side may know: the client-side tracker and beliefs as arrays.
 
-use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArray3};
 use pyo3::prelude::*;
 
-use salpakan::{Bitboard, Rank, Square};
+use salpakan::Bitboard;
 
-use crate::convert::{self, side_name};
-use crate::errors::observe_error;
-use crate::game::{Game, Report, Status};
+use crate::convert::{self, beliefs_array};
+use crate::errors::raise;
+use crate::handles::{Game, Report, Status, Tracker};
 use crate::values::{Move, Setup};
-
-/// A tracker's beliefs by square (`Tracker::beliefs_by_square`) as a NumPy `float64` array
-/// of shape `(72, 15)`, counted with the GIL released.
-pub(crate) fn beliefs_array<'py>(
-    py: Python<'py>,
-    tracker: &salpakan::Tracker,
-) -> PyResult<Bound<'py, PyArray2<f64>>> {
-    let rows = py
-        .detach(|| tracker.beliefs_by_square())
-        .map_err(observe_error)?;
-    PyArray1::from_slice(py, rows.as_flattened()).reshape([Square::NUM, Rank::NUM])
-}
-
-/// A client's knowledge of a game: its own setup, where the enemy's pieces started, and the
-/// public reports since. It knows its legal moves, exact beliefs, samples and observation
-/// without the arbiter. `Game.tracker(side)` gives the one a server would hold.
-#[pyclass(module = "salpakan")]
-#[derive(Clone)]
-pub(crate) struct Tracker {
-    pub(crate) inner: salpakan::Tracker,
-}
-
-impl Tracker {
-    pub(crate) fn wrap(inner: salpakan::Tracker) -> Tracker {
-        Tracker { inner }
-    }
-}
 
 #[pymethods]
 impl Tracker {
@@ -47,8 +20,8 @@ impl Tracker {
         own: Setup,
         enemy_squares: &Bound<'_, PyAny>,
         first: Option<&Bound<'_, PyAny>>,
-        setup_rows: u8,
-        move_limit: u16,
+        setup_rows: i64,
+        move_limit: i64,
     ) -> PyResult<Tracker> {
         let rules = convert::rules(setup_rows, move_limit)?;
         let first = first
@@ -61,29 +34,29 @@ impl Tracker {
         }
         salpakan::Tracker::new(&own.inner, squares, first, rules)
             .map(Tracker::wrap)
-            .map_err(observe_error)
+            .map_err(raise)
     }
 
     /// Takes in one report of the public log (a `Report`, as `Game.play` returns it).
     fn observe(&mut self, report: Report) -> PyResult<()> {
-        self.inner.observe(&report.inner).map_err(observe_error)
+        self.inner.observe(&report.inner).map_err(raise)
     }
 
     /// Takes in the end of the game by resignation or agreement.
     fn observe_end(&mut self, status: Status) -> PyResult<()> {
-        self.inner.observe_end(status.inner).map_err(observe_error)
+        self.inner.observe_end(status.inner).map_err(raise)
     }
 
     /// The tracking side, `"white"` or `"black"`.
     #[getter]
     fn side(&self) -> &'static str {
-        side_name(self.inner.side())
+        self.inner.side().word()
     }
 
     /// `"white"` or `"black"`.
     #[getter]
     fn side_to_move(&self) -> &'static str {
-        side_name(self.inner.side_to_move())
+        self.inner.side_to_move().word()
     }
 
     /// The status as observed.
@@ -130,7 +103,7 @@ impl Tracker {
         let observation = self
             .inner
             .observation(convert::orientation(viewer_up))
-            .map_err(observe_error)?;
+            .map_err(raise)?;
         convert::observation_array(py, &observation)
     }
 
@@ -140,7 +113,7 @@ impl Tracker {
         let tracker = &self.inner;
         py.detach(|| tracker.sample(seed))
             .map(Game::wrap)
-            .map_err(observe_error)
+            .map_err(raise)
     }
 
     /// The rank of one of the tracking side's own pieces by square, or `None`.
@@ -161,7 +134,7 @@ impl Tracker {
     fn __repr__(&self) -> String {
         format!(
             "<salpakan.Tracker of {}, ply {}, {}>",
-            side_name(self.inner.side()),
+            self.inner.side().word(),
             self.inner.history().len(),
             self.inner.status()
         )

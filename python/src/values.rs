@@ -3,8 +3,8 @@
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-use crate::convert::{self, NO_PIECE};
-use crate::errors::{argument, text_error};
+use crate::convert;
+use crate::errors::{argument, raise};
 
 /// A move from one square to a neighbouring one. `str(move)` is its notation (`"e3-e4"`);
 /// `Move.parse("e3-e4")` reads it back. Squares are indices `(row - 1) * 9 + file` (a1 = 0,
@@ -28,19 +28,13 @@ impl Move {
     /// Reads a move's notation, `"e3-e4"` (or `"e3xe4"`).
     #[staticmethod]
     fn parse(text: &str) -> PyResult<Move> {
-        text.parse()
-            .map(|inner| Move { inner })
-            .map_err(|e| crate::errors::error(crate::errors::Kind::Text, e))
+        text.parse().map(|inner| Move { inner }).map_err(raise)
     }
 
     /// The move with action id `action` (`from * 4 + direction`, 0..288).
     #[staticmethod]
     fn from_action(action: i64) -> PyResult<Move> {
-        u16::try_from(action)
-            .ok()
-            .and_then(salpakan::Move::from_action)
-            .map(|inner| Move { inner })
-            .ok_or_else(|| argument(format!("action {action}: no move has this id")))
+        convert::action(action).map(|inner| Move { inner })
     }
 
     /// The square the piece leaves (an index).
@@ -105,7 +99,7 @@ impl Setup {
     /// A uniformly random valid setup for `side`, the same for the same seed on every platform.
     #[staticmethod]
     #[pyo3(signature = (side, seed, setup_rows = 3))]
-    fn random(side: &Bound<'_, PyAny>, seed: u64, setup_rows: u8) -> PyResult<Setup> {
+    fn random(side: &Bound<'_, PyAny>, seed: u64, setup_rows: i64) -> PyResult<Setup> {
         let rules = convert::rules(setup_rows, 0)?;
         Ok(Setup {
             inner: salpakan::Setup::random(convert::side(side)?, rules, seed),
@@ -118,7 +112,7 @@ impl Setup {
     fn from_cells(
         side: &Bound<'_, PyAny>,
         cells: &Bound<'_, PyAny>,
-        setup_rows: u8,
+        setup_rows: i64,
     ) -> PyResult<Setup> {
         let rules = convert::rules(setup_rows, 0)?;
         Ok(Setup {
@@ -129,24 +123,19 @@ impl Setup {
     /// Reads a setup text, `"FL:a1 PV:b1 …"` (White's codes upper case, Black's lower case).
     #[staticmethod]
     fn parse(text: &str) -> PyResult<Setup> {
-        text.parse()
-            .map(|inner| Setup { inner })
-            .map_err(text_error)
+        text.parse().map(|inner| Setup { inner }).map_err(raise)
     }
 
     /// `"white"` or `"black"`.
     #[getter]
     fn side(&self) -> &'static str {
-        convert::side_name(self.inner.side())
+        self.inner.side().word()
     }
 
     /// The 72 cells indexed by square: rank values, 255 for an empty square.
     fn cells(&self) -> Vec<u16> {
-        self.inner
-            .cells()
-            .iter()
-            .map(|cell| cell.map_or(u16::from(NO_PIECE), |rank| rank as u16))
-            .collect()
+        // u16, not u8: PyO3 makes a `Vec<u8>` a `bytes`, and this is a list of integers.
+        self.inner.cell_values().map(u16::from).to_vec()
     }
 
     fn __str__(&self) -> String {
@@ -166,26 +155,18 @@ impl Setup {
 /// The arbiter's answer when a piece of rank `attacker` challenges one of rank `defender`
 /// (rank values 0..15): `"win"`, `"lose"` or `"tie"`.
 #[pyfunction]
-pub(crate) fn challenge(attacker: usize, defender: usize) -> PyResult<&'static str> {
-    let rank = |value: usize| {
-        salpakan::Rank::try_index(value)
-            .ok_or_else(|| argument(format!("rank {value}: it must be 0..15")))
-    };
-    Ok(salpakan::challenge(rank(attacker)?, rank(defender)?).name())
+pub(crate) fn challenge(attacker: i64, defender: i64) -> PyResult<&'static str> {
+    Ok(salpakan::challenge(convert::rank(attacker)?, convert::rank(defender)?).name())
 }
 
 /// The name of the rank with value `rank` (`"Flag"`, `"Private"`, … `"Spy"`).
 #[pyfunction]
-pub(crate) fn rank_name(rank: usize) -> PyResult<&'static str> {
-    salpakan::Rank::try_index(rank)
-        .map(|r| r.name())
-        .ok_or_else(|| argument(format!("rank {rank}: it must be 0..15")))
+pub(crate) fn rank_name(rank: i64) -> PyResult<&'static str> {
+    convert::rank(rank).map(salpakan::Rank::name)
 }
 
 /// The two-letter code of the rank with value `rank` (`"FL"`, `"PV"`, … `"SP"`).
 #[pyfunction]
-pub(crate) fn rank_code(rank: usize) -> PyResult<&'static str> {
-    salpakan::Rank::try_index(rank)
-        .map(|r| r.code())
-        .ok_or_else(|| argument(format!("rank {rank}: it must be 0..15")))
+pub(crate) fn rank_code(rank: i64) -> PyResult<&'static str> {
+    convert::rank(rank).map(salpakan::Rank::code)
 }

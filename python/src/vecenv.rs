@@ -8,7 +8,7 @@ use salpakan::{
 };
 
 use crate::convert;
-use crate::errors::{Kind, argument, error};
+use crate::errors::{argument, error};
 
 /// One game of the batch.
 struct Env {
@@ -163,8 +163,8 @@ impl VecEnv {
         seed: u64,
         observations: bool,
         threads: usize,
-        setup_rows: u8,
-        move_limit: u16,
+        setup_rows: i64,
+        move_limit: i64,
         max_plies: u32,
     ) -> PyResult<VecEnv> {
         if num_envs == 0 {
@@ -276,10 +276,10 @@ impl VecEnv {
                 Some(mv) if env.position.is_legal(mv) => moves.push(mv),
                 _ => {
                     return Err(error(
-                        Kind::IllegalMove,
+                        salpakan::ErrorKind::IllegalMove,
                         format!(
                             "game {i}: action {action} is not a legal move for {}",
-                            convert::side_name(env.position.side_to_move())
+                            env.position.side_to_move().word()
                         ),
                     ));
                 }
@@ -347,7 +347,7 @@ impl VecEnv {
             crate::values::Setup {
                 inner: black.clone(),
             },
-            convert::side_name(*first),
+            first.word(),
             env.plies,
         ))
     }

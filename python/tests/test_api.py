@@ -107,10 +107,11 @@ def test_agents_choose_legal_moves_and_refuse_the_wrong_side():
     for agent in (salpakan.Random(1), salpakan.Greedy(1), salpakan.Ismcts(1, 200)):
         move = agent.choose_in(game, game.side_to_move)
         assert move in game.legal_moves()
-        assert agent.choose(game.tracker("black")) is None
+        with pytest.raises(salpakan.ArgumentError):
+            agent.choose(game.tracker("black"))
         with pytest.raises(salpakan.ArgumentError):
             agent.choose_in(game, "black")
-    assert salpakan.Ismcts(0).budget == 10_000
+    assert salpakan.Ismcts(0).budget == salpakan.Ismcts.DEFAULT_BUDGET == 10_000
 
 
 def test_long_calls_release_the_gil():

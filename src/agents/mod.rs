@@ -15,10 +15,18 @@ mod ismcts;
 pub use greedy::Greedy;
 pub use ismcts::Ismcts;
 
-use crate::knowledge::Tracker;
+use core::str::FromStr;
+
+use thiserror::Error;
+
+use crate::error_kind::ErrorKind;
+use crate::game::Game;
+use crate::knowledge::{ObserveError, Tracker};
 use crate::movegen::Move;
 use crate::rank::Rank;
 use crate::rng::SplitMix64;
+use crate::side::Side;
+use crate::status::Status;
 
 /// A player. It is handed only its side's [`Tracker`], so its choice is a function of what
 /// that side may know (and of the agent's own state, such as its seed).
@@ -26,6 +34,169 @@ pub trait Agent {
     /// The move to play, or `None` if the game is over or it is not the tracker's side to
     /// move.
     fn choose(&mut self, me: &Tracker) -> Option<Move>;
+
+    /// As [`Agent::choose`], saying why there is no move: the one behaviour every binding
+    /// gives an agent asked to move when it cannot.
+    ///
+    /// # Errors
+    /// [`ChooseError::GameOver`] once the game has ended, [`ChooseError::NotYourTurn`] when
+    /// it is the other side's move.
+    fn try_choose(&mut self, me: &Tracker) -> Result<Move, ChooseError> {
+        let status = me.status();
+        if !status.is_ongoing() {
+            return Err(ChooseError::GameOver { status });
+        }
+        if me.side_to_move() != me.side() {
+            return Err(ChooseError::NotYourTurn { side: me.side() });
+        }
+        self.choose(me)
+            .ok_or(ChooseError::NoMove { side: me.side() })
+    }
+
+    /// The move for `side` in the arbiter's `game`: the agent is handed only `side`'s
+    /// [`Tracker`], never the game.
+    ///
+    /// # Errors
+    /// As [`Agent::try_choose`]; [`ChooseError::Observe`] for a game with no history to
+    /// follow (one made from a position).
+    ///
+    /// # Examples
+    /// ```
+    /// use salpakan::{Agent, ChooseError, ErrorKind, Game, Random, Rules, Setup, Side};
+    ///
+    /// let rules = Rules::default();
+    /// let mut game = Game::new(Setup::random(Side::White, rules, 1),
+    ///     Setup::random(Side::Black, rules, 2), Side::White, rules)?;
+    /// let mut agent = Random::new(7);
+    /// let err = agent.choose_in(&game, Side::Black).unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::Argument); // not Black's turn
+    /// game.play(agent.choose_in(&game, Side::White)?)?;
+    /// game.resign(Side::White)?;
+    /// assert_eq!(agent.choose_in(&game, Side::Black).unwrap_err().kind(), ErrorKind::GameOver);
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    fn choose_in(&mut self, game: &Game, side: Side) -> Result<Move, ChooseError> {
+        let status = game.status();
+        if !status.is_ongoing() {
+            return Err(ChooseError::GameOver { status });
+        }
+        if game.side_to_move() != side {
+            return Err(ChooseError::NotYourTurn { side });
+        }
+        self.try_choose(&game.tracker(side)?)
+    }
+}
+
+/// Why an agent has no move to give.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ChooseError {
+    /// The game has ended.
+    #[error("the game is over ({status})")]
+    GameOver {
+        /// How it ended.
+        status: Status,
+    },
+    /// It is the other side's move.
+    #[error("it is {}'s turn, not {side}'s", .side.other())]
+    NotYourTurn {
+        /// The side asked to move.
+        side: Side,
+    },
+    /// The agent found no move in a game that goes on (never for the crate's agents: a side
+    /// to move always has one).
+    #[error("{side} has no move to choose")]
+    NoMove {
+        /// The side asked to move.
+        side: Side,
+    },
+    /// The game has no history to follow.
+    #[error(transparent)]
+    Observe(#[from] ObserveError),
+}
+
+impl ChooseError {
+    /// Its kind: [`ErrorKind::GameOver`] after the end, [`ErrorKind::Argument`] out of turn
+    /// (or with no move), the observation error's kind otherwise.
+    #[must_use]
+    pub const fn kind(&self) -> ErrorKind {
+        match self {
+            ChooseError::GameOver { .. } => ErrorKind::GameOver,
+            ChooseError::NotYourTurn { .. } | ChooseError::NoMove { .. } => ErrorKind::Argument,
+            ChooseError::Observe(e) => e.kind(),
+        }
+    }
+}
+
+crate::enums::simple_enum! {
+    /// The crate's players by name, as the bindings and servers choose them: `"random"`,
+    /// `"greedy"`, `"ismcts"` (their [`AgentKind::word`]), numbered 0, 1, 2 (the C ABI's
+    /// `SALPAKAN_AGENT_*`).
+    ///
+    /// # Examples
+    /// ```
+    /// use salpakan::AgentKind;
+    ///
+    /// let kind: AgentKind = "ismcts".parse()?;
+    /// assert_eq!(kind, AgentKind::Ismcts);
+    /// let agent = kind.build(7, 0); // the default budget
+    /// # let _ = agent;
+    /// # Ok::<_, salpakan::ValueError>(())
+    /// ```
+    pub enum AgentKind {
+        /// [`Random`].
+        Random = 0 => "Random",
+        /// [`Greedy`].
+        Greedy = 1 => "Greedy",
+        /// [`Ismcts`].
+        Ismcts = 2 => "Ismcts",
+    }
+}
+
+impl AgentKind {
+    /// The kind's word: `"random"`, `"greedy"` or `"ismcts"`.
+    #[must_use]
+    pub const fn word(self) -> &'static str {
+        match self {
+            AgentKind::Random => "random",
+            AgentKind::Greedy => "greedy",
+            AgentKind::Ismcts => "ismcts",
+        }
+    }
+
+    /// The kind with number `value` (0 random, 1 greedy, 2 ismcts).
+    ///
+    /// # Errors
+    /// [`ValueError::AgentNumber`](crate::ValueError::AgentNumber) for any other number.
+    pub fn from_number(value: i64) -> Result<AgentKind, crate::value_error::ValueError> {
+        usize::try_from(value)
+            .ok()
+            .and_then(AgentKind::try_index)
+            .ok_or(crate::value_error::ValueError::AgentNumber(value))
+    }
+
+    /// A new player of this kind whose draws are seeded with `seed`; `budget` is
+    /// [`Ismcts`]'s iterations a move (0 for [`Ismcts::DEFAULT_BUDGET`]), ignored by the
+    /// others.
+    #[must_use]
+    pub fn build(self, seed: u64, budget: u32) -> Box<dyn Agent + Send> {
+        match self {
+            AgentKind::Random => Box::new(Random::new(seed)),
+            AgentKind::Greedy => Box::new(Greedy::new(seed)),
+            AgentKind::Ismcts => Box::new(Ismcts::new(seed, budget)),
+        }
+    }
+}
+
+impl FromStr for AgentKind {
+    type Err = crate::value_error::ValueError;
+
+    /// Reads a kind's [`word`](AgentKind::word), in any case.
+    fn from_str(word: &str) -> Result<AgentKind, Self::Err> {
+        AgentKind::ALL
+            .into_iter()
+            .find(|kind| kind.word().eq_ignore_ascii_case(word))
+            .ok_or_else(|| crate::value_error::ValueError::AgentKind(word.to_owned()))
+    }
 }
 
 /// What a game won (or lost) is worth, against the material values below.

@@ -2,6 +2,8 @@
 
 use thiserror::Error;
 
+use crate::error_kind::ErrorKind;
+
 use crate::movegen::Move;
 use crate::status::Status;
 
@@ -55,4 +57,16 @@ pub enum ObserveError {
         /// What contradicts it.
         why: &'static str,
     },
+}
+
+impl ObserveError {
+    /// Its kind: [`ErrorKind::GameOver`] for a report after the end, else
+    /// [`ErrorKind::Observe`].
+    #[must_use]
+    pub const fn kind(&self) -> ErrorKind {
+        match self {
+            ObserveError::GameOver { .. } => ErrorKind::GameOver,
+            _ => ErrorKind::Observe,
+        }
+    }
 }

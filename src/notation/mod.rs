@@ -12,6 +12,7 @@ use core::fmt;
 
 use thiserror::Error;
 
+use crate::error_kind::ErrorKind;
 use crate::position::Report;
 
 pub use position_text::{PositionText, TextCell};
@@ -39,6 +40,12 @@ pub struct TextError {
 }
 
 impl TextError {
+    /// Its kind: always [`ErrorKind::Text`].
+    #[must_use]
+    pub const fn kind(&self) -> ErrorKind {
+        ErrorKind::Text
+    }
+
     pub(crate) fn new(
         line: usize,
         column: usize,

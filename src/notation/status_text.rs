@@ -56,13 +56,7 @@ impl Status {
     pub fn token(self) -> String {
         match self {
             Status::Ongoing => "-".into(),
-            Status::Won { winner, reason } => {
-                let who = match winner {
-                    Side::White => "white",
-                    Side::Black => "black",
-                };
-                format!("{who}:{}", reason.token())
-            }
+            Status::Won { winner, reason } => format!("{}:{}", winner.word(), reason.token()),
             Status::Drawn { reason } => format!("draw:{}", reason.token()),
         }
     }

@@ -8,6 +8,8 @@ pub use playout::Playout;
 
 use thiserror::Error;
 
+use crate::error_kind::ErrorKind;
+
 use crate::arbiter::{Outcome, challenge};
 use crate::bitboard::Bitboard;
 use crate::movegen::{self, ActionMask, Move, MoveList};
@@ -73,6 +75,17 @@ pub enum MoveError {
         /// The side to move.
         side: Side,
     },
+}
+
+impl MoveError {
+    /// Its kind: [`ErrorKind::GameOver`] after the end, else [`ErrorKind::IllegalMove`].
+    #[must_use]
+    pub const fn kind(&self) -> ErrorKind {
+        match self {
+            MoveError::GameOver { .. } => ErrorKind::GameOver,
+            _ => ErrorKind::IllegalMove,
+        }
+    }
 }
 
 /// The arbiter's full-information state: every piece with its rank, the side to move, a Flag

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-import { Game, Greedy, Ismcts, Player, Random, challenge, observationShape } from "../pkg/node/salpakan.js";
+import { Game, Greedy, Ismcts, Random, challenge, observationShape } from "../pkg/node/salpakan.js";
 
 const VECTORS = fileURLToPath(new URL("../../tests/data/games.txt", import.meta.url));
 const REASONS = {
@@ -84,7 +84,7 @@ test("every public rule vector replays with its announcements", () => {
 
 test("views hide every enemy rank", () => {
   const game = new Game(9);
-  const bot = new Player("random", 9);
+  const bot = new Random(9);
   for (let i = 0; i < 80 && game.status.state === "ongoing"; i++) game.play(bot.choose(game, game.sideToMove));
   for (const side of ["white", "black"]) {
     const view = game.view(side);
@@ -125,11 +125,13 @@ test("fromCells, statuses, moves as text and as {from, to}, and errors", () => {
   const [from, to] = first.split("-");
   const report = game.play({ from, to });
   assert.equal(report.move, first);
-  assert.throws(() => game.play("a1-a3"), (e) => e instanceof Error && /a1/.test(e.message));
-  assert.throws(() => game.play("nonsense"), Error);
-  assert.throws(() => Game.fromCells(new Array(72).fill(255), black, 0), /Flag|21|piece/i);
+  const refused = (kind, pattern) => (e) =>
+    e instanceof Error && e.name === "SalpakanError" && e.kind === kind && pattern.test(e.message);
+  assert.throws(() => game.play("a1-a3"), refused("illegal-move", /a1/));
+  assert.throws(() => game.play("nonsense"), refused("text", /nonsense/));
+  assert.throws(() => Game.fromCells(new Array(72).fill(255), black, 0), refused("setup", /Flag|21|piece/i));
   assert.deepEqual({ ...game.resign("white") }, { state: "won", winner: "black", reason: "resignation" });
-  assert.throws(() => game.play(game.legalMoves()[0] ?? "e3-e4"), /over/);
+  assert.throws(() => game.play(game.legalMoves()[0] ?? "e3-e4"), refused("game-over", /over/));
   const drawn = new Game(5);
   assert.deepEqual({ ...drawn.agreeDraw() }, { state: "drawn", winner: null, reason: "agreement" });
   assert.equal(challenge(14, 13), "win");
@@ -138,8 +140,11 @@ test("fromCells, statuses, moves as text and as {from, to}, and errors", () => {
 
 test("beliefs, observations, masks, records and players", () => {
   const game = new Game(11);
-  const greedy = new Player("greedy", 1);
-  const search = new Player("ismcts", 2, 300);
+  const greedy = new Greedy(1);
+  const search = new Ismcts(2, 300);
+  assert.equal(search.budget, 300);
+  assert.equal(new Ismcts(2).budget, Ismcts.defaultBudget());
+  assert.equal(Ismcts.defaultBudget(), 10000);
   while (game.status.state === "ongoing" && game.ply < 60) {
     const side = game.sideToMove;
     game.play((side === "white" ? greedy : search).choose(game, side));
@@ -165,11 +170,10 @@ test("beliefs, observations, masks, records and players", () => {
     const other = game.sideToMove === "white" ? "black" : "white";
     assert.throws(() => greedy.choose(game, other), /turn/);
   }
-  assert.throws(() => new Player("chess"), /random|greedy|ismcts/);
-  // The agents by name: the same seed, the same choice as the generic Player.
+  // The same seed, the same choice, from a player made afresh.
   const fresh = new Game(21);
-  for (const [agent, twin] of [[new Random(5), new Player("random", 5)],
-    [new Greedy(5), new Player("greedy", 5)], [new Ismcts(5, 200), new Player("ismcts", 5, 200)]]) {
+  for (const [agent, twin] of [[new Random(5), new Random(5)], [new Greedy(5), new Greedy(5)],
+    [new Ismcts(5, 200), new Ismcts(5, 200)]]) {
     const move = agent.choose(fresh, "white");
     assert.ok(fresh.legalMoves().includes(move));
     assert.equal(move, twin.choose(fresh, "white"));

@@ -1,14 +1,14 @@
 // The bot thinks here, off the page's thread: it gets the game record and the side to play,
 // rebuilds the game in its own WebAssembly instance and answers with the move its player
 // chooses from that side's information only.
-import { Game, Player } from "./pkg/salpakan.js";
+import { Game, Ismcts } from "./pkg/salpakan.js";
 
 let player = null;
 
 self.onmessage = (event) => {
   const { record, side, seed, budget } = event.data;
   try {
-    if (player === null) player = new Player("ismcts", seed, budget);
+    if (player === null) player = new Ismcts(seed, budget);
     const game = Game.fromRecord(record);
     const move = player.choose(game, side);
     game.free();

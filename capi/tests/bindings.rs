@@ -1,0 +1,251 @@
+//! The cross-binding table (`tests/data/bindings.txt`) through the C ABI: every row the C
+//! functions can express is accepted or refused as the table says, with the result code of
+//! the row's error kind. The crate's own runner (`tests/bindings.rs`) checks the table
+//! against the crate; this one holds the C library to it.
+
+#[path = "../../tests/common/table.rs"]
+mod table;
+
+use std::ptr::null_mut;
+
+use salpakan::ErrorKind;
+use salpakan_capi::*;
+use serde_json::Value;
+
+/// An argument the C ABI takes as a `uint8_t`, if the row's value is one.
+fn byte(value: &Value) -> Option<u8> {
+    value.as_u64().and_then(|v| u8::try_from(v).ok())
+}
+
+/// The fixture's setups as the C ABI makes them: White from seed 1, Black from seed 2.
+fn fixture_cells() -> ([u8; 72], [u8; 72]) {
+    let (mut white, mut black) = ([0u8; 72], [0u8; 72]);
+    // SAFETY: two buffers of 72 bytes.
+    unsafe {
+        assert_eq!(
+            salpakan_random_setup(0, 3, 1, white.as_mut_ptr()),
+            SalpakanResult::Ok
+        );
+        assert_eq!(
+            salpakan_random_setup(1, 3, 2, black.as_mut_ptr()),
+            SalpakanResult::Ok
+        );
+    }
+    (white, black)
+}
+
+/// A game handle freed when dropped.
+struct Handle(*mut SalpakanGame);
+
+impl Drop for Handle {
+    fn drop(&mut self) {
+        // SAFETY: a handle from this library, or NULL.
+        unsafe { salpakan_game_free(self.0) }
+    }
+}
+
+fn new_game(
+    white: &[u8; 72],
+    black: &[u8; 72],
+    first: u8,
+    rules: SalpakanRules,
+) -> (SalpakanResult, Handle) {
+    let mut game = null_mut();
+    // SAFETY: 72-cell setups, a rules struct and an out-pointer.
+    let result = unsafe {
+        salpakan_game_new_with_rules(white.as_ptr(), black.as_ptr(), first, &rules, &mut game)
+    };
+    (result, Handle(game))
+}
+
+const OFFICIAL: SalpakanRules = SalpakanRules {
+    setup_rows: 3,
+    move_limit: 0,
+};
+
+fn fixture() -> Handle {
+    let (white, black) = fixture_cells();
+    let (result, game) = new_game(&white, &black, SALPAKAN_WHITE, OFFICIAL);
+    assert_eq!(result, SalpakanResult::Ok);
+    game
+}
+
+/// A game made from the fixture's position text.
+fn from_text(game: &Handle) -> Handle {
+    let mut buf = vec![0 as std::ffi::c_char; 1024];
+    let (mut len, mut copy) = (0usize, null_mut());
+    // SAFETY: a live handle, a buffer of its size, NUL-terminated text read back.
+    unsafe {
+        assert_eq!(
+            salpakan_game_to_text(game.0, buf.as_mut_ptr(), buf.len(), &mut len),
+            SalpakanResult::Ok
+        );
+        assert_eq!(
+            salpakan_game_from_text(buf.as_ptr(), &mut copy),
+            SalpakanResult::Ok
+        );
+    }
+    Handle(copy)
+}
+
+/// A NUL-terminated copy of a text argument (`@fixture`: the fixture's own text by `write`).
+fn text_arg(
+    value: &Value,
+    game: &Handle,
+    write: unsafe extern "C" fn(
+        *const SalpakanGame,
+        *mut std::ffi::c_char,
+        usize,
+        *mut usize,
+    ) -> SalpakanResult,
+) -> std::ffi::CString {
+    let text = value.as_str().expect("a string");
+    if text != "@fixture" {
+        return std::ffi::CString::new(text).expect("no NUL");
+    }
+    let mut buf = vec![0u8; 1 << 16];
+    let mut len = 0usize;
+    // SAFETY: a live handle and a buffer of its size.
+    unsafe {
+        assert_eq!(
+            write(game.0, buf.as_mut_ptr().cast(), buf.len(), &mut len),
+            SalpakanResult::Ok
+        )
+    };
+    buf.truncate(len);
+    std::ffi::CString::new(buf).expect("no NUL")
+}
+
+/// The row's result through the C ABI, or `None` when it cannot express the row's arguments.
+fn run(row: &table::Row) -> Option<SalpakanResult> {
+    let game = fixture();
+    // SAFETY: every handle is live for the call, every buffer has the size passed, every
+    // out-pointer is valid.
+    unsafe {
+        Some(match row.op.as_str() {
+            "first" => {
+                let (white, black) = fixture_cells();
+                new_game(&white, &black, byte(&row.arg(0))?, OFFICIAL).0
+            }
+            "move" => {
+                let mv = SalpakanMove {
+                    from: byte(&row.arg(0))?,
+                    to: byte(&row.arg(1))?,
+                };
+                salpakan_game_play(game.0, mv, null_mut())
+            }
+            "notation" | "action" => return None,
+            "cells" => {
+                let (white, black) = fixture_cells();
+                let cells = table::edited_cells(row, white);
+                let cells: Vec<u8> = cells.iter().map(byte).collect::<Option<_>>()?;
+                let white: [u8; 72] = cells.try_into().ok()?;
+                new_game(&white, &black, SALPAKAN_WHITE, OFFICIAL).0
+            }
+            "rules" => {
+                let (white, black) = fixture_cells();
+                let rules = SalpakanRules {
+                    setup_rows: byte(&row.arg(0))?,
+                    move_limit: row.arg(1).as_u64().and_then(|v| u16::try_from(v).ok())?,
+                };
+                new_game(&white, &black, SALPAKAN_WHITE, rules).0
+            }
+            "challenge" => {
+                let mut outcome = 0;
+                salpakan_challenge(byte(&row.arg(0))?, byte(&row.arg(1))?, &mut outcome)
+            }
+            "agent" => {
+                let kind = match row.arg(0).as_str()? {
+                    "random" => SALPAKAN_AGENT_RANDOM,
+                    "greedy" => SALPAKAN_AGENT_GREEDY,
+                    _ => SALPAKAN_AGENT_ISMCTS,
+                };
+                let mut agent = null_mut();
+                assert_eq!(
+                    salpakan_agent_new(kind, 1, 100, &mut agent),
+                    SalpakanResult::Ok
+                );
+                let mut mv = SalpakanMove { from: 0, to: 0 };
+                let result = match row.arg(1).as_str()? {
+                    "turn" => salpakan_agent_choose(agent, game.0, SALPAKAN_WHITE, &mut mv),
+                    "other" => salpakan_agent_choose(agent, game.0, SALPAKAN_BLACK, &mut mv),
+                    "over" => {
+                        assert_eq!(
+                            salpakan_game_resign(game.0, SALPAKAN_WHITE),
+                            SalpakanResult::Ok
+                        );
+                        salpakan_agent_choose(agent, game.0, SALPAKAN_BLACK, &mut mv)
+                    }
+                    _ => salpakan_agent_choose(agent, from_text(&game).0, SALPAKAN_WHITE, &mut mv),
+                };
+                salpakan_agent_free(agent);
+                result
+            }
+            "after-end" => {
+                assert_eq!(
+                    salpakan_game_resign(game.0, SALPAKAN_WHITE),
+                    SalpakanResult::Ok
+                );
+                match row.arg(0).as_str()? {
+                    "play" => {
+                        salpakan_game_play(game.0, SalpakanMove { from: 22, to: 31 }, null_mut())
+                    }
+                    "resign" => salpakan_game_resign(game.0, SALPAKAN_BLACK),
+                    _ => salpakan_game_agree_draw(game.0),
+                }
+            }
+            "record" => {
+                let text = text_arg(&row.arg(0), &game, salpakan_game_record);
+                let mut copy = null_mut();
+                let result = salpakan_game_from_record(text.as_ptr(), &mut copy);
+                drop(Handle(copy));
+                result
+            }
+            "position" => {
+                let text = text_arg(&row.arg(0), &game, salpakan_game_to_text);
+                let mut copy = null_mut();
+                let result = salpakan_game_from_text(text.as_ptr(), &mut copy);
+                drop(Handle(copy));
+                result
+            }
+            "beliefs" => {
+                let mut p = vec![0.0f64; 72 * 15];
+                match row.arg(0) {
+                    Value::String(_) => {
+                        salpakan_game_beliefs(from_text(&game).0, SALPAKAN_WHITE, p.as_mut_ptr())
+                    }
+                    value => salpakan_game_beliefs(game.0, byte(&value)?, p.as_mut_ptr()),
+                }
+            }
+            other => panic!("line {}: unknown operation {other}", row.line),
+        })
+    }
+}
+
+#[test]
+fn the_c_abi_accepts_and_refuses_every_row_as_the_table_says() {
+    let rows = table::rows();
+    let (mut ran, mut wrong) = (0, Vec::new());
+    for row in &rows {
+        let Some(got) = run(row) else { continue };
+        ran += 1;
+        let expected = match row.expect.as_str() {
+            "ok" => SalpakanResult::Ok,
+            kind => SalpakanResult::from(kind.parse::<ErrorKind>().expect("a kind")),
+        };
+        if got != expected {
+            wrong.push(format!(
+                "line {}: {} {:?}: expected {} ({expected:?}), got {got:?}",
+                row.line, row.op, row.words, row.expect
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // The rows the C ABI cannot express are words, notation, action ids and numbers outside
+    // its integer types; the rest all ran.
+    assert!(
+        ran >= 50,
+        "only {ran} of {} rows ran through the C ABI",
+        rows.len()
+    );
+}

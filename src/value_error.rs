@@ -1,0 +1,66 @@
+//! The error for a number or word from a caller that is not the value it stands for.
+
+use thiserror::Error;
+
+use crate::error_kind::ErrorKind;
+use crate::square::Square;
+
+/// A number from a caller that is not the value it stands for. The message says what was
+/// given and what is accepted.
+///
+/// # Examples
+/// ```
+/// use salpakan::{ErrorKind, Side, Square, ValueError};
+///
+/// assert_eq!(Side::from_number(1), Ok(Side::Black));
+/// assert_eq!(Side::from_number(2), Err(ValueError::Side(2)));
+/// assert_eq!(Square::from_number(72).unwrap_err().to_string(), "square 72: it must be 0..72");
+/// assert_eq!(ValueError::Side(2).kind(), ErrorKind::Argument);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ValueError {
+    /// Not a side's number.
+    #[error("side {0}: it must be 0 (White) or 1 (Black)")]
+    Side(i64),
+    /// Not a square's number.
+    #[error("square {0}: it must be 0..72")]
+    Square(i64),
+    /// Not a rank's number.
+    #[error("rank {0}: it must be 0..15")]
+    Rank(i64),
+    /// Not an action id.
+    #[error("action {0}: action ids are 0..288")]
+    Action(i64),
+    /// An action id whose step leaves the board: an illegal move in every position.
+    #[error("action {0}: its step leaves the board")]
+    ActionOffBoard(u16),
+    /// A setup array that is not one cell per square.
+    #[error("{0} cells: a setup has one per square, 72")]
+    CellCount(usize),
+    /// Not the word of one of the crate's players.
+    #[error("agent {0:?}: it must be \"random\", \"greedy\" or \"ismcts\"")]
+    AgentKind(String),
+    /// Not the number of one of the crate's players.
+    #[error("agent kind {0}: it must be 0 (random), 1 (greedy) or 2 (ismcts)")]
+    AgentNumber(i64),
+    /// A setup cell that is neither a rank's number nor [`Setup::EMPTY_CELL`](crate::Setup::EMPTY_CELL).
+    #[error("cell {square} holds {value}: a rank is 0..15, an empty square 255")]
+    Cell {
+        /// The cell's square.
+        square: Square,
+        /// The value it holds, as the caller wrote it.
+        value: String,
+    },
+}
+
+impl ValueError {
+    /// Its kind: [`ErrorKind::IllegalMove`] for an action whose step leaves the board, else
+    /// [`ErrorKind::Argument`].
+    #[must_use]
+    pub const fn kind(&self) -> ErrorKind {
+        match self {
+            ValueError::ActionOffBoard(_) => ErrorKind::IllegalMove,
+            _ => ErrorKind::Argument,
+        }
+    }
+}

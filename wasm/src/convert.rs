@@ -1,0 +1,214 @@
+//! Conversions between JavaScript values and the engine's, in one place: arguments read
+//! through the crate's vocabulary, results built as the plain objects the TypeScript
+//! declarations describe, and engine errors thrown as `SalpakanError`s of their kind.
+
+use core::fmt::Display;
+
+use js_sys::{Array, Error, Object, Reflect};
+use wasm_bindgen::prelude::*;
+
+use salpakan::{
+    EngineError, ErrorKind, Move, Rank, Report, Rules, Setup, Side, Square, Status, ValueError,
+};
+
+/// A `SalpakanError` of `kind` with `message`.
+pub(crate) fn error(kind: ErrorKind, message: impl Display) -> JsValue {
+    let error = Error::new(&message.to_string());
+    error.set_name("SalpakanError");
+    set(&error, "kind", kind.name());
+    error.into()
+}
+
+/// An engine error as the `SalpakanError` of its kind.
+pub(crate) fn raise(e: impl EngineError) -> JsValue {
+    error(e.kind(), e)
+}
+
+/// A value of the wrong JavaScript type, as an `"argument"` error.
+pub(crate) fn argument(message: impl Display) -> JsValue {
+    error(ErrorKind::Argument, message)
+}
+
+/// Sets `key` of `object` to `value`.
+pub(crate) fn set(object: &Object, key: &str, value: impl Into<JsValue>) {
+    // Setting a property of a plain object never fails.
+    let _ = Reflect::set(object, &JsValue::from_str(key), &value.into());
+}
+
+/// A JavaScript number that is an integer, as one.
+fn integer(value: &JsValue) -> Option<i64> {
+    value
+        .as_f64()
+        .filter(|v| v.fract() == 0.0 && v.abs() < 9.0e15)
+        .map(|v| v as i64)
+}
+
+/// An integer argument, or an `"argument"` error saying what it stands for.
+pub(crate) fn integer_arg(value: &JsValue, what: &str) -> Result<i64, JsValue> {
+    integer(value).ok_or_else(|| argument(format!("{what}, not {}", describe(value))))
+}
+
+/// How an error message shows a JavaScript value.
+fn describe(value: &JsValue) -> String {
+    match (value.as_f64(), value.as_string()) {
+        (Some(number), _) => number.to_string(),
+        (_, Some(text)) => format!("{text:?}"),
+        _ if value.is_null() => "null".into(),
+        _ if value.is_undefined() => "undefined".into(),
+        _ => "an object".into(),
+    }
+}
+
+/// A side from its word (any case, `w`/`b` too) or 0/1.
+pub(crate) fn side(value: &JsValue) -> Result<Side, JsValue> {
+    if let Some(text) = value.as_string() {
+        return text.parse().map_err(raise);
+    }
+    Side::from_number(integer_arg(
+        value,
+        "a side is \"white\", \"black\", 0 or 1",
+    )?)
+    .map_err(raise)
+}
+
+/// A side, White when not given.
+pub(crate) fn side_or_white(value: &JsValue) -> Result<Side, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        Ok(Side::White)
+    } else {
+        side(value)
+    }
+}
+
+/// A square from its name or index.
+pub(crate) fn square(value: &JsValue) -> Result<Square, JsValue> {
+    if let Some(text) = value.as_string() {
+        return text.parse().map_err(raise);
+    }
+    Square::from_number(integer_arg(
+        value,
+        "a square is a name such as \"e4\" or an index 0..72",
+    )?)
+    .map_err(raise)
+}
+
+/// A rank from its number.
+pub(crate) fn rank(value: &JsValue) -> Result<Rank, JsValue> {
+    Rank::from_number(integer_arg(value, "a rank is a number 0..15")?).map_err(raise)
+}
+
+/// A move from its notation or `{from, to}`.
+pub(crate) fn move_arg(value: &JsValue) -> Result<Move, JsValue> {
+    if let Some(text) = value.as_string() {
+        return text.parse().map_err(raise);
+    }
+    if value.is_object() {
+        let end = |key: &str| Reflect::get(value, &JsValue::from_str(key)).unwrap_or_default();
+        return Ok(Move::new(square(&end("from"))?, square(&end("to"))?));
+    }
+    Err(argument(
+        "a move is its notation, such as \"e3-e4\", or {from, to}",
+    ))
+}
+
+/// The move with action id `value`.
+pub(crate) fn action(value: &JsValue) -> Result<Move, JsValue> {
+    Move::from_action_number(integer_arg(value, "an action id is a number 0..288")?).map_err(raise)
+}
+
+/// Rules from the optional `setupRows` (3 by default) and `moveLimit` (0, none, by default).
+pub(crate) fn rules(setup_rows: &JsValue, move_limit: &JsValue) -> Result<Rules, JsValue> {
+    let number = |value: &JsValue, default: i64, what: &str| {
+        if value.is_undefined() || value.is_null() {
+            Ok(default)
+        } else {
+            integer_arg(value, what)
+        }
+    };
+    Rules::from_numbers(
+        number(setup_rows, 3, "setupRows is 3 or 4")?,
+        number(move_limit, 0, "moveLimit is a number of plies")?,
+    )
+    .map_err(raise)
+}
+
+/// A seed: a non-negative integer (0 when not given).
+pub(crate) fn seed(value: &JsValue) -> Result<u64, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(0);
+    }
+    let seed = integer_arg(value, "a seed is a non-negative integer")?;
+    u64::try_from(seed).map_err(|_| argument(format!("seed {seed}: it must not be negative")))
+}
+
+/// A setup from 72 cells (rank numbers 0..15, 255 empty).
+pub(crate) fn setup_from_cells(
+    side: Side,
+    rules: Rules,
+    cells: &JsValue,
+) -> Result<Setup, JsValue> {
+    if !Array::is_array(cells) {
+        return Err(argument("cells are an array of 72 numbers"));
+    }
+    let cells = Array::from(cells);
+    let len = cells.length() as usize;
+    if len != Square::NUM {
+        return Err(raise(ValueError::CellCount(len)));
+    }
+    let mut values = [0i64; Square::NUM];
+    for (i, slot) in values.iter_mut().enumerate() {
+        let cell = cells.get(i as u32);
+        *slot = integer(&cell).ok_or_else(|| {
+            raise(ValueError::Cell {
+                square: Square::ALL[i],
+                value: describe(&cell),
+            })
+        })?;
+    }
+    Setup::from_cell_values(side, rules, &values).map_err(raise)
+}
+
+/// `{state, winner, reason}` with the crate's words.
+pub(crate) fn status_object(status: Status) -> JsValue {
+    let object = Object::new();
+    set(&object, "state", status.state_word());
+    set(
+        &object,
+        "winner",
+        status
+            .winner()
+            .map_or(JsValue::NULL, |side| side.word().into()),
+    );
+    set(
+        &object,
+        "reason",
+        status.reason_token().map_or(JsValue::NULL, JsValue::from),
+    );
+    object.into()
+}
+
+/// `{move, challenge, outcome, status}` for a report.
+pub(crate) fn report_object(report: Report) -> JsValue {
+    let object = Object::new();
+    set(&object, "move", report.mv.to_string());
+    set(&object, "challenge", report.outcome.is_some());
+    set(
+        &object,
+        "outcome",
+        report
+            .outcome
+            .map_or(JsValue::NULL, |o| JsValue::from_str(o.name())),
+    );
+    set(&object, "status", status_object(report.status));
+    object.into()
+}
+
+/// `{rank, code, name}` of a rank, with `extra` set first (the owner or the side).
+pub(crate) fn rank_object(extra: (&str, &str), rank: Rank) -> JsValue {
+    let object = Object::new();
+    set(&object, extra.0, extra.1);
+    set(&object, "rank", rank as u8);
+    set(&object, "code", rank.code());
+    set(&object, "name", rank.name());
+    object.into()
+}

@@ -1,0 +1,337 @@
+//! The arbiter's game and the arbiter's table.
+
+use js_sys::{Array, Float32Array, Float64Array, Object, Uint8Array};
+use wasm_bindgen::prelude::*;
+
+use salpakan::{Move, Observation, Orientation, Setup, Side, ViewCell};
+
+use crate::convert::{self, raise, rank_object, report_object, set, side_or_white, status_object};
+
+/// The arbiter's game: every rank, the history, the status. Call `free()` when done with it
+/// (JavaScript's garbage collector does not see the WebAssembly memory it holds).
+#[wasm_bindgen]
+pub struct Game {
+    pub(crate) inner: salpakan::Game,
+}
+
+impl From<salpakan::Game> for Game {
+    fn from(inner: salpakan::Game) -> Game {
+        Game { inner }
+    }
+}
+
+#[wasm_bindgen]
+impl Game {
+    /// A new game with random setups drawn from `seed` (White's from `seed`, Black's from
+    /// `seed + 1`), `first` to move (White by default), under the official rules or with a
+    /// 4-row setup zone (`setupRows`) and a move limit (`moveLimit`, 0 for none).
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_optional_param_type = "number")] seed: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "SideInput")] first: Option<JsValue>,
+        #[wasm_bindgen(js_name = setupRows, unchecked_optional_param_type = "number")]
+        setup_rows: Option<JsValue>,
+        #[wasm_bindgen(js_name = moveLimit, unchecked_optional_param_type = "number")]
+        move_limit: Option<JsValue>,
+    ) -> Result<Game, JsValue> {
+        let none = JsValue::UNDEFINED;
+        let rules = convert::rules(
+            setup_rows.as_ref().unwrap_or(&none),
+            move_limit.as_ref().unwrap_or(&none),
+        )?;
+        let first = side_or_white(first.as_ref().unwrap_or(&none))?;
+        let seed = convert::seed(seed.as_ref().unwrap_or(&none))?;
+        let white = Setup::random(Side::White, rules, seed);
+        let black = Setup::random(Side::Black, rules, seed.wrapping_add(1));
+        salpakan::Game::new(white, black, first, rules)
+            .map(Game::from)
+            .map_err(raise)
+    }
+
+    /// A game from two setups as 72 cells each by square (the C ABI's numbering: rank numbers
+    /// 0 Flag … 14 Spy, 255 empty), `first` to move (White by default).
+    #[wasm_bindgen(js_name = fromCells)]
+    pub fn from_cells(
+        #[wasm_bindgen(unchecked_param_type = "number[]")] white: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number[]")] black: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "SideInput")] first: Option<JsValue>,
+        #[wasm_bindgen(js_name = setupRows, unchecked_optional_param_type = "number")]
+        setup_rows: Option<JsValue>,
+        #[wasm_bindgen(js_name = moveLimit, unchecked_optional_param_type = "number")]
+        move_limit: Option<JsValue>,
+    ) -> Result<Game, JsValue> {
+        let none = JsValue::UNDEFINED;
+        let rules = convert::rules(
+            setup_rows.as_ref().unwrap_or(&none),
+            move_limit.as_ref().unwrap_or(&none),
+        )?;
+        let first = side_or_white(first.as_ref().unwrap_or(&none))?;
+        let white = convert::setup_from_cells(Side::White, rules, &white)?;
+        let black = convert::setup_from_cells(Side::Black, rules, &black)?;
+        salpakan::Game::new(white, black, first, rules)
+            .map(Game::from)
+            .map_err(raise)
+    }
+
+    /// A game from two setup texts (`"FL:a1 PV:b1 …"`, Black's codes in lower case).
+    #[wasm_bindgen(js_name = fromSetups)]
+    pub fn from_setups(
+        white: &str,
+        black: &str,
+        #[wasm_bindgen(unchecked_optional_param_type = "SideInput")] first: Option<JsValue>,
+        #[wasm_bindgen(js_name = setupRows, unchecked_optional_param_type = "number")]
+        setup_rows: Option<JsValue>,
+        #[wasm_bindgen(js_name = moveLimit, unchecked_optional_param_type = "number")]
+        move_limit: Option<JsValue>,
+    ) -> Result<Game, JsValue> {
+        let none = JsValue::UNDEFINED;
+        let rules = convert::rules(
+            setup_rows.as_ref().unwrap_or(&none),
+            move_limit.as_ref().unwrap_or(&none),
+        )?;
+        let first = side_or_white(first.as_ref().unwrap_or(&none))?;
+        let white: Setup = white.parse().map_err(raise)?;
+        let black: Setup = black.parse().map_err(raise)?;
+        salpakan::Game::new(white, black, first, rules)
+            .map(Game::from)
+            .map_err(raise)
+    }
+
+    /// Reads a game record and replays it.
+    #[wasm_bindgen(js_name = fromRecord)]
+    pub fn from_record(text: &str) -> Result<Game, JsValue> {
+        salpakan::Game::from_record(text)
+            .map(Game::from)
+            .map_err(raise)
+    }
+
+    /// A game from a position text (no setups or history: no beliefs, samples or agents).
+    #[wasm_bindgen(js_name = fromText)]
+    pub fn from_text(text: &str) -> Result<Game, JsValue> {
+        let position: salpakan::Position = text.parse().map_err(raise)?;
+        Ok(salpakan::Game::from_position(position).into())
+    }
+
+    /// The legal moves in notation (`"e3-e4"`); none once the game has ended.
+    #[wasm_bindgen(js_name = legalMoves)]
+    pub fn legal_moves(&self) -> Vec<String> {
+        self.inner
+            .legal_moves()
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    /// The legal moves from `square` (a name or index), in notation.
+    #[wasm_bindgen(js_name = legalMovesFrom)]
+    pub fn legal_moves_from(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "SquareInput")] square: JsValue,
+    ) -> Result<Vec<String>, JsValue> {
+        let square = convert::square(&square)?;
+        Ok(self
+            .inner
+            .legal_moves()
+            .iter()
+            .filter(|mv| mv.from == square)
+            .map(ToString::to_string)
+            .collect())
+    }
+
+    /// Plays a move (`"e3-e4"` or `{from, to}`) and returns the arbiter's report.
+    #[wasm_bindgen(unchecked_return_type = "Report")]
+    pub fn play(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "MoveInput")] mv: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let mv = convert::move_arg(&mv)?;
+        self.inner.play(mv).map(report_object).map_err(raise)
+    }
+
+    /// Plays the move with action id `action` (`from * 4 + direction`, 0..288); an id whose
+    /// step leaves the board is an illegal move.
+    #[wasm_bindgen(js_name = playAction, unchecked_return_type = "Report")]
+    pub fn play_action(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] action: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let mv = convert::action(&action)?;
+        self.inner.play(mv).map(report_object).map_err(raise)
+    }
+
+    /// `side` resigns; returns the status.
+    #[wasm_bindgen(unchecked_return_type = "Status")]
+    pub fn resign(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "SideInput")] side: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let side = convert::side(&side)?;
+        self.inner.resign(side).map(status_object).map_err(raise)
+    }
+
+    /// Both sides agree to a draw; returns the status.
+    #[wasm_bindgen(js_name = agreeDraw, unchecked_return_type = "Status")]
+    pub fn agree_draw(&mut self) -> Result<JsValue, JsValue> {
+        self.inner.agree_draw().map(status_object).map_err(raise)
+    }
+
+    /// The game's status.
+    #[wasm_bindgen(getter, unchecked_return_type = "Status")]
+    pub fn status(&self) -> JsValue {
+        status_object(self.inner.status())
+    }
+
+    /// The side to move.
+    #[wasm_bindgen(getter, js_name = sideToMove, unchecked_return_type = "Side")]
+    pub fn side_to_move(&self) -> JsValue {
+        self.inner.side_to_move().word().into()
+    }
+
+    /// Plies played.
+    #[wasm_bindgen(getter)]
+    pub fn ply(&self) -> usize {
+        self.inner.history().len()
+    }
+
+    /// Every ply's report.
+    #[wasm_bindgen(unchecked_return_type = "Report[]")]
+    pub fn history(&self) -> Array {
+        self.inner
+            .history()
+            .iter()
+            .map(|&r| report_object(r))
+            .collect()
+    }
+
+    /// The game as `side` sees it: its own ranks, where the enemy's pieces stand (no rank), the
+    /// side to move, and the board drawn as that side sees it.
+    #[wasm_bindgen(unchecked_return_type = "View")]
+    pub fn view(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "SideInput")] side: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let side = convert::side(&side)?;
+        let view = self.inner.view(side);
+        let cells: Array = view
+            .cells()
+            .iter()
+            .map(|cell| match cell {
+                ViewCell::Empty => JsValue::NULL,
+                ViewCell::Own { rank, .. } => rank_object(("owner", "own"), *rank),
+                ViewCell::Enemy { .. } => {
+                    let object = Object::new();
+                    set(&object, "owner", "enemy");
+                    object.into()
+                }
+            })
+            .collect();
+        let object = Object::new();
+        set(&object, "side", side.word());
+        set(&object, "sideToMove", view.side_to_move().word());
+        set(&object, "cells", cells);
+        set(&object, "text", view.to_string());
+        Ok(object.into())
+    }
+
+    /// `side`'s exact beliefs, 72 × 15 probabilities: `[square * 15 + rank]`.
+    pub fn beliefs(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "SideInput")] side: JsValue,
+    ) -> Result<Float64Array, JsValue> {
+        let side = convert::side(&side)?;
+        let rows = self
+            .inner
+            .tracker(side)
+            .and_then(|tracker| tracker.beliefs_by_square())
+            .map_err(raise)?;
+        Ok(Float64Array::from(rows.as_flattened()))
+    }
+
+    /// `side`'s observation tensor, 38 × 8 × 9 floats (the crate's planes, the viewer playing
+    /// "up").
+    pub fn observation(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "SideInput")] side: JsValue,
+    ) -> Result<Float32Array, JsValue> {
+        let side = convert::side(&side)?;
+        let observation = self
+            .inner
+            .observation(side, Orientation::ViewerUp)
+            .map_err(raise)?;
+        Ok(Float32Array::from(observation.as_slice()))
+    }
+
+    /// The legal moves as 288 bytes, 1 for a legal action id (`from * 4 + direction`).
+    #[wasm_bindgen(js_name = legalActionMask)]
+    pub fn legal_action_mask(&self) -> Uint8Array {
+        let mask = self.inner.legal_action_mask();
+        let bytes: [u8; Move::NUM_ACTIONS] =
+            core::array::from_fn(|a| u8::from(mask.contains(a as u16)));
+        Uint8Array::from(&bytes[..])
+    }
+
+    /// A game `side` cannot tell from this one, the enemy's ranks drawn from its exact
+    /// posterior with `seed` (free it too).
+    pub fn sample(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "SideInput")] side: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] seed: JsValue,
+    ) -> Result<Game, JsValue> {
+        let side = convert::side(&side)?;
+        let seed = convert::seed(&seed)?;
+        self.inner.sample(side, seed).map(Game::from).map_err(raise)
+    }
+
+    /// The game record.
+    pub fn record(&self) -> String {
+        self.inner.record()
+    }
+
+    /// The position text.
+    #[wasm_bindgen(js_name = toText)]
+    pub fn to_text(&self) -> String {
+        self.inner.position().to_string()
+    }
+
+    /// The piece on `square` whoever owns it, with its rank: the arbiter's knowledge, for
+    /// the final board. `null` for an empty square.
+    #[wasm_bindgen(js_name = pieceAt, unchecked_return_type = "Piece | null")]
+    pub fn piece_at(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "SquareInput")] square: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let square = convert::square(&square)?;
+        Ok(match self.inner.position().piece_at(square) {
+            None => JsValue::NULL,
+            Some((side, rank)) => rank_object(("side", side.word()), rank),
+        })
+    }
+
+    /// A copy (free it too).
+    #[wasm_bindgen(js_name = clone)]
+    pub fn duplicate(&self) -> Game {
+        self.inner.clone().into()
+    }
+
+    /// The number of move sequences of `depth` plies.
+    pub fn perft(&self, depth: u32) -> f64 {
+        self.inner.perft(depth) as f64
+    }
+}
+
+/// The arbiter's answer, from the attacker's side, when a piece of rank `attacker` challenges
+/// one of rank `defender` (rank numbers 0..15).
+#[wasm_bindgen(unchecked_return_type = "Outcome")]
+pub fn challenge(
+    #[wasm_bindgen(unchecked_param_type = "number")] attacker: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] defender: JsValue,
+) -> Result<JsValue, JsValue> {
+    let (attacker, defender) = (convert::rank(&attacker)?, convert::rank(&defender)?);
+    Ok(salpakan::challenge(attacker, defender).name().into())
+}
+
+/// The observation tensor's shape, `[38, 8, 9]`.
+#[wasm_bindgen(js_name = observationShape)]
+pub fn observation_shape() -> Vec<u32> {
+    Observation::SHAPE.iter().map(|&n| n as u32).collect()
+}

@@ -1,0 +1,53 @@
+// The package's TypeScript declarations, checked by `tsc --strict` (scripts/test-npm): the
+// objects it returns have their real shapes, not `any`. Every `@ts-expect-error` below must
+// be an error, which it is only if the type is precise.
+import {
+  Game,
+  Greedy,
+  Ismcts,
+  Random,
+  challenge,
+  type EnemyCell,
+  type ErrorKind,
+  type Outcome,
+  type Report,
+  type SalpakanError,
+  type Side,
+  type Status,
+  type View,
+  type ViewCell,
+} from "salpakan";
+
+const game: Game = new Game(3);
+const status: Status = game.status;
+const state: "ongoing" | "won" | "drawn" = status.state;
+const winner: Side | null = status.winner;
+const toMove: Side = game.sideToMove;
+const report: Report = game.play(game.legalMoves()[0]);
+const outcome: Outcome | null = report.outcome;
+const view: View = game.view(toMove);
+const cells: ViewCell[] = view.cells;
+const history: Report[] = game.history();
+const shown: Outcome = challenge(14, 13);
+const players = [new Random(1), new Greedy(2), new Ismcts(3, 100)];
+const move: string = players[0].choose(game, game.sideToMove);
+const budget: number = new Ismcts(4).budget + Ismcts.defaultBudget();
+
+// @ts-expect-error: a state is a word, not a number
+const wrongState: number = game.status.state;
+// @ts-expect-error: a report's outcome is one of three words
+const wrongOutcome: "draw" = report.outcome;
+// @ts-expect-error: there is no red side
+game.view("red");
+const enemy: EnemyCell = { owner: "enemy" };
+// @ts-expect-error: an enemy cell never holds a rank
+const leaked: number = enemy.rank;
+
+try {
+  game.play("a1-a9");
+} catch (e) {
+  const kind: ErrorKind = (e as SalpakanError).kind;
+  console.log(kind);
+}
+console.log(state, winner, outcome, cells.length, history.length, shown, move, budget, wrongState, wrongOutcome, leaked);
+game.free();
