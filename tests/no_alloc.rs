@@ -110,3 +110,37 @@ fn position_is_small_and_copy() {
     is_copy::<Position>();
     assert!(std::mem::size_of::<Position>() <= 192);
 }
+
+/// Counting the beliefs afresh (after a new fact) makes two allocations: the shared count and
+/// the one buffer it keeps for sampling. The forward pass's buffers are per thread and reused.
+#[test]
+fn counting_beliefs_afresh_allocates_twice() {
+    let rules = Rules::default();
+    let mut game = Game::new(
+        Setup::random(Side::White, rules, 11),
+        Setup::random(Side::Black, rules, 12),
+        Side::White,
+        rules,
+    )
+    .unwrap();
+    let mut rng = SplitMix64::new(13);
+    let mut challenges = 0;
+    while game.status().is_ongoing() && challenges < 8 {
+        let moves = game.legal_moves();
+        let mv = moves[rng.below(moves.len() as u64) as usize];
+        challenges += usize::from(game.play(mv).unwrap().outcome.is_some());
+    }
+    for side in Side::ALL {
+        // The first count on this thread sizes its buffers; the second is the steady state.
+        let warm = game.tracker(side).unwrap();
+        warm.beliefs().unwrap();
+        let fresh = game.tracker(side).unwrap();
+        let (n, beliefs) = allocations(|| fresh.beliefs().unwrap());
+        assert!(n <= 2, "{side}: {n} allocations");
+        assert!(beliefs.assignments() > 0.0);
+        // Asking again reads the kept count: no allocation at all.
+        let (n, again) = allocations(|| fresh.beliefs().unwrap());
+        assert_eq!(n, 0, "{side}: beliefs from the kept count");
+        assert_eq!(again.pieces(), beliefs.pieces());
+    }
+}

@@ -14,7 +14,7 @@ use crate::status::{DrawReason, Status, WinReason};
 
 use std::sync::{Arc, OnceLock};
 
-use super::beliefs::Count;
+use super::count::Count;
 use super::error::ObserveError;
 use super::rankset::RankSet;
 
