@@ -2,9 +2,7 @@
 
 use core::fmt;
 use core::ops::Deref;
-use core::str::FromStr;
 
-use crate::parse::ParseError;
 use crate::square::{Direction, Square};
 
 /// A move: one piece from `from` to the orthogonally adjacent `to`. Moving onto an enemy piece
@@ -60,29 +58,6 @@ impl Move {
     #[must_use]
     pub fn direction(self) -> Option<Direction> {
         self.from.direction_to(self.to)
-    }
-}
-
-impl fmt::Display for Move {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}-{}", self.from, self.to)
-    }
-}
-
-impl FromStr for Move {
-    type Err = ParseError;
-
-    /// Parses `e3-e4` or `e3xe4`.
-    fn from_str(s: &str) -> Result<Move, ParseError> {
-        let err = || ParseError::Move(s.to_owned());
-        let (from, to) = s
-            .split_once('-')
-            .or_else(|| s.split_once('x'))
-            .ok_or_else(err)?;
-        Ok(Move {
-            from: from.parse().map_err(|_| err())?,
-            to: to.parse().map_err(|_| err())?,
-        })
     }
 }
 

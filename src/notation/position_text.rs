@@ -28,7 +28,7 @@ use crate::rank::Rank;
 use crate::rules::Rules;
 use crate::side::Side;
 use crate::square::Square;
-use crate::status::{DrawReason, Status, WinReason};
+use crate::status::Status;
 use crate::view::{View, ViewCell};
 
 use super::{TextError, Word, end_column, words};
@@ -313,63 +313,33 @@ impl FromStr for PositionText {
 }
 
 impl PositionText {
-    /// The full position this text describes, checked: every rank shown, no side with more of
-    /// a rank than its army, a waiting Flag only where the rules can leave one, and a status
-    /// and counters that some game can reach (see [`PositionText::check_reachable`]).
+    /// The full position this text describes, checked: every rank shown, and a state some
+    /// game can reach (the position layer's checks: no side with more of a rank than its army,
+    /// a waiting Flag only where the rules can leave one, a status and counters that fit).
     ///
     /// # Errors
     /// [`TextError`] at line `line`, column 1, naming the square or count at fault.
     pub(crate) fn to_position(&self, line: usize) -> Result<Position, TextError> {
-        let fail = |expected: String, found: String| Err(TextError::new(line, 1, expected, found));
         let mut occupied = [Bitboard::EMPTY; 2];
         let mut board = [None; Square::NUM];
-        let mut counts = [[0u8; Rank::NUM]; 2];
         for square in Square::ALL {
             match self.cells[square.index()] {
                 TextCell::Empty => {}
                 TextCell::Hidden { .. } => {
-                    return fail(
-                        "every piece's rank (a full position hides nothing)".into(),
+                    return Err(TextError::new(
+                        line,
+                        1,
+                        "every piece's rank (a full position hides nothing)",
                         format!("a hidden piece on {square}"),
-                    );
+                    ));
                 }
-                TextCell::Piece { side: side_, rank } => {
-                    let n = &mut counts[side_.index()][rank.index()];
-                    *n += 1;
-                    if *n > rank.count() {
-                        return fail(
-                            format!("at most {} {side_} {rank} (an army's count)", rank.count()),
-                            format!("another on {square}"),
-                        );
-                    }
-                    occupied[side_.index()] = occupied[side_.index()].with(square);
+                TextCell::Piece { side, rank } => {
+                    occupied[side.index()] = occupied[side.index()].with(square);
                     board[square.index()] = Some(rank);
                 }
             }
         }
-        let flags = Side::ALL.map(|side| counts[side.index()][Rank::Flag.index()] == 1);
-        if let Err((expected, found)) = self.check_reachable(flags, &occupied, &board) {
-            return fail(expected, found);
-        }
-        if let Some(square) = self.waiting_flag {
-            let owner = self.side_to_move.other();
-            let ok = self.status.is_ongoing()
-                && self.cells[square.index()]
-                    == (TextCell::Piece {
-                        side: owner,
-                        rank: Rank::Flag,
-                    })
-                && square.row() == owner.far_row();
-            if !ok {
-                return fail(
-                    format!(
-                        "a waiting Flag only for the side not to move ({owner}), on its own Flag on its far row, while the game goes on"
-                    ),
-                    format!("waiting square {square}"),
-                );
-            }
-        }
-        Ok(Position::from_parts(Parts {
+        let parts = Parts {
             occupied,
             board,
             side_to_move: self.side_to_move,
@@ -378,7 +348,11 @@ impl PositionText {
             plies_since_challenge: self.plies_since_challenge,
             rules: self.rules,
             ply: self.ply,
-        }))
+        };
+        parts
+            .check()
+            .map_err(|e| TextError::new(line, 1, e.expected, e.found))?;
+        Ok(Position::from_parts(parts))
     }
 }
 
@@ -477,119 +451,5 @@ impl View {
             rules: self.rules(),
             status: self.status(),
         }
-    }
-}
-
-impl PositionText {
-    /// The checks that the status and the counters fit the board, so that no text describes a
-    /// state no game can reach. Each names the field at fault.
-    ///
-    /// - The plies since the last challenge are at most the plies played, and, under a move
-    ///   limit, at most the limit.
-    /// - A game that goes on has both Flags; at the limit it goes on only while a Flag waits
-    ///   (the wait is settled before the limit), otherwise it would be drawn.
-    /// - `draw:move-limit` needs a limit that the counter has reached.
-    /// - `X:flag-captured`: the loser's Flag is gone and the winner's is on the board.
-    /// - `X:flag-reached-end`: X's Flag stands on X's far row, and the loser's Flag is on the
-    ///   board; resignations and agreements leave both Flags on the board.
-    fn check_reachable(
-        &self,
-        flags: [bool; 2],
-        occupied: &[Bitboard; 2],
-        board: &[Option<Rank>; Square::NUM],
-    ) -> Result<(), (String, String)> {
-        let quiet = self.plies_since_challenge;
-        if u32::from(quiet) > self.ply {
-            return Err((
-                format!(
-                    "plies since the last challenge (field 4) at most the plies played ({})",
-                    self.ply
-                ),
-                quiet.to_string(),
-            ));
-        }
-        let limit = self.rules.move_limit();
-        if let Some(limit) = limit
-            && quiet > limit
-        {
-            return Err((
-                format!(
-                    "plies since the last challenge (field 4) at most the move limit ({limit})"
-                ),
-                quiet.to_string(),
-            ));
-        }
-        let at_limit = limit.is_some_and(|limit| quiet >= limit);
-        let flag_of = |side: Side| flags[side.index()];
-        let both = Side::ALL.into_iter().find(|&side| !flag_of(side));
-        match self.status {
-            Status::Ongoing => {
-                if let Some(side) = both {
-                    return Err((
-                        format!("{side}'s Flag on the board while the game goes on (status field)"),
-                        "none".into(),
-                    ));
-                }
-                if at_limit && self.waiting_flag.is_none() {
-                    return Err((
-                        "a status of draw:move-limit (status field): the move limit is reached and no Flag waits".into(),
-                        "\"-\"".into(),
-                    ));
-                }
-            }
-            Status::Drawn {
-                reason: DrawReason::MoveLimit,
-            } if !at_limit => {
-                return Err((
-                    "plies since the last challenge at the move limit, for draw:move-limit (status field)".into(),
-                    format!("{quiet} of {}", limit.unwrap_or(0)),
-                ));
-            }
-            Status::Won {
-                winner,
-                reason: WinReason::FlagCaptured,
-            } => {
-                if flag_of(winner.other()) || !flag_of(winner) {
-                    return Err((
-                        format!(
-                            "for {} (status field): {}'s Flag gone and {winner}'s on the board",
-                            self.status.token(),
-                            winner.other()
-                        ),
-                        "the Flags as they stand".into(),
-                    ));
-                }
-            }
-            Status::Won {
-                winner,
-                reason: WinReason::FlagReachedEnd,
-            } => {
-                let far_row = Bitboard::rows(winner.far_row(), winner.far_row() + 1);
-                let on_far_row = (occupied[winner.index()] & far_row)
-                    .any(|square| board[square.index()] == Some(Rank::Flag));
-                if !on_far_row || !flag_of(winner.other()) {
-                    return Err((
-                        format!(
-                            "for {} (status field): {winner}'s Flag on its far row and {}'s Flag on the board",
-                            self.status.token(),
-                            winner.other()
-                        ),
-                        "the Flags as they stand".into(),
-                    ));
-                }
-            }
-            _ => {
-                if let Some(side) = both {
-                    return Err((
-                        format!(
-                            "{side}'s Flag on the board for {} (status field)",
-                            self.status.token()
-                        ),
-                        "none".into(),
-                    ));
-                }
-            }
-        }
-        Ok(())
     }
 }

@@ -1,9 +1,11 @@
 //! The arbiter's full-information position: play, legality and the end-of-game rules.
 //! Random playouts and perft live in the submodules.
 
+mod parts;
 mod perft;
 mod playout;
 
+pub(crate) use parts::Parts;
 pub use playout::Playout;
 
 use thiserror::Error;
@@ -121,21 +123,6 @@ pub struct Position {
     setup_rows: u8,
     ply: u32,
     hash: u64,
-}
-
-/// Everything a [`Position`] is made of, as its text spells it out: checked by whoever builds
-/// one (a setup pair, or the position text's parser), then turned into a position by
-/// [`Position::from_parts`].
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Parts {
-    pub(crate) occupied: [Bitboard; 2],
-    pub(crate) board: [Option<Rank>; Square::NUM],
-    pub(crate) side_to_move: Side,
-    pub(crate) waiting_flag: Option<Square>,
-    pub(crate) status: Status,
-    pub(crate) plies_since_challenge: u16,
-    pub(crate) rules: Rules,
-    pub(crate) ply: u32,
 }
 
 impl Position {
