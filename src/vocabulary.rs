@@ -22,6 +22,7 @@ use crate::side::Side;
 use crate::square::Square;
 use crate::status::Status;
 use crate::value_error::ValueError;
+use crate::vecenv::StepError;
 
 /// A setup given as cell values that does not make a setup: a value that is no cell, or a
 /// formation that breaks the rules.
@@ -220,4 +221,5 @@ engine_errors!(
     RulesError,
     ParseError,
     ChooseError,
+    StepError,
 );

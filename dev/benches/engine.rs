@@ -1,6 +1,6 @@
 //! Criterion benches of the engine's hot paths: move generation, play, perft, playouts, the
 //! C ABI's per-ply path, beliefs (a typical midgame and the slowest positions of 40 long games)
-//! and an agent's move.
+//! an agent's move, and a step of a batch of games for training (`VecEnv`).
 //!
 //! ```text
 //! cargo bench --bench engine
@@ -10,7 +10,8 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use salpakan::{
-    Agent, Game, Greedy, Ismcts, Move, Position, Rules, Setup, Side, SplitMix64, Tracker,
+    Agent, Game, Greedy, Ismcts, Move, Observation, Position, Rules, Setup, Side, SplitMix64,
+    StepOutputs, StepResult, Tracker, VecEnv,
 };
 use salpakan_capi::{
     SALPAKAN_MAX_MOVES, SALPAKAN_NO_PIECE, SalpakanGame, SalpakanMove, salpakan_game_clone,
@@ -335,8 +336,54 @@ fn agents(c: &mut Criterion) {
     group.finish();
 }
 
+/// A step of a batch of 256 games (the Python `VecEnv`'s work without Python), with random
+/// legal actions, with observations (their belief planes recounted after every new fact)
+/// and with masks only: the time of one step of all 256 games, on one thread.
+fn vecenv(c: &mut Criterion) {
+    const N: usize = 256;
+    for observations in [true, false] {
+        let mut env = VecEnv::new(N, 1, Rules::default(), observations, 2000);
+        let mut tensors = vec![
+            0.0f32;
+            if observations {
+                N * Observation::LEN
+            } else {
+                0
+            }
+        ];
+        let mut masks = vec![false; N * Move::NUM_ACTIONS];
+        let mut results = vec![StepResult::default(); N];
+        let mut actions = vec![0i64; N];
+        env.reset(StepOutputs {
+            observations: observations.then_some(&mut tensors[..]),
+            masks: &mut masks,
+            results: &mut results,
+        });
+        let name = if observations {
+            "vecenv/step of 256 games, observations and masks"
+        } else {
+            "vecenv/step of 256 games, masks only"
+        };
+        c.bench_function(name, |b| {
+            b.iter(|| {
+                env.sample_actions(&mut actions);
+                let moves = env.moves(&actions).expect("legal actions");
+                env.step(
+                    &moves,
+                    StepOutputs {
+                        observations: observations.then_some(&mut tensors[..]),
+                        masks: &mut masks,
+                        results: &mut results,
+                    },
+                );
+            })
+        });
+    }
+}
+
 criterion_group!(
     benches,
+    vecenv,
     movegen,
     play,
     perft,

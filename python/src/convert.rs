@@ -93,19 +93,9 @@ pub(crate) fn mask_array<'py>(
     let array = PyArray1::<bool>::zeros(py, salpakan::Move::NUM_ACTIONS, false);
     // SAFETY: the array was just made here and nothing else refers to it.
     if let Ok(slots) = unsafe { array.as_slice_mut() } {
-        fill_mask(mask, slots);
+        mask.write_bools(slots);
     }
     array
-}
-
-/// Writes `mask` into 288 `bool`s, one per action id.
-pub(crate) fn fill_mask(mask: &salpakan::ActionMask, slots: &mut [bool]) {
-    // Eight slots per byte of the mask, without a branch per action.
-    for (slots, &byte) in slots.chunks_exact_mut(8).zip(mask.bytes()) {
-        for (bit, slot) in slots.iter_mut().enumerate() {
-            *slot = byte >> bit & 1 != 0;
-        }
-    }
 }
 
 /// The actions of a mask, ascending, as a NumPy `int64` array.

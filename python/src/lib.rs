@@ -14,11 +14,6 @@ mod vecenv;
 
 use pyo3::prelude::*;
 
-/// The module's Rust allocations (beliefs counting makes many small short-lived ones) go to
-/// mimalloc rather than the C library's `malloc`.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 /// The native module. `salpakan/__init__.py` re-exports everything in it.
 #[pymodule]
 fn _salpakan(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -1,117 +1,15 @@
-//! A batch of games stepped together from NumPy arrays, for self-play training.
+//! A batch of games stepped together from NumPy arrays, for self-play training: a shell over
+//! the crate's `VecEnv`, which does all the stepping. This module holds only what Python
+//! needs: the arrays (reused when nobody else holds them), the GIL released while the games
+//! are stepped, and the threads that share a step.
 
 use numpy::{PyArray1, PyArray2, PyArray4, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 
-use salpakan::{
-    Move, Observation, Orientation, Position, Rules, Setup, Side, SplitMix64, Status, Tracker,
-};
+use salpakan::{Move, Observation, StepOutputs, StepResult};
 
 use crate::convert;
-use crate::errors::{argument, error};
-
-/// One game of the batch.
-struct Env {
-    /// The setups and the first mover this episode started from.
-    start: (Setup, Setup, Side),
-    position: Position,
-    /// Both sides' trackers, kept only when observations are asked for.
-    trackers: Option<[Tracker; 2]>,
-    /// Plies played in this episode.
-    plies: u32,
-}
-
-/// Where one env writes its part of a step's outputs.
-struct Out<'a> {
-    observation: Option<&'a mut [f32]>,
-    mask: &'a mut [bool],
-}
-
-/// One thread's share of a step: a run of envs and their parts of the outputs.
-struct Chunk<'a> {
-    /// The index of the first env.
-    start: usize,
-    envs: &'a mut [Env],
-    masks: &'a mut [bool],
-    results: &'a mut [(f32, bool, bool)],
-    observations: Option<&'a mut [f32]>,
-}
-
-/// The batch's settings, shared by every env.
-#[derive(Clone, Copy)]
-struct Settings {
-    seed: u64,
-    rules: Rules,
-    observations: bool,
-    max_plies: u32,
-}
-
-impl Settings {
-    /// A new game for env `index`'s `episode`: setups and first mover drawn from the seed.
-    fn new_env(&self, index: usize, episode: u64) -> Env {
-        let mut rng = SplitMix64::new(
-            self.seed
-                ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-                ^ episode.rotate_left(32),
-        );
-        let white = Setup::random(Side::White, self.rules, rng.next_u64());
-        let black = Setup::random(Side::Black, self.rules, rng.next_u64());
-        let first = Side::ALL[rng.below(2) as usize];
-        let position =
-            Position::new(&white, &black, first, self.rules).expect("random setups are valid");
-        let trackers = self.observations.then(|| {
-            let tracker = |own: &Setup, enemy: &Setup| {
-                Tracker::new(own, enemy.occupied(), first, self.rules).expect("setups of one game")
-            };
-            [tracker(&white, &black), tracker(&black, &white)]
-        });
-        Env {
-            start: (white, black, first),
-            position,
-            trackers,
-            plies: 0,
-        }
-    }
-}
-
-impl Env {
-    /// Writes the side to move's observation and the legal-action mask.
-    fn write(&self, out: Out<'_>) {
-        convert::fill_mask(&self.position.legal_action_mask(), out.mask);
-        if let (Some(observation), Some(trackers)) = (out.observation, &self.trackers) {
-            let tracker = &trackers[self.position.side_to_move().index()];
-            let slot: &mut [f32; Observation::LEN] =
-                observation.try_into().expect("one observation's length");
-            if tracker
-                .write_observation(Orientation::ViewerUp, slot)
-                .is_err()
-            {
-                // Impossible for the reports of a real game; an all-zero tensor says so.
-                slot.fill(0.0);
-            }
-        }
-    }
-
-    /// Plays `mv` (legal, checked by the caller): the mover's reward, whether the game ended,
-    /// whether it was cut at the ply cap.
-    fn play(&mut self, mv: Move, max_plies: u32) -> (f32, bool, bool) {
-        let mover = self.position.side_to_move();
-        let report = self.position.play_unchecked(mv);
-        if let Some(trackers) = &mut self.trackers {
-            for tracker in trackers {
-                // The reports of a real game always fit; a tracker that refused one would
-                // only leave its beliefs behind.
-                let _ = tracker.observe(&report);
-            }
-        }
-        self.plies += 1;
-        match report.status {
-            Status::Ongoing => (0.0, false, max_plies > 0 && self.plies >= max_plies),
-            Status::Won { winner, .. } => (if winner == mover { 1.0 } else { -1.0 }, true, false),
-            Status::Drawn { .. } => (0.0, true, false),
-        }
-    }
-}
+use crate::errors::{argument, raise};
 
 /// `num_envs` games stepped together: `step(actions)` plays one action in every game and
 /// returns NumPy arrays, with no Python loop per game.
@@ -125,25 +23,31 @@ impl Env {
 /// and the episode number; the observation and mask returned for it are the new game's.
 ///
 /// With `observations=False` only the masks are made (and `observations` is `None`). With
-/// `threads` above 1 the games are split between that many threads for each step. The GIL is
-/// released while the games are stepped.
+/// `threads` above 1 the games are split between that many threads for each step that makes
+/// observations (a step with masks only is too short to share). The GIL is released while
+/// the games are stepped.
 #[pyclass(module = "salpakan")]
 pub(crate) struct VecEnv {
-    envs: Vec<Env>,
-    episodes: Vec<u64>,
-    settings: Settings,
+    inner: salpakan::VecEnv,
     threads: usize,
     /// The worker threads besides the caller's when `threads` is above 1, kept for the
-    /// env's lifetime.
+    /// env's lifetime (threads made afresh each step lose their per-thread buffers).
     workers: Option<rayon::ThreadPool>,
-    rng: SplitMix64,
     /// Output arrays made by earlier steps, reused once Python holds no other reference to
     /// them (so a returned array is never written again while anyone can see it).
     pool: Vec<Outputs>,
+    /// Each game's result of the last step.
+    results: Vec<StepResult>,
 }
 
 /// A step's observation and mask arrays, as the pool keeps them.
 type Outputs = (Option<Py<PyArray4<f32>>>, Py<PyArray2<bool>>);
+
+/// The arrays a step returns besides the rewards and flags.
+type Arrays<'py> = (
+    Option<Bound<'py, PyArray4<f32>>>,
+    Bound<'py, PyArray2<bool>>,
+);
 
 /// Whether only the pool holds `array` (its reference count is 1).
 fn unshared<T>(_py: Python<'_>, array: &Py<T>) -> bool {
@@ -170,62 +74,45 @@ impl VecEnv {
         if num_envs == 0 {
             return Err(argument("num_envs must be at least 1"));
         }
-        let settings = Settings {
-            seed,
-            rules: convert::rules(setup_rows, move_limit)?,
-            observations,
-            max_plies,
+        let rules = convert::rules(setup_rows, move_limit)?;
+        let workers = if threads > 1 {
+            Some(
+                rayon::ThreadPoolBuilder::new()
+                    // The calling thread works too: `threads - 1` more.
+                    .num_threads(threads - 1)
+                    .build()
+                    .map_err(|e| argument(format!("cannot start {threads} threads: {e}")))?,
+            )
+        } else {
+            None
         };
         Ok(VecEnv {
-            envs: (0..num_envs).map(|i| settings.new_env(i, 0)).collect(),
-            episodes: vec![0; num_envs],
-            settings,
+            inner: salpakan::VecEnv::new(num_envs, seed, rules, observations, max_plies),
             threads: threads.max(1),
-            workers: if threads > 1 {
-                Some(
-                    rayon::ThreadPoolBuilder::new()
-                        // The calling thread works too: `threads - 1` more.
-                        .num_threads(threads - 1)
-                        .build()
-                        .map_err(|e| argument(format!("cannot start {threads} threads: {e}")))?,
-                )
-            } else {
-                None
-            },
-            rng: SplitMix64::new(seed ^ 0xA5A5_A5A5_A5A5_A5A5),
+            workers,
             pool: Vec::new(),
+            results: vec![StepResult::default(); num_envs],
         })
     }
 
     /// The number of games.
     #[getter]
     fn num_envs(&self) -> usize {
-        self.envs.len()
+        self.inner.len()
     }
 
     /// Whether observations are made.
     #[getter]
     fn observations(&self) -> bool {
-        self.settings.observations
+        self.inner.observations()
     }
 
     /// Starts every game afresh (the next episode of each) and returns `(observations,
     /// action_masks)`.
-    #[allow(clippy::type_complexity)]
-    fn reset<'py>(
-        &mut self,
-        py: Python<'py>,
-    ) -> PyResult<(
-        Option<Bound<'py, PyArray4<f32>>>,
-        Bound<'py, PyArray2<bool>>,
-    )> {
-        let settings = self.settings;
-        for (i, (env, episode)) in self.envs.iter_mut().zip(&mut self.episodes).enumerate() {
-            *episode += 1;
-            *env = settings.new_env(i, *episode);
-        }
+    fn reset<'py>(&mut self, py: Python<'py>) -> PyResult<Arrays<'py>> {
+        self.inner.restart_all();
         let (observations, masks) = self.outputs(py);
-        self.run(py, &observations, &masks, None, |_, _| (0.0, false, false))?;
+        self.run(py, None, &observations, &masks)?;
         Ok((observations, masks))
     }
 
@@ -262,66 +149,17 @@ impl VecEnv {
                 &converted
             }
         };
-        if actions.len() != self.envs.len() {
-            return Err(argument(format!(
-                "{} actions for {} games",
-                actions.len(),
-                self.envs.len()
-            )));
-        }
-        let mut moves = Vec::with_capacity(actions.len());
-        for (i, (&action, env)) in actions.iter().zip(&self.envs).enumerate() {
-            let mv = u16::try_from(action).ok().and_then(Move::from_action);
-            match mv {
-                Some(mv) if env.position.is_legal(mv) => moves.push(mv),
-                _ => {
-                    return Err(error(
-                        salpakan::ErrorKind::IllegalMove,
-                        format!(
-                            "game {i}: action {action} is not a legal move for {}",
-                            env.position.side_to_move().word()
-                        ),
-                    ));
-                }
-            }
-        }
-        let n = self.envs.len();
-        let rewards = PyArray1::<f32>::zeros(py, n, false);
-        let terminations = PyArray1::<bool>::zeros(py, n, false);
-        let truncations = PyArray1::<bool>::zeros(py, n, false);
+        let moves = self.inner.moves(actions).map_err(raise)?;
         let (observations, masks) = self.outputs(py);
-        {
-            // SAFETY: the arrays were just made here and are not shared with Python yet.
-            let (r, te, tr) = unsafe {
-                (
-                    rewards.as_slice_mut()?,
-                    terminations.as_slice_mut()?,
-                    truncations.as_slice_mut()?,
-                )
-            };
-            let mut results = vec![(0.0f32, false, false); n];
-            self.run(py, &observations, &masks, Some(&mut results), |env, i| {
-                env.play(moves[i], u32::MAX)
-            })?;
-            for (i, &(reward, ended, _)) in results.iter().enumerate() {
-                r[i] = reward;
-                te[i] = ended;
-                tr[i] = !ended
-                    && self.settings.max_plies > 0
-                    && self.envs[i].plies >= self.settings.max_plies;
-            }
-            // Finished games start again; their outputs are the new games'.
-            let settings = self.settings;
-            let done: Vec<usize> = (0..n).filter(|&i| te[i] || tr[i]).collect();
-            if !done.is_empty() {
-                for &i in &done {
-                    self.episodes[i] += 1;
-                    self.envs[i] = settings.new_env(i, self.episodes[i]);
-                }
-                self.write_some(&observations, &masks, &done)?;
-            }
-        }
-        Ok((observations, rewards, terminations, truncations, masks))
+        self.run(py, Some(&moves), &observations, &masks)?;
+        let results = &self.results;
+        Ok((
+            observations,
+            PyArray1::from_iter(py, results.iter().map(|r| r.reward)),
+            PyArray1::from_iter(py, results.iter().map(|r| r.terminated)),
+            PyArray1::from_iter(py, results.iter().map(|r| r.truncated)),
+            masks,
+        ))
     }
 
     /// The game `index` is playing now, as a `Game` replayable by hand: `(white, black,
@@ -336,42 +174,31 @@ impl VecEnv {
         &'static str,
         u32,
     )> {
-        let env = self.envs.get(index).ok_or_else(|| {
-            argument(format!("game {index}: there are {} games", self.envs.len()))
+        let (white, black, first, plies) = self.inner.episode_start(index).ok_or_else(|| {
+            argument(format!(
+                "game {index}: there are {} games",
+                self.inner.len()
+            ))
         })?;
-        let (white, black, first) = &env.start;
-        Ok((
-            crate::values::Setup {
-                inner: white.clone(),
-            },
-            crate::values::Setup {
-                inner: black.clone(),
-            },
-            first.word(),
-            env.plies,
-        ))
+        let setup = |inner: &salpakan::Setup| crate::values::Setup {
+            inner: inner.clone(),
+        };
+        Ok((setup(white), setup(black), first.word(), plies))
     }
 
     /// A uniformly random legal action for every game (`int64`, one per game), drawn from the
     /// env's own generator (seeded from `seed`): a baseline opponent, or a benchmark's policy.
     fn sample_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
-        let rng = &mut self.rng;
-        PyArray1::from_iter(
-            py,
-            self.envs.iter().map(|env| {
-                env.position
-                    .random_move(rng)
-                    .and_then(Move::action)
-                    .map_or(-1, i64::from)
-            }),
-        )
+        let mut actions = vec![0i64; self.inner.len()];
+        self.inner.sample_actions(&mut actions);
+        PyArray1::from_vec(py, actions)
     }
 
     fn __repr__(&self) -> String {
         format!(
             "<salpakan.VecEnv {} games, observations {}, {} threads>",
-            self.envs.len(),
-            self.settings.observations,
+            self.inner.len(),
+            self.inner.observations(),
             self.threads
         )
     }
@@ -381,159 +208,82 @@ impl VecEnv {
     /// Output arrays for a step: an earlier step's that nobody else holds any more (fresh
     /// memory costs a page fault per 4 KB, most of a step's time with observations), else new
     /// ones. Every element is written by the step.
-    #[allow(clippy::type_complexity)]
-    fn outputs<'py>(
-        &mut self,
-        py: Python<'py>,
-    ) -> (
-        Option<Bound<'py, PyArray4<f32>>>,
-        Bound<'py, PyArray2<bool>>,
-    ) {
+    fn outputs<'py>(&mut self, py: Python<'py>) -> Arrays<'py> {
         // Held only by the pool: a count of 1 (the pool's reference).
         let free = self.pool.iter().position(|(observations, masks)| {
             unshared(py, masks) && observations.as_ref().is_none_or(|o| unshared(py, o))
         });
-        let (observations, masks) = match free {
-            Some(i) => {
-                let (observations, masks) = &self.pool[i];
-                (
-                    observations.as_ref().map(|o| o.bind(py).clone()),
-                    masks.bind(py).clone(),
-                )
-            }
-            None => {
-                let n = self.envs.len();
-                let [planes, rows, files] = Observation::SHAPE;
-                let observations = self
-                    .settings
-                    .observations
-                    .then(|| PyArray4::<f32>::zeros(py, [n, planes, rows, files], false));
-                let masks = PyArray2::<bool>::zeros(py, [n, Move::NUM_ACTIONS], false);
-                if self.pool.len() >= POOL {
-                    self.pool.remove(0);
-                }
-                self.pool.push((
-                    observations.as_ref().map(|o| o.clone().unbind()),
-                    masks.clone().unbind(),
-                ));
-                (observations, masks)
-            }
-        };
+        if let Some(i) = free {
+            let (observations, masks) = &self.pool[i];
+            return (
+                observations.as_ref().map(|o| o.bind(py).clone()),
+                masks.bind(py).clone(),
+            );
+        }
+        let n = self.inner.len();
+        let [planes, rows, files] = Observation::SHAPE;
+        let observations = self
+            .inner
+            .observations()
+            .then(|| PyArray4::<f32>::zeros(py, [n, planes, rows, files], false));
+        let masks = PyArray2::<bool>::zeros(py, [n, Move::NUM_ACTIONS], false);
+        if self.pool.len() >= POOL {
+            self.pool.remove(0);
+        }
+        self.pool.push((
+            observations.as_ref().map(|o| o.clone().unbind()),
+            masks.clone().unbind(),
+        ));
         (observations, masks)
     }
 
-    /// Runs `act` on every env (over the threads, the GIL released), then writes each env's
-    /// observation and mask; each env's result goes to `results`.
+    /// Steps every game (with `moves`) or writes the current outputs (with `None`) into the
+    /// arrays, over the threads, the GIL released; each game's result goes to `results`.
     fn run<'py>(
         &mut self,
         py: Python<'py>,
+        moves: Option<&[Move]>,
         observations: &Option<Bound<'py, PyArray4<f32>>>,
         masks: &Bound<'py, PyArray2<bool>>,
-        results: Option<&mut Vec<(f32, bool, bool)>>,
-        act: impl Fn(&mut Env, usize) -> (f32, bool, bool) + Sync,
     ) -> PyResult<()> {
-        let n = self.envs.len();
-        // SAFETY: the arrays were just made by `outputs` and are not shared with Python yet.
-        let observation_slice = match observations {
+        // SAFETY: the arrays come from `outputs`: made for this step or held by the pool alone
+        // (reference count 1), so no Python code can see them while they are written here.
+        let observations = match observations {
             Some(array) => Some(unsafe { array.as_slice_mut()? }),
             None => None,
         };
         // SAFETY: as above.
-        let mask_slice = unsafe { masks.as_slice_mut()? };
-        let mut local = vec![(0.0f32, false, false); n];
-        let results = results.unwrap_or(&mut local);
-        let threads = self.threads.min(n);
-        let envs = &mut self.envs;
-        let workers = self.workers.as_ref();
+        let masks = unsafe { masks.as_slice_mut()? };
+        let out = StepOutputs {
+            observations,
+            masks,
+            results: &mut self.results,
+        };
+        // A step with masks only is too short to share (about 40 us for 256 games): handing
+        // it to a second thread made it slower, so it stays on this one.
+        let parts = if self.inner.observations() {
+            self.threads
+        } else {
+            1
+        };
+        let (inner, workers) = (&mut self.inner, self.workers.as_ref());
         py.detach(|| {
-            let size = n.div_ceil(threads);
-            let mut chunks = Vec::with_capacity(threads);
-            let (mut envs, mut masks, mut results) = (&mut envs[..], mask_slice, &mut results[..]);
-            let mut observations = observation_slice;
-            let mut start = 0;
-            while !envs.is_empty() {
-                let take = size.min(envs.len());
-                let (e, rest_e) = envs.split_at_mut(take);
-                let (m, rest_m) = masks.split_at_mut(take * Move::NUM_ACTIONS);
-                let (r, rest_r) = results.split_at_mut(take);
-                let o = match observations.take() {
-                    Some(all) => {
-                        let (o, rest_o) = all.split_at_mut(take * Observation::LEN);
-                        observations = Some(rest_o);
-                        Some(o)
-                    }
-                    None => None,
-                };
-                chunks.push(Chunk {
-                    start,
-                    envs: e,
-                    masks: m,
-                    results: r,
-                    observations: o,
-                });
-                (envs, masks, results) = (rest_e, rest_m, rest_r);
-                start += take;
-            }
-            let job = |chunk: Chunk<'_>| {
-                let Chunk {
-                    start,
-                    envs,
-                    masks,
-                    results,
-                    mut observations,
-                } = chunk;
-                for (k, env) in envs.iter_mut().enumerate() {
-                    results[k] = act(env, start + k);
-                    let observation = observations
-                        .as_deref_mut()
-                        .map(|o| &mut o[k * Observation::LEN..(k + 1) * Observation::LEN]);
-                    env.write(Out {
-                        observation,
-                        mask: &mut masks[k * Move::NUM_ACTIONS..(k + 1) * Move::NUM_ACTIONS],
-                    });
-                }
-            };
+            let jobs = inner.jobs(moves, out, parts);
             match workers {
-                Some(pool) if chunks.len() > 1 => pool.in_place_scope(|scope| {
-                    let mut chunks = chunks.into_iter();
-                    let first = chunks.next();
-                    for chunk in chunks {
-                        scope.spawn(|_| job(chunk));
+                Some(pool) if jobs.len() > 1 => pool.in_place_scope(|scope| {
+                    let mut jobs = jobs.into_iter();
+                    let first = jobs.next();
+                    for job in jobs {
+                        scope.spawn(|_| job.run());
                     }
                     // The first share on this thread, the others on the workers.
-                    if let Some(chunk) = first {
-                        job(chunk);
+                    if let Some(job) = first {
+                        job.run();
                     }
                 }),
-                _ => chunks.into_iter().for_each(job),
+                _ => jobs.into_iter().for_each(salpakan::Job::run),
             }
         });
-        Ok(())
-    }
-
-    /// Writes the outputs of the envs `which` only (after a reset of finished games).
-    fn write_some<'py>(
-        &self,
-        observations: &Option<Bound<'py, PyArray4<f32>>>,
-        masks: &Bound<'py, PyArray2<bool>>,
-        which: &[usize],
-    ) -> PyResult<()> {
-        // SAFETY: the arrays were made by `outputs` for this step and are not shared yet.
-        let mut observation_slice = match observations {
-            Some(array) => Some(unsafe { array.as_slice_mut()? }),
-            None => None,
-        };
-        // SAFETY: as above.
-        let mask_slice = unsafe { masks.as_slice_mut()? };
-        for &i in which {
-            let observation = observation_slice
-                .as_deref_mut()
-                .map(|o| &mut o[i * Observation::LEN..(i + 1) * Observation::LEN]);
-            self.envs[i].write(Out {
-                observation,
-                mask: &mut mask_slice[i * Move::NUM_ACTIONS..(i + 1) * Move::NUM_ACTIONS],
-            });
-        }
         Ok(())
     }
 }

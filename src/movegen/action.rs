@@ -87,6 +87,29 @@ impl ActionMask {
         &self.0
     }
 
+    /// Writes the set as one `bool` per action id (a NumPy mask's layout): `slots[id]` is
+    /// whether `id` is in the set. Only the first 288 slots are written.
+    ///
+    /// ```
+    /// use salpakan::{Game, Move, Rules, Setup, Side};
+    ///
+    /// let rules = Rules::default();
+    /// let game = Game::new(Setup::random(Side::White, rules, 1),
+    ///     Setup::random(Side::Black, rules, 2), Side::White, rules)?;
+    /// let mut slots = [false; Move::NUM_ACTIONS];
+    /// game.legal_action_mask().write_bools(&mut slots);
+    /// assert_eq!(slots.iter().filter(|&&legal| legal).count(), game.legal_moves().len());
+    /// # Ok::<_, salpakan::SetupError>(())
+    /// ```
+    pub fn write_bools(&self, slots: &mut [bool]) {
+        // Eight slots per byte of the mask, without a branch per action.
+        for (slots, &byte) in slots.chunks_exact_mut(8).zip(&self.0) {
+            for (bit, slot) in slots.iter_mut().enumerate() {
+                *slot = byte >> bit & 1 != 0;
+            }
+        }
+    }
+
     /// The action ids in the set, in increasing order.
     pub fn iter(&self) -> impl Iterator<Item = u16> + '_ {
         (0..Move::NUM_ACTIONS as u16).filter(|&id| self.contains(id))
