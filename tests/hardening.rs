@@ -6,8 +6,8 @@ mod common;
 
 use common::{game, mv, rules4, sq};
 use salpakan::{
-    Game, Move, MoveList, ObserveError, Outcome, PieceId, Position, Rank, Report, Rules, Setup,
-    Side, SplitMix64, Status, Tracker, WinReason,
+    ErrorKind, Game, Move, MoveError, MoveList, ObserveError, Outcome, PieceId, Position, Rank,
+    Report, Rules, Setup, Side, SplitMix64, Status, Tracker, WinReason,
 };
 
 fn start() -> Game {
@@ -111,14 +111,28 @@ fn every_reachable_end_still_parses() {
 }
 
 #[test]
-fn the_ply_counter_stops_instead_of_wrapping() {
-    let text = with_fields("w - 0 4294967295 3 0 -");
-    let mut pos: Position = text.parse().unwrap();
-    assert_eq!(pos.ply(), u32::MAX);
+fn a_move_the_ply_counter_cannot_count_is_refused() {
+    // One ply below the counter's limit: the move is played and counted.
+    let mut pos: Position = with_fields("w - 0 4294967294 3 0 -").parse().unwrap();
     let mv = pos.legal_moves()[0];
     pos.play(mv).unwrap();
-    assert_eq!(pos.ply(), u32::MAX, "no wrap to 0");
+    assert_eq!(pos.ply(), u32::MAX);
     assert_eq!(pos.to_string().parse::<Position>().unwrap(), pos);
+    // At the limit every move is refused, saying why, and nothing changes.
+    let before = pos;
+    for mv in pos.legal_moves() {
+        let err = pos.play(mv).unwrap_err();
+        assert_eq!(err, MoveError::PlyLimit);
+        assert_eq!(err.kind(), ErrorKind::IllegalMove);
+        assert!(err.to_string().contains("4294967295 plies"), "{err}");
+        assert!(!pos.is_legal(mv));
+        assert_eq!(pos, before);
+    }
+    // The same through a game made from the text, and its record.
+    let mut game = Game::from_position(pos);
+    let mv = game.legal_moves()[0];
+    assert_eq!(game.play(mv), Err(MoveError::PlyLimit));
+    assert_eq!(game.history().len(), 0);
 }
 
 #[test]

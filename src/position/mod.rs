@@ -77,6 +77,13 @@ pub enum MoveError {
         /// The side to move.
         side: Side,
     },
+    /// The game has played as many plies as its counter holds (`u32::MAX`, reachable only
+    /// from a position text): the next move could not be counted, so none is played.
+    #[error(
+        "the game has played {} plies, the most the ply counter holds: no further move can be counted",
+        u32::MAX
+    )]
+    PlyLimit,
 }
 
 impl MoveError {
@@ -384,11 +391,12 @@ impl Position {
     #[inline]
     pub fn check_move(&self, mv: Move) -> Result<(), MoveError> {
         let own = self.occupied[self.side_to_move.index()];
-        // One branch for the four checks.
+        // One branch for the five checks.
         if self.status.is_ongoing()
             & own.has(mv.from)
             & !own.has(mv.to)
             & mv.from.is_adjacent(mv.to)
+            & (self.ply != u32::MAX)
         {
             Ok(())
         } else {
@@ -405,6 +413,9 @@ impl Position {
             return MoveError::GameOver {
                 status: self.status,
             };
+        }
+        if self.ply == u32::MAX {
+            return MoveError::PlyLimit;
         }
         let us = self.side_to_move;
         let Some((owner, _)) = self.piece_at(mv.from) else {
@@ -440,7 +451,9 @@ impl Position {
     /// then the end-of-game rules. Returns the arbiter's announcement.
     ///
     /// # Errors
-    /// [`MoveError`] if the game is over or the move is illegal; the position is then unchanged.
+    /// [`MoveError`] if the game is over or the move is illegal, or
+    /// [`MoveError::PlyLimit`] once `u32::MAX` plies were played; the position is then
+    /// unchanged.
     pub fn play(&mut self, mv: Move) -> Result<Report, MoveError> {
         self.check_move(mv)?;
         Ok(self.play_unchecked(mv))
