@@ -3,7 +3,7 @@
 //! the row's error kind. The crate's own runner (`tests/bindings.rs`) checks the table
 //! against the crate; this one holds the C library to it.
 
-#[path = "../../tests/common/table.rs"]
+#[path = "../../tests/engine/table.rs"]
 mod table;
 
 use std::ptr::null_mut;

@@ -1,6 +1,6 @@
 //! The C ABI called from Rust: its answers equal the Rust API's for the same game.
 
-#[path = "../../tests/common/mod.rs"]
+#[path = "../../tests/engine/common.rs"]
 mod common;
 
 use salpakan::{Agent, Game, Greedy, Ismcts, Move, Random, Rules, Setup, Side, SplitMix64, Status};

@@ -1,8 +1,6 @@
 //! Setup validation, its error messages, and seeded random setups.
 
-mod common;
-
-use common::{pieces, sq};
+use crate::common::{pieces, sq};
 use salpakan::{Game, Rank, Rules, RulesError, Setup, SetupError, Side, Square};
 
 /// A valid White formation for the 3-row zone: rows 1-2 full, a3-c3.

@@ -2,8 +2,6 @@
 //! legal moves, action masks, beliefs, samples and observation tensors exactly as the arbiter's
 //! `Game` gives them; and the observation tensor depends on the viewer's information alone.
 
-mod common;
-
 use salpakan::{
     Direction, Game, Move, Observation, Orientation, Rank, Rules, Setup, Side, SplitMix64, Square,
     Tracker,
@@ -124,7 +122,7 @@ fn waiting_flags_counters_and_determinizations_match_the_arbiter() {
         } else {
             "a5 a6 a7 a8"
         };
-        let mut game = common::game(
+        let mut game = crate::common::game(
             ("FL:a4", white_empty),
             ("FL:i5", black_empty),
             Side::ALL[(seed % 2) as usize],
@@ -382,7 +380,7 @@ fn the_tensor_ignores_unobserved_enemy_ranks() {
         }
         for viewer in Side::ALL {
             let enemy = viewer.other();
-            let Some(other) = common::with_swapped_enemy_ranks(&game, enemy) else {
+            let Some(other) = crate::common::with_swapped_enemy_ranks(&game, enemy) else {
                 continue;
             };
             for orientation in [Orientation::ViewerUp, Orientation::Board] {

@@ -1,14 +1,13 @@
 //! What one side may know: views and beliefs never depend on hidden enemy ranks, every public
 //! fact is used, beliefs are exact, and samples are drawn from them.
 
-mod common;
+use crate::common::{game, mv, play_all, rules4, sq, start};
+use salpakan::{
+    Game, ObserveError, Outcome, PieceId, Rank, RankSet, Report, Rules, Setup, Side, SplitMix64,
+    Square, Status, Tracker, WinReason,
+};
 
 use std::collections::HashSet;
-
-use common::{game, mv, play_all, rules4, sq};
-use salpakan::{
-    Game, Outcome, PieceId, Rank, RankSet, Rules, Setup, Side, SplitMix64, Square, Status, Tracker,
-};
 
 fn random_game(seed: u64, rules: Rules) -> Game {
     Game::new(
@@ -583,4 +582,105 @@ fn beliefs_by_square_lay_out_own_ranks_enemy_posteriors_and_empty_squares() {
         }
     }
     assert!(enemies_seen > 200, "{enemies_seen}");
+}
+
+#[test]
+fn a_tracker_knows_its_pieces() {
+    let rules = rules4();
+    let mut g = game(("5G:e4", ""), ("PV:e5", ""), Side::White, rules);
+    let white = g.setup(Side::White).unwrap().clone();
+    let black_squares = g.setup(Side::Black).unwrap().occupied();
+    let mut tracker = Tracker::new(&white, black_squares, Side::White, rules).unwrap();
+    // Own pieces: their ranks; enemy pieces: their starts.
+    let own = tracker.piece_at(sq("e4")).unwrap();
+    assert_eq!(own.side(), Side::White);
+    assert_eq!(tracker.own_rank(own.number()), Some(Rank::FiveStarGeneral));
+    let enemy = tracker.piece_at(sq("e5")).unwrap();
+    assert_eq!(enemy.side(), Side::Black);
+    assert_eq!(tracker.enemy_start(enemy.number()), Some(sq("e5")));
+    assert_eq!(tracker.enemy_square(enemy.number()), Some(sq("e5")));
+    assert_eq!(tracker.own_rank(21), None);
+    assert_eq!(tracker.enemy_start(21), None);
+    // After the 5G takes the Private, the piece on e5 is ours; the enemy piece is gone.
+    let report = g.play(mv("e4-e5")).unwrap();
+    tracker.observe(&report).unwrap();
+    assert_eq!(tracker.piece_at(sq("e5")), Some(own));
+    assert_eq!(tracker.enemy_square(enemy.number()), None);
+    assert_eq!(tracker.enemy_start(enemy.number()), Some(sq("e5")));
+    assert_eq!(PieceId::new(Side::Black, enemy.number()), Some(enemy));
+}
+
+#[test]
+fn a_tracker_names_the_ply_of_a_bad_report_and_ends_only_by_an_end() {
+    let rules = rules4();
+    let mut g = game(("5G:e4", ""), ("PV:e5", ""), Side::White, rules);
+    let white = g.setup(Side::White).unwrap().clone();
+    let black_squares = g.setup(Side::Black).unwrap().occupied();
+    let mut tracker = Tracker::new(&white, black_squares, Side::White, rules).unwrap();
+    for _ in 0..2 {
+        let quiet = g
+            .legal_moves()
+            .into_iter()
+            .find(|m| {
+                m.from != sq("e4") && m.from != sq("e5") && m.to != sq("e4") && m.to != sq("e5")
+            })
+            .unwrap();
+        g.play(quiet).unwrap();
+    }
+    for report in g.history() {
+        tracker.observe(report).unwrap();
+    }
+    // Ply 3: a move from an empty square.
+    let bad = Report {
+        mv: mv("a1-a2"),
+        outcome: None,
+        status: Status::Ongoing,
+    };
+    match tracker.observe(&bad) {
+        Err(ObserveError::IllegalMove { ply, .. }) => assert_eq!(ply, 3),
+        other => panic!("{other:?}"),
+    }
+    let bad = Report {
+        mv: mv("e4-e5"),
+        outcome: None,
+        status: Status::Ongoing,
+    };
+    match tracker.observe(&bad) {
+        Err(ObserveError::Inconsistent { ply, .. }) => assert_eq!(ply, 3),
+        other => panic!("{other:?}"),
+    }
+    // A status that is not a resignation or an agreement is no end.
+    let won = Status::Won {
+        winner: Side::White,
+        reason: WinReason::FlagCaptured,
+    };
+    assert_eq!(
+        tracker.observe_end(won),
+        Err(ObserveError::NotAnEnd { status: won })
+    );
+    assert!(tracker.status().is_ongoing());
+    // A resignation ends it; nothing is taken in after that.
+    let resigned = g.resign(Side::Black).unwrap();
+    tracker.observe_end(resigned).unwrap();
+    assert_eq!(tracker.status(), resigned);
+    assert!(matches!(
+        tracker.observe_end(resigned),
+        Err(ObserveError::GameOver { .. })
+    ));
+    let next = Report {
+        mv: mv("e4-e5"),
+        outcome: Some(Outcome::Win),
+        status: Status::Ongoing,
+    };
+    assert!(matches!(
+        tracker.observe(&next),
+        Err(ObserveError::GameOver { .. })
+    ));
+    // An agreed draw ends a tracker too.
+    let mut g2 = start();
+    let mut t2 = g2.tracker(Side::Black).unwrap();
+    let drawn = g2.agree_draw().unwrap();
+    t2.observe_end(drawn).unwrap();
+    assert_eq!(t2.status(), drawn);
+    assert_eq!(g2.tracker(Side::Black).unwrap(), t2);
 }

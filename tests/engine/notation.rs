@@ -1,14 +1,14 @@
 //! Text formats: position text, view text and game records round-trip exactly; parsers name
-//! the line and column of any fault and never panic; serde forms round-trip through JSON.
+//! the line and column of any fault and never panic; a position text no game can reach is
+//! refused; serde forms round-trip through JSON.
 
-mod common;
-
-use common::{game, mv, play_all, rules4, sq};
-use proptest::prelude::*;
+use crate::common::{game, mv, play_all, rules4, sq, with_fields};
 use salpakan::{
     Game, Move, Outcome, PieceId, Position, PositionText, Rank, RankSet, Report, Rules, Setup,
     Side, SplitMix64, Square, Status, TextCell,
 };
+
+use proptest::prelude::*;
 
 fn random_game(seed: u64, rules: Rules) -> Game {
     Game::new(
@@ -357,4 +357,86 @@ proptest! {
             prop_assert_eq!(Game::from_record(&back.record()).unwrap(), back);
         }
     }
+}
+
+#[test]
+fn a_text_whose_counters_no_game_reaches_is_refused() {
+    // Ongoing, with the plies since the last challenge at the move limit: the last move would
+    // have drawn the game.
+    let err = with_fields("w - 5 5 3 5 -")
+        .parse::<Position>()
+        .unwrap_err();
+    assert!(err.expected.contains("draw:move-limit"), "{err}");
+    // One below the limit goes on.
+    assert!(with_fields("w - 4 5 3 5 -").parse::<Position>().is_ok());
+    // Over the limit, or more quiet plies than plies: never.
+    let err = with_fields("w - 6 9 3 5 -")
+        .parse::<Position>()
+        .unwrap_err();
+    assert!(err.expected.contains("move limit"), "{err}");
+    let err = with_fields("w - 5 0 3 0 -")
+        .parse::<Position>()
+        .unwrap_err();
+    assert!(err.expected.contains("plies played"), "{err}");
+    // A draw by the limit needs the limit reached.
+    let err = with_fields("w - 3 5 3 5 draw:move-limit")
+        .parse::<Position>()
+        .unwrap_err();
+    assert!(err.expected.contains("draw:move-limit"), "{err}");
+    assert!(
+        with_fields("w - 5 5 3 5 draw:move-limit")
+            .parse::<Position>()
+            .is_ok()
+    );
+}
+
+#[test]
+fn a_text_whose_status_does_not_fit_the_flags_is_refused() {
+    // The start position has both Flags on their home sides.
+    for status in ["white:flag-reached-end", "black:flag-reached-end"] {
+        let err = with_fields(&format!("w - 0 9 3 0 {status}"))
+            .parse::<Position>()
+            .unwrap_err();
+        assert!(err.expected.contains("far row"), "{status}: {err}");
+    }
+    for status in ["white:flag-captured", "black:flag-captured"] {
+        let err = with_fields(&format!("w - 0 9 3 0 {status}"))
+            .parse::<Position>()
+            .unwrap_err();
+        assert!(err.expected.contains("Flag gone"), "{status}: {err}");
+    }
+    for status in ["white:resignation", "draw:agreement", "-"] {
+        assert!(
+            with_fields(&format!("w - 0 9 3 0 {status}"))
+                .parse::<Position>()
+                .is_ok(),
+            "{status}"
+        );
+    }
+}
+
+#[test]
+fn every_reachable_end_still_parses() {
+    // Random games to their end, with and without a move limit: the end position's text (and
+    // every text before it) reads back, so the new checks refuse nothing a game reaches.
+    let mut ends = std::collections::BTreeSet::new();
+    for seed in 0..200u64 {
+        let rules = Rules::new(3 + (seed % 2) as u8, if seed % 3 == 0 { 30 } else { 0 }).unwrap();
+        let mut g = Game::new(
+            Setup::random(Side::White, rules, seed),
+            Setup::random(Side::Black, rules, seed + 500),
+            Side::ALL[(seed % 2) as usize],
+            rules,
+        )
+        .unwrap();
+        let mut rng = SplitMix64::new(seed);
+        while g.status().is_ongoing() {
+            let mv = g.position().random_move(&mut rng).unwrap();
+            g.play(mv).unwrap();
+            let text = g.position().to_string();
+            assert_eq!(text.parse::<Position>().unwrap(), *g.position(), "{text}");
+        }
+        ends.insert(g.status().token());
+    }
+    assert!(ends.len() >= 4, "several kinds of end: {ends:?}");
 }

@@ -1,9 +1,7 @@
 //! Replays the public rule vectors (`tests/data/games.txt`, a copy of the project's shared
 //! vectors): every move, every announcement, every status, and the perft counts.
 
-mod common;
-
-use common::{naive_perft, pieces, status_text};
+use crate::common::{naive_perft, pieces, status_text};
 use salpakan::{Game, Rules, Setup, Side};
 
 struct Vector {
@@ -17,7 +15,7 @@ struct Vector {
 }
 
 fn parse_vectors() -> Vec<Vector> {
-    let text = include_str!("data/games.txt");
+    let text = include_str!("../../data/games.txt");
     let mut out = Vec::new();
     let mut cur: Option<Vector> = None;
     for line in text.lines() {

@@ -1,9 +1,7 @@
 //! Perft of several positions, compared with a naive generator written here (no bitboards, no
 //! bulk counting).
 
-mod common;
-
-use common::{naive_moves, naive_perft};
+use crate::common::{naive_moves, naive_perft};
 use salpakan::{Game, Position, Rules, Setup, Side, SplitMix64};
 
 fn start(seed: u64, rows: u8, first: Side) -> Game {
@@ -74,4 +72,16 @@ fn midgame_positions_with_challenges_match_the_naive_generator() {
 fn one_position_matches_at_depth_four() {
     let pos = midgame(11, 4, 30);
     assert_eq!(pos.perft(4), naive_perft(&pos, 4));
+}
+
+#[test]
+fn perft_depth_is_capped() {
+    assert_eq!(Position::MAX_PERFT_DEPTH, 32);
+    // A finished game: every depth from 1 on is 0, the cap included, without recursing.
+    let mut g = crate::common::start();
+    g.resign(Side::White).unwrap();
+    for depth in [1, 2, Position::MAX_PERFT_DEPTH, u32::MAX] {
+        assert_eq!(g.perft(depth), 0);
+    }
+    assert_eq!(g.perft(0), 1);
 }

@@ -1,4 +1,4 @@
-//! Helpers shared by the integration tests.
+//! Helpers shared by the test modules (and by the C ABI's tests, which use a few).
 #![allow(dead_code)]
 
 use salpakan::{Game, Move, Position, Rank, Rules, Setup, Side, Square, Status};
@@ -159,4 +159,23 @@ pub fn with_swapped_enemy_ranks(game: &Game, enemy: Side) -> Option<Game> {
         }
     }
     Some(other)
+}
+
+/// The fixture most tests start from: random setups from seeds 1 and 2, White first.
+pub fn start() -> Game {
+    let rules = Rules::default();
+    Game::new(
+        Setup::random(Side::White, rules, 1),
+        Setup::random(Side::Black, rules, 2),
+        Side::White,
+        rules,
+    )
+    .unwrap()
+}
+
+/// The start position's text with its last seven fields (side to move onwards) replaced.
+pub fn with_fields(fields: &str) -> String {
+    let text = start().position().to_string();
+    let board = text.split(' ').next().unwrap();
+    format!("{board} {fields}")
 }

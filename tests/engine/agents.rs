@@ -1,8 +1,6 @@
 //! Agents see only a tracker: their moves are legal, their choices do not depend on hidden
 //! enemy ranks, and the searching players beat the random one.
 
-mod common;
-
 use salpakan::{Agent, Game, Greedy, Ismcts, Random, Rules, Setup, Side, SplitMix64};
 
 fn new_game(seed: u64) -> Game {
@@ -111,7 +109,7 @@ fn agents_win_by_an_unguarded_arrival_and_only_then() {
         } else {
             "a5 a6 a7 a8 b5 b6 b7 b8"
         };
-        let mut game = common::game(("FL:a4", ""), ("", black_empty), Side::White, rules);
+        let mut game = crate::common::game(("FL:a4", ""), ("", black_empty), Side::White, rules);
         let mut shuffle = None;
         for white in ["a4-a5", "a5-a6", "a6-a7"] {
             game.play(white.parse().unwrap()).unwrap();
@@ -159,7 +157,7 @@ fn choices_ignore_unobserved_enemy_ranks() {
             continue;
         }
         let viewer = game.side_to_move();
-        let Some(other) = common::with_swapped_enemy_ranks(&game, viewer.other()) else {
+        let Some(other) = crate::common::with_swapped_enemy_ranks(&game, viewer.other()) else {
             continue;
         };
         let (a, b) = (

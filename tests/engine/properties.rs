@@ -1,10 +1,9 @@
 //! Property tests over random setups and random games.
 
-mod common;
-
-use common::naive_moves;
-use proptest::prelude::*;
+use crate::common::naive_moves;
 use salpakan::{Game, Move, Outcome, Rules, Setup, Side, SplitMix64, Square};
+
+use proptest::prelude::*;
 
 fn random_game(white: u64, black: u64, rows: u8, black_first: bool, limit: u16) -> Game {
     let rules = Rules::new(rows, limit).unwrap();

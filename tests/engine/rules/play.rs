@@ -1,9 +1,10 @@
 //! Playing moves: legality, challenges, turn order and every way a game ends (docs/RULES.md).
 
-mod common;
-
-use common::{game, mv, play_all, rules4, sq};
-use salpakan::{DrawReason, Game, MoveError, Outcome, Rank, Rules, Side, Status, WinReason};
+use crate::common::{game, mv, play_all, rules4, sq, start, with_fields};
+use salpakan::{
+    DrawReason, ErrorKind, Game, Move, MoveError, Outcome, Position, Rank, Rules, Setup, Side,
+    Status, WinReason,
+};
 
 fn won(winner: Side, reason: WinReason) -> Status {
     Status::Won { winner, reason }
@@ -444,5 +445,52 @@ fn move_errors_do_not_depend_on_hidden_enemy_ranks() {
     assert_eq!(
         format!("{:?}", a.view(Side::White)),
         format!("{:?}", b.view(Side::White))
+    );
+}
+
+#[test]
+fn a_move_the_ply_counter_cannot_count_is_refused() {
+    // One ply below the counter's limit: the move is played and counted.
+    let mut pos: Position = with_fields("w - 0 4294967294 3 0 -").parse().unwrap();
+    let mv = pos.legal_moves()[0];
+    pos.play(mv).unwrap();
+    assert_eq!(pos.ply(), u32::MAX);
+    assert_eq!(pos.to_string().parse::<Position>().unwrap(), pos);
+    // At the limit every move is refused, saying why, and nothing changes.
+    let before = pos;
+    for mv in pos.legal_moves() {
+        let err = pos.play(mv).unwrap_err();
+        assert_eq!(err, MoveError::PlyLimit);
+        assert_eq!(err.kind(), ErrorKind::IllegalMove);
+        assert!(err.to_string().contains("4294967295 plies"), "{err}");
+        assert!(!pos.is_legal(mv));
+        assert_eq!(pos, before);
+    }
+    // The same through a game made from the text, and its record.
+    let mut game = Game::from_position(pos);
+    let mv = game.legal_moves()[0];
+    assert_eq!(game.play(mv), Err(MoveError::PlyLimit));
+    assert_eq!(game.history().len(), 0);
+}
+
+#[test]
+fn position_accessors_and_legality() {
+    let rules = Rules::new(3, 40).unwrap();
+    let pos = Position::new(
+        &Setup::random(Side::White, rules, 3),
+        &Setup::random(Side::Black, rules, 4),
+        Side::White,
+        rules,
+    )
+    .unwrap();
+    assert_eq!(pos.move_limit(), Some(40));
+    assert_eq!(start().position().move_limit(), None);
+    let legal = pos.legal_moves()[0];
+    assert!(pos.is_legal(legal));
+    let diagonal = Move::new(legal.from, sq("e5"));
+    assert!(!pos.is_legal(diagonal));
+    assert!(
+        !pos.is_legal(Move::new(sq("e5"), sq("e6"))),
+        "an empty square"
     );
 }

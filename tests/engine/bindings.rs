@@ -2,13 +2,11 @@
 //! vocabulary decides what every binding accepts and refuses, and with which error kind; the
 //! C ABI, the Python and the npm packages run the same rows against these answers.
 
-#[path = "common/table.rs"]
-mod table;
-
 use salpakan::{
     Agent, AgentKind, EngineError, ErrorKind, Game, Move, Position, Rank, Rules, Setup, Side,
     Square, ValueError, challenge,
 };
+
 use serde_json::Value;
 
 fn fixture(first: Side, rules: Rules) -> Game {
@@ -52,7 +50,7 @@ fn text(value: &Value, fixture: &str) -> String {
     }
 }
 
-fn run(row: &table::Row) -> Outcome {
+fn run(row: &crate::table::Row) -> Outcome {
     let mut game = fixture(Side::White, Rules::default());
     match row.op.as_str() {
         "first" => fixture(side(&row.arg(0))?, Rules::default())
@@ -79,7 +77,7 @@ fn run(row: &table::Row) -> Outcome {
         }
         "cells" => {
             let white = game.setup(Side::White).expect("setups").cell_values();
-            let cells = table::edited_cells(row, white);
+            let cells = crate::table::edited_cells(row, white);
             // What every binding does with a number that is not an integer.
             let mut values = Vec::new();
             for (i, cell) in cells.iter().enumerate() {
@@ -171,7 +169,7 @@ fn run(row: &table::Row) -> Outcome {
 
 #[test]
 fn the_crate_decides_every_row_of_the_table_as_it_says() {
-    let rows = table::rows();
+    let rows = crate::table::rows();
     assert!(rows.len() >= 80, "{} rows", rows.len());
     let mut wrong = Vec::new();
     for row in &rows {

@@ -1,0 +1,14 @@
+//! The crate's integration tests: one binary, a module per subject. Apart, each in a process
+//! of its own: `no_alloc.rs` (a counting global allocator) and `stress.rs` (timings).
+
+mod agents;
+mod bindings;
+mod client;
+mod common;
+mod knowledge;
+mod notation;
+mod properties;
+mod rules;
+mod table;
+mod training;
+mod values;
