@@ -326,28 +326,31 @@ fn the_cpp_selfplay_example_finishes_a_game() {
     );
 }
 
-/// The C and C++ snippets of the README compile as shown (with the warnings flags) and run.
+/// Every C and C++ block of the README and of docs/C.md compiles as shown (with the warnings
+/// flags) and runs.
 #[test]
-fn the_readme_snippets_compile_and_run() {
-    let readme = std::fs::read_to_string(root().join("../README.md")).unwrap();
-    let block = |fence: &str| {
-        let start = readme
-            .find(fence)
-            .unwrap_or_else(|| panic!("README has a {fence} block"))
-            + fence.len();
-        let end = start + readme[start..].find("```").unwrap();
-        readme[start..end].to_owned()
-    };
-    for (fence, cxx, std, file) in [
-        ("```c\n", false, "c99", "readme_snippet.c"),
-        ("```cpp\n", true, "c++17", "readme_snippet.cpp"),
-    ] {
-        let path = out_dir().join(file);
-        std::fs::write(&path, block(fence)).unwrap();
-        let exe = build(cxx, std, &[path.to_str().unwrap()], &format!("{file}.exe"));
-        let output = run(&exe, &[]);
-        if cxx {
-            assert!(output.contains("SALPAKAN_RESULT_ILLEGAL_MOVE"), "{output}");
+fn the_documented_snippets_compile_and_run() {
+    let mut compiled = 0;
+    for doc in ["README.md", "docs/C.md"] {
+        let text = std::fs::read_to_string(root().join("..").join(doc)).unwrap();
+        for (fence, cxx, std) in [("```c\n", false, "c99"), ("```cpp\n", true, "c++17")] {
+            for (k, block) in text.split(fence).skip(1).enumerate() {
+                let code = &block[..block.find("```").expect("a closed block")];
+                let name = format!(
+                    "{}_{k}.{}",
+                    doc.replace(['/', '.'], "_"),
+                    if cxx { "cpp" } else { "c" }
+                );
+                let path = out_dir().join(&name);
+                std::fs::write(&path, code).unwrap();
+                let exe = build(cxx, std, &[path.to_str().unwrap()], &format!("{name}.exe"));
+                let output = run(&exe, &[]);
+                if cxx {
+                    assert!(output.contains("SALPAKAN_RESULT_ILLEGAL_MOVE"), "{output}");
+                }
+                compiled += 1;
+            }
         }
     }
+    assert!(compiled >= 3, "{compiled} blocks");
 }

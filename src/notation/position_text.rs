@@ -56,8 +56,8 @@ pub enum TextCell {
 
 /// A position text, parsed but not yet checked against the rules: the full position (every rank
 /// known) or a side's view of it (enemy ranks hidden). [`crate::Position`] converts from and to
-/// it; [`crate::View::to_text`] makes the hidden form. See the grammar in the module docs of
-/// the README ("Text formats").
+/// it; [`crate::View::to_text`] makes the hidden form. See the grammar in the module docs (and
+/// the repository's `docs/TEXT.md`).
 ///
 /// # What is checked
 /// Parsing checks the grammar: 8 rows of 9 cells, known codes, the side, a square or `-` for

@@ -57,7 +57,7 @@ fn quote(value: &str) -> String {
 }
 
 impl Game {
-    /// The game record (see the README, "Game records"): tags, both setups (or the start
+    /// The game record (the grammar is in this module's docs and the repository's `docs/TEXT.md`): tags, both setups (or the start
     /// position), every move with its announcement, and the result. [`Game::from_record`] reads
     /// it back into the same game, history included.
     ///

@@ -2,7 +2,7 @@
 
 Agents ``"white"`` and ``"black"``. Each observation is a dict: ``"observation"``, the agent's
 observation tensor (``float32``, shape ``(38, 8, 9)``, values in [0, 1], the agent playing
-"up"; the planes are documented in the crate and the README), and ``"action_mask"`` (``int8``,
+"up"; the planes are documented in the crate and docs/KNOWLEDGE.md), and ``"action_mask"`` (``int8``,
 288 action ids ``from * 4 + direction``; all zero for the agent not to move). Rewards are +1
 for the winner and -1 for the loser at the end, 0 otherwise. A game cut at ``max_plies`` plies
 is truncated. ``render_mode="ansi"`` returns the board as each side sees it (enemy ranks
