@@ -3,7 +3,7 @@
 use js_sys::{Array, Float32Array, Float64Array, Object, Uint8Array};
 use wasm_bindgen::prelude::*;
 
-use salpakan::{Move, Observation, Orientation, Setup, Side, ViewCell};
+use salpakan::{Move, Observation, Orientation, Rules, Setup, Side, ViewCell};
 
 use crate::convert::{self, raise, rank_object, report_object, set, side_or_white, status_object};
 
@@ -20,6 +20,28 @@ impl From<salpakan::Game> for Game {
     }
 }
 
+/// The first mover (White when not given) and the rules (official when not given) of the
+/// constructors' optional arguments.
+fn options(
+    first: Option<JsValue>,
+    setup_rows: Option<JsValue>,
+    move_limit: Option<JsValue>,
+) -> Result<(Side, Rules), JsValue> {
+    let none = JsValue::UNDEFINED;
+    let rules = convert::rules(
+        setup_rows.as_ref().unwrap_or(&none),
+        move_limit.as_ref().unwrap_or(&none),
+    )?;
+    Ok((side_or_white(first.as_ref().unwrap_or(&none))?, rules))
+}
+
+/// A new game from two setups.
+fn start(white: Setup, black: Setup, first: Side, rules: Rules) -> Result<Game, JsValue> {
+    salpakan::Game::new(white, black, first, rules)
+        .map(Game::from)
+        .map_err(raise)
+}
+
 #[wasm_bindgen]
 impl Game {
     /// A new game with random setups drawn from `seed` (White's from `seed`, Black's from
@@ -34,18 +56,11 @@ impl Game {
         #[wasm_bindgen(js_name = moveLimit, unchecked_optional_param_type = "number")]
         move_limit: Option<JsValue>,
     ) -> Result<Game, JsValue> {
-        let none = JsValue::UNDEFINED;
-        let rules = convert::rules(
-            setup_rows.as_ref().unwrap_or(&none),
-            move_limit.as_ref().unwrap_or(&none),
-        )?;
-        let first = side_or_white(first.as_ref().unwrap_or(&none))?;
-        let seed = convert::seed(seed.as_ref().unwrap_or(&none))?;
+        let (first, rules) = options(first, setup_rows, move_limit)?;
+        let seed = convert::seed(&seed.unwrap_or(JsValue::UNDEFINED))?;
         let white = Setup::random(Side::White, rules, seed);
         let black = Setup::random(Side::Black, rules, seed.wrapping_add(1));
-        salpakan::Game::new(white, black, first, rules)
-            .map(Game::from)
-            .map_err(raise)
+        start(white, black, first, rules)
     }
 
     /// A game from two setups as 72 cells each by square (the C ABI's numbering: rank numbers
@@ -60,17 +75,10 @@ impl Game {
         #[wasm_bindgen(js_name = moveLimit, unchecked_optional_param_type = "number")]
         move_limit: Option<JsValue>,
     ) -> Result<Game, JsValue> {
-        let none = JsValue::UNDEFINED;
-        let rules = convert::rules(
-            setup_rows.as_ref().unwrap_or(&none),
-            move_limit.as_ref().unwrap_or(&none),
-        )?;
-        let first = side_or_white(first.as_ref().unwrap_or(&none))?;
+        let (first, rules) = options(first, setup_rows, move_limit)?;
         let white = convert::setup_from_cells(Side::White, rules, &white)?;
         let black = convert::setup_from_cells(Side::Black, rules, &black)?;
-        salpakan::Game::new(white, black, first, rules)
-            .map(Game::from)
-            .map_err(raise)
+        start(white, black, first, rules)
     }
 
     /// A game from two setup texts (`"FL:a1 PV:b1 …"`, Black's codes in lower case).
@@ -84,17 +92,10 @@ impl Game {
         #[wasm_bindgen(js_name = moveLimit, unchecked_optional_param_type = "number")]
         move_limit: Option<JsValue>,
     ) -> Result<Game, JsValue> {
-        let none = JsValue::UNDEFINED;
-        let rules = convert::rules(
-            setup_rows.as_ref().unwrap_or(&none),
-            move_limit.as_ref().unwrap_or(&none),
-        )?;
-        let first = side_or_white(first.as_ref().unwrap_or(&none))?;
+        let (first, rules) = options(first, setup_rows, move_limit)?;
         let white: Setup = white.parse().map_err(raise)?;
         let black: Setup = black.parse().map_err(raise)?;
-        salpakan::Game::new(white, black, first, rules)
-            .map(Game::from)
-            .map_err(raise)
+        start(white, black, first, rules)
     }
 
     /// Reads a game record and replays it.
