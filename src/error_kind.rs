@@ -103,3 +103,30 @@ pub trait EngineError: std::error::Error {
     /// What kind of refusal it is.
     fn kind(&self) -> ErrorKind;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_prints_its_name_and_reads_back() {
+        let names: Vec<String> = ErrorKind::ALL.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            names,
+            [
+                "argument",
+                "setup",
+                "illegal-move",
+                "game-over",
+                "text",
+                "observe"
+            ]
+        );
+        for kind in ErrorKind::ALL {
+            assert_eq!(kind.to_string(), kind.name());
+            assert_eq!(kind.name().parse::<ErrorKind>(), Ok(kind));
+        }
+        assert_eq!("illegal move".parse::<ErrorKind>(), Err(()));
+        assert_eq!("".parse::<ErrorKind>(), Err(()));
+    }
+}

@@ -377,3 +377,48 @@ fn the_hash_is_pinned() {
     let black_to_move: Position = text.parse().unwrap();
     assert_ne!(black_to_move.hash(), before);
 }
+
+/// Every game of a batch, and every episode of a game, starts from setups of its own, whatever
+/// the seed's bits; `reset` starts every game's next episode; the accessors say what the batch
+/// was made with.
+#[test]
+fn games_and_episodes_start_apart_and_reset_starts_the_next() {
+    for seed in [0, 9, u64::MAX, 0x5555_5555_5555_5555] {
+        for observations in [true, false] {
+            let n = 24;
+            let mut env = VecEnv::new(n, seed, Rules::default(), observations, 0);
+            assert_eq!(
+                (env.len(), env.is_empty(), env.observations()),
+                (n, false, observations)
+            );
+            let mut seen = std::collections::HashSet::new();
+            let mut tensors = vec![
+                0.0f32;
+                if observations {
+                    n * Observation::LEN
+                } else {
+                    0
+                }
+            ];
+            let mut masks = vec![false; n * Move::NUM_ACTIONS];
+            let mut results = vec![StepResult::default(); n];
+            for episode in 0..3 {
+                for i in 0..n {
+                    let (white, black, _, plies) = env.episode_start(i).unwrap();
+                    assert_eq!(plies, 0);
+                    assert!(
+                        seen.insert((white.clone(), black.clone())),
+                        "seed {seed:#x}, game {i}, episode {episode}: setups seen before"
+                    );
+                }
+                env.reset(StepOutputs {
+                    observations: observations.then_some(&mut tensors[..]),
+                    masks: &mut masks,
+                    results: &mut results,
+                });
+            }
+        }
+    }
+    let empty = VecEnv::new(0, 1, Rules::default(), false, 0);
+    assert!(empty.is_empty() && empty.len() == 0);
+}
