@@ -3,8 +3,8 @@
 
 use crate::common::{game, mv, play_all, rules4, sq, start};
 use salpakan::{
-    Game, ObserveError, Outcome, PieceId, Rank, RankSet, Report, Rules, Setup, Side, SplitMix64,
-    Square, Status, Tracker, WinReason,
+    ErrorKind, Game, ObserveError, Outcome, PieceId, Rank, RankSet, Report, Rules, Setup, Side,
+    SplitMix64, Square, Status, Tracker, WinReason,
 };
 
 use std::collections::HashSet;
@@ -672,10 +672,9 @@ fn a_tracker_names_the_ply_of_a_bad_report_and_ends_only_by_an_end() {
         outcome: Some(Outcome::Win),
         status: Status::Ongoing,
     };
-    assert!(matches!(
-        tracker.observe(&next),
-        Err(ObserveError::GameOver { .. })
-    ));
+    let late = tracker.observe(&next).unwrap_err();
+    assert!(matches!(late, ObserveError::GameOver { .. }));
+    assert_eq!(late.kind(), ErrorKind::GameOver, "a report after the end");
     // An agreed draw ends a tracker too.
     let mut g2 = start();
     let mut t2 = g2.tracker(Side::Black).unwrap();

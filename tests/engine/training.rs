@@ -255,6 +255,11 @@ fn every_game_is_the_game_the_rules_play() {
                 cuts += usize::from(result.truncated);
                 let (white, black, first, plies) = env.episode_start(i).unwrap();
                 assert_eq!(plies, 0, "a new episode");
+                assert!(
+                    game.setup(Side::White) != Some(white)
+                        || game.setup(Side::Black) != Some(black),
+                    "game {i}: the next episode starts from other setups"
+                );
                 *game = Game::new(white.clone(), black.clone(), first, rules).unwrap();
             }
             let side = game.side_to_move();

@@ -337,3 +337,58 @@ fn outcomes_print_their_names() {
     let names: Vec<String> = Outcome::ALL.iter().map(|o| o.to_string()).collect();
     assert_eq!(names, ["win", "lose", "tie"]);
 }
+
+/// The words the bindings write for a status: its state, its winner, its reason's token.
+#[test]
+fn statuses_have_their_words() {
+    let won = |winner, reason| Status::Won { winner, reason };
+    let cases = [
+        (Status::Ongoing, "ongoing", None, None),
+        (
+            won(Side::White, WinReason::FlagCaptured),
+            "won",
+            Some("white"),
+            Some("flag-captured"),
+        ),
+        (
+            won(Side::Black, WinReason::FlagReachedEnd),
+            "won",
+            Some("black"),
+            Some("flag-reached-end"),
+        ),
+        (
+            won(Side::Black, WinReason::Resignation),
+            "won",
+            Some("black"),
+            Some("resignation"),
+        ),
+        (
+            Status::Drawn {
+                reason: DrawReason::Agreement,
+            },
+            "drawn",
+            None,
+            Some("agreement"),
+        ),
+        (
+            Status::Drawn {
+                reason: DrawReason::MoveLimit,
+            },
+            "drawn",
+            None,
+            Some("move-limit"),
+        ),
+    ];
+    for (status, state, winner, reason) in cases {
+        assert_eq!(status.state_word(), state, "{status}");
+        assert_eq!(status.winner().map(Side::word), winner, "{status}");
+        assert_eq!(status.reason_token(), reason, "{status}");
+        // The token is the words joined, as the position text and the record write it.
+        let token = match (winner, reason) {
+            (Some(w), Some(r)) => format!("{w}:{r}"),
+            (None, Some(r)) => format!("draw:{r}"),
+            _ => "-".to_owned(),
+        };
+        assert_eq!(status.token(), token);
+    }
+}
