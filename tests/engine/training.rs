@@ -425,5 +425,6 @@ fn games_and_episodes_start_apart_and_reset_starts_the_next() {
         }
     }
     let empty = VecEnv::new(0, 1, Rules::default(), false, 0);
-    assert!(empty.is_empty() && empty.len() == 0);
+    assert!(empty.is_empty());
+    assert_eq!(empty.len(), 0);
 }
