@@ -410,7 +410,7 @@ impl Count {
                 .checked_sub(used)
                 .and_then(|taken| implicit_size.checked_sub(taken))
                 .unwrap_or(0);
-            if implicit_left > 0 {
+            if implicit_left != 0 {
                 emit(None, implicit_left, next);
             }
         }

@@ -440,3 +440,35 @@ fn every_reachable_end_still_parses() {
     }
     assert!(ends.len() >= 4, "several kinds of end: {ends:?}");
 }
+
+/// A waiting Flag is only the side not to move's own Flag on its far row, while the game goes
+/// on: each of those conditions is checked on its own.
+#[test]
+fn a_waiting_flag_is_checked_condition_by_condition() {
+    // White's Flag waits on c8, Black to move (one of the fuzz seeds).
+    let board = "2l.FL3g4glcpv.sp/.sp...sg5g1gpv/2g...cppvpvmj./..copvpv1l.fl./.SP.2GCOSP..PV/.1G3G.PV.LC.PV/..1LPVCPPVSG../5G4G..2L.PV.MJ";
+    let good = format!("{board} b c8 7 7 4 0 -");
+    assert!(good.parse::<Position>().is_ok(), "{good}");
+    let refused = |text: String, why: &str| {
+        let err = text.parse::<Position>().unwrap_err();
+        assert!(err.expected.contains("a waiting Flag only"), "{why}: {err}");
+    };
+    // Black's Flag on White's far row is not White's waiting Flag.
+    let black_flag = board
+        .replacen("2l.FL", "fl.FL", 1)
+        .replacen("1l.fl.", "1l.2l.", 1);
+    refused(
+        format!("{black_flag} b a8 7 7 4 0 -"),
+        "the other side's Flag",
+    );
+    // A White piece on the far row that is not its Flag waits for nothing.
+    let white_private = board
+        .replacen("2l.FL", "2lPVFL", 1)
+        .replacen("2L.PV.MJ", "2L...MJ", 1);
+    refused(format!("{white_private} b b8 7 7 4 0 -"), "not a Flag");
+    // A game that has ended has no waiting Flag.
+    refused(
+        format!("{board} b c8 7 7 4 0 white:flag-reached-end"),
+        "an ended game",
+    );
+}
