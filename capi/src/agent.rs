@@ -1,6 +1,6 @@
 //! The agent handle: the engine's players, handed only one side's information.
 
-use salpakan::{Agent, Ismcts};
+use salpakan::{Agent, AgentKind, Ismcts};
 
 use crate::args::{agent_kind_arg, side_arg};
 use crate::boundary::guard;
@@ -19,8 +19,13 @@ pub const SALPAKAN_AGENT_ISMCTS: u8 = 2;
 /// The iterations a move of `SALPAKAN_AGENT_ISMCTS` when `budget` is 0.
 pub const SALPAKAN_ISMCTS_DEFAULT_BUDGET: u32 = 10_000;
 
-// cbindgen needs the constant as a literal; this ties it to the engine's default.
-const _: () = assert!(SALPAKAN_ISMCTS_DEFAULT_BUDGET == Ismcts::DEFAULT_BUDGET);
+// cbindgen needs the constants as literals; these tie them to the engine's values.
+const _: () = {
+    assert!(SALPAKAN_ISMCTS_DEFAULT_BUDGET == Ismcts::DEFAULT_BUDGET);
+    assert!(SALPAKAN_AGENT_RANDOM == AgentKind::Random as u8);
+    assert!(SALPAKAN_AGENT_GREEDY == AgentKind::Greedy as u8);
+    assert!(SALPAKAN_AGENT_ISMCTS == AgentKind::Ismcts as u8);
+};
 
 /// An opaque player. Create it with `salpakan_agent_new` and release it with
 /// `salpakan_agent_free`.

@@ -1,7 +1,7 @@
 //! The numbers and plain structs of the C ABI, and their conversions from and to Rust values.
 
 use salpakan::{
-    ActionMask, Move, MoveList, Observation, Outcome, Position, Report, Square, Status,
+    ActionMask, Move, MoveList, Observation, Outcome, Position, Report, Setup, Square, Status,
 };
 
 /// Major version of the crate (and of the ABI).
@@ -133,6 +133,7 @@ const _: () = {
     assert!(SALPAKAN_ACTIONS == Move::NUM_ACTIONS);
     assert!(SALPAKAN_ACTION_MASK_BYTES == Move::NUM_ACTIONS / 8);
     assert!(SALPAKAN_ACTION_MASK_BYTES == core::mem::size_of::<ActionMask>());
+    assert!(SALPAKAN_NO_PIECE == Setup::EMPTY_CELL);
 };
 
 /// A game's status.
