@@ -56,5 +56,5 @@ pub use square::{Direction, Square};
 pub use status::{DrawReason, Status, WinReason};
 pub use value_error::ValueError;
 pub use vecenv::{Job, StepError, StepOutputs, StepResult, VecEnv};
-pub use view::{View, ViewCell};
+pub use view::{PublicView, View, ViewCell};
 pub use vocabulary::CellsError;

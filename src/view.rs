@@ -1,4 +1,4 @@
-//! What one side may see of a game.
+//! What one side may see of a game, and what anyone may (a spectator's public view).
 
 use core::fmt;
 
@@ -184,12 +184,157 @@ impl View {
     }
 }
 
+/// The game as a spectator sees it: every piece with its side and id and no rank, the side to
+/// move, the public log and the status. It is a function of the public history only (the
+/// start squares and every ply's move, announcement and status), so it is the same for every
+/// assignment of hidden ranks: what a server may show someone who holds neither seat.
+///
+/// # Examples
+/// ```
+/// use salpakan::{Game, Rules, Setup, Side};
+///
+/// let rules = Rules::default();
+/// let game = Game::new(
+///     Setup::random(Side::White, rules, 1),
+///     Setup::random(Side::Black, rules, 2),
+///     Side::White,
+///     rules,
+/// )?;
+/// let public = game.public_view();
+/// assert_eq!(public.cells().iter().flatten().count(), 42);
+/// let text = public.to_text().to_string();
+/// assert!(text.contains("XX") && text.contains("xx") && !text.contains("FL"));
+/// # Ok::<_, salpakan::SetupError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct PublicView {
+    #[cfg_attr(feature = "serde", serde(with = "ids_serde"))]
+    cells: [Option<PieceId>; Square::NUM],
+    side_to_move: Side,
+    status: Status,
+    history: Vec<Report>,
+    plies_since_challenge: u16,
+    ply: u32,
+    rules: Rules,
+}
+
+impl PublicView {
+    /// The public view of a game.
+    #[must_use]
+    pub fn new(game: &Game) -> PublicView {
+        let position = game.position();
+        let mut cells = [None; Square::NUM];
+        for square in position.occupied_all() {
+            cells[square.index()] = game.piece_id_at(square);
+        }
+        PublicView {
+            cells,
+            side_to_move: position.side_to_move(),
+            status: position.status(),
+            history: game.history().to_vec(),
+            plies_since_challenge: position.plies_since_challenge(),
+            ply: position.ply(),
+            rules: position.rules(),
+        }
+    }
+
+    /// The 72 cells indexed by square: the piece standing there (its id says its side), or
+    /// `None`.
+    #[inline]
+    #[must_use]
+    pub fn cells(&self) -> &[Option<PieceId>; Square::NUM] {
+        &self.cells
+    }
+
+    /// The piece on `square`, if any.
+    #[inline]
+    #[must_use]
+    pub fn cell(&self, square: Square) -> Option<PieceId> {
+        self.cells[square.index()]
+    }
+
+    /// The side to move.
+    #[inline]
+    #[must_use]
+    pub fn side_to_move(&self) -> Side {
+        self.side_to_move
+    }
+
+    /// The game's status.
+    #[inline]
+    #[must_use]
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    /// The public history: every ply's move, outcome and status, in order.
+    #[inline]
+    #[must_use]
+    pub fn history(&self) -> &[Report] {
+        &self.history
+    }
+
+    /// Plies played since the last challenge (or the start), as the move limit counts them.
+    #[inline]
+    #[must_use]
+    pub fn plies_since_challenge(&self) -> u16 {
+        self.plies_since_challenge
+    }
+
+    /// Plies played since the start.
+    #[inline]
+    #[must_use]
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    /// The rules of the game.
+    #[inline]
+    #[must_use]
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+}
+
 impl Game {
     /// The game as `side` sees it: its own pieces with rank and id, enemy pieces with id only,
     /// the side to move, the public log and the status.
     #[must_use]
     pub fn view(&self, side: Side) -> View {
         View::new(self, side)
+    }
+
+    /// The game as a spectator sees it: every piece's side and id, no rank.
+    #[must_use]
+    pub fn public_view(&self) -> PublicView {
+        PublicView::new(self)
+    }
+}
+
+impl fmt::Display for PublicView {
+    /// The board with row 8 at the top: White's pieces as `XX`, Black's as `xx`, empty squares
+    /// as `.`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for row in (0..8).rev() {
+            write!(f, "{} ", row + 1)?;
+            for file in 0..9 {
+                let square = Square::from_coords(file, row).expect("on the board");
+                let text = match self.cell(square).map(PieceId::side) {
+                    None => ".",
+                    Some(Side::White) => "XX",
+                    Some(Side::Black) => "xx",
+                };
+                write!(f, " {text:<2}")?;
+            }
+            writeln!(f)?;
+        }
+        writeln!(f, "   a  b  c  d  e  f  g  h  i")?;
+        write!(
+            f,
+            "{} to move; {}; seen by a spectator",
+            self.side_to_move, self.status
+        )
     }
 }
 
@@ -220,6 +365,30 @@ impl fmt::Display for View {
             "{} to move; {}; seen by {}",
             self.side_to_move, self.status, self.side
         )
+    }
+}
+
+/// serde for the 72 public cells (serde's derives stop at arrays of 32).
+#[cfg(feature = "serde")]
+mod ids_serde {
+    use super::{PieceId, Square};
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(
+        cells: &[Option<PieceId>; Square::NUM],
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        cells.as_slice().serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<[Option<PieceId>; Square::NUM], D::Error> {
+        let cells = Vec::<Option<PieceId>>::deserialize(d)?;
+        let n = cells.len();
+        cells
+            .try_into()
+            .map_err(|_| serde::de::Error::invalid_length(n, &"72 cells"))
     }
 }
 

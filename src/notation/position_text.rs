@@ -29,7 +29,7 @@ use crate::rules::Rules;
 use crate::side::Side;
 use crate::square::Square;
 use crate::status::Status;
-use crate::view::{View, ViewCell};
+use crate::view::{PublicView, View, ViewCell};
 
 use super::{TextError, Word, end_column, words};
 
@@ -309,6 +309,26 @@ impl FromStr for PositionText {
             return Err(TextError::new(1, column, "a single line", "a line break"));
         }
         PositionText::parse_line(text, 1)
+    }
+}
+
+impl PublicView {
+    /// The public view as a position text (the grammar of [`PositionText`]): every piece
+    /// hidden, `XX` White's and `xx` Black's, and no waiting Flag.
+    #[must_use]
+    pub fn to_text(&self) -> PositionText {
+        PositionText {
+            cells: self.cells().map(|cell| match cell {
+                None => TextCell::Empty,
+                Some(id) => TextCell::Hidden { side: id.side() },
+            }),
+            side_to_move: self.side_to_move(),
+            waiting_flag: None,
+            plies_since_challenge: self.plies_since_challenge(),
+            ply: self.ply(),
+            rules: self.rules(),
+            status: self.status(),
+        }
     }
 }
 

@@ -683,3 +683,72 @@ fn a_tracker_names_the_ply_of_a_bad_report_and_ends_only_by_an_end() {
     assert_eq!(t2.status(), drawn);
     assert_eq!(g2.tracker(Side::Black).unwrap(), t2);
 }
+
+/// A spectator's view is a function of the public history only: twins of the game with
+/// either side's hidden ranks drawn again (`Game::sample`) give the very same public view, in
+/// every form (value, `Debug`, `Display`, text, serde), at every point of many games, the
+/// ended ones included; and it shows every piece's side and square and no rank.
+#[test]
+fn the_public_view_does_not_change_when_either_sides_hidden_ranks_do() {
+    let mut compared = 0;
+    for seed in 0..12u64 {
+        let rules = if seed % 3 == 0 {
+            rules4()
+        } else {
+            Rules::default()
+        };
+        let mut game = random_game(seed, rules);
+        let mut rng = SplitMix64::new(seed);
+        for ply in 0..400 {
+            if ply % 25 == 0 || !game.status().is_ongoing() {
+                let public = game.public_view();
+                let forms = |v: &salpakan::PublicView| {
+                    (
+                        format!("{v:?}"),
+                        v.to_string(),
+                        v.to_text().to_string(),
+                        serde_json::to_string(v).unwrap(),
+                    )
+                };
+                for side in Side::ALL {
+                    for k in 0..2 {
+                        let Ok(twin) = game.sample(side, seed * 10 + k) else {
+                            continue;
+                        };
+                        assert_eq!(twin.public_view(), public, "seed {seed} ply {ply}");
+                        assert_eq!(forms(&twin.public_view()), forms(&public));
+                        compared += 1;
+                    }
+                }
+                let position = game.position();
+                for square in Square::ALL {
+                    let seen = public.cell(square).map(|id| id.side());
+                    let real = position.piece_at(square).map(|(side, _)| side);
+                    assert_eq!(seen, real, "{square}");
+                }
+                let text = public.to_text();
+                assert_eq!(
+                    text.to_string().parse::<salpakan::PositionText>(),
+                    Ok(text.clone())
+                );
+                assert!(
+                    !text
+                        .to_string()
+                        .split(' ')
+                        .next()
+                        .unwrap()
+                        .chars()
+                        .any(|c| "FPSCLMG".contains(c)),
+                    "no rank code in {text}"
+                );
+                assert!(text.waiting_flag.is_none());
+            }
+            if !game.status().is_ongoing() {
+                break;
+            }
+            let mv = game.position().random_move(&mut rng).unwrap();
+            game.play(mv).unwrap();
+        }
+    }
+    assert!(compared > 200, "{compared} twins compared");
+}
