@@ -725,7 +725,36 @@ fn the_public_view_does_not_change_when_either_sides_hidden_ranks_do() {
                     let seen = public.cell(square).map(|id| id.side());
                     let real = position.piece_at(square).map(|(side, _)| side);
                     assert_eq!(seen, real, "{square}");
+                    assert_eq!(public.cells()[square.index()], game.piece_id_at(square));
                 }
+                // The public facts, as the arbiter holds them.
+                assert_eq!(public.status(), game.status());
+                assert_eq!(public.history(), game.history());
+                assert_eq!(public.side_to_move(), position.side_to_move());
+                assert_eq!(public.ply(), position.ply());
+                assert_eq!(
+                    public.plies_since_challenge(),
+                    position.plies_since_challenge()
+                );
+                assert_eq!(public.rules(), rules);
+                let drawn = public.to_string();
+                assert_eq!(
+                    drawn.matches("XX").count(),
+                    position.occupied(Side::White).len() as usize
+                );
+                assert_eq!(
+                    drawn.matches("xx").count(),
+                    position.occupied(Side::Black).len() as usize
+                );
+                assert!(
+                    drawn.ends_with(&format!("{}; seen by a spectator", game.status())),
+                    "{drawn}"
+                );
+                let json = serde_json::to_string(&public).unwrap();
+                assert_eq!(
+                    serde_json::from_str::<salpakan::PublicView>(&json).unwrap(),
+                    public
+                );
                 let text = public.to_text();
                 assert_eq!(
                     text.to_string().parse::<salpakan::PositionText>(),
