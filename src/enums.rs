@@ -5,8 +5,9 @@
 /// Declares a fieldless `#[repr(u8)]` enum whose variants carry their numeric value (the C
 /// ABI's) and their English name, and gives it:
 /// - `ALL`: every variant in declaration order, and `NUM`, their number;
-/// - `index()`: the position in `ALL` (0..NUM), and `try_index()`, its inverse (the values
-///   must be consecutive, which a compile-time check enforces);
+/// - `index()`: the position in `ALL` (0..NUM), and `try_index()`, its inverse (arithmetic
+///   when the values are consecutive, as for ranks and sides; a lookup when they are not, as
+///   for the win reasons, whose C values leave room for the draw reasons);
 /// - `name()`: the English name, which `Display` prints.
 macro_rules! simple_enum {
     (
@@ -30,6 +31,18 @@ macro_rules! simple_enum {
         }
 
         impl $name {
+            /// Whether the values are consecutive in declaration order (then `index` is one
+            /// subtraction).
+            const CONSECUTIVE: bool = {
+                let mut i = 0;
+                let mut consecutive = true;
+                while i < $name::NUM {
+                    consecutive &= $name::ALL[i] as u8 as usize == $name::ALL[0] as u8 as usize + i;
+                    i += 1;
+                }
+                consecutive
+            };
+
             /// Every value, in index order.
             pub const ALL: [$name; [$($name::$variant),*].len()] = [$($name::$variant),*];
             /// The number of values.
@@ -39,7 +52,18 @@ macro_rules! simple_enum {
             #[inline]
             #[must_use]
             pub const fn index(self) -> usize {
-                (self as u8 - $name::ALL[0] as u8) as usize
+                if $name::CONSECUTIVE {
+                    (self as u8 - $name::ALL[0] as u8) as usize
+                } else {
+                    // The position in declaration order, from a twin enum without values.
+                    #[allow(dead_code)]
+                    enum Position {
+                        $($variant,)*
+                    }
+                    match self {
+                        $($name::$variant => Position::$variant as usize,)*
+                    }
+                }
             }
 
             /// The value at position `index` of [`Self::ALL`], or `None` past the end.
@@ -61,15 +85,6 @@ macro_rules! simple_enum {
                 }
             }
         }
-
-        // `index` relies on the values being consecutive, in declaration order.
-        const _: () = {
-            let mut i = 0;
-            while i < $name::NUM {
-                assert!($name::ALL[i] as u8 as usize == $name::ALL[0] as u8 as usize + i);
-                i += 1;
-            }
-        };
 
         impl core::fmt::Display for $name {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {

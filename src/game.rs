@@ -11,7 +11,7 @@ use crate::rules::Rules;
 use crate::setup::{Setup, SetupError};
 use crate::side::Side;
 use crate::square::Square;
-use crate::status::Status;
+use crate::status::{DeclaredEnd, Status};
 
 /// The tag names the game record itself uses: [`Game::set_tag`] ignores them.
 pub(crate) const RESERVED_TAGS: [&str; 7] = [
@@ -223,6 +223,30 @@ impl Game {
     /// [`MoveError::GameOver`] if the game has already ended.
     pub fn agree_draw(&mut self) -> Result<Status, MoveError> {
         self.position.agree_draw()
+    }
+
+    /// Ends the game as `end` says: a resignation, an agreed draw, or one of the ends only
+    /// whoever keeps the clocks and the seats can decide, a loss on time
+    /// ([`DeclaredEnd::Time`]) or an abandonment ([`DeclaredEnd::Abandoned`]). Nothing is
+    /// added to the history; the record writes the end in its result.
+    ///
+    /// ```
+    /// use salpakan::{DeclaredEnd, Game, Rules, Setup, Side, WinReason};
+    ///
+    /// let rules = Rules::default();
+    /// let mut game = Game::new(Setup::random(Side::White, rules, 1),
+    ///     Setup::random(Side::Black, rules, 2), Side::White, rules)?;
+    /// let status = game.declare(DeclaredEnd::Time { loser: Side::White })?;
+    /// assert_eq!(status.winner(), Some(Side::Black));
+    /// assert!(game.record().contains("[Result \"black:time\"]"));
+    /// assert_eq!(Game::from_record(&game.record())?, game);
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`MoveError::GameOver`] if the game has already ended.
+    pub fn declare(&mut self, end: DeclaredEnd) -> Result<Status, MoveError> {
+        self.position.declare(end)
     }
 
     /// Perft of the current position (see [`Position::perft`]).

@@ -53,7 +53,7 @@ pub use rules::{Rules, RulesError};
 pub use setup::{Setup, SetupError};
 pub use side::Side;
 pub use square::{Direction, Square};
-pub use status::{DrawReason, Status, WinReason};
+pub use status::{DeclaredEnd, DrawReason, Status, WinReason};
 pub use value_error::ValueError;
 pub use vecenv::{Job, StepError, StepOutputs, StepResult, VecEnv};
 pub use view::{PublicView, View, ViewCell};

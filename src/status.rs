@@ -13,6 +13,10 @@ crate::enums::simple_enum! {
         FlagReachedEnd = 2 => "flag reached the far end",
         /// The loser resigned.
         Resignation = 3 => "resignation",
+        /// The loser's clock ran out (decided by whoever keeps the clocks, such as a server).
+        Time = 6 => "time",
+        /// The loser left the game and did not come back in time (decided by a server).
+        Abandoned = 7 => "abandonment",
     }
 }
 
@@ -82,6 +86,88 @@ impl fmt::Display for Status {
             Status::Ongoing => f.write_str("ongoing"),
             Status::Won { winner, reason } => write!(f, "{winner} wins: {}", reason.name()),
             Status::Drawn { reason } => write!(f, "Draw: {}", reason.name()),
+        }
+    }
+}
+
+/// An end of the game that no move makes: declared by a player (a resignation, an agreed
+/// draw) or by whoever keeps the clocks and the seats, such as a server (a loss on time, an
+/// abandonment). It says nothing of any rank, so a tracker takes it in as it is
+/// ([`crate::Tracker::observe_end`]) and a record writes it only in its result.
+///
+/// # Examples
+/// ```
+/// use salpakan::{DeclaredEnd, Side, Status, WinReason};
+///
+/// let end = DeclaredEnd::Time { loser: Side::White };
+/// let status = end.status();
+/// assert_eq!(status, Status::Won { winner: Side::Black, reason: WinReason::Time });
+/// assert_eq!(DeclaredEnd::of(status), Some(end));
+/// let captured = Status::Won { winner: Side::Black, reason: WinReason::FlagCaptured };
+/// assert_eq!(DeclaredEnd::of(captured), None); // a move made that end
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum DeclaredEnd {
+    /// `loser` resigned.
+    Resignation {
+        /// The side that resigned.
+        loser: Side,
+    },
+    /// `loser`'s clock ran out.
+    Time {
+        /// The side out of time.
+        loser: Side,
+    },
+    /// `loser` left the game and did not come back in time.
+    Abandoned {
+        /// The side that left.
+        loser: Side,
+    },
+    /// Both sides agreed to a draw.
+    Agreement,
+}
+
+impl DeclaredEnd {
+    /// The status the game ends with.
+    #[must_use]
+    pub const fn status(self) -> Status {
+        let (loser, reason) = match self {
+            DeclaredEnd::Agreement => {
+                return Status::Drawn {
+                    reason: DrawReason::Agreement,
+                };
+            }
+            DeclaredEnd::Resignation { loser } => (loser, WinReason::Resignation),
+            DeclaredEnd::Time { loser } => (loser, WinReason::Time),
+            DeclaredEnd::Abandoned { loser } => (loser, WinReason::Abandoned),
+        };
+        Status::Won {
+            winner: loser.other(),
+            reason,
+        }
+    }
+
+    /// The declared end a status is, or `None` for a game that goes on or an end a move made.
+    #[must_use]
+    pub const fn of(status: Status) -> Option<DeclaredEnd> {
+        match status {
+            Status::Won { winner, reason } => {
+                let loser = winner.other();
+                match reason {
+                    WinReason::Resignation => Some(DeclaredEnd::Resignation { loser }),
+                    WinReason::Time => Some(DeclaredEnd::Time { loser }),
+                    WinReason::Abandoned => Some(DeclaredEnd::Abandoned { loser }),
+                    WinReason::FlagCaptured | WinReason::FlagReachedEnd => None,
+                }
+            }
+            Status::Drawn {
+                reason: DrawReason::Agreement,
+            } => Some(DeclaredEnd::Agreement),
+            Status::Drawn {
+                reason: DrawReason::MoveLimit,
+            }
+            | Status::Ongoing => None,
         }
     }
 }

@@ -155,6 +155,13 @@
 // End reason: the move limit was reached.
 #define SALPAKAN_REASON_MOVE_LIMIT 5
 
+// End reason: the loser's clock ran out (decided by whoever keeps the clocks, such as a
+// server; a game record can say it).
+#define SALPAKAN_REASON_TIME 6
+
+// End reason: the loser left the game and did not come back in time (decided by a server).
+#define SALPAKAN_REASON_ABANDONED 7
+
 // The most legal moves any position has.
 #define SALPAKAN_MAX_MOVES 84
 

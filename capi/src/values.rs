@@ -81,6 +81,11 @@ pub const SALPAKAN_REASON_RESIGNATION: u8 = 3;
 pub const SALPAKAN_REASON_AGREEMENT: u8 = 4;
 /// End reason: the move limit was reached.
 pub const SALPAKAN_REASON_MOVE_LIMIT: u8 = 5;
+/// End reason: the loser's clock ran out (decided by whoever keeps the clocks, such as a
+/// server; a game record can say it).
+pub const SALPAKAN_REASON_TIME: u8 = 6;
+/// End reason: the loser left the game and did not come back in time (decided by a server).
+pub const SALPAKAN_REASON_ABANDONED: u8 = 7;
 
 /// The most legal moves any position has.
 pub const SALPAKAN_MAX_MOVES: usize = 84;
@@ -245,6 +250,8 @@ mod tests {
         assert_eq!(Outcome::Tie as u8, SALPAKAN_OUTCOME_TIE);
         assert_eq!(WinReason::Resignation as u8, SALPAKAN_REASON_RESIGNATION);
         assert_eq!(DrawReason::MoveLimit as u8, SALPAKAN_REASON_MOVE_LIMIT);
+        assert_eq!(WinReason::Time as u8, SALPAKAN_REASON_TIME);
+        assert_eq!(WinReason::Abandoned as u8, SALPAKAN_REASON_ABANDONED);
         assert_eq!(MoveList::CAPACITY, SALPAKAN_MAX_MOVES);
     }
 }

@@ -188,3 +188,65 @@ fn c_agents_choose_as_the_rust_agents_and_ignore_hidden_ranks() {
     }
     assert!(compared >= 6, "{compared}");
 }
+
+/// The two ends only a server decides come through the C ABI with their own reasons: a
+/// record ended on time or by abandonment reads back with `SALPAKAN_REASON_TIME` or
+/// `SALPAKAN_REASON_ABANDONED`, and the game is over.
+#[test]
+fn records_ended_on_time_or_by_abandonment_read_with_their_reasons() {
+    use salpakan::DeclaredEnd;
+    for (end, reason, winner) in [
+        (
+            DeclaredEnd::Time { loser: Side::White },
+            SALPAKAN_REASON_TIME,
+            SALPAKAN_BLACK,
+        ),
+        (
+            DeclaredEnd::Abandoned { loser: Side::Black },
+            SALPAKAN_REASON_ABANDONED,
+            SALPAKAN_WHITE,
+        ),
+    ] {
+        let rules = Rules::default();
+        let mut game = Game::new(
+            Setup::random(Side::White, rules, 3),
+            Setup::random(Side::Black, rules, 4),
+            Side::White,
+            rules,
+        )
+        .unwrap();
+        game.play(game.legal_moves()[0]).unwrap();
+        game.declare(end).unwrap();
+        let record = std::ffi::CString::new(game.record()).unwrap();
+        let mut handle = std::ptr::null_mut();
+        let mut status = SalpakanStatus {
+            state: 9,
+            winner: 9,
+            reason: 9,
+        };
+        // SAFETY: a NUL-terminated record, valid out-pointers, the handle freed once.
+        unsafe {
+            assert_eq!(
+                salpakan_game_from_record(record.as_ptr(), &mut handle),
+                SalpakanResult::Ok
+            );
+            assert_eq!(
+                salpakan_game_status(handle, &mut status),
+                SalpakanResult::Ok
+            );
+            assert_eq!(
+                salpakan_game_resign(handle, SALPAKAN_WHITE),
+                SalpakanResult::GameOver
+            );
+            salpakan_game_free(handle);
+        }
+        assert_eq!(
+            status,
+            SalpakanStatus {
+                state: SALPAKAN_STATE_WON,
+                winner,
+                reason,
+            }
+        );
+    }
+}

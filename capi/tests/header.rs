@@ -94,6 +94,8 @@ fn the_contract_names_and_numbers_are_in_the_header() {
         ("SALPAKAN_REASON_RESIGNATION", "3"),
         ("SALPAKAN_REASON_AGREEMENT", "4"),
         ("SALPAKAN_REASON_MOVE_LIMIT", "5"),
+        ("SALPAKAN_REASON_TIME", "6"),
+        ("SALPAKAN_REASON_ABANDONED", "7"),
         ("SALPAKAN_MAX_MOVES", "84"),
         ("SALPAKAN_ISMCTS_DEFAULT_BUDGET", "10000"),
     ];

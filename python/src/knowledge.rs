@@ -42,7 +42,8 @@ impl Tracker {
         self.inner.observe(&report.inner).map_err(raise)
     }
 
-    /// Takes in the end of the game by resignation or agreement.
+    /// Takes in an end no move made: a resignation, an agreed draw, a loss on time or an
+    /// abandonment.
     fn observe_end(&mut self, status: Status) -> PyResult<()> {
         self.inner.observe_end(status.inner).map_err(raise)
     }

@@ -3,6 +3,8 @@ perft, and views that hide every enemy rank."""
 
 from __future__ import annotations
 
+import pytest
+
 import salpakan
 
 
@@ -145,3 +147,14 @@ def test_moves_and_actions():
     action = game.legal_moves()[0].action
     report = game.play_action(action)
     assert report.move.action == action
+
+
+def test_records_ended_on_time_or_by_abandonment_keep_their_reason():
+    game = salpakan.Game(seed=3)
+    game.play(game.legal_moves()[0])
+    record = game.record()
+    for token, winner, reason in [("black:time", "black", "time"), ("white:abandoned", "white", "abandoned")]:
+        ended = salpakan.Game.from_record(record.replace('[Result "-"]', f'[Result "{token}"]'))
+        assert (ended.status.state, ended.status.winner, ended.status.reason) == ("won", winner, reason)
+        with pytest.raises(salpakan.GameOverError):
+            ended.resign("white")

@@ -39,8 +39,11 @@ pub enum ObserveError {
         /// What does not fit.
         why: &'static str,
     },
-    /// A status given as the end of the game is not a resignation or an agreed draw.
-    #[error("{status} is not an end by resignation or agreement")]
+    /// A status given as the end of the game is not an end no move makes (a resignation, an
+    /// agreed draw, a loss on time, an abandonment).
+    #[error(
+        "{status} is not an end that no move makes (resignation, agreement, time, abandonment)"
+    )]
     NotAnEnd {
         /// The status given.
         status: Status,

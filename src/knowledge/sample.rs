@@ -10,7 +10,7 @@ use crate::rng::SplitMix64;
 use crate::setup::Setup;
 use crate::side::Side;
 use crate::square::Square;
-use crate::status::{DrawReason, Status, WinReason};
+use crate::status::DeclaredEnd;
 
 use super::beliefs::Beliefs;
 use super::error::ObserveError;
@@ -83,23 +83,12 @@ impl Tracker {
                 return Err(mismatch("the sample replays the history differently"));
             }
         }
-        // A resignation or an agreed draw is not a move: the replay ends where the game did,
-        // still going on, and the end is applied as it was.
-        match self.status() {
-            Status::Won {
-                winner,
-                reason: WinReason::Resignation,
-            } => {
-                game.resign(winner.other())
-                    .map_err(|_| mismatch("the sample cannot end the same way"))?;
-            }
-            Status::Drawn {
-                reason: DrawReason::Agreement,
-            } => {
-                game.agree_draw()
-                    .map_err(|_| mismatch("the sample cannot end the same way"))?;
-            }
-            _ => {}
+        // An end no move made (a resignation, an agreement, a loss on time, an abandonment) is
+        // not in the history: the replay ends where the game did, still going on, and the end
+        // is declared as it was.
+        if let Some(end) = DeclaredEnd::of(self.status()) {
+            game.declare(end)
+                .map_err(|_| mismatch("the sample cannot end the same way"))?;
         }
         Ok(game)
     }

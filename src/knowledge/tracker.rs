@@ -10,7 +10,7 @@ use crate::rules::Rules;
 use crate::setup::Setup;
 use crate::side::Side;
 use crate::square::Square;
-use crate::status::{DrawReason, Status, WinReason};
+use crate::status::{DeclaredEnd, DrawReason, Status, WinReason};
 
 use std::sync::{Arc, OnceLock};
 
@@ -537,32 +537,25 @@ impl Tracker {
         Ok(waits)
     }
 
-    /// Takes in the end of the game by resignation or agreement (which says nothing of ranks).
+    /// Takes in an end of the game that no move made (a resignation, an agreed draw, a loss on
+    /// time, an abandonment: [`DeclaredEnd`]), which says nothing of ranks.
     ///
     /// # Errors
     /// [`ObserveError::GameOver`] if the game had already ended; [`ObserveError::NotAnEnd`] if
-    /// `status` is not a resignation or an agreed draw.
+    /// `status` is not such an end.
     pub fn observe_end(&mut self, status: Status) -> Result<(), ObserveError> {
         if !self.status.is_ongoing() {
             return Err(ObserveError::GameOver {
                 status: self.status,
             });
         }
-        match status {
-            Status::Won {
-                reason: WinReason::Resignation,
-                ..
-            }
-            | Status::Drawn {
-                reason: DrawReason::Agreement,
-            } => {
-                self.status = status;
-                self.own_flag_waiting = false;
-                self.enemy_pending = None;
-                Ok(())
-            }
-            _ => Err(ObserveError::NotAnEnd { status }),
+        if DeclaredEnd::of(status).is_none() {
+            return Err(ObserveError::NotAnEnd { status });
         }
+        self.status = status;
+        self.own_flag_waiting = false;
+        self.enemy_pending = None;
+        Ok(())
     }
 }
 

@@ -15,7 +15,7 @@
 //! rows      = "3" | "4"                          ; the setup zone
 //! limit     = move limit in plies, "0" for none
 //! status    = "-" (ongoing) | ("white" | "black") ":" win-reason | "draw:" draw-reason
-//! win-reason  = "flag-captured" | "flag-reached-end" | "resignation"
+//! win-reason  = "flag-captured" | "flag-reached-end" | "resignation" | "time" | "abandoned"
 //! draw-reason = "agreement" | "move-limit"
 //! ```
 
@@ -71,7 +71,8 @@ pub enum TextCell {
 ///   would have been drawn);
 /// - `draw:move-limit` without the limit reached; `X:flag-captured` with the loser's Flag on
 ///   the board or the winner's gone; `X:flag-reached-end` without X's Flag on its far row or
-///   without the loser's Flag; a resignation or agreement without both Flags;
+///   without the loser's Flag; a resignation, agreement, loss on time or abandonment without
+///   both Flags;
 /// - a waiting Flag that is not the side not to move's own Flag on its far row in a game that
 ///   goes on.
 ///

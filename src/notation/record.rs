@@ -32,7 +32,7 @@ use crate::game::{Game, RESERVED_TAGS};
 use crate::movegen::Move;
 use crate::rules::Rules;
 use crate::side::Side;
-use crate::status::{DrawReason, Status, WinReason};
+use crate::status::{DeclaredEnd, Status};
 
 use super::setup_text::parse_setup;
 use super::{PositionText, TextError, Word, end_column, words};
@@ -315,24 +315,13 @@ impl Tags {
     }
 }
 
-/// A resignation or an agreed draw is not a move: a record says it only in its result.
+/// An end no move made (a resignation, an agreement, a loss on time, an abandonment) is not
+/// in the moves: a record says it only in its result.
 fn end_as_recorded(game: &mut Game, result: Status) {
-    if !game.status().is_ongoing() {
-        return;
-    }
-    match result {
-        Status::Won {
-            winner,
-            reason: WinReason::Resignation,
-        } => {
-            let _ = game.resign(winner.other());
-        }
-        Status::Drawn {
-            reason: DrawReason::Agreement,
-        } => {
-            let _ = game.agree_draw();
-        }
-        _ => {}
+    if let Some(end) = DeclaredEnd::of(result)
+        && game.status().is_ongoing()
+    {
+        let _ = game.declare(end);
     }
 }
 

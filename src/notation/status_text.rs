@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! status      = "-" | ("white" | "black") ":" win-reason | "draw:" draw-reason
-//! win-reason  = "flag-captured" | "flag-reached-end" | "resignation"
+//! win-reason  = "flag-captured" | "flag-reached-end" | "resignation" | "time" | "abandoned"
 //! draw-reason = "agreement" | "move-limit"
 //! ```
 //!
@@ -24,6 +24,8 @@ impl WinReason {
             WinReason::FlagCaptured => "flag-captured",
             WinReason::FlagReachedEnd => "flag-reached-end",
             WinReason::Resignation => "resignation",
+            WinReason::Time => "time",
+            WinReason::Abandoned => "abandoned",
         }
     }
 }

@@ -20,7 +20,7 @@ use crate::rules::Rules;
 use crate::setup::{Setup, SetupError};
 use crate::side::Side;
 use crate::square::Square;
-use crate::status::{DrawReason, Status, WinReason};
+use crate::status::{DeclaredEnd, DrawReason, Status, WinReason};
 use crate::zobrist;
 
 /// What a move did, as the arbiter announces it: a plain move or a challenge with its
@@ -617,10 +617,7 @@ impl Position {
     /// # Errors
     /// [`MoveError::GameOver`] if the game has already ended.
     pub fn resign(&mut self, side: Side) -> Result<Status, MoveError> {
-        self.end(Status::Won {
-            winner: side.other(),
-            reason: WinReason::Resignation,
-        })
+        self.declare(DeclaredEnd::Resignation { loser: side })
     }
 
     /// Both sides agree to a draw.
@@ -628,9 +625,16 @@ impl Position {
     /// # Errors
     /// [`MoveError::GameOver`] if the game has already ended.
     pub fn agree_draw(&mut self) -> Result<Status, MoveError> {
-        self.end(Status::Drawn {
-            reason: DrawReason::Agreement,
-        })
+        self.declare(DeclaredEnd::Agreement)
+    }
+
+    /// Ends the game as `end` says, at any time: a resignation, an agreed draw, a loss on time
+    /// or an abandonment (the last two a server decides).
+    ///
+    /// # Errors
+    /// [`MoveError::GameOver`] if the game has already ended.
+    pub fn declare(&mut self, end: DeclaredEnd) -> Result<Status, MoveError> {
+        self.end(end.status())
     }
 
     fn end(&mut self, status: Status) -> Result<Status, MoveError> {

@@ -781,3 +781,39 @@ fn the_public_view_does_not_change_when_either_sides_hidden_ranks_do() {
     }
     assert!(compared > 200, "{compared} twins compared");
 }
+
+/// A loss on time or an abandonment says nothing of ranks: a tracker takes it in as it takes
+/// a resignation (its beliefs unchanged), refuses a move-made end given as one, and a sample
+/// of the game ends the same way.
+#[test]
+fn a_tracker_takes_in_a_loss_on_time_or_an_abandonment() {
+    use salpakan::DeclaredEnd;
+    for end in [
+        DeclaredEnd::Time { loser: Side::White },
+        DeclaredEnd::Abandoned { loser: Side::Black },
+    ] {
+        let mut game = random_game(5, Rules::default());
+        advance(&mut game, 5, 60);
+        let mut tracker = game.tracker(Side::White).unwrap();
+        let beliefs = tracker.beliefs().unwrap();
+        let status = game.declare(end).unwrap();
+        tracker.observe_end(status).unwrap();
+        assert_eq!(tracker.status(), status);
+        assert_eq!(tracker.beliefs().unwrap().pieces(), beliefs.pieces());
+        assert_eq!(game.tracker(Side::White).unwrap().status(), status);
+        for seed in 0..3 {
+            assert_eq!(game.sample(Side::Black, seed).unwrap().status(), status);
+        }
+    }
+    let mut tracker = random_game(6, Rules::default())
+        .tracker(Side::Black)
+        .unwrap();
+    let captured = Status::Won {
+        winner: Side::White,
+        reason: WinReason::FlagCaptured,
+    };
+    assert_eq!(
+        tracker.observe_end(captured),
+        Err(ObserveError::NotAnEnd { status: captured })
+    );
+}

@@ -164,14 +164,14 @@ fn debug_forms_are_readable() {
 fn every_enum_has_the_same_items() {
     assert_eq!(Side::NUM, 2);
     assert_eq!(Outcome::ALL, [Outcome::Win, Outcome::Lose, Outcome::Tie]);
-    assert_eq!(WinReason::NUM, 3);
+    assert_eq!(WinReason::NUM, 5);
     assert_eq!(DrawReason::ALL.len(), DrawReason::NUM);
     for (i, reason) in WinReason::ALL.into_iter().enumerate() {
         assert_eq!(reason.index(), i);
         assert_eq!(WinReason::try_index(i), Some(reason));
         assert_eq!(reason.to_string(), reason.name());
     }
-    assert_eq!(WinReason::try_index(3), None);
+    assert_eq!(WinReason::try_index(5), None);
     assert_eq!(DrawReason::MoveLimit.index(), 1);
     assert_eq!(DrawReason::MoveLimit as u8, 5, "the C value");
     assert_eq!(Outcome::Tie.name(), "tie");
@@ -194,7 +194,7 @@ fn a_status_has_one_text_grammar() {
         assert_eq!(token.parse::<Status>().unwrap(), status);
         assert!(tokens.insert(token));
     }
-    assert_eq!(tokens.len(), 9);
+    assert_eq!(tokens.len(), 13);
     for bad in [
         "",
         "ongoing",
@@ -390,5 +390,14 @@ fn statuses_have_their_words() {
             _ => "-".to_owned(),
         };
         assert_eq!(status.token(), token);
+        assert_eq!(token.parse::<Status>(), Ok(status));
     }
+    // The win reasons' numbers are the C ABI's, with room for the draw reasons (4 and 5).
+    let numbers: Vec<u8> = WinReason::ALL.iter().map(|&r| r as u8).collect();
+    assert_eq!(numbers, [1, 2, 3, 6, 7]);
+    for (i, reason) in WinReason::ALL.into_iter().enumerate() {
+        assert_eq!(reason.index(), i);
+        assert_eq!(WinReason::try_index(i), Some(reason));
+    }
+    assert_eq!(WinReason::try_index(5), None);
 }

@@ -17,7 +17,7 @@ export type MoveInput = string | { from: SquareInput; to: SquareInput };
 /** The arbiter's announcement of a challenge, from the attacker's side. */
 export type Outcome = "win" | "lose" | "tie";
 /** Why a game ended. */
-export type Reason = "flag-captured" | "flag-reached-end" | "resignation" | "agreement" | "move-limit";
+export type Reason = "flag-captured" | "flag-reached-end" | "resignation" | "time" | "abandoned" | "agreement" | "move-limit";
 /** A game's status. */
 export interface Status {
   state: "ongoing" | "won" | "drawn";

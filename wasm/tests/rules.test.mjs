@@ -181,3 +181,16 @@ test("beliefs, observations, masks, records and players", () => {
   fresh.free();
   for (const g of [game, copy]) g.free();
 });
+
+test("records ended on time or by abandonment keep their reason", () => {
+  const game = new Game(3);
+  game.play(game.legalMoves()[0]);
+  const record = game.record();
+  for (const [token, winner, reason] of [["black:time", "black", "time"], ["white:abandoned", "white", "abandoned"]]) {
+    const ended = Game.fromRecord(record.replace('[Result "-"]', `[Result "${token}"]`));
+    assert.deepEqual({ ...ended.status }, { state: "won", winner, reason });
+    assert.throws(() => ended.resign("white"), (e) => e.kind === "game-over");
+    ended.free();
+  }
+  game.free();
+});

@@ -494,3 +494,62 @@ fn position_accessors_and_legality() {
         "an empty square"
     );
 }
+
+/// The ends no move makes: a resignation, an agreed draw, and the two a server decides, a loss
+/// on time and an abandonment. Each ends the game at once for the other side (or drawn), adds
+/// no ply, leaves every piece where it stood, and is refused once the game is over.
+#[test]
+fn declared_ends_end_the_game_without_a_move() {
+    use salpakan::DeclaredEnd;
+    let ends = [
+        (
+            DeclaredEnd::Resignation { loser: Side::White },
+            won(Side::Black, WinReason::Resignation),
+        ),
+        (
+            DeclaredEnd::Time { loser: Side::Black },
+            won(Side::White, WinReason::Time),
+        ),
+        (
+            DeclaredEnd::Abandoned { loser: Side::White },
+            won(Side::Black, WinReason::Abandoned),
+        ),
+        (
+            DeclaredEnd::Agreement,
+            Status::Drawn {
+                reason: DrawReason::Agreement,
+            },
+        ),
+    ];
+    for (end, status) in ends {
+        let mut game = opening();
+        game.play(mv("e3-e4")).unwrap();
+        let before = game.position().clone().to_string();
+        assert_eq!(game.declare(end), Ok(status));
+        assert_eq!(game.status(), status);
+        assert_eq!(end.status(), status);
+        assert_eq!(salpakan::DeclaredEnd::of(status), Some(end));
+        assert_eq!(game.history().len(), 1, "no ply is added");
+        assert_eq!(
+            game.position().to_string().split(' ').next(),
+            before.split(' ').next()
+        );
+        assert!(game.legal_moves().is_empty());
+        assert!(matches!(
+            game.play(mv("e6-e5")),
+            Err(MoveError::GameOver { .. })
+        ));
+        assert!(matches!(game.declare(end), Err(MoveError::GameOver { .. })));
+        assert!(matches!(
+            game.resign(Side::Black),
+            Err(MoveError::GameOver { .. })
+        ));
+        // The record says it in its result, and reading it back ends the game the same way.
+        let record = game.record();
+        assert!(
+            record.contains(&format!("[Result \"{}\"]", status.token())),
+            "{record}"
+        );
+        assert_eq!(Game::from_record(&record).unwrap(), game);
+    }
+}
