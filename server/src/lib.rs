@@ -1,0 +1,106 @@
+//! `salpakan-server`: the arbiter of Game of the Generals for two people, or a person and a
+//! bot, playing over a network. It holds the real [`salpakan::Game`]; each seat receives only
+//! what its side may know, a spectator only what anyone may. The wire contract and the
+//! security model are in the repository's `docs/SERVER.md`.
+//!
+//! The layers, each importing only those above it in this list:
+//! - [`client`]: a small client of the contract (the load generator's and the tests');
+//! - [`secret`]: tokens, invite codes and ids from an [`Entropy`], stored as digests;
+//! - [`clock`]: the server's game clock;
+//! - [`wire`]: the contract's JSON, built from views and public facts only;
+//! - [`room`]: one game as a state machine (no I/O): formations, moves, ends, events;
+//! - [`store`]: SQLite, one writer thread with group commits;
+//! - [`config`]: the settings and limits;
+//! - [`hub`]: the games in memory, the commit-then-send path, timers and bots;
+//! - [`socket`], [`http`]: the game socket and the routes;
+//! - [`start`]: all of it on a listener.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), String> {
+//! let config = salpakan_server::Config::default();
+//! let server = salpakan_server::start(config, std::sync::Arc::new(salpakan_server::OsEntropy)).await?;
+//! println!("listening on http://{}", server.addr());
+//! server.stop().await;
+//! # Ok(())
+//! # }
+//! ```
+#![deny(missing_docs)]
+
+pub mod client;
+pub mod clock;
+pub mod config;
+pub mod http;
+pub mod hub;
+pub mod room;
+pub mod secret;
+pub mod socket;
+pub mod store;
+pub mod wire;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+pub use config::{Config, Limits};
+pub use secret::{Entropy, OsEntropy, SeededEntropy};
+pub use store::Durability;
+
+use hub::Hub;
+use store::Store;
+
+/// A server accepting connections.
+pub struct Running {
+    addr: SocketAddr,
+    hub: Arc<Hub>,
+    store: Store,
+    serving: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+/// Opens the database, restores every unfinished game, binds `config.addr` and serves.
+///
+/// # Errors
+/// The database's or the listener's error.
+pub async fn start(config: Config, entropy: Arc<dyn Entropy>) -> Result<Running, String> {
+    let (store, unfinished) = Store::open(&config.db, config.durability)?;
+    let listener = tokio::net::TcpListener::bind(config.addr)
+        .await
+        .map_err(|e| format!("{}: {e}", config.addr))?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    let hub = Hub::new(config, store.clone(), entropy, unfinished);
+    let app = http::router(Arc::clone(&hub)).into_make_service_with_connect_info::<SocketAddr>();
+    let mut stopping = hub.stopping();
+    let serving = tokio::spawn(async move {
+        axum::serve(listener, app)
+            .with_graceful_shutdown(async move {
+                let _ = stopping.changed().await;
+            })
+            .await
+    });
+    Ok(Running {
+        addr,
+        hub,
+        store,
+        serving,
+    })
+}
+
+impl Running {
+    /// The address it listens on.
+    #[must_use]
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Games in memory.
+    #[must_use]
+    pub fn games_in_memory(&self) -> usize {
+        self.hub.games_in_memory()
+    }
+
+    /// Stops accepting, closes every socket (1012), and returns once every accepted write is
+    /// committed.
+    pub async fn stop(self) {
+        self.hub.shut_down();
+        let _ = self.serving.await;
+        self.store.flush().await;
+    }
+}

@@ -1,0 +1,361 @@
+//! The database: SQLite (compiled in), written by one thread that commits whatever is
+//! waiting in one transaction (a group commit), so that every event is durable before any
+//! client hears of it and many games share each disk flush.
+//!
+//! Two tables: `games` (a row per game: its spec, the seats' token digests, the invite's
+//! digest, the accepted formations) and `events` (a row per event, the JSON of
+//! [`Event`]). A room is its `games` row plus its events, replayed ([`Room::restore`]).
+//!
+//! [`Room::restore`]: crate::room::Room::restore
+
+use std::path::Path;
+use std::sync::mpsc;
+use std::thread;
+
+use rusqlite::{Connection, OptionalExtension, params};
+use salpakan::{Rules, Side};
+use tokio::sync::oneshot;
+
+use crate::clock::ClockSettings;
+use crate::room::{Event, Player, Saved, Spec};
+
+/// How hard a commit presses the data to disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Durability {
+    /// `synchronous = FULL`: a committed event survives a power cut (the default).
+    #[default]
+    Full,
+    /// `synchronous = NORMAL`: it survives the server's crash (`kill -9`), not the
+    /// machine's.
+    Normal,
+}
+
+/// One write: applied in a savepoint of its own, inside a group's transaction.
+#[derive(Debug, Clone)]
+pub enum Write {
+    /// A new game.
+    Create(Spec),
+    /// A seat was taken by the token with this digest.
+    Join {
+        /// The game.
+        game: String,
+        /// The seat.
+        side: Side,
+        /// The token's SHA-256.
+        token: String,
+    },
+    /// New events of a game, with the formation a `ready` among them accepted.
+    Events {
+        /// The game.
+        game: String,
+        /// The version of the first event.
+        first_v: u64,
+        /// The events.
+        events: Vec<Event>,
+        /// A formation accepted by these events: its side and cell values.
+        setups: Vec<(Side, Vec<u8>)>,
+        /// Whether the game ended.
+        over: bool,
+    },
+}
+
+enum Job {
+    Write(Vec<Write>, oneshot::Sender<Result<(), String>>),
+    Load(String, oneshot::Sender<Result<Option<Saved>, String>>),
+    Flush(oneshot::Sender<()>),
+}
+
+/// The database's writer thread, shared by every game.
+#[derive(Clone)]
+pub struct Store {
+    jobs: mpsc::Sender<Job>,
+}
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    setup_rows INTEGER NOT NULL,
+    move_limit INTEGER NOT NULL,
+    first TEXT NOT NULL,
+    white_player TEXT NOT NULL,
+    black_player TEXT NOT NULL,
+    clock_initial_ms INTEGER,
+    clock_increment_ms INTEGER,
+    white_token TEXT,
+    black_token TEXT,
+    invite TEXT,
+    bot_seed INTEGER NOT NULL,
+    white_setup BLOB,
+    black_setup BLOB,
+    over INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS games_unfinished ON games (over);
+CREATE TABLE IF NOT EXISTS events (
+    game TEXT NOT NULL,
+    v INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (game, v)
+) WITHOUT ROWID;
+";
+
+/// The most writes one transaction takes.
+const GROUP: usize = 512;
+
+impl Store {
+    /// Opens (or creates) the database at `path` and starts its writer thread. Returns the
+    /// store and every unfinished game in it.
+    ///
+    /// # Errors
+    /// The database's error, if it cannot be opened or read.
+    pub fn open(path: &Path, durability: Durability) -> Result<(Store, Vec<Saved>), String> {
+        let conn = Connection::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let sync = match durability {
+            Durability::Full => "FULL",
+            Durability::Normal => "NORMAL",
+        };
+        conn.execute_batch(&format!(
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = {sync}; PRAGMA busy_timeout = 5000;"
+        ))
+        .and_then(|()| conn.execute_batch(SCHEMA))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+        let unfinished = load_unfinished(&conn).map_err(|e| e.to_string())?;
+        let (jobs, queue) = mpsc::channel();
+        thread::Builder::new()
+            .name("salpakan-store".into())
+            .spawn(move || run(conn, &queue))
+            .map_err(|e| e.to_string())?;
+        Ok((Store { jobs }, unfinished))
+    }
+
+    /// Commits `writes` (all or none of them); returns once they are on disk.
+    ///
+    /// # Errors
+    /// The database's error; nothing was written.
+    pub async fn write(&self, writes: Vec<Write>) -> Result<(), String> {
+        let (done, wait) = oneshot::channel();
+        self.jobs
+            .send(Job::Write(writes, done))
+            .map_err(|_| "the database has stopped".to_owned())?;
+        wait.await
+            .map_err(|_| "the database has stopped".to_owned())?
+    }
+
+    /// Returns once every write sent before it is committed.
+    pub async fn flush(&self) {
+        let (done, wait) = oneshot::channel();
+        if self.jobs.send(Job::Flush(done)).is_ok() {
+            let _ = wait.await;
+        }
+    }
+
+    /// A game as stored, finished or not.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub async fn load(&self, game: &str) -> Result<Option<Saved>, String> {
+        let (done, wait) = oneshot::channel();
+        self.jobs
+            .send(Job::Load(game.to_owned(), done))
+            .map_err(|_| "the database has stopped".to_owned())?;
+        wait.await
+            .map_err(|_| "the database has stopped".to_owned())?
+    }
+}
+
+/// The writer thread: takes what is waiting (up to [`GROUP`] writes), commits it as one
+/// transaction, then answers each. It ends when every [`Store`] is dropped, after the last
+/// write.
+fn run(mut conn: Connection, queue: &mpsc::Receiver<Job>) {
+    while let Ok(job) = queue.recv() {
+        let mut group = Vec::new();
+        let mut flushed = Vec::new();
+        let mut next = Some(job);
+        while let Some(job) = next.take() {
+            match job {
+                Job::Load(game, done) => {
+                    let _ = done.send(load(&conn, &game).map_err(|e| e.to_string()));
+                }
+                Job::Write(writes, done) => group.push((writes, done)),
+                Job::Flush(done) => flushed.push(done),
+            }
+            if group.len() < GROUP {
+                next = queue.try_recv().ok();
+            }
+        }
+        if !group.is_empty() {
+            let results = commit(&mut conn, &group);
+            for ((_, done), result) in group.into_iter().zip(results) {
+                let _ = done.send(result);
+            }
+        }
+        for done in flushed {
+            let _ = done.send(());
+        }
+    }
+}
+
+fn commit(
+    conn: &mut Connection,
+    group: &[(Vec<Write>, oneshot::Sender<Result<(), String>>)],
+) -> Vec<Result<(), String>> {
+    let mut results = Vec::with_capacity(group.len());
+    let outcome = (|| -> rusqlite::Result<()> {
+        let mut tx = conn.transaction()?;
+        for (writes, _) in group {
+            let mut sp = tx.savepoint()?;
+            let result = writes.iter().try_for_each(|w| apply(&sp, w));
+            match result {
+                Ok(()) => {
+                    sp.commit()?;
+                    results.push(Ok(()));
+                }
+                Err(e) => {
+                    sp.rollback()?;
+                    drop(sp);
+                    results.push(Err(e.to_string()));
+                }
+            }
+        }
+        tx.commit()
+    })();
+    match outcome {
+        Ok(()) => results,
+        Err(e) => group.iter().map(|_| Err(e.to_string())).collect(),
+    }
+}
+
+fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
+    match write {
+        Write::Create(spec) => {
+            let clock = spec.clock;
+            conn.prepare_cached(
+                "INSERT INTO games (id, setup_rows, move_limit, first, white_player,
+                 black_player, clock_initial_ms, clock_increment_ms, white_token, black_token,
+                 invite, bot_seed) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+            )?
+            .execute(params![
+                spec.id,
+                spec.rules.setup_rows(),
+                spec.rules.move_limit().unwrap_or(0),
+                spec.first.word(),
+                spec.players[0].word(),
+                spec.players[1].word(),
+                clock.map(|c| c.initial_ms as i64),
+                clock.map(|c| c.increment_ms as i64),
+                spec.tokens[0],
+                spec.tokens[1],
+                spec.invite,
+                spec.bot_seed as i64,
+            ])?;
+        }
+        Write::Join { game, side, token } => {
+            let sql = match side {
+                Side::White => "UPDATE games SET white_token = ?2 WHERE id = ?1",
+                Side::Black => "UPDATE games SET black_token = ?2 WHERE id = ?1",
+            };
+            conn.prepare_cached(sql)?.execute(params![game, token])?;
+        }
+        Write::Events {
+            game,
+            first_v,
+            events,
+            setups,
+            over,
+        } => {
+            let mut insert =
+                conn.prepare_cached("INSERT INTO events (game, v, body) VALUES (?1, ?2, ?3)")?;
+            for (i, event) in events.iter().enumerate() {
+                let body = serde_json::to_string(event).map_err(|e| {
+                    rusqlite::Error::ToSqlConversionFailure(Box::new(e))
+                })?;
+                insert.execute(params![game, (*first_v + i as u64) as i64, body])?;
+            }
+            for (side, cells) in setups {
+                let sql = match side {
+                    Side::White => "UPDATE games SET white_setup = ?2 WHERE id = ?1",
+                    Side::Black => "UPDATE games SET black_setup = ?2 WHERE id = ?1",
+                };
+                conn.prepare_cached(sql)?.execute(params![game, cells])?;
+            }
+            if *over {
+                conn.prepare_cached("UPDATE games SET over = 1 WHERE id = ?1")?
+                    .execute(params![game])?;
+            }
+        }
+    }
+    Ok(())
+}
+
+const SELECT_GAME: &str = "SELECT id, setup_rows, move_limit, first, white_player, black_player,
+    clock_initial_ms, clock_increment_ms, white_token, black_token, invite, bot_seed,
+    white_setup, black_setup FROM games";
+
+fn bad(what: String) -> rusqlite::Error {
+    rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, what.into())
+}
+
+fn read_game(row: &rusqlite::Row<'_>) -> rusqlite::Result<(Spec, [Option<Vec<u8>>; 2])> {
+    let rules = Rules::from_numbers(row.get(1)?, row.get(2)?).map_err(|e| bad(e.to_string()))?;
+    let first: String = row.get(3)?;
+    let first = first.parse::<Side>().map_err(|e| bad(e.to_string()))?;
+    let player = |i: usize| -> rusqlite::Result<Player> {
+        let word: String = row.get(i)?;
+        Player::from_word(&word).map_err(bad)
+    };
+    let initial: Option<i64> = row.get(6)?;
+    let increment: Option<i64> = row.get(7)?;
+    let clock = initial.map(|initial| ClockSettings {
+        initial_ms: initial as u64,
+        increment_ms: increment.unwrap_or(0) as u64,
+    });
+    let spec = Spec {
+        id: row.get(0)?,
+        rules,
+        first,
+        players: [player(4)?, player(5)?],
+        clock,
+        tokens: [row.get(8)?, row.get(9)?],
+        invite: row.get(10)?,
+        bot_seed: row.get::<_, i64>(11)? as u64,
+    };
+    Ok((spec, [row.get(12)?, row.get(13)?]))
+}
+
+fn events(conn: &Connection, game: &str) -> rusqlite::Result<Vec<Event>> {
+    let mut stmt = conn.prepare_cached("SELECT body FROM events WHERE game = ?1 ORDER BY v")?;
+    let rows = stmt.query_map(params![game], |row| row.get::<_, String>(0))?;
+    rows.map(|body| serde_json::from_str(&body?).map_err(|e| bad(e.to_string())))
+        .collect()
+}
+
+fn load(conn: &Connection, game: &str) -> rusqlite::Result<Option<Saved>> {
+    let found = conn
+        .prepare_cached(&format!("{SELECT_GAME} WHERE id = ?1"))?
+        .query_row(params![game], read_game)
+        .optional()?;
+    let Some((spec, setups)) = found else {
+        return Ok(None);
+    };
+    let events = events(conn, game)?;
+    Ok(Some(Saved {
+        spec,
+        setups,
+        events,
+    }))
+}
+
+fn load_unfinished(conn: &Connection) -> rusqlite::Result<Vec<Saved>> {
+    let mut stmt = conn.prepare(&format!("{SELECT_GAME} WHERE over = 0"))?;
+    let games: Vec<_> = stmt.query_map([], read_game)?.collect::<Result<_, _>>()?;
+    games
+        .into_iter()
+        .map(|(spec, setups)| {
+            let events = events(conn, &spec.id)?;
+            Ok(Saved {
+                spec,
+                setups,
+                events,
+            })
+        })
+        .collect()
+}

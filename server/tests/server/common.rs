@@ -1,0 +1,180 @@
+//! The harness: a real server (HTTP, sockets, SQLite) on a loopback port with a fresh
+//! database in cargo's temporary folder, and clients that keep every byte they receive.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
+
+use salpakan::{Game, Rules, Setup, Side};
+use salpakan_server::client::{Frame, Socket, request};
+use salpakan_server::{Config, Durability, Running, SeededEntropy};
+use serde_json::{Value, json};
+
+static NEXT: AtomicU32 = AtomicU32::new(0);
+
+/// A fresh folder for one server's database.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "server-{name}-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    dir
+}
+
+pub struct Server {
+    pub running: Running,
+    pub addr: SocketAddr,
+}
+
+/// A server with seeded entropy (so that two runs give the same ids and tokens), on `db`.
+pub async fn start_on(db: PathBuf, seed: u64, tweak: impl FnOnce(&mut Config)) -> Server {
+    let mut config = Config {
+        addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+        db,
+        durability: Durability::Normal,
+        bot_budget: 50,
+        ..Config::default()
+    };
+    tweak(&mut config);
+    let running = salpakan_server::start(config, Arc::new(SeededEntropy::new(seed)))
+        .await
+        .expect("the server starts");
+    let addr = running.addr();
+    Server { running, addr }
+}
+
+pub async fn start(seed: u64) -> Server {
+    start_on(scratch("t").join("games.db"), seed, |_| {}).await
+}
+
+/// As [`start`], with a budget for tests that send many messages.
+pub async fn start_busy(seed: u64) -> Server {
+    start_on(scratch("t").join("games.db"), seed, |c| {
+        c.limits.messages_per_window = 100_000;
+    })
+    .await
+}
+
+impl Server {
+    pub async fn http(&self, method: &str, path: &str, body: &str) -> (u16, String) {
+        request(self.addr, method, path, body).await.expect("an HTTP reply")
+    }
+
+    pub async fn json(&self, method: &str, path: &str, body: &Value) -> (u16, Value) {
+        let (status, text) = self.http(method, path, &body.to_string()).await;
+        (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+    }
+
+    /// Creates a game against a person and joins it: (game, creator's token, joiner's token).
+    pub async fn pair(&self, body: Value) -> (String, String, String) {
+        let (status, created) = self.json("POST", "/api/games", &body).await;
+        assert_eq!(status, 201, "{created}");
+        let game = created["game"].as_str().unwrap().to_owned();
+        let (status, joined) = self
+            .json(
+                "POST",
+                &format!("/api/games/{game}/join"),
+                &json!({"invite": created["invite"]}),
+            )
+            .await;
+        assert_eq!(status, 200, "{joined}");
+        (
+            game,
+            created["token"].as_str().unwrap().to_owned(),
+            joined["token"].as_str().unwrap().to_owned(),
+        )
+    }
+
+    pub async fn seat(&self, game: &str, token: Option<&str>) -> Seat {
+        let socket = Socket::connect(self.addr, game, token)
+            .await
+            .expect("the socket opens");
+        Seat {
+            socket,
+            transcript: Vec::new(),
+        }
+    }
+}
+
+/// A socket that keeps every frame it receives, in order.
+pub struct Seat {
+    pub socket: Socket,
+    pub transcript: Vec<String>,
+}
+
+impl Seat {
+    pub async fn send(&mut self, message: &Value) {
+        self.socket.send(&message.to_string()).await.expect("sent");
+    }
+
+    /// The next frame (a close is `{"close": CODE}`; a gone connection `{"gone": true}`).
+    pub async fn recv(&mut self) -> Value {
+        let frame = tokio::time::timeout(Duration::from_secs(30), self.socket.next())
+            .await
+            .expect("a frame within 30 s");
+        let text = match frame {
+            Some(Frame::Text(text)) => text,
+            Some(Frame::Close(code)) => json!({"close": code}).to_string(),
+            None => json!({"gone": true}).to_string(),
+        };
+        self.transcript.push(text.clone());
+        serde_json::from_str(&text).expect("JSON")
+    }
+
+    /// Frames up to and including the first of type `t`.
+    pub async fn until(&mut self, t: &str) -> Value {
+        loop {
+            let frame = self.recv().await;
+            if frame["t"] == t {
+                return frame;
+            }
+            assert!(frame.get("close").is_none() && frame.get("gone").is_none(), "closed: {frame}");
+        }
+    }
+
+    /// Frames up to and including the event with version `v`.
+    pub async fn until_v(&mut self, v: u64) -> Value {
+        loop {
+            let frame = self.recv().await;
+            if frame["v"] == v && frame["t"] != "state" {
+                return frame;
+            }
+            assert!(frame.get("close").is_none() && frame.get("gone").is_none(), "closed: {frame}");
+        }
+    }
+}
+
+/// A formation's 72 cell values.
+pub fn cells(setup: &Setup) -> Value {
+    json!(setup.cell_values().to_vec())
+}
+
+/// A game of random setups and `plies` random moves (fewer if it ends sooner).
+pub fn random_game(seed: u64, plies: usize) -> Game {
+    let rules = Rules::default();
+    let first = if seed % 2 == 0 { Side::White } else { Side::Black };
+    let mut game = Game::new(
+        Setup::random(Side::White, rules, seed * 2 + 1),
+        Setup::random(Side::Black, rules, seed * 2 + 2),
+        first,
+        rules,
+    )
+    .expect("a game");
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    for _ in 0..plies {
+        let moves = game.legal_moves();
+        if moves.is_empty() || !game.status().is_ongoing() {
+            break;
+        }
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        game.play(moves[(state % moves.len() as u64) as usize]).expect("legal");
+    }
+    game
+}

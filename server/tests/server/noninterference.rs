@@ -1,0 +1,223 @@
+//! The main property: everything a seat receives is a function of its own formation and the
+//! public events, and everything a spectator receives of the public events only. A twin of
+//! a game, drawn with `Game::sample(side, seed)` (the same own formation and public history,
+//! other enemy ranks), is played through the real server stack; the seat's transcript (every
+//! frame, error, version and HTTP reply, replies to refused requests included) and the
+//! spectator's must be byte-identical.
+
+use salpakan::{Game, Move, Side};
+use serde_json::{Value, json};
+
+use crate::common::{Seat, Server, cells, random_game, start_busy};
+
+/// The transcripts of the two seats and a spectator over one run.
+struct Run {
+    seats: [Vec<String>; 2],
+    spectator: Vec<String>,
+}
+
+async fn http_into(server: &Server, log: &mut Vec<String>, method: &str, path: &str, body: &str) {
+    let (status, text) = server.http(method, path, body).await;
+    log.push(format!("HTTP {status} {text}"));
+}
+
+/// Plays `game`'s formations and moves through a fresh server (seeded with `seed`),
+/// with refused requests from `watched` on the way.
+async fn run(game: &Game, watched: Side, seed: u64) -> Run {
+    let server = start_busy(seed).await;
+    let creator = if seed % 2 == 0 { watched } else { watched.other() };
+    let rules = game.rules();
+    let mut http: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+    let body = json!({
+        "side": creator.word(),
+        "first": game.first_mover().word(),
+        "rules": {"setup_rows": rules.setup_rows(), "move_limit": rules.move_limit().unwrap_or(0)},
+    });
+    let (status, created) = server.json("POST", "/api/games", &body).await;
+    http[creator.index()].push(format!("HTTP {status} {created}"));
+    let id = created["game"].as_str().unwrap().to_owned();
+    let join = json!({"invite": created["invite"]});
+    let (status, joined) = server.json("POST", &format!("/api/games/{id}/join"), &join).await;
+    http[creator.other().index()].push(format!("HTTP {status} {joined}"));
+    let mut tokens = [String::new(), String::new()];
+    tokens[creator.index()] = created["token"].as_str().unwrap().to_owned();
+    tokens[creator.other().index()] = joined["token"].as_str().unwrap().to_owned();
+
+    let mut seats: Vec<Seat> = Vec::new();
+    for side in [watched, watched.other()] {
+        let mut seat = server.seat(&id, Some(&tokens[side.index()])).await;
+        seat.until("state").await;
+        seats.push(seat);
+    }
+    seats[0].until("presence").await;
+    let mut spectator = server.seat(&id, None).await;
+    spectator.until("state").await;
+    let [w, o] = &mut seats[..] else { unreachable!() };
+
+    // Refused before play: a move, a resignation, a bad frame, the enemy's formation.
+    for message in [
+        json!({"t": "move", "move": "a3-a4", "ply": 0}),
+        json!({"t": "resign"}),
+        json!({"t": "draw"}),
+        json!({"t": "setup", "cells": cells(game.setup(watched.other()).unwrap())}),
+        json!({"t": "setup", "cells": [0, 1, 2]}),
+        json!({"t": "fly"}),
+    ] {
+        w.send(&message).await;
+        assert_eq!(w.until("error").await["t"], "error");
+    }
+    w.socket.send("not json").await.unwrap();
+    w.until("error").await;
+    http_into(&server, &mut http[watched.index()], "GET", &format!("/api/games/{id}"), "").await;
+
+    // The formations, in an order that depends on the seed.
+    let order = if seed % 3 == 0 { [watched, watched.other()] } else { [watched.other(), watched] };
+    let mut v = 0;
+    for side in order {
+        let setup = cells(game.setup(side).unwrap());
+        let seat = if side == watched { &mut *w } else { &mut *o };
+        seat.send(&json!({"t": "setup", "cells": setup})).await;
+        v += 1;
+        for s in [&mut *w, &mut *o, &mut spectator] {
+            s.until_v(v).await;
+        }
+    }
+    v += 1; // start
+    for s in [&mut *w, &mut *o, &mut spectator] {
+        s.until_v(v).await;
+    }
+    w.send(&json!({"t": "setup", "cells": cells(game.setup(watched).unwrap())})).await;
+    w.until("error").await;
+
+    let mut board = Game::new(
+        game.setup(Side::White).unwrap().clone(),
+        game.setup(Side::Black).unwrap().clone(),
+        game.first_mover(),
+        rules,
+    )
+    .unwrap();
+    for (i, report) in game.history().iter().enumerate() {
+        let ply = i as u64;
+        let mover = board.side_to_move();
+        let text = report.mv.to_string();
+        if mover == watched {
+            let legal = board.legal_moves();
+            let illegal = (0..Move::NUM_ACTIONS as u16)
+                .filter_map(Move::from_action)
+                .find(|m| !legal.contains(m))
+                .unwrap();
+            for message in [
+                json!({"t": "move", "move": illegal.to_string(), "ply": ply}),
+                json!({"t": "move", "move": text, "ply": ply + 3}),
+                json!({"t": "move", "move": "z9-z10", "ply": ply}),
+            ] {
+                w.send(&message).await;
+                w.until("error").await;
+            }
+        } else {
+            w.send(&json!({"t": "move", "move": text, "ply": ply})).await;
+            w.until("error").await;
+        }
+        if i % 9 == 4 {
+            w.send(&json!({"t": "draw"})).await;
+            v += 1;
+            for s in [&mut *w, &mut *o, &mut spectator] {
+                s.until_v(v).await;
+            }
+        }
+        let seat = if mover == watched { &mut *w } else { &mut *o };
+        seat.send(&json!({"t": "move", "move": text, "ply": ply})).await;
+        v += 1;
+        for s in [&mut *w, &mut *o, &mut spectator] {
+            s.until_v(v).await;
+        }
+        if mover == watched {
+            // The same move again: its event again, nothing played.
+            w.send(&json!({"t": "move", "move": text, "ply": ply})).await;
+            w.until_v(v).await;
+        }
+        board.play(report.mv).unwrap();
+        if i % 10 == 0 {
+            let log = &mut http[watched.index()];
+            http_into(&server, log, "GET", &format!("/api/games/{id}"), "").await;
+            http_into(&server, log, "GET", &format!("/api/games/{id}/record"), "").await;
+        }
+    }
+    // Missed events after a reconnect, a fresh state, pings; the spectator's refusals.
+    w.send(&json!({"t": "hello", "v": 2})).await;
+    w.until_v(v).await;
+    w.send(&json!({"t": "hello", "v": v + 10})).await;
+    w.until("state").await;
+    w.send(&json!({"t": "ping"})).await;
+    w.until("pong").await;
+    for message in [json!({"t": "resign"}), json!({"t": "hello", "v": 0})] {
+        spectator.send(&message).await;
+    }
+    spectator.until("error").await;
+    spectator.until_v(v).await;
+
+    let mut out = Run {
+        seats: [Vec::new(), Vec::new()],
+        spectator: std::mem::take(&mut spectator.transcript),
+    };
+    out.seats[watched.index()] = std::mem::take(&mut w.transcript);
+    out.seats[watched.other().index()] = std::mem::take(&mut o.transcript);
+    for side in Side::ALL {
+        let mut log = std::mem::take(&mut http[side.index()]);
+        log.append(&mut out.seats[side.index()]);
+        out.seats[side.index()] = log;
+    }
+    server.running.stop().await;
+    out
+}
+
+/// The game and a twin `side` cannot tell from it, with other enemy ranks.
+fn twin(game: &Game, side: Side, seed: u64) -> Game {
+    (seed..seed + 50)
+        .map(|s| game.sample(side, s).expect("a real game has samples"))
+        .find(|t| t.setup(side.other()) != game.setup(side.other()))
+        .expect("a twin with other enemy ranks")
+}
+
+fn first_difference(a: &[String], b: &[String]) -> Option<(usize, String, String)> {
+    let n = a.len().max(b.len());
+    (0..n).find_map(|i| {
+        let (x, y) = (a.get(i), b.get(i));
+        (x != y).then(|| (i, x.cloned().unwrap_or_default(), y.cloned().unwrap_or_default()))
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_and_a_spectator_cannot_tell_a_game_from_its_twin() {
+    for case in 0..8u64 {
+        let plies = [0, 3, 12, 25, 40, 60, 90, 130][case as usize];
+        let game = random_game(case + 100, plies);
+        let game = if game.status().is_ongoing() {
+            game
+        } else {
+            random_game(case + 100, game.history().len() - 1)
+        };
+        assert!(game.status().is_ongoing());
+        let watched = if case % 2 == 0 { Side::White } else { Side::Black };
+        let twin = twin(&game, watched, case);
+        let seed = case * 31 + 7;
+        let real = run(&game, watched, seed).await;
+        let other = run(&twin, watched, seed).await;
+        let w = watched.index();
+        if let Some((i, a, b)) = first_difference(&real.seats[w], &other.seats[w]) {
+            panic!("case {case}: {watched}'s frame {i} differs:\n{a}\n{b}");
+        }
+        if let Some((i, a, b)) = first_difference(&real.spectator, &other.spectator) {
+            panic!("case {case}: the spectator's frame {i} differs:\n{a}\n{b}");
+        }
+        // The harness sees what differs: the other seat, whose ranks did change, can tell.
+        let o = watched.other().index();
+        assert!(
+            first_difference(&real.seats[o], &other.seats[o]).is_some(),
+            "case {case}: the twin changed nothing its owner sees"
+        );
+        assert!(real.seats[w].len() > 10 && real.spectator.len() > 3);
+        let spectator_text: Value = serde_json::from_str(&real.spectator[0]).unwrap();
+        assert_eq!(spectator_text["t"], "state");
+    }
+}
