@@ -19,6 +19,10 @@
 //! ```
 
 use std::net::SocketAddr;
+use std::str::FromStr;
+
+use salpakan::{Bitboard, Move, Outcome, Report, Rules, Setup, Side, Square, Status, Tracker};
+use serde_json::Value;
 
 use futures_util::{SinkExt, StreamExt};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -172,5 +176,110 @@ impl Socket {
     /// Closes the socket.
     pub async fn close(mut self) {
         let _ = self.ws.close(None).await;
+    }
+}
+
+/// A `STATUS` read back: `{"state", "winner", "reason"}`.
+///
+/// # Errors
+/// What is not a status.
+pub fn status_of(value: &Value) -> Result<Status, String> {
+    let token = match (
+        value["state"].as_str(),
+        value["winner"].as_str(),
+        value["reason"].as_str(),
+    ) {
+        (Some("ongoing"), _, _) => "-".to_owned(),
+        (Some("won"), Some(winner), Some(reason)) => format!("{winner}:{reason}"),
+        (Some("drawn"), _, Some(reason)) => format!("draw:{reason}"),
+        _ => return Err(format!("not a status: {value}")),
+    };
+    Status::from_str(&token).map_err(|e| e.to_string())
+}
+
+/// The [`Report`] a `ply` event announces.
+///
+/// # Errors
+/// What is not a `ply` event.
+pub fn report_of(frame: &Value) -> Result<Report, String> {
+    let mv = frame["move"]
+        .as_str()
+        .and_then(|m| Move::from_str(m).ok())
+        .ok_or_else(|| format!("no move in {frame}"))?;
+    let outcome = match &frame["outcome"] {
+        Value::Null => None,
+        Value::String(name) => Some(
+            Outcome::ALL
+                .into_iter()
+                .find(|o| o.name() == name)
+                .ok_or_else(|| format!("not an outcome: {name}"))?,
+        ),
+        other => return Err(format!("not an outcome: {other}")),
+    };
+    Ok(Report {
+        mv,
+        outcome,
+        status: status_of(&frame["status"])?,
+    })
+}
+
+/// A seat's knowledge, kept from its own formation and the events it receives: the
+/// [`Tracker`] an agent chooses from.
+#[derive(Debug, Clone)]
+pub struct Follower {
+    own: Setup,
+    rules: Rules,
+    tracker: Option<Tracker>,
+}
+
+impl Follower {
+    /// The follower of the seat whose formation is `own`, under `rules`.
+    #[must_use]
+    pub fn new(own: Setup, rules: Rules) -> Follower {
+        Follower {
+            own,
+            rules,
+            tracker: None,
+        }
+    }
+
+    /// Follows one frame: `start` makes the tracker (the enemy's squares from its view),
+    /// `ply` is observed; other frames change nothing.
+    ///
+    /// # Errors
+    /// A frame that does not fit the game followed so far.
+    pub fn follow(&mut self, frame: &Value) -> Result<(), String> {
+        match frame["t"].as_str() {
+            Some("start") => {
+                let first = frame["first"]
+                    .as_str()
+                    .and_then(|f| Side::from_str(f).ok())
+                    .ok_or("no first side")?;
+                let enemy = self.own.side().other();
+                let cells = frame["view"]["cells"].as_array().ok_or("no cells")?;
+                let mut squares = Bitboard::EMPTY;
+                for (square, cell) in Square::ALL.into_iter().zip(cells) {
+                    if cell["side"].as_str() == Some(enemy.word()) {
+                        squares = squares.with(square);
+                    }
+                }
+                let tracker = Tracker::new(&self.own, squares, first, self.rules)
+                    .map_err(|e| e.to_string())?;
+                self.tracker = Some(tracker);
+            }
+            Some("ply") => {
+                let report = report_of(frame)?;
+                let tracker = self.tracker.as_mut().ok_or("a ply before the start")?;
+                tracker.observe(&report).map_err(|e| e.to_string())?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The knowledge so far (`None` before the start).
+    #[must_use]
+    pub fn tracker(&self) -> Option<&Tracker> {
+        self.tracker.as_ref()
     }
 }

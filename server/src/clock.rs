@@ -163,7 +163,10 @@ mod tests {
             increment_ms: 500,
         };
         let mut clock = Clock::new(settings, t0);
-        assert_eq!(clock.reading(t0 + Duration::from_secs(5)).remaining_ms, [10_000; 2]);
+        assert_eq!(
+            clock.reading(t0 + Duration::from_secs(5)).remaining_ms,
+            [10_000; 2]
+        );
         clock.start(Side::White, t0);
         let t1 = t0 + Duration::from_millis(3_000);
         assert_eq!(clock.reading(t1).remaining_ms, [7_000, 10_000]);
@@ -177,7 +180,10 @@ mod tests {
             Some(Side::Black)
         );
         clock.stop(t1 + Duration::from_millis(1_000));
-        assert_eq!(clock.reading(t1 + Duration::from_secs(99)).remaining_ms, [7_500, 9_000]);
+        assert_eq!(
+            clock.reading(t1 + Duration::from_secs(99)).remaining_ms,
+            [7_500, 9_000]
+        );
     }
 
     #[test]
@@ -187,7 +193,14 @@ mod tests {
             increment_ms: 0,
         };
         assert!(ok.check().is_ok());
-        assert!(ClockSettings { initial_ms: 0, ..ok }.check().is_err());
+        assert!(
+            ClockSettings {
+                initial_ms: 0,
+                ..ok
+            }
+            .check()
+            .is_err()
+        );
         assert!(
             ClockSettings {
                 increment_ms: ClockSettings::MAX_INCREMENT_MS + 1,

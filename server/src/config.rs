@@ -122,10 +122,7 @@ impl Config {
         }
         let mut args = args.into_iter();
         while let Some(flag) = args.next() {
-            let mut value = || {
-                args.next()
-                    .ok_or_else(|| format!("{flag} needs a value"))
-            };
+            let mut value = || args.next().ok_or_else(|| format!("{flag} needs a value"));
             match flag.as_str() {
                 "--help" | "-h" => return Ok(None),
                 "--addr" => config.addr = parse_addr(&value()?)?,
@@ -175,7 +172,14 @@ mod tests {
     #[test]
     fn arguments_and_environment_are_read() {
         let config = Config::from_args(
-            args(&["--db", "x.db", "--games-per-ip", "3", "--durability", "normal"]),
+            args(&[
+                "--db",
+                "x.db",
+                "--games-per-ip",
+                "3",
+                "--durability",
+                "normal",
+            ]),
             |name| (name == "SALPAKAN_ADDR").then(|| "127.0.0.1:9000".to_owned()),
         )
         .unwrap()
@@ -185,7 +189,12 @@ mod tests {
         assert_eq!(config.limits.games_per_ip, 3);
         assert_eq!(config.durability, Durability::Normal);
         assert_eq!(Config::from_args(args(&["--help"]), |_| None), Ok(None));
-        for bad in [&["--addr"][..], &["--addr", "nowhere"], &["--bot-budget", "x"], &["--fly"]] {
+        for bad in [
+            &["--addr"][..],
+            &["--addr", "nowhere"],
+            &["--bot-budget", "x"],
+            &["--fly"],
+        ] {
             assert!(Config::from_args(args(bad), |_| None).is_err(), "{bad:?}");
         }
     }

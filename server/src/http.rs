@@ -56,7 +56,10 @@ fn client_ip(hub: &Hub, peer: SocketAddr, headers: &HeaderMap) -> IpAddr {
 }
 
 async fn health() -> Response {
-    json_reply(200, &json!({"ok": true, "version": env!("CARGO_PKG_VERSION")}))
+    json_reply(
+        200,
+        &json!({"ok": true, "version": env!("CARGO_PKG_VERSION")}),
+    )
 }
 
 async fn create(
@@ -97,7 +100,10 @@ async fn socket(
     Query(query): Query<HashMap<String, String>>,
     upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Response {
-    let (live, to) = match hub.authorize(&id, query.get("token").map(String::as_str)).await {
+    let (live, to) = match hub
+        .authorize(&id, query.get("token").map(String::as_str))
+        .await
+    {
         Ok(found) => found,
         Err(e) => return json_reply(e.status, &e.body()),
     };

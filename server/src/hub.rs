@@ -149,7 +149,9 @@ impl Drop for SocketSlot {
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 fn side_choice(word: Option<&str>, what: &str, entropy: &dyn Entropy) -> Result<Side, String> {
@@ -161,7 +163,9 @@ fn side_choice(word: Option<&str>, what: &str, entropy: &dyn Entropy) -> Result<
         }),
         Some("white") => Ok(Side::White),
         Some("black") => Ok(Side::Black),
-        Some(other) => Err(format!("{what} must be white, black or random, not {other:?}")),
+        Some(other) => Err(format!(
+            "{what} must be white, black or random, not {other:?}"
+        )),
     }
 }
 
@@ -235,14 +239,23 @@ impl Hub {
 
     fn restore(&self, saved: Saved) -> Result<Room, String> {
         let limits = &self.config.limits;
-        Room::restore(saved, limits.abandon_grace, self.config.bot_budget, Instant::now())
+        Room::restore(
+            saved,
+            limits.abandon_grace,
+            self.config.bot_budget,
+            Instant::now(),
+        )
     }
 
     /// Puts a room in memory (unless one is there already) and starts its tasks.
     fn admit(self: &Arc<Hub>, room: Room, creator: Option<IpAddr>) -> Arc<Live> {
         let id = room.spec().id.clone();
         let over = room.phase() == Phase::Over;
-        let has_bot = room.spec().players.iter().any(|p| matches!(p, Player::Bot(_)));
+        let has_bot = room
+            .spec()
+            .players
+            .iter()
+            .any(|p| matches!(p, Player::Bot(_)));
         let live = {
             let mut rooms = lock(&self.rooms);
             if let Some(existing) = rooms.get(&id) {
@@ -303,11 +316,8 @@ impl Hub {
             .map_err(|e| bad("bad-message", e))?;
         let rules = match request.rules {
             None => Rules::default(),
-            Some(r) => Rules::from_numbers(
-                r.setup_rows.unwrap_or(3),
-                r.move_limit.unwrap_or(0),
-            )
-            .map_err(|e| bad("bad-rules", e.to_string()))?,
+            Some(r) => Rules::from_numbers(r.setup_rows.unwrap_or(3), r.move_limit.unwrap_or(0))
+                .map_err(|e| bad("bad-rules", e.to_string()))?,
         };
         let clock = request
             .clock
@@ -466,7 +476,11 @@ impl Hub {
         token: Option<&str>,
     ) -> Result<(Arc<Live>, Recipient), HttpError> {
         let refused = || HttpError::new(401, "unauthorized", "no such game or seat");
-        let live = self.live(id).await.map_err(|_| refused())?.ok_or_else(refused)?;
+        let live = self
+            .live(id)
+            .await
+            .map_err(|_| refused())?
+            .ok_or_else(refused)?;
         let Some(token) = token else {
             return Ok((live, Recipient::Spectator));
         };
@@ -550,7 +564,9 @@ impl Hub {
             (ClientMessage::Hello { v }, _) => {
                 let room = &state.room;
                 let frames: Vec<String> = if v <= room.version() {
-                    (v + 1..=room.version()).map(|k| room.render(k, to)).collect()
+                    (v + 1..=room.version())
+                        .map(|k| room.render(k, to))
+                        .collect()
                 } else {
                     vec![room.state(to, now)]
                 };
@@ -704,9 +720,7 @@ fn events_write(room: &Room, from: usize) -> Vec<Write> {
     let setups = events
         .iter()
         .filter_map(|e| match e {
-            Event::Ready { side } => room
-                .setup(*side)
-                .map(|s| (*side, s.cell_values().to_vec())),
+            Event::Ready { side } => room.setup(*side).map(|s| (*side, s.cell_values().to_vec())),
             _ => None,
         })
         .collect();

@@ -6,7 +6,8 @@ use std::sync::Arc;
 use salpakan_server::{Config, OsEntropy, config::USAGE};
 
 fn main() -> ExitCode {
-    let config = match Config::from_args(std::env::args().skip(1), |name| std::env::var(name).ok()) {
+    let config = match Config::from_args(std::env::args().skip(1), |name| std::env::var(name).ok())
+    {
         Ok(Some(config)) => config,
         Ok(None) => {
             print!("{USAGE}");
@@ -41,7 +42,10 @@ fn main() -> ExitCode {
 
 async fn wait_for_signal() {
     use tokio::signal::unix::{SignalKind, signal};
-    let (Ok(mut term), Ok(mut int)) = (signal(SignalKind::terminate()), signal(SignalKind::interrupt())) else {
+    let (Ok(mut term), Ok(mut int)) = (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+    ) else {
         let _ = tokio::signal::ctrl_c().await;
         return;
     };

@@ -11,9 +11,7 @@
 
 use core::str::FromStr;
 
-use salpakan::{
-    AgentKind, DeclaredEnd, Game, Move, Outcome, Rules, Setup, Side, Status, Tracker,
-};
+use salpakan::{AgentKind, DeclaredEnd, Game, Move, Outcome, Rules, Setup, Side, Status, Tracker};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::time::{Duration, Instant};
@@ -48,9 +46,9 @@ impl Player {
     pub fn from_word(word: &str) -> Result<Player, String> {
         match word {
             "human" => Ok(Player::Human),
-            other => AgentKind::from_str(other)
-                .map(Player::Bot)
-                .map_err(|_| format!("opponent must be human, random, greedy or ismcts, not {other:?}")),
+            other => AgentKind::from_str(other).map(Player::Bot).map_err(|_| {
+                format!("opponent must be human, random, greedy or ismcts, not {other:?}")
+            }),
         }
     }
 }
@@ -243,14 +241,16 @@ impl Room {
     }
 
     fn empty(spec: Spec, grace: Duration, bot_budget: u32, now: Instant) -> Room {
-        let bot = Side::ALL.into_iter().find_map(|side| match spec.players[side.index()] {
-            Player::Bot(kind) => Some(BotSeat {
-                side,
-                kind,
-                tracker: None,
-            }),
-            Player::Human => None,
-        });
+        let bot = Side::ALL
+            .into_iter()
+            .find_map(|side| match spec.players[side.index()] {
+                Player::Bot(kind) => Some(BotSeat {
+                    side,
+                    kind,
+                    tracker: None,
+                }),
+                Player::Human => None,
+            });
         Room {
             clock: spec.clock.map(|settings| Clock::new(settings, now)),
             spec,
@@ -472,10 +472,7 @@ impl Room {
             return Err(Refusal::new("wrong-phase", "play has started"));
         }
         if self.setups[side.index()].is_some() {
-            return Err(Refusal::new(
-                "wrong-phase",
-                "your formation is already in",
-            ));
+            return Err(Refusal::new("wrong-phase", "your formation is already in"));
         }
         let setup = Setup::from_cell_values(side, self.spec.rules, cells)
             .map_err(|e| Refusal::new("bad-setup", e.to_string()))?;
@@ -787,8 +784,12 @@ impl Room {
         let (Some(white), Some(black)) = (&self.setups[0], &self.setups[1]) else {
             return Value::Null;
         };
-        let Ok(start) = Game::new(white.clone(), black.clone(), self.spec.first, self.spec.rules)
-        else {
+        let Ok(start) = Game::new(
+            white.clone(),
+            black.clone(),
+            self.spec.first,
+            self.spec.rules,
+        ) else {
             return Value::Null;
         };
         match to.side() {
@@ -893,7 +894,10 @@ mod tests {
     fn refusals_change_nothing() {
         let now = Instant::now();
         let mut room = started(None, now);
-        let before = (room.version(), room.state(Recipient::Seat(Side::White), now));
+        let before = (
+            room.version(),
+            room.state(Recipient::Seat(Side::White), now),
+        );
         let game = room.game.clone().unwrap();
         let mv = game.legal_moves()[0].to_string();
         let black_mv = game.legal_moves()[0].to_string();
@@ -905,8 +909,19 @@ mod tests {
         ] {
             assert_eq!(room.play(side, text, ply, now).unwrap_err().code, code);
         }
-        assert_eq!(room.submit_setup(Side::White, &cells(Side::White, 3), now).unwrap_err().code, "wrong-phase");
-        assert_eq!((room.version(), room.state(Recipient::Seat(Side::White), now)), before);
+        assert_eq!(
+            room.submit_setup(Side::White, &cells(Side::White, 3), now)
+                .unwrap_err()
+                .code,
+            "wrong-phase"
+        );
+        assert_eq!(
+            (
+                room.version(),
+                room.state(Recipient::Seat(Side::White), now)
+            ),
+            before
+        );
         assert_eq!(room.game.as_ref(), Some(&game));
     }
 
@@ -928,7 +943,11 @@ mod tests {
         assert_eq!(room.draw(Side::White, now).unwrap_err().code, "wrong-phase");
         let mv = room.game.as_ref().unwrap().legal_moves()[0].to_string();
         room.play(Side::White, &mv, 0, now).unwrap();
-        assert_eq!(room.draw_offer, Some(Side::White), "the offerer's own move keeps it");
+        assert_eq!(
+            room.draw_offer,
+            Some(Side::White),
+            "the offerer's own move keeps it"
+        );
         let mv = room.game.as_ref().unwrap().legal_moves()[0].to_string();
         room.play(Side::Black, &mv, 1, now).unwrap();
         assert_eq!(room.draw_offer, None, "the opponent's move declines it");
@@ -977,7 +996,11 @@ mod tests {
             events: room.events.clone(),
         };
         let back = Room::restore(saved, Duration::from_secs(60), 100, now).unwrap();
-        for to in [Recipient::Seat(Side::White), Recipient::Seat(Side::Black), Recipient::Spectator] {
+        for to in [
+            Recipient::Seat(Side::White),
+            Recipient::Seat(Side::Black),
+            Recipient::Spectator,
+        ] {
             assert_eq!(back.state(to, now), room.state(to, now));
             for v in 1..=room.version() {
                 assert_eq!(back.render(v, to), room.render(v, to));

@@ -67,7 +67,13 @@ fn close_frame(code: u16, reason: &'static str) -> Message {
 }
 
 /// Serves one socket for `to` until it closes.
-pub async fn serve(socket: WebSocket, hub: Arc<Hub>, live: Arc<Live>, to: Recipient, slot: SocketSlot) {
+pub async fn serve(
+    socket: WebSocket,
+    hub: Arc<Hub>,
+    live: Arc<Live>,
+    to: Recipient,
+    slot: SocketSlot,
+) {
     let limits = hub.config().limits;
     let (mut sink, mut stream) = socket.split();
     let (tx, mut outbox) = mpsc::channel(limits.outbox);

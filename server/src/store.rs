@@ -59,8 +59,11 @@ pub enum Write {
     },
 }
 
+/// Where a write's result goes.
+type Done = oneshot::Sender<Result<(), String>>;
+
 enum Job {
-    Write(Vec<Write>, oneshot::Sender<Result<(), String>>),
+    Write(Vec<Write>, Done),
     Load(String, oneshot::Sender<Result<Option<Saved>, String>>),
     Flush(oneshot::Sender<()>),
 }
@@ -194,10 +197,7 @@ fn run(mut conn: Connection, queue: &mpsc::Receiver<Job>) {
     }
 }
 
-fn commit(
-    conn: &mut Connection,
-    group: &[(Vec<Write>, oneshot::Sender<Result<(), String>>)],
-) -> Vec<Result<(), String>> {
+fn commit(conn: &mut Connection, group: &[(Vec<Write>, Done)]) -> Vec<Result<(), String>> {
     let mut results = Vec::with_capacity(group.len());
     let outcome = (|| -> rusqlite::Result<()> {
         let mut tx = conn.transaction()?;
@@ -265,9 +265,8 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
             let mut insert =
                 conn.prepare_cached("INSERT INTO events (game, v, body) VALUES (?1, ?2, ?3)")?;
             for (i, event) in events.iter().enumerate() {
-                let body = serde_json::to_string(event).map_err(|e| {
-                    rusqlite::Error::ToSqlConversionFailure(Box::new(e))
-                })?;
+                let body = serde_json::to_string(event)
+                    .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
                 insert.execute(params![game, (*first_v + i as u64) as i64, body])?;
             }
             for (side, cells) in setups {

@@ -164,7 +164,10 @@ mod tests {
 
     #[test]
     fn messages_parse_as_the_contract_spells_them() {
-        assert_eq!(ClientMessage::parse(r#"{"t":"ping"}"#), Ok(ClientMessage::Ping));
+        assert_eq!(
+            ClientMessage::parse(r#"{"t":"ping"}"#),
+            Ok(ClientMessage::Ping)
+        );
         assert_eq!(
             ClientMessage::parse(r#"{"t":"move","move":"e3xe4","ply":7}"#),
             Ok(ClientMessage::Move {

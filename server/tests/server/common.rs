@@ -26,8 +26,9 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// A server in this process (or, without `running`, one this test started as a process).
 pub struct Server {
-    pub running: Running,
+    pub running: Option<Running>,
     pub addr: SocketAddr,
 }
 
@@ -45,7 +46,10 @@ pub async fn start_on(db: PathBuf, seed: u64, tweak: impl FnOnce(&mut Config)) -
         .await
         .expect("the server starts");
     let addr = running.addr();
-    Server { running, addr }
+    Server {
+        running: Some(running),
+        addr,
+    }
 }
 
 pub async fn start(seed: u64) -> Server {
@@ -61,13 +65,25 @@ pub async fn start_busy(seed: u64) -> Server {
 }
 
 impl Server {
+    /// Stops the server in this process, every write committed.
+    pub async fn stop(self) {
+        if let Some(running) = self.running {
+            running.stop().await;
+        }
+    }
+
     pub async fn http(&self, method: &str, path: &str, body: &str) -> (u16, String) {
-        request(self.addr, method, path, body).await.expect("an HTTP reply")
+        request(self.addr, method, path, body)
+            .await
+            .expect("an HTTP reply")
     }
 
     pub async fn json(&self, method: &str, path: &str, body: &Value) -> (u16, Value) {
         let (status, text) = self.http(method, path, &body.to_string()).await;
-        (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+        (
+            status,
+            serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        )
     }
 
     /// Creates a game against a person and joins it: (game, creator's token, joiner's token).
@@ -133,7 +149,21 @@ impl Seat {
             if frame["t"] == t {
                 return frame;
             }
-            assert!(frame.get("close").is_none() && frame.get("gone").is_none(), "closed: {frame}");
+            assert!(
+                frame.get("close").is_none() && frame.get("gone").is_none(),
+                "closed: {frame}"
+            );
+        }
+    }
+
+    /// The close code, reading past every other frame.
+    pub async fn until_close(&mut self) -> u64 {
+        loop {
+            let frame = self.recv().await;
+            if let Some(code) = frame["close"].as_u64() {
+                return code;
+            }
+            assert!(frame.get("gone").is_none(), "gone without a close frame");
         }
     }
 
@@ -144,7 +174,10 @@ impl Seat {
             if frame["v"] == v && frame["t"] != "state" {
                 return frame;
             }
-            assert!(frame.get("close").is_none() && frame.get("gone").is_none(), "closed: {frame}");
+            assert!(
+                frame.get("close").is_none() && frame.get("gone").is_none(),
+                "closed: {frame}"
+            );
         }
     }
 }
@@ -157,7 +190,11 @@ pub fn cells(setup: &Setup) -> Value {
 /// A game of random setups and `plies` random moves (fewer if it ends sooner).
 pub fn random_game(seed: u64, plies: usize) -> Game {
     let rules = Rules::default();
-    let first = if seed % 2 == 0 { Side::White } else { Side::Black };
+    let first = if seed.is_multiple_of(2) {
+        Side::White
+    } else {
+        Side::Black
+    };
     let mut game = Game::new(
         Setup::random(Side::White, rules, seed * 2 + 1),
         Setup::random(Side::Black, rules, seed * 2 + 2),
@@ -174,7 +211,90 @@ pub fn random_game(seed: u64, plies: usize) -> Game {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
-        game.play(moves[(state % moves.len() as u64) as usize]).expect("legal");
+        game.play(moves[(state % moves.len() as u64) as usize])
+            .expect("legal");
     }
     game
+}
+
+/// As [`random_game`], stopping a ply before the end if the game would end.
+pub fn random_prefix(seed: u64, plies: usize) -> Game {
+    let game = random_game(seed, plies);
+    if game.status().is_ongoing() {
+        game
+    } else {
+        random_game(seed, game.history().len() - 1)
+    }
+}
+
+/// Two seats of one game, indexed by side, with the last version both have seen.
+pub struct Table {
+    pub id: String,
+    pub tokens: [String; 2],
+    pub seats: [Seat; 2],
+    pub v: u64,
+}
+
+impl Table {
+    /// A game between two people on `server` (White creates it), with both sockets open.
+    pub async fn open(server: &Server, body: Value) -> Table {
+        let mut body = body;
+        body["side"] = json!("white");
+        let (id, white, black) = server.pair(body).await;
+        let mut w = server.seat(&id, Some(&white)).await;
+        w.until("state").await;
+        let mut b = server.seat(&id, Some(&black)).await;
+        b.until("state").await;
+        w.until("presence").await;
+        Table {
+            id,
+            tokens: [white, black],
+            seats: [w, b],
+            v: 0,
+        }
+    }
+
+    /// Both seats submit `game`'s formations; returns the `start` events.
+    pub async fn set_up(&mut self, game: &Game) -> [Value; 2] {
+        for side in Side::ALL {
+            let setup = cells(game.setup(side).unwrap());
+            self.seats[side.index()]
+                .send(&json!({"t": "setup", "cells": setup}))
+                .await;
+            self.v += 1;
+            self.both(self.v).await;
+        }
+        self.v += 1;
+        self.both(self.v).await
+    }
+
+    /// Both seats read up to version `v`; returns what each got at `v`.
+    pub async fn both(&mut self, v: u64) -> [Value; 2] {
+        let [w, b] = &mut self.seats;
+        [w.until_v(v).await, b.until_v(v).await]
+    }
+
+    /// `side` sends `message`; both read the event(s) it makes, `events` of them.
+    pub async fn act(&mut self, side: Side, message: Value, events: u64) -> [Value; 2] {
+        self.seats[side.index()].send(&message).await;
+        self.v += events;
+        self.both(self.v).await
+    }
+
+    /// Plays `game`'s moves from ply `from` to ply `to`; returns the last events both read.
+    pub async fn replay(&mut self, game: &Game, from: usize, to: usize) -> [Value; 2] {
+        let history = game.history();
+        let mut side = game.first_mover();
+        if from % 2 == 1 {
+            side = side.other();
+        }
+        let mut last = [Value::Null, Value::Null];
+        for (ply, report) in history.iter().enumerate().take(to).skip(from) {
+            let events = if report.status.is_ongoing() { 1 } else { 2 };
+            let message = json!({"t": "move", "move": report.mv.to_string(), "ply": ply});
+            last = self.act(side, message, events).await;
+            side = side.other();
+        }
+        last
+    }
 }

@@ -1,4 +1,10 @@
 //! The server's tests: the real stack (HTTP, sockets, SQLite) on loopback.
 
+mod bad_input;
+mod clocks;
 mod common;
+mod crash;
 mod noninterference;
+mod play;
+mod reconnect;
+mod seats;

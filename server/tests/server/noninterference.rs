@@ -8,7 +8,7 @@
 use salpakan::{Game, Move, Side};
 use serde_json::{Value, json};
 
-use crate::common::{Seat, Server, cells, random_game, start_busy};
+use crate::common::{Seat, Server, cells, random_prefix, start_busy};
 
 /// The transcripts of the two seats and a spectator over one run.
 struct Run {
@@ -25,7 +25,18 @@ async fn http_into(server: &Server, log: &mut Vec<String>, method: &str, path: &
 /// with refused requests from `watched` on the way.
 async fn run(game: &Game, watched: Side, seed: u64) -> Run {
     let server = start_busy(seed).await;
-    let creator = if seed % 2 == 0 { watched } else { watched.other() };
+    let run = run_on(&server, game, watched, seed).await;
+    server.stop().await;
+    run
+}
+
+/// As [`run`], on a server that may hold other games.
+async fn run_on(server: &Server, game: &Game, watched: Side, seed: u64) -> Run {
+    let creator = if seed.is_multiple_of(2) {
+        watched
+    } else {
+        watched.other()
+    };
     let rules = game.rules();
     let mut http: [Vec<String>; 2] = [Vec::new(), Vec::new()];
     let body = json!({
@@ -37,7 +48,9 @@ async fn run(game: &Game, watched: Side, seed: u64) -> Run {
     http[creator.index()].push(format!("HTTP {status} {created}"));
     let id = created["game"].as_str().unwrap().to_owned();
     let join = json!({"invite": created["invite"]});
-    let (status, joined) = server.json("POST", &format!("/api/games/{id}/join"), &join).await;
+    let (status, joined) = server
+        .json("POST", &format!("/api/games/{id}/join"), &join)
+        .await;
     http[creator.other().index()].push(format!("HTTP {status} {joined}"));
     let mut tokens = [String::new(), String::new()];
     tokens[creator.index()] = created["token"].as_str().unwrap().to_owned();
@@ -52,7 +65,9 @@ async fn run(game: &Game, watched: Side, seed: u64) -> Run {
     seats[0].until("presence").await;
     let mut spectator = server.seat(&id, None).await;
     spectator.until("state").await;
-    let [w, o] = &mut seats[..] else { unreachable!() };
+    let [w, o] = &mut seats[..] else {
+        unreachable!()
+    };
 
     // Refused before play: a move, a resignation, a bad frame, the enemy's formation.
     for message in [
@@ -68,10 +83,21 @@ async fn run(game: &Game, watched: Side, seed: u64) -> Run {
     }
     w.socket.send("not json").await.unwrap();
     w.until("error").await;
-    http_into(&server, &mut http[watched.index()], "GET", &format!("/api/games/{id}"), "").await;
+    http_into(
+        server,
+        &mut http[watched.index()],
+        "GET",
+        &format!("/api/games/{id}"),
+        "",
+    )
+    .await;
 
     // The formations, in an order that depends on the seed.
-    let order = if seed % 3 == 0 { [watched, watched.other()] } else { [watched.other(), watched] };
+    let order = if seed.is_multiple_of(3) {
+        [watched, watched.other()]
+    } else {
+        [watched.other(), watched]
+    };
     let mut v = 0;
     for side in order {
         let setup = cells(game.setup(side).unwrap());
@@ -86,7 +112,8 @@ async fn run(game: &Game, watched: Side, seed: u64) -> Run {
     for s in [&mut *w, &mut *o, &mut spectator] {
         s.until_v(v).await;
     }
-    w.send(&json!({"t": "setup", "cells": cells(game.setup(watched).unwrap())})).await;
+    w.send(&json!({"t": "setup", "cells": cells(game.setup(watched).unwrap())}))
+        .await;
     w.until("error").await;
 
     let mut board = Game::new(
@@ -115,7 +142,8 @@ async fn run(game: &Game, watched: Side, seed: u64) -> Run {
                 w.until("error").await;
             }
         } else {
-            w.send(&json!({"t": "move", "move": text, "ply": ply})).await;
+            w.send(&json!({"t": "move", "move": text, "ply": ply}))
+                .await;
             w.until("error").await;
         }
         if i % 9 == 4 {
@@ -126,21 +154,23 @@ async fn run(game: &Game, watched: Side, seed: u64) -> Run {
             }
         }
         let seat = if mover == watched { &mut *w } else { &mut *o };
-        seat.send(&json!({"t": "move", "move": text, "ply": ply})).await;
+        seat.send(&json!({"t": "move", "move": text, "ply": ply}))
+            .await;
         v += 1;
         for s in [&mut *w, &mut *o, &mut spectator] {
             s.until_v(v).await;
         }
         if mover == watched {
             // The same move again: its event again, nothing played.
-            w.send(&json!({"t": "move", "move": text, "ply": ply})).await;
+            w.send(&json!({"t": "move", "move": text, "ply": ply}))
+                .await;
             w.until_v(v).await;
         }
         board.play(report.mv).unwrap();
         if i % 10 == 0 {
             let log = &mut http[watched.index()];
-            http_into(&server, log, "GET", &format!("/api/games/{id}"), "").await;
-            http_into(&server, log, "GET", &format!("/api/games/{id}/record"), "").await;
+            http_into(server, log, "GET", &format!("/api/games/{id}"), "").await;
+            http_into(server, log, "GET", &format!("/api/games/{id}/record"), "").await;
         }
     }
     // Missed events after a reconnect, a fresh state, pings; the spectator's refusals.
@@ -167,7 +197,6 @@ async fn run(game: &Game, watched: Side, seed: u64) -> Run {
         log.append(&mut out.seats[side.index()]);
         out.seats[side.index()] = log;
     }
-    server.running.stop().await;
     out
 }
 
@@ -183,7 +212,13 @@ fn first_difference(a: &[String], b: &[String]) -> Option<(usize, String, String
     let n = a.len().max(b.len());
     (0..n).find_map(|i| {
         let (x, y) = (a.get(i), b.get(i));
-        (x != y).then(|| (i, x.cloned().unwrap_or_default(), y.cloned().unwrap_or_default()))
+        (x != y).then(|| {
+            (
+                i,
+                x.cloned().unwrap_or_default(),
+                y.cloned().unwrap_or_default(),
+            )
+        })
     })
 }
 
@@ -191,14 +226,13 @@ fn first_difference(a: &[String], b: &[String]) -> Option<(usize, String, String
 async fn a_seat_and_a_spectator_cannot_tell_a_game_from_its_twin() {
     for case in 0..8u64 {
         let plies = [0, 3, 12, 25, 40, 60, 90, 130][case as usize];
-        let game = random_game(case + 100, plies);
-        let game = if game.status().is_ongoing() {
-            game
-        } else {
-            random_game(case + 100, game.history().len() - 1)
-        };
+        let game = random_prefix(case + 100, plies);
         assert!(game.status().is_ongoing());
-        let watched = if case % 2 == 0 { Side::White } else { Side::Black };
+        let watched = if case % 2 == 0 {
+            Side::White
+        } else {
+            Side::Black
+        };
         let twin = twin(&game, watched, case);
         let seed = case * 31 + 7;
         let real = run(&game, watched, seed).await;
@@ -219,5 +253,53 @@ async fn a_seat_and_a_spectator_cannot_tell_a_game_from_its_twin() {
         assert!(real.seats[w].len() > 10 && real.spectator.len() > 3);
         let spectator_text: Value = serde_json::from_str(&real.spectator[0]).unwrap();
         assert_eq!(spectator_text["t"], "state");
+    }
+}
+
+/// Only the socket frames (HTTP replies name the game, whose id depends on what else the
+/// server made).
+fn frames(transcript: &[String]) -> Vec<String> {
+    transcript
+        .iter()
+        .filter(|f| !f.starts_with("HTTP "))
+        .cloned()
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_games_at_once_give_what_each_gives_alone() {
+    let a = random_prefix(200, 40);
+    let b = random_prefix(201, 70);
+    assert!(a.status().is_ongoing() && b.status().is_ongoing());
+    let alone_a = {
+        let server = start_busy(1).await;
+        let run = run_on(&server, &a, Side::White, 0).await;
+        server.stop().await;
+        run
+    };
+    let alone_b = {
+        let server = start_busy(2).await;
+        let run = run_on(&server, &b, Side::Black, 1).await;
+        server.stop().await;
+        run
+    };
+    let server = start_busy(3).await;
+    let (together_a, together_b) = tokio::join!(
+        run_on(&server, &a, Side::White, 0),
+        run_on(&server, &b, Side::Black, 1)
+    );
+    server.stop().await;
+    for (alone, together) in [(alone_a, together_a), (alone_b, together_b)] {
+        for side in Side::ALL {
+            let (x, y) = (
+                frames(&alone.seats[side.index()]),
+                frames(&together.seats[side.index()]),
+            );
+            assert!(x.len() > 10);
+            if let Some((i, p, q)) = first_difference(&x, &y) {
+                panic!("{side}'s frame {i} differs:\n{p}\n{q}");
+            }
+        }
+        assert_eq!(alone.spectator, together.spectator);
     }
 }

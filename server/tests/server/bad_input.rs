@@ -1,0 +1,157 @@
+//! Bad input: each is answered as the contract says, and changes nothing in any game.
+
+use salpakan_server::client::Socket;
+use serde_json::{Value, json};
+
+use crate::common::{Seat, Server, Table, random_game, start};
+
+async fn states(server: &Server, table: &Table) -> Vec<Value> {
+    let mut out = Vec::new();
+    for token in &table.tokens {
+        let mut seat = server.seat(&table.id, Some(token)).await;
+        let mut state = seat.until("state").await;
+        state["presence"] = Value::Null;
+        out.push(state);
+        seat.socket.close().await;
+    }
+    out
+}
+
+#[tokio::test]
+async fn malformed_wrong_phase_out_of_turn_oversized_and_flooding_clients_change_nothing() {
+    let server = start(30).await;
+    let game = random_game(8, 10);
+    let mut table = Table::open(&server, json!({"first": "white"})).await;
+    let mut bystander = Table::open(&server, json!({"first": "white"})).await;
+    table.set_up(&game).await;
+    bystander.set_up(&game).await;
+    table.replay(&game, 0, 4).await;
+    bystander.replay(&game, 0, 2).await;
+    let before = (
+        states(&server, &table).await,
+        states(&server, &bystander).await,
+    );
+
+    let white = &mut table.seats[0];
+    for (text, code) in [
+        ("", "bad-message"),
+        ("{", "bad-message"),
+        ("[1]", "bad-message"),
+        (r#"{"t": 5}"#, "bad-message"),
+        (r#"{"t": "castle"}"#, "bad-message"),
+        (
+            r#"{"t": "move", "move": ["e3", "e4"], "ply": 4}"#,
+            "bad-message",
+        ),
+        (
+            r#"{"t": "move", "move": "e3-e4", "ply": "4"}"#,
+            "bad-message",
+        ),
+        (r#"{"t": "move", "move": "e3-e4"}"#, "bad-message"),
+        (r#"{"t": "hello"}"#, "bad-message"),
+        (r#"{"t": "setup", "cells": [1, 2]}"#, "bad-message"),
+        (r#"{"t": "setup", "cells": []}"#, "bad-message"),
+        (r#"{"t": "move", "move": "e3-e4", "ply": 3}"#, "stale-ply"),
+        (r#"{"t": "move", "move": "e3-e4", "ply": 99}"#, "stale-ply"),
+        (
+            r#"{"t": "move", "move": "a1-a8", "ply": 4}"#,
+            "illegal-move",
+        ),
+        (
+            r#"{"t": "move", "move": "i9-i10", "ply": 4}"#,
+            "bad-message",
+        ),
+    ] {
+        white.socket.send(text).await.unwrap();
+        let reply = white.recv().await;
+        assert_eq!(
+            (reply["t"].clone(), reply["code"].clone()),
+            (json!("error"), json!(code)),
+            "{text}"
+        );
+        assert!(reply["message"].as_str().is_some_and(|m| !m.is_empty()));
+    }
+    let mv = game.history()[4].mv.to_string();
+    let black = &mut table.seats[1];
+    black
+        .send(&json!({"t": "move", "move": mv, "ply": 4}))
+        .await;
+    assert_eq!(black.recv().await["code"], "not-your-turn");
+    let white = &mut table.seats[0];
+    let setup = (0..72).map(|_| 255).collect::<Vec<_>>();
+    white.send(&json!({"t": "setup", "cells": setup})).await;
+    assert_eq!(white.recv().await["code"], "wrong-phase");
+    white
+        .socket
+        .send_binary(b"{\"t\":\"ping\"}".to_vec())
+        .await
+        .unwrap();
+    assert_eq!(white.recv().await["code"], "bad-message");
+    // A frame over 4,096 bytes closes the socket with 1009; a flood with 1008.
+    let big = format!(r#"{{"t": "ping", "pad": "{}"}}"#, "x".repeat(4096));
+    white.socket.send(&big).await.unwrap();
+    assert_eq!(white.until_close().await, 1009);
+    let mut flooder = server.seat(&table.id, Some(&table.tokens[1])).await;
+    flooder.until("state").await;
+    for _ in 0..201 {
+        if flooder.socket.send(r#"{"t":"ping"}"#).await.is_err() {
+            break;
+        }
+    }
+    assert_eq!(flooder.until_close().await, 1008);
+    // A spectator's flood too.
+    let mut watcher = server.seat(&bystander.id, None).await;
+    for _ in 0..201 {
+        if watcher.socket.send(r#"{"t":"hello","v":0}"#).await.is_err() {
+            break;
+        }
+    }
+    assert_eq!(watcher.until_close().await, 1008);
+
+    let after = (
+        states(&server, &table).await,
+        states(&server, &bystander).await,
+    );
+    assert_eq!(after, before, "no game changed");
+    // And both games go on.
+    let mut white = server.seat(&table.id, Some(&table.tokens[0])).await;
+    white
+        .send(&json!({"t": "move", "move": game.history()[4].mv.to_string(), "ply": 4}))
+        .await;
+    assert_eq!(white.until("ply").await["ply"], 5);
+    bystander.replay(&game, 2, 3).await;
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn connections_and_games_per_client_are_bounded() {
+    let server =
+        crate::common::start_on(crate::common::scratch("limits").join("games.db"), 31, |c| {
+            c.limits.connections_per_ip = 3;
+            c.limits.games_per_ip = 2;
+        })
+        .await;
+    let (_, a) = server.json("POST", "/api/games", &json!({})).await;
+    let (status, _) = server.json("POST", "/api/games", &json!({})).await;
+    assert_eq!(status, 201);
+    let (status, refused) = server.json("POST", "/api/games", &json!({})).await;
+    assert_eq!(
+        (status, refused["error"].clone()),
+        (429, json!("too-many-games"))
+    );
+    let id = a["game"].as_str().unwrap();
+    let mut open: Vec<Seat> = Vec::new();
+    for _ in 0..3 {
+        open.push(server.seat(id, None).await);
+    }
+    let refused = Socket::connect(server.addr, id, None).await.err().unwrap();
+    assert!(refused.starts_with("HTTP 429"), "{refused}");
+    let last = open.pop().unwrap();
+    last.socket.close().await;
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    assert!(
+        Socket::connect(server.addr, id, None).await.is_ok(),
+        "a closed socket frees its slot"
+    );
+    server.stop().await;
+}

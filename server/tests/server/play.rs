@@ -1,0 +1,185 @@
+//! Whole games through the server: the end, the record, draws, bots.
+
+use salpakan::{Game, Rules, Setup, Side};
+use serde_json::{Value, json};
+
+use crate::common::{Table, cells, random_game, start};
+
+#[tokio::test]
+async fn a_game_to_its_end_reveals_both_formations_in_the_record() {
+    let server = start(3).await;
+    let game = random_game(11, 400);
+    assert!(
+        !game.status().is_ongoing(),
+        "a random game ends in 400 plies"
+    );
+    let mut table = Table::open(&server, json!({"first": game.first_mover().word()})).await;
+    let id = table.id.clone();
+    let (status, _) = server
+        .http("GET", &format!("/api/games/{id}/record"), "")
+        .await;
+    assert_eq!(status, 409);
+    let [white_start, black_start] = table.set_up(&game).await;
+    assert_eq!(
+        white_start["view"]["text"],
+        game_start(&game).view(Side::White).to_text().to_string()
+    );
+    assert_eq!(
+        black_start["view"]["text"],
+        game_start(&game).view(Side::Black).to_text().to_string()
+    );
+    let n = game.history().len();
+    let [over, _] = table.replay(&game, 0, n).await;
+    assert_eq!(over["t"], "over");
+    let record = over["record"].as_str().unwrap();
+    let replayed = Game::from_record(record).unwrap();
+    assert_eq!(replayed.history(), game.history());
+    assert_eq!(replayed.setup(Side::Black), game.setup(Side::Black));
+    let (status, text) = server
+        .http("GET", &format!("/api/games/{id}/record"), "")
+        .await;
+    assert_eq!((status, text.as_str()), (200, record));
+    let (status, summary) = server
+        .json("GET", &format!("/api/games/{id}"), &Value::Null)
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(summary["phase"], "over");
+    assert_eq!(summary["ply"], n);
+    assert_eq!(
+        summary["players"],
+        json!({"white": "human", "black": "human"})
+    );
+    server.stop().await;
+}
+
+fn game_start(game: &Game) -> Game {
+    Game::new(
+        game.setup(Side::White).unwrap().clone(),
+        game.setup(Side::Black).unwrap().clone(),
+        game.first_mover(),
+        game.rules(),
+    )
+    .unwrap()
+}
+
+#[tokio::test]
+async fn a_draw_is_offered_and_accepted() {
+    let server = start(4).await;
+    let game = random_game(12, 4);
+    let mut table = Table::open(&server, json!({"first": game.first_mover().word()})).await;
+    table.set_up(&game).await;
+    let first = game.first_mover();
+    let [offer, _] = table.act(first, json!({"t": "draw"}), 1).await;
+    assert_eq!(
+        offer,
+        json!({"t": "draw-offer", "v": table.v, "side": first.word()})
+    );
+    let [over, _] = table.act(first.other(), json!({"t": "draw"}), 1).await;
+    assert_eq!(
+        over["status"],
+        json!({"state": "drawn", "winner": null, "reason": "agreement"})
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn bot_seats_play_with_their_own_knowledge_to_the_end() {
+    let server = start(5).await;
+    for opponent in ["random", "greedy", "ismcts"] {
+        let body = json!({"side": "white", "opponent": opponent, "first": "black"});
+        let (status, created) = server.json("POST", "/api/games", &body).await;
+        assert_eq!(status, 201, "{created}");
+        let id = created["game"].as_str().unwrap();
+        let mut seat = server.seat(id, created["token"].as_str()).await;
+        let state = seat.until("state").await;
+        assert_eq!(state["v"], 1, "the bot's formation is in");
+        assert_eq!(state["presence"]["black"], true);
+        let own = Setup::random(Side::White, Rules::default(), 99);
+        seat.send(&json!({"t": "setup", "cells": cells(&own)}))
+            .await;
+        let mut follower = salpakan_server::client::Follower::new(own, Rules::default());
+        let mut plies = 0;
+        loop {
+            let frame = seat.recv().await;
+            follower.follow(&frame).unwrap();
+            match frame["t"].as_str() {
+                Some("over") => break,
+                Some("start" | "ply") => {}
+                _ => continue,
+            }
+            let tracker = follower.tracker().unwrap();
+            if tracker.status().is_ongoing() && tracker.side_to_move() == Side::White {
+                if plies >= 30 {
+                    seat.send(&json!({"t": "resign"})).await;
+                    continue;
+                }
+                let mv = tracker.legal_moves()[plies % tracker.legal_moves().len()];
+                let ply = tracker.history().len();
+                seat.send(&json!({"t": "move", "move": mv.to_string(), "ply": ply}))
+                    .await;
+                plies += 1;
+            }
+        }
+        let (_, summary) = server
+            .json("GET", &format!("/api/games/{id}"), &Value::Null)
+            .await;
+        assert_eq!(
+            summary["players"],
+            json!({"white": "human", "black": "bot"}),
+            "{opponent}"
+        );
+        assert_eq!(summary["phase"], "over");
+        assert!(summary["ply"].as_u64().unwrap() >= 1);
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn creating_validates_every_field() {
+    let server = start(6).await;
+    for (body, code) in [
+        (json!({"side": "green"}), "bad-message"),
+        (json!({"opponent": "oracle"}), "bad-message"),
+        (json!({"first": 1}), "bad-message"),
+        (json!({"rules": {"setup_rows": 5}}), "bad-rules"),
+        (json!({"rules": {"move_limit": -1}}), "bad-rules"),
+        (
+            json!({"clock": {"initial_ms": 0, "increment_ms": 0}}),
+            "bad-clock",
+        ),
+        (json!({"clock": {"initial_ms": 1000}}), "bad-message"),
+        (json!([1, 2]), "bad-message"),
+    ] {
+        let (status, reply) = server.json("POST", "/api/games", &body).await;
+        assert_eq!(
+            (status, reply["error"].clone()),
+            (400, json!(code)),
+            "{body}"
+        );
+        assert!(reply["message"].as_str().is_some_and(|m| !m.is_empty()));
+    }
+    let (status, reply) = server.http("POST", "/api/games", "{not json").await;
+    assert_eq!(status, 400, "{reply}");
+    let (status, reply) = server.http("POST", "/api/games", "").await;
+    assert_eq!(status, 201, "an empty body takes every default: {reply}");
+    let (status, health) = server.json("GET", "/api/health", &Value::Null).await;
+    assert_eq!((status, health["ok"].clone()), (200, json!(true)));
+    let (status, _) = server.http("GET", "/api/games/0123456789abcdef", "").await;
+    assert_eq!(status, 404);
+    let (status, body) = server.http("GET", "/", "").await;
+    assert_eq!(status, 200);
+    assert!(body.contains("--static"));
+    let rules = json!({"rules": {"setup_rows": 4, "move_limit": 50}, "clock": {"initial_ms": 60000, "increment_ms": 1000}});
+    let (status, created) = server.json("POST", "/api/games", &rules).await;
+    assert_eq!(status, 201);
+    let id = created["game"].as_str().unwrap();
+    let (_, summary) = server
+        .json("GET", &format!("/api/games/{id}"), &Value::Null)
+        .await;
+    assert_eq!(
+        summary["clock"],
+        json!({"white_ms": 60000, "black_ms": 60000, "running": null})
+    );
+    assert_eq!(summary["phase"], "setup");
+    server.stop().await;
+}
