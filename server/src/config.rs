@@ -99,6 +99,7 @@ salpakan-server: the arbiter server of Game of the Generals
   --bot-budget N               the ismcts bot's iterations per move (default 2000)
   --connections-per-ip N       open sockets per client address (default 32)
   --games-per-ip N             unfinished games per client address (default 16)
+  --messages-per-window N      messages a socket may send in 10 s (default 200)
   --abandon-grace-secs N       a seat away this long, its opponent present, loses (default 60)
   --help                       this text
 ";
@@ -141,6 +142,9 @@ impl Config {
                     config.limits.connections_per_ip = number(&flag, &value()?)?;
                 }
                 "--games-per-ip" => config.limits.games_per_ip = number(&flag, &value()?)?,
+                "--messages-per-window" => {
+                    config.limits.messages_per_window = number(&flag, &value()?)?;
+                }
                 "--abandon-grace-secs" => {
                     config.limits.abandon_grace = Duration::from_secs(number(&flag, &value()?)?);
                 }

@@ -20,6 +20,8 @@ const BODY_LIMIT: usize = 4096;
 /// Frames larger than the contract's 4,096 bytes are read (up to this) only to be answered
 /// with close code 1009; larger still, the connection is dropped.
 const READ_LIMIT: usize = 1 << 20;
+/// A socket's read and write buffers (they grow for a larger frame).
+const SOCKET_BUFFER: usize = 8 * 1024;
 
 fn json_reply(status: u16, body: &Value) -> Response {
     let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
@@ -118,6 +120,10 @@ async fn socket(
     upgrade
         .max_message_size(READ_LIMIT)
         .max_frame_size(READ_LIMIT)
+        // Frames are small: small buffers keep thousands of sockets in little memory (the
+        // default is 128 KiB each way per socket).
+        .read_buffer_size(SOCKET_BUFFER)
+        .write_buffer_size(SOCKET_BUFFER)
         .on_upgrade(move |ws| crate::socket::serve(ws, hub, live, to, slot))
 }
 

@@ -68,6 +68,10 @@ pub async fn start(config: Config, entropy: Arc<dyn Entropy>) -> Result<Running,
     let hub = Hub::new(config, store.clone(), entropy, unfinished);
     let app = http::router(Arc::clone(&hub)).into_make_service_with_connect_info::<SocketAddr>();
     let mut stopping = hub.stopping();
+    // Frames are small and answered at once: no Nagle delay on the server's side either.
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     let serving = tokio::spawn(async move {
         axum::serve(listener, app)
             .with_graceful_shutdown(async move {
@@ -102,5 +106,38 @@ impl Running {
         self.hub.shut_down();
         let _ = self.serving.await;
         self.store.flush().await;
+    }
+}
+
+/// Serves with `config` until SIGTERM or SIGINT, printing `listening on http://ADDR` once it
+/// accepts connections; then stops as [`Running::stop`] does. The `salpakan-server` binary.
+///
+/// # Errors
+/// The database's or the listener's error.
+pub async fn serve_until_signal(config: Config) -> Result<(), String> {
+    use std::io::Write as _;
+    let server = start(config, Arc::new(OsEntropy)).await?;
+    println!("listening on http://{}", server.addr());
+    let _ = std::io::stdout().flush();
+    wait_for_signal().await;
+    server.stop().await;
+    Ok(())
+}
+
+async fn wait_for_signal() {
+    use tokio::signal::unix::{SignalKind, signal};
+    match (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+    ) {
+        (Ok(mut term), Ok(mut int)) => {
+            tokio::select! {
+                _ = term.recv() => {}
+                _ = int.recv() => {}
+            }
+        }
+        _ => {
+            let _ = tokio::signal::ctrl_c().await;
+        }
     }
 }
