@@ -15,10 +15,9 @@ use tokio::time::{Instant, sleep_until};
 
 use crate::clock::ClockSettings;
 use crate::config::Config;
-use crate::room::{Change, Event, Phase, Player, Recipient, Room, Saved, Spec};
+use crate::room::{Answer, Event, Phase, Player, Recipient, Room, Saved, Spec};
 use crate::secret::{self, Entropy, ID_BYTES, INVITE_BYTES, TOKEN_BYTES};
 use crate::store::{Store, Write};
-use crate::wire::{ClientMessage, Refusal};
 
 /// A frame on its way to one socket.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -548,53 +547,14 @@ impl Hub {
                 let _ = s.tx.try_send(out);
             }
         };
-        let message = match ClientMessage::parse(text) {
-            Ok(message) => message,
-            Err(e) => {
-                reply(&state, Out::Text(Refusal::new("bad-message", e).frame()));
-                return;
-            }
-        };
-        let now = Instant::now();
-        let result = match (message, to) {
-            (ClientMessage::Ping, _) => {
-                reply(&state, Out::Text(r#"{"t":"pong"}"#.to_owned()));
-                return;
-            }
-            (ClientMessage::Hello { v }, _) => {
-                let room = &state.room;
-                let frames: Vec<String> = if v <= room.version() {
-                    (v + 1..=room.version())
-                        .map(|k| room.render(k, to))
-                        .collect()
-                } else {
-                    vec![room.state(to, now)]
-                };
+        match state.room.handle(to, text, Instant::now()) {
+            Answer::Refused(refusal) => reply(&state, Out::Text(refusal.frame())),
+            Answer::Frames(frames) => {
                 for frame in frames {
                     reply(&state, Out::Text(frame));
                 }
-                return;
             }
-            (_, Recipient::Spectator) => Err(Refusal::new(
-                "bad-message",
-                "a spectator may send only hello and ping",
-            )),
-            (ClientMessage::Setup { cells }, Recipient::Seat(side)) => {
-                state.room.submit_setup(side, &cells, now)
-            }
-            (ClientMessage::Move { mv, ply }, Recipient::Seat(side)) => {
-                state.room.play(side, &mv, ply, now)
-            }
-            (ClientMessage::Resign, Recipient::Seat(side)) => state.room.resign(side, now),
-            (ClientMessage::Draw, Recipient::Seat(side)) => state.room.draw(side, now),
-        };
-        match result {
-            Err(refusal) => reply(&state, Out::Text(refusal.frame())),
-            Ok(Change::Resend(v)) => {
-                let frame = state.room.render(v, to);
-                reply(&state, Out::Text(frame));
-            }
-            Ok(Change::Events(from)) => self.settle(live, &mut state, from).await,
+            Answer::Events(from) => self.settle(live, &mut state, from).await,
         }
     }
 

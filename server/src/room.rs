@@ -136,6 +136,17 @@ impl Recipient {
     }
 }
 
+/// A room's answer to one frame from a client ([`Room::handle`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// Refused: the `error` frame for the sender; nothing changed.
+    Refused(Refusal),
+    /// New events from this index of [`Room::events`]: commit them, then send them to all.
+    Events(usize),
+    /// Frames for the sender only (a pong, missed events, a resent move's event).
+    Frames(Vec<String>),
+}
+
 /// How a request changed a room.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Change {
@@ -398,6 +409,16 @@ impl Room {
         self.game.as_ref().map_or(0, |g| g.history().len() as u64)
     }
 
+    /// The side to move's legal moves (none outside play). They depend on the squares
+    /// alone, which both sides see.
+    #[must_use]
+    pub fn legal_moves(&self) -> salpakan::MoveList {
+        match &self.game {
+            Some(game) if game.status().is_ongoing() => game.legal_moves(),
+            _ => salpakan::MoveList::new(),
+        }
+    }
+
     /// The game record (both formations), once the game is over.
     #[must_use]
     pub fn record(&self) -> Option<String> {
@@ -455,6 +476,56 @@ impl Room {
             .map_err(|e| e.to_string())?;
         self.game = Some(game);
         Ok(())
+    }
+
+    /// One frame's text from a socket for `to`, at `now`: parsed, then refused, answered to
+    /// the sender alone, or applied.
+    pub fn handle(&mut self, to: Recipient, text: &str, now: Instant) -> Answer {
+        let message = match wire::ClientMessage::parse(text) {
+            Ok(message) => message,
+            Err(e) => return Answer::Refused(Refusal::new("bad-message", e)),
+        };
+        let result = match (message, to) {
+            (wire::ClientMessage::Ping, _) => {
+                return Answer::Frames(vec![r#"{"t":"pong"}"#.to_owned()]);
+            }
+            (wire::ClientMessage::Hello { v }, _) => {
+                return Answer::Frames(if v <= self.version() {
+                    (v + 1..=self.version())
+                        .map(|k| self.render(k, to))
+                        .collect()
+                } else {
+                    vec![self.state(to, now)]
+                });
+            }
+            (_, Recipient::Spectator) => Err(Refusal::new(
+                "bad-message",
+                "a spectator may send only hello and ping",
+            )),
+            (wire::ClientMessage::Setup { cells }, Recipient::Seat(side)) => {
+                self.submit_setup(side, &cells, now)
+            }
+            (wire::ClientMessage::Move { mv, ply }, Recipient::Seat(side)) => {
+                self.play(side, &mv, ply, now)
+            }
+            (wire::ClientMessage::Resign, Recipient::Seat(side)) => self.resign(side, now),
+            (wire::ClientMessage::Draw, Recipient::Seat(side)) => self.draw(side, now),
+        };
+        match result {
+            Err(refusal) => Answer::Refused(refusal),
+            Ok(Change::Resend(v)) => Answer::Frames(vec![self.render(v, to)]),
+            Ok(Change::Events(from)) => Answer::Events(from),
+        }
+    }
+
+    /// What the database holds of this room: [`Room::restore`] makes it again.
+    #[must_use]
+    pub fn saved(&self) -> Saved {
+        Saved {
+            spec: self.spec.clone(),
+            setups: [0, 1].map(|i| self.setups[i].as_ref().map(|s| s.cell_values().to_vec())),
+            events: self.events.clone(),
+        }
     }
 
     /// `side` submits its formation (72 cell values).
@@ -990,12 +1061,7 @@ mod tests {
             room.play(side, &mv, ply as u64, now).unwrap();
         }
         room.draw(Side::White, now).unwrap();
-        let saved = Saved {
-            spec: room.spec.clone(),
-            setups: [0, 1].map(|i| room.setups[i].as_ref().map(|s| s.cell_values().to_vec())),
-            events: room.events.clone(),
-        };
-        let back = Room::restore(saved, Duration::from_secs(60), 100, now).unwrap();
+        let back = Room::restore(room.saved(), Duration::from_secs(60), 100, now).unwrap();
         for to in [
             Recipient::Seat(Side::White),
             Recipient::Seat(Side::Black),

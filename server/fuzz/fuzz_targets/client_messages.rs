@@ -1,0 +1,142 @@
+//! Client frames against one game: any sequence of frames from either seat or a spectator.
+//!
+//! Input: lines. A line's first byte picks the sender (`w`, `b`, anything else a
+//! spectator); the rest is the frame's text, except `#N`, which sends the side to move's
+//! N-th legal move (so that play goes deep), and `@`, which sends both formations at once.
+//!
+//! Checked: nothing panics; a refused frame changes nothing any recipient can see; a seat's
+//! frames never show an enemy rank before the end; the room restored from what it would
+//! have stored is the same room.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use salpakan::{Rules, Setup, Side};
+use salpakan_server::room::{Answer, Player, Recipient, Room, Spec};
+use tokio::time::{Duration, Instant};
+
+const ALL: [Recipient; 3] = [
+    Recipient::Seat(Side::White),
+    Recipient::Seat(Side::Black),
+    Recipient::Spectator,
+];
+
+/// What anyone can see of the room: its version and the spectator's state (every position,
+/// status, offer and phase).
+fn seen(room: &Room, now: Instant) -> (u64, String) {
+    (room.version(), room.state(Recipient::Spectator, now))
+}
+
+/// Everything every recipient sees.
+fn seen_by_all(room: &Room, now: Instant) -> Vec<String> {
+    ALL.iter().map(|&to| room.state(to, now)).collect()
+}
+
+/// Whether `frame`, sent to `side`, shows a rank of the enemy's.
+fn shows_enemy_rank(frame: &str, side: Side) -> bool {
+    let enemy = format!(r#"{{"side":"{}","rank":""#, side.other().word());
+    frame.contains(&enemy)
+}
+
+fn formation(side: Side, seed: u64) -> String {
+    let cells: Vec<String> = Setup::random(side, Rules::default(), seed)
+        .cell_values()
+        .iter()
+        .map(u8::to_string)
+        .collect();
+    format!(r#"{{"t":"setup","cells":[{}]}}"#, cells.join(","))
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let now = Instant::now();
+    let spec = Spec {
+        id: "0000000000000000".into(),
+        rules: Rules::default(),
+        first: Side::White,
+        players: [Player::Human; 2],
+        clock: None,
+        tokens: [None, None],
+        invite: None,
+        bot_seed: 1,
+    };
+    let grace = Duration::from_secs(60);
+    let mut room = Room::new(spec, grace, 10, now);
+    for (i, line) in text.lines().take(300).enumerate() {
+        let (to, frame) = match line.as_bytes().first() {
+            Some(b'w') => (Recipient::Seat(Side::White), &line[1..]),
+            Some(b'b') => (Recipient::Seat(Side::Black), &line[1..]),
+            Some(_) => (Recipient::Spectator, &line[1..]),
+            None => continue,
+        };
+        let mut frames = vec![];
+        if frame == "@" {
+            frames.push((
+                Recipient::Seat(Side::White),
+                formation(Side::White, i as u64),
+            ));
+            frames.push((
+                Recipient::Seat(Side::Black),
+                formation(Side::Black, i as u64),
+            ));
+        } else if let Some(n) = frame
+            .strip_prefix('#')
+            .and_then(|n| n.parse::<usize>().ok())
+        {
+            let moves = room.legal_moves();
+            if moves.is_empty() {
+                continue;
+            }
+            let mv = moves[n % moves.len()];
+            frames.push((
+                to,
+                format!(r#"{{"t":"move","move":"{mv}","ply":{}}}"#, room.ply()),
+            ));
+        } else {
+            frames.push((to, frame.to_owned()));
+        }
+        for (to, frame) in frames {
+            let before = seen(&room, now);
+            let version = room.version();
+            match room.handle(to, &frame, now) {
+                Answer::Refused(refusal) => {
+                    assert!(!refusal.message.is_empty());
+                    assert_eq!(room.version(), version, "a refusal added an event");
+                    assert_eq!(seen(&room, now), before, "a refusal changed the game");
+                }
+                Answer::Events(from) => {
+                    assert_eq!(from as u64, version);
+                    assert!(room.version() > version, "a change with no event");
+                    if room.record().is_none() {
+                        for side in Side::ALL {
+                            for v in version + 1..=room.version() {
+                                let frame = room.render(v, Recipient::Seat(side));
+                                assert!(!shows_enemy_rank(&frame, side));
+                            }
+                        }
+                    }
+                }
+                Answer::Frames(replies) => {
+                    assert_eq!(room.version(), version);
+                    assert_eq!(seen(&room, now), before, "a reply changed the game");
+                    if let Recipient::Seat(side) = to
+                        && room.record().is_none()
+                    {
+                        assert!(!replies.iter().any(|f| shows_enemy_rank(f, side)));
+                    }
+                }
+            }
+        }
+        if room.record().is_none() {
+            for side in Side::ALL {
+                assert!(!shows_enemy_rank(
+                    &room.state(Recipient::Seat(side), now),
+                    side
+                ));
+            }
+        }
+    }
+    let back = Room::restore(room.saved(), grace, 10, now).expect("a stored room restores");
+    assert_eq!(seen_by_all(&back, now), seen_by_all(&room, now));
+});
