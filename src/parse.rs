@@ -37,15 +37,18 @@ pub enum ParseError {
     Side(String),
     /// Not a status token.
     #[error(
-        "invalid status {0:?}: expected \"-\", \"white:\" or \"black:\" and flag-captured, flag-reached-end or resignation, or \"draw:\" and agreement or move-limit"
+        "invalid status {0:?}: expected \"-\", \"white:\" or \"black:\" and flag-captured, flag-reached-end, resignation, time or abandoned, or \"draw:\" and agreement or move-limit"
     )]
     Status(String),
+    /// Not an outcome's word.
+    #[error("invalid outcome {0:?}: expected \"win\", \"lose\" or \"tie\"")]
+    Outcome(String),
 }
 
 impl ParseError {
     /// Its kind: [`ErrorKind::Text`] for a move's notation or a status token (texts a
     /// caller hands over to be read), [`ErrorKind::Argument`] for a value given by its word
-    /// (a square, rank, piece id or side).
+    /// (a square, rank, piece id, side or outcome).
     #[must_use]
     pub const fn kind(&self) -> ErrorKind {
         match self {
@@ -53,7 +56,8 @@ impl ParseError {
             ParseError::Square(_)
             | ParseError::Rank(_)
             | ParseError::Piece(_)
-            | ParseError::Side(_) => ErrorKind::Argument,
+            | ParseError::Side(_)
+            | ParseError::Outcome(_) => ErrorKind::Argument,
         }
     }
 }

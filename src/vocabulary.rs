@@ -9,6 +9,7 @@ use core::fmt;
 use thiserror::Error;
 
 use crate::agents::ChooseError;
+use crate::arbiter::Outcome;
 use crate::error_kind::{EngineError, ErrorKind};
 use crate::knowledge::ObserveError;
 use crate::movegen::Move;
@@ -195,6 +196,66 @@ impl Status {
             Status::Won { reason, .. } => Some(reason.token()),
             Status::Drawn { reason } => Some(reason.token()),
         }
+    }
+}
+
+impl Status {
+    /// The status its three words describe: [`Status::state_word`], the winner's
+    /// [`Side::word`] and [`Status::reason_token`], as the server's JSON and the bindings
+    /// give them (the inverse of those three).
+    ///
+    /// # Errors
+    /// [`ParseError::Status`] for words that are no status.
+    ///
+    /// # Examples
+    /// ```
+    /// use salpakan::{Side, Status, WinReason};
+    ///
+    /// let status = Status::Won { winner: Side::Black, reason: WinReason::Time };
+    /// let words = (status.state_word(), status.winner().map(Side::word), status.reason_token());
+    /// assert_eq!(Status::from_words(words.0, words.1, words.2)?, status);
+    /// assert_eq!(Status::from_words("ongoing", None, None)?, Status::Ongoing);
+    /// assert!(Status::from_words("won", None, Some("time")).is_err());
+    /// # Ok::<_, salpakan::ParseError>(())
+    /// ```
+    pub fn from_words(
+        state: &str,
+        winner: Option<&str>,
+        reason: Option<&str>,
+    ) -> Result<Status, ParseError> {
+        let token = match (state, winner, reason) {
+            ("ongoing", None, None) => "-".to_owned(),
+            ("won", Some(winner @ ("white" | "black")), Some(reason)) => {
+                format!("{winner}:{reason}")
+            }
+            ("drawn", None, Some(reason)) => format!("draw:{reason}"),
+            _ => {
+                let words = [Some(state), winner, reason].map(|w| w.unwrap_or("-"));
+                return Err(ParseError::Status(words.join(" ")));
+            }
+        };
+        token.parse()
+    }
+}
+
+impl Outcome {
+    /// The outcome whose [`name`](Outcome::name) is `word`: `"win"`, `"lose"` or `"tie"`.
+    ///
+    /// # Errors
+    /// [`ParseError::Outcome`] for any other word.
+    ///
+    /// # Examples
+    /// ```
+    /// use salpakan::Outcome;
+    /// assert_eq!(Outcome::from_word("tie")?, Outcome::Tie);
+    /// assert!(Outcome::from_word("draw").is_err());
+    /// # Ok::<_, salpakan::ParseError>(())
+    /// ```
+    pub fn from_word(word: &str) -> Result<Outcome, ParseError> {
+        Outcome::ALL
+            .into_iter()
+            .find(|o| o.name() == word)
+            .ok_or_else(|| ParseError::Outcome(word.to_owned()))
     }
 }
 

@@ -3,11 +3,21 @@
 use pyo3::prelude::*;
 
 use crate::convert::status_words;
+use crate::errors::raise;
 use crate::handles::{Report, Status};
-use crate::values::Move;
+use crate::values::{Move, move_arg};
 
 #[pymethods]
 impl Status {
+    /// The status its words describe, as the server's JSON gives them:
+    /// `Status("won", "black", "time")`, `Status("ongoing")`.
+    #[new]
+    #[pyo3(signature = (state, winner=None, reason=None))]
+    fn new(state: &str, winner: Option<&str>, reason: Option<&str>) -> PyResult<Status> {
+        let inner = salpakan::Status::from_words(state, winner, reason).map_err(raise)?;
+        Ok(Status { inner })
+    }
+
     /// `"ongoing"`, `"won"` or `"drawn"`.
     #[getter]
     fn state(&self) -> &'static str {
@@ -49,6 +59,25 @@ impl Status {
 
 #[pymethods]
 impl Report {
+    /// A report as the arbiter announced it (a server's `ply` event): the move, the
+    /// attacker's outcome (`"win"`, `"lose"`, `"tie"`, or `None` for a plain move) and the
+    /// status after it. A tracker checks it when it observes it.
+    #[new]
+    #[pyo3(signature = (r#move, outcome, status))]
+    fn new(r#move: &Bound<'_, PyAny>, outcome: Option<&str>, status: &Status) -> PyResult<Report> {
+        let outcome = outcome
+            .map(salpakan::Outcome::from_word)
+            .transpose()
+            .map_err(raise)?;
+        Ok(Report {
+            inner: salpakan::Report {
+                mv: move_arg(r#move)?,
+                outcome,
+                status: status.inner,
+            },
+        })
+    }
+
     /// The move played.
     #[getter]
     #[pyo3(name = "move")]

@@ -137,3 +137,27 @@ def test_long_calls_release_the_gil():
     # Holding the GIL for the whole search would leave at most one tick inside it.
     assert span["end"] - span["start"] > 0.01
     assert len(during) >= 5, (len(during), span["end"] - span["start"])
+
+
+def test_statuses_and_reports_are_made_from_a_servers_words() -> None:
+    # What a seat receives from the arbiter server, read back into the engine's values.
+    assert salpakan.Status("won", "black", "time").reason == "time"
+    assert salpakan.Status("ongoing").ongoing
+    assert salpakan.Status("drawn", None, "agreement").state == "drawn"
+    for words in [("won", None, "time"), ("lost", None, None), ("won", "white", "luck")]:
+        with pytest.raises(salpakan.TextError):
+            salpakan.Status(*words)
+    game = salpakan.Game(seed=5)
+    tracker = game.tracker("black")
+    for _ in range(40):
+        report = game.play(game.legal_moves()[0])
+        status = report.status
+        echo = salpakan.Report(str(report.move), report.outcome, salpakan.Status(status.state, status.winner, status.reason))
+        assert (echo.move, echo.outcome, echo.challenge) == (report.move, report.outcome, report.challenge)
+        tracker.observe(echo)
+    assert tracker.ply == game.ply
+    with pytest.raises(salpakan.ArgumentError):
+        salpakan.Report("e3-e4", "draw", salpakan.Status("ongoing"))
+    wrong = salpakan.Report(game.legal_moves()[0], "win" if game.legal_moves() else None, salpakan.Status("ongoing"))
+    with pytest.raises(salpakan.ObserveError):
+        game.tracker("white").observe(wrong)

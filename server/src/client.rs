@@ -184,17 +184,11 @@ impl Socket {
 /// # Errors
 /// What is not a status.
 pub fn status_of(value: &Value) -> Result<Status, String> {
-    let token = match (
-        value["state"].as_str(),
-        value["winner"].as_str(),
-        value["reason"].as_str(),
-    ) {
-        (Some("ongoing"), _, _) => "-".to_owned(),
-        (Some("won"), Some(winner), Some(reason)) => format!("{winner}:{reason}"),
-        (Some("drawn"), _, Some(reason)) => format!("draw:{reason}"),
-        _ => return Err(format!("not a status: {value}")),
-    };
-    Status::from_str(&token).map_err(|e| e.to_string())
+    let state = value["state"]
+        .as_str()
+        .ok_or_else(|| format!("not a status: {value}"))?;
+    Status::from_words(state, value["winner"].as_str(), value["reason"].as_str())
+        .map_err(|e| e.to_string())
 }
 
 /// The [`Report`] a `ply` event announces.
@@ -208,12 +202,7 @@ pub fn report_of(frame: &Value) -> Result<Report, String> {
         .ok_or_else(|| format!("no move in {frame}"))?;
     let outcome = match &frame["outcome"] {
         Value::Null => None,
-        Value::String(name) => Some(
-            Outcome::ALL
-                .into_iter()
-                .find(|o| o.name() == name)
-                .ok_or_else(|| format!("not an outcome: {name}"))?,
-        ),
+        Value::String(name) => Some(Outcome::from_word(name).map_err(|e| e.to_string())?),
         other => return Err(format!("not an outcome: {other}")),
     };
     Ok(Report {

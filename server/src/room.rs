@@ -894,6 +894,7 @@ impl Room {
             "clock": wire::clock(self.clock(now)),
             "draw_offer": self.draw_offer.map(Side::word),
             "presence": presence,
+            "rules": wire::rules(self.spec.rules),
         })
         .to_string()
     }
@@ -918,6 +919,8 @@ impl Room {
             "status": wire::status(self.status()),
             "clock": wire::clock(self.clock(now)),
             "players": players,
+            "rules": wire::rules(self.spec.rules),
+            "first": self.spec.first.word(),
         })
     }
 }

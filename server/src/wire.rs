@@ -99,6 +99,12 @@ pub fn status(status: Status) -> Value {
     })
 }
 
+/// The rules: `{"setup_rows", "move_limit"}` (0 for none), as `POST /api/games` takes them.
+#[must_use]
+pub fn rules(rules: salpakan::Rules) -> Value {
+    json!({"setup_rows": rules.setup_rows(), "move_limit": rules.move_limit().unwrap_or(0)})
+}
+
 /// The clock: `{"white_ms", "black_ms", "running"}`, or `null` for an untimed game.
 #[must_use]
 pub fn clock(reading: Option<crate::clock::Reading>) -> Value {

@@ -75,6 +75,7 @@ class Setup:
 
 @final
 class Status:
+    def __new__(cls, state: str, winner: Optional[str] = None, reason: Optional[str] = None) -> Self: ...
     @property
     def state(self) -> str: ...
     @property
@@ -86,6 +87,7 @@ class Status:
 
 @final
 class Report:
+    def __new__(cls, move: _MoveLike, outcome: Optional[str], status: Status) -> Self: ...
     @property
     def move(self) -> Move: ...
     @property

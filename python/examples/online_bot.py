@@ -1,0 +1,170 @@
+"""Plays a seat of a salpakan-server game with one of the package's agents, or your own.
+
+    pip install websockets
+    python examples/online_bot.py http://127.0.0.1:8080 --game ID --token TOKEN [--agent greedy]
+    python examples/online_bot.py http://127.0.0.1:8080 --create [--opponent ismcts]
+
+With --create it makes a game (against a server bot, or, with --opponent human, prints the
+invite for a friend) and plays the creator's seat. The bot sees only what its seat receives:
+its own formation, the enemy's squares and the arbiter's announcements, which it feeds to a
+`salpakan.Tracker`; it reconnects with `hello` if the socket drops. It prints each ply and the
+result, and exits 0 once the game is over.
+
+Your own player is any function from a `salpakan.Tracker` to a move:
+
+    import online_bot
+    online_bot.run("http://127.0.0.1:8080", game, token, choose=lambda tracker: tracker.legal_moves()[0])
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import urllib.request
+from typing import Any, Callable, Optional
+
+import salpakan
+
+try:
+    import websockets
+except ImportError:  # pragma: no cover - said plainly to the user
+    sys.exit("online_bot.py needs the websockets package: pip install websockets")
+
+Choose = Callable[[salpakan.Tracker], salpakan.Move]
+
+
+def post(url: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(
+        url.rstrip("/") + path,
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request) as reply:
+        return json.loads(reply.read())
+
+
+def agent(name: str, seed: int, budget: int) -> Choose:
+    player = {
+        "random": lambda: salpakan.Random(seed),
+        "greedy": lambda: salpakan.Greedy(seed),
+        "ismcts": lambda: salpakan.Ismcts(seed, budget),
+    }[name]()
+    return player.choose
+
+
+class Seat:
+    """One seat's knowledge, from the frames it receives."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.side: Optional[str] = None
+        self.rules = {"setup_rows": 3, "move_limit": 0}
+        self.setup: Optional[salpakan.Setup] = None
+        self.tracker: Optional[salpakan.Tracker] = None
+        self.v = 0
+        self.over: Optional[dict[str, Any]] = None
+
+    def formation(self) -> salpakan.Setup:
+        assert self.side is not None
+        if self.setup is None:
+            self.setup = salpakan.Setup.random(self.side, self.seed, self.rules["setup_rows"])
+        return self.setup
+
+    def follow(self, frame: dict[str, Any]) -> Optional[dict[str, Any]]:
+        """Takes one frame; returns the message to send, if any."""
+        t = frame["t"]
+        if "v" in frame and t != "state":
+            if frame["v"] <= self.v:
+                return None  # already followed (resent after a reconnect)
+            self.v = frame["v"]
+        if t == "state":
+            self.side = frame["side"]
+            self.rules = frame["rules"]
+            if frame["phase"] == "setup" and frame["view"] is None:
+                return {"t": "setup", "cells": self.formation().cells()}
+            if frame["phase"] != "setup" and self.tracker is None and frame["v"] > 0:
+                return {"t": "hello", "v": 0}  # replay the game from its first event
+            return None
+        if t == "start":
+            enemy = "black" if self.side == "white" else "white"
+            squares = [i for i, cell in enumerate(frame["view"]["cells"]) if cell and cell["side"] == enemy]
+            self.tracker = salpakan.Tracker(
+                self.formation(), squares, frame["first"], self.rules["setup_rows"], self.rules["move_limit"]
+            )
+        elif t == "ply":
+            assert self.tracker is not None
+            status = salpakan.Status(**frame["status"])
+            self.tracker.observe(salpakan.Report(frame["move"], frame["outcome"], status))
+            what = f"challenge, the attacker's {frame['outcome']}" if frame["challenge"] else "move"
+            print(f"{frame['ply']:4d}. {frame['side']:5s} {frame['move']}  {what}")
+        elif t == "over":
+            self.over = frame
+        elif t == "error":
+            print(f"refused: {frame['code']}: {frame['message']}", file=sys.stderr)
+        return None
+
+    def my_move(self, choose: Choose) -> Optional[dict[str, Any]]:
+        tracker = self.tracker
+        if self.over or tracker is None or not tracker.status.ongoing or tracker.side_to_move != self.side:
+            return None
+        return {"t": "move", "move": str(choose(tracker)), "ply": tracker.ply}
+
+
+async def play(url: str, game: str, token: str, choose: Choose, seed: int = 1) -> dict[str, Any]:
+    """Plays the seat of `token` in `game` to the end; returns the `over` frame."""
+    socket_url = url.replace("http", "ws", 1).rstrip("/") + f"/api/games/{game}/socket?token={token}"
+    seat = Seat(seed)
+    while seat.over is None:
+        try:
+            async with websockets.connect(socket_url) as ws:
+                if seat.v:
+                    await ws.send(json.dumps({"t": "hello", "v": seat.v}))
+                async for text in ws:
+                    frame = json.loads(text)
+                    for message in (seat.follow(frame), seat.my_move(choose)):
+                        if message is not None:
+                            await ws.send(json.dumps(message))
+                    if seat.over is not None:
+                        break
+        except (OSError, websockets.ConnectionClosed) as e:
+            if seat.over is None:
+                print(f"reconnecting ({e})", file=sys.stderr)
+                await asyncio.sleep(1)
+    return seat.over
+
+
+def run(url: str, game: str, token: str, choose: Choose, seed: int = 1) -> dict[str, Any]:
+    return asyncio.run(play(url, game, token, choose, seed))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("url", help="the server, e.g. http://127.0.0.1:8080")
+    parser.add_argument("--game")
+    parser.add_argument("--token")
+    parser.add_argument("--create", action="store_true", help="make a game and play its creator's seat")
+    parser.add_argument("--opponent", default="ismcts", help="with --create: human, random, greedy or ismcts")
+    parser.add_argument("--agent", default="greedy", choices=["random", "greedy", "ismcts"])
+    parser.add_argument("--budget", type=int, default=0, help="ismcts iterations a move (0: default)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    if args.create:
+        created = post(args.url, "/api/games", {"opponent": args.opponent})
+        game, token = created["game"], created["token"]
+        print(f"game {game}: playing {created['side']}")
+        if created["invite"]:
+            print(f"invite a friend: POST {args.url}/api/games/{game}/join {{\"invite\": \"{created['invite']}\"}}")
+    elif args.game and args.token:
+        game, token = args.game, args.token
+    else:
+        parser.error("--game and --token, or --create")
+    over = run(args.url, game, token, agent(args.agent, args.seed, args.budget), args.seed)
+    status = over["status"]
+    print(f"result: {status['state']}, winner {status['winner']}, by {status['reason']}")
+
+
+if __name__ == "__main__":
+    main()
