@@ -91,8 +91,8 @@ pub async fn serve(
                         break None;
                     }
                 }
-                Some(Out::Close(code, reason)) => break Some((code, reason)),
-                None => break Some((close::POLICY, "too slow to read the game")),
+                Some(Out::Close(code, reason)) => break Some((code, reason, None)),
+                None => break Some((close::POLICY, "too slow to read the game", None)),
             },
             frame = stream.next() => {
                 let now = Instant::now();
@@ -108,10 +108,15 @@ pub async fn serve(
                     Err(size) => *size,
                 };
                 if size > limits.max_frame_bytes {
-                    break Some((close::TOO_BIG, "a frame is at most 4096 bytes"));
+                    break Some((close::TOO_BIG, "a frame is at most 4096 bytes", None));
                 }
                 if !budget.take(now) {
-                    break Some((close::POLICY, "too many messages"));
+                    let refusal = Refusal::new("rate-limited", format!(
+                        "more than {} messages in {} s",
+                        limits.messages_per_window,
+                        limits.window.as_secs()
+                    ));
+                    break Some((close::POLICY, "too many messages", Some(refusal.frame())));
                 }
                 match text {
                     Ok(text) => hub.handle(&live, subscriber, to, text.as_str()).await,
@@ -125,22 +130,25 @@ pub async fn serve(
             }
             _ = pings.tick() => {
                 if heard.elapsed() >= limits.idle_timeout {
-                    break Some((close::IDLE, "idle"));
+                    break Some((close::IDLE, "idle", None));
                 }
                 if sink.send(Message::Ping(Default::default())).await.is_err() {
                     break None;
                 }
             }
-            _ = stopping.changed() => break Some((close::RESTART, "the server is restarting")),
+            _ = stopping.changed() => break Some((close::RESTART, "the server is restarting", None)),
         }
     };
     hub.detach(&live, subscriber, to).await;
-    if let Some((code, reason)) = closing {
-        // Frames already queued go out first.
+    if let Some((code, reason, last)) = closing {
+        // Frames already queued go out first, then the refusal that closes, then the close.
         while let Ok(Out::Text(text)) = outbox.try_recv() {
             if sink.send(Message::Text(text.into())).await.is_err() {
                 break;
             }
+        }
+        if let Some(last) = last {
+            let _ = sink.send(Message::Text(last.into())).await;
         }
         let _ = sink.send(close_frame(code, reason)).await;
     }

@@ -208,6 +208,54 @@ fn a_status_has_one_text_grammar() {
 }
 
 #[test]
+fn a_status_and_an_outcome_are_read_back_from_their_words() {
+    let mut all = vec![Status::Ongoing];
+    for winner in Side::ALL {
+        all.extend(WinReason::ALL.map(|reason| Status::Won { winner, reason }));
+    }
+    all.extend(DrawReason::ALL.map(|reason| Status::Drawn { reason }));
+    for status in all {
+        let words = (
+            status.state_word(),
+            status.winner().map(Side::word),
+            status.reason_token(),
+        );
+        assert_eq!(Status::from_words(words.0, words.1, words.2), Ok(status));
+    }
+    for (state, winner, reason) in [
+        ("ongoing", Some("white"), None),
+        ("ongoing", None, Some("time")),
+        ("won", None, Some("time")),
+        ("won", Some("grey"), Some("time")),
+        ("won", Some("white"), None),
+        ("won", Some("white"), Some("agreement")),
+        ("drawn", Some("white"), Some("agreement")),
+        ("drawn", None, Some("time")),
+        ("drawn", None, None),
+        ("lost", None, None),
+    ] {
+        let err = Status::from_words(state, winner, reason).unwrap_err();
+        assert!(
+            matches!(err, ParseError::Status(_)),
+            "{state} {winner:?} {reason:?}"
+        );
+    }
+    for outcome in Outcome::ALL {
+        assert_eq!(Outcome::from_word(outcome.name()), Ok(outcome));
+    }
+    for bad in ["", "Win", "draw", "winner"] {
+        assert_eq!(
+            Outcome::from_word(bad),
+            Err(ParseError::Outcome(bad.into()))
+        );
+    }
+    assert_eq!(
+        ParseError::Outcome("x".into()).kind(),
+        salpakan::ErrorKind::Argument
+    );
+}
+
+#[test]
 fn a_report_displays_its_announcement() {
     let mv: Move = "e4-e5".parse().unwrap();
     let plain = Report {

@@ -99,6 +99,8 @@ async fn malformed_wrong_phase_out_of_turn_oversized_and_flooding_clients_change
         }
     }
     assert_eq!(flooder.until_close().await, 1008);
+    let last = flooder.transcript.iter().rev().nth(1).unwrap();
+    assert!(last.contains(r#""code":"rate-limited""#), "{last}");
     // A spectator's flood too.
     let mut watcher = server.seat(&bystander.id, None).await;
     for _ in 0..201 {
