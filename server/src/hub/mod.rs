@@ -7,16 +7,17 @@ use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use salpakan::{Rules, Side};
-use serde::Deserialize;
+use salpakan::Side;
 use serde_json::{Value, json};
 use tokio::sync::{Mutex as AsyncMutex, Notify, mpsc, watch};
-use tokio::time::{Instant, sleep_until};
+use tokio::time::Instant;
 
-use crate::clock::ClockSettings;
 use crate::config::Config;
-use crate::room::{Answer, Event, Phase, Player, Recipient, Room, Saved, Spec};
-use crate::secret::{self, Entropy, ID_BYTES, INVITE_BYTES, TOKEN_BYTES};
+mod requests;
+mod tasks;
+
+use crate::room::{Answer, Event, Phase, Player, Recipient, Room, Saved};
+use crate::secret::{Entropy, ID_BYTES};
 use crate::store::{Store, Write};
 
 /// A frame on its way to one socket.
@@ -106,29 +107,6 @@ pub struct Hub {
     shutdown: watch::Sender<bool>,
 }
 
-/// `POST /api/games`: every field optional.
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-struct CreateRequest {
-    side: Option<String>,
-    opponent: Option<String>,
-    rules: Option<RulesRequest>,
-    first: Option<String>,
-    clock: Option<ClockSettings>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-struct RulesRequest {
-    setup_rows: Option<i64>,
-    move_limit: Option<i64>,
-}
-
-#[derive(Debug, Deserialize)]
-struct JoinRequest {
-    invite: String,
-}
-
 /// Holds one of a client address's open sockets until dropped.
 pub struct SocketSlot {
     hub: Arc<Hub>,
@@ -151,29 +129,6 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-fn side_choice(word: Option<&str>, what: &str, entropy: &dyn Entropy) -> Result<Side, String> {
-    match word {
-        None | Some("random") => Ok(if secret::random_u64(entropy) & 1 == 0 {
-            Side::White
-        } else {
-            Side::Black
-        }),
-        Some("white") => Ok(Side::White),
-        Some("black") => Ok(Side::Black),
-        Some(other) => Err(format!(
-            "{what} must be white, black or random, not {other:?}"
-        )),
-    }
-}
-
-fn parse_body<'a, T: Deserialize<'a>>(body: &'a str) -> Result<T, HttpError> {
-    serde_json::from_str(body).map_err(|e| HttpError::new(400, "bad-message", e.to_string()))
-}
-
-fn plausible_id(id: &str) -> bool {
-    id.len() == 2 * ID_BYTES && id.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 impl Hub {
@@ -298,79 +253,6 @@ impl Hub {
         Ok(Some(self.admit(room, None)))
     }
 
-    /// `POST /api/games` from `ip` with `body`: the reply's JSON.
-    ///
-    /// # Errors
-    /// 400 for a body that is not the contract's, 429 past the games per client.
-    pub async fn create(self: &Arc<Hub>, body: &str, ip: IpAddr) -> Result<Value, HttpError> {
-        let body = if body.trim().is_empty() { "{}" } else { body };
-        let request: CreateRequest = parse_body(body)?;
-        let bad = |code, message: String| HttpError::new(400, code, message);
-        let entropy = &*self.entropy;
-        let side = side_choice(request.side.as_deref(), "side", entropy)
-            .map_err(|e| bad("bad-message", e))?;
-        let first = side_choice(request.first.as_deref(), "first", entropy)
-            .map_err(|e| bad("bad-message", e))?;
-        let opponent = Player::from_word(request.opponent.as_deref().unwrap_or("human"))
-            .map_err(|e| bad("bad-message", e))?;
-        let rules = match request.rules {
-            None => Rules::default(),
-            Some(r) => Rules::from_numbers(r.setup_rows.unwrap_or(3), r.move_limit.unwrap_or(0))
-                .map_err(|e| bad("bad-rules", e.to_string()))?,
-        };
-        let clock = request
-            .clock
-            .map(ClockSettings::check)
-            .transpose()
-            .map_err(|e| bad("bad-clock", e))?;
-        {
-            let mut clients = lock(&self.clients);
-            let count = clients.entry(ip).or_default();
-            if count.games >= self.config.limits.games_per_ip {
-                return Err(HttpError::new(
-                    429,
-                    "too-many-games",
-                    format!(
-                        "at most {} unfinished games per client",
-                        self.config.limits.games_per_ip
-                    ),
-                ));
-            }
-            count.games += 1;
-        }
-        let id = secret::random_hex(entropy, ID_BYTES);
-        let token = secret::random_hex(entropy, TOKEN_BYTES);
-        let invite = (opponent == Player::Human).then(|| secret::random_hex(entropy, INVITE_BYTES));
-        let mut players = [Player::Human; 2];
-        players[side.other().index()] = opponent;
-        let mut tokens = [None, None];
-        tokens[side.index()] = Some(secret::digest(&token));
-        let spec = Spec {
-            id: id.clone(),
-            rules,
-            first,
-            players,
-            clock,
-            tokens,
-            invite: invite.as_deref().map(secret::digest),
-            bot_seed: secret::random_u64(entropy),
-        };
-        let room = Room::new(
-            spec.clone(),
-            self.config.limits.abandon_grace,
-            self.config.bot_budget,
-            Instant::now(),
-        );
-        let mut writes = vec![Write::Create(spec)];
-        writes.extend(events_write(&room, 0));
-        if let Err(e) = self.store.write(writes).await {
-            self.release_game(Some(ip));
-            return Err(HttpError::internal(e));
-        }
-        self.admit(room, Some(ip));
-        Ok(json!({"game": id, "side": side.word(), "token": token, "invite": invite}))
-    }
-
     fn release_game(&self, ip: Option<IpAddr>) {
         let Some(ip) = ip else { return };
         let mut clients = lock(&self.clients);
@@ -379,123 +261,6 @@ impl Hub {
             if count.sockets == 0 && count.games == 0 {
                 clients.remove(&ip);
             }
-        }
-    }
-
-    /// `POST /api/games/{id}/join` with `body`.
-    ///
-    /// # Errors
-    /// 404 for an unknown game or a wrong invite (the same reply), 409 once the seat is
-    /// taken, 400 for a body that is not `{"invite": CODE}`.
-    pub async fn join(self: &Arc<Hub>, id: &str, body: &str) -> Result<Value, HttpError> {
-        let request: JoinRequest = parse_body(body)?;
-        let live = self.live(id).await?.ok_or_else(HttpError::not_found)?;
-        let mut state = live.state.lock().await;
-        let spec = state.room.spec();
-        let Some(invite) = spec.invite.as_deref() else {
-            return Err(HttpError::not_found());
-        };
-        if !secret::matches(&request.invite, invite) {
-            return Err(HttpError::not_found());
-        }
-        let side = Side::ALL
-            .into_iter()
-            .find(|&s| spec.players[s.index()] == Player::Human && spec.tokens[s.index()].is_none())
-            .ok_or_else(|| HttpError::new(409, "seat-taken", "the seat is taken"))?;
-        let token = secret::random_hex(&*self.entropy, TOKEN_BYTES);
-        let digest = secret::digest(&token);
-        let write = Write::Join {
-            game: live.id.clone(),
-            side,
-            token: digest.clone(),
-        };
-        self.store
-            .write(vec![write])
-            .await
-            .map_err(HttpError::internal)?;
-        state.room.take_seat(side, digest);
-        Ok(json!({"game": live.id, "side": side.word(), "token": token}))
-    }
-
-    /// `GET /api/games/{id}`.
-    ///
-    /// # Errors
-    /// 404 for an unknown game.
-    pub async fn summary(self: &Arc<Hub>, id: &str) -> Result<Value, HttpError> {
-        let live = self.live(id).await?.ok_or_else(HttpError::not_found)?;
-        let state = live.state.lock().await;
-        let summary = state.room.summary(Instant::now());
-        self.evict_if_done(&live, &state);
-        Ok(summary)
-    }
-
-    /// `GET /api/games/{id}/record`.
-    ///
-    /// # Errors
-    /// 404 for an unknown game, 409 while it is not over.
-    pub async fn record(self: &Arc<Hub>, id: &str) -> Result<String, HttpError> {
-        let live = self.live(id).await?.ok_or_else(HttpError::not_found)?;
-        let state = live.state.lock().await;
-        let record = state.room.record();
-        self.evict_if_done(&live, &state);
-        record.ok_or_else(|| HttpError::new(409, "not-over", "the game is not over"))
-    }
-
-    /// A socket slot for `ip`.
-    ///
-    /// # Errors
-    /// 429 past the connections per client.
-    pub fn socket_slot(self: &Arc<Hub>, ip: IpAddr) -> Result<SocketSlot, HttpError> {
-        let mut clients = lock(&self.clients);
-        let count = clients.entry(ip).or_default();
-        if count.sockets >= self.config.limits.connections_per_ip {
-            return Err(HttpError::new(
-                429,
-                "too-many-connections",
-                format!(
-                    "at most {} sockets per client",
-                    self.config.limits.connections_per_ip
-                ),
-            ));
-        }
-        count.sockets += 1;
-        Ok(SocketSlot {
-            hub: Arc::clone(self),
-            ip,
-        })
-    }
-
-    /// Who a socket to game `id` with `token` is for.
-    ///
-    /// # Errors
-    /// 401, the same reply for an unknown game, a wrong token and another game's token.
-    pub async fn authorize(
-        self: &Arc<Hub>,
-        id: &str,
-        token: Option<&str>,
-    ) -> Result<(Arc<Live>, Recipient), HttpError> {
-        let refused = || HttpError::new(401, "unauthorized", "no such game or seat");
-        let live = self
-            .live(id)
-            .await
-            .map_err(|_| refused())?
-            .ok_or_else(refused)?;
-        let Some(token) = token else {
-            return Ok((live, Recipient::Spectator));
-        };
-        let state = live.state.lock().await;
-        let tokens = &state.room.spec().tokens;
-        // Both seats are compared, each in constant time, whatever the first gives.
-        let found = Side::ALL.map(|side| {
-            tokens[side.index()]
-                .as_deref()
-                .is_some_and(|stored| secret::matches(token, stored))
-        });
-        drop(state);
-        match found {
-            [true, _] => Ok((live, Recipient::Seat(Side::White))),
-            [_, true] => Ok((live, Recipient::Seat(Side::Black))),
-            _ => Err(refused()),
         }
     }
 
@@ -600,68 +365,10 @@ impl Hub {
         live.timer.notify_one();
         live.bot.notify_one();
     }
+}
 
-    fn stopped(&self) -> bool {
-        *self.shutdown.borrow()
-    }
-
-    /// The room's timer: decides losses on time and by abandonment when they fall due.
-    async fn run_timer(self: Arc<Hub>, live: Arc<Live>) {
-        loop {
-            let deadline = {
-                let mut state = live.state.lock().await;
-                if state.broken || state.room.phase() == Phase::Over {
-                    return;
-                }
-                if let Some(from) = state.room.expire(Instant::now()) {
-                    self.settle(&live, &mut state, from).await;
-                    continue;
-                }
-                state.room.deadline()
-            };
-            if self.stopped() {
-                return;
-            }
-            match deadline {
-                Some(at) => {
-                    tokio::select! {
-                        () = sleep_until(at) => {}
-                        () = live.timer.notified() => {}
-                    }
-                }
-                None => live.timer.notified().await,
-            }
-        }
-    }
-
-    /// The room's bot: when it is its move, it thinks on a blocking thread (never on the
-    /// async threads), with its own tracker only, then plays.
-    async fn run_bot(self: Arc<Hub>, live: Arc<Live>) {
-        loop {
-            let turn = {
-                let mut state = live.state.lock().await;
-                if state.broken || state.room.phase() == Phase::Over {
-                    return;
-                }
-                state.room.bot_turn()
-            };
-            if self.stopped() {
-                return;
-            }
-            let Some(turn) = turn else {
-                live.bot.notified().await;
-                continue;
-            };
-            let (side, ply) = (turn.side, turn.ply);
-            let Ok((tracker, mv)) = tokio::task::spawn_blocking(move || turn.think()).await else {
-                return;
-            };
-            let mut state = live.state.lock().await;
-            if let Some(from) = state.room.bot_done(side, ply, tracker, mv, Instant::now()) {
-                self.settle(&live, &mut state, from).await;
-            }
-        }
-    }
+fn plausible_id(id: &str) -> bool {
+    id.len() == 2 * ID_BYTES && id.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 fn broadcast_presence(state: &mut LiveState, side: Side, connected: bool) {

@@ -1,0 +1,72 @@
+//! Each room's two tasks: its timer (losses on time and by abandonment) and its bot.
+
+use std::sync::Arc;
+
+use tokio::time::{Instant, sleep_until};
+
+use super::{Hub, Live};
+use crate::room::Phase;
+
+impl Hub {
+    fn stopped(&self) -> bool {
+        *self.shutdown.borrow()
+    }
+
+    /// The room's timer: decides losses on time and by abandonment when they fall due.
+    pub(super) async fn run_timer(self: Arc<Hub>, live: Arc<Live>) {
+        loop {
+            let deadline = {
+                let mut state = live.state.lock().await;
+                if state.broken || state.room.phase() == Phase::Over {
+                    return;
+                }
+                if let Some(from) = state.room.expire(Instant::now()) {
+                    self.settle(&live, &mut state, from).await;
+                    continue;
+                }
+                state.room.deadline()
+            };
+            if self.stopped() {
+                return;
+            }
+            match deadline {
+                Some(at) => {
+                    tokio::select! {
+                        () = sleep_until(at) => {}
+                        () = live.timer.notified() => {}
+                    }
+                }
+                None => live.timer.notified().await,
+            }
+        }
+    }
+
+    /// The room's bot: when it is its move, it thinks on a blocking thread (never on the
+    /// async threads), with its own tracker only, then plays.
+    pub(super) async fn run_bot(self: Arc<Hub>, live: Arc<Live>) {
+        loop {
+            let turn = {
+                let mut state = live.state.lock().await;
+                if state.broken || state.room.phase() == Phase::Over {
+                    return;
+                }
+                state.room.bot_turn()
+            };
+            if self.stopped() {
+                return;
+            }
+            let Some(turn) = turn else {
+                live.bot.notified().await;
+                continue;
+            };
+            let (side, ply) = (turn.side, turn.ply);
+            let Ok((tracker, mv)) = tokio::task::spawn_blocking(move || turn.think()).await else {
+                return;
+            };
+            let mut state = live.state.lock().await;
+            if let Some(from) = state.room.bot_done(side, ply, tracker, mv, Instant::now()) {
+                self.settle(&live, &mut state, from).await;
+            }
+        }
+    }
+}

@@ -1,0 +1,153 @@
+//! The room's own tests: every request through exact instants, no sockets.
+use super::*;
+use crate::clock::ClockSettings;
+use salpakan::Rules;
+
+fn spec(players: [Player; 2], clock: Option<ClockSettings>) -> Spec {
+    Spec {
+        id: "g".into(),
+        rules: Rules::default(),
+        first: Side::White,
+        players,
+        clock,
+        tokens: [None, None],
+        invite: None,
+        bot_seed: 5,
+    }
+}
+
+fn cells(side: Side, seed: u64) -> Vec<i64> {
+    Setup::random(side, Rules::default(), seed)
+        .cell_values()
+        .iter()
+        .map(|&c| i64::from(c))
+        .collect()
+}
+
+fn started(clock: Option<ClockSettings>, now: Instant) -> Room {
+    let mut room = Room::new(
+        spec([Player::Human; 2], clock),
+        Duration::from_secs(60),
+        100,
+        now,
+    );
+    room.submit_setup(Side::White, &cells(Side::White, 1), now)
+        .unwrap();
+    room.submit_setup(Side::Black, &cells(Side::Black, 2), now)
+        .unwrap();
+    room
+}
+
+#[test]
+fn refusals_change_nothing() {
+    let now = Instant::now();
+    let mut room = started(None, now);
+    let before = (
+        room.version(),
+        room.state(Recipient::Seat(Side::White), now),
+    );
+    let game = room.game.clone().unwrap();
+    let mv = game.legal_moves()[0].to_string();
+    let black_mv = game.legal_moves()[0].to_string();
+    for (side, text, ply, code) in [
+        (Side::White, "zz", 0, "bad-message"),
+        (Side::White, mv.as_str(), 1, "stale-ply"),
+        (Side::Black, black_mv.as_str(), 0, "not-your-turn"),
+        (Side::White, "a1-a8", 0, "illegal-move"),
+    ] {
+        assert_eq!(room.play(side, text, ply, now).unwrap_err().code, code);
+    }
+    assert_eq!(
+        room.submit_setup(Side::White, &cells(Side::White, 3), now)
+            .unwrap_err()
+            .code,
+        "wrong-phase"
+    );
+    assert_eq!(
+        (
+            room.version(),
+            room.state(Recipient::Seat(Side::White), now)
+        ),
+        before
+    );
+    assert_eq!(room.game.as_ref(), Some(&game));
+}
+
+#[test]
+fn a_resent_move_is_answered_with_its_event_and_not_played_again() {
+    let now = Instant::now();
+    let mut room = started(None, now);
+    let mv = room.game.as_ref().unwrap().legal_moves()[0].to_string();
+    assert_eq!(room.play(Side::White, &mv, 0, now), Ok(Change::Events(3)));
+    assert_eq!(room.play(Side::White, &mv, 0, now), Ok(Change::Resend(4)));
+    assert_eq!(room.ply(), 1);
+}
+
+#[test]
+fn an_offer_stands_until_the_opponent_moves() {
+    let now = Instant::now();
+    let mut room = started(None, now);
+    room.draw(Side::White, now).unwrap();
+    assert_eq!(room.draw(Side::White, now).unwrap_err().code, "wrong-phase");
+    let mv = room.game.as_ref().unwrap().legal_moves()[0].to_string();
+    room.play(Side::White, &mv, 0, now).unwrap();
+    assert_eq!(
+        room.draw_offer,
+        Some(Side::White),
+        "the offerer's own move keeps it"
+    );
+    let mv = room.game.as_ref().unwrap().legal_moves()[0].to_string();
+    room.play(Side::Black, &mv, 1, now).unwrap();
+    assert_eq!(room.draw_offer, None, "the opponent's move declines it");
+    room.draw(Side::Black, now).unwrap();
+    room.draw(Side::White, now).unwrap();
+    assert_eq!(room.status().reason_token(), Some("agreement"));
+}
+
+#[test]
+fn time_and_absence_are_decided_by_the_room() {
+    let t0 = Instant::now();
+    let settings = ClockSettings {
+        initial_ms: 1_000,
+        increment_ms: 0,
+    };
+    let mut room = started(Some(settings), t0);
+    assert_eq!(room.deadline(), Some(t0 + Duration::from_millis(1_000)));
+    assert_eq!(room.expire(t0 + Duration::from_millis(999)), None);
+    assert!(room.expire(t0 + Duration::from_millis(1_000)).is_some());
+    assert_eq!(room.status().reason_token(), Some("time"));
+    assert_eq!(room.status().winner(), Some(Side::Black));
+
+    let mut room = started(None, t0);
+    assert_eq!(room.deadline(), None, "nobody is present: nobody is away");
+    room.connect(Side::Black);
+    assert_eq!(room.deadline(), Some(t0 + Duration::from_secs(60)));
+    assert!(room.expire(t0 + Duration::from_secs(60)).is_some());
+    assert_eq!(room.status().reason_token(), Some("abandoned"));
+    assert_eq!(room.status().winner(), Some(Side::Black));
+}
+
+#[test]
+fn a_restored_room_is_the_room() {
+    let now = Instant::now();
+    let mut room = started(None, now);
+    for ply in 0..40 {
+        let game = room.game.as_ref().unwrap();
+        let side = game.side_to_move();
+        let mv = game.legal_moves()[(ply * 7) % game.legal_moves().len()].to_string();
+        room.play(side, &mv, ply as u64, now).unwrap();
+    }
+    room.draw(Side::White, now).unwrap();
+    let back = Room::restore(room.saved(), Duration::from_secs(60), 100, now).unwrap();
+    for to in [
+        Recipient::Seat(Side::White),
+        Recipient::Seat(Side::Black),
+        Recipient::Spectator,
+    ] {
+        assert_eq!(back.state(to, now), room.state(to, now));
+        for v in 1..=room.version() {
+            assert_eq!(back.render(v, to), room.render(v, to));
+        }
+    }
+    assert_eq!(back.last_move, room.last_move);
+}
