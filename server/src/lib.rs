@@ -109,6 +109,35 @@ impl Running {
     }
 }
 
+/// The `salpakan-server` command: reads `args` (without the program's name) and the
+/// environment, then serves until SIGTERM or SIGINT. Exits 0 after a clean stop (and for
+/// `--help`), 2 for bad arguments, 1 if the server cannot start.
+#[must_use]
+pub fn run_command(args: Vec<String>) -> std::process::ExitCode {
+    use std::process::ExitCode;
+    let config = match Config::from_args(args, |name| std::env::var(name).ok()) {
+        Ok(Some(config)) => config,
+        Ok(None) => {
+            print!("{}", config::USAGE);
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("salpakan-server: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let result = tokio::runtime::Runtime::new()
+        .map_err(|e| e.to_string())
+        .and_then(|runtime| runtime.block_on(serve_until_signal(config)));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("salpakan-server: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 /// Serves with `config` until SIGTERM or SIGINT, printing `listening on http://ADDR` once it
 /// accepts connections; then stops as [`Running::stop`] does. The `salpakan-server` binary.
 ///

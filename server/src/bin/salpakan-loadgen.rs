@@ -23,7 +23,6 @@ use std::time::{Duration, Instant};
 
 use salpakan::{Agent, Game, Random, Rules, Setup, Side};
 use salpakan_server::client::{Follower, Frame, Socket, request};
-use salpakan_server::config::Config;
 use serde_json::{Value, json};
 use tokio::sync::Mutex;
 
@@ -306,25 +305,10 @@ fn spawn_server(games: usize) -> Result<(Child, SocketAddr, PathBuf), String> {
     Ok((child, addr, dir))
 }
 
-fn serve(args: Vec<String>) -> ExitCode {
-    let config = match Config::from_args(args, |_| None) {
-        Ok(Some(config)) => config,
-        Ok(None) | Err(_) => return ExitCode::from(2),
-    };
-    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
-    match runtime.block_on(salpakan_server::serve_until_signal(config)) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("salpakan-loadgen's server: {e}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
 fn main() -> ExitCode {
     let raw: Vec<String> = std::env::args().skip(1).collect();
     if raw.first().map(String::as_str) == Some("--serve") {
-        return serve(raw[1..].to_vec());
+        return salpakan_server::run_command(raw[1..].to_vec());
     }
     let args = match parse_args() {
         Ok(Some(args)) => args,
