@@ -26,6 +26,9 @@ pub mod close {
     pub const TOO_BIG: u16 = 1009;
 }
 
+/// How long a closing socket waits for the client's close frame.
+const CLOSING_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// The message budget: at most `limit` messages in any `window`.
 struct Budget {
     limit: usize,
@@ -151,6 +154,16 @@ pub async fn serve(
             let _ = sink.send(Message::Text(last.into())).await;
         }
         let _ = sink.send(close_frame(code, reason)).await;
+        // The closing handshake: wait (a little) for the client's close, so that the TCP
+        // connection does not end before the client has read the code.
+        let _ = tokio::time::timeout(CLOSING_WAIT, async {
+            while let Some(Ok(frame)) = stream.next().await {
+                if matches!(frame, Message::Close(_)) {
+                    break;
+                }
+            }
+        })
+        .await;
     }
     let _ = sink.close().await;
     drop(slot);

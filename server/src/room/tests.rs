@@ -151,3 +151,25 @@ fn a_restored_room_is_the_room() {
     }
     assert_eq!(back.last_move, room.last_move);
 }
+
+#[test]
+fn no_clock_runs_while_the_server_is_down() {
+    let t0 = Instant::now();
+    let settings = ClockSettings {
+        initial_ms: 10_000,
+        increment_ms: 0,
+    };
+    let mut room = started(Some(settings), t0);
+    let mv = room.legal_moves()[0].to_string();
+    let t1 = t0 + Duration::from_millis(2_500);
+    room.play(Side::White, &mv, 0, t1).unwrap();
+    let last = room.clock(t1).unwrap();
+    assert_eq!(last.remaining_ms, [7_500, 10_000]);
+    // Restored an hour later: Black's time runs from the restore, not from its last move.
+    let later = t1 + Duration::from_secs(3_600);
+    let back = Room::restore(room.saved(), Duration::from_secs(60), 100, later).unwrap();
+    assert_eq!(back.clock(later), Some(last));
+    let then = later + Duration::from_millis(1_000);
+    assert_eq!(back.clock(then).unwrap().remaining_ms, [7_500, 9_000]);
+    assert_eq!(back.deadline(), Some(later + Duration::from_millis(10_000)));
+}

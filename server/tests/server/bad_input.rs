@@ -157,3 +157,36 @@ async fn connections_and_games_per_client_are_bounded() {
     );
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_socket_that_answers_no_ping_is_closed_as_idle() {
+    let server =
+        crate::common::start_on(crate::common::scratch("idle").join("games.db"), 32, |c| {
+            c.limits.ping_interval = std::time::Duration::from_millis(100);
+            c.limits.idle_timeout = std::time::Duration::from_millis(400);
+        })
+        .await;
+    let (_, created) = server.json("POST", "/api/games", &json!({})).await;
+    let id = created["game"].as_str().unwrap();
+    let mut lively = server.seat(id, None).await;
+    let mut silent = server.seat(id, None).await;
+    // The silent client reads nothing (so it answers no ping); the lively one reads, and
+    // its client answers each ping.
+    let lively_closed = tokio::time::timeout(std::time::Duration::from_millis(900), async {
+        loop {
+            match lively.socket.next().await {
+                Some(salpakan_server::client::Frame::Text(_)) => {}
+                other => return other,
+            }
+        }
+    })
+    .await;
+    assert!(
+        lively_closed.is_err(),
+        "a socket that answers pings stays open"
+    );
+    assert_eq!(silent.until_close().await, 1001);
+    lively.send(&json!({"t": "ping"})).await;
+    assert_eq!(lively.until("pong").await["t"], "pong");
+    server.stop().await;
+}

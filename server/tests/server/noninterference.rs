@@ -185,6 +185,13 @@ async fn run_on(server: &Server, game: &Game, watched: Side, seed: u64) -> Run {
     }
     spectator.until("error").await;
     spectator.until_v(v).await;
+    // A close code is part of the transcript too.
+    w.socket
+        .send(&format!(r#"{{"t":"ping","pad":"{}"}}"#, "x".repeat(5000)))
+        .await
+        .unwrap();
+    assert_eq!(w.until_close().await, 1009);
+    spectator.until("presence").await;
 
     let mut out = Run {
         seats: [Vec::new(), Vec::new()],

@@ -28,8 +28,26 @@ async fn a_game_to_its_end_reveals_both_formations_in_the_record() {
         black_start["view"]["text"],
         game_start(&game).view(Side::Black).to_text().to_string()
     );
+    let mut spectator = server.seat(&id, None).await;
+    assert_eq!(spectator.until("state").await["phase"], "playing");
     let n = game.history().len();
     let [over, _] = table.replay(&game, 0, n).await;
+    // The spectator watched every ply, and the end, with no rank before it.
+    let watched = spectator.until("over").await;
+    assert_eq!(watched, over);
+    let plies = spectator
+        .transcript
+        .iter()
+        .filter(|f| f.contains(r#""t":"ply""#))
+        .count();
+    assert_eq!(plies, n);
+    let codes = salpakan::Rank::ALL.map(|r| format!(r#""rank":"{}""#, r.code()));
+    let before_end = &spectator.transcript[..spectator.transcript.len() - 1];
+    assert!(
+        before_end
+            .iter()
+            .all(|f| codes.iter().all(|c| !f.contains(c.as_str())))
+    );
     assert_eq!(over["t"], "over");
     let record = over["record"].as_str().unwrap();
     let replayed = Game::from_record(record).unwrap();
