@@ -2,7 +2,7 @@
 
     pip install websockets
     python examples/online_bot.py http://127.0.0.1:8080 --game ID --token TOKEN [--agent greedy]
-    python examples/online_bot.py http://127.0.0.1:8080 --create [--opponent ismcts]
+    python examples/online_bot.py http://127.0.0.1:8080 --create [--opponent ismcts] [--move-limit 100]
 
 With --create it makes a game (against a server bot, or, with --opponent human, prints the
 invite for a friend) and plays the creator's seat. The bot sees only what its seat receives:
@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import json
 import sys
+import time
 import urllib.request
 from typing import Any, Callable, Optional
 
@@ -33,6 +35,26 @@ except ImportError:  # pragma: no cover - said plainly to the user
     sys.exit("online_bot.py needs the websockets package: pip install websockets")
 
 Choose = Callable[[salpakan.Tracker], salpakan.Move]
+
+# The server closes a socket that sends more than 200 messages in 10 seconds; a fast bot
+# paces itself below that.
+BUDGET, WINDOW = 180, 10.0
+
+
+class Pacer:
+    """Waits before a send that would exceed BUDGET messages in any WINDOW seconds."""
+
+    def __init__(self) -> None:
+        self.sent: collections.deque[float] = collections.deque()
+
+    async def wait(self) -> None:
+        now = time.monotonic()
+        while self.sent and now - self.sent[0] >= WINDOW:
+            self.sent.popleft()
+        if len(self.sent) >= BUDGET:
+            await asyncio.sleep(WINDOW - (now - self.sent[0]))
+            self.sent.popleft()
+        self.sent.append(time.monotonic())
 
 
 def post(url: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -117,15 +139,18 @@ async def play(url: str, game: str, token: str, choose: Choose, seed: int = 1) -
     """Plays the seat of `token` in `game` to the end; returns the `over` frame."""
     socket_url = url.replace("http", "ws", 1).rstrip("/") + f"/api/games/{game}/socket?token={token}"
     seat = Seat(seed)
+    pacer = Pacer()
     while seat.over is None:
         try:
             async with websockets.connect(socket_url) as ws:
                 if seat.v:
+                    await pacer.wait()
                     await ws.send(json.dumps({"t": "hello", "v": seat.v}))
                 async for text in ws:
                     frame = json.loads(text)
                     for message in (seat.follow(frame), seat.my_move(choose)):
                         if message is not None:
+                            await pacer.wait()
                             await ws.send(json.dumps(message))
                     if seat.over is not None:
                         break
@@ -147,12 +172,14 @@ def main() -> None:
     parser.add_argument("--token")
     parser.add_argument("--create", action="store_true", help="make a game and play its creator's seat")
     parser.add_argument("--opponent", default="ismcts", help="with --create: human, random, greedy or ismcts")
+    parser.add_argument("--move-limit", type=int, default=0, help="with --create: plies without a challenge that draw (0: none)")
     parser.add_argument("--agent", default="greedy", choices=["random", "greedy", "ismcts"])
     parser.add_argument("--budget", type=int, default=0, help="ismcts iterations a move (0: default)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if args.create:
-        created = post(args.url, "/api/games", {"opponent": args.opponent})
+        rules = {"setup_rows": 3, "move_limit": args.move_limit}
+        created = post(args.url, "/api/games", {"opponent": args.opponent, "rules": rules})
         game, token = created["game"], created["token"]
         print(f"game {game}: playing {created['side']}")
         if created["invite"]:
