@@ -187,6 +187,53 @@ pub(crate) fn status_object(status: Status) -> JsValue {
     object.into()
 }
 
+/// A word-valued property of `object`: its string, `None` for null or undefined.
+fn word_of(object: &JsValue, key: &str) -> Result<Option<String>, JsValue> {
+    let value = js_sys::Reflect::get(object, &JsValue::from_str(key))
+        .map_err(|_| argument(format!("no {key} in the object")))?;
+    if value.is_null() || value.is_undefined() {
+        return Ok(None);
+    }
+    value
+        .as_string()
+        .map(Some)
+        .ok_or_else(|| argument(format!("{key} must be a string or null")))
+}
+
+/// A status from `{state, winner, reason}` (the shape `status_object` writes and the arbiter
+/// server sends).
+pub(crate) fn status_arg(value: &JsValue) -> Result<Status, JsValue> {
+    if !value.is_object() {
+        return Err(argument("a status is {state, winner, reason}"));
+    }
+    let state = word_of(value, "state")?.ok_or_else(|| argument("a status has a state"))?;
+    let winner = word_of(value, "winner")?;
+    let reason = word_of(value, "reason")?;
+    Status::from_words(&state, winner.as_deref(), reason.as_deref()).map_err(raise)
+}
+
+/// A report from `{move, outcome, status}` (the shape `report_object` writes and the arbiter
+/// server's `ply` event has).
+pub(crate) fn report_arg(value: &JsValue) -> Result<Report, JsValue> {
+    if !value.is_object() {
+        return Err(argument("a report is {move, outcome, status}"));
+    }
+    let get = |key: &str| {
+        js_sys::Reflect::get(value, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+    };
+    let mv = move_arg(&get("move"))?;
+    let outcome = word_of(value, "outcome")?
+        .map(|word| salpakan::Outcome::from_word(&word))
+        .transpose()
+        .map_err(raise)?;
+    let status = status_arg(&get("status"))?;
+    Ok(Report {
+        mv,
+        outcome,
+        status,
+    })
+}
+
 /// `{move, challenge, outcome, status}` for a report.
 pub(crate) fn report_object(report: Report) -> JsValue {
     let object = Object::new();

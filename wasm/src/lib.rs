@@ -12,7 +12,9 @@
 mod agents;
 mod convert;
 mod game;
+mod tracker;
 mod types;
 
 pub use agents::{Greedy, Ismcts, Random};
 pub use game::{Game, challenge, observation_shape};
+pub use tracker::Tracker;

@@ -36,6 +36,13 @@ export interface Report {
   /** The status after the move. */
   status: Status;
 }
+/** A ply as a seat receives it from an arbiter elsewhere (a `Report`, or a server's `ply`
+ * event): what `Tracker.observe` takes. */
+export interface ReportInput {
+  move: MoveInput;
+  outcome: Outcome | null;
+  status: Status;
+}
 /** A rank's two-letter code. */
 export type RankCode = "FL" | "PV" | "SG" | "2L" | "1L" | "CP" | "MJ" | "LC" | "CO" | "1G" | "2G" | "3G" | "4G" | "5G" | "SP";
 /** One of the viewing side's own pieces: its rank number (0 Flag … 14 Spy), code and name. */

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-import { Game, Greedy, Ismcts, Random, challenge, observationShape } from "../pkg/node/salpakan.js";
+import { Game, Greedy, Ismcts, Random, Tracker, challenge, observationShape } from "../pkg/node/salpakan.js";
 
 const VECTORS = fileURLToPath(new URL("../../tests/data/games.txt", import.meta.url));
 const REASONS = {
@@ -192,5 +192,47 @@ test("records ended on time or by abandonment keep their reason", () => {
     assert.throws(() => ended.resign("white"), (e) => e.kind === "game-over");
     ended.free();
   }
+  game.free();
+});
+
+test("a tracker follows a game from the arbiter's announcements alone", () => {
+  const game = new Game(11);
+  const own = new Array(72).fill(255);
+  const enemy = [];
+  for (let s = 0; s < 72; s++) {
+    const piece = game.pieceAt(s);
+    if (piece && piece.side === "black") own[s] = piece.rank;
+    else if (piece) enemy.push(s);
+  }
+  const tracker = new Tracker("black", own, enemy, "white");
+  assert.equal(tracker.side, "black");
+  const bot = new Random(3);
+  let challenges = 0;
+  for (let ply = 0; ply < 80 && game.status.state === "ongoing"; ply++) {
+    if (game.sideToMove === "black") {
+      assert.deepEqual(tracker.legalMoves(), game.legalMoves());
+      assert.deepEqual(tracker.legalMovesFrom(tracker.legalMoves()[0].slice(0, 2)),
+        game.legalMovesFrom(tracker.legalMoves()[0].slice(0, 2)));
+    }
+    const report = game.play(bot.choose(game, game.sideToMove));
+    if (report.challenge) challenges++;
+    // The shape of a server's ply event: move, outcome, status.
+    tracker.observe({ move: report.move, outcome: report.outcome, status: report.status });
+    assert.equal(tracker.ply, game.ply);
+    assert.equal(tracker.sideToMove, game.sideToMove);
+  }
+  assert.ok(challenges > 0);
+  const view = game.view("black");
+  assert.deepEqual([...tracker.ownCells()], view.cells.map((c) => (c && c.owner === "own" ? c.rank : 255)));
+  assert.deepEqual([...tracker.enemySquares()], view.cells.flatMap((c, i) => (c && c.owner === "enemy" ? [i] : [])));
+  assert.deepEqual([...tracker.beliefs()], [...game.beliefs("black")]);
+  assert.throws(() => tracker.observe({ move: "a1-a2", outcome: "win", status: game.status }),
+    (e) => e.kind === "observe" || e.kind === "illegal-move");
+  assert.throws(() => tracker.observe({ move: "a1-a2", outcome: "draw", status: game.status }), (e) => e.kind === "argument");
+  assert.throws(() => new Tracker("black", own, enemy.slice(1)), (e) => e.kind === "observe");
+  game.resign("white");
+  tracker.observeEnd(game.status);
+  assert.deepEqual(tracker.status, { state: "won", winner: "black", reason: "resignation" });
+  tracker.free();
   game.free();
 });

@@ -6,6 +6,7 @@ import {
   Greedy,
   Ismcts,
   Random,
+  Tracker,
   challenge,
   type EnemyCell,
   type ErrorKind,
@@ -42,6 +43,14 @@ game.view("red");
 const enemy: EnemyCell = { owner: "enemy" };
 // @ts-expect-error: an enemy cell never holds a rank
 const leaked: number = enemy.rank;
+
+const seat = new Tracker("white", new Array(72).fill(255), [], "white");
+const seatStatus: Status = seat.status;
+const seatMoves: string[] = seat.legalMovesFrom("e3");
+seat.observe({ move: "e3-e4", outcome: null, status: { state: "ongoing", winner: null, reason: null } });
+// @ts-expect-error: an observed outcome is one of the arbiter's three words
+seat.observe({ move: "e3-e4", outcome: "draw", status: seatStatus });
+console.log(seatMoves.length);
 
 try {
   game.play("a1-a9");
