@@ -97,12 +97,18 @@ test("a game in the browser: setup, moves, a challenge, beliefs, resignation", a
     const moved = (await playOneMove(page, ply > 6)) || (await playOneMove(page, false));
     assert.ok(moved, "a legal move to click");
     await waitForTurn(page, ["you", "over"]);
-    const moves = await page.$$eval("#moves li", (items) => items.map((i) => i.textContent));
-    challenged = moves.some((m) => /\((win|lose|tie)\)/.test(m));
+    challenged = (await page.$$("#moves li[data-outcome]")).length > 0;
   }
   assert.ok(challenged, "a challenge was announced");
-  const announced = await page.$$eval("#moves li", (items) => items.map((i) => i.textContent));
-  for (const line of announced) assert.match(line, /^[a-i][1-8]-[a-i][1-8]( \((win|lose|tie)\))?$/);
+  // Each ply says its number, who moved, the move, and for a challenge the arbiter's words.
+  const announced = await page.$$eval("#moves li", (items) => items.map((i) => ({ ...i.dataset, text: i.textContent })));
+  announced.forEach((item, i) => {
+    assert.equal(item.ply, String(i + 1));
+    assert.equal(item.side, i % 2 === 0 ? "white" : "black");
+    assert.match(item.move, /^[a-i][1-8]-[a-i][1-8]$/);
+    assert.ok(item.outcome === undefined || ["win", "lose", "tie"].includes(item.outcome));
+    assert.ok(item.text.startsWith(`${i + 1}.${item.side === "white" ? "White" : "Black"}${item.move}`), item.text);
+  });
 
   if ((await turn(page)) === "you") {
     // Beliefs: every enemy square gets its probability of being the Flag; they sum to 1.

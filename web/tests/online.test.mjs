@@ -1,0 +1,318 @@
+// The page online, in real Chromium through playwright-core, against the real arbiter server
+// (the release binary, serving the built page): two players play each other by clicks, one
+// reloads, the server is killed with SIGKILL and restarted, a draw offer is declined, one
+// resigns; a third page watches. At every ply no page names an enemy rank; at the end every
+// rank is revealed. Also: the arbiter for a physical board against the engine's own table, and
+// a game played with the keyboard alone. Screenshots go to the artifacts folder only.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+import { challenge } from "../../wasm/pkg/node/salpakan.js";
+
+const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+const artifacts = process.env.SALPAKAN_ARTIFACTS ?? here("../test-artifacts/");
+mkdirSync(artifacts, { recursive: true });
+const CODES = ["FL", "PV", "SG", "2L", "1L", "CP", "MJ", "LC", "CO", "1G", "2G", "3G", "4G", "5G", "SP"];
+
+// The server binary: SALPAKAN_SERVER, or built here.
+function serverBinary() {
+  if (process.env.SALPAKAN_SERVER) return process.env.SALPAKAN_SERVER;
+  const root = here("../../");
+  execFileSync("cargo", ["build", "--quiet", "--release", "-p", "salpakan-server"], { cwd: root, stdio: "inherit" });
+  const meta = JSON.parse(execFileSync("cargo", ["metadata", "--format-version", "1", "--no-deps"], { cwd: root }));
+  return join(meta.target_directory, "release", "salpakan-server");
+}
+
+let browser;
+let binary;
+let dataDir;
+let server = null;
+let address = "127.0.0.1:0";
+
+function startServer() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(binary, ["--addr", address, "--db", join(dataDir, "games.db"), "--static", here("../dist")], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+      const match = /listening on http:\/\/(\S+)/.exec(out);
+      if (match) {
+        address = match[1];
+        resolve(child);
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`the server exited (${code}) before listening`)));
+  });
+}
+
+before(async () => {
+  binary = serverBinary();
+  dataDir = mkdtempSync(join(tmpdir(), "salpakan-web-"));
+  server = await startServer();
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-background-networking"],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill("SIGTERM");
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+const url = () => `http://${address}/`;
+const turnOf = (page) => page.getAttribute("#status", "data-turn");
+
+async function waitTurn(page, turns, timeout = 30000) {
+  await page.waitForFunction((wanted) => wanted.includes(document.getElementById("status").dataset.turn), turns, { timeout });
+}
+
+async function newPage(viewport = { width: 1200, height: 900 }) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on("pageerror", (error) => page.errors.push(String(error)));
+  page.on("console", (message) => {
+    // A socket cut by the server's restart is reported by the browser; nothing else may be.
+    if (message.type() === "error" && !/WebSocket|ERR_CONNECTION_REFUSED|Failed to load resource/.test(message.text())) {
+      page.errors.push(message.text());
+    }
+  });
+  return page;
+}
+
+// No element of a seat's page shows an enemy rank; none of a spectator's shows any rank.
+async function assertNothingHidden(page, spectator) {
+  const leaks = await page.$$eval(spectator ? "[data-piece]" : '[data-piece="enemy"]', (squares) =>
+    squares.filter((s) => s.dataset.rank !== undefined || /[A-Z0-9]{2}/.test(s.textContent)).map((s) => s.dataset.square));
+  assert.deepEqual(leaks, [], "a hidden rank is on the page");
+  const text = await page.textContent("body");
+  for (const name of ["Flag", "Private", "Sergeant", "Lieutenant", "Captain", "Major", "Colonel", "General", "Spy"]) {
+    const labels = await page.$$eval('[data-piece="enemy"], [data-piece="white"], [data-piece="black"]',
+      (squares, word) => squares.filter((s) => s.getAttribute("aria-label").includes(word)).length, name);
+    if (!spectator) assert.equal(labels, 0, `an enemy square's label names a rank (${name})`);
+  }
+  assert.ok(text.length > 0);
+}
+
+// The player to move makes one move by clicks, a challenge when one is at hand and wanted.
+async function playOneMove(page, wantChallenge) {
+  // The Flag stays home (in its corner), so that the game lasts through the test's events.
+  const own = await page.$$eval('[data-piece="own"]:not([data-rank="FL"])', (squares) => squares.map((s) => s.dataset.square));
+  let fallback = null;
+  for (const square of own) {
+    await page.click(`[data-square="${square}"]`);
+    const targets = await page.$$eval("[data-legal]", (squares) =>
+      squares.map((s) => ({ square: s.dataset.square, enemy: s.dataset.piece === "enemy" })));
+    if (targets.length === 0) continue;
+    const hit = targets.find((t) => t.enemy);
+    if (hit && wantChallenge) {
+      await page.click(`[data-square="${hit.square}"]`);
+      return;
+    }
+    fallback ??= { from: square, to: targets[0].square };
+    await page.click(`[data-square="${square}"]`); // unselect
+  }
+  assert.ok(fallback, "a legal move to click");
+  await page.click(`[data-square="${fallback.from}"]`);
+  await page.click(`[data-square="${fallback.to}"]`);
+}
+
+// In the setup phase: the Flag to the back corner, by two clicks (a swap).
+async function flagToCorner(page) {
+  const flag = await page.getAttribute('[data-piece="own"][data-rank="FL"]', "data-square");
+  const corner = flag[1] <= "3" ? "a1" : "i8";
+  if (flag !== corner) {
+    await page.click(`[data-square="${flag}"]`);
+    await page.click(`[data-square="${corner}"]`);
+  }
+  assert.equal(await page.getAttribute(`[data-square="${corner}"]`, "data-rank"), "FL");
+}
+
+async function moveCount(page) {
+  return (await page.$$("#moves li")).length;
+}
+
+test("two players, a spectator, a reload, a server restart, a declined draw, a resignation", async () => {
+  const a = await newPage();
+  await a.goto(url());
+  await a.selectOption("#clock-choice", "10+0");
+  await a.click("#play-friend");
+  await a.waitForFunction(() => document.getElementById("invite-link").href.includes("join="));
+  const invite = await a.getAttribute("#invite-link", "href");
+  const watch = await a.getAttribute("#watch-link", "href");
+  const token = await a.evaluate(() => Object.entries(localStorage).find(([k]) => k.startsWith("salpakan-seat:"))?.[1]);
+  const seatToken = JSON.parse(token).token;
+  for (const link of [invite, watch, a.url()]) assert.ok(!link.includes(seatToken), `a token in ${link}`);
+  await waitTurn(a, ["setup"]);
+  await a.screenshot({ path: `${artifacts}/online-setup.png` });
+
+  const b = await newPage();
+  await b.goto(invite);
+  await waitTurn(b, ["setup"]);
+  assert.ok(!b.url().includes("invite="), "the address bar keeps no invite once used");
+  const c = await newPage();
+  await c.goto(watch);
+  await flagToCorner(a);
+  await a.click("#start");
+  await waitTurn(a, ["waiting", "you", "opponent"]);
+  await flagToCorner(b);
+  await b.click("#start");
+  await waitTurn(a, ["you", "opponent"]);
+  await waitTurn(b, ["you", "opponent"]);
+  await waitTurn(c, ["white", "black"]);
+  assert.equal((await a.$$('[data-piece="enemy"]')).length, 21);
+  assert.ok(Number(await a.getAttribute("#clock-white", "data-ms")) > 0);
+
+  let plies = 0;
+  let reloaded = false;
+  let restarted = false;
+  let declined = false;
+  for (let round = 0; round < 400; round++) {
+    const challenges = (await a.$$("#moves li[data-outcome]")).length;
+    if (plies >= 24 && challenges >= 3 && reloaded && restarted && declined) break;
+    const mover = (await turnOf(a)) === "you" ? a : b;
+    const waiter = mover === a ? b : a;
+    if (plies === 20 && !declined) {
+      // The player not to move offers a draw; the mover sees it, and declines by moving.
+      await waiter.click("#offer-draw");
+      await mover.waitForSelector("#draw-offer:not([hidden])");
+      assert.ok(["white", "black"].includes(await mover.getAttribute("#draw-offer", "data-by")));
+      declined = true;
+    }
+    await playOneMove(mover, plies > 4);
+    plies += 1;
+    for (const page of [a, b, c]) {
+      await page.waitForFunction((n) => document.querySelectorAll("#moves li").length >= n, plies, { timeout: 30000 });
+    }
+    await waitTurn(waiter, ["you", "over"]);
+    if ((await turnOf(waiter)) === "over") break;
+    if (declined && plies === 21) {
+      assert.equal(await waiter.isHidden("#draw-offer"), true, "a move declines the offer");
+    }
+    await assertNothingHidden(a, false);
+    await assertNothingHidden(b, false);
+    await assertNothingHidden(c, true);
+    if (plies === 8 && !reloaded) {
+      await b.reload();
+      await waitTurn(b, ["you", "opponent"]);
+      await b.waitForFunction((n) => document.querySelectorAll("#moves li").length === n, plies);
+      reloaded = true;
+    }
+    if (plies === 14 && !restarted) {
+      await a.screenshot({ path: `${artifacts}/online-mid.png` });
+      server.kill("SIGKILL");
+      await new Promise((resolve) => server.once("exit", resolve));
+      server = await startServer();
+      restarted = true;
+      // Both seats reconnect by themselves and go on where they were.
+      await a.waitForFunction(() => document.body.dataset.connected === "true", null, { timeout: 30000 });
+      await b.waitForFunction(() => document.body.dataset.connected === "true", null, { timeout: 30000 });
+      await waitTurn(a, ["you", "opponent"]);
+      assert.equal(await moveCount(a), plies);
+      assert.equal(await moveCount(b), plies);
+    }
+  }
+  assert.ok(reloaded && restarted && declined, `every event of the test happened: ${JSON.stringify({ plies, reloaded, restarted, declined, turn: await turnOf(a), text: await a.textContent("#status") })}`);
+  for (const page of [a, b]) {
+    const seen = (await page.$$("#moves li[data-outcome]")).length;
+    assert.ok(seen >= 3, `at least three challenges announced (${seen})`);
+  }
+  if ((await turnOf(a)) !== "over") {
+    await a.click("#resign");
+  }
+  for (const page of [a, b, c]) await waitTurn(page, ["over"]);
+  // The end: every rank revealed to everyone, the record to download.
+  for (const page of [a, b, c]) {
+    const hidden = await page.$$eval("[data-piece]", (squares) => squares.filter((s) => s.dataset.rank === undefined).length);
+    assert.equal(hidden, 0, "every piece shows its rank at the end");
+    assert.equal(await page.isVisible("#download"), true);
+  }
+  assert.equal(await moveCount(c), await moveCount(a));
+  await a.screenshot({ path: `${artifacts}/online-end.png` });
+  await a.setViewportSize({ width: 390, height: 844 });
+  await a.screenshot({ path: `${artifacts}/online-end-phone.png`, fullPage: true });
+  // The opponent leaves: the other page says so.
+  await b.context().close();
+  await a.waitForSelector('#presence[data-connected="false"]', { timeout: 30000 });
+  for (const page of [a, c]) assert.deepEqual(page.errors, [], "no error on the page");
+  await a.context().close();
+  await c.context().close();
+});
+
+test("the arbiter for a physical board gives the engine's answer for all 225 pairs", async () => {
+  const page = await newPage();
+  await page.goto(url());
+  await page.click("#arbiter summary");
+  for (let attacker = 0; attacker < 15; attacker++) {
+    for (let defender = 0; defender < 15; defender++) {
+      await page.selectOption("#arbiter-attacker", CODES[attacker]);
+      await page.selectOption("#arbiter-defender", CODES[defender]);
+      await page.click("#arbiter-resolve");
+      const shown = await page.getAttribute("#arbiter-result", "data-outcome");
+      assert.equal(shown, challenge(attacker, defender), `${CODES[attacker]} attacks ${CODES[defender]}`);
+      const flag = (shown === "win" && defender === 0) || (shown === "lose" && attacker === 0);
+      assert.equal(await page.getAttribute("#arbiter-result", "data-flag-captured"), flag ? "true" : null);
+      // No rank stays on screen after a result.
+      const left = await page.$$eval("#arbiter select", (selects) => selects.map((s) => s.selectedIndex));
+      assert.deepEqual(left, [-1, -1]);
+    }
+  }
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("a game played with the keyboard alone", async () => {
+  const page = await newPage();
+  await page.goto(url());
+  await waitTurn(page, ["you"]);
+  await page.focus("#start");
+  await page.keyboard.press("Enter");
+  await waitTurn(page, ["you"]);
+  await page.focus("#board");
+  const cursor = () => page.$eval("[data-cursor]", (s) => s.dataset.square);
+  async function goTo(square) {
+    for (let i = 0; i < 40; i++) {
+      const at = await cursor();
+      if (at === square) return;
+      const [df, dr] = [square.charCodeAt(0) - at.charCodeAt(0), Number(square[1]) - Number(at[1])];
+      await page.keyboard.press(dr > 0 ? "ArrowUp" : dr < 0 ? "ArrowDown" : df > 0 ? "ArrowRight" : "ArrowLeft");
+    }
+    assert.fail(`the cursor did not reach ${square}`);
+  }
+  for (let ply = 0; ply < 6; ply++) {
+    await waitTurn(page, ["you", "over"]);
+    if ((await turnOf(page)) === "over") break;
+    const own = await page.$$eval('[data-piece="own"]', (squares) => squares.map((s) => s.dataset.square));
+    let moved = false;
+    for (const square of own) {
+      await goTo(square);
+      await page.keyboard.press("Enter");
+      const targets = await page.$$eval("[data-legal]", (squares) => squares.map((s) => s.dataset.square));
+      if (targets.length === 0) continue;
+      await goTo(targets[0]);
+      await page.keyboard.press("Enter");
+      moved = true;
+      break;
+    }
+    assert.ok(moved, "a move by keyboard");
+    await page.waitForFunction((n) => document.querySelectorAll("#moves li").length >= n, 2 * ply + 1);
+  }
+  const label = await page.$eval("[data-cursor]", (s) => s.getAttribute("aria-label"));
+  assert.match(label, /^[a-i][1-8], /);
+  assert.ok((await page.textContent("#live")).length > 0, "announcements reach the live region");
+  await page.focus("#resign");
+  await page.keyboard.press("Enter");
+  await waitTurn(page, ["over"]);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
