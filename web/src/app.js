@@ -44,11 +44,12 @@ const ui = {
   setPresenceSelf(connected) {
     document.body.dataset.connected = String(connected);
   },
-  showPresence(connected) {
+  showPresence(connected, setup = false) {
     const presence = $("presence");
     presence.hidden = connected === null;
     presence.dataset.connected = String(Boolean(connected));
-    presence.textContent = connected ? "Opponent connected" : "Opponent disconnected";
+    if (setup) presence.textContent = connected ? "Opponent here" : "Opponent not here yet";
+    else presence.textContent = connected ? "Opponent connected" : "Opponent disconnected";
   },
   showDrawOffer(by, text) {
     const offer = $("draw-offer");

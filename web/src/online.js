@@ -366,7 +366,7 @@ export function render() {
   ui.buttons.offerDraw.disabled = !playing || g.drawOffer === g.side || g.opponent !== "human";
   ui.showDrawOffer(g.drawOffer, g.drawOffer && g.drawOffer !== g.side ? `${names()[g.drawOffer]} offers a draw: press Offer draw to accept, or move to decline.` : "Your draw offer stands.");
   const opponent = g.side ? other(g.side) : null;
-  ui.showPresence(opponent ? g.presence[opponent] !== false : null);
+  ui.showPresence(opponent ? g.presence[opponent] !== false : null, g.phase === "setup");
   tickClocks();
 }
 

@@ -138,6 +138,14 @@ async function flagToCorner(page) {
   assert.equal(await page.getAttribute(`[data-square="${corner}"]`, "data-rank"), "FL");
 }
 
+// A full-page picture at a phone's size, then back to the desktop's.
+async function phoneShot(page, name) {
+  const desktop = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `${artifacts}/${name}`, fullPage: true });
+  await page.setViewportSize(desktop);
+}
+
 async function moveCount(page) {
   return (await page.$$("#moves li")).length;
 }
@@ -155,6 +163,7 @@ test("two players, a spectator, a reload, a server restart, a declined draw, a r
   for (const link of [invite, watch, a.url()]) assert.ok(!link.includes(seatToken), `a token in ${link}`);
   await waitTurn(a, ["setup"]);
   await a.screenshot({ path: `${artifacts}/online-setup.png` });
+  await phoneShot(a, "online-setup-phone.png");
 
   const b = await newPage();
   await b.goto(invite);
@@ -210,6 +219,7 @@ test("two players, a spectator, a reload, a server restart, a declined draw, a r
     }
     if (plies === 14 && !restarted) {
       await a.screenshot({ path: `${artifacts}/online-mid.png` });
+      await phoneShot(a, "online-mid-phone.png");
       server.kill("SIGKILL");
       await new Promise((resolve) => server.once("exit", resolve));
       server = await startServer();
@@ -239,14 +249,43 @@ test("two players, a spectator, a reload, a server restart, a declined draw, a r
   }
   assert.equal(await moveCount(c), await moveCount(a));
   await a.screenshot({ path: `${artifacts}/online-end.png` });
-  await a.setViewportSize({ width: 390, height: 844 });
-  await a.screenshot({ path: `${artifacts}/online-end-phone.png`, fullPage: true });
+  await phoneShot(a, "online-end-phone.png");
   // The opponent leaves: the other page says so.
   await b.context().close();
   await a.waitForSelector('#presence[data-connected="false"]', { timeout: 30000 });
   for (const page of [a, c]) assert.deepEqual(page.errors, [], "no error on the page");
   await a.context().close();
   await c.context().close();
+});
+
+test("a game against the server's bot: the same flow with a bot seat", async () => {
+  const page = await newPage();
+  await page.goto(url());
+  await page.selectOption("#bot-choice", "random");
+  await page.selectOption("#clock-choice", "5+3");
+  await page.click("#play-bot");
+  await waitTurn(page, ["setup"]);
+  assert.equal(await page.isHidden("#invite-link"), true, "no invite against a bot");
+  assert.ok((await page.getAttribute("#watch-link", "href")).includes("watch="));
+  await page.click("#start");
+  await waitTurn(page, ["you", "bot"]);
+  for (let ply = 0; ply < 6; ply++) {
+    await waitTurn(page, ["you", "over"]);
+    if ((await turnOf(page)) === "over") break;
+    await playOneMove(page, false);
+    await page.waitForFunction(() => document.getElementById("status").dataset.turn !== "you" || document.querySelector("[data-legal]") === null);
+    await assertNothingHidden(page, false);
+  }
+  await page.waitForFunction(() => document.querySelectorAll("#moves li").length >= 6);
+  const sides = await page.$$eval("#moves li", (items) => items.map((i) => i.dataset.side));
+  assert.ok(sides.includes("white") && sides.includes("black"), "both seats moved");
+  assert.equal(await page.getAttribute("#presence", "data-connected"), "true", "a bot is always present");
+  await waitTurn(page, ["you", "over"]);
+  if ((await turnOf(page)) === "you") await page.click("#resign");
+  await waitTurn(page, ["over"]);
+  assert.equal(await page.$$eval("[data-piece]", (s) => s.filter((x) => x.dataset.rank === undefined).length), 0);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
 });
 
 test("the arbiter for a physical board gives the engine's answer for all 225 pairs", async () => {
