@@ -9,7 +9,7 @@ use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{any, get, post};
 use serde_json::{Value, json};
 use tower_http::services::ServeDir;
 
@@ -127,6 +127,13 @@ async fn socket(
         .on_upgrade(move |ws| crate::socket::serve(ws, hub, live, to, slot))
 }
 
+async fn no_route() -> Response {
+    json_reply(
+        404,
+        &json!({"error": "not-found", "message": "no such route"}),
+    )
+}
+
 async fn no_page() -> Response {
     (
         StatusCode::OK,
@@ -146,6 +153,8 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/games/{id}/join", post(join))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/socket", get(socket))
+        .route("/api", any(no_route))
+        .route("/api/{*rest}", any(no_route))
         .layer(DefaultBodyLimit::max(BODY_LIMIT));
     let router = match hub.config().static_dir.clone() {
         Some(dir) => api.fallback_service(ServeDir::new(dir)),

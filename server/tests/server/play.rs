@@ -187,6 +187,16 @@ async fn creating_validates_every_field() {
     let (status, body) = server.http("GET", "/", "").await;
     assert_eq!(status, 200);
     assert!(body.contains("--static"));
+    for path in ["/api", "/api/nope", "/api/games/0123456789abcdef/nope"] {
+        let (status, body) = server.json("GET", path, &Value::Null).await;
+        assert_eq!(
+            (status, body["error"].clone()),
+            (404, json!("not-found")),
+            "{path}"
+        );
+    }
+    let (status, _) = server.http("DELETE", "/api/games", "").await;
+    assert_eq!(status, 405);
     let rules = json!({"rules": {"setup_rows": 4, "move_limit": 50}, "clock": {"initial_ms": 60000, "increment_ms": 1000}});
     let (status, created) = server.json("POST", "/api/games", &rules).await;
     assert_eq!(status, 201);
