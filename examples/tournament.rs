@@ -16,7 +16,9 @@
 //! `--budget`, 0 for the default), where `ismcts+rN` plays N random plies before scoring each new
 //! node. The default is `random,greedy,ismcts`.
 //!
-//! It prints a progress line while it runs, then each pairing's wins, draws and losses, each
+//! It prints a progress line while it runs, then each pairing's wins, draws and losses and
+//! score with its 95% interval (a verdict such as "ismcts beats greedy" only for a pairing of
+//! at least 400 games whose interval is clear of 50%), each
 //! agent's time per move, the slowest beliefs computation seen, and an Elo rating for each
 //! agent with a 95% interval: a Bradley-Terry maximum-likelihood fit over every game (draws
 //! count half), `random` (or the first agent) anchored at 0, with one virtual draw per pairing so
@@ -391,6 +393,24 @@ fn main() {
     report(&options, &results, started.elapsed());
 }
 
+/// The fewest games a pairing needs before the report says one agent beats the other.
+const GAMES_FOR_A_VERDICT: usize = 400;
+
+/// What a pairing's score says: "A beats B" only over at least [`GAMES_FOR_A_VERDICT`] games
+/// and with the score's 95% interval clear of 50%.
+fn verdict(a: &str, b: &str, games: usize, mean: f64, half: f64) -> String {
+    if games < GAMES_FOR_A_VERDICT {
+        return format!("{a} vs {b}: {games} games, fewer than {GAMES_FOR_A_VERDICT}: no verdict");
+    }
+    if mean - half > 0.5 {
+        format!("{a} beats {b} ({games} games)")
+    } else if mean + half < 0.5 {
+        format!("{b} beats {a} ({games} games)")
+    } else {
+        format!("{a} vs {b}: no significant difference over {games} games")
+    }
+}
+
 fn report(options: &Options, results: &[Played], elapsed: Duration) {
     let k = options.entrants.len();
     let name = |i: usize| options.entrants[i].name.as_str();
@@ -400,8 +420,9 @@ fn report(options: &Options, results: &[Played], elapsed: Duration) {
     let mut slowest_beliefs = Duration::ZERO;
     let mut beliefs_calls = 0;
     let mut plies = 0;
+    let mut verdicts = Vec::new();
     println!(
-        "\nPairing                     W    D    L   score   plies/game  wins by capture+arrival"
+        "\nPairing                     W    D    L   score (95% interval)   plies/game  wins by capture+arrival"
     );
     for a in 0..k {
         for b in a + 1..k {
@@ -433,19 +454,32 @@ fn report(options: &Options, results: &[Played], elapsed: Duration) {
                 }
                 format!("{captured}+{arrived}")
             };
+            let mean = points / n.max(1.0);
+            let spread = games_ab
+                .iter()
+                .map(|p| (p.score_a - mean).powi(2))
+                .sum::<f64>()
+                / (n - 1.0).max(1.0);
+            let half = 1.96 * (spread / n.max(1.0)).sqrt();
             println!(
-                "{:<26} {wins:>4} {draws:>4} {losses:>4}  {:>5.1}%  {mean_plies:>8.0}    {} / {}",
+                "{:<26} {wins:>4} {draws:>4} {losses:>4}  {:>5.1}% ± {:<4.1}          {mean_plies:>8.0}    {} / {}",
                 format!("{} vs {}", name(a), name(b)),
-                100.0 * points / n.max(1.0),
+                100.0 * mean,
+                100.0 * half,
                 ends(true),
                 ends(false),
             );
+            verdicts.push(verdict(name(a), name(b), games_ab.len(), mean, half));
             // One virtual draw per pairing keeps a sweep finite.
             score[a][b] = points + 0.5;
             score[b][a] = n - points + 0.5;
             games[a][b] = n + 1.0;
             games[b][a] = n + 1.0;
         }
+    }
+    println!();
+    for line in verdicts {
+        println!("{line}");
     }
     for p in results {
         for (who, entrant) in [p.fixture.a, p.fixture.b].into_iter().enumerate() {
