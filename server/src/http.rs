@@ -5,6 +5,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
 use axum::Router;
+use axum::extract::rejection::StringRejection;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
@@ -64,17 +65,40 @@ async fn health() -> Response {
     )
 }
 
+/// A body that could not be read (over 4 KiB, not UTF-8), in the contract's error shape.
+fn unreadable(rejection: &StringRejection) -> Response {
+    let code = if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        "too-large"
+    } else {
+        "bad-message"
+    };
+    let body = json!({"error": code, "message": rejection.body_text()});
+    json_reply(rejection.status().as_u16(), &body)
+}
+
 async fn create(
     State(hub): State<Arc<Hub>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
-    body: String,
+    body: Result<String, StringRejection>,
 ) -> Response {
+    let body = match body {
+        Ok(body) => body,
+        Err(rejection) => return unreadable(&rejection),
+    };
     let ip = client_ip(&hub, peer, &headers);
     reply(hub.create(&body, ip).await, 201)
 }
 
-async fn join(State(hub): State<Arc<Hub>>, Path(id): Path<String>, body: String) -> Response {
+async fn join(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    body: Result<String, StringRejection>,
+) -> Response {
+    let body = match body {
+        Ok(body) => body,
+        Err(rejection) => return unreadable(&rejection),
+    };
     reply(hub.join(&id, &body).await, 200)
 }
 

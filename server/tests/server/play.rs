@@ -197,6 +197,10 @@ async fn creating_validates_every_field() {
     }
     let (status, _) = server.http("DELETE", "/api/games", "").await;
     assert_eq!(status, 405);
+    let big = format!(r#"{{"side": "white", "pad": "{}"}}"#, "x".repeat(5000));
+    let (status, body) = server.http("POST", "/api/games", &big).await;
+    let body: Value = serde_json::from_str(&body).expect("a JSON error");
+    assert_eq!((status, body["error"].clone()), (413, json!("too-large")));
     let rules = json!({"rules": {"setup_rows": 4, "move_limit": 50}, "clock": {"initial_ms": 60000, "increment_ms": 1000}});
     let (status, created) = server.json("POST", "/api/games", &rules).await;
     assert_eq!(status, 201);
