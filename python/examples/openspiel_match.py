@@ -17,7 +17,6 @@ approximation over games), and the time each side took a move.
 from __future__ import annotations
 
 import argparse
-import math
 import time
 
 import numpy as np
@@ -25,6 +24,7 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 import salpakan
+from salpakan import evaluation
 import salpakan.openspiel  # noqa: F401  (registers python_salpakan)
 
 SIDES = ("white", "black")
@@ -152,15 +152,13 @@ def main() -> None:
         if (i + 1) % 20 == 0:
             print(f"{i + 1} games: {wins}-{draws}-{losses}", flush=True)
     n = args.games
-    scores = [1.0] * wins + [0.5] * draws + [0.0] * losses
-    mean = sum(scores) / n
-    sd = math.sqrt(sum((s - mean) ** 2 for s in scores) / max(1, n - 1))
-    half = 1.96 * sd / math.sqrt(n)
+    mean, half = evaluation.score(wins, draws, losses)
     print(f"{theirs.name} vs {other.name}, {n} games (colours alternate, {plies / n:.0f} plies a game):")
     print(f"  W/D/L {wins}/{draws}/{losses}, score {100 * mean:.1f}% ± {100 * half:.1f} (95%)")
     print(f"  time a move: {theirs.ms_per_move():.1f} ms (OpenSpiel) and {other.ms_per_move():.1f} ms ({other.name})")
     if args.opponent == "ismcts":
         print(f"  our budget at the end: {searcher['budget']} iterations a move")
+    print("  " + evaluation.verdict("OpenSpiel ISMCTSBot", other.name, wins, draws, losses))
 
 
 if __name__ == "__main__":

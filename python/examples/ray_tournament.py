@@ -6,7 +6,9 @@
 Without ``--address`` (or ``RAY_ADDRESS``) it starts a local cluster on this machine; with one
 it runs unchanged on a real cluster (every worker needs the ``salpakan`` package installed).
 Each task plays one game between two agents from seeded setups, each agent seeing only its
-side's tracker, and returns the result; the driver prints the table as results arrive.
+side's tracker, and returns the result. The driver prints each pairing's W/D/L and score with
+its 95% interval, a verdict ("A beats B" only over at least 400 games), and Bradley-Terry Elo
+ratings anchored at ``random`` (``salpakan.evaluation``, the rules of the Rust tournament).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import time
 import ray
 
 import salpakan
+from salpakan import evaluation
 
 AGENTS = ("random", "greedy", "ismcts")
 
@@ -78,9 +81,23 @@ def main() -> None:
                 score[(a, b)][2] += 1
         print(f"\r{done}/{len(tasks)} games, {time.perf_counter() - started:.0f} s", end="")
     print()
-    print(f"{'pairing':<22} {'W':>4} {'D':>4} {'L':>4}  score")
+    print(f"{'pairing':<22} {'W':>4} {'D':>4} {'L':>4}  score (95% interval)")
+    points = [[0.0] * len(AGENTS) for _ in AGENTS]
+    games = [[0.0] * len(AGENTS) for _ in AGENTS]
     for (a, b), (w, d, l) in score.items():
-        print(f"{a + ' vs ' + b:<22} {w:>4} {d:>4} {l:>4}  {100 * (w + d / 2) / (w + d + l):5.1f}%")
+        mean, half = evaluation.score(w, d, l)
+        print(f"{a + ' vs ' + b:<22} {w:>4} {d:>4} {l:>4}  {100 * mean:5.1f}% ± {100 * half:.1f}")
+        i, j = AGENTS.index(a), AGENTS.index(b)
+        points[i][j], points[j][i] = w + d / 2, l + d / 2
+        games[i][j] = games[j][i] = w + d + l
+    print()
+    for (a, b), (w, d, l) in score.items():
+        print(evaluation.verdict(a, b, w, d, l))
+    ratings, errors = evaluation.elo(points, games)
+    print(f"\n{'agent':<10} Elo (95% interval), {AGENTS[0]} anchored at 0")
+    for name, rating, error in zip(AGENTS, ratings, errors):
+        interval = "(anchor)" if error == 0 else f"[{rating - 1.96 * error:.0f}, {rating + 1.96 * error:.0f}]"
+        print(f"{name:<10} {rating:6.0f} {interval}")
     ray.shutdown()
 
 
