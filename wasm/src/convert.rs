@@ -234,6 +234,16 @@ pub(crate) fn report_arg(value: &JsValue) -> Result<Report, JsValue> {
     })
 }
 
+/// The moves of `moves` in notation, only those from `from` when it is given: what both the
+/// game's and the tracker's `legalMoves` / `legalMovesFrom` return.
+pub(crate) fn move_texts(moves: &salpakan::MoveList, from: Option<Square>) -> Vec<String> {
+    moves
+        .iter()
+        .filter(|mv| from.is_none_or(|square| mv.from == square))
+        .map(ToString::to_string)
+        .collect()
+}
+
 /// `{move, challenge, outcome, status}` for a report.
 pub(crate) fn report_object(report: Report) -> JsValue {
     let object = Object::new();

@@ -116,11 +116,7 @@ impl Game {
     /// The legal moves in notation (`"e3-e4"`); none once the game has ended.
     #[wasm_bindgen(js_name = legalMoves)]
     pub fn legal_moves(&self) -> Vec<String> {
-        self.inner
-            .legal_moves()
-            .iter()
-            .map(ToString::to_string)
-            .collect()
+        convert::move_texts(&self.inner.legal_moves(), None)
     }
 
     /// The legal moves from `square` (a name or index), in notation.
@@ -130,13 +126,7 @@ impl Game {
         #[wasm_bindgen(unchecked_param_type = "SquareInput")] square: JsValue,
     ) -> Result<Vec<String>, JsValue> {
         let square = convert::square(&square)?;
-        Ok(self
-            .inner
-            .legal_moves()
-            .iter()
-            .filter(|mv| mv.from == square)
-            .map(ToString::to_string)
-            .collect())
+        Ok(convert::move_texts(&self.inner.legal_moves(), Some(square)))
     }
 
     /// Plays a move (`"e3-e4"` or `{from, to}`) and returns the arbiter's report.

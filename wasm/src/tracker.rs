@@ -101,11 +101,7 @@ impl Tracker {
     /// The legal moves of the side to move, in notation (the tracking side's, on its turn).
     #[wasm_bindgen(js_name = legalMoves)]
     pub fn legal_moves(&self) -> Vec<String> {
-        self.inner
-            .legal_moves()
-            .iter()
-            .map(ToString::to_string)
-            .collect()
+        convert::move_texts(&self.inner.legal_moves(), None)
     }
 
     /// The legal moves from `square` (a name or index), in notation.
@@ -115,13 +111,7 @@ impl Tracker {
         #[wasm_bindgen(unchecked_param_type = "SquareInput")] square: JsValue,
     ) -> Result<Vec<String>, JsValue> {
         let square = convert::square(&square)?;
-        Ok(self
-            .inner
-            .legal_moves()
-            .iter()
-            .filter(|mv| mv.from == square)
-            .map(ToString::to_string)
-            .collect())
+        Ok(convert::move_texts(&self.inner.legal_moves(), Some(square)))
     }
 
     /// Where the tracking side's pieces stand now: 72 cells, the rank number or 255.
