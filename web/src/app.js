@@ -41,6 +41,13 @@ const ui = {
     ui.download.hidden = true;
     ui.hint.textContent = "";
   },
+  // The formation's buttons: shown during the setup phase only, enabled while arranging.
+  showSetupControls(shown, enabled) {
+    for (const button of [ui.buttons.reroll, ui.buttons.start]) {
+      button.hidden = !shown;
+      button.disabled = !enabled;
+    }
+  },
   setPresenceSelf(connected) {
     document.body.dataset.connected = String(connected);
   },

@@ -128,8 +128,7 @@ function render() {
     last: lastMove ? lastMove.split("-") : null,
     zone: phase === "setup" ? [0, 1, 2] : null,
   }, onSquare);
-  ui.buttons.reroll.disabled = phase !== "setup";
-  ui.buttons.start.disabled = phase !== "setup";
+  ui.showSetupControls(phase === "setup", phase === "setup");
   ui.buttons.resign.disabled = phase !== "play";
   ui.beliefs.disabled = phase !== "play";
 }

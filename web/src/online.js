@@ -243,7 +243,6 @@ function onStart(frame) {
     g.publicCells = frame.view.cells;
     g.sideToMove = frame.first;
   }
-  g.sideToMoveAtStart = frame.first;
   announce(`The game starts: ${names()[frame.first]} ${names()[frame.first] === "You" ? "move" : "moves"} first.`);
 }
 
@@ -360,8 +359,10 @@ export function render() {
     ownColour: g.side ? null : "white",
   }, onSquare);
   const playing = g.phase === "playing" && Boolean(g.side);
-  ui.buttons.reroll.disabled = !(g.phase === "setup" && g.side && !g.submitted);
-  ui.buttons.start.disabled = !(g.phase === "setup" && g.side && !g.submitted);
+  const arranging = g.phase === "setup" && Boolean(g.side) && !g.submitted;
+  ui.showSetupControls(g.phase === "setup" && Boolean(g.side), arranging);
+  // The invite matters until play starts; the spectator link stays.
+  ui.inviteLink.hidden = ui.copyInvite.hidden = !g.invite || g.phase !== "setup";
   ui.buttons.resign.disabled = !playing;
   ui.buttons.offerDraw.disabled = !playing || g.drawOffer === g.side || g.opponent !== "human";
   ui.showDrawOffer(g.drawOffer, g.drawOffer && g.drawOffer !== g.side ? `${names()[g.drawOffer]} offers a draw: press Offer draw to accept, or move to decline.` : "Your draw offer stands.");
