@@ -1,0 +1,484 @@
+"""PPO that learns Salpakan from the observation tensor and the action masks, over ``VecEnv``.
+
+    pip install ./python[jax]
+    python examples/ppo_jax.py [--steps 3000000] [--seed 0] [--opponent random] [--out DIR]
+
+A CleanRL-style PPO (clipped objective, GAE, advantage normalisation, value loss, entropy bonus,
+global-norm clipping, linear learning-rate decay) in JAX, with no per-game Python objects: one
+``salpakan.VecEnv`` steps every game of the batch, the policy reads its 38 × 8 × 9 observation
+tensor flattened, and illegal actions get a logit of -1e9 from the mask, so they are never
+sampled (the ``VecEnv`` would raise ``IllegalMoveError`` if one were).
+
+In each game the learner holds one side, drawn anew for every game; the other side is the
+opponent: ``random`` (``VecEnv.sample_actions``, uniform over the legal moves) or ``self`` (the
+current policy, sampled, not trained on). "Steps" counts the learner's own decisions: each is
+one training sample. The reward is the game's end only: +1 won, -1 lost, 0 for a draw (the ply
+cap).
+
+Every ``--eval-every`` steps (and at the end) it plays ``--eval-games`` fresh games against
+``Random`` and prints the score with its 95% interval (``salpakan.evaluation``); ``--greedy-games``
+games against ``Greedy`` at the end. With ``--out DIR`` it writes ``DIR/curve.csv`` (steps,
+seconds, score and interval) and ``DIR/params.npz``.
+
+The functions are importable (``python/tests/test_ppo.py`` runs a short smoke through them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import dataclasses
+import math
+import os
+import time
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+import numpy as np
+
+import jax
+import jax.numpy as jnp
+
+import salpakan
+from salpakan import evaluation
+
+OBSERVATION_LEN = 38 * 8 * 9
+ACTIONS = 288
+MASKED = -1e9
+
+Params = Dict[str, jax.Array]
+
+
+@dataclasses.dataclass(frozen=True)
+class Config:
+    """Everything a run depends on; the same config and seed give the same run."""
+
+    steps: int = 3_000_000
+    seed: int = 0
+    envs: int = 256
+    rollout: int = 64  # VecEnv steps per rollout (the learner moves in about half of them)
+    hidden: int = 128
+    learning_rate: float = 5e-4
+    anneal: bool = True
+    gamma: float = 0.995
+    gae_lambda: float = 0.95
+    clip: float = 0.2
+    epochs: int = 4
+    minibatch: int = 1024
+    entropy: float = 0.01
+    value: float = 0.5
+    max_grad_norm: float = 0.5
+    opponent: str = "random"
+    max_plies: int = 1000
+
+
+# --- the network: an MLP with a policy head and a value head --------------------------------
+
+
+def init_params(key: jax.Array, hidden: int) -> Params:
+    """Orthogonal weights as in CleanRL (gain √2 for the body, 0.01 policy, 1 value)."""
+    keys = jax.random.split(key, 4)
+    orthogonal = jax.nn.initializers.orthogonal
+
+    def layer(k: jax.Array, fan_in: int, fan_out: int, gain: float) -> Tuple[jax.Array, jax.Array]:
+        return orthogonal(gain)(k, (fan_in, fan_out), jnp.float32), jnp.zeros(fan_out)
+
+    params: Params = {}
+    params["w1"], params["b1"] = layer(keys[0], OBSERVATION_LEN, hidden, math.sqrt(2))
+    params["w2"], params["b2"] = layer(keys[1], hidden, hidden, math.sqrt(2))
+    params["wp"], params["bp"] = layer(keys[2], hidden, ACTIONS, 0.01)
+    params["wv"], params["bv"] = layer(keys[3], hidden, 1, 1.0)
+    return params
+
+
+def network(
+    params: Params, observations: jax.Array, masks: jax.Array
+) -> Tuple[jax.Array, jax.Array]:
+    """Masked log-probabilities of the 288 actions and the value, for a batch."""
+    h = jnp.tanh(observations @ params["w1"] + params["b1"])
+    h = jnp.tanh(h @ params["w2"] + params["b2"])
+    logits = jnp.where(masks, h @ params["wp"] + params["bp"], MASKED)
+    return jax.nn.log_softmax(logits), (h @ params["wv"] + params["bv"])[:, 0]
+
+
+@jax.jit
+def act(params: Params, observations: jax.Array, masks: jax.Array, key: jax.Array):
+    """Samples an action per row by Gumbel-max over the masked logits.
+
+    Returns the actions, their log-probabilities and the values."""
+    log_probs, values = network(params, observations, masks)
+    gumbel = jax.random.gumbel(key, log_probs.shape)
+    actions = jnp.argmax(jnp.where(masks, log_probs + gumbel, MASKED), axis=1)
+    chosen = jnp.take_along_axis(log_probs, actions[:, None], axis=1)[:, 0]
+    return actions, chosen, values
+
+
+@jax.jit
+def best(params: Params, observations: jax.Array, masks: jax.Array) -> jax.Array:
+    """The most probable legal action per row."""
+    log_probs, _ = network(params, observations, masks)
+    return jnp.argmax(log_probs, axis=1)
+
+
+# --- Adam with global-norm clipping, written out (no optimiser package needed) ---------------
+
+
+def adam_init(params: Params) -> Dict[str, Any]:
+    zeros = jax.tree_util.tree_map(jnp.zeros_like, params)
+    return {"m": zeros, "v": zeros, "t": jnp.zeros((), jnp.int32)}
+
+
+def adam_update(params, grads, state, learning_rate, max_norm, b1=0.9, b2=0.999, eps=1e-5):
+    norm = jnp.sqrt(sum(jnp.sum(g * g) for g in jax.tree_util.tree_leaves(grads)))
+    scale = jnp.minimum(1.0, max_norm / (norm + 1e-6))
+    grads = jax.tree_util.tree_map(lambda g: g * scale, grads)
+    t = state["t"] + 1
+    m = jax.tree_util.tree_map(lambda m, g: b1 * m + (1 - b1) * g, state["m"], grads)
+    v = jax.tree_util.tree_map(lambda v, g: b2 * v + (1 - b2) * g * g, state["v"], grads)
+    correction = jnp.sqrt(1 - b2**t) / (1 - b1**t)
+    params = jax.tree_util.tree_map(
+        lambda p, m, v: p - learning_rate * correction * m / (jnp.sqrt(v) + eps), params, m, v
+    )
+    return params, {"m": m, "v": v, "t": t}, norm
+
+
+# --- the PPO loss and one minibatch step -----------------------------------------------------
+
+
+def ppo_loss(params: Params, batch: Dict[str, jax.Array], config: Config):
+    log_probs, values = network(params, batch["obs"], batch["mask"])
+    new_log_prob = jnp.take_along_axis(log_probs, batch["action"][:, None], axis=1)[:, 0]
+    ratio = jnp.exp(new_log_prob - batch["log_prob"])
+    advantage = batch["advantage"]
+    advantage = (advantage - advantage.mean()) / (advantage.std() + 1e-8)
+    policy_loss = jnp.maximum(
+        -advantage * ratio, -advantage * jnp.clip(ratio, 1 - config.clip, 1 + config.clip)
+    ).mean()
+    value_loss = 0.5 * jnp.mean((values - batch["return"]) ** 2)
+    probs = jnp.exp(log_probs)
+    entropy = -jnp.sum(jnp.where(batch["mask"], probs * log_probs, 0.0), axis=1).mean()
+    loss = policy_loss + config.value * value_loss - config.entropy * entropy
+    approx_kl = jnp.mean((ratio - 1) - jnp.log(ratio))
+    return loss, (policy_loss, value_loss, entropy, approx_kl)
+
+
+def make_update(config: Config) -> Callable:
+    def update(params, opt_state, batch, learning_rate):
+        grads, aux = jax.grad(ppo_loss, has_aux=True)(params, batch, config)
+        params, opt_state, norm = adam_update(
+            params, grads, opt_state, learning_rate, config.max_grad_norm
+        )
+        return params, opt_state, aux + (norm,)
+
+    return jax.jit(update)
+
+
+# --- rollouts ----------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class Rollout:
+    """``rollout`` VecEnv steps of every game: the learner's rows are marked in ``learner``."""
+
+    obs: np.ndarray  # [T, N, 2736] float32
+    mask: np.ndarray  # [T, N, 288] bool
+    action: np.ndarray  # [T, N] int64
+    log_prob: np.ndarray  # [T, N] float32
+    value: np.ndarray  # [T, N] float32
+    reward: np.ndarray  # [T, N] float32, for the side that moved
+    ended: np.ndarray  # [T, N] bool: the game ended with this step
+    learner: np.ndarray  # [T, N] bool: the learner moved
+    last_value: np.ndarray  # [N]: the value of the learner's next decision, where it is to move
+    last_learner: np.ndarray  # [N] bool: the learner is to move after the rollout
+
+
+class Collector:
+    """Steps a ``VecEnv``: the learner on one side of each game, the opponent on the other."""
+
+    def __init__(self, config: Config):
+        self.config = config
+        self.env = salpakan.VecEnv(config.envs, seed=config.seed, max_plies=config.max_plies)
+        self.obs, self.mask = self.env.reset()
+        self.rng = np.random.default_rng(config.seed)
+        self.key = jax.random.PRNGKey(config.seed)
+        # Whether the learner is the side to move, per game; drawn anew for each new game.
+        self.learner_to_move = self.rng.random(config.envs) < 0.5
+        self.games: List[float] = []  # the learner's result of each finished game
+
+    def _split(self) -> jax.Array:
+        self.key, key = jax.random.split(self.key)
+        return key
+
+    def collect(self, params: Params) -> Rollout:
+        t_len, n = self.config.rollout, self.config.envs
+        r = Rollout(
+            obs=np.empty((t_len, n, OBSERVATION_LEN), np.float32),
+            mask=np.empty((t_len, n, ACTIONS), bool),
+            action=np.empty((t_len, n), np.int64),
+            log_prob=np.empty((t_len, n), np.float32),
+            value=np.empty((t_len, n), np.float32),
+            reward=np.empty((t_len, n), np.float32),
+            ended=np.empty((t_len, n), bool),
+            learner=np.empty((t_len, n), bool),
+            last_value=np.zeros(n, np.float32),
+            last_learner=np.zeros(n, bool),
+        )
+        for t in range(t_len):
+            obs = self.obs.reshape(n, OBSERVATION_LEN)
+            actions, log_probs, values = act(params, obs, self.mask, self._split())
+            actions = np.asarray(actions, dtype=np.int64)
+            if self.config.opponent == "random":
+                actions = np.where(self.learner_to_move, actions, self.env.sample_actions())
+            r.obs[t], r.mask[t], r.action[t] = obs, self.mask, actions
+            r.log_prob[t], r.value[t] = np.asarray(log_probs), np.asarray(values)
+            r.learner[t] = self.learner_to_move
+            self.obs, reward, terminated, truncated, self.mask = self.env.step(actions)
+            ended = terminated | truncated
+            r.reward[t], r.ended[t] = reward, ended
+            for i in np.flatnonzero(ended):
+                self.games.append(
+                    float(reward[i]) if self.learner_to_move[i] else -float(reward[i])
+                )
+            fresh = self.rng.random(n) < 0.5
+            self.learner_to_move = np.where(ended, fresh, ~self.learner_to_move)
+        _, _, values = act(params, self.obs.reshape(n, OBSERVATION_LEN), self.mask, self._split())
+        r.last_value = np.asarray(values)
+        r.last_learner = self.learner_to_move.copy()
+        return r
+
+
+def advantages(r: Rollout, gamma: float, lam: float) -> Tuple[np.ndarray, np.ndarray]:
+    """GAE over each game's learner decisions, the opponent's plies folded into the transition.
+
+    Walks the rollout backwards with one carry per game. The reward of a learner decision is
+    the game's end if it comes before the learner's next decision: its own winning or losing
+    move, or the opponent's move after it (with the sign turned). Where the opponent is to move
+    after the rollout, the learner's last value stands in for the next one.
+    """
+    t_len, n = r.reward.shape
+    adv = np.zeros((t_len, n), np.float32)
+    next_value = np.where(r.last_learner, r.last_value, 0.0).astype(np.float32)
+    if not r.last_learner.all():
+        # Opponent to move at the end: bootstrap from the learner's latest value in the rollout.
+        latest = np.where(r.learner, np.arange(t_len)[:, None], -1).max(axis=0)
+        has = (latest >= 0) & ~r.last_learner
+        next_value[has] = r.value[latest[has], np.flatnonzero(has)]
+    next_adv = np.zeros(n, np.float32)
+    alive = np.ones(n, np.float32)  # 0 once the game ended before the next learner decision
+    pending = np.zeros(n, np.float32)  # the end's reward, for the learner
+    for t in range(t_len - 1, -1, -1):
+        mine = r.learner[t]
+        ended = r.ended[t]
+        reward = np.where(mine, r.reward[t], -r.reward[t])
+        pending = np.where(ended, reward, pending)
+        alive = np.where(ended, 0.0, alive)
+        delta = pending + gamma * next_value * alive - r.value[t]
+        a = delta + gamma * lam * alive * next_adv
+        adv[t] = np.where(mine, a, 0.0)
+        next_value = np.where(mine, r.value[t], next_value)
+        next_adv = np.where(mine, a, next_adv)
+        alive = np.where(mine, 1.0, alive)
+        pending = np.where(mine, 0.0, pending)
+    return adv, adv + r.value
+
+
+# --- evaluation: fresh games against a built-in agent, with salpakan.evaluation ---------------
+
+
+def evaluate(
+    params: Params, opponent: str, games: int, seed: int, max_plies: int = 1000, sample: bool = True
+) -> Tuple[int, int, int]:
+    """W/D/L of the policy over ``games`` games against ``Random`` or ``Greedy``.
+
+    Game ``g`` is dealt from seed ``seed + g // 2``: each deal is played twice with the sides
+    swapped, and the first mover alternates, as in the tournament. The opponent sees its own
+    tracker only; the policy sees its tracker's observation and mask. All games advance
+    together, one batched forward a ply.
+    """
+    make = {"random": salpakan.Random, "greedy": salpakan.Greedy}[opponent]
+    rows = []
+    for g in range(games):
+        deal = seed + g // 2
+        game = salpakan.Game(seed=deal, first="white" if (g // 2) % 2 == 0 else "black")
+        me = "white" if g % 2 == 0 else "black"
+        them = "black" if me == "white" else "white"
+        rows.append(
+            {
+                "game": game,
+                "me": me,
+                "mine": game.tracker(me),
+                "theirs": game.tracker(them),
+                "agent": make(seed * 7919 + g),
+            }
+        )
+    key = jax.random.PRNGKey(seed)
+    obs = np.zeros((games, OBSERVATION_LEN), np.float32)
+    masks = np.zeros((games, ACTIONS), bool)
+    masks[:, 0] = True
+    while True:
+        live = [
+            i
+            for i, row in enumerate(rows)
+            if row["game"].status.ongoing and row["game"].ply < max_plies
+        ]
+        if not live:
+            break
+        mine = [i for i in live if rows[i]["game"].side_to_move == rows[i]["me"]]
+        if mine:
+            for i in mine:
+                obs[i] = rows[i]["mine"].observation().reshape(-1)
+                masks[i] = rows[i]["mine"].legal_action_mask()
+            key, sub = jax.random.split(key)
+            chosen = act(params, obs, masks, sub)[0] if sample else best(params, obs, masks)
+            chosen = np.asarray(chosen)
+        for i in live:
+            row = rows[i]
+            game = row["game"]
+            if game.side_to_move == row["me"]:
+                report = game.play_action(int(chosen[i]))
+            else:
+                report = game.play(row["agent"].choose(row["theirs"]))
+            row["mine"].observe(report)
+            row["theirs"].observe(report)
+    wins = sum(1 for row in rows if row["game"].status.winner == row["me"])
+    draws = sum(1 for row in rows if row["game"].status.winner is None)
+    return wins, draws, games - wins - draws
+
+
+# --- the training loop ---------------------------------------------------------------------------
+
+
+def train(
+    config: Config,
+    eval_every: int = 0,
+    eval_games: int = 400,
+    log: Callable[[str], None] = print,
+    out: Optional[Path] = None,
+) -> Tuple[Params, List[Dict[str, float]]]:
+    """Runs PPO for ``config.steps`` learner decisions; returns the parameters and the log rows."""
+    key = jax.random.PRNGKey(config.seed)
+    params = init_params(key, config.hidden)
+    opt_state = adam_init(params)
+    update = make_update(config)
+    collector = Collector(config)
+    rng = np.random.default_rng(config.seed + 1)
+    steps = 0
+    started = time.perf_counter()
+    evaluating = 0.0  # seconds spent in evaluation, left out of the training speed
+    collecting = 0.0  # seconds spent stepping games and choosing actions
+    history: List[Dict[str, float]] = []
+    next_eval = eval_every
+    while steps < config.steps:
+        fraction = 1.0 - steps / config.steps
+        lr = config.learning_rate * (fraction if config.anneal else 1.0)
+        collect_started = time.perf_counter()
+        rollout = collector.collect(params)
+        collecting += time.perf_counter() - collect_started
+        adv, ret = advantages(rollout, config.gamma, config.gae_lambda)
+        rows = np.flatnonzero(rollout.learner.reshape(-1))
+        steps += len(rows)
+        data = {
+            "obs": rollout.obs.reshape(-1, OBSERVATION_LEN)[rows],
+            "mask": rollout.mask.reshape(-1, ACTIONS)[rows],
+            "action": rollout.action.reshape(-1)[rows],
+            "log_prob": rollout.log_prob.reshape(-1)[rows],
+            "advantage": adv.reshape(-1)[rows],
+            "return": ret.reshape(-1)[rows],
+        }
+        stats = []
+        size = min(config.minibatch, len(rows))
+        for _ in range(config.epochs):
+            order = rng.permutation(len(rows))
+            for start in range(0, len(rows) - size + 1, size):
+                pick = order[start : start + size]
+                batch = {name: values[pick] for name, values in data.items()}
+                params, opt_state, aux = update(params, opt_state, batch, lr)
+                stats.append(aux)
+        policy_loss, value_loss, entropy, kl, norm = (
+            float(np.mean([s[j] for s in stats])) for j in range(5)
+        )
+        elapsed = time.perf_counter() - started - evaluating
+        recent = collector.games[-400:]
+        row = {
+            "steps": steps,
+            "seconds": elapsed,
+            "collect_seconds": collecting,
+            "policy_loss": policy_loss,
+            "value_loss": value_loss,
+            "entropy": entropy,
+            "approx_kl": kl,
+            "grad_norm": norm,
+            "train_score": (sum(recent) / len(recent) + 1) / 2 if recent else float("nan"),
+        }
+        history.append(row)
+        log(
+            f"{steps:9d} steps {elapsed:7.1f} s ({collecting / elapsed:.0%} collecting) "
+            f"{steps / elapsed / 1e3:5.1f} k/s  "
+            f"policy {policy_loss:+.4f} value {value_loss:.4f} entropy {entropy:.3f} "
+            f"kl {kl:.4f}  training games: {len(collector.games)}, last 400 score "
+            f"{row['train_score']:.3f}"
+        )
+        if eval_every and (steps >= next_eval or steps >= config.steps):
+            next_eval += eval_every
+            evaluation_started = time.perf_counter()
+            w, d, l = evaluate(params, "random", eval_games, seed=10_000 + config.seed)
+            evaluating += time.perf_counter() - evaluation_started
+            point, half = evaluation.score(w, d, l)
+            row.update(eval_score=point, eval_low=point - half, eval_high=point + half)
+            log(
+                f"  against Random over {eval_games} games: W/D/L {w}/{d}/{l}, "
+                f"score {point:.1%} ± {half:.1%}"
+            )
+            if out is not None:
+                write_curve(out / "curve.csv", history)
+    return params, history
+
+
+def write_curve(path: Path, history: List[Dict[str, float]]) -> None:
+    fields = ["steps", "seconds", "eval_score", "eval_low", "eval_high", "train_score"]
+    with open(path, "w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(fields)
+        for row in history:
+            if "eval_score" in row:
+                writer.writerow(
+                    [f"{row[k]:.4f}" if isinstance(row[k], float) else row[k] for k in fields]
+                )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    defaults = Config()
+    for field in dataclasses.fields(Config):
+        name = "--" + field.name.replace("_", "-")
+        default = getattr(defaults, field.name)
+        if isinstance(default, bool):
+            parser.add_argument(
+                name, type=lambda s: s.lower() in ("1", "true", "yes"), default=default
+            )
+        else:
+            parser.add_argument(name, type=type(default), default=default)
+    parser.add_argument("--eval-every", type=int, default=500_000)
+    parser.add_argument("--eval-games", type=int, default=400)
+    parser.add_argument("--greedy-games", type=int, default=400)
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+    config = Config(**{f.name: getattr(args, f.name) for f in dataclasses.fields(Config)})
+    if args.out:
+        args.out.mkdir(parents=True, exist_ok=True)
+    print(f"{config}\njax {jax.__version__} on {jax.devices()[0].platform}, {os.cpu_count()} CPUs")
+    params, history = train(config, args.eval_every, args.eval_games, out=args.out)
+    if args.greedy_games:
+        w, d, l = evaluate(params, "greedy", args.greedy_games, seed=20_000 + config.seed)
+        point, half = evaluation.score(w, d, l)
+        print(
+            f"against Greedy over {args.greedy_games} games: W/D/L {w}/{d}/{l}, "
+            f"score {point:.1%} ± {half:.1%}"
+        )
+    if args.out:
+        write_curve(args.out / "curve.csv", history)
+        np.savez(args.out / "params.npz", **{k: np.asarray(v) for k, v in params.items()})
+
+
+if __name__ == "__main__":
+    main()

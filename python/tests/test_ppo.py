@@ -1,0 +1,152 @@
+"""The JAX PPO example (``python/examples/ppo_jax.py``): a smoke run and the parts it rests on.
+
+No strength is asserted here (a 50 k-step run learns little); the learning figures are in the
+README, from 3 M-step runs. Skipped without JAX unless ``SALPAKAN_REQUIRE_JAX=1``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+if os.environ.get("SALPAKAN_REQUIRE_JAX") == "1":
+    import jax  # noqa: F401  (fails the run if missing)
+else:
+    jax = pytest.importorskip("jax")
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "ppo_jax.py"
+
+
+@pytest.fixture(scope="module")
+def ppo():
+    spec = importlib.util.spec_from_file_location("ppo_jax", EXAMPLE)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["ppo_jax"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def small(ppo, **changes):
+    fields = dict(steps=50_000, envs=64, rollout=64, hidden=64, minibatch=512)
+    fields.update(changes)
+    return ppo.Config(**fields)
+
+
+def first_rollout(ppo, config):
+    params = ppo.init_params(jax.random.PRNGKey(config.seed), config.hidden)
+    return ppo.Collector(config).collect(params)
+
+
+def test_smoke_run_has_finite_losses(ppo):
+    lines = []
+    params, history = ppo.train(small(ppo), log=lines.append)
+    assert history[-1]["steps"] >= 50_000
+    assert len(lines) == len(history) >= 10
+    for row in history:
+        for name in ("policy_loss", "value_loss", "entropy", "approx_kl", "grad_norm"):
+            assert math.isfinite(row[name]), (name, row)
+    assert all(np.isfinite(np.asarray(v)).all() for v in params.values())
+
+
+@pytest.mark.parametrize("opponent", ["random", "self"])
+def test_every_action_taken_is_legal(ppo, opponent):
+    # The VecEnv raises IllegalMoveError on an illegal action; this also checks each row.
+    config = small(ppo, seed=3, opponent=opponent)
+    collector = ppo.Collector(config)
+    params = ppo.init_params(jax.random.PRNGKey(3), config.hidden)
+    for _ in range(3):
+        r = collector.collect(params)
+        taken = np.take_along_axis(r.mask, r.action[..., None], axis=2)[..., 0]
+        assert taken.all()
+        assert r.learner.any() and (~r.learner).any()
+    assert collector.games, "no game finished in 192 plies of 64 games"
+
+
+def test_same_seed_gives_the_same_first_rollout(ppo):
+    a = first_rollout(ppo, small(ppo, seed=11))
+    b = first_rollout(ppo, small(ppo, seed=11))
+    for name in ("obs", "mask", "action", "log_prob", "value", "reward", "ended", "learner"):
+        assert getattr(a, name).tobytes() == getattr(b, name).tobytes(), name
+    c = first_rollout(ppo, small(ppo, seed=12))
+    assert a.obs.tobytes() != c.obs.tobytes()
+    assert a.action.tobytes() != c.action.tobytes()
+
+
+def reference_advantages(r, gamma, lam):
+    """GAE game by game from lists of the learner's decisions: the same definition, written
+    the plain way, to check the vectorised walk."""
+    t_len, n = r.reward.shape
+    adv = np.zeros((t_len, n))
+    for i in range(n):
+        decisions = []  # [t, reward, ended before the next decision]
+        for t in range(t_len):
+            if r.learner[t, i]:
+                decisions.append([t, 0.0, False])
+            if r.ended[t, i] and decisions and not decisions[-1][2]:
+                reward = r.reward[t, i] if r.learner[t, i] else -r.reward[t, i]
+                decisions[-1][1], decisions[-1][2] = reward, True
+        if r.last_learner[i]:
+            bootstrap = r.last_value[i]
+        else:
+            bootstrap = r.value[decisions[-1][0], i] if decisions else 0.0
+        following = 0.0
+        for k in range(len(decisions) - 1, -1, -1):
+            t, reward, ended = decisions[k]
+            if ended:
+                next_value, alive = 0.0, 0.0
+            else:
+                next_value = (
+                    r.value[decisions[k + 1][0], i] if k + 1 < len(decisions) else bootstrap
+                )
+                alive = 1.0
+            delta = reward + gamma * next_value * alive - r.value[t, i]
+            following = delta + gamma * lam * alive * following
+            adv[t, i] = following
+    return adv
+
+
+def test_advantages_match_the_plain_definition(ppo):
+    config = small(ppo, seed=5, envs=32, rollout=256)
+    r = first_rollout(ppo, config)
+    assert r.ended.any()
+    # Values that are not all alike, so that a wrong index shows.
+    r.value = np.random.default_rng(0).normal(size=r.value.shape).astype(np.float32)
+    r.last_value = np.random.default_rng(1).normal(size=r.last_value.shape).astype(np.float32)
+    adv, ret = ppo.advantages(r, 0.99, 0.9)
+    expected = reference_advantages(r, 0.99, 0.9)
+    np.testing.assert_allclose(adv, expected, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(ret[r.learner], (adv + r.value)[r.learner])
+    assert (adv[~r.learner] == 0).all()
+
+
+def test_a_loss_is_scored_on_the_learners_last_decision(ppo):
+    # One game: the learner moves (t=0), then the opponent's move ends the game, won by it.
+    r = ppo.Rollout(
+        obs=np.zeros((2, 1, ppo.OBSERVATION_LEN), np.float32),
+        mask=np.ones((2, 1, ppo.ACTIONS), bool),
+        action=np.zeros((2, 1), np.int64),
+        log_prob=np.zeros((2, 1), np.float32),
+        value=np.array([[0.25], [0.5]], np.float32),
+        reward=np.array([[0.0], [1.0]], np.float32),
+        ended=np.array([[False], [True]]),
+        learner=np.array([[True], [False]]),
+        last_value=np.array([0.75], np.float32),
+        last_learner=np.array([True]),
+    )
+    adv, _ = ppo.advantages(r, 0.99, 0.95)
+    assert adv[0, 0] == pytest.approx(-1.0 - 0.25)
+    assert adv[1, 0] == 0.0
+
+
+def test_evaluation_counts_every_game(ppo):
+    params = ppo.init_params(jax.random.PRNGKey(0), 64)
+    first = ppo.evaluate(params, "random", 4, seed=1, max_plies=200)
+    assert sum(first) == 4
+    assert ppo.evaluate(params, "random", 4, seed=1, max_plies=200) == first
+    assert sum(ppo.evaluate(params, "greedy", 2, seed=1, max_plies=200)) == 2
