@@ -6,6 +6,15 @@ use salpakan::Side;
 use serde::{Deserialize, Serialize};
 use tokio::time::{Duration, Instant};
 
+/// The wall clock: milliseconds since the Unix epoch (0 for a clock set before it). Only a
+/// game's creation is stamped with it; clocks and deadlines run on [`Instant`]s.
+#[must_use]
+pub fn unix_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
 /// A clock's settings, as `POST /api/games` takes them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClockSettings {

@@ -29,6 +29,10 @@ pub struct Limits {
     /// A seat with no socket for this long, while its opponent has one, loses the game by
     /// abandonment.
     pub abandon_grace: Duration,
+    /// A game still in its setup phase this long after it was created (its invite never
+    /// used, or a formation never sent) is deleted: its links then answer as for an unknown
+    /// game, and its sockets close with 4410.
+    pub setup_expiry: Duration,
     /// Frames waiting to be sent to one socket; a socket that falls further behind is
     /// closed with 1008.
     pub outbox: usize,
@@ -45,6 +49,7 @@ impl Default for Limits {
             ping_interval: Duration::from_secs(20),
             idle_timeout: Duration::from_secs(60),
             abandon_grace: Duration::from_secs(60),
+            setup_expiry: Duration::from_secs(24 * 60 * 60),
             outbox: 512,
         }
     }
@@ -101,6 +106,8 @@ salpakan-server: the arbiter server of Game of the Generals
   --games-per-ip N             unfinished games per client address (default 16)
   --messages-per-window N      messages a socket may send in 10 s (default 200)
   --abandon-grace-secs N       a seat away this long, its opponent present, loses (default 60)
+  --setup-expiry-secs N        a game not started this long after its creation is deleted
+                               (default 86400, a day)
   --help                       this text
 ";
 
@@ -148,6 +155,9 @@ impl Config {
                 "--abandon-grace-secs" => {
                     config.limits.abandon_grace = Duration::from_secs(number(&flag, &value()?)?);
                 }
+                "--setup-expiry-secs" => {
+                    config.limits.setup_expiry = Duration::from_secs(number(&flag, &value()?)?);
+                }
                 other => return Err(format!("unknown argument {other} (see --help)")),
             }
         }
@@ -183,6 +193,8 @@ mod tests {
                 "3",
                 "--durability",
                 "normal",
+                "--setup-expiry-secs",
+                "3600",
             ]),
             |name| (name == "SALPAKAN_ADDR").then(|| "127.0.0.1:9000".to_owned()),
         )
@@ -192,11 +204,13 @@ mod tests {
         assert_eq!(config.db, PathBuf::from("x.db"));
         assert_eq!(config.limits.games_per_ip, 3);
         assert_eq!(config.durability, Durability::Normal);
+        assert_eq!(config.limits.setup_expiry, Duration::from_secs(3600));
         assert_eq!(Config::from_args(args(&["--help"]), |_| None), Ok(None));
         for bad in [
             &["--addr"][..],
             &["--addr", "nowhere"],
             &["--bot-budget", "x"],
+            &["--setup-expiry-secs", "-1"],
             &["--fly"],
         ] {
             assert!(Config::from_args(args(bad), |_| None).is_err(), "{bad:?}");

@@ -35,6 +35,8 @@ pub enum Durability {
 pub enum Write {
     /// A new game.
     Create(Spec),
+    /// A game that never started expired: its row and events are deleted.
+    Delete(String),
     /// A seat was taken by the token with this digest.
     Join {
         /// The game.
@@ -90,7 +92,8 @@ CREATE TABLE IF NOT EXISTS games (
     bot_seed INTEGER NOT NULL,
     white_setup BLOB,
     black_setup BLOB,
-    over INTEGER NOT NULL DEFAULT 0
+    over INTEGER NOT NULL DEFAULT 0,
+    created_ms INTEGER
 );
 CREATE INDEX IF NOT EXISTS games_unfinished ON games (over);
 CREATE TABLE IF NOT EXISTS events (
@@ -120,6 +123,7 @@ impl Store {
             "PRAGMA journal_mode = WAL; PRAGMA synchronous = {sync}; PRAGMA busy_timeout = 5000;"
         ))
         .and_then(|()| conn.execute_batch(SCHEMA))
+        .and_then(|()| migrate(&conn))
         .map_err(|e| format!("{}: {e}", path.display()))?;
         let unfinished = load_unfinished(&conn).map_err(|e| e.to_string())?;
         let (jobs, queue) = mpsc::channel();
@@ -231,7 +235,8 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
             conn.prepare_cached(
                 "INSERT INTO games (id, setup_rows, move_limit, first, white_player,
                  black_player, clock_initial_ms, clock_increment_ms, white_token, black_token,
-                 invite, bot_seed) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                 invite, bot_seed, created_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
             )?
             .execute(params![
                 spec.id,
@@ -246,7 +251,14 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
                 spec.tokens[1],
                 spec.invite,
                 spec.bot_seed as i64,
+                spec.created_ms as i64,
             ])?;
+        }
+        Write::Delete(game) => {
+            conn.prepare_cached("DELETE FROM events WHERE game = ?1")?
+                .execute(params![game])?;
+            conn.prepare_cached("DELETE FROM games WHERE id = ?1")?
+                .execute(params![game])?;
         }
         Write::Join { game, side, token } => {
             let sql = match side {
@@ -287,7 +299,23 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
 
 const SELECT_GAME: &str = "SELECT id, setup_rows, move_limit, first, white_player, black_player,
     clock_initial_ms, clock_increment_ms, white_token, black_token, invite, bot_seed,
-    white_setup, black_setup FROM games";
+    white_setup, black_setup, created_ms FROM games";
+
+/// Brings a database made by an earlier version up to [`SCHEMA`]: `created_ms` is new, and
+/// the games already there count as created now.
+fn migrate(conn: &Connection) -> rusqlite::Result<()> {
+    let has_created = conn
+        .prepare("SELECT 1 FROM pragma_table_info('games') WHERE name = 'created_ms'")?
+        .exists([])?;
+    if !has_created {
+        conn.execute_batch("ALTER TABLE games ADD COLUMN created_ms INTEGER")?;
+        conn.execute(
+            "UPDATE games SET created_ms = ?1 WHERE created_ms IS NULL",
+            params![crate::clock::unix_ms() as i64],
+        )?;
+    }
+    Ok(())
+}
 
 fn bad(what: String) -> rusqlite::Error {
     rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, what.into())
@@ -316,6 +344,9 @@ fn read_game(row: &rusqlite::Row<'_>) -> rusqlite::Result<(Spec, [Option<Vec<u8>
         tokens: [row.get(8)?, row.get(9)?],
         invite: row.get(10)?,
         bot_seed: row.get::<_, i64>(11)? as u64,
+        created_ms: row
+            .get::<_, Option<i64>>(14)?
+            .map_or_else(crate::clock::unix_ms, |ms| ms as u64),
     };
     Ok((spec, [row.get(12)?, row.get(13)?]))
 }

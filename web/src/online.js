@@ -58,6 +58,9 @@ function send(message) {
   return false;
 }
 
+// The close code of a game deleted because it never started (docs/SERVER.md, "Expiry").
+const GAME_EXPIRED = 4410;
+
 function connect() {
   const protocol = location.protocol === "https:" ? "wss:" : "ws:";
   const query = g.token ? `?token=${encodeURIComponent(g.token)}` : "";
@@ -70,8 +73,15 @@ function connect() {
   socket.onopen = () => {
     mine.retry = 500;
   };
-  socket.onclose = () => {
+  socket.onclose = (event) => {
     if (g !== mine || mine.closed) return;
+    if (event.code === GAME_EXPIRED) {
+      // The game never started and the server deleted it: nothing to reconnect to.
+      mine.closed = true;
+      localStorage.removeItem(seatKey(mine.id));
+      ui.setStatus("over", "This game expired before it started: create a new one.");
+      return;
+    }
     ui.setPresenceSelf(false);
     setTimeout(() => {
       if (g === mine && !mine.closed) connect();

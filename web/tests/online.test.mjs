@@ -35,22 +35,26 @@ let dataDir;
 let server = null;
 let address = "127.0.0.1:0";
 
-function startServer() {
+// A server on `at` with the database `db`; resolves to [process, address] once it listens.
+function spawnServer(at, db, extra = []) {
   return new Promise((resolve, reject) => {
-    const child = spawn(binary, ["--addr", address, "--db", join(dataDir, "games.db"), "--static", here("../dist")], {
+    const child = spawn(binary, ["--addr", at, "--db", db, "--static", here("../dist"), ...extra], {
       stdio: ["ignore", "pipe", "inherit"],
     });
     let out = "";
     child.stdout.on("data", (chunk) => {
       out += chunk;
       const match = /listening on http:\/\/(\S+)/.exec(out);
-      if (match) {
-        address = match[1];
-        resolve(child);
-      }
+      if (match) resolve([child, match[1]]);
     });
     child.on("exit", (code) => reject(new Error(`the server exited (${code}) before listening`)));
   });
+}
+
+async function startServer() {
+  const [child, at] = await spawnServer(address, join(dataDir, "games.db"));
+  address = at;
+  return child;
 }
 
 before(async () => {
@@ -354,4 +358,23 @@ test("a game played with the keyboard alone", async () => {
   await waitTurn(page, ["over"]);
   assert.deepEqual(page.errors, []);
   await page.context().close();
+});
+
+test("a game that never starts expires: the page says so and forgets the seat", async () => {
+  const [child, at] = await spawnServer("127.0.0.1:0", join(dataDir, "expiry.db"), ["--setup-expiry-secs", "2"]);
+  try {
+    const page = await newPage();
+    await page.goto(`http://${at}/`);
+    await page.click("#play-friend");
+    await waitTurn(page, ["setup"]);
+    const seats = () => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("salpakan-seat:")).length);
+    assert.equal(await seats(), 1);
+    await waitTurn(page, ["over"], 15000);
+    assert.match(await page.textContent("#status"), /expired before it started/);
+    assert.equal(await seats(), 0, "the seat's token is forgotten");
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    child.kill("SIGTERM");
+  }
 });

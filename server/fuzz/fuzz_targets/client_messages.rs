@@ -66,6 +66,7 @@ fuzz_target!(|data: &[u8]| {
         tokens: [None, None],
         invite: None,
         bot_seed: 1,
+        created_ms: 0,
     };
     let grace = Duration::from_secs(60);
     let mut room = Room::new(spec, grace, 10, now);

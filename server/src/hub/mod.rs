@@ -78,6 +78,8 @@ struct LiveState {
     creator: Option<IpAddr>,
     /// The database refused a write: the room is no longer the database's, and is dropped.
     broken: bool,
+    /// The game expired before it started and was deleted: it answers as an unknown game.
+    gone: bool,
 }
 
 /// A game in memory, behind its one lock.
@@ -202,7 +204,12 @@ impl Hub {
     }
 
     /// Puts a room in memory (unless one is there already) and starts its tasks.
-    fn admit(self: &Arc<Hub>, room: Room, creator: Option<IpAddr>) -> Arc<Live> {
+    fn admit(self: &Arc<Hub>, mut room: Room, creator: Option<IpAddr>) -> Arc<Live> {
+        room.expire_setup(
+            self.config.limits.setup_expiry,
+            crate::clock::unix_ms(),
+            Instant::now(),
+        );
         let id = room.spec().id.clone();
         let over = room.phase() == Phase::Over;
         let has_bot = room
@@ -222,6 +229,7 @@ impl Hub {
                     subscribers: Vec::new(),
                     creator,
                     broken: false,
+                    gone: false,
                 }),
                 timer: Notify::new(),
                 bot: Notify::new(),
@@ -268,6 +276,10 @@ impl Hub {
     pub async fn attach(&self, live: &Arc<Live>, to: Recipient, tx: mpsc::Sender<Out>) -> u64 {
         let id = self.next_subscriber.fetch_add(1, Ordering::Relaxed);
         let mut state = live.state.lock().await;
+        if state.gone {
+            let _ = tx.try_send(Out::Close(GONE, GONE_REASON));
+            return id;
+        }
         if let Recipient::Seat(side) = to
             && state.room.connect(side)
         {
@@ -364,6 +376,35 @@ impl Hub {
         }
         live.timer.notify_one();
         live.bot.notify_one();
+    }
+}
+
+/// The close code of a socket whose game expired before it started (and was deleted).
+pub const GONE: u16 = 4410;
+const GONE_REASON: &str = "the game expired before it started";
+
+impl Hub {
+    /// Deletes a game that expired in its setup phase: from the database first, then from
+    /// memory; its sockets close with [`GONE`], and its creator's count goes down. If the
+    /// database refuses, the room stays as it is and the timer tries again later.
+    async fn discard(&self, live: &Arc<Live>, state: &mut LiveState) -> bool {
+        if let Err(e) = self.store.write(vec![Write::Delete(live.id.clone())]).await {
+            eprintln!("salpakan-server: game {}: {e}; not deleted yet", live.id);
+            return false;
+        }
+        state.gone = true;
+        for s in &state.subscribers {
+            let _ = s.tx.try_send(Out::Close(GONE, GONE_REASON));
+        }
+        state.subscribers.clear();
+        let creator = state.creator.take();
+        self.release_game(creator);
+        let mut rooms = lock(&self.rooms);
+        if rooms.get(&live.id).is_some_and(|l| Arc::ptr_eq(l, live)) {
+            rooms.remove(&live.id);
+        }
+        live.bot.notify_one();
+        true
     }
 }
 

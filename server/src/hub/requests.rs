@@ -114,6 +114,7 @@ impl Hub {
             tokens,
             invite: invite.as_deref().map(secret::digest),
             bot_seed: secret::random_u64(entropy),
+            created_ms: crate::clock::unix_ms(),
         };
         let room = Room::new(
             spec.clone(),
@@ -140,6 +141,9 @@ impl Hub {
         let request: JoinRequest = parse_body(body)?;
         let live = self.live(id).await?.ok_or_else(HttpError::not_found)?;
         let mut state = live.state.lock().await;
+        if state.gone {
+            return Err(HttpError::not_found());
+        }
         let spec = state.room.spec();
         let Some(invite) = spec.invite.as_deref() else {
             return Err(HttpError::not_found());
@@ -173,6 +177,9 @@ impl Hub {
     pub async fn summary(self: &Arc<Hub>, id: &str) -> Result<Value, HttpError> {
         let live = self.live(id).await?.ok_or_else(HttpError::not_found)?;
         let state = live.state.lock().await;
+        if state.gone {
+            return Err(HttpError::not_found());
+        }
         let summary = state.room.summary(Instant::now());
         self.evict_if_done(&live, &state);
         Ok(summary)
@@ -185,6 +192,9 @@ impl Hub {
     pub async fn record(self: &Arc<Hub>, id: &str) -> Result<String, HttpError> {
         let live = self.live(id).await?.ok_or_else(HttpError::not_found)?;
         let state = live.state.lock().await;
+        if state.gone {
+            return Err(HttpError::not_found());
+        }
         let record = state.room.record();
         self.evict_if_done(&live, &state);
         record.ok_or_else(|| HttpError::new(409, "not-over", "the game is not over"))
@@ -229,10 +239,14 @@ impl Hub {
             .await
             .map_err(|_| refused())?
             .ok_or_else(refused)?;
+        let state = live.state.lock().await;
+        if state.gone {
+            return Err(refused());
+        }
         let Some(token) = token else {
+            drop(state);
             return Ok((live, Recipient::Spectator));
         };
-        let state = live.state.lock().await;
         let tokens = &state.room.spec().tokens;
         // Both seats are compared, each in constant time, whatever the first gives.
         let found = Side::ALL.map(|side| {

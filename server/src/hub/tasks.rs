@@ -1,4 +1,5 @@
-//! Each room's two tasks: its timer (losses on time and by abandonment) and its bot.
+//! Each room's two tasks: its timer (losses on time and by abandonment, and the expiry of a
+//! game that never started) and its bot.
 
 use std::sync::Arc;
 
@@ -6,6 +7,10 @@ use tokio::time::{Instant, sleep_until};
 
 use super::{Hub, Live};
 use crate::room::Phase;
+
+/// How long the timer waits before it tries again to delete an expired game the database
+/// refused to delete.
+const RETRY: std::time::Duration = std::time::Duration::from_secs(10);
 
 impl Hub {
     fn stopped(&self) -> bool {
@@ -17,8 +22,16 @@ impl Hub {
         loop {
             let deadline = {
                 let mut state = live.state.lock().await;
-                if state.broken || state.room.phase() == Phase::Over {
+                if state.broken || state.gone || state.room.phase() == Phase::Over {
                     return;
+                }
+                if state.room.setup_expired(Instant::now()) {
+                    if self.discard(&live, &mut state).await {
+                        return;
+                    }
+                    drop(state);
+                    sleep_until(Instant::now() + RETRY).await;
+                    continue;
                 }
                 if let Some(from) = state.room.expire(Instant::now()) {
                     self.settle(&live, &mut state, from).await;
@@ -47,7 +60,7 @@ impl Hub {
         loop {
             let turn = {
                 let mut state = live.state.lock().await;
-                if state.broken || state.room.phase() == Phase::Over {
+                if state.broken || state.gone || state.room.phase() == Phase::Over {
                     return;
                 }
                 state.room.bot_turn()

@@ -62,6 +62,9 @@ pub struct Spec {
     pub invite: Option<String>,
     /// The bot's seed (its formation and its choices follow from it).
     pub bot_seed: u64,
+    /// When the game was created, in milliseconds since the Unix epoch (its setup phase
+    /// expires from then).
+    pub created_ms: u64,
 }
 
 /// A game's numbered event, shared by every recipient (each sees it through its own eyes:

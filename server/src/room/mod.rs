@@ -39,6 +39,8 @@ pub struct Room {
     grace: Duration,
     bot: Option<BotSeat>,
     bot_budget: u32,
+    /// When a game still in its setup phase expires ([`Room::expire_setup`]).
+    setup_deadline: Option<Instant>,
 }
 
 impl Room {
@@ -79,7 +81,23 @@ impl Room {
             grace,
             bot,
             bot_budget,
+            setup_deadline: None,
         }
+    }
+
+    /// Sets when the game expires if it has not started by then: `expiry` after its
+    /// creation (`Spec::created_ms`), reckoned from the wall clock's `wall_ms` at `now`. A
+    /// creation stamped in the future counts as now.
+    pub fn expire_setup(&mut self, expiry: Duration, wall_ms: u64, now: Instant) {
+        let age = Duration::from_millis(wall_ms.saturating_sub(self.spec.created_ms));
+        self.setup_deadline = Some(now + expiry.saturating_sub(age));
+    }
+
+    /// Whether the game is still in its setup phase at its expiry ([`Room::expire_setup`]):
+    /// it is to be deleted.
+    #[must_use]
+    pub fn setup_expired(&self, now: Instant) -> bool {
+        self.phase() == Phase::Setup && self.setup_deadline.is_some_and(|at| now >= at)
     }
 
     /// A room as the database left it: the events replayed on the formations, the clock
@@ -545,11 +563,14 @@ impl Room {
         Some(from)
     }
 
-    /// When [`Room::expire`] next has something to decide (as things stand now).
+    /// When [`Room::expire`] (or, in the setup phase, [`Room::setup_expired`]) next has
+    /// something to decide, as things stand now.
     #[must_use]
     pub fn deadline(&self) -> Option<Instant> {
-        if self.phase() != Phase::Playing {
-            return None;
+        match self.phase() {
+            Phase::Setup => return self.setup_deadline,
+            Phase::Over => return None,
+            Phase::Playing => {}
         }
         let flag = self.clock.and_then(|c| c.deadline());
         let away = Side::ALL

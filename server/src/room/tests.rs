@@ -13,6 +13,7 @@ fn spec(players: [Player; 2], clock: Option<ClockSettings>) -> Spec {
         tokens: [None, None],
         invite: None,
         bot_seed: 5,
+        created_ms: 0,
     }
 }
 
@@ -172,4 +173,37 @@ fn no_clock_runs_while_the_server_is_down() {
     let then = later + Duration::from_millis(1_000);
     assert_eq!(back.clock(then).unwrap().remaining_ms, [7_500, 9_000]);
     assert_eq!(back.deadline(), Some(later + Duration::from_millis(10_000)));
+}
+
+#[test]
+fn a_game_expires_only_in_its_setup_phase() {
+    let now = Instant::now();
+    let mut room = Room::new(
+        spec([Player::Human; 2], None),
+        Duration::from_secs(60),
+        100,
+        now,
+    );
+    assert_eq!(room.deadline(), None, "no expiry until one is set");
+    assert!(!room.setup_expired(now + Duration::from_secs(1_000_000)));
+    // Created at 0 ms, seen at 4 s of wall time: 6 s are left of a 10 s expiry.
+    room.expire_setup(Duration::from_secs(10), 4_000, now);
+    assert_eq!(room.deadline(), Some(now + Duration::from_secs(6)));
+    assert!(!room.setup_expired(now + Duration::from_millis(5_999)));
+    assert!(room.setup_expired(now + Duration::from_secs(6)));
+    // Older than the expiry: due at once.
+    room.expire_setup(Duration::from_secs(10), 20_000, now);
+    assert!(room.setup_expired(now));
+    room.submit_setup(Side::White, &cells(Side::White, 1), now)
+        .unwrap();
+    assert!(room.setup_expired(now), "one formation is not a start");
+    room.submit_setup(Side::Black, &cells(Side::Black, 2), now)
+        .unwrap();
+    assert_eq!(room.phase(), Phase::Playing);
+    assert!(!room.setup_expired(now + Duration::from_secs(60)));
+    assert_eq!(
+        room.deadline(),
+        None,
+        "untimed, nobody connected: nothing is due"
+    );
 }

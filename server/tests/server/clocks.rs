@@ -1,7 +1,8 @@
 //! Clocks and presence: only the server reads the time. A loss on time and a loss by
 //! abandonment are the server's decisions; nothing a client sends charges anyone's time.
 //! (The room's own tests step the clock through exact instants; these run it for real,
-//! with short clocks, and assert what cannot depend on the machine's speed.)
+//! with short clocks, and assert what cannot depend on the machine's speed.) A game that
+//! never started is deleted at its expiry.
 
 use std::time::Duration;
 
@@ -80,6 +81,148 @@ async fn a_seat_away_past_the_grace_loses_while_its_opponent_waits() {
     assert_eq!(
         over["status"],
         json!({"state": "won", "winner": "white", "reason": "abandoned"})
+    );
+    server.stop().await;
+}
+
+/// The rows the database holds for game `id`: (games, events).
+fn stored_rows(db: &std::path::Path, id: &str) -> (i64, i64) {
+    let conn = rusqlite::Connection::open(db).expect("the database opens");
+    let count = |sql: &str| -> i64 { conn.query_row(sql, [id], |row| row.get(0)).unwrap() };
+    (
+        count("SELECT count(*) FROM games WHERE id = ?1"),
+        count("SELECT count(*) FROM events WHERE game = ?1"),
+    )
+}
+
+#[tokio::test]
+async fn a_game_not_started_in_time_is_deleted_and_a_started_one_is_not() {
+    let db = scratch("expiry").join("games.db");
+    let server = start_on(db.clone(), 22, |c| {
+        c.limits.setup_expiry = Duration::from_millis(1500);
+        c.limits.games_per_ip = 2;
+    })
+    .await;
+    // Game A: created (its creator sets up) but never joined.
+    let (_, created) = server
+        .json("POST", "/api/games", &json!({"side": "white"}))
+        .await;
+    let id = created["game"].as_str().unwrap().to_owned();
+    let token = created["token"].as_str().unwrap().to_owned();
+    let mut creator = server.seat(&id, Some(&token)).await;
+    creator.until("state").await;
+    let setup = crate::common::cells(random_game(3, 0).setup(salpakan::Side::White).unwrap());
+    creator.send(&json!({"t": "setup", "cells": setup})).await;
+    creator.until("ready").await;
+    let mut spectator = server.seat(&id, None).await;
+    spectator.until("state").await;
+    // Game B: both seats set up, so it starts before A's expiry.
+    let mut table = Table::open(&server, json!({})).await;
+    table.set_up(&random_game(4, 0)).await;
+    let (status, refused) = server.json("POST", "/api/games", &json!({})).await;
+    assert_eq!(
+        (status, refused["error"].clone()),
+        (429, json!("too-many-games"))
+    );
+    assert_eq!(stored_rows(&db, &id), (1, 1));
+
+    assert_eq!(creator.until_close().await, 4410);
+    assert_eq!(spectator.until_close().await, 4410);
+    let unknown = server.http("GET", "/api/games/0123456789abcdef", "").await;
+    assert_eq!(unknown.0, 404);
+    assert_eq!(
+        server.http("GET", &format!("/api/games/{id}"), "").await,
+        unknown
+    );
+    let join = json!({"invite": created["invite"]}).to_string();
+    let joined = server
+        .http("POST", &format!("/api/games/{id}/join"), &join)
+        .await;
+    let join_unknown = server
+        .http("POST", "/api/games/0123456789abcdef/join", &join)
+        .await;
+    assert_eq!(joined, join_unknown);
+    assert_eq!(joined.0, 404);
+    let socket = salpakan_server::client::Socket::connect(server.addr, &id, Some(&token)).await;
+    assert!(format!("{:?}", socket.err()).contains("401"));
+    assert_eq!(
+        stored_rows(&db, &id),
+        (0, 0),
+        "the row and the events are deleted"
+    );
+
+    // B is still being played; A's place under the creator's limit is free again.
+    let (status, summary) = server
+        .json("GET", &format!("/api/games/{}", table.id), &json!({}))
+        .await;
+    assert_eq!((status, summary["phase"].clone()), (200, json!("playing")));
+    let (status, _) = server.json("POST", "/api/games", &json!({})).await;
+    assert_eq!(status, 201);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_game_past_its_expiry_when_the_server_restarts_is_deleted_at_once() {
+    let db = scratch("expiry-restart").join("games.db");
+    let server = start_on(db.clone(), 23, |_| {}).await;
+    let (_, created) = server.json("POST", "/api/games", &json!({})).await;
+    let id = created["game"].as_str().unwrap().to_owned();
+    server.stop().await;
+    assert_eq!(stored_rows(&db, &id), (1, 0));
+
+    let server = start_on(db.clone(), 24, |c| c.limits.setup_expiry = Duration::ZERO).await;
+    for _ in 0..100 {
+        if stored_rows(&db, &id) == (0, 0) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(stored_rows(&db, &id), (0, 0));
+    assert_eq!(
+        server.http("GET", &format!("/api/games/{id}"), "").await.0,
+        404
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_database_from_before_expiry_gets_creation_times_on_opening() {
+    // The games table as 0.2's server made it: no created_ms.
+    let db = scratch("expiry-migrate").join("games.db");
+    let id = "00112233aabbccdd";
+    {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.execute_batch(
+            "CREATE TABLE games (id TEXT PRIMARY KEY, setup_rows INTEGER NOT NULL,
+             move_limit INTEGER NOT NULL, first TEXT NOT NULL, white_player TEXT NOT NULL,
+             black_player TEXT NOT NULL, clock_initial_ms INTEGER, clock_increment_ms INTEGER,
+             white_token TEXT, black_token TEXT, invite TEXT, bot_seed INTEGER NOT NULL,
+             white_setup BLOB, black_setup BLOB, over INTEGER NOT NULL DEFAULT 0);",
+        )
+        .unwrap();
+        conn.execute(
+            "INSERT INTO games (id, setup_rows, move_limit, first, white_player, black_player,
+             bot_seed) VALUES (?1, 3, 0, 'white', 'human', 'human', 1)",
+            [id],
+        )
+        .unwrap();
+    }
+    let before = salpakan_server::clock::unix_ms();
+    let server = start_on(db.clone(), 25, |_| {}).await;
+    let after = salpakan_server::clock::unix_ms();
+    let (status, summary) = server
+        .json("GET", &format!("/api/games/{id}"), &json!({}))
+        .await;
+    assert_eq!((status, summary["phase"].clone()), (200, json!("setup")));
+    let created: i64 = rusqlite::Connection::open(&db)
+        .unwrap()
+        .query_row("SELECT created_ms FROM games WHERE id = ?1", [id], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert!(
+        (before as i64..=after as i64).contains(&created),
+        "{before} {created} {after}"
     );
     server.stop().await;
 }
