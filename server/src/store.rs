@@ -8,6 +8,7 @@
 //!
 //! [`Room::restore`]: crate::room::Room::restore
 
+use std::net::IpAddr;
 use std::path::Path;
 use std::sync::mpsc;
 use std::thread;
@@ -33,8 +34,14 @@ pub enum Durability {
 /// One write: applied in a savepoint of its own, inside a group's transaction.
 #[derive(Debug, Clone)]
 pub enum Write {
-    /// A new game.
-    Create(Spec),
+    /// A new game, and the address of the client that created it (kept while the game is
+    /// unfinished, for the limit of games per address).
+    Create {
+        /// The game's settings.
+        spec: Spec,
+        /// The creator's address.
+        creator: Option<IpAddr>,
+    },
     /// A game that never started expired: its row and events are deleted.
     Delete(String),
     /// A seat was taken by the token with this digest.
@@ -93,7 +100,8 @@ CREATE TABLE IF NOT EXISTS games (
     white_setup BLOB,
     black_setup BLOB,
     over INTEGER NOT NULL DEFAULT 0,
-    created_ms INTEGER
+    created_ms INTEGER,
+    creator_ip TEXT
 );
 CREATE INDEX IF NOT EXISTS games_unfinished ON games (over);
 CREATE TABLE IF NOT EXISTS events (
@@ -230,13 +238,13 @@ fn commit(conn: &mut Connection, group: &[(Vec<Write>, Done)]) -> Vec<Result<(),
 
 fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
     match write {
-        Write::Create(spec) => {
+        Write::Create { spec, creator } => {
             let clock = spec.clock;
             conn.prepare_cached(
                 "INSERT INTO games (id, setup_rows, move_limit, first, white_player,
                  black_player, clock_initial_ms, clock_increment_ms, white_token, black_token,
-                 invite, bot_seed, created_ms)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                 invite, bot_seed, created_ms, creator_ip)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
             )?
             .execute(params![
                 spec.id,
@@ -252,6 +260,7 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
                 spec.invite,
                 spec.bot_seed as i64,
                 spec.created_ms as i64,
+                creator.map(|ip| ip.to_string()),
             ])?;
         }
         Write::Delete(game) => {
@@ -289,7 +298,7 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
                 conn.prepare_cached(sql)?.execute(params![game, cells])?;
             }
             if *over {
-                conn.prepare_cached("UPDATE games SET over = 1 WHERE id = ?1")?
+                conn.prepare_cached("UPDATE games SET over = 1, creator_ip = NULL WHERE id = ?1")?
                     .execute(params![game])?;
             }
         }
@@ -299,15 +308,19 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
 
 const SELECT_GAME: &str = "SELECT id, setup_rows, move_limit, first, white_player, black_player,
     clock_initial_ms, clock_increment_ms, white_token, black_token, invite, bot_seed,
-    white_setup, black_setup, created_ms FROM games";
+    white_setup, black_setup, created_ms, creator_ip FROM games";
 
-/// Brings a database made by an earlier version up to [`SCHEMA`]: `created_ms` is new, and
-/// the games already there count as created now.
+/// Brings a database made by an earlier version up to [`SCHEMA`]: `created_ms` is new (the
+/// games already there count as created now), and so is `creator_ip` (unknown for them).
 fn migrate(conn: &Connection) -> rusqlite::Result<()> {
-    let has_created = conn
-        .prepare("SELECT 1 FROM pragma_table_info('games') WHERE name = 'created_ms'")?
-        .exists([])?;
-    if !has_created {
+    let has = |column: &str| -> rusqlite::Result<bool> {
+        conn.prepare("SELECT 1 FROM pragma_table_info('games') WHERE name = ?1")?
+            .exists([column])
+    };
+    if !has("creator_ip")? {
+        conn.execute_batch("ALTER TABLE games ADD COLUMN creator_ip TEXT")?;
+    }
+    if !has("created_ms")? {
         conn.execute_batch("ALTER TABLE games ADD COLUMN created_ms INTEGER")?;
         conn.execute(
             "UPDATE games SET created_ms = ?1 WHERE created_ms IS NULL",
@@ -321,7 +334,8 @@ fn bad(what: String) -> rusqlite::Error {
     rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, what.into())
 }
 
-fn read_game(row: &rusqlite::Row<'_>) -> rusqlite::Result<(Spec, [Option<Vec<u8>>; 2])> {
+/// A game's row, its events not yet read.
+fn read_game(row: &rusqlite::Row<'_>) -> rusqlite::Result<Saved> {
     let rules = Rules::from_numbers(row.get(1)?, row.get(2)?).map_err(|e| bad(e.to_string()))?;
     let first: String = row.get(3)?;
     let first = first.parse::<Side>().map_err(|e| bad(e.to_string()))?;
@@ -348,7 +362,13 @@ fn read_game(row: &rusqlite::Row<'_>) -> rusqlite::Result<(Spec, [Option<Vec<u8>
             .get::<_, Option<i64>>(14)?
             .map_or_else(crate::clock::unix_ms, |ms| ms as u64),
     };
-    Ok((spec, [row.get(12)?, row.get(13)?]))
+    let creator: Option<String> = row.get(15)?;
+    Ok(Saved {
+        spec,
+        setups: [row.get(12)?, row.get(13)?],
+        events: Vec::new(),
+        creator: creator.and_then(|ip| ip.parse().ok()),
+    })
 }
 
 fn events(conn: &Connection, game: &str) -> rusqlite::Result<Vec<Event>> {
@@ -363,15 +383,11 @@ fn load(conn: &Connection, game: &str) -> rusqlite::Result<Option<Saved>> {
         .prepare_cached(&format!("{SELECT_GAME} WHERE id = ?1"))?
         .query_row(params![game], read_game)
         .optional()?;
-    let Some((spec, setups)) = found else {
+    let Some(mut saved) = found else {
         return Ok(None);
     };
-    let events = events(conn, game)?;
-    Ok(Some(Saved {
-        spec,
-        setups,
-        events,
-    }))
+    saved.events = events(conn, game)?;
+    Ok(Some(saved))
 }
 
 fn load_unfinished(conn: &Connection) -> rusqlite::Result<Vec<Saved>> {
@@ -379,13 +395,9 @@ fn load_unfinished(conn: &Connection) -> rusqlite::Result<Vec<Saved>> {
     let games: Vec<_> = stmt.query_map([], read_game)?.collect::<Result<_, _>>()?;
     games
         .into_iter()
-        .map(|(spec, setups)| {
-            let events = events(conn, &spec.id)?;
-            Ok(Saved {
-                spec,
-                setups,
-                events,
-            })
+        .map(|mut saved: Saved| {
+            saved.events = events(conn, &saved.spec.id)?;
+            Ok(saved)
         })
         .collect()
 }

@@ -156,9 +156,14 @@ impl Hub {
         });
         for saved in unfinished {
             let id = saved.spec.id.clone();
+            let creator = saved.creator;
             match hub.restore(saved) {
                 Ok(room) => {
-                    hub.admit(room, None);
+                    // The creator's count of unfinished games survives the restart.
+                    if let Some(ip) = creator {
+                        lock(&hub.clients).entry(ip).or_default().games += 1;
+                    }
+                    hub.admit(room, creator);
                 }
                 Err(e) => eprintln!("salpakan-server: game {id} not restored: {e}"),
             }

@@ -122,7 +122,10 @@ impl Hub {
             self.config.bot_budget,
             Instant::now(),
         );
-        let mut writes = vec![Write::Create(spec)];
+        let mut writes = vec![Write::Create {
+            spec,
+            creator: Some(ip),
+        }];
         writes.extend(events_write(&room, 0));
         if let Err(e) = self.store.write(writes).await {
             self.release_game(Some(ip));

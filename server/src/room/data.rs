@@ -182,6 +182,9 @@ pub struct Saved {
     pub setups: [Option<Vec<u8>>; 2],
     /// The events, in order of version.
     pub events: Vec<Event>,
+    /// The address of the client that created the game, while it is unfinished (for the
+    /// limit of games per address; the room itself never reads it).
+    pub creator: Option<std::net::IpAddr>,
 }
 
 /// The server's own player, between its moves.

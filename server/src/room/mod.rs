@@ -340,13 +340,15 @@ impl Room {
         }
     }
 
-    /// What the database holds of this room: [`Room::restore`] makes it again.
+    /// What the database holds of this room: [`Room::restore`] makes it again. (The room does
+    /// not know its creator's address: `creator` is `None`.)
     #[must_use]
     pub fn saved(&self) -> Saved {
         Saved {
             spec: self.spec.clone(),
             setups: [0, 1].map(|i| self.setups[i].as_ref().map(|s| s.cell_values().to_vec())),
             events: self.events.clone(),
+            creator: None,
         }
     }
 

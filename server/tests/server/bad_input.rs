@@ -190,3 +190,44 @@ async fn a_socket_that_answers_no_ping_is_closed_as_idle() {
     assert_eq!(lively.until("pong").await["t"], "pong");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_clients_unfinished_games_still_count_after_a_restart() {
+    let db = crate::common::scratch("limits-restart").join("games.db");
+    let limited = |c: &mut salpakan_server::Config| c.limits.games_per_ip = 2;
+    let server = crate::common::start_on(db.clone(), 32, limited).await;
+    let (_, waiting) = server.json("POST", "/api/games", &json!({})).await;
+    let mut table = Table::open(&server, json!({})).await;
+    table.set_up(&random_game(4, 0)).await;
+    server.stop().await;
+
+    let creator_ip = |id: &str| -> Option<String> {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.query_row("SELECT creator_ip FROM games WHERE id = ?1", [id], |r| {
+            r.get(0)
+        })
+        .unwrap()
+    };
+    let waiting = waiting["game"].as_str().unwrap();
+    assert_eq!(creator_ip(waiting).as_deref(), Some("127.0.0.1"));
+
+    let server = crate::common::start_on(db.clone(), 33, limited).await;
+    let (status, refused) = server.json("POST", "/api/games", &json!({})).await;
+    assert_eq!(
+        (status, refused["error"].clone()),
+        (429, json!("too-many-games")),
+        "the two restored games still count"
+    );
+    let mut seat = server.seat(&table.id, Some(&table.tokens[0])).await;
+    seat.until("state").await;
+    seat.send(&json!({"t": "resign"})).await;
+    seat.until("over").await;
+    assert_eq!(
+        creator_ip(&table.id),
+        None,
+        "a finished game keeps no address"
+    );
+    let (status, _) = server.json("POST", "/api/games", &json!({})).await;
+    assert_eq!(status, 201, "the finished game's slot is free");
+    server.stop().await;
+}
