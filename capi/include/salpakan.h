@@ -392,6 +392,20 @@ SalpakanResult salpakan_game_status(const struct SalpakanGame *game, struct Salp
 // `game` is NULL or a live handle not used elsewhere during the call.
 SalpakanResult salpakan_game_resign(struct SalpakanGame *game, uint8_t side);
 
+// `side`'s time ran out, as whoever keeps the clocks decides: the other side wins with
+// `SALPAKAN_REASON_TIME`. `GAME_OVER` if the game has ended.
+//
+// # Safety
+// `game` is NULL or a live handle not used elsewhere during the call.
+SalpakanResult salpakan_game_lose_on_time(struct SalpakanGame *game, uint8_t side);
+
+// `side` left the game and did not come back in time, as whoever keeps the seats decides:
+// the other side wins with `SALPAKAN_REASON_ABANDONED`. `GAME_OVER` if the game has ended.
+//
+// # Safety
+// `game` is NULL or a live handle not used elsewhere during the call.
+SalpakanResult salpakan_game_abandon(struct SalpakanGame *game, uint8_t side);
+
 // Both sides agree to a draw. `GAME_OVER` if the game has ended.
 //
 // # Safety

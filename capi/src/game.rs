@@ -1,7 +1,7 @@
 //! The game handle and the functions that create, query and play it.
 
 use salpakan::{
-    Game, MoveError, MoveList, Observation, Orientation, Rules, Side, Square, ViewCell,
+    DeclaredEnd, Game, MoveError, MoveList, Observation, Orientation, Rules, Side, Square, ViewCell,
 };
 
 use crate::args::{
@@ -249,11 +249,52 @@ pub unsafe extern "C" fn salpakan_game_status(
 /// `game` is NULL or a live handle not used elsewhere during the call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn salpakan_game_resign(game: *mut SalpakanGame, side: u8) -> SalpakanResult {
+    // SAFETY: forwarded from the caller.
+    unsafe { declare(game, side, |loser| DeclaredEnd::Resignation { loser }) }
+}
+
+/// `side`'s time ran out, as whoever keeps the clocks decides: the other side wins with
+/// `SALPAKAN_REASON_TIME`. `GAME_OVER` if the game has ended.
+///
+/// # Safety
+/// `game` is NULL or a live handle not used elsewhere during the call.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn salpakan_game_lose_on_time(
+    game: *mut SalpakanGame,
+    side: u8,
+) -> SalpakanResult {
+    // SAFETY: forwarded from the caller.
+    unsafe { declare(game, side, |loser| DeclaredEnd::Time { loser }) }
+}
+
+/// `side` left the game and did not come back in time, as whoever keeps the seats decides:
+/// the other side wins with `SALPAKAN_REASON_ABANDONED`. `GAME_OVER` if the game has ended.
+///
+/// # Safety
+/// `game` is NULL or a live handle not used elsewhere during the call.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn salpakan_game_abandon(
+    game: *mut SalpakanGame,
+    side: u8,
+) -> SalpakanResult {
+    // SAFETY: forwarded from the caller.
+    unsafe { declare(game, side, |loser| DeclaredEnd::Abandoned { loser }) }
+}
+
+/// Ends `game` with the end `make` gives for the losing `side`.
+///
+/// # Safety
+/// `game` is NULL or a live handle not used elsewhere during the call.
+unsafe fn declare(
+    game: *mut SalpakanGame,
+    side: u8,
+    make: impl FnOnce(Side) -> DeclaredEnd,
+) -> SalpakanResult {
     guard(|| {
         // SAFETY: forwarded from the caller.
         let game = unsafe { SalpakanGame::borrow_mut(game, "game") }?;
-        let side = side_arg(side, "side")?;
-        game.game.resign(side).map_err(move_failure)?;
+        let loser = side_arg(side, "side")?;
+        game.game.declare(make(loser)).map_err(move_failure)?;
         Ok(())
     })
 }

@@ -191,6 +191,8 @@ fn run(row: &table::Row) -> Option<SalpakanResult> {
                         salpakan_game_play(game.0, SalpakanMove { from: 22, to: 31 }, null_mut())
                     }
                     "resign" => salpakan_game_resign(game.0, SALPAKAN_BLACK),
+                    "time" => salpakan_game_lose_on_time(game.0, SALPAKAN_BLACK),
+                    "abandoned" => salpakan_game_abandon(game.0, SALPAKAN_BLACK),
                     _ => salpakan_game_agree_draw(game.0),
                 }
             }
@@ -207,6 +209,13 @@ fn run(row: &table::Row) -> Option<SalpakanResult> {
                 let result = salpakan_game_from_text(text.as_ptr(), &mut copy);
                 drop(Handle(copy));
                 result
+            }
+            "end" => {
+                let loser = byte(&row.arg(1))?;
+                match row.arg(0).as_str()? {
+                    "time" => salpakan_game_lose_on_time(game.0, loser),
+                    _ => salpakan_game_abandon(game.0, loser),
+                }
             }
             "beliefs" => {
                 let mut p = vec![0.0f64; 72 * 15];

@@ -4,7 +4,7 @@ use numpy::{PyArray1, PyArray2, PyArray3};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use salpakan::{Side, Square, ViewCell};
+use salpakan::{DeclaredEnd, Side, Square, ViewCell};
 
 use crate::convert::{self, beliefs_array};
 use crate::errors::raise;
@@ -127,6 +127,26 @@ impl Game {
         let side = convert::side(side)?;
         self.inner
             .resign(side)
+            .map(|inner| Status { inner })
+            .map_err(raise)
+    }
+
+    /// `side`'s time ran out (as whoever keeps the clocks decides): the other side wins, reason
+    /// `"time"`; returns the new status.
+    fn lose_on_time(&mut self, side: &Bound<'_, PyAny>) -> PyResult<Status> {
+        let loser = convert::side(side)?;
+        self.inner
+            .declare(DeclaredEnd::Time { loser })
+            .map(|inner| Status { inner })
+            .map_err(raise)
+    }
+
+    /// `side` left the game and did not come back in time (as whoever keeps the seats
+    /// decides): the other side wins, reason `"abandoned"`; returns the new status.
+    fn abandon(&mut self, side: &Bound<'_, PyAny>) -> PyResult<Status> {
+        let loser = convert::side(side)?;
+        self.inner
+            .declare(DeclaredEnd::Abandoned { loser })
             .map(|inner| Status { inner })
             .map_err(raise)
     }

@@ -83,7 +83,12 @@ def run(op, words):
     elif op == "after-end":
         game.resign("white")
         {"play": lambda: game.play("e3-e4"), "resign": lambda: game.resign("black"),
-         "draw": game.agree_draw}[args[0]]()
+         "draw": game.agree_draw, "time": lambda: game.lose_on_time("black"),
+         "abandoned": lambda: game.abandon("black")}[args[0]]()
+    elif op == "end":
+        end = {"time": game.lose_on_time, "abandoned": game.abandon}[args[0]]
+        status = end(args[1])
+        assert status == game.status and status.reason == args[0] and status.winner is not None
     elif op == "record":
         salpakan.Game.from_record(text(args[0], game.record()))
     elif op == "position":

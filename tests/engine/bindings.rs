@@ -3,8 +3,8 @@
 //! C ABI, the Python and the npm packages run the same rows against these answers.
 
 use salpakan::{
-    Agent, AgentKind, EngineError, ErrorKind, Game, Move, Position, Rank, Rules, Setup, Side,
-    Square, ValueError, challenge,
+    Agent, AgentKind, DeclaredEnd, EngineError, ErrorKind, Game, Move, Position, Rank, Rules,
+    Setup, Side, Square, ValueError, challenge,
 };
 
 use serde_json::Value;
@@ -138,9 +138,26 @@ fn run(row: &crate::table::Row) -> Outcome {
                 "play" => game.play("e3-e4".parse().expect("a move")).map(drop),
                 "resign" => game.resign(Side::Black).map(drop),
                 "draw" => game.agree_draw().map(drop),
+                "time" => game
+                    .declare(DeclaredEnd::Time { loser: Side::Black })
+                    .map(drop),
+                "abandoned" => game
+                    .declare(DeclaredEnd::Abandoned { loser: Side::Black })
+                    .map(drop),
                 other => panic!("line {}: {other}", row.line),
             }
             .map_err(refused)
+        }
+        "end" => {
+            let loser = side(&row.arg(1))?;
+            let end = match row.arg(0).as_str().expect("an end") {
+                "time" => DeclaredEnd::Time { loser },
+                "abandoned" => DeclaredEnd::Abandoned { loser },
+                other => panic!("line {}: {other}", row.line),
+            };
+            let status = game.declare(end).map_err(refused)?;
+            assert_eq!(status.winner(), Some(loser.other()), "line {}", row.line);
+            Ok(())
         }
         "record" => Game::from_record(&text(&row.arg(0), &game.record()))
             .map(drop)

@@ -3,7 +3,7 @@
 use js_sys::{Array, Float32Array, Float64Array, Object, Uint8Array};
 use wasm_bindgen::prelude::*;
 
-use salpakan::{Move, Observation, Orientation, Rules, Setup, Side, ViewCell};
+use salpakan::{DeclaredEnd, Move, Observation, Orientation, Rules, Setup, Side, ViewCell};
 
 use crate::convert::{self, raise, rank_object, report_object, set, side_or_white, status_object};
 
@@ -158,6 +158,34 @@ impl Game {
     ) -> Result<JsValue, JsValue> {
         let side = convert::side(&side)?;
         self.inner.resign(side).map(status_object).map_err(raise)
+    }
+
+    /// `side`'s time ran out (as whoever keeps the clocks decides): the other side wins,
+    /// reason `"time"`; returns the status.
+    #[wasm_bindgen(js_name = loseOnTime, unchecked_return_type = "Status")]
+    pub fn lose_on_time(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "SideInput")] side: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let loser = convert::side(&side)?;
+        self.inner
+            .declare(DeclaredEnd::Time { loser })
+            .map(status_object)
+            .map_err(raise)
+    }
+
+    /// `side` left the game and did not come back in time (as whoever keeps the seats
+    /// decides): the other side wins, reason `"abandoned"`; returns the status.
+    #[wasm_bindgen(unchecked_return_type = "Status")]
+    pub fn abandon(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "SideInput")] side: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let loser = convert::side(&side)?;
+        self.inner
+            .declare(DeclaredEnd::Abandoned { loser })
+            .map(status_object)
+            .map_err(raise)
     }
 
     /// Both sides agree to a draw; returns the status.

@@ -61,8 +61,20 @@ function run(op, words) {
       }
       case "after-end":
         game.resign("white");
-        ({ play: () => game.play("e3-e4"), resign: () => game.resign("black"), draw: () => game.agreeDraw() })[args[0]]();
+        ({
+          play: () => game.play("e3-e4"),
+          resign: () => game.resign("black"),
+          draw: () => game.agreeDraw(),
+          time: () => game.loseOnTime("black"),
+          abandoned: () => game.abandon("black"),
+        })[args[0]]();
         break;
+      case "end": {
+        const status = args[0] === "time" ? game.loseOnTime(args[1]) : game.abandon(args[1]);
+        assert.deepEqual({ ...status }, { ...game.status });
+        assert.equal(status.reason, args[0]);
+        break;
+      }
       case "record": Game.fromRecord(own(args[0], game.record())).free(); break;
       case "position": Game.fromText(own(args[0], game.toText())).free(); break;
       case "beliefs":

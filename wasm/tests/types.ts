@@ -58,5 +58,10 @@ try {
   const kind: ErrorKind = (e as SalpakanError).kind;
   console.log(kind);
 }
+const ended = new Game(5);
+const timeLoss: Status = ended.loseOnTime("black");
+const left: Status = new Game(6).abandon(1);
+console.log(timeLoss.reason, left.reason);
+ended.free();
 console.log(state, winner, outcome, cells.length, history.length, shown, move, budget, wrongState, wrongOutcome, leaked);
 game.free();

@@ -376,6 +376,24 @@ static void test_resign_draw_and_limit(void) {
           status.reason == SALPAKAN_REASON_RESIGNATION);
     salpakan_game_free(game);
 
+    /* The ends a server decides: a loss on time, an abandonment; nothing after them. */
+    game = random_game(5, SALPAKAN_WHITE);
+    CHECK_RESULT(salpakan_game_lose_on_time(game, 2), SALPAKAN_RESULT_INVALID_ARGUMENT);
+    CHECK_RESULT(salpakan_game_lose_on_time(NULL, 0), SALPAKAN_RESULT_NULL_ARGUMENT);
+    CHECK_RESULT(salpakan_game_lose_on_time(game, SALPAKAN_BLACK), SALPAKAN_RESULT_OK);
+    salpakan_game_status(game, &status);
+    CHECK(status.state == SALPAKAN_STATE_WON && status.winner == SALPAKAN_WHITE &&
+          status.reason == SALPAKAN_REASON_TIME);
+    CHECK_RESULT(salpakan_game_abandon(game, SALPAKAN_WHITE), SALPAKAN_RESULT_GAME_OVER);
+    salpakan_game_free(game);
+    game = random_game(6, SALPAKAN_WHITE);
+    CHECK_RESULT(salpakan_game_abandon(NULL, 0), SALPAKAN_RESULT_NULL_ARGUMENT);
+    CHECK_RESULT(salpakan_game_abandon(game, SALPAKAN_WHITE), SALPAKAN_RESULT_OK);
+    salpakan_game_status(game, &status);
+    CHECK(status.state == SALPAKAN_STATE_WON && status.winner == SALPAKAN_BLACK &&
+          status.reason == SALPAKAN_REASON_ABANDONED);
+    salpakan_game_free(game);
+
     game = random_game(4, SALPAKAN_WHITE);
     CHECK_RESULT(salpakan_game_agree_draw(NULL), SALPAKAN_RESULT_NULL_ARGUMENT);
     CHECK_RESULT(salpakan_game_agree_draw(game), SALPAKAN_RESULT_OK);

@@ -70,6 +70,17 @@ int main() {
     check(moved.status().winner == SALPAKAN_BLACK, "resignation");
     check(error_code([&] { moved.agree_draw(); }) == SALPAKAN_RESULT_GAME_OVER,
           "after the end: GAME_OVER");
+    check(error_code([&] { moved.lose_on_time(SALPAKAN_BLACK); }) == SALPAKAN_RESULT_GAME_OVER,
+          "no loss on time after the end");
+    salpakan::Game timed = game.clone();
+    timed.lose_on_time(SALPAKAN_BLACK);
+    check(timed.status().winner == SALPAKAN_WHITE && timed.status().reason == SALPAKAN_REASON_TIME,
+          "a loss on time");
+    salpakan::Game left = game.clone();
+    left.abandon(SALPAKAN_WHITE);
+    check(left.status().winner == SALPAKAN_BLACK &&
+              left.status().reason == SALPAKAN_REASON_ABANDONED,
+          "an abandonment");
     const salpakan::View view = game.view(SALPAKAN_WHITE);
     int unknown = 0;
     for (const SalpakanCell &cell : view) unknown += cell.rank == SALPAKAN_RANK_UNKNOWN;
