@@ -45,6 +45,7 @@ from salpakan import evaluation
 OBSERVATION_LEN = 38 * 8 * 9
 ACTIONS = 288
 MASKED = -1e9
+OPPONENTS = ("random", "self")
 
 Params = Dict[str, jax.Array]
 
@@ -70,6 +71,15 @@ class Config:
     max_grad_norm: float = 0.5
     opponent: str = "random"
     max_plies: int = 1000
+
+    def __post_init__(self) -> None:
+        if self.opponent not in OPPONENTS:
+            raise ValueError(f"opponent {self.opponent!r}: choose one of {', '.join(OPPONENTS)}")
+        for name in ("steps", "envs", "rollout", "hidden", "epochs", "minibatch", "max_plies"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
+        if not 0.0 <= self.gamma <= 1.0 or not 0.0 <= self.gae_lambda <= 1.0:
+            raise ValueError("gamma and gae_lambda must lie in [0, 1]")
 
 
 # --- the network: an MLP with a policy head and a value head --------------------------------
@@ -463,7 +473,10 @@ def main() -> None:
     parser.add_argument("--greedy-games", type=int, default=400)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
-    config = Config(**{f.name: getattr(args, f.name) for f in dataclasses.fields(Config)})
+    try:
+        config = Config(**{f.name: getattr(args, f.name) for f in dataclasses.fields(Config)})
+    except ValueError as e:
+        parser.error(str(e))
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
     print(f"{config}\njax {jax.__version__} on {jax.devices()[0].platform}, {os.cpu_count()} CPUs")

@@ -150,3 +150,16 @@ def test_evaluation_counts_every_game(ppo):
     assert sum(first) == 4
     assert ppo.evaluate(params, "random", 4, seed=1, max_plies=200) == first
     assert sum(ppo.evaluate(params, "greedy", 2, seed=1, max_plies=200)) == 2
+
+
+@pytest.mark.parametrize(
+    "changes, words",
+    [
+        ({"opponent": "greedy"}, "opponent 'greedy'"),
+        ({"envs": 0}, "envs"),
+        ({"gamma": 1.5}, "gamma"),
+    ],
+)
+def test_a_bad_config_is_refused_by_name(ppo, changes, words):
+    with pytest.raises(ValueError, match=words):
+        small(ppo, **changes)
