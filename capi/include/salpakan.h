@@ -422,6 +422,15 @@ SalpakanResult salpakan_game_view(const struct SalpakanGame *game,
                                   uint8_t side,
                                   struct SalpakanCell *cells);
 
+// Writes the board as a spectator sees it to `cells` (72 cells indexed by square): every
+// piece with its side and `SALPAKAN_RANK_UNKNOWN`, empty squares as
+// `{SALPAKAN_NO_SIDE, SALPAKAN_NO_PIECE}`. Nothing in it depends on a hidden rank.
+//
+// # Safety
+// `game` is NULL or a live handle; `cells` is NULL or has room for 72 cells.
+SalpakanResult salpakan_game_public_view(const struct SalpakanGame *game,
+                                         struct SalpakanCell *cells);
+
 // Writes perft of the current position at `depth` to `*nodes` (the rulebook: the number of
 // move sequences of that length; 0 for a finished game at depth 1 or more). A `depth` above
 // `SALPAKAN_MAX_PERFT_DEPTH` is `SALPAKAN_RESULT_INVALID_ARGUMENT`. Cost grows about 30-fold a
@@ -562,6 +571,16 @@ SalpakanResult salpakan_game_view_text(const struct SalpakanGame *game,
                                        char *buf,
                                        size_t capacity,
                                        size_t *len);
+
+// Writes the position text as a spectator sees it: every piece hidden (`XX`/`xx`), no hidden
+// state. Buffer rules as `salpakan_game_to_text`.
+//
+// # Safety
+// As `salpakan_game_to_text`.
+SalpakanResult salpakan_game_public_view_text(const struct SalpakanGame *game,
+                                              char *buf,
+                                              size_t capacity,
+                                              size_t *len);
 
 // Writes the game record: rules, both setups (or the start position), who moved first, every
 // move with its announcement and the result. Buffer rules as `salpakan_game_to_text`.

@@ -180,6 +180,13 @@ public:
         return cells;
     }
 
+    /// The board as a spectator sees it: every piece's side, no rank.
+    View public_view() const {
+        View cells{};
+        detail::check(salpakan_game_public_view(handle_, cells.data()));
+        return cells;
+    }
+
     std::uint64_t perft(std::uint32_t depth) const {
         std::uint64_t nodes = 0;
         detail::check(salpakan_game_perft(handle_, depth, &nodes));
@@ -211,6 +218,13 @@ public:
     std::string view_text(std::uint8_t side) const {
         return detail::text([this, side](char *buf, std::size_t cap, std::size_t *len) {
             return salpakan_game_view_text(handle_, side, buf, cap, len);
+        });
+    }
+
+    /// The position text as a spectator sees it (every piece hidden).
+    std::string public_view_text() const {
+        return detail::text([this](char *buf, std::size_t cap, std::size_t *len) {
+            return salpakan_game_public_view_text(handle_, buf, cap, len);
         });
     }
 

@@ -351,6 +351,37 @@ pub unsafe extern "C" fn salpakan_game_view(
     })
 }
 
+/// Writes the board as a spectator sees it to `cells` (72 cells indexed by square): every
+/// piece with its side and `SALPAKAN_RANK_UNKNOWN`, empty squares as
+/// `{SALPAKAN_NO_SIDE, SALPAKAN_NO_PIECE}`. Nothing in it depends on a hidden rank.
+///
+/// # Safety
+/// `game` is NULL or a live handle; `cells` is NULL or has room for 72 cells.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn salpakan_game_public_view(
+    game: *const SalpakanGame,
+    cells: *mut SalpakanCell,
+) -> SalpakanResult {
+    guard(|| {
+        // SAFETY: forwarded from the caller.
+        let game = unsafe { SalpakanGame::borrow(game, "game") }?;
+        // SAFETY: forwarded from the caller.
+        let cells = unsafe { out_array::<_, { Square::NUM }>(cells, "cells") }?;
+        let view = game.game.public_view();
+        cells.write(std::array::from_fn(|i| match view.cells()[i] {
+            None => SalpakanCell {
+                side: SALPAKAN_NO_SIDE,
+                rank: SALPAKAN_NO_PIECE,
+            },
+            Some(id) => SalpakanCell {
+                side: id.side() as u8,
+                rank: SALPAKAN_RANK_UNKNOWN,
+            },
+        }));
+        Ok(())
+    })
+}
+
 /// Writes perft of the current position at `depth` to `*nodes` (the rulebook: the number of
 /// move sequences of that length; 0 for a finished game at depth 1 or more). A `depth` above
 /// `SALPAKAN_MAX_PERFT_DEPTH` is `SALPAKAN_RESULT_INVALID_ARGUMENT`. Cost grows about 30-fold a

@@ -170,6 +170,26 @@ pub unsafe extern "C" fn salpakan_game_view_text(
     }
 }
 
+/// Writes the position text as a spectator sees it: every piece hidden (`XX`/`xx`), no hidden
+/// state. Buffer rules as `salpakan_game_to_text`.
+///
+/// # Safety
+/// As `salpakan_game_to_text`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn salpakan_game_public_view_text(
+    game: *const SalpakanGame,
+    buf: *mut c_char,
+    capacity: usize,
+    len: *mut usize,
+) -> SalpakanResult {
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        game_text(game, buf, capacity, len, |g| {
+            Ok(g.public_view().to_text().to_string())
+        })
+    }
+}
+
 /// Writes the game record: rules, both setups (or the start position), who moved first, every
 /// move with its announcement and the result. Buffer rules as `salpakan_game_to_text`.
 ///

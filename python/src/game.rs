@@ -219,6 +219,14 @@ impl Game {
         })
     }
 
+    /// The game as a spectator sees it: where each side's pieces stand, no rank, the side to
+    /// move and the status.
+    fn public_view(&self) -> PublicView {
+        PublicView {
+            inner: self.inner.public_view(),
+        }
+    }
+
     /// `side`'s exact beliefs as a NumPy `float64` array of shape `(72, 15)`:
     /// `[square, rank]` is the probability that the piece on `square` has `rank` (rank values
     /// 0 Flag … 14 Spy). An enemy piece's row is its exact posterior given what `side` has
@@ -383,5 +391,57 @@ impl View {
             self.inner.side().word(),
             self.inner
         )
+    }
+}
+
+/// The game as a spectator sees it: every piece's side and no rank, the side to move, the
+/// status. `str(view)` draws the board (White's pieces `XX`, Black's `xx`).
+#[pyclass(module = "salpakan", frozen)]
+pub(crate) struct PublicView {
+    inner: salpakan::PublicView,
+}
+
+#[pymethods]
+impl PublicView {
+    /// The 72 cells by square: `None` (empty) or the side whose piece stands there.
+    fn cells(&self) -> Vec<Option<&'static str>> {
+        self.inner
+            .cells()
+            .iter()
+            .map(|cell| cell.map(|id| id.side().word()))
+            .collect()
+    }
+
+    /// The side to move.
+    #[getter]
+    fn side_to_move(&self) -> &'static str {
+        self.inner.side_to_move().word()
+    }
+
+    /// Plies played.
+    #[getter]
+    fn ply(&self) -> u32 {
+        self.inner.ply()
+    }
+
+    /// The game's status.
+    #[getter]
+    fn status(&self) -> Status {
+        Status {
+            inner: self.inner.status(),
+        }
+    }
+
+    /// The view text: the position text with every piece hidden (`XX` White, `xx` Black).
+    fn to_text(&self) -> String {
+        self.inner.to_text().to_string()
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<salpakan.PublicView>\n{}", self.inner)
     }
 }

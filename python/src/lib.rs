@@ -29,6 +29,7 @@ fn _salpakan(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<handles::Report>()?;
     m.add_class::<handles::Game>()?;
     m.add_class::<game::View>()?;
+    m.add_class::<game::PublicView>()?;
     m.add_class::<handles::Tracker>()?;
     m.add_class::<agents::Random>()?;
     m.add_class::<agents::Greedy>()?;

@@ -118,6 +118,29 @@ def test_views_hide_every_enemy_rank():
         assert hidden == sum(1 for c in view.cells() if c is not None and c[0] == "enemy")
 
 
+def test_the_public_view_shows_sides_and_no_rank_whatever_the_hidden_ranks():
+    game = salpakan.Game(seed=9)
+    agent = salpakan.Random(9)
+    while game.status.ongoing and game.ply < 60:
+        game.play(agent.choose_in(game, game.side_to_move))
+    public = game.public_view()
+    cells = public.cells()
+    assert len(cells) == 72 and set(cells) <= {None, "white", "black"}
+    for square, side in enumerate(cells):
+        piece = game.view("white").cells()[square]
+        assert (side is None) == (piece is None)
+    assert public.side_to_move == game.side_to_move and public.ply == game.ply
+    assert public.status == game.status
+    codes = {salpakan.rank_code(r).lower() for r in range(15)}
+    assert not any(token.lower() in codes for token in str(public).split())
+    assert not any(code in public.to_text().lower().split() for code in codes)
+    # Other hidden ranks for either side, the same history: the same public view.
+    for side in ("white", "black"):
+        twin = game.sample(side, 4).public_view()
+        assert twin.cells() == cells
+        assert twin.to_text() == public.to_text() and str(twin) == str(public)
+
+
 def test_from_cells_and_cells_round_trip():
     white = salpakan.Setup.random("white", 5)
     black = salpakan.Setup.random(1, 6)

@@ -252,6 +252,25 @@ impl Game {
         Ok(object.into())
     }
 
+    /// The game as a spectator sees it: where each side's pieces stand, no rank, the side to
+    /// move, and the board drawn with every piece hidden.
+    #[wasm_bindgen(js_name = publicView, unchecked_return_type = "PublicView")]
+    pub fn public_view(&self) -> JsValue {
+        let view = self.inner.public_view();
+        let cells: Array = view
+            .cells()
+            .iter()
+            .map(|cell| cell.map_or(JsValue::NULL, |id| id.side().word().into()))
+            .collect();
+        let object = Object::new();
+        set(&object, "sideToMove", view.side_to_move().word());
+        set(&object, "ply", view.ply());
+        set(&object, "status", status_object(view.status()));
+        set(&object, "cells", cells);
+        set(&object, "text", view.to_text().to_string());
+        object.into()
+    }
+
     /// `side`'s exact beliefs, 72 × 15 probabilities: `[square * 15 + rank]`.
     pub fn beliefs(
         &self,

@@ -60,6 +60,16 @@ export interface View {
   /** The board drawn as that side sees it. */
   text: string;
 }
+/** The game as a spectator sees it: each piece's side, no rank. */
+export interface PublicView {
+  sideToMove: Side;
+  ply: number;
+  status: Status;
+  /** 72 cells, indexed by square: the side whose piece stands there, or null. */
+  cells: (Side | null)[];
+  /** The view text with every piece hidden (`XX` White, `xx` Black). */
+  text: string;
+}
 /** A piece with its rank, as the arbiter knows it (for the final board). */
 export interface Piece { side: Side; rank: number; code: RankCode; name: string }
 /** The kind of an error, the crate's `ErrorKind`: the same for the C ABI and Python. */

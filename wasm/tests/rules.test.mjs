@@ -109,6 +109,27 @@ test("views hide every enemy rank", () => {
   game.free();
 });
 
+test("the public view shows sides and no rank, whatever the hidden ranks", () => {
+  const game = new Game(9);
+  const bot = new Random(9);
+  for (let i = 0; i < 80 && game.status.state === "ongoing"; i++) game.play(bot.choose(game, game.sideToMove));
+  const view = game.publicView();
+  assert.equal(view.cells.length, 72);
+  assert.ok(view.cells.every((c) => c === null || c === "white" || c === "black"));
+  const white = game.view("white");
+  view.cells.forEach((side, square) => assert.equal(side === null, white.cells[square] === null));
+  assert.equal(view.sideToMove, game.sideToMove);
+  assert.equal(view.ply, game.ply);
+  assert.deepEqual({ ...view.status }, { ...game.status });
+  assert.ok(!/\b(FL|fl|SP|sp|PV|pv|5G|5g)\b/.test(view.text));
+  for (const side of ["white", "black"]) {
+    const sample = game.sample(side, 4);
+    assert.deepEqual(sample.publicView(), view);
+    sample.free();
+  }
+  game.free();
+});
+
 test("fromCells, statuses, moves as text and as {from, to}, and errors", () => {
   const white = new Array(72).fill(255);
   const black = new Array(72).fill(255);

@@ -11,6 +11,7 @@ import {
   type EnemyCell,
   type ErrorKind,
   type Outcome,
+  type PublicView,
   type Report,
   type SalpakanError,
   type Side,
@@ -62,6 +63,10 @@ const ended = new Game(5);
 const timeLoss: Status = ended.loseOnTime("black");
 const left: Status = new Game(6).abandon(1);
 console.log(timeLoss.reason, left.reason);
+const spectator: PublicView = ended.publicView();
+const firstCell: Side | null = spectator.cells[0];
+// @ts-expect-error: a spectator's cell holds no rank
+console.log(spectator.cells[0].rank, firstCell, spectator.text);
 ended.free();
 console.log(state, winner, outcome, cells.length, history.length, shown, move, budget, wrongState, wrongOutcome, leaked);
 game.free();

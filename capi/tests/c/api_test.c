@@ -464,6 +464,33 @@ static void test_view(void) {
     salpakan_game_view(game, SALPAKAN_BLACK, cells);
     CHECK(memcmp(cells, other, sizeof cells) != 0); /* Black sees its own ranks */
 
+    /* A spectator's board: every piece's side, no rank; the same for both twins. */
+    CHECK_RESULT(salpakan_game_public_view(game, cells), SALPAKAN_RESULT_OK);
+    CHECK_RESULT(salpakan_game_public_view(twin, other), SALPAKAN_RESULT_OK);
+    CHECK(memcmp(cells, other, sizeof cells) == 0);
+    for (i = 0; i < SALPAKAN_SQUARES; i++) {
+        if (white[i] != SALPAKAN_NO_PIECE) {
+            CHECK(cells[i].side == SALPAKAN_WHITE && cells[i].rank == SALPAKAN_RANK_UNKNOWN);
+        } else if (black[i] != SALPAKAN_NO_PIECE) {
+            CHECK(cells[i].side == SALPAKAN_BLACK && cells[i].rank == SALPAKAN_RANK_UNKNOWN);
+        } else {
+            CHECK(cells[i].side == SALPAKAN_NO_SIDE && cells[i].rank == SALPAKAN_NO_PIECE);
+        }
+    }
+    {
+        char text[512], twin_text[512];
+        size_t len = 0, twin_len = 0;
+        CHECK_RESULT(salpakan_game_public_view_text(game, text, sizeof text, &len),
+                     SALPAKAN_RESULT_OK);
+        CHECK_RESULT(salpakan_game_public_view_text(twin, twin_text, sizeof twin_text, &twin_len),
+                     SALPAKAN_RESULT_OK);
+        CHECK(len == twin_len && strcmp(text, twin_text) == 0);
+        CHECK(strstr(text, "XX") != NULL && strstr(text, "xx") != NULL);
+        CHECK(strstr(text, "FL") == NULL && strstr(text, "fl") == NULL);
+    }
+    CHECK_RESULT(salpakan_game_public_view(game, NULL), SALPAKAN_RESULT_NULL_ARGUMENT);
+    CHECK_RESULT(salpakan_game_public_view(NULL, cells), SALPAKAN_RESULT_NULL_ARGUMENT);
+
     CHECK_RESULT(salpakan_game_view(game, 2, cells), SALPAKAN_RESULT_INVALID_ARGUMENT);
     CHECK_RESULT(salpakan_game_view(game, SALPAKAN_WHITE, NULL), SALPAKAN_RESULT_NULL_ARGUMENT);
     CHECK_RESULT(salpakan_game_view(NULL, SALPAKAN_WHITE, cells), SALPAKAN_RESULT_NULL_ARGUMENT);

@@ -123,6 +123,14 @@ int main() {
     salpakan::Game sampled = fresh.sample(SALPAKAN_WHITE, 1);
     check(sampled.view_text(SALPAKAN_WHITE) == fresh.view_text(SALPAKAN_WHITE),
           "a sample looks the same to White");
+    const salpakan::View seen = fresh.public_view(), seen_in_sample = sampled.public_view();
+    bool same = sampled.public_view_text() == fresh.public_view_text();
+    for (std::size_t i = 0; i < seen.size(); ++i)
+        same = same && seen[i].side == seen_in_sample[i].side && seen[i].rank == seen_in_sample[i].rank;
+    check(same, "a sample looks the same to a spectator");
+    int hidden = 0;
+    for (const SalpakanCell &cell : fresh.public_view()) hidden += cell.rank == SALPAKAN_RANK_UNKNOWN;
+    check(hidden == 42, "a spectator sees 42 pieces and no rank");
     const auto result = fresh.playout(3, 100000);
     check(result.second > 0 && result.first.state != SALPAKAN_STATE_ONGOING, "a playout ends");
     int actions = 0;
