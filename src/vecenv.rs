@@ -7,6 +7,7 @@
 
 use thiserror::Error;
 
+use crate::agents::Agent;
 use crate::error_kind::ErrorKind;
 use crate::knowledge::{Observation, Orientation, Tracker};
 use crate::movegen::Move;
@@ -62,15 +63,29 @@ pub enum StepError {
         /// The side to move there.
         side: Side,
     },
+    /// An agent was asked to move in a batch that keeps no trackers (made without
+    /// observations): an agent sees a game only through its side's tracker.
+    #[error("an agent needs the trackers of a batch that makes observations")]
+    NoTrackers,
+    /// Not one choice flag a game.
+    #[error("{flags} choice flags for {games} games")]
+    Choices {
+        /// The flags given.
+        flags: usize,
+        /// The games of the batch.
+        games: usize,
+    },
 }
 
 impl StepError {
-    /// Its kind: [`ErrorKind::Argument`] for a count that does not match, else
-    /// [`ErrorKind::IllegalMove`].
+    /// Its kind: [`ErrorKind::IllegalMove`] for an illegal action, else
+    /// [`ErrorKind::Argument`].
     #[must_use]
     pub const fn kind(&self) -> ErrorKind {
         match self {
-            StepError::Count { .. } => ErrorKind::Argument,
+            StepError::Count { .. } | StepError::NoTrackers | StepError::Choices { .. } => {
+                ErrorKind::Argument
+            }
             StepError::Illegal { .. } => ErrorKind::IllegalMove,
         }
     }
@@ -357,6 +372,67 @@ impl VecEnv {
             let (white, black, first) = &env.start;
             (white, black, *first, env.plies)
         })
+    }
+
+    /// `agent`'s action for the side to move in every game where `choose` is set (all games
+    /// with `None`), and -1 elsewhere: a built-in opponent for a learner, at the batch's
+    /// speed. The agent is handed only the side to move's [`Tracker`], as in a real game;
+    /// one agent serves every game (its own state, such as a generator, runs on across them).
+    ///
+    /// # Errors
+    /// [`StepError::NoTrackers`] for a batch made without observations, and
+    /// [`StepError::Choices`] unless `choose` has one flag a game.
+    ///
+    /// # Panics
+    /// If `out` does not hold one action a game.
+    ///
+    /// # Examples
+    /// ```
+    /// use salpakan::{Greedy, Rules, VecEnv};
+    ///
+    /// let mut env = VecEnv::new(3, 5, Rules::default(), true, 0);
+    /// let (mut greedy, mut random) = ([0i64; 3], [0i64; 3]);
+    /// env.agent_actions(&mut Greedy::new(1), Some(&[true, false, true]), &mut greedy)?;
+    /// env.sample_actions(&mut random);
+    /// assert!(greedy[0] >= 0 && greedy[1] == -1 && greedy[2] >= 0);
+    /// let actions = [greedy[0], random[1], greedy[2]];
+    /// let moves = env.moves(&actions)?; // every one legal
+    /// # assert_eq!(moves.len(), 3);
+    /// # Ok::<_, salpakan::StepError>(())
+    /// ```
+    pub fn agent_actions<A: Agent + ?Sized>(
+        &self,
+        agent: &mut A,
+        choose: Option<&[bool]>,
+        out: &mut [i64],
+    ) -> Result<(), StepError> {
+        assert_eq!(out.len(), self.envs.len(), "one action a game");
+        if let Some(flags) = choose
+            && flags.len() != self.envs.len()
+        {
+            return Err(StepError::Choices {
+                flags: flags.len(),
+                games: self.envs.len(),
+            });
+        }
+        if !self.settings.observations {
+            return Err(StepError::NoTrackers);
+        }
+        for (i, (slot, env)) in out.iter_mut().zip(&self.envs).enumerate() {
+            let wanted = choose.is_none_or(|flags| flags[i]);
+            let tracker = env
+                .trackers
+                .as_ref()
+                .map(|trackers| &trackers[env.position.side_to_move().index()]);
+            *slot = match tracker {
+                Some(tracker) if wanted => agent
+                    .choose(tracker)
+                    .and_then(Move::action)
+                    .map_or(-1, i64::from),
+                _ => -1,
+            };
+        }
+        Ok(())
     }
 
     /// A uniformly random legal action for every game (-1 for a game with none), drawn from

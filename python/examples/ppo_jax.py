@@ -10,8 +10,10 @@ tensor flattened, and illegal actions get a logit of -1e9 from the mask, so they
 sampled (the ``VecEnv`` would raise ``IllegalMoveError`` if one were).
 
 In each game the learner holds one side, drawn anew for every game; the other side is the
-opponent: ``random`` (``VecEnv.sample_actions``, uniform over the legal moves) or ``self`` (the
-current policy, sampled, not trained on). "Steps" counts the learner's own decisions: each is
+opponent: ``random`` (``VecEnv.sample_actions``, uniform over the legal moves), ``greedy``
+(``VecEnv.agent_actions`` with ``Greedy``, which sees only its side's tracker), ``mixed``
+(Greedy or Random, drawn anew for every game) or ``self`` (the current policy, sampled, not
+trained on). "Steps" counts the learner's own decisions: each is
 one training sample. The reward is the game's end only: +1 won, -1 lost, 0 for a draw (the ply
 cap).
 
@@ -45,7 +47,7 @@ from salpakan import evaluation
 OBSERVATION_LEN = 38 * 8 * 9
 ACTIONS = 288
 MASKED = -1e9
-OPPONENTS = ("random", "self")
+OPPONENTS = ("random", "greedy", "mixed", "self")
 
 Params = Dict[str, jax.Array]
 
@@ -213,11 +215,28 @@ class Collector:
         self.key = jax.random.PRNGKey(config.seed)
         # Whether the learner is the side to move, per game; drawn anew for each new game.
         self.learner_to_move = self.rng.random(config.envs) < 0.5
+        # Whether a game's opponent is Greedy (for "mixed": drawn anew for each new game).
+        self.greedy = salpakan.Greedy(config.seed)
+        if config.opponent == "mixed":
+            self.greedy_game = self.rng.random(config.envs) < 0.5
+        else:
+            self.greedy_game = np.full(config.envs, config.opponent == "greedy")
         self.games: List[float] = []  # the learner's result of each finished game
 
     def _split(self) -> jax.Array:
         self.key, key = jax.random.split(self.key)
         return key
+
+    def _opponent_actions(self) -> np.ndarray:
+        """The built-in opponent's action in each game (only the rows where it is to move
+        are used): Random's from the env's own generator, Greedy's from its tracker."""
+        if self.config.opponent == "random":
+            return self.env.sample_actions()
+        by_greedy = ~self.learner_to_move & self.greedy_game
+        chosen = self.env.agent_actions(self.greedy, by_greedy)
+        if self.config.opponent == "mixed":
+            chosen = np.where(by_greedy, chosen, self.env.sample_actions())
+        return chosen
 
     def collect(self, params: Params) -> Rollout:
         t_len, n = self.config.rollout, self.config.envs
@@ -237,8 +256,8 @@ class Collector:
             obs = self.obs.reshape(n, OBSERVATION_LEN)
             actions, log_probs, values = act(params, obs, self.mask, self._split())
             actions = np.asarray(actions, dtype=np.int64)
-            if self.config.opponent == "random":
-                actions = np.where(self.learner_to_move, actions, self.env.sample_actions())
+            if self.config.opponent != "self":
+                actions = np.where(self.learner_to_move, actions, self._opponent_actions())
             r.obs[t], r.mask[t], r.action[t] = obs, self.mask, actions
             r.log_prob[t], r.value[t] = np.asarray(log_probs), np.asarray(values)
             r.learner[t] = self.learner_to_move
@@ -251,6 +270,8 @@ class Collector:
                 )
             fresh = self.rng.random(n) < 0.5
             self.learner_to_move = np.where(ended, fresh, ~self.learner_to_move)
+            if self.config.opponent == "mixed":
+                self.greedy_game = np.where(ended, self.rng.random(n) < 0.5, self.greedy_game)
         _, _, values = act(params, self.obs.reshape(n, OBSERVATION_LEN), self.mask, self._split())
         r.last_value = np.asarray(values)
         r.last_learner = self.learner_to_move.copy()

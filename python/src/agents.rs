@@ -101,3 +101,23 @@ agent_class! {
         }
     }
 }
+
+/// Runs `f` on the engine agent inside `agent` (a `Random`, `Greedy` or `Ismcts`), borrowed
+/// mutably; `ArgumentError` for anything else.
+pub(crate) fn with_agent<R>(
+    agent: &Bound<'_, PyAny>,
+    f: impl FnOnce(&mut (dyn salpakan::Agent + Send)) -> R,
+) -> PyResult<R> {
+    if let Ok(mut a) = agent.extract::<PyRefMut<'_, Random>>() {
+        return Ok(f(&mut a.inner));
+    }
+    if let Ok(mut a) = agent.extract::<PyRefMut<'_, Greedy>>() {
+        return Ok(f(&mut a.inner));
+    }
+    if let Ok(mut a) = agent.extract::<PyRefMut<'_, Ismcts>>() {
+        return Ok(f(&mut a.inner));
+    }
+    Err(crate::errors::argument(
+        "agent must be a salpakan.Random, Greedy or Ismcts",
+    ))
+}

@@ -194,6 +194,28 @@ impl VecEnv {
         PyArray1::from_vec(py, actions)
     }
 
+    /// `agent`'s action (`int64`) for the side to move in every game, or only where `choose`
+    /// (a sequence of `bool`s, one per game) is true, and -1 elsewhere: a built-in opponent
+    /// (`Random`, `Greedy` or `Ismcts`) at the env's speed, handed only the side to move's
+    /// tracker. Needs an env that makes observations (its trackers); raises `ArgumentError`
+    /// otherwise, or for another agent or a `choose` of the wrong length. The GIL is released
+    /// while the agent chooses.
+    #[pyo3(signature = (agent, choose = None))]
+    fn agent_actions<'py>(
+        &mut self,
+        py: Python<'py>,
+        agent: &Bound<'py, PyAny>,
+        choose: Option<Vec<bool>>,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let mut actions = vec![0i64; self.inner.len()];
+        let env = &self.inner;
+        crate::agents::with_agent(agent, |agent| {
+            py.detach(|| env.agent_actions(agent, choose.as_deref(), &mut actions))
+        })?
+        .map_err(raise)?;
+        Ok(PyArray1::from_vec(py, actions))
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "<salpakan.VecEnv {} games, observations {}, {} threads>",

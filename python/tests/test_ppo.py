@@ -54,7 +54,7 @@ def test_smoke_run_has_finite_losses(ppo):
     assert all(np.isfinite(np.asarray(v)).all() for v in params.values())
 
 
-@pytest.mark.parametrize("opponent", ["random", "self"])
+@pytest.mark.parametrize("opponent", ["random", "greedy", "mixed", "self"])
 def test_every_action_taken_is_legal(ppo, opponent):
     # The VecEnv raises IllegalMoveError on an illegal action; this also checks each row.
     config = small(ppo, seed=3, opponent=opponent)
@@ -155,7 +155,7 @@ def test_evaluation_counts_every_game(ppo):
 @pytest.mark.parametrize(
     "changes, words",
     [
-        ({"opponent": "greedy"}, "opponent 'greedy'"),
+        ({"opponent": "ismcts"}, "opponent 'ismcts'"),
         ({"envs": 0}, "envs"),
         ({"gamma": 1.5}, "gamma"),
     ],

@@ -42,6 +42,33 @@ def test_vecenv_equals_single_games(threads):
     assert episodes_ended >= 8
 
 
+def test_an_agent_chooses_in_the_batch_as_in_each_game():
+    env = salpakan.VecEnv(6, seed=4)
+    env.reset()
+    games = [salpakan.Game(*env.episode_start(i)[:2], first=env.episode_start(i)[2]) for i in range(6)]
+    for ply in range(60):
+        choose = np.array([(i + ply) % 3 != 0 for i in range(6)])
+        chosen = env.agent_actions(salpakan.Greedy(7), choose)
+        assert chosen.dtype == np.int64 and chosen.shape == (6,)
+        agent = salpakan.Greedy(7)  # the same agent, asked game by game in the same order
+        for i, game in enumerate(games):
+            expected = agent.choose_in(game, game.side_to_move).action if choose[i] else -1
+            assert chosen[i] == expected, (ply, i)
+        actions = np.where(choose, chosen, env.sample_actions())
+        _, _, terminations, truncations, _ = env.step(actions)
+        for i, game in enumerate(games):
+            game.play_action(int(actions[i]))
+            if terminations[i] or truncations[i]:
+                white, black, first, _ = env.episode_start(i)
+                games[i] = salpakan.Game(white, black, first=first)
+    with pytest.raises(salpakan.ArgumentError, match="5 choice flags for 6 games"):
+        env.agent_actions(salpakan.Random(1), [True] * 5)
+    with pytest.raises(salpakan.ArgumentError, match="Random, Greedy or Ismcts"):
+        env.agent_actions("greedy")
+    with pytest.raises(salpakan.ArgumentError, match="trackers"):
+        salpakan.VecEnv(2, observations=False).agent_actions(salpakan.Greedy(1))
+
+
 def test_vecenv_without_observations_and_bad_actions():
     env = salpakan.VecEnv(4, seed=1, observations=False)
     observations, masks = env.reset()

@@ -4,8 +4,8 @@
 
 use crate::common::{game, mv, play_all, rules4, start};
 use salpakan::{
-    ErrorKind, Game, Move, Observation, Orientation, Position, Rules, Setup, Side, SplitMix64,
-    Square, StepError, StepOutputs, StepResult, VecEnv,
+    Agent, ErrorKind, Game, Greedy, Move, Observation, Orientation, Position, Rules, Setup, Side,
+    SplitMix64, Square, StepError, StepOutputs, StepResult, VecEnv,
 };
 
 use std::collections::HashMap;
@@ -276,6 +276,74 @@ fn every_game_is_the_game_the_rules_play() {
         }
     }
     assert!(ends > 0 && cuts > 0, "{ends} games ended, {cuts} were cut");
+}
+
+/// A built-in agent asked through the batch chooses what it would choose in each game, handed
+/// the side to move's tracker; games not chosen for get -1; and the refusals change nothing.
+#[test]
+fn an_agent_in_the_batch_chooses_as_in_each_game() {
+    let rules = Rules::default();
+    let mut env = VecEnv::new(N, 4, rules, true, 0);
+    let mut buffers = Buffers::new(N);
+    env.reset(buffers.out());
+    let mut games: Vec<Game> = (0..N)
+        .map(|i| {
+            let (white, black, first, _) = env.episode_start(i).unwrap();
+            Game::new(white.clone(), black.clone(), first, rules).unwrap()
+        })
+        .collect();
+    let (mut chosen, mut random) = ([0i64; N], [0i64; N]);
+    let mut challenges = 0;
+    for ply in 0..120 {
+        let flags: Vec<bool> = (0..N).map(|i| (i + ply) % 3 != 0).collect();
+        let mut batch_agent = Greedy::new(7);
+        env.agent_actions(&mut batch_agent, Some(&flags), &mut chosen)
+            .unwrap();
+        // The same agent, asked game by game in the same order through the game itself.
+        let mut game_agent = Greedy::new(7);
+        for (i, game) in games.iter().enumerate() {
+            let expected = if flags[i] {
+                let side = game.side_to_move();
+                i64::from(game_agent.choose_in(game, side).unwrap().action().unwrap())
+            } else {
+                -1
+            };
+            assert_eq!(chosen[i], expected, "ply {ply}, game {i}");
+        }
+        env.sample_actions(&mut random);
+        let actions: Vec<i64> = (0..N)
+            .map(|i| if flags[i] { chosen[i] } else { random[i] })
+            .collect();
+        let moves = env.moves(&actions).expect("an agent's actions are legal");
+        env.step(&moves, buffers.out());
+        for (i, game) in games.iter_mut().enumerate() {
+            challenges += usize::from(game.play(moves[i]).unwrap().outcome.is_some());
+            let result = buffers.results[i];
+            if result.terminated || result.truncated {
+                let (white, black, first, _) = env.episode_start(i).unwrap();
+                *game = Game::new(white.clone(), black.clone(), first, rules).unwrap();
+            }
+        }
+    }
+    assert!(challenges > 20, "the agents met: {challenges} challenges");
+
+    assert_eq!(
+        env.agent_actions(&mut Greedy::new(1), Some(&[true; N - 1]), &mut chosen),
+        Err(StepError::Choices {
+            flags: N - 1,
+            games: N
+        })
+    );
+    let mut blind = VecEnv::new(N, 4, rules, false, 0);
+    let err = blind
+        .agent_actions(&mut Greedy::new(1), None, &mut chosen)
+        .unwrap_err();
+    assert_eq!(
+        (err.clone(), err.kind()),
+        (StepError::NoTrackers, ErrorKind::Argument)
+    );
+    blind.sample_actions(&mut random);
+    assert!(blind.moves(&random).is_ok(), "a refusal changes nothing");
 }
 
 /// A step split into jobs (as threads run them) writes exactly what the whole step writes.
