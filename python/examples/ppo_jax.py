@@ -18,8 +18,8 @@ one training sample. The reward is the game's end only: +1 won, -1 lost, 0 for a
 cap).
 
 Every ``--eval-every`` steps (and at the end) it plays ``--eval-games`` fresh games against
-``Random`` and prints the score with its 95% interval (``salpakan.evaluation``); ``--greedy-games``
-games against ``Greedy`` at the end. With ``--out DIR`` it writes ``DIR/curve.csv`` (steps,
+``Random`` (and ``Greedy`` with ``--eval-greedy``) and prints the score with its 95% interval
+(``salpakan.evaluation``); ``--greedy-games`` games against ``Greedy`` at the end. With ``--out DIR`` it writes ``DIR/curve.csv`` (steps,
 seconds, score and interval) and ``DIR/params.npz``.
 
 The functions are importable (``python/tests/test_ppo.py`` runs a short smoke through them).
@@ -385,6 +385,7 @@ def train(
     eval_games: int = 400,
     log: Callable[[str], None] = print,
     out: Optional[Path] = None,
+    eval_greedy: bool = False,
 ) -> Tuple[Params, List[Dict[str, float]]]:
     """Runs PPO for ``config.steps`` learner decisions; returns the parameters and the log rows."""
     key = jax.random.PRNGKey(config.seed)
@@ -460,13 +461,26 @@ def train(
                 f"  against Random over {eval_games} games: W/D/L {w}/{d}/{l}, "
                 f"score {point:.1%} ± {half:.1%}"
             )
+            if eval_greedy:
+                evaluation_started = time.perf_counter()
+                w, d, l = evaluate(params, "greedy", eval_games, seed=20_000 + config.seed)
+                evaluating += time.perf_counter() - evaluation_started
+                point, half = evaluation.score(w, d, l)
+                row.update(greedy_score=point, greedy_low=point - half, greedy_high=point + half)
+                log(
+                    f"  against Greedy over {eval_games} games: W/D/L {w}/{d}/{l}, "
+                    f"score {point:.1%} ± {half:.1%}"
+                )
             if out is not None:
                 write_curve(out / "curve.csv", history)
     return params, history
 
 
 def write_curve(path: Path, history: List[Dict[str, float]]) -> None:
-    fields = ["steps", "seconds", "eval_score", "eval_low", "eval_high", "train_score"]
+    fields = ["steps", "seconds", "eval_score", "eval_low", "eval_high"]
+    if any("greedy_score" in row for row in history):
+        fields += ["greedy_score", "greedy_low", "greedy_high"]
+    fields.append("train_score")
     with open(path, "w", newline="") as f:
         writer = csv.writer(f)
         writer.writerow(fields)
@@ -492,6 +506,9 @@ def main() -> None:
     parser.add_argument("--eval-every", type=int, default=500_000)
     parser.add_argument("--eval-games", type=int, default=400)
     parser.add_argument("--greedy-games", type=int, default=400)
+    parser.add_argument(
+        "--eval-greedy", action="store_true", help="play Greedy too at every evaluation"
+    )
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     try:
@@ -501,7 +518,9 @@ def main() -> None:
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
     print(f"{config}\njax {jax.__version__} on {jax.devices()[0].platform}, {os.cpu_count()} CPUs")
-    params, history = train(config, args.eval_every, args.eval_games, out=args.out)
+    params, history = train(
+        config, args.eval_every, args.eval_games, out=args.out, eval_greedy=args.eval_greedy
+    )
     if args.greedy_games:
         w, d, l = evaluate(params, "greedy", args.greedy_games, seed=20_000 + config.seed)
         point, half = evaluation.score(w, d, l)
