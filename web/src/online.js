@@ -78,8 +78,10 @@ function connect() {
     if (event.code === GAME_EXPIRED) {
       // The game never started and the server deleted it: nothing to reconnect to.
       mine.closed = true;
+      mine.phase = "expired";
+      mine.selected = null;
       localStorage.removeItem(seatKey(mine.id));
-      ui.setStatus("over", "This game expired before it started: create a new one.");
+      render();
       return;
     }
     ui.setPresenceSelf(false);
@@ -313,6 +315,7 @@ export function tickClocks() {
 
 function turnOf() {
   if (g.phase === "over") return ["over", endText(g.status, names())];
+  if (g.phase === "expired") return ["over", "This game expired before it started: create a new one."];
   if (g.phase === "setup") {
     if (!g.side) return ["waiting", "The players are arranging their pieces."];
     return g.submitted
@@ -376,7 +379,9 @@ export function render() {
   ui.buttons.resign.disabled = !playing;
   ui.buttons.offerDraw.disabled = !playing || g.drawOffer === g.side || g.opponent !== "human";
   ui.showDrawOffer(g.drawOffer, g.drawOffer && g.drawOffer !== g.side ? `${names()[g.drawOffer]} offers a draw: press Offer draw to accept, or move to decline.` : "Your draw offer stands.");
-  const opponent = g.side ? other(g.side) : null;
+  // An expired game has no links to share and nobody to wait for.
+  ui.links.hidden = g.phase === "expired";
+  const opponent = g.side && g.phase !== "expired" ? other(g.side) : null;
   ui.showPresence(opponent ? g.presence[opponent] !== false : null, g.phase === "setup");
   tickClocks();
 }

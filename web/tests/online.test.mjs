@@ -371,6 +371,10 @@ test("a game that never starts expires: the page says so and forgets the seat", 
     assert.equal(await seats(), 1);
     await waitTurn(page, ["over"], 15000);
     assert.match(await page.textContent("#status"), /expired before it started/);
+    for (const gone of ["#start", "#invite-link", "#presence"]) {
+      assert.equal(await page.isHidden(gone), true, `${gone} is gone once the game expired`);
+    }
+    await page.screenshot({ path: `${artifacts}/online-expired.png` });
     assert.equal(await seats(), 0, "the seat's token is forgotten");
     assert.deepEqual(page.errors, []);
     await page.context().close();
