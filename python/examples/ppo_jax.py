@@ -376,6 +376,22 @@ def evaluate(
     return wins, draws, games - wins - draws
 
 
+# The first deal of each opponent's evaluation games, before the run's seed is added.
+EVALUATION_DEALS = {"random": 10_000, "greedy": 20_000}
+
+
+def scored(params: Params, opponent: str, games: int, seed: int) -> Tuple[float, float, str]:
+    """The policy's score against ``opponent`` over ``games`` fresh games of run ``seed``,
+    the half-width of its 95% interval, and a line saying both with the W/D/L."""
+    w, d, l = evaluate(params, opponent, games, seed=EVALUATION_DEALS[opponent] + seed)
+    point, half = evaluation.score(w, d, l)
+    line = (
+        f"against {opponent.capitalize()} over {games} games: W/D/L {w}/{d}/{l}, "
+        f"score {point:.1%} ± {half:.1%}"
+    )
+    return point, half, line
+
+
 # --- the training loop ---------------------------------------------------------------------------
 
 
@@ -452,25 +468,21 @@ def train(
         )
         if eval_every and (steps >= next_eval or steps >= config.steps):
             next_eval += eval_every
-            evaluation_started = time.perf_counter()
-            w, d, l = evaluate(params, "random", eval_games, seed=10_000 + config.seed)
-            evaluating += time.perf_counter() - evaluation_started
-            point, half = evaluation.score(w, d, l)
-            row.update(eval_score=point, eval_low=point - half, eval_high=point + half)
-            log(
-                f"  against Random over {eval_games} games: W/D/L {w}/{d}/{l}, "
-                f"score {point:.1%} ± {half:.1%}"
-            )
-            if eval_greedy:
+            # The curve's columns: eval_* against Random, greedy_* against Greedy.
+            for opponent, column in (("random", "eval"), ("greedy", "greedy")):
+                if opponent == "greedy" and not eval_greedy:
+                    continue
                 evaluation_started = time.perf_counter()
-                w, d, l = evaluate(params, "greedy", eval_games, seed=20_000 + config.seed)
+                point, half, line = scored(params, opponent, eval_games, config.seed)
                 evaluating += time.perf_counter() - evaluation_started
-                point, half = evaluation.score(w, d, l)
-                row.update(greedy_score=point, greedy_low=point - half, greedy_high=point + half)
-                log(
-                    f"  against Greedy over {eval_games} games: W/D/L {w}/{d}/{l}, "
-                    f"score {point:.1%} ± {half:.1%}"
+                row.update(
+                    {
+                        f"{column}_score": point,
+                        f"{column}_low": point - half,
+                        f"{column}_high": point + half,
+                    }
                 )
+                log(f"  {line}")
             if out is not None:
                 write_curve(out / "curve.csv", history)
     return params, history
@@ -522,12 +534,7 @@ def main() -> None:
         config, args.eval_every, args.eval_games, out=args.out, eval_greedy=args.eval_greedy
     )
     if args.greedy_games:
-        w, d, l = evaluate(params, "greedy", args.greedy_games, seed=20_000 + config.seed)
-        point, half = evaluation.score(w, d, l)
-        print(
-            f"against Greedy over {args.greedy_games} games: W/D/L {w}/{d}/{l}, "
-            f"score {point:.1%} ± {half:.1%}"
-        )
+        print(scored(params, "greedy", args.greedy_games, config.seed)[2])
     if args.out:
         write_curve(args.out / "curve.csv", history)
         np.savez(args.out / "params.npz", **{k: np.asarray(v) for k, v in params.items()})
