@@ -124,31 +124,19 @@ impl Game {
 
     /// `side` resigns; returns the new status.
     fn resign(&mut self, side: &Bound<'_, PyAny>) -> PyResult<Status> {
-        let side = convert::side(side)?;
-        self.inner
-            .resign(side)
-            .map(|inner| Status { inner })
-            .map_err(raise)
+        self.declare(side, |loser| DeclaredEnd::Resignation { loser })
     }
 
     /// `side`'s time ran out (as whoever keeps the clocks decides): the other side wins, reason
     /// `"time"`; returns the new status.
     fn lose_on_time(&mut self, side: &Bound<'_, PyAny>) -> PyResult<Status> {
-        let loser = convert::side(side)?;
-        self.inner
-            .declare(DeclaredEnd::Time { loser })
-            .map(|inner| Status { inner })
-            .map_err(raise)
+        self.declare(side, |loser| DeclaredEnd::Time { loser })
     }
 
     /// `side` left the game and did not come back in time (as whoever keeps the seats
     /// decides): the other side wins, reason `"abandoned"`; returns the new status.
     fn abandon(&mut self, side: &Bound<'_, PyAny>) -> PyResult<Status> {
-        let loser = convert::side(side)?;
-        self.inner
-            .declare(DeclaredEnd::Abandoned { loser })
-            .map(|inner| Status { inner })
-            .map_err(raise)
+        self.declare(side, |loser| DeclaredEnd::Abandoned { loser })
     }
 
     /// Both sides agree to a draw; returns the new status.
@@ -345,6 +333,21 @@ impl Game {
             self.inner.side_to_move().word(),
             self.inner.status()
         )
+    }
+}
+
+impl Game {
+    /// Ends the game with the end `make` gives for the losing `side`; the new status.
+    fn declare(
+        &mut self,
+        side: &Bound<'_, PyAny>,
+        make: impl FnOnce(Side) -> DeclaredEnd,
+    ) -> PyResult<Status> {
+        let loser = convert::side(side)?;
+        self.inner
+            .declare(make(loser))
+            .map(|inner| Status { inner })
+            .map_err(raise)
     }
 }
 

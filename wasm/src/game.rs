@@ -156,8 +156,7 @@ impl Game {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "SideInput")] side: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let side = convert::side(&side)?;
-        self.inner.resign(side).map(status_object).map_err(raise)
+        self.declare(&side, |loser| DeclaredEnd::Resignation { loser })
     }
 
     /// `side`'s time ran out (as whoever keeps the clocks decides): the other side wins,
@@ -167,11 +166,7 @@ impl Game {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "SideInput")] side: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let loser = convert::side(&side)?;
-        self.inner
-            .declare(DeclaredEnd::Time { loser })
-            .map(status_object)
-            .map_err(raise)
+        self.declare(&side, |loser| DeclaredEnd::Time { loser })
     }
 
     /// `side` left the game and did not come back in time (as whoever keeps the seats
@@ -181,11 +176,7 @@ impl Game {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "SideInput")] side: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let loser = convert::side(&side)?;
-        self.inner
-            .declare(DeclaredEnd::Abandoned { loser })
-            .map(status_object)
-            .map_err(raise)
+        self.declare(&side, |loser| DeclaredEnd::Abandoned { loser })
     }
 
     /// Both sides agree to a draw; returns the status.
@@ -354,6 +345,21 @@ impl Game {
     /// The number of move sequences of `depth` plies.
     pub fn perft(&self, depth: u32) -> f64 {
         self.inner.perft(depth) as f64
+    }
+}
+
+impl Game {
+    /// Ends the game with the end `make` gives for the losing `side`; the status.
+    fn declare(
+        &mut self,
+        side: &JsValue,
+        make: impl FnOnce(Side) -> DeclaredEnd,
+    ) -> Result<JsValue, JsValue> {
+        let loser = convert::side(side)?;
+        self.inner
+            .declare(make(loser))
+            .map(status_object)
+            .map_err(raise)
     }
 }
 
