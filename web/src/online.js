@@ -94,7 +94,6 @@ function connect() {
 
 function showLinks() {
   const base = `${location.origin}${location.pathname}`;
-  ui.links.hidden = false;
   ui.watchLink.href = `${base}?watch=${g.id}`;
   if (g.invite) {
     ui.inviteLink.href = `${base}?join=${g.id}&invite=${g.invite}`;
@@ -379,7 +378,8 @@ export function render() {
   ui.buttons.resign.disabled = !playing;
   ui.buttons.offerDraw.disabled = !playing || g.drawOffer === g.side || g.opponent !== "human";
   ui.showDrawOffer(g.drawOffer, g.drawOffer && g.drawOffer !== g.side ? `${names()[g.drawOffer]} offers a draw: press Offer draw to accept, or move to decline.` : "Your draw offer stands.");
-  // An expired game has no links to share and nobody to wait for.
+  // The links are shown while following a game; an expired one has none to share and
+  // nobody to wait for.
   ui.links.hidden = g.phase === "expired";
   const opponent = g.side && g.phase !== "expired" ? other(g.side) : null;
   ui.showPresence(opponent ? g.presence[opponent] !== false : null, g.phase === "setup");
