@@ -3,8 +3,8 @@
 //!
 //! Built as `libsalpakan_capi.{so,a}` and installed by `scripts/install` as the C library
 //! `libsalpakan` (`libsalpakan.so.MAJOR` and `libsalpakan.a`) with its header
-//! `include/salpakan.h` (generated from this crate by cbindgen; `cbindgen.toml`), the C++
-//! wrapper `include/salpakan.hpp`, `salpakan.pc` and a CMake package. The header documents
+//! `include/salpakan.h` at the workspace's top (generated from this crate by cbindgen with the
+//! top's `cbindgen.toml`), the C++ wrapper `include/salpakan.hpp`, `salpakan.pc` and a CMake package. The header documents
 //! every function; `docs/C.md` at the repository's root is the guide.
 //!
 //! Conventions (rustls-ffi's): every exported function is a visible

@@ -18,6 +18,11 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The workspace's top: the header is in its `include/`.
+fn workspace() -> PathBuf {
+    root().join("..")
+}
+
 fn out_dir() -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("c_api");
     std::fs::create_dir_all(&dir).unwrap();
@@ -111,7 +116,7 @@ fn build(cxx: bool, std: &str, sources: &[&str], name: &str) -> PathBuf {
         .args(C_FLAGS)
         .args(extra_flags())
         .arg("-I")
-        .arg(root().join("include"));
+        .arg(workspace().join("include"));
     for source in sources {
         cmd.arg(root().join(source));
     }
@@ -198,7 +203,7 @@ fn the_header_compiles_as_cpp17() {
     cmd.args(["-std=c++17", "-fsyntax-only"])
         .args(C_FLAGS)
         .arg("-I")
-        .arg(root().join("include"))
+        .arg(workspace().join("include"))
         .arg(&source);
     compile(cmd, "header_only.cpp");
 }
@@ -292,7 +297,7 @@ fn the_c_example_runs_against_the_shared_library() {
     cmd.arg("-std=c99")
         .args(C_FLAGS)
         .arg("-I")
-        .arg(root().join("include"))
+        .arg(workspace().join("include"))
         .arg(root().join("examples/c/selfplay.c"))
         .arg("-L")
         .arg(dir)

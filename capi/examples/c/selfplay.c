@@ -4,7 +4,7 @@
  * ends. Prints every challenge and the result.
  *
  *   cargo build --release -p salpakan-capi
- *   cc -std=c99 -Icapi/include capi/examples/c/selfplay.c target/release/libsalpakan_capi.a \
+ *   cc -std=c99 -Iinclude capi/examples/c/selfplay.c target/release/libsalpakan_capi.a \
  *       -lpthread -ldl -lm
  *   ./a.out [SEED]
  */

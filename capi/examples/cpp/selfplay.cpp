@@ -2,7 +2,7 @@
 // legal move until the game ends. Prints every challenge and the result.
 //
 //   cargo build --release -p salpakan-capi
-//   c++ -std=c++17 -Icapi/include capi/examples/cpp/selfplay.cpp
+//   c++ -std=c++17 -Iinclude capi/examples/cpp/selfplay.cpp
 //       target/release/libsalpakan_capi.a -lpthread -ldl -lm
 //   ./a.out [SEED]
 #include <cstdint>
