@@ -1,5 +1,6 @@
 //! The arbiter: who wins a challenge. This is the one place the challenge table lives.
 
+use crate::parse::ParseError;
 use crate::rank::Rank;
 
 crate::enums::simple_enum! {
@@ -15,7 +16,26 @@ crate::enums::simple_enum! {
     }
 }
 
-impl Outcome {}
+impl Outcome {
+    /// The outcome whose [`name`](Outcome::name) is `word`: `"win"`, `"lose"` or `"tie"`.
+    ///
+    /// # Errors
+    /// [`ParseError::Outcome`] for any other word.
+    ///
+    /// # Examples
+    /// ```
+    /// use salpakan::Outcome;
+    /// assert_eq!(Outcome::from_word("tie")?, Outcome::Tie);
+    /// assert!(Outcome::from_word("draw").is_err());
+    /// # Ok::<_, salpakan::ParseError>(())
+    /// ```
+    pub fn from_word(word: &str) -> Result<Outcome, ParseError> {
+        Outcome::ALL
+            .into_iter()
+            .find(|o| o.name() == word)
+            .ok_or_else(|| ParseError::Outcome(word.to_owned()))
+    }
+}
 
 /// The rules of the [rulebook](crate::rulebook), in their order. Evaluated once per pair at compile time.
 const fn resolve(attacker: Rank, defender: Rank) -> Outcome {

@@ -1,6 +1,6 @@
 //! One macro for the crate's small enums, so that each gets the same items written once:
-//! `ALL` (in index order), `NUM`, `index()`, `try_index()`, `name()` and a `Display` that
-//! prints the name.
+//! `ALL` (in index order), `NUM`, `index()`, `try_index()`, `name()`, a `Display` that
+//! prints the name, and (where a binding passes the value as a number) `from_number()`.
 
 /// Declares a fieldless `#[repr(u8)]` enum whose variants carry their numeric value (the C
 /// ABI's) and their English name, and gives it:
@@ -8,7 +8,9 @@
 /// - `index()`: the position in `ALL` (0..NUM), and `try_index()`, its inverse (arithmetic
 ///   when the values are consecutive, as for ranks and sides; a lookup when they are not, as
 ///   for the win reasons, whose C values leave room for the draw reasons);
-/// - `name()`: the English name, which `Display` prints.
+/// - `name()`: the English name, which `Display` prints;
+/// - with a trailing `number_error = Error::Variant`, `from_number(i64)`: the value whose
+///   number is that (as a foreign caller passes it), or `Error::Variant(number)`.
 macro_rules! simple_enum {
     (
         $(#[$meta:meta])*
@@ -18,6 +20,7 @@ macro_rules! simple_enum {
                 $variant:ident = $value:literal => $text:literal,
             )*
         }
+        $(number_error = $error:ident :: $error_variant:ident)?
     ) => {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -91,6 +94,22 @@ macro_rules! simple_enum {
                 f.write_str(self.name())
             }
         }
+
+        $(
+            impl $name {
+                /// The value whose number (its `#[repr(u8)]` value, the C ABI's) is `value`,
+                /// as a binding reads it from a foreign caller.
+                ///
+                /// # Errors
+                #[doc = concat!("`", stringify!($error), "::", stringify!($error_variant), "(value)` for any other number.")]
+                pub fn from_number(value: i64) -> Result<$name, $error> {
+                    $name::ALL
+                        .into_iter()
+                        .find(|&v| v as u8 as i64 == value)
+                        .ok_or($error::$error_variant(value))
+                }
+            }
+        )?
     };
 }
 

@@ -104,6 +104,22 @@ pub trait EngineError: std::error::Error {
     fn kind(&self) -> ErrorKind;
 }
 
+/// Makes an error type an [`EngineError`] through its own `const fn kind(&self)`: each error
+/// type of the crate invokes it beside its definition.
+macro_rules! engine_error {
+    ($($error:ty),* $(,)?) => {
+        $(
+            impl $crate::error_kind::EngineError for $error {
+                fn kind(&self) -> $crate::error_kind::ErrorKind {
+                    <$error>::kind(self)
+                }
+            }
+        )*
+    };
+}
+
+pub(crate) use engine_error;
+
 #[cfg(test)]
 mod tests {
     use super::*;

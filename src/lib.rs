@@ -25,7 +25,6 @@ mod status;
 mod value_error;
 mod vecenv;
 mod view;
-mod vocabulary;
 mod zobrist;
 
 /// The rules this crate implements, exactly: board and numbering, armies, setup, turn order,
@@ -50,11 +49,10 @@ pub use position::{MoveError, Playout, Position, Report};
 pub use rank::Rank;
 pub use rng::SplitMix64;
 pub use rules::{Rules, RulesError};
-pub use setup::{Setup, SetupError};
+pub use setup::{CellsError, Setup, SetupError};
 pub use side::Side;
 pub use square::{Direction, Square};
 pub use status::{DeclaredEnd, DrawReason, Status, WinReason};
 pub use value_error::ValueError;
 pub use vecenv::{Job, StepError, StepOutputs, StepResult, VecEnv};
 pub use view::{PublicView, View, ViewCell};
-pub use vocabulary::CellsError;

@@ -2,7 +2,7 @@
 
 use thiserror::Error;
 
-use crate::error_kind::ErrorKind;
+use crate::error_kind::{ErrorKind, engine_error};
 
 /// A string that is not a valid square, rank code, move, side or status.
 ///
@@ -61,3 +61,5 @@ impl ParseError {
         }
     }
 }
+
+engine_error!(ParseError);

@@ -2,8 +2,13 @@
 
 use core::fmt;
 
+use crate::arbiter::Outcome;
+use crate::bitboard::Bitboard;
+use crate::movegen::Move;
+use crate::parse::ParseError;
 use crate::rank::Rank;
 use crate::side::Side;
+use crate::square::Square;
 
 /// A piece's identity for the whole game: `side * 21 + n`, where `n` numbers the side's pieces
 /// in the order of their starting squares (lowest square index first). Both sides can compute
@@ -100,17 +105,16 @@ impl From<PieceId> for u8 {
 }
 
 impl TryFrom<u8> for PieceId {
-    type Error = crate::parse::ParseError;
+    type Error = ParseError;
 
     fn try_from(index: u8) -> Result<PieceId, Self::Error> {
-        PieceId::try_index(usize::from(index))
-            .ok_or_else(|| crate::parse::ParseError::Piece(index.to_string()))
+        PieceId::try_index(usize::from(index)).ok_or_else(|| ParseError::Piece(index.to_string()))
     }
 }
 
 /// The id board at the start: each side's pieces numbered in square order.
-pub(crate) fn initial_ids(white: crate::Bitboard, black: crate::Bitboard) -> IdBoard {
-    let mut ids = [None; crate::Square::NUM];
+pub(crate) fn initial_ids(white: Bitboard, black: Bitboard) -> IdBoard {
+    let mut ids = [None; Square::NUM];
     for (side, squares) in [(Side::White, white), (Side::Black, black)] {
         for (number, square) in squares.enumerate() {
             ids[square.index()] = PieceId::new(side, number);
@@ -120,15 +124,15 @@ pub(crate) fn initial_ids(white: crate::Bitboard, black: crate::Bitboard) -> IdB
 }
 
 /// Which piece stands on each square.
-pub(crate) type IdBoard = [Option<PieceId>; crate::Square::NUM];
+pub(crate) type IdBoard = [Option<PieceId>; Square::NUM];
 
 /// Moves the ids on the board as the arbiter moved the pieces: a plain move or a won challenge
 /// moves the attacker; a lost challenge removes it; a tie removes both.
-pub(crate) fn move_ids(ids: &mut IdBoard, mv: crate::Move, outcome: Option<crate::Outcome>) {
+pub(crate) fn move_ids(ids: &mut IdBoard, mv: Move, outcome: Option<Outcome>) {
     let attacker = ids[mv.from.index()].take();
     match outcome {
-        None | Some(crate::Outcome::Win) => ids[mv.to.index()] = attacker,
-        Some(crate::Outcome::Lose) => {}
-        Some(crate::Outcome::Tie) => ids[mv.to.index()] = None,
+        None | Some(Outcome::Win) => ids[mv.to.index()] = attacker,
+        Some(Outcome::Lose) => {}
+        Some(Outcome::Tie) => ids[mv.to.index()] = None,
     }
 }

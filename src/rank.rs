@@ -4,6 +4,7 @@ use core::str::FromStr;
 
 use crate::parse::ParseError;
 use crate::side::Side;
+use crate::value_error::ValueError;
 
 crate::enums::simple_enum! {
     /// A piece's rank. The numeric values are those of the [rulebook](crate::rulebook) and the C ABI: `Flag` = 0,
@@ -55,6 +56,7 @@ crate::enums::simple_enum! {
         /// Spy (`SP`), two per army: beats every officer from Sergeant to 5-Star General.
         Spy = 14 => "Spy",
     }
+    number_error = ValueError::Rank
 }
 
 impl Rank {

@@ -4,7 +4,7 @@ use core::num::NonZeroU16;
 
 use thiserror::Error;
 
-use crate::error_kind::ErrorKind;
+use crate::error_kind::{ErrorKind, engine_error};
 
 use crate::bitboard::Bitboard;
 use crate::side::Side;
@@ -62,6 +62,8 @@ impl RulesError {
         ErrorKind::Argument
     }
 }
+
+engine_error!(RulesError);
 
 impl Default for Rules {
     fn default() -> Rules {

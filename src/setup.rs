@@ -1,8 +1,10 @@
 //! One side's formation: validation against the rules and seeded random setups.
 
+use core::fmt;
+
 use thiserror::Error;
 
-use crate::error_kind::ErrorKind;
+use crate::error_kind::{ErrorKind, engine_error};
 
 use crate::bitboard::Bitboard;
 use crate::rank::Rank;
@@ -103,6 +105,41 @@ fn zone_rows(side: Side, rows: u8) -> String {
 }
 
 /// Checks the number of pieces of each rank, in rank order.
+/// A setup given as cell values (as the C ABI, the Python and the npm packages take them)
+/// that does not make a setup: not one cell per square, a value that is no cell, or a
+/// formation that breaks the rules.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum CellsError {
+    /// Not one cell per square.
+    #[error("{0} cells: a setup has one per square, 72")]
+    Count(usize),
+    /// A cell that is neither a rank's number nor [`Setup::EMPTY_CELL`].
+    #[error("cell {square} holds {value}: a rank is 0..15, an empty square 255")]
+    Cell {
+        /// The cell's square.
+        square: Square,
+        /// The value it holds, as the caller wrote it.
+        value: String,
+    },
+    /// Cells that break the setup rules.
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+}
+
+impl CellsError {
+    /// Its kind: [`ErrorKind::Argument`] for what is no setup array, the kind of the
+    /// [`SetupError`] for one that breaks the rules.
+    #[must_use]
+    pub const fn kind(&self) -> ErrorKind {
+        match self {
+            CellsError::Count(_) | CellsError::Cell { .. } => ErrorKind::Argument,
+            CellsError::Setup(e) => e.kind(),
+        }
+    }
+}
+
+engine_error!(SetupError, CellsError);
+
 fn check_counts(counts: &[u32; Rank::NUM]) -> Result<(), SetupError> {
     for rank in Rank::ALL {
         let (found, expected) = (counts[rank.index()], rank.count());
@@ -284,5 +321,60 @@ impl Setup {
             }),
             None => Ok(()),
         }
+    }
+}
+
+impl Setup {
+    /// The value of an empty square in a setup's cell array (`SALPAKAN_NO_PIECE` in C).
+    pub const EMPTY_CELL: u8 = 255;
+
+    /// A setup from 72 cell values indexed by square: a rank's number (0 Flag … 14 Spy) or
+    /// [`Setup::EMPTY_CELL`], as the C ABI, the Python and the npm packages take them.
+    ///
+    /// # Errors
+    /// [`CellsError::Count`] for a length other than 72, [`CellsError::Cell`] for the first
+    /// value that is no cell, [`CellsError::Setup`] for cells that break the rules (as
+    /// [`Setup::from_cells`]).
+    ///
+    /// # Examples
+    /// ```
+    /// use salpakan::{CellsError, ErrorKind, Rules, Setup, Side};
+    ///
+    /// let rules = Rules::default();
+    /// let setup = Setup::random(Side::White, rules, 7);
+    /// let mut cells = setup.cell_values();
+    /// assert_eq!(Setup::from_cell_values(Side::White, rules, &cells)?, setup);
+    /// cells[0] = 15;
+    /// let err = Setup::from_cell_values(Side::White, rules, &cells).unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::Argument);
+    /// # Ok::<_, CellsError>(())
+    /// ```
+    pub fn from_cell_values<T>(side: Side, rules: Rules, values: &[T]) -> Result<Setup, CellsError>
+    where
+        T: Copy + Into<i64> + fmt::Display,
+    {
+        let values: &[T; Square::NUM] = values
+            .try_into()
+            .map_err(|_| CellsError::Count(values.len()))?;
+        // Checked first, then converted without a branch per cell (a random formation's empty
+        // cells are a coin toss for the branch predictor).
+        let rank = |value: i64| usize::try_from(value).ok().and_then(Rank::try_index);
+        let valid = |value: i64| rank(value).is_some() || value == i64::from(Setup::EMPTY_CELL);
+        if let Some(i) = values.iter().position(|&v| !valid(v.into())) {
+            return Err(CellsError::Cell {
+                square: Square::ALL[i],
+                value: values[i].to_string(),
+            });
+        }
+        let ranks: [Option<Rank>; Square::NUM] = core::array::from_fn(|i| rank(values[i].into()));
+        Ok(Setup::from_cells(side, rules, &ranks)?)
+    }
+
+    /// The setup's 72 cell values indexed by square: rank numbers, [`Setup::EMPTY_CELL`] for
+    /// an empty square.
+    #[must_use]
+    pub fn cell_values(&self) -> [u8; Square::NUM] {
+        self.cells()
+            .map(|cell| cell.map_or(Setup::EMPTY_CELL, |rank| rank as u8))
     }
 }

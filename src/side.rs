@@ -3,6 +3,7 @@
 use core::str::FromStr;
 
 use crate::parse::ParseError;
+use crate::value_error::ValueError;
 
 crate::enums::simple_enum! {
     /// One of the two armies. The colours are only names: who moves first is chosen when a game
@@ -25,9 +26,20 @@ crate::enums::simple_enum! {
         /// Black: home row 8, far end row 1.
         Black = 1 => "Black",
     }
+    number_error = ValueError::Side
 }
 
 impl Side {
+    /// The side's word as the bindings and the server write it: `"white"` or `"black"` (its
+    /// `FromStr` reads these in any case, and `w`/`b`).
+    #[must_use]
+    pub const fn word(self) -> &'static str {
+        match self {
+            Side::White => "white",
+            Side::Black => "black",
+        }
+    }
+
     /// The other side.
     #[inline]
     #[must_use]

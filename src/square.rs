@@ -4,6 +4,7 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::parse::ParseError;
+use crate::value_error::ValueError;
 
 /// A square of the board: index `(row - 1) * 9 + file`, so `a1` = 0, `i1` = 8, `a2` = 9,
 /// `i8` = 71. This numbering is part of the C ABI and of every text format.
@@ -54,6 +55,18 @@ impl Square {
         } else {
             None
         }
+    }
+
+    /// The square with number `value` (`(row - 1) * 9 + file`: a1 = 0 … i8 = 71), as a
+    /// binding reads it from a foreign caller.
+    ///
+    /// # Errors
+    /// [`ValueError::Square`] for any other number.
+    pub fn from_number(value: i64) -> Result<Square, ValueError> {
+        usize::try_from(value)
+            .ok()
+            .and_then(Square::try_index)
+            .ok_or(ValueError::Square(value))
     }
 
     /// The square on `file` (0 = `a` … 8 = `i`) and `row` (0 = row 1 … 7 = row 8), or `None`

@@ -2,8 +2,7 @@
 
 use thiserror::Error;
 
-use crate::error_kind::ErrorKind;
-use crate::square::Square;
+use crate::error_kind::{ErrorKind, engine_error};
 
 /// A number from a caller that is not the value it stands for. The message says what was
 /// given and what is accepted.
@@ -34,23 +33,12 @@ pub enum ValueError {
     /// An action id whose step leaves the board: an illegal move in every position.
     #[error("action {0}: its step leaves the board")]
     ActionOffBoard(u16),
-    /// A setup array that is not one cell per square.
-    #[error("{0} cells: a setup has one per square, 72")]
-    CellCount(usize),
     /// Not the word of one of the crate's players.
     #[error("agent {0:?}: it must be \"random\", \"greedy\" or \"ismcts\"")]
     AgentKind(String),
     /// Not the number of one of the crate's players.
     #[error("agent kind {0}: it must be 0 (random), 1 (greedy) or 2 (ismcts)")]
     AgentNumber(i64),
-    /// A setup cell that is neither a rank's number nor [`Setup::EMPTY_CELL`](crate::Setup::EMPTY_CELL).
-    #[error("cell {square} holds {value}: a rank is 0..15, an empty square 255")]
-    Cell {
-        /// The cell's square.
-        square: Square,
-        /// The value it holds, as the caller wrote it.
-        value: String,
-    },
 }
 
 impl ValueError {
@@ -64,3 +52,5 @@ impl ValueError {
         }
     }
 }
+
+engine_error!(ValueError);

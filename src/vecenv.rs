@@ -8,7 +8,7 @@
 use thiserror::Error;
 
 use crate::agents::Agent;
-use crate::error_kind::ErrorKind;
+use crate::error_kind::{ErrorKind, engine_error};
 use crate::knowledge::{Observation, Orientation, Tracker};
 use crate::movegen::Move;
 use crate::position::Position;
@@ -90,6 +90,8 @@ impl StepError {
         }
     }
 }
+
+engine_error!(StepError);
 
 /// One game of the batch.
 #[derive(Debug, Clone)]

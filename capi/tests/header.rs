@@ -14,7 +14,8 @@ fn workspace() -> PathBuf {
 }
 
 fn generate() -> String {
-    let config = cbindgen::Config::from_file(workspace().join("cbindgen.toml")).expect("cbindgen.toml");
+    let config =
+        cbindgen::Config::from_file(workspace().join("cbindgen.toml")).expect("cbindgen.toml");
     let mut out = Vec::new();
     cbindgen::Builder::new()
         .with_crate(root())

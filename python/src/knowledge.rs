@@ -120,12 +120,7 @@ impl Tracker {
     /// The rank of one of the tracking side's own pieces by square, or `None`.
     fn own_rank_at(&self, square: &Bound<'_, PyAny>) -> PyResult<Option<u8>> {
         let square = convert::square(square)?;
-        Ok(self
-            .inner
-            .piece_at(square)
-            .filter(|id| id.side() == self.inner.side())
-            .and_then(|id| self.inner.own_rank(id.number()))
-            .map(|rank| rank as u8))
+        Ok(self.inner.own_rank(square).map(|rank| rank as u8))
     }
 
     fn clone(&self) -> Tracker {

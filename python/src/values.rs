@@ -39,13 +39,13 @@ impl Move {
 
     /// The square the piece leaves (an index).
     #[getter(from_square)]
-    fn source(&self) -> usize {
+    fn square_left(&self) -> usize {
         self.inner.from.index()
     }
 
     /// The square the piece enters (an index).
     #[getter(to_square)]
-    fn target(&self) -> usize {
+    fn square_entered(&self) -> usize {
         self.inner.to.index()
     }
 

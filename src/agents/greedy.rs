@@ -91,9 +91,8 @@ fn threat(me: &Tracker, beliefs: &Beliefs, square: Square, rank: Rank, except: S
 
 /// The square of our Flag.
 fn own_flag(me: &Tracker) -> Option<Square> {
-    me.occupied(me.side()).find(|&square| {
-        me.piece_at(square).and_then(|id| me.own_rank(id.number())) == Some(Rank::Flag)
-    })
+    me.occupied(me.side())
+        .find(|&square| me.own_rank(square) == Some(Rank::Flag))
 }
 
 /// What our piece of `rank` expects to gain by challenging the enemy piece on `square`.
@@ -149,7 +148,7 @@ fn flag_guard(me: &Tracker, beliefs: &Beliefs, rank: Rank, mv: Move, win: f64) -
 }
 
 fn score(me: &Tracker, beliefs: &Beliefs, mv: Move) -> f64 {
-    let Some(rank) = me.piece_at(mv.from).and_then(|id| me.own_rank(id.number())) else {
+    let Some(rank) = me.own_rank(mv.from) else {
         return f64::NEG_INFINITY;
     };
     let before = threat(me, beliefs, mv.from, rank, mv.to);
@@ -218,10 +217,7 @@ mod tests {
         let (me, beliefs) = flag_threatened();
         let guard = |mv: &str| {
             let mv: Move = mv.parse().unwrap();
-            let rank = me
-                .piece_at(mv.from)
-                .and_then(|id| me.own_rank(id.number()))
-                .unwrap();
+            let rank = me.own_rank(mv.from).unwrap();
             flag_guard(&me, &beliefs, rank, mv, 0.5)
         };
         // A Private takes on the piece beside the Flag: the game is at stake, won back by a

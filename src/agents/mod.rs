@@ -19,7 +19,7 @@ use core::str::FromStr;
 
 use thiserror::Error;
 
-use crate::error_kind::ErrorKind;
+use crate::error_kind::{ErrorKind, engine_error};
 use crate::game::Game;
 use crate::knowledge::{ObserveError, Tracker};
 use crate::movegen::Move;
@@ -27,6 +27,7 @@ use crate::rank::Rank;
 use crate::rng::SplitMix64;
 use crate::side::Side;
 use crate::status::Status;
+use crate::value_error::ValueError;
 
 /// A player. It is handed only its side's [`Tracker`], so its choice is a function of what
 /// that side may know (and of the agent's own state, such as its seed).
@@ -127,6 +128,8 @@ impl ChooseError {
     }
 }
 
+engine_error!(ChooseError);
+
 crate::enums::simple_enum! {
     /// The crate's players by name, as the bindings and servers choose them: `"random"`,
     /// `"greedy"`, `"ismcts"` (their [`AgentKind::word`]), numbered 0, 1, 2 (the C ABI's
@@ -150,6 +153,7 @@ crate::enums::simple_enum! {
         /// [`Ismcts`].
         Ismcts = 2 => "Ismcts",
     }
+    number_error = ValueError::AgentNumber
 }
 
 impl AgentKind {
@@ -161,17 +165,6 @@ impl AgentKind {
             AgentKind::Greedy => "greedy",
             AgentKind::Ismcts => "ismcts",
         }
-    }
-
-    /// The kind with number `value` (0 random, 1 greedy, 2 ismcts).
-    ///
-    /// # Errors
-    /// [`ValueError::AgentNumber`](crate::ValueError::AgentNumber) for any other number.
-    pub fn from_number(value: i64) -> Result<AgentKind, crate::value_error::ValueError> {
-        usize::try_from(value)
-            .ok()
-            .and_then(AgentKind::try_index)
-            .ok_or(crate::value_error::ValueError::AgentNumber(value))
     }
 
     /// A new player of this kind whose draws are seeded with `seed`; `budget` is
@@ -188,14 +181,14 @@ impl AgentKind {
 }
 
 impl FromStr for AgentKind {
-    type Err = crate::value_error::ValueError;
+    type Err = ValueError;
 
     /// Reads a kind's [`word`](AgentKind::word), in any case.
     fn from_str(word: &str) -> Result<AgentKind, Self::Err> {
         AgentKind::ALL
             .into_iter()
             .find(|kind| kind.word().eq_ignore_ascii_case(word))
-            .ok_or_else(|| crate::value_error::ValueError::AgentKind(word.to_owned()))
+            .ok_or_else(|| ValueError::AgentKind(word.to_owned()))
     }
 }
 

@@ -134,7 +134,7 @@ impl Tracker {
             };
             let row = &mut rows[square.index()];
             if id.side() == self.side() {
-                if let Some(rank) = self.own_rank(id.number()) {
+                if let Some(rank) = self.own_rank(square) {
                     row[rank.index()] = 1.0;
                 }
             } else {

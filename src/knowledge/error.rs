@@ -2,7 +2,7 @@
 
 use thiserror::Error;
 
-use crate::error_kind::ErrorKind;
+use crate::error_kind::{ErrorKind, engine_error};
 
 use crate::movegen::Move;
 use crate::status::Status;
@@ -73,3 +73,5 @@ impl ObserveError {
         }
     }
 }
+
+engine_error!(ObserveError);

@@ -173,7 +173,7 @@ impl Tracker {
                 continue;
             };
             if id.side() == me {
-                if let Some(rank) = self.own_rank(id.number()) {
+                if let Some(rank) = self.own_rank(square) {
                     set(Observation::OWN + rank.index(), square, 1.0);
                 }
             } else {

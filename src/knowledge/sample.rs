@@ -136,7 +136,7 @@ impl Tracker {
         for square in Square::ALL {
             if let Some(id) = self.piece_at(square) {
                 let rank = if id.side() == self.side() {
-                    self.own_rank(id.number())
+                    self.own_rank(square)
                 } else {
                     enemy_ranks.get(id.number()).copied()
                 };

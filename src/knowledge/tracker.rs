@@ -68,6 +68,8 @@ pub struct Tracker {
     enemy_start: [Square; Rank::ARMY_SIZE],
     sets: [RankSet; Rank::ARMY_SIZE],
     ids: IdBoard,
+    /// Each side's squares (indexed by side), kept beside `ids`.
+    occupied: [Bitboard; 2],
     side_to_move: Side,
     status: Status,
     plies_since_challenge: u16,
@@ -165,6 +167,7 @@ impl Tracker {
             enemy_start,
             sets: [RankSet::all(); Rank::ARMY_SIZE],
             ids: initial_ids(white, black),
+            occupied: [white, black],
             side_to_move: first,
             status: Status::Ongoing,
             plies_since_challenge: 0,
@@ -212,12 +215,16 @@ impl Tracker {
     }
 
     /// The squares of `side`'s pieces (both sides' squares are public).
+    #[inline]
     #[must_use]
     pub fn occupied(&self, side: Side) -> Bitboard {
-        Square::ALL
-            .into_iter()
-            .filter(|square| self.ids[square.index()].is_some_and(|id| id.side() == side))
-            .fold(Bitboard::EMPTY, Bitboard::with)
+        self.occupied[side.index()]
+    }
+
+    /// The square piece `id` stands on, if it is still on the board.
+    fn square_of(&self, id: PieceId) -> Option<Square> {
+        self.occupied(id.side())
+            .find(|square| self.ids[square.index()] == Some(id))
     }
 
     /// Plies played since the last challenge (or the start), as the move limit counts them.
@@ -243,10 +250,7 @@ impl Tracker {
     /// what can be seen of it.
     #[must_use]
     pub fn enemy_arrived(&self) -> Option<Square> {
-        let id = self.enemy_pending?;
-        Square::ALL
-            .into_iter()
-            .find(|square| self.ids[square.index()] == Some(id))
+        self.square_of(self.enemy_pending?)
     }
 
     /// The squares of the side to move's pieces while the game goes on, none after it.
@@ -303,10 +307,7 @@ impl Tracker {
     /// The square an enemy piece (by number, 0..21) stands on, if it is still on the board.
     #[must_use]
     pub fn enemy_square(&self, number: usize) -> Option<Square> {
-        let id = PieceId::new(self.side.other(), number)?;
-        Square::ALL
-            .into_iter()
-            .find(|square| self.ids[square.index()] == Some(id))
+        self.square_of(PieceId::new(self.side.other(), number)?)
     }
 
     /// The square an enemy piece (by number) started on.
@@ -315,10 +316,13 @@ impl Tracker {
         self.enemy_start.get(number).copied()
     }
 
-    /// The rank of one of the tracking side's own pieces (by number).
+    /// The rank of the tracking side's own piece on `square`, or `None` if none of its
+    /// pieces stands there (an empty square, or an enemy piece: its rank is hidden).
+    #[inline]
     #[must_use]
-    pub fn own_rank(&self, number: usize) -> Option<Rank> {
-        self.own_ranks.get(number).copied()
+    pub fn own_rank(&self, square: Square) -> Option<Rank> {
+        let id = self.ids[square.index()].filter(|id| id.side() == self.side)?;
+        Some(self.own_ranks[id.number()])
     }
 
     /// The ranks each enemy piece (by number) can still have, from the facts about that piece
@@ -333,10 +337,6 @@ impl Tracker {
     /// constraints. `None` if none fits.
     pub(crate) fn counts(&self) -> Option<Arc<Count>> {
         self.counts.get(&self.sets)
-    }
-
-    fn rank_of_own(&self, id: PieceId) -> Rank {
-        self.own_ranks[id.number()]
     }
 
     /// Takes in one ply of the public log. On an error the tracker is unchanged.
@@ -369,6 +369,7 @@ impl Tracker {
         let waits = self.end_fact(&ply, mover, target, removed, plies, &mut sets)?;
 
         move_ids(&mut self.ids, report.mv, report.outcome);
+        self.move_squares(report);
         if sets != self.sets {
             // A new fact: the counts behind the beliefs must be made again.
             self.counts = CountCache::default();
@@ -381,6 +382,24 @@ impl Tracker {
         self.enemy_pending = waits.enemy;
         self.history.push(*report);
         Ok(())
+    }
+
+    /// Moves the squares of the pieces as `report` says (after [`move_ids`]): the mover
+    /// leaves its square and stands on the target unless it lost; a defender that lost or
+    /// tied is gone.
+    fn move_squares(&mut self, report: &Report) {
+        let (mv, mover) = (report.mv, self.side_to_move);
+        let [own, enemy] = [mover, mover.other()].map(Side::index);
+        self.occupied[own] = self.occupied[own].without(mv.from);
+        match report.outcome {
+            None => self.occupied[own] = self.occupied[own].with(mv.to),
+            Some(Outcome::Win) => {
+                self.occupied[own] = self.occupied[own].with(mv.to);
+                self.occupied[enemy] = self.occupied[enemy].without(mv.to);
+            }
+            Some(Outcome::Lose) => {}
+            Some(Outcome::Tie) => self.occupied[enemy] = self.occupied[enemy].without(mv.to),
+        }
     }
 
     /// Step 1: the move is one the side to move can make on the squares known, and it has an
@@ -421,9 +440,9 @@ impl Tracker {
         };
         let enemy_attacks = mover.side() != self.side;
         let (enemy, own) = if enemy_attacks {
-            (mover, self.rank_of_own(target))
+            (mover, self.own_ranks[target.number()])
         } else {
-            (target, self.rank_of_own(mover))
+            (target, self.own_ranks[mover.number()])
         };
         sets[enemy.number()] &= if enemy_attacks {
             RankSet::filter(|r| challenge(r, own) == outcome)
@@ -495,7 +514,7 @@ impl Tracker {
                 .neighbours()
                 .any(|s| self.ids[s.index()].is_some_and(|id| id.side() != side));
             if side == me {
-                if self.rank_of_own(mover) == Rank::Flag {
+                if self.own_ranks[mover.number()] == Rank::Flag {
                     let expected = if guarded {
                         waits.own_flag = true;
                         Status::Ongoing

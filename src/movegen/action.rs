@@ -2,6 +2,7 @@
 
 use super::list::Move;
 use crate::square::{Direction, Square};
+use crate::value_error::ValueError;
 
 impl Move {
     /// The number of action ids: 72 squares × 4 directions.
@@ -23,6 +24,29 @@ impl Move {
     pub fn action(self) -> Option<u16> {
         let direction = self.direction()?;
         Some(self.from.index() as u16 * 4 + direction as u16)
+    }
+
+    /// The move with action id `value` (`from * 4 + direction`).
+    ///
+    /// # Errors
+    /// [`ValueError::Action`] for a number outside `0..288`, [`ValueError::ActionOffBoard`]
+    /// (an illegal move) for an id whose step leaves the board.
+    ///
+    /// # Examples
+    /// ```
+    /// use salpakan::{ErrorKind, Move, ValueError};
+    ///
+    /// assert_eq!(Move::from_action_number(4 * 4)?.to_string(), "e1-e2");
+    /// assert_eq!(Move::from_action_number(288), Err(ValueError::Action(288)));
+    /// assert_eq!(Move::from_action_number(1).unwrap_err().kind(), ErrorKind::IllegalMove);
+    /// # Ok::<_, ValueError>(())
+    /// ```
+    pub fn from_action_number(value: i64) -> Result<Move, ValueError> {
+        let id = u16::try_from(value)
+            .ok()
+            .filter(|&id| usize::from(id) < Move::NUM_ACTIONS)
+            .ok_or(ValueError::Action(value))?;
+        Move::from_action(id).ok_or(ValueError::ActionOffBoard(id))
     }
 
     /// The move of an action id, or `None` if the id is 288 or more or the step leaves the board.

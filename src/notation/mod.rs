@@ -13,7 +13,7 @@ use core::fmt;
 
 use thiserror::Error;
 
-use crate::error_kind::ErrorKind;
+use crate::error_kind::{ErrorKind, engine_error};
 use crate::position::Report;
 
 pub use position_text::{PositionText, TextCell};
@@ -61,6 +61,8 @@ impl TextError {
         }
     }
 }
+
+engine_error!(TextError);
 
 /// A word of a line with its 1-based column.
 #[derive(Debug, Clone, Copy)]

@@ -10,7 +10,7 @@ pub use playout::Playout;
 
 use thiserror::Error;
 
-use crate::error_kind::ErrorKind;
+use crate::error_kind::{ErrorKind, engine_error};
 
 use crate::arbiter::{Outcome, challenge};
 use crate::bitboard::Bitboard;
@@ -96,6 +96,8 @@ impl MoveError {
         }
     }
 }
+
+engine_error!(MoveError);
 
 /// The arbiter's full-information state: every piece with its rank, the side to move, a Flag
 /// waiting on its far row, the end of the game, and the counters. It is everything needed to

@@ -122,10 +122,10 @@ impl Parts {
         }
         let at_limit = limit.is_some_and(|limit| quiet >= limit);
         let flag_of = |side: Side| flags[side.index()];
-        let both = Side::ALL.into_iter().find(|&side| !flag_of(side));
+        let flagless = Side::ALL.into_iter().find(|&side| !flag_of(side));
         match self.status {
             Status::Ongoing => {
-                if let Some(side) = both {
+                if let Some(side) = flagless {
                     return unreachable(
                         format!("{side}'s Flag on the board while the game goes on (status field)"),
                         "none",
@@ -180,7 +180,7 @@ impl Parts {
                 }
             }
             _ => {
-                if let Some(side) = both {
+                if let Some(side) = flagless {
                     return unreachable(
                         format!(
                             "{side}'s Flag on the board for {} (status field)",

@@ -6,6 +6,7 @@ use crate::rng::SplitMix64;
 #[cfg(target_arch = "x86_64")]
 use crate::select::FastPdep;
 use crate::select::{Broadword, Select};
+use crate::side::Side;
 use crate::status::Status;
 
 /// The end of a random playout: the status reached and the plies played.
@@ -79,8 +80,8 @@ impl Position {
         let mut plies = 0;
         while plies < max_plies {
             let moved = match pos.side_to_move {
-                crate::Side::White => pos.random_ply::<false>(rng, select),
-                crate::Side::Black => pos.random_ply::<true>(rng, select),
+                Side::White => pos.random_ply::<false>(rng, select),
+                Side::Black => pos.random_ply::<true>(rng, select),
             };
             if !moved {
                 break;
@@ -96,11 +97,7 @@ impl Position {
     /// One random ply for the side `BLACK` says is to move; false if it has no move.
     #[inline(always)]
     fn random_ply<const BLACK: bool>(&mut self, rng: &mut SplitMix64, select: impl Select) -> bool {
-        let us = if BLACK {
-            crate::Side::Black
-        } else {
-            crate::Side::White
-        };
+        let us = if BLACK { Side::Black } else { Side::White };
         let Some(mv) = movegen::random(self.movers_of(us), rng, select) else {
             return false;
         };

@@ -3,8 +3,8 @@
 //! C ABI, the Python and the npm packages run the same rows against these answers.
 
 use salpakan::{
-    Agent, AgentKind, DeclaredEnd, EngineError, ErrorKind, Game, Move, Position, Rank, Rules,
-    Setup, Side, Square, ValueError, challenge,
+    Agent, AgentKind, CellsError, DeclaredEnd, EngineError, ErrorKind, Game, Move, Position, Rank,
+    Rules, Setup, Side, Square, challenge,
 };
 
 use serde_json::Value;
@@ -84,7 +84,7 @@ fn run(row: &crate::table::Row) -> Outcome {
                 match cell.as_i64() {
                     Some(v) => values.push(v),
                     None => {
-                        return Err(ValueError::Cell {
+                        return Err(CellsError::Cell {
                             square: Square::ALL[i],
                             value: cell.to_string(),
                         }

@@ -45,7 +45,13 @@ fn trackers_fed_by_reports_know_what_the_arbiter_gives() {
                 assert_eq!(tracker.legal_moves(), game.legal_moves(), "seed {seed}");
                 assert_eq!(tracker.legal_action_mask(), game.legal_action_mask());
                 assert_eq!(tracker.side_to_move(), game.side_to_move());
-                assert_eq!(tracker.occupied(side), game.position().occupied(side));
+                for whose in Side::ALL {
+                    assert_eq!(tracker.occupied(whose), game.position().occupied(whose));
+                }
+                for square in Square::ALL {
+                    let own = game.position().piece_at(square).filter(|&(s, _)| s == side);
+                    assert_eq!(tracker.own_rank(square), own.map(|(_, rank)| rank));
+                }
                 if check_beliefs {
                     assert_eq!(tracker.beliefs().unwrap(), game.beliefs(side).unwrap());
                     for orientation in [Orientation::ViewerUp, Orientation::Board] {
@@ -425,7 +431,7 @@ fn observations_match_a_square_by_square_reading() {
                             continue;
                         };
                         if id.side() == side {
-                            let rank = tracker.own_rank(id.number()).unwrap();
+                            let rank = tracker.own_rank(square).unwrap();
                             set(Observation::OWN + rank.index(), square, 1.0);
                         } else {
                             set(Observation::ENEMY, square, 1.0);

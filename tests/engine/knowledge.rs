@@ -594,12 +594,15 @@ fn a_tracker_knows_its_pieces() {
     // Own pieces: their ranks; enemy pieces: their starts.
     let own = tracker.piece_at(sq("e4")).unwrap();
     assert_eq!(own.side(), Side::White);
-    assert_eq!(tracker.own_rank(own.number()), Some(Rank::FiveStarGeneral));
+    assert_eq!(tracker.own_rank(sq("e4")), Some(Rank::FiveStarGeneral));
     let enemy = tracker.piece_at(sq("e5")).unwrap();
     assert_eq!(enemy.side(), Side::Black);
     assert_eq!(tracker.enemy_start(enemy.number()), Some(sq("e5")));
     assert_eq!(tracker.enemy_square(enemy.number()), Some(sq("e5")));
-    assert_eq!(tracker.own_rank(21), None);
+    // No rank for an enemy piece (hidden) or an empty square.
+    assert_eq!(tracker.own_rank(sq("e5")), None);
+    let empty = Square::ALL.into_iter().find(|&s| tracker.piece_at(s).is_none()).unwrap();
+    assert_eq!(tracker.own_rank(empty), None);
     assert_eq!(tracker.enemy_start(21), None);
     // After the 5G takes the Private, the piece on e5 is ours; the enemy piece is gone.
     let report = g.play(mv("e4-e5")).unwrap();

@@ -8,7 +8,7 @@ use js_sys::{Array, Error, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
 use salpakan::{
-    EngineError, ErrorKind, Move, Rank, Report, Rules, Setup, Side, Square, Status, ValueError,
+    CellsError, EngineError, ErrorKind, Move, Rank, Report, Rules, Setup, Side, Square, Status,
 };
 
 /// A `SalpakanError` of `kind` with `message`.
@@ -153,13 +153,13 @@ pub(crate) fn setup_from_cells(
     let cells = Array::from(cells);
     let len = cells.length() as usize;
     if len != Square::NUM {
-        return Err(raise(ValueError::CellCount(len)));
+        return Err(raise(CellsError::Count(len)));
     }
     let mut values = [0i64; Square::NUM];
     for (i, slot) in values.iter_mut().enumerate() {
         let cell = cells.get(i as u32);
         *slot = integer(&cell).ok_or_else(|| {
-            raise(ValueError::Cell {
+            raise(CellsError::Cell {
                 square: Square::ALL[i],
                 value: describe(&cell),
             })

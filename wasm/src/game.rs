@@ -338,7 +338,7 @@ impl Game {
 
     /// A copy (free it too).
     #[wasm_bindgen(js_name = clone)]
-    pub fn duplicate(&self) -> Game {
+    pub fn cloned(&self) -> Game {
         self.inner.clone().into()
     }
 

@@ -117,14 +117,11 @@ impl Tracker {
     /// Where the tracking side's pieces stand now: 72 cells, the rank number or 255.
     #[wasm_bindgen(js_name = ownCells)]
     pub fn own_cells(&self) -> Vec<u8> {
-        let side = self.inner.side();
         salpakan::Square::ALL
-            .map(|square| match self.inner.piece_at(square) {
-                Some(id) if id.side() == side => self
-                    .inner
-                    .own_rank(id.number())
-                    .map_or(255, |rank| rank as u8),
-                _ => 255,
+            .map(|square| {
+                self.inner
+                    .own_rank(square)
+                    .map_or(salpakan::Setup::EMPTY_CELL, |rank| rank as u8)
             })
             .to_vec()
     }
