@@ -524,7 +524,10 @@ const char *salpakan_version(void);
 
 // Writes a uniformly random valid setup for `side` into `cells` (72 cells indexed by square:
 // a rank value or `SALPAKAN_NO_PIECE`), for a setup zone of `setup_rows` rows (3 or 4). The
-// same arguments give the same setup on every platform.
+// same arguments give the same setup on every platform, so a seed is a key: a formation
+// played against a person needs a secret seed of 64 bits from the operating system's
+// generator (`getrandom(2)`, `/dev/urandom`, `BCryptGenRandom`), never a clock, a counter
+// or `rand()`. Small fixed seeds are for tests and bots playing bots.
 //
 // # Safety
 // `cells` is NULL or has room for 72 bytes.

@@ -109,3 +109,27 @@ const TABLE: [[Outcome; Rank::NUM]; Rank::NUM] = {
 pub const fn challenge(attacker: Rank, defender: Rank) -> Outcome {
     TABLE[attacker as usize][defender as usize]
 }
+
+/// Whether the challenge of `attacker` against `defender` removes a Flag: the defender's
+/// Flag taken, or an attacking Flag that loses. The game is then over, won by the other side
+/// (a tie never removes a Flag: Flag against Flag is the attacker's win). A referee of a
+/// physical board asks this after each challenge.
+///
+/// # Examples
+/// ```
+/// use salpakan::{captures_flag, Rank};
+///
+/// assert!(captures_flag(Rank::Private, Rank::Flag));
+/// assert!(captures_flag(Rank::Flag, Rank::Private)); // the attacking Flag loses
+/// assert!(captures_flag(Rank::Flag, Rank::Flag));
+/// assert!(!captures_flag(Rank::Spy, Rank::FiveStarGeneral));
+/// ```
+#[inline]
+#[must_use]
+pub const fn captures_flag(attacker: Rank, defender: Rank) -> bool {
+    match challenge(attacker, defender) {
+        Outcome::Win => defender as u8 == Rank::Flag as u8,
+        Outcome::Lose => attacker as u8 == Rank::Flag as u8,
+        Outcome::Tie => false,
+    }
+}

@@ -34,7 +34,7 @@ pub mod rulebook {
 }
 
 pub use agents::{Agent, AgentKind, ChooseError, Greedy, Ismcts, Random};
-pub use arbiter::{Outcome, challenge};
+pub use arbiter::{Outcome, captures_flag, challenge};
 pub use bitboard::Bitboard;
 pub use error_kind::{EngineError, ErrorKind};
 pub use game::Game;

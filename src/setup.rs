@@ -247,6 +247,29 @@ impl Setup {
     /// setup on every platform: the zone's squares, in index order, are shuffled with
     /// [`SplitMix64`] (Fisher–Yates), and the army, in rank order (Flag, six Privates, Sergeant,
     /// …, 5-Star General, two Spies), is placed on the first 21 of them.
+    ///
+    /// # A seed is a key
+    /// Anyone who knows (or can guess) the seed knows the whole formation, Flag included, and
+    /// an opponent who sees where the pieces stand can try every seed of a small range until
+    /// one fits. A formation played against a person must come from a secret seed of at least
+    /// 64 bits drawn from the operating system's generator (`getrandom`, `/dev/urandom`,
+    /// `crypto.getRandomValues`), never from a clock, a counter or a non-cryptographic
+    /// generator. Small fixed seeds are for tests, benches and bots playing bots. The Python
+    /// and JavaScript `Setup.random` draw such a seed themselves when none is given.
+    ///
+    /// # Examples
+    /// ```
+    /// use salpakan::{Rules, Setup, Side};
+    ///
+    /// let rules = Rules::default();
+    /// // Reproducible, for a test: the same seed, the same formation.
+    /// assert_eq!(Setup::random(Side::White, rules, 7), Setup::random(Side::White, rules, 7));
+    /// // For a person's game, the seed is 64 secret bits from the OS, such as
+    /// // `getrandom::u64()?` of the `getrandom` crate (the server does that).
+    /// # let secret = 0x9e37_79b9_7f4a_7c15;
+    /// let formation = Setup::random(Side::White, rules, secret);
+    /// assert_eq!(formation.pieces().count(), 21);
+    /// ```
     #[must_use]
     pub fn random(side: Side, rules: Rules, seed: u64) -> Setup {
         // The zone has at most 4 rows of 9 squares.

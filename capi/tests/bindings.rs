@@ -135,7 +135,7 @@ fn run(row: &table::Row) -> Option<SalpakanResult> {
                 salpakan_game_play(game.0, mv, null_mut())
             }
             "notation" | "action" => return None,
-            "cells" => {
+            "cells" | "typed-cells" => {
                 let (white, black) = fixture_cells();
                 let cells = table::edited_cells(row, white);
                 let cells: Vec<u8> = cells.iter().map(byte).collect::<Option<_>>()?;

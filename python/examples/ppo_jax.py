@@ -44,8 +44,8 @@ import jax.numpy as jnp
 import salpakan
 from salpakan import evaluation
 
-OBSERVATION_LEN = 38 * 8 * 9
-ACTIONS = 288
+OBSERVATION_LEN = int(np.prod(salpakan.OBSERVATION_SHAPE))
+ACTIONS = salpakan.NUM_ACTIONS
 MASKED = -1e9
 OPPONENTS = ("random", "greedy", "mixed", "self")
 

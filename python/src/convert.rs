@@ -54,6 +54,13 @@ pub(crate) fn action(value: i64) -> PyResult<Move> {
     Move::from_action_number(value).map_err(raise)
 }
 
+/// 64 secret bits from the operating system's generator, through Python's `secrets`.
+pub(crate) fn secret_seed(py: Python<'_>) -> PyResult<u64> {
+    py.import("secrets")?
+        .call_method1("randbits", (64,))?
+        .extract()
+}
+
 /// Rules from the setup zone's rows and the move limit (0 for none).
 pub(crate) fn rules(setup_rows: i64, move_limit: i64) -> PyResult<Rules> {
     Rules::from_numbers(setup_rows, move_limit).map_err(raise)

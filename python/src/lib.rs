@@ -23,6 +23,9 @@ fn _salpakan(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("NUM_ACTIONS", salpakan::Move::NUM_ACTIONS)?;
     m.add("NUM_SQUARES", salpakan::Square::NUM)?;
     m.add("NO_PIECE", salpakan::Setup::EMPTY_CELL)?;
+    m.add("NUM_RANKS", salpakan::Rank::NUM)?;
+    let army: Vec<u8> = salpakan::Rank::ARMY.iter().map(|&r| r as u8).collect();
+    m.add("ARMY", pyo3::types::PyTuple::new(m.py(), army)?)?;
     m.add_class::<values::Move>()?;
     m.add_class::<values::Setup>()?;
     m.add_class::<handles::Status>()?;
@@ -36,6 +39,8 @@ fn _salpakan(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<agents::Ismcts>()?;
     m.add_class::<vecenv::VecEnv>()?;
     m.add_function(wrap_pyfunction!(values::challenge, m)?)?;
+    m.add_function(wrap_pyfunction!(values::captures_flag, m)?)?;
+    m.add_function(wrap_pyfunction!(values::setup_zone, m)?)?;
     m.add_function(wrap_pyfunction!(values::rank_name, m)?)?;
     m.add_function(wrap_pyfunction!(values::rank_code, m)?)?;
     Ok(())

@@ -96,11 +96,24 @@ pub(crate) struct Setup {
 
 #[pymethods]
 impl Setup {
-    /// A uniformly random valid setup for `side`, the same for the same seed on every platform.
+    /// A uniformly random valid setup for `side`. Without a `seed` it is drawn from 64 secret
+    /// bits of the operating system's generator (Python's `secrets`): what a formation played
+    /// against a person needs. With one, the same seed gives the same setup on every
+    /// platform, so a seed is a key: use a small or fixed one only for tests and bots playing
+    /// bots.
     #[staticmethod]
-    #[pyo3(signature = (side, seed, setup_rows = 3))]
-    fn random(side: &Bound<'_, PyAny>, seed: u64, setup_rows: i64) -> PyResult<Setup> {
+    #[pyo3(signature = (side, seed = None, setup_rows = 3))]
+    fn random(
+        py: Python<'_>,
+        side: &Bound<'_, PyAny>,
+        seed: Option<u64>,
+        setup_rows: i64,
+    ) -> PyResult<Setup> {
         let rules = convert::rules(setup_rows, 0)?;
+        let seed = match seed {
+            Some(seed) => seed,
+            None => convert::secret_seed(py)?,
+        };
         Ok(Setup {
             inner: salpakan::Setup::random(convert::side(side)?, rules, seed),
         })
@@ -157,6 +170,28 @@ impl Setup {
 #[pyfunction]
 pub(crate) fn challenge(attacker: i64, defender: i64) -> PyResult<&'static str> {
     Ok(salpakan::challenge(convert::rank(attacker)?, convert::rank(defender)?).name())
+}
+
+/// Whether a piece of rank `attacker` challenging one of rank `defender` removes a Flag (the
+/// defender's, or an attacking Flag that loses): the game is then over.
+#[pyfunction]
+pub(crate) fn captures_flag(attacker: i64, defender: i64) -> PyResult<bool> {
+    Ok(salpakan::captures_flag(
+        convert::rank(attacker)?,
+        convert::rank(defender)?,
+    ))
+}
+
+/// The squares (indices, ascending) of `side`'s setup zone of `setup_rows` rows (3 or 4).
+#[pyfunction]
+#[pyo3(signature = (side, setup_rows = 3))]
+pub(crate) fn setup_zone(side: &Bound<'_, PyAny>, setup_rows: i64) -> PyResult<Vec<usize>> {
+    let rules = convert::rules(setup_rows, 0)?;
+    Ok(rules
+        .setup_zone(convert::side(side)?)
+        .into_iter()
+        .map(|square| square.index())
+        .collect())
 }
 
 /// The name of the rank with value `rank` (`"Flag"`, `"Private"`, … `"Spy"`).

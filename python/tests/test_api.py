@@ -161,3 +161,52 @@ def test_statuses_and_reports_are_made_from_a_servers_words() -> None:
     wrong = salpakan.Report(game.legal_moves()[0], "win" if game.legal_moves() else None, salpakan.Status("ongoing"))
     with pytest.raises(salpakan.ObserveError):
         game.tracker("white").observe(wrong)
+
+
+def test_the_vocabulary_comes_from_the_engine() -> None:
+    # The army: 21 pieces in rank order, as many of each rank as the rules say.
+    assert len(salpakan.ARMY) == 21
+    assert list(salpakan.ARMY) == sorted(salpakan.ARMY)
+    assert salpakan.ARMY.count(1) == 6 and salpakan.ARMY.count(14) == 2
+    assert [salpakan.rank_code(r) for r in (0, 13, 14)] == ["FL", "5G", "SP"]
+    assert salpakan.NUM_RANKS == 15
+    # The zones: White's first rows, Black's last; a random formation stands inside.
+    assert salpakan.setup_zone("white") == list(range(27))
+    assert salpakan.setup_zone(1, setup_rows=4) == list(range(36, 72))
+    with pytest.raises(salpakan.ArgumentError):
+        salpakan.setup_zone("white", setup_rows=5)
+    for side in ("white", "black"):
+        cells = salpakan.Setup.random(side).cells()
+        occupied = [s for s, c in enumerate(cells) if c != salpakan.NO_PIECE]
+        assert set(occupied) <= set(salpakan.setup_zone(side))
+        assert sorted(c for c in cells if c != salpakan.NO_PIECE) == list(salpakan.ARMY)
+    # Whether a challenge removes a Flag is the game's own end rule.
+    for attacker, defender, captured in [(1, 0, True), (0, 1, True), (0, 0, True), (14, 13, False)]:
+        assert salpakan.captures_flag(attacker, defender) is captured
+
+
+def test_a_random_formation_without_a_seed_comes_from_a_secret_seed() -> None:
+    # With a seed: the same formation every time (a seed is a key).
+    assert salpakan.Setup.random("white", 7) == salpakan.Setup.random("white", seed=7)
+    # Without one: 64 fresh secret bits each time. Had they come from 32 bits or fewer, 60,000
+    # draws would repeat a formation with a chance of about 34% (10^9 seeds: 83%); from 64
+    # bits, never in practice.
+    seen = {tuple(salpakan.Setup.random("white").cells()) for _ in range(60_000)}
+    assert len(seen) == 60_000
+
+
+def test_the_secret_seed_is_64_bits_of_the_os_generator(monkeypatch: pytest.MonkeyPatch) -> None:
+    import secrets
+
+    asked: list[int] = []
+    real = secrets.randbits
+
+    def spy(k: int) -> int:
+        asked.append(k)
+        return real(k)
+
+    monkeypatch.setattr(secrets, "randbits", spy)
+    salpakan.Setup.random("black")
+    salpakan.Setup.random("white", setup_rows=4)
+    salpakan.Setup.random("white", 5)  # a seed given: nothing drawn
+    assert asked == [64, 64]

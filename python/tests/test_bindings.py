@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import salpakan
@@ -44,7 +45,7 @@ def text(value, own):
 
 
 def run(op, words):
-    args = [json.loads(w) for w in words] if op != "cells" else words
+    args = [json.loads(w) for w in words] if op not in ("cells", "typed-cells") else words
     game = fixture()
     if op == "first":
         fixture(first=args[0])
@@ -54,7 +55,7 @@ def run(op, words):
         game.play(args[0])
     elif op == "action":
         game.play_action(args[0])
-    elif op == "cells":
+    elif op in ("cells", "typed-cells"):
         cells = list(game.setup("white").cells())
         for word in args:
             key, value = word.split("=")
@@ -64,6 +65,9 @@ def run(op, words):
             else:
                 square = (int(key[1]) - 1) * 9 + "abcdefghi".index(key[0])
                 cells[square] = json.loads(value)
+        if op == "typed-cells":
+            bytes_only = all(isinstance(v, int) and 0 <= v <= 255 for v in cells)
+            cells = np.array(cells, dtype=np.uint8 if bytes_only else np.float64)
         salpakan.Game.from_cells(cells, game.setup("black").cells())
     elif op == "rules":
         fixture(setup_rows=args[0], move_limit=args[1])

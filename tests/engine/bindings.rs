@@ -75,7 +75,7 @@ fn run(row: &crate::table::Row) -> Outcome {
             let mv = Move::from_action_number(number(&row.arg(0))).map_err(refused)?;
             game.play(mv).map(drop).map_err(refused)
         }
-        "cells" => {
+        "cells" | "typed-cells" => {
             let white = game.setup(Side::White).expect("setups").cell_values();
             let cells = crate::table::edited_cells(row, white);
             // What every binding does with a number that is not an integer.

@@ -601,7 +601,10 @@ fn a_tracker_knows_its_pieces() {
     assert_eq!(tracker.enemy_square(enemy.number()), Some(sq("e5")));
     // No rank for an enemy piece (hidden) or an empty square.
     assert_eq!(tracker.own_rank(sq("e5")), None);
-    let empty = Square::ALL.into_iter().find(|&s| tracker.piece_at(s).is_none()).unwrap();
+    let empty = Square::ALL
+        .into_iter()
+        .find(|&s| tracker.piece_at(s).is_none())
+        .unwrap();
     assert_eq!(tracker.own_rank(empty), None);
     assert_eq!(tracker.enemy_start(21), None);
     // After the 5G takes the Private, the piece on e5 is ours; the enemy piece is gone.

@@ -36,7 +36,7 @@ macro_rules! agent_class {
             #[doc = "A player whose draws are seeded with `seed` (0 by default)."]
             #[wasm_bindgen(constructor)]
             pub fn new(
-                #[wasm_bindgen(unchecked_optional_param_type = "number")] seed: Option<JsValue>,
+                #[wasm_bindgen(unchecked_optional_param_type = "SeedInput")] seed: Option<JsValue>,
                 $(#[wasm_bindgen(unchecked_optional_param_type = "number")] $budget: Option<u32>,)?
             ) -> Result<$name, JsValue> {
                 let seed = convert::seed(seed.as_ref().unwrap_or(&JsValue::UNDEFINED))?;

@@ -132,13 +132,70 @@ pub(crate) fn rules(setup_rows: &JsValue, move_limit: &JsValue) -> Result<Rules,
     .map_err(raise)
 }
 
-/// A seed: a non-negative integer (0 when not given).
+/// Rules with the optional `setupRows` (3 by default) and no move limit: what a formation or
+/// a setup zone is checked against.
+pub(crate) fn zone_rules(setup_rows: Option<&JsValue>) -> Result<Rules, JsValue> {
+    rules(
+        setup_rows.unwrap_or(&JsValue::UNDEFINED),
+        &JsValue::UNDEFINED,
+    )
+}
+
+/// A seed: a non-negative integer number (up to 2^53) or a `BigInt` below 2^64; 0 when not
+/// given.
 pub(crate) fn seed(value: &JsValue) -> Result<u64, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(0);
     }
-    let seed = integer_arg(value, "a seed is a non-negative integer")?;
+    if value.is_bigint() {
+        return u64::try_from(value.clone())
+            .map_err(|_| argument("a BigInt seed is at least 0n and below 2n ** 64n (64 bits)"));
+    }
+    let seed = integer_arg(value, "a seed is a non-negative integer or a BigInt")?;
     u64::try_from(seed).map_err(|_| argument(format!("seed {seed}: it must not be negative")))
+}
+
+/// A seed from `value`, or, when none is given, 64 secret bits from the platform's
+/// cryptographic generator (`crypto.getRandomValues`, in browsers, workers and Node.js).
+pub(crate) fn seed_or_secret(value: Option<&JsValue>) -> Result<u64, JsValue> {
+    match value {
+        Some(value) if !value.is_undefined() && !value.is_null() => seed(value),
+        _ => secret_seed(),
+    }
+}
+
+/// 64 bits from `crypto.getRandomValues`.
+pub(crate) fn secret_seed() -> Result<u64, JsValue> {
+    let missing = || {
+        error(
+            ErrorKind::Argument,
+            "no crypto.getRandomValues here to draw a secret seed: pass a seed",
+        )
+    };
+    let crypto = Reflect::get(&js_sys::global(), &JsValue::from_str("crypto"))
+        .ok()
+        .filter(JsValue::is_object)
+        .ok_or_else(missing)?;
+    let fill: js_sys::Function = Reflect::get(&crypto, &JsValue::from_str("getRandomValues"))
+        .ok()
+        .and_then(|f| f.dyn_into().ok())
+        .ok_or_else(missing)?;
+    let bytes = js_sys::Uint8Array::new_with_length(8);
+    fill.call1(&crypto, &bytes)?;
+    let mut out = [0u8; 8];
+    bytes.copy_to(&mut out);
+    Ok(u64::from_le_bytes(out))
+}
+
+/// The elements of a plain array or a typed array (`Uint8Array` …), or `what` as an
+/// `"argument"` error for anything else.
+pub(crate) fn list_arg(value: &JsValue, what: &str) -> Result<Array, JsValue> {
+    let typed = js_sys::ArrayBuffer::is_view(value) && !value.is_instance_of::<js_sys::DataView>();
+    if Array::is_array(value) || typed {
+        Ok(Array::from(value))
+    } else {
+        Err(argument(what))
+    }
 }
 
 /// A setup from 72 cells (rank numbers 0..15, 255 empty).
@@ -147,10 +204,10 @@ pub(crate) fn setup_from_cells(
     rules: Rules,
     cells: &JsValue,
 ) -> Result<Setup, JsValue> {
-    if !Array::is_array(cells) {
-        return Err(argument("cells are an array of 72 numbers"));
-    }
-    let cells = Array::from(cells);
+    let cells = list_arg(
+        cells,
+        "cells are 72 numbers, in an array or a typed array (Uint8Array …)",
+    )?;
     let len = cells.length() as usize;
     if len != Square::NUM {
         return Err(raise(CellsError::Count(len)));

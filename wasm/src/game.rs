@@ -3,7 +3,7 @@
 use js_sys::{Array, Float32Array, Float64Array, Object, Uint8Array};
 use wasm_bindgen::prelude::*;
 
-use salpakan::{DeclaredEnd, Move, Observation, Orientation, Rules, Setup, Side, ViewCell};
+use salpakan::{DeclaredEnd, Move, Orientation, Rules, Setup, Side, ViewCell};
 
 use crate::convert::{self, raise, rank_object, report_object, set, side_or_white, status_object};
 
@@ -45,11 +45,13 @@ fn start(white: Setup, black: Setup, first: Side, rules: Rules) -> Result<Game, 
 #[wasm_bindgen]
 impl Game {
     /// A new game with random setups drawn from `seed` (White's from `seed`, Black's from
-    /// `seed + 1`), `first` to move (White by default), under the official rules or with a
-    /// 4-row setup zone (`setupRows`) and a move limit (`moveLimit`, 0 for none).
+    /// `seed + 1`; 0 by default), `first` to move (White by default), under the official rules
+    /// or with a 4-row setup zone (`setupRows`) and a move limit (`moveLimit`, 0 for none).
+    /// For reproducible games (tests, bots against bots): a seed is a key, so a person's
+    /// formation comes from `Setup.random(side)` (a secret seed) and `Game.fromCells`.
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(unchecked_optional_param_type = "number")] seed: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "SeedInput")] seed: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "SideInput")] first: Option<JsValue>,
         #[wasm_bindgen(js_name = setupRows, unchecked_optional_param_type = "number")]
         setup_rows: Option<JsValue>,
@@ -67,8 +69,8 @@ impl Game {
     /// 0 Flag … 14 Spy, 255 empty), `first` to move (White by default).
     #[wasm_bindgen(js_name = fromCells)]
     pub fn from_cells(
-        #[wasm_bindgen(unchecked_param_type = "number[]")] white: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number[]")] black: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "CellsInput")] white: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "CellsInput")] black: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "SideInput")] first: Option<JsValue>,
         #[wasm_bindgen(js_name = setupRows, unchecked_optional_param_type = "number")]
         setup_rows: Option<JsValue>,
@@ -304,7 +306,7 @@ impl Game {
     pub fn sample(
         &self,
         #[wasm_bindgen(unchecked_param_type = "SideInput")] side: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number")] seed: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "SeedInput")] seed: JsValue,
     ) -> Result<Game, JsValue> {
         let side = convert::side(&side)?;
         let seed = convert::seed(&seed)?;
@@ -361,21 +363,4 @@ impl Game {
             .map(status_object)
             .map_err(raise)
     }
-}
-
-/// The arbiter's answer, from the attacker's side, when a piece of rank `attacker` challenges
-/// one of rank `defender` (rank numbers 0..15).
-#[wasm_bindgen(unchecked_return_type = "Outcome")]
-pub fn challenge(
-    #[wasm_bindgen(unchecked_param_type = "number")] attacker: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "number")] defender: JsValue,
-) -> Result<JsValue, JsValue> {
-    let (attacker, defender) = (convert::rank(&attacker)?, convert::rank(&defender)?);
-    Ok(salpakan::challenge(attacker, defender).name().into())
-}
-
-/// The observation tensor's shape, `[38, 8, 9]`.
-#[wasm_bindgen(js_name = observationShape)]
-pub fn observation_shape() -> Vec<u32> {
-    Observation::SHAPE.iter().map(|&n| n as u32).collect()
 }

@@ -12,9 +12,16 @@
 mod agents;
 mod convert;
 mod game;
+mod rules;
+mod setup;
 mod tracker;
 mod types;
 
 pub use agents::{Greedy, Ismcts, Random};
-pub use game::{Game, challenge, observation_shape};
+pub use game::Game;
+pub use rules::{
+    captures_flag, challenge, constants, observation_shape, rank_code, rank_name, setup_zone,
+    square_index, square_name,
+};
+pub use setup::Setup;
 pub use tracker::Tracker;

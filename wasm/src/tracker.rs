@@ -2,7 +2,7 @@
 //! `Tracker`, fed the arbiter's announcements, with the legal moves and exact beliefs of
 //! that seat alone.
 
-use js_sys::{Array, Float64Array};
+use js_sys::Float64Array;
 use wasm_bindgen::prelude::*;
 
 use salpakan::{Bitboard, Rules, Side};
@@ -25,8 +25,8 @@ impl Tracker {
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "SideInput")] side: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number[]")] own: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "SquareInput[]")] enemy: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "CellsInput")] own: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "SquareInput[] | Uint8Array")] enemy: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "SideInput")] first: Option<JsValue>,
         #[wasm_bindgen(js_name = setupRows, unchecked_optional_param_type = "number")]
         setup_rows: Option<JsValue>,
@@ -41,11 +41,12 @@ impl Tracker {
         )?;
         let first = convert::side_or_white(first.as_ref().unwrap_or(&none))?;
         let own = convert::setup_from_cells(side, rules, &own)?;
-        if !Array::is_array(&enemy) {
-            return Err(convert::argument("enemy is an array of squares"));
-        }
+        let enemy = convert::list_arg(
+            &enemy,
+            "enemy is the squares of the enemy's pieces, in an array or a typed array",
+        )?;
         let mut squares = Bitboard::EMPTY;
-        for square in Array::from(&enemy).iter() {
+        for square in enemy.iter() {
             squares = squares.with(convert::square(&square)?);
         }
         salpakan::Tracker::new(&own, squares, first, rules)

@@ -10,6 +10,12 @@ const TYPES: &'static str = r#"
 export type Side = "white" | "black";
 /** A side as the package reads it: its word (any case), "w"/"b", or 0 (White) / 1 (Black). */
 export type SideInput = Side | "w" | "b" | "White" | "Black" | 0 | 1;
+/** A seed: a non-negative integer, or a BigInt below 2n ** 64n (64 bits). A seed is a key:
+ * anyone who knows it knows what it made. */
+export type SeedInput = number | bigint;
+/** 72 cells by square (a rank number 0..15, or NO_PIECE, 255, for an empty square), in an
+ * array or a typed array. */
+export type CellsInput = readonly number[] | Uint8Array | Int8Array | Uint16Array | Int16Array | Uint32Array | Int32Array | Float32Array | Float64Array;
 /** A square by name ("e4") or index ((row - 1) * 9 + file: a1 = 0 … i8 = 71). */
 export type SquareInput = string | number;
 /** A move by its notation ("e3-e4") or its two squares. */

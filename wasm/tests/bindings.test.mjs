@@ -24,7 +24,7 @@ function rows() {
 }
 
 function run(op, words) {
-  const args = op === "cells" ? words : words.map((w) => JSON.parse(w));
+  const args = op === "cells" || op === "typed-cells" ? words : words.map((w) => JSON.parse(w));
   const game = new Game(1);
   const own = (value, text) => (value === "@fixture" ? text : value);
   try {
@@ -33,7 +33,8 @@ function run(op, words) {
       case "move": game.play({ from: args[0], to: args[1] }); break;
       case "notation": game.play(args[0]); break;
       case "action": game.playAction(args[0]); break;
-      case "cells": {
+      case "cells":
+      case "typed-cells": {
         let white = new Array(72).fill(255);
         const black = new Array(72).fill(255);
         for (let s = 0; s < 72; s++) {
@@ -44,6 +45,10 @@ function run(op, words) {
           const [key, value] = word.split("=");
           if (key === "len") white = white.concat(new Array(72).fill(255)).slice(0, Number(value));
           else white[(Number(key[1]) - 1) * 9 + "abcdefghi".indexOf(key[0])] = JSON.parse(value);
+        }
+        if (op === "typed-cells") {
+          const bytes = white.every((v) => Number.isInteger(v) && v >= 0 && v <= 255);
+          white = bytes ? Uint8Array.from(white) : Float64Array.from(white);
         }
         Game.fromCells(white, black).free();
         break;

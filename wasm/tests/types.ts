@@ -2,12 +2,20 @@
 // objects it returns have their real shapes, not `any`. Every `@ts-expect-error` below must
 // be an error, which it is only if the type is precise.
 import {
+  ARMY,
   Game,
   Greedy,
   Ismcts,
+  NO_PIECE,
+  NUM_SQUARES,
   Random,
+  Setup,
   Tracker,
+  capturesFlag,
   challenge,
+  rankCode,
+  setupZone,
+  type RankCode,
   type EnemyCell,
   type ErrorKind,
   type Outcome,
@@ -70,3 +78,20 @@ console.log(spectator.cells[0].rank, firstCell, spectator.text);
 ended.free();
 console.log(state, winner, outcome, cells.length, history.length, shown, move, budget, wrongState, wrongOutcome, leaked);
 game.free();
+
+// Formations and the vocabulary.
+const formation: Setup = Setup.random("white");
+const keyed: Setup = Setup.random("black", 2n ** 63n, 3);
+const formationCells: Uint8Array = formation.cells();
+const fromTyped: Game = Game.fromCells(formationCells, keyed.cells(), "black");
+const fromArray: Setup = Setup.fromCells("white", [...formationCells]);
+const code: RankCode = rankCode(ARMY[0]);
+const sizes: number = NUM_SQUARES + NO_PIECE;
+const zone: Uint8Array = setupZone("white", 3);
+const fell: boolean = capturesFlag(0, 1);
+// @ts-expect-error: ARMY is read-only
+ARMY.push(1);
+// @ts-expect-error: a seed is a number or a bigint, not a string
+Setup.random("white", "7");
+// @ts-expect-error: cells are numbers
+Setup.fromCells("white", ["FL"]);

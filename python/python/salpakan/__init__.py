@@ -13,8 +13,10 @@ General), 14 (Spy); action ids are ``from * 4 + direction`` (0 up, 1 down, 2 lef
 """
 
 from ._salpakan import (
+    ARMY,
     NO_PIECE,
     NUM_ACTIONS,
+    NUM_RANKS,
     NUM_SQUARES,
     OBSERVATION_SHAPE,
     Game,
@@ -30,9 +32,11 @@ from ._salpakan import (
     VecEnv,
     View,
     __version__,
+    captures_flag,
     challenge,
     rank_code,
     rank_name,
+    setup_zone,
 )
 from .errors import (
     ArgumentError,
@@ -45,8 +49,10 @@ from .errors import (
 )
 
 __all__ = [
+    "ARMY",
     "NO_PIECE",
     "NUM_ACTIONS",
+    "NUM_RANKS",
     "NUM_SQUARES",
     "OBSERVATION_SHAPE",
     "ArgumentError",
@@ -69,7 +75,9 @@ __all__ = [
     "VecEnv",
     "View",
     "__version__",
+    "captures_flag",
     "challenge",
     "rank_code",
     "rank_name",
+    "setup_zone",
 ]

@@ -12,7 +12,9 @@ __all__ = [
     "OBSERVATION_SHAPE",
     "NUM_ACTIONS",
     "NUM_SQUARES",
+    "NUM_RANKS",
     "NO_PIECE",
+    "ARMY",
     "Move",
     "Setup",
     "Status",
@@ -26,6 +28,8 @@ __all__ = [
     "Ismcts",
     "VecEnv",
     "challenge",
+    "captures_flag",
+    "setup_zone",
     "rank_name",
     "rank_code",
 ]
@@ -34,13 +38,17 @@ __version__: str
 OBSERVATION_SHAPE: Tuple[int, int, int]
 NUM_ACTIONS: int
 NUM_SQUARES: int
+NUM_RANKS: int
 NO_PIECE: int
+ARMY: Tuple[int, ...]
 
 _SideLike = Union[int, str]
 _SquareLike = Union[int, str]
 _Cells = Union[Sequence[int], npt.NDArray[np.integer]]
 
 def challenge(attacker: int, defender: int) -> str: ...
+def captures_flag(attacker: int, defender: int) -> bool: ...
+def setup_zone(side: _SideLike, setup_rows: int = 3) -> list[int]: ...
 def rank_name(rank: int) -> str: ...
 def rank_code(rank: int) -> str: ...
 
@@ -65,7 +73,7 @@ _MoveLike = Union[Move, str]
 @final
 class Setup:
     @staticmethod
-    def random(side: _SideLike, seed: int, setup_rows: int = 3) -> Setup: ...
+    def random(side: _SideLike, seed: Optional[int] = None, setup_rows: int = 3) -> Setup: ...
     @staticmethod
     def from_cells(side: _SideLike, cells: _Cells, setup_rows: int = 3) -> Setup: ...
     @staticmethod

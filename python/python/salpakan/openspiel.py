@@ -29,16 +29,12 @@ from typing import Any, Callable, Optional
 import numpy as np
 import pyspiel
 
-from . import OBSERVATION_SHAPE, Game, Setup
+from . import ARMY, NO_PIECE, NUM_ACTIONS, NUM_SQUARES, OBSERVATION_SHAPE, Game, Setup, setup_zone
 
 SHORT_NAME = "python_salpakan"
 DEFAULT_MAX_PLIES = 1000
-NUM_ACTIONS = 288
 SIDES = ("white", "black")
-
-# The army, in the order chance places it (rank numbers: 0 Flag … 14 Spy).
-ARMY = [0, *[1] * 6, *range(2, 14), 14, 14]
-assert len(ARMY) == 21
+# Chance places the army (the package's ARMY, rank numbers in rank order) piece by piece.
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -60,7 +56,7 @@ _GAME_TYPE = pyspiel.GameType(
 
 def _zone(side: int) -> list[int]:
     """The squares of `side`'s setup zone (official rules: three rows)."""
-    return list(range(27)) if side == 0 else list(range(45, 72))
+    return setup_zone(side)
 
 
 class SalpakanGame(pyspiel.Game):
@@ -73,7 +69,7 @@ class SalpakanGame(pyspiel.Game):
             raise ValueError(f"max_plies must be at least 1, not {self.max_plies}")
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
-            max_chance_outcomes=72,
+            max_chance_outcomes=NUM_SQUARES,
             num_players=2,
             min_utility=-1.0,
             max_utility=1.0,
@@ -134,7 +130,7 @@ class SalpakanState(pyspiel.State):
         return [int(a) for a in self._game.legal_actions()]
 
     def _cells(self, side: int) -> list[int]:
-        cells = [255] * 72
+        cells = [NO_PIECE] * NUM_SQUARES
         for rank, square in zip(ARMY, self.placements[side]):
             cells[square] = rank
         return cells
@@ -220,7 +216,7 @@ class SalpakanState(pyspiel.State):
         assert setup is not None
         cells = setup.cells()
         # The enemy's placements in ARMY order, from the sampled formation.
-        remaining = {rank: [s for s in range(72) if cells[s] == rank] for rank in set(ARMY)}
+        remaining = {rank: [s for s in range(NUM_SQUARES) if cells[s] == rank] for rank in set(ARMY)}
         clone.placements[enemy] = [remaining[rank].pop(0) for rank in ARMY]
         clone._game = sample
         return clone
@@ -236,7 +232,8 @@ class SalpakanState(pyspiel.State):
 
     def __str__(self) -> str:
         if self._game is None:
-            return f"dealing: white {len(self.placements[0])}/21, black {len(self.placements[1])}/21"
+            placed = [len(self.placements[side]) for side in (0, 1)]
+            return f"dealing: white {placed[0]}/{len(ARMY)}, black {placed[1]}/{len(ARMY)}"
         return self._game.to_text()
 
 

@@ -129,3 +129,35 @@ fn higher_rank_wins_among_private_to_five_star() {
         }
     }
 }
+
+/// `captures_flag` is the game's own end rule: for every pair, a challenge on the board ends
+/// the game by a captured Flag exactly when it says so.
+#[test]
+fn captures_flag_agrees_with_the_game_for_all_225_pairs() {
+    use crate::common::{game, mv, rules4};
+    use salpakan::{Side, Status, WinReason, captures_flag};
+    for attacker in Rank::ALL {
+        for defender in Rank::ALL {
+            let (a, d) = (attacker.code(), defender.code());
+            let mut g = game(
+                (&format!("{a}:e4"), ""),
+                (&format!("{d}:e5"), ""),
+                Side::White,
+                rules4(),
+            );
+            let report = g.play(mv("e4-e5")).unwrap();
+            let captured = matches!(
+                report.status,
+                Status::Won {
+                    reason: WinReason::FlagCaptured,
+                    ..
+                }
+            );
+            assert_eq!(
+                captures_flag(attacker, defender),
+                captured,
+                "{a} attacks {d}"
+            );
+        }
+    }
+}
