@@ -138,7 +138,7 @@ pub fn seat_view(view: &View) -> Value {
     json!({"text": view.to_text().to_string(), "cells": cells})
 }
 
-/// A spectator's `VIEW`: every piece's side, no rank.
+/// A spectator's `VIEW`: every piece's side, no rank, and the side to move.
 #[must_use]
 pub fn public_view(view: &PublicView) -> Value {
     let cells: Vec<Value> = view
@@ -149,7 +149,11 @@ pub fn public_view(view: &PublicView) -> Value {
             Some(id) => cell(PieceId::side(*id), None),
         })
         .collect();
-    json!({"text": view.to_text().to_string(), "cells": cells})
+    json!({
+        "text": view.to_text().to_string(),
+        "cells": cells,
+        "side_to_move": view.side_to_move().word(),
+    })
 }
 
 /// A seat's `VIEW` in the setup phase: its own accepted formation (`text` is the formation's

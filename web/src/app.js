@@ -2,8 +2,10 @@
 // server against a friend or the server's bot, or watching a game; and the arbiter for a
 // physical board. The address says which: `?join=ID&invite=CODE`, `?game=ID` (this browser's
 // seat), `?watch=ID`; none: the offline game.
+// Both modes have one shape: enter(how), leave(), reroll(), begin(), resign(), offerDraw(),
+// render() and tick(); this page sends the shared controls to the mode in use.
 import { offlineMode } from "./offline.js";
-import { createGame, joinGame, leave, onlineMode, resumeGame, tickClocks, watchGame } from "./online.js";
+import { onlineMode } from "./online.js";
 import "./arbiter.js";
 
 const $ = (id) => document.getElementById(id);
@@ -38,8 +40,17 @@ const ui = {
   enterOnline(seat) {
     mode = "online";
     document.body.dataset.mode = seat ? "seat" : "spectator";
-    ui.download.hidden = true;
+    ui.hideRecord();
     ui.hint.textContent = "";
+  },
+  // The game record to download, once a game is over.
+  offerRecord(text) {
+    if (ui.download.href.startsWith("blob:")) URL.revokeObjectURL(ui.download.href);
+    ui.download.href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+    ui.download.hidden = false;
+  },
+  hideRecord() {
+    ui.download.hidden = true;
   },
   // The formation's buttons: shown during the setup phase only, enabled while arranging.
   showSetupControls(shown, enabled) {
@@ -80,12 +91,11 @@ const ui = {
   },
 };
 
-const offline = offlineMode(ui);
-const online = onlineMode(ui);
-const current = () => (mode === "online" ? online : offline);
+const modes = { offline: offlineMode(ui), online: onlineMode(ui) };
+const current = () => modes[mode];
 
 function goOffline() {
-  leave();
+  modes.online.leave();
   mode = "offline";
   document.body.dataset.mode = "offline";
   ui.links.hidden = true;
@@ -94,12 +104,15 @@ function goOffline() {
   ui.showDrawOffer(null, "");
   ui.buttons.offerDraw.disabled = true;
   history.replaceState(null, "", location.pathname);
-  offline.start();
+  modes.offline.enter();
 }
 
-async function online_(action) {
+// Follows a game through the server (`how` as the online mode's enter takes it).
+async function goOnline(how) {
   try {
-    await action();
+    await modes.online.enter(how);
+    // The bot here stops thinking once a game through the server has the page.
+    if (mode === "online") modes.offline.leave();
   } catch (error) {
     ui.hint.textContent = `The server could not be reached (${error.message}). The game against the bot in this browser still works.`;
   }
@@ -108,11 +121,11 @@ async function online_(action) {
 $("reroll").addEventListener("click", () => current().reroll());
 $("start").addEventListener("click", () => current().begin());
 $("resign").addEventListener("click", () => current().resign());
-$("offer-draw").addEventListener("click", () => online.offerDraw());
+$("offer-draw").addEventListener("click", () => current().offerDraw());
 $("new-game").addEventListener("click", goOffline);
-$("beliefs").addEventListener("change", () => offline.render());
-$("play-friend").addEventListener("click", () => online_(() => createGame("human", $("clock-choice").value)));
-$("play-bot").addEventListener("click", () => online_(() => createGame($("bot-choice").value, $("clock-choice").value)));
+$("beliefs").addEventListener("change", () => current().render());
+$("play-friend").addEventListener("click", () => goOnline({ create: { opponent: "human", clock: $("clock-choice").value } }));
+$("play-bot").addEventListener("click", () => goOnline({ create: { opponent: $("bot-choice").value, clock: $("clock-choice").value } }));
 $("copy-invite").addEventListener("click", async () => {
   try {
     await navigator.clipboard.writeText(ui.inviteLink.href);
@@ -121,10 +134,10 @@ $("copy-invite").addEventListener("click", async () => {
     ui.hint.textContent = "Copy the invite link above and send it to your friend.";
   }
 });
-setInterval(() => { if (mode === "online") tickClocks(); }, 200);
+setInterval(() => current().tick(), 200);
 
 const params = new URLSearchParams(location.search);
-if (params.get("join")) await online_(() => joinGame(params.get("join"), params.get("invite") ?? ""));
-else if (params.get("game")) resumeGame(params.get("game"));
-else if (params.get("watch")) watchGame(params.get("watch"));
+if (params.get("join")) await goOnline({ join: { id: params.get("join"), invite: params.get("invite") ?? "" } });
+else if (params.get("game")) await goOnline({ resume: { id: params.get("game") } });
+else if (params.get("watch")) await goOnline({ watch: { id: params.get("watch") } });
 else goOffline();

@@ -1,23 +1,28 @@
 // The arbiter for a physical board: two people play with real pieces; in a challenge the
 // attacker picks their piece's rank here (the choice is not shown), hands the phone over, the
-// defender picks theirs, and the page says only what the arbiter says. The outcome comes from
-// the engine's one challenge table (`challenge`), never a copy.
-import { challenge } from "./pkg/salpakan.js";
-import { RANK_CODES, RANK_NAMES, announce } from "./board.js";
+// defender picks theirs, and the page says only what the arbiter says. The outcome and whether
+// a Flag fell come from the engine (`challenge`, `capturesFlag`), never a copy.
+import { ARMY, capturesFlag, challenge, rankCode, rankName } from "./pkg/salpakan.js";
+import { announce } from "./board.js";
+import { OUTCOMES } from "./words.js";
 
 const attacker = document.getElementById("arbiter-attacker");
 const defender = document.getElementById("arbiter-defender");
 const resolve = document.getElementById("arbiter-resolve");
 const result = document.getElementById("arbiter-result");
 
-// Highest rank first, as players name them.
-const ORDER = ["5G", "4G", "3G", "2G", "1G", "CO", "LC", "MJ", "CP", "1L", "2L", "SG", "PV", "SP", "FL"];
+// The ranks as players name them, highest first: the generals down to the Private, then the
+// Spy and the Flag (the army lists the ranks in rank order, the Flag first, the Spy last).
+const [flag, ...ranks] = [...new Set(ARMY)];
+const spy = ranks.pop();
+const ORDER = [...ranks.reverse(), spy, flag];
 
 function fill(select) {
-  for (const code of ORDER) {
+  for (const rank of ORDER) {
     const option = document.createElement("option");
-    option.value = code;
-    option.textContent = RANK_NAMES[RANK_CODES.indexOf(code)];
+    option.value = rankCode(rank);
+    option.dataset.rank = rank;
+    option.textContent = rankName(rank);
     select.appendChild(option);
   }
   select.selectedIndex = -1;
@@ -32,18 +37,18 @@ fill(attacker);
 fill(defender);
 resolve.disabled = true;
 
+const chosen = (select) => Number(select.selectedOptions[0].dataset.rank);
+const capitalized = (text) => text[0].toUpperCase() + text.slice(1);
+
 resolve.addEventListener("click", () => {
   if (attacker.selectedIndex < 0 || defender.selectedIndex < 0) return;
-  const a = RANK_CODES.indexOf(attacker.value);
-  const d = RANK_CODES.indexOf(defender.value);
+  const [a, d] = [chosen(attacker), chosen(defender)];
   const outcome = challenge(a, d);
-  // A Flag falls when the attacker takes it, or when an attacking Flag loses.
-  const flag = (outcome === "win" && d === 0) || (outcome === "lose" && a === 0);
-  const words = { win: "The attacker wins.", lose: "The defender wins.", tie: "Both pieces are removed." };
+  const flagFell = capturesFlag(a, d);
   result.dataset.outcome = outcome;
-  if (flag) result.dataset.flagCaptured = "true";
+  if (flagFell) result.dataset.flagCaptured = "true";
   else delete result.dataset.flagCaptured;
-  result.textContent = words[outcome] + (flag ? " A Flag was captured: the game is over." : "");
+  result.textContent = `${capitalized(OUTCOMES[outcome].list)}.` + (flagFell ? " A Flag was captured: the game is over." : "");
   announce(result.textContent);
   for (const select of [attacker, defender]) {
     select.selectedIndex = -1;

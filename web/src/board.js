@@ -1,16 +1,18 @@
 // The board, the move list and the announcements, shared by every mode of the page. Nothing
 // here knows a rule: what is legal, what a challenge did and who won come from the engine
-// (in the browser) or the arbiter server.
+// (in the browser) or the arbiter server; square names, rank codes and names come from the
+// engine too.
+import { NUM_SQUARES, rankCode, rankName, squareIndex as indexOf, squareName as nameOf } from "./pkg/salpakan.js";
+import { OUTCOMES, SIDE_NAMES } from "./words.js";
 
-export const FILES = "abcdefghi";
-export const RANK_CODES = ["FL", "PV", "SG", "2L", "1L", "CP", "MJ", "LC", "CO", "1G", "2G", "3G", "4G", "5G", "SP"];
-export const RANK_NAMES = ["Flag", "Private", "Sergeant", "2nd Lieutenant", "1st Lieutenant", "Captain",
-  "Major", "Lieutenant Colonel", "Colonel", "1-Star General", "2-Star General",
-  "3-Star General", "4-Star General", "5-Star General", "Spy"];
-export const SIDE_NAMES = { white: "White", black: "Black" };
+// The board's geometry, read from the engine's square names: the files of the first row.
+const NAMES = Array.from({ length: NUM_SQUARES }, (_, i) => nameOf(i));
+const FILES = NAMES.filter((name) => name.endsWith("1")).map((name) => name[0]);
+const WIDTH = FILES.length;
+const ROWS = NUM_SQUARES / WIDTH;
 
-export const squareName = (index) => `${FILES[index % 9]}${Math.floor(index / 9) + 1}`;
-export const squareIndex = (name) => FILES.indexOf(name[0]) + (Number(name.slice(1)) - 1) * 9;
+export const squareName = (index) => NAMES[index];
+export const squareIndex = (name) => indexOf(name);
 
 const boardElement = document.getElementById("board");
 const movesList = document.getElementById("moves");
@@ -40,18 +42,19 @@ function cursorTo(index) {
 // Arrow keys move the cursor as the board is drawn (up is away from the player), Enter or
 // Space picks or drops at it.
 boardElement.addEventListener("keydown", (event) => {
-  const up = flipped ? -9 : 9;
+  const up = flipped ? -WIDTH : WIDTH;
   const right = flipped ? -1 : 1;
-  const file = cursor % 9;
+  const file = cursor % WIDTH;
+  const last = WIDTH - 1;
   const steps = {
     ArrowUp: () => cursor + up,
     ArrowDown: () => cursor - up,
-    ArrowRight: () => (right > 0 ? (file < 8 ? cursor + 1 : cursor) : (file > 0 ? cursor - 1 : cursor)),
-    ArrowLeft: () => (right > 0 ? (file > 0 ? cursor - 1 : cursor) : (file < 8 ? cursor + 1 : cursor)),
+    ArrowRight: () => (right > 0 ? (file < last ? cursor + 1 : cursor) : (file > 0 ? cursor - 1 : cursor)),
+    ArrowLeft: () => (right > 0 ? (file > 0 ? cursor - 1 : cursor) : (file < last ? cursor + 1 : cursor)),
   };
   if (steps[event.key]) {
     const next = steps[event.key]();
-    if (next >= 0 && next < 72) cursorTo(next);
+    if (next >= 0 && next < NUM_SQUARES) cursorTo(next);
     event.preventDefault();
   } else if (event.key === "Enter" || event.key === " ") {
     pick(squareName(cursor), cursor);
@@ -61,30 +64,32 @@ boardElement.addEventListener("keydown", (event) => {
 
 function label(name, piece) {
   if (!piece) return `${name}, empty`;
-  if (piece.owner === "own") return `${name}, your ${RANK_NAMES[piece.rank]}`;
+  if (piece.owner === "own") return `${name}, your ${rankName(piece.rank)}`;
   if (piece.owner === "enemy") {
-    return piece.rank === undefined ? `${name}, enemy piece` : `${name}, enemy ${RANK_NAMES[piece.rank]}`;
+    return piece.rank === undefined ? `${name}, enemy piece` : `${name}, enemy ${rankName(piece.rank)}`;
   }
   const side = SIDE_NAMES[piece.owner];
-  return piece.rank === undefined ? `${name}, ${side} piece` : `${name}, ${side} ${RANK_NAMES[piece.rank]}`;
+  return piece.rank === undefined ? `${name}, ${side} piece` : `${name}, ${side} ${rankName(piece.rank)}`;
 }
 
-// Draws the board. `model`: `cells` (72 × null or {owner: "own" | "enemy" | "white" |
-// "black", rank?}), `selected` (a square name), `targets` (a Set of names), `last` (the last
-// move's two names), `zone` (row numbers 0-7 to tint), `flip` (Black's view: row 8 at the
-// bottom), `heat` (optional: per square index, the chance the piece is the Flag). `onPick`
-// gets every click or keyboard pick.
+// Draws the board. `model`: `cells` (NUM_SQUARES × null or {owner: "own" | "enemy" |
+// "white" | "black", rank?}), `selected` (a square name), `targets` (a Set of names), `last`
+// (the last move's two names), `zone` (a Set of square indices to tint), `flip` (Black's
+// view: the far row at the bottom), `heat` (optional: per square index, the chance the piece
+// is the Flag). `onPick` gets every click or keyboard pick.
 export function drawBoard(model, onPick) {
   pick = onPick;
   flipped = Boolean(model.flip);
-  const rows = flipped ? [0, 1, 2, 3, 4, 5, 6, 7] : [7, 6, 5, 4, 3, 2, 1, 0];
-  const files = flipped ? [8, 7, 6, 5, 4, 3, 2, 1, 0] : [0, 1, 2, 3, 4, 5, 6, 7, 8];
+  const up = [...Array(ROWS).keys()];
+  const across = [...Array(WIDTH).keys()];
+  const rows = flipped ? up : up.reverse();
+  const files = flipped ? across.reverse() : across;
   rankLabels.replaceChildren(...rows.map((r) => Object.assign(document.createElement("span"), { textContent: r + 1 })));
   fileLabels.replaceChildren(...files.map((f) => Object.assign(document.createElement("span"), { textContent: FILES[f] })));
   boardElement.replaceChildren();
   for (const row of rows) {
     for (const file of files) {
-      const index = row * 9 + file;
+      const index = row * WIDTH + file;
       const name = squareName(index);
       const square = document.createElement("div");
       square.className = `square${(row + file) % 2 ? "" : " dark"}`;
@@ -92,7 +97,7 @@ export function drawBoard(model, onPick) {
       square.setAttribute("role", "gridcell");
       square.dataset.square = name;
       square.dataset.index = index;
-      if (model.zone?.includes(row)) square.classList.add("zone");
+      if (model.zone?.has(index)) square.classList.add("zone");
       if (model.last?.includes(name)) square.classList.add("last");
       if (model.selected === name) square.classList.add("selected");
       if (model.targets?.has(name)) square.dataset.legal = "";
@@ -104,9 +109,9 @@ export function drawBoard(model, onPick) {
         const colour = piece.owner === "own" || piece.owner === model.ownColour ? "own" : "enemy";
         token.className = `piece ${colour}`;
         if (piece.rank !== undefined) {
-          square.dataset.rank = RANK_CODES[piece.rank];
-          token.textContent = RANK_CODES[piece.rank];
-          token.title = RANK_NAMES[piece.rank];
+          square.dataset.rank = rankCode(piece.rank);
+          token.textContent = rankCode(piece.rank);
+          token.title = rankName(piece.rank);
           if (piece.rank === 0) token.classList.add("flag");
         } else {
           token.classList.add("hidden");
@@ -137,8 +142,6 @@ export function drawBoard(model, onPick) {
   cursorTo(cursor);
 }
 
-const OUTCOME_WORDS = { win: "the attacker wins", lose: "the attacker loses", tie: "both are removed" };
-
 // Adds ply `ply` to the move list: its number, who moved, the move, and the arbiter's words
 // for a challenge.
 export function addMove(ply, side, move, outcome) {
@@ -161,7 +164,7 @@ export function addMove(ply, side, move, outcome) {
     item.classList.add("challenge");
     const words = document.createElement("span");
     words.className = "outcome";
-    words.textContent = OUTCOME_WORDS[outcome];
+    words.textContent = OUTCOMES[outcome].list;
     item.append(words);
   }
   movesList.appendChild(item);
@@ -175,20 +178,4 @@ export function clearMoves() {
 // Says `text` to screen readers (and keeps it visible in the live region).
 export function announce(text) {
   live.textContent = text;
-}
-
-const REASONS = {
-  "flag-captured": "a Flag was captured",
-  "flag-reached-end": "a Flag reached the far row",
-  resignation: "resignation",
-  time: "time",
-  abandoned: "abandonment",
-  agreement: "agreement",
-  "move-limit": "the move limit",
-};
-
-// The end in words, `names` saying who each side is ("You", "The bot", "White", …).
-export function endText(status, names) {
-  const who = status.winner ? `${names[status.winner]} ${names[status.winner] === "You" ? "win" : "wins"}` : "Draw";
-  return `${who} — ${REASONS[status.reason] ?? status.reason}.`;
 }

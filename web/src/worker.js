@@ -1,6 +1,7 @@
-// The bot thinks here, off the page's thread: it gets the game record and the side to play,
-// rebuilds the game in its own WebAssembly instance and answers with the move its player
-// chooses from that side's information only.
+// The bot thinks here, off the page's thread: it gets the game record, the side to play and
+// (the first time) its seed, 64 secret bits, and budget; it rebuilds the game in its own
+// WebAssembly instance and answers with the move its player chooses from that side's
+// information only.
 import { Game, Ismcts } from "./pkg/salpakan.js";
 
 let player = null;
@@ -8,7 +9,7 @@ let player = null;
 self.onmessage = (event) => {
   const { record, side, seed, budget } = event.data;
   try {
-    if (player === null) player = new Ismcts(seed, budget);
+    player ??= new Ismcts(seed, budget);
     const game = Game.fromRecord(record);
     const move = player.choose(game, side);
     game.free();

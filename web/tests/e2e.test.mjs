@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
 import { serve } from "../server.mjs";
+import { randomness, watchRandomness } from "./randomness.mjs";
 
 const artifacts = process.env.SALPAKAN_ARTIFACTS ?? fileURLToPath(new URL("../test-artifacts/", import.meta.url));
 mkdirSync(artifacts, { recursive: true });
@@ -132,5 +133,29 @@ test("a game in the browser: setup, moves, a challenge, beliefs, resignation", a
   assert.equal(await page.isVisible("#download"), true);
   await page.screenshot({ path: `${artifacts}/over.png` });
   assert.deepEqual(errors, [], "no error in the console");
+  await page.close();
+});
+
+test("every formation comes from 8 fresh bytes of crypto.getRandomValues, never Math.random", async () => {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 860 } });
+  await watchRandomness(page);
+  await page.goto(url);
+  await waitForTurn(page, ["you"]);
+  await page.waitForSelector('[data-piece="own"]');
+  const formation = () => page.$$eval('[data-piece="own"]', (squares) =>
+    squares.map((x) => `${x.dataset.square}:${x.dataset.rank}`).join(" "));
+  const seen = new Set([await formation()]);
+  const before = (await randomness(page)).crypto.length;
+  const rerolls = 30;
+  for (let i = 0; i < rerolls; i++) {
+    await page.click("#reroll");
+    seen.add(await formation());
+  }
+  const drawn = await randomness(page);
+  // Each reroll drew one secret seed of 64 bits; nothing came from Math.random.
+  assert.deepEqual(drawn.crypto.slice(before), new Array(rerolls).fill(8));
+  assert.ok(drawn.crypto.slice(0, before).every((bytes) => bytes >= 8), `${drawn.crypto}`);
+  assert.equal(drawn.math, 0, "Math.random was called");
+  assert.equal(seen.size, rerolls + 1, "a reroll repeated a formation");
   await page.close();
 });

@@ -13,12 +13,12 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
-import { challenge } from "../../wasm/pkg/node/salpakan.js";
+import { NUM_RANKS, capturesFlag, challenge, rankCode } from "../../wasm/pkg/node/salpakan.js";
+import { randomness, watchRandomness } from "./randomness.mjs";
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const artifacts = process.env.SALPAKAN_ARTIFACTS ?? here("../test-artifacts/");
 mkdirSync(artifacts, { recursive: true });
-const CODES = ["FL", "PV", "SG", "2L", "1L", "CP", "MJ", "LC", "CO", "1G", "2G", "3G", "4G", "5G", "SP"];
 
 // The server binary: SALPAKAN_SERVER, or built here.
 function serverBinary() {
@@ -83,6 +83,7 @@ async function waitTurn(page, turns, timeout = 30000) {
 async function newPage(viewport = { width: 1200, height: 900 }) {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
+  await watchRandomness(page);
   page.errors = [];
   page.on("pageerror", (error) => page.errors.push(String(error)));
   page.on("console", (message) => {
@@ -166,6 +167,11 @@ test("two players, a spectator, a reload, a server restart, a declined draw, a r
   const seatToken = JSON.parse(token).token;
   for (const link of [invite, watch, a.url()]) assert.ok(!link.includes(seatToken), `a token in ${link}`);
   await waitTurn(a, ["setup"]);
+  // The seat's formation came from a secret seed: 64 bits of crypto.getRandomValues, and no
+  // Math.random anywhere.
+  const drawn = await randomness(a);
+  assert.ok(drawn.crypto.length >= 1 && drawn.crypto.every((bytes) => bytes >= 8), `${drawn.crypto}`);
+  assert.equal(drawn.math, 0);
   await a.screenshot({ path: `${artifacts}/online-setup.png` });
   await phoneShot(a, "online-setup-phone.png");
 
@@ -296,14 +302,14 @@ test("the arbiter for a physical board gives the engine's answer for all 225 pai
   const page = await newPage();
   await page.goto(url());
   await page.click("#arbiter summary");
-  for (let attacker = 0; attacker < 15; attacker++) {
-    for (let defender = 0; defender < 15; defender++) {
-      await page.selectOption("#arbiter-attacker", CODES[attacker]);
-      await page.selectOption("#arbiter-defender", CODES[defender]);
+  for (let attacker = 0; attacker < NUM_RANKS; attacker++) {
+    for (let defender = 0; defender < NUM_RANKS; defender++) {
+      await page.selectOption("#arbiter-attacker", rankCode(attacker));
+      await page.selectOption("#arbiter-defender", rankCode(defender));
       await page.click("#arbiter-resolve");
       const shown = await page.getAttribute("#arbiter-result", "data-outcome");
-      assert.equal(shown, challenge(attacker, defender), `${CODES[attacker]} attacks ${CODES[defender]}`);
-      const flag = (shown === "win" && defender === 0) || (shown === "lose" && attacker === 0);
+      assert.equal(shown, challenge(attacker, defender), `${rankCode(attacker)} attacks ${rankCode(defender)}`);
+      const flag = capturesFlag(attacker, defender);
       assert.equal(await page.getAttribute("#arbiter-result", "data-flag-captured"), flag ? "true" : null);
       // No rank stays on screen after a result.
       const left = await page.$$eval("#arbiter select", (selects) => selects.map((s) => s.selectedIndex));

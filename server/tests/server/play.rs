@@ -29,9 +29,21 @@ async fn a_game_to_its_end_reveals_both_formations_in_the_record() {
         game_start(&game).view(Side::Black).to_text().to_string()
     );
     let mut spectator = server.seat(&id, None).await;
-    assert_eq!(spectator.until("state").await["phase"], "playing");
+    let state = spectator.until("state").await;
+    assert_eq!(state["phase"], "playing");
+    // A spectator's view says whose move it is (its text hides every rank).
+    assert_eq!(state["view"]["side_to_move"], game.first_mover().word());
     let n = game.history().len();
-    let [over, _] = table.replay(&game, 0, n).await;
+    table.replay(&game, 0, 3).await;
+    let mut late = server.seat(&id, None).await;
+    let state = late.until("state").await;
+    assert_eq!(
+        state["view"]["side_to_move"],
+        game.first_mover().other().word()
+    );
+    assert_eq!(state["v"], 6, "two ready, the start and three plies");
+    late.socket.close().await;
+    let [over, _] = table.replay(&game, 3, n).await;
     // The spectator watched every ply, and the end, with no rank before it.
     let watched = spectator.until("over").await;
     assert_eq!(watched, over);

@@ -1,0 +1,34 @@
+// The page's words for what the arbiter announces and how a game ends: one table each, shared
+// by every mode. The ranks' names and codes come from the engine (rankName, rankCode).
+
+export const SIDE_NAMES = { white: "White", black: "Black" };
+
+// A challenge's outcome, always the attacker's (the arbiter's word): as the move list writes
+// it, and as what happened to the attacking piece.
+export const OUTCOMES = {
+  win: { list: "the attacker wins", piece: "won the challenge" },
+  lose: { list: "the attacker loses", piece: "lost the challenge" },
+  tie: { list: "both are removed", piece: "tied: both pieces are removed" },
+};
+
+const REASONS = {
+  "flag-captured": "a Flag was captured",
+  "flag-reached-end": "a Flag reached the far row",
+  resignation: "resignation",
+  time: "time",
+  abandoned: "abandonment",
+  agreement: "agreement",
+  "move-limit": "the move limit",
+};
+
+// The end in words, `names` saying who each side is ("You", "The bot", "White", …).
+export function endText(status, names) {
+  const who = status.winner ? `${names[status.winner]} ${names[status.winner] === "You" ? "win" : "wins"}` : "Draw";
+  return `${who} — ${REASONS[status.reason] ?? status.reason}.`;
+}
+
+// What a challenge did, as a sentence about the attacker (`who`: "You", "The bot", "White" …).
+export function challengeText(who, outcome) {
+  const piece = who === "You" ? "Your piece" : `${who}'s piece`;
+  return `${piece} ${OUTCOMES[outcome].piece}.`;
+}
