@@ -5,10 +5,14 @@
     python examples/online_bot.py http://127.0.0.1:8080 --create [--opponent ismcts] [--move-limit 100]
 
 With --create it makes a game (against a server bot, or, with --opponent human, prints the
-invite for a friend) and plays the creator's seat. The bot sees only what its seat receives:
-its own formation, the enemy's squares and the arbiter's announcements, which it feeds to a
-`salpakan.Tracker`; it reconnects with `hello` if the socket drops. It prints each ply and the
-result, and exits 0 once the game is over.
+page link a friend opens to join) and plays the creator's seat. The bot sees only what its
+seat receives: its own formation, the enemy's squares and the arbiter's announcements, which
+it feeds to a `salpakan.Tracker`; it reconnects with `hello` if the socket drops. It prints
+each ply and the result (whether this bot won), and exits 0 once the game is over.
+
+Its formation and its agent's draws come from fresh secret seeds every run (64 bits of the
+OS's generator each): an opponent must not be able to guess them. --seed makes a run
+reproducible, for tests only.
 
 Your own player is any function from a `salpakan.Tracker` to a move:
 
@@ -22,6 +26,7 @@ import argparse
 import asyncio
 import collections
 import json
+import secrets
 import sys
 import time
 import urllib.request
@@ -68,6 +73,10 @@ def post(url: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
         return json.loads(reply.read())
 
 
+# What the arbiter announces of a challenge, from the attacker's side.
+OUTCOME_WORDS = {"win": "the attacker wins", "lose": "the attacker loses", "tie": "both pieces are removed"}
+
+
 def agent(name: str, seed: int, budget: int) -> Choose:
     player = {
         "random": lambda: salpakan.Random(seed),
@@ -80,8 +89,8 @@ def agent(name: str, seed: int, budget: int) -> Choose:
 class Seat:
     """One seat's knowledge, from the frames it receives."""
 
-    def __init__(self, seed: int) -> None:
-        self.seed = seed
+    def __init__(self, seed: Optional[int] = None) -> None:
+        self.seed = seed  # None: the formation comes from a secret seed
         self.side: Optional[str] = None
         self.rules = {"setup_rows": 3, "move_limit": 0}
         self.setup: Optional[salpakan.Setup] = None
@@ -120,7 +129,7 @@ class Seat:
             assert self.tracker is not None
             status = salpakan.Status(**frame["status"])
             self.tracker.observe(salpakan.Report(frame["move"], frame["outcome"], status))
-            what = f"challenge, the attacker's {frame['outcome']}" if frame["challenge"] else "move"
+            what = f"challenge: {OUTCOME_WORDS[frame['outcome']]}" if frame["challenge"] else "move"
             print(f"{frame['ply']:4d}. {frame['side']:5s} {frame['move']}  {what}")
         elif t == "over":
             self.over = frame
@@ -135,8 +144,10 @@ class Seat:
         return {"t": "move", "move": str(choose(tracker)), "ply": tracker.ply}
 
 
-async def play(url: str, game: str, token: str, choose: Choose, seed: int = 1) -> dict[str, Any]:
-    """Plays the seat of `token` in `game` to the end; returns the `over` frame."""
+async def play(url: str, game: str, token: str, choose: Choose, seed: Optional[int] = None) -> dict[str, Any]:
+    """Plays the seat of `token` in `game` to the end (its formation from `seed`, or from a
+    secret seed when none is given); returns the `over` frame, with the seat's side added as
+    `"you"`."""
     socket_url = url.replace("http", "ws", 1).rstrip("/") + f"/api/games/{game}/socket?token={token}"
     seat = Seat(seed)
     pacer = Pacer()
@@ -158,39 +169,70 @@ async def play(url: str, game: str, token: str, choose: Choose, seed: int = 1) -
             if seat.over is None:
                 print(f"reconnecting ({e})", file=sys.stderr)
                 await asyncio.sleep(1)
-    return seat.over
+    return {**seat.over, "you": seat.side}
 
 
-def run(url: str, game: str, token: str, choose: Choose, seed: int = 1) -> dict[str, Any]:
+def run(url: str, game: str, token: str, choose: Choose, seed: Optional[int] = None) -> dict[str, Any]:
     return asyncio.run(play(url, game, token, choose, seed))
 
 
-def main() -> None:
+def result_line(over: dict[str, Any]) -> str:
+    """The end as this seat sees it: who won, and how."""
+    status, you = over["status"], over.get("you")
+    if status["state"] == "drawn":
+        return f"result: a draw, by {status['reason']}"
+    verdict = "this bot won" if status["winner"] == you else "this bot lost"
+    return f"result: {verdict} ({you}); {status['winner']} wins by {status['reason']}"
+
+
+def arguments(argv: Optional[list[str]] = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("url", help="the server, e.g. http://127.0.0.1:8080")
-    parser.add_argument("--game")
-    parser.add_argument("--token")
+    parser.add_argument("--game", help="the game's id (with --token: play a seat you hold)")
+    parser.add_argument("--token", help="your seat's token in that game")
     parser.add_argument("--create", action="store_true", help="make a game and play its creator's seat")
-    parser.add_argument("--opponent", default="ismcts", help="with --create: human, random, greedy or ismcts")
-    parser.add_argument("--move-limit", type=int, default=0, help="with --create: plies without a challenge that draw (0: none)")
-    parser.add_argument("--agent", default="greedy", choices=["random", "greedy", "ismcts"])
-    parser.add_argument("--budget", type=int, default=0, help="ismcts iterations a move (0: default)")
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+    parser.add_argument(
+        "--opponent", default="ismcts", help="with --create: human, random, greedy or ismcts (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--move-limit",
+        type=int,
+        default=0,
+        help="with --create: plies without a challenge that draw (default: %(default)s, no limit)",
+    )
+    parser.add_argument(
+        "--agent",
+        default="greedy",
+        choices=["random", "greedy", "ismcts"],
+        help="the package's agent this bot plays with (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--budget", type=int, default=0, help="ismcts iterations a move (default: %(default)s, the agent's own)"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=None, help="a fixed seed, for tests only (default: a fresh secret one each run)"
+    )
+    args = parser.parse_args(argv)
+    if not args.create and not (args.game and args.token):
+        parser.error("--game and --token, or --create")
+    return args
+
+
+def main() -> None:
+    args = arguments()
+    seed = args.seed if args.seed is not None else secrets.randbits(64)
     if args.create:
         rules = {"setup_rows": 3, "move_limit": args.move_limit}
         created = post(args.url, "/api/games", {"opponent": args.opponent, "rules": rules})
         game, token = created["game"], created["token"]
         print(f"game {game}: playing {created['side']}")
         if created["invite"]:
-            print(f"invite a friend: POST {args.url}/api/games/{game}/join {{\"invite\": \"{created['invite']}\"}}")
-    elif args.game and args.token:
-        game, token = args.game, args.token
+            link = f"{args.url.rstrip('/')}/?join={game}&invite={created['invite']}"
+            print(f"invite a friend: send them this page link: {link}")
     else:
-        parser.error("--game and --token, or --create")
-    over = run(args.url, game, token, agent(args.agent, args.seed, args.budget), args.seed)
-    status = over["status"]
-    print(f"result: {status['state']}, winner {status['winner']}, by {status['reason']}")
+        game, token = args.game, args.token
+    over = run(args.url, game, token, agent(args.agent, seed, args.budget), args.seed)
+    print(result_line(over))
 
 
 if __name__ == "__main__":
