@@ -17,19 +17,21 @@
 //! node. The default is `random,greedy,ismcts`.
 //!
 //! It prints a progress line while it runs, then each pairing's wins, draws and losses and
-//! score with its 95% interval (a verdict such as "ismcts beats greedy" only for a pairing of
-//! at least 400 games whose interval is clear of 50%), each
+//! score with its 95% interval (Wilson's, extended to draws; a verdict such as "ismcts beats
+//! greedy" only for a pairing of at least 400 games whose interval is clear of 50%), each
 //! agent's time per move, the slowest beliefs computation seen, and an Elo rating for each
 //! agent with a 95% interval: a Bradley-Terry maximum-likelihood fit over every game (draws
 //! count half), `random` (or the first agent) anchored at 0, with one virtual draw per pairing so
 //! that a clean sweep has a finite rating; the interval is ±1.96 standard errors from the
-//! fit's curvature.
+//! fit's curvature. The statistics are the crate's [`salpakan::evaluation`], the same as the
+//! Python package's `salpakan.evaluation`.
 
 use std::io::Write;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use salpakan::evaluation::{Ratings, Score, bradley_terry};
 use salpakan::{
     Agent, Game, Greedy, Ismcts, Random, Rules, Setup, Side, Status, Tracker, WinReason,
 };
@@ -233,92 +235,6 @@ fn play(options: &Options, fixture: Fixture) -> Played {
     }
 }
 
-/// Bradley-Terry ratings in Elo from `score[i][j]` (points of `i` against `j`) and
-/// `games[i][j]`, with the first agent at 0, and their standard errors.
-fn elo(score: &[Vec<f64>], games: &[Vec<f64>]) -> (Vec<f64>, Vec<f64>) {
-    let k = score.len();
-    let mut r = vec![0.0f64; k]; // natural units
-    // Newton's method on the log-likelihood, the first rating fixed at 0.
-    let mut covariance = vec![vec![0.0; k - 1]; k - 1];
-    for _ in 0..100 {
-        let mut gradient = vec![0.0; k];
-        let mut hessian = vec![vec![0.0; k]; k];
-        for i in 0..k {
-            for j in 0..k {
-                if i == j || games[i][j] == 0.0 {
-                    continue;
-                }
-                let p = 1.0 / (1.0 + (r[j] - r[i]).exp());
-                gradient[i] += score[i][j] - games[i][j] * p;
-                let w = games[i][j] * p * (1.0 - p);
-                hessian[i][i] += w;
-                hessian[i][j] -= w;
-            }
-        }
-        // Solve H' δ = g' on the free ratings (1..k), H' the information matrix.
-        let information: Vec<Vec<f64>> = (1..k).map(|i| hessian[i][1..].to_vec()).collect();
-        covariance = invert(&information);
-        let mut largest: f64 = 0.0;
-        for i in 1..k {
-            let step: f64 = (1..k).map(|j| covariance[i - 1][j - 1] * gradient[j]).sum();
-            r[i] += step;
-            largest = largest.max(step.abs());
-        }
-        if largest < 1e-10 {
-            break;
-        }
-    }
-    let to_elo = 400.0 / std::f64::consts::LN_10;
-    let ratings = r.iter().map(|v| v * to_elo).collect();
-    let errors = (0..k)
-        .map(|i| {
-            if i == 0 {
-                0.0
-            } else {
-                covariance[i - 1][i - 1].max(0.0).sqrt() * to_elo
-            }
-        })
-        .collect();
-    (ratings, errors)
-}
-
-/// The inverse of a small symmetric positive definite matrix (Gauss-Jordan).
-fn invert(matrix: &[Vec<f64>]) -> Vec<Vec<f64>> {
-    let n = matrix.len();
-    let mut a: Vec<Vec<f64>> = matrix
-        .iter()
-        .enumerate()
-        .map(|(i, row)| {
-            let mut row = row.clone();
-            row.extend((0..n).map(|j| if i == j { 1.0 } else { 0.0 }));
-            row
-        })
-        .collect();
-    for c in 0..n {
-        let pivot = (c..n)
-            .max_by(|&x, &y| a[x][c].abs().total_cmp(&a[y][c].abs()))
-            .unwrap_or(c);
-        a.swap(c, pivot);
-        let d = a[c][c];
-        if d.abs() < 1e-300 {
-            continue;
-        }
-        for v in &mut a[c] {
-            *v /= d;
-        }
-        let pivot_row = a[c].clone();
-        for (r, row) in a.iter_mut().enumerate() {
-            let f = row[c];
-            if r != c && f != 0.0 {
-                for (v, p) in row.iter_mut().zip(&pivot_row) {
-                    *v -= f * p;
-                }
-            }
-        }
-    }
-    a.into_iter().map(|row| row[n..].to_vec()).collect()
-}
-
 fn main() {
     let options = match options() {
         Ok(options) => options,
@@ -393,24 +309,6 @@ fn main() {
     report(&options, &results, started.elapsed());
 }
 
-/// The fewest games a pairing needs before the report says one agent beats the other.
-const GAMES_FOR_A_VERDICT: usize = 400;
-
-/// What a pairing's score says: "A beats B" only over at least [`GAMES_FOR_A_VERDICT`] games
-/// and with the score's 95% interval clear of 50%.
-fn verdict(a: &str, b: &str, games: usize, mean: f64, half: f64) -> String {
-    if games < GAMES_FOR_A_VERDICT {
-        return format!("{a} vs {b}: {games} games, fewer than {GAMES_FOR_A_VERDICT}: no verdict");
-    }
-    if mean - half > 0.5 {
-        format!("{a} beats {b} ({games} games)")
-    } else if mean + half < 0.5 {
-        format!("{b} beats {a} ({games} games)")
-    } else {
-        format!("{a} vs {b}: no significant difference over {games} games")
-    }
-}
-
 fn report(options: &Options, results: &[Played], elapsed: Duration) {
     let k = options.entrants.len();
     let name = |i: usize| options.entrants[i].name.as_str();
@@ -433,6 +331,7 @@ fn report(options: &Options, results: &[Played], elapsed: Duration) {
             let wins = games_ab.iter().filter(|p| p.score_a == 1.0).count();
             let draws = games_ab.iter().filter(|p| p.score_a == 0.5).count();
             let losses = games_ab.len() - wins - draws;
+            let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
             let points: f64 = games_ab.iter().map(|p| p.score_a).sum();
             let n = games_ab.len() as f64;
             let mean_plies = games_ab.iter().map(|p| p.plies).sum::<usize>() as f64 / n.max(1.0);
@@ -454,27 +353,22 @@ fn report(options: &Options, results: &[Played], elapsed: Duration) {
                 }
                 format!("{captured}+{arrived}")
             };
-            let mean = points / n.max(1.0);
-            let spread = games_ab
-                .iter()
-                .map(|p| (p.score_a - mean).powi(2))
-                .sum::<f64>()
-                / (n - 1.0).max(1.0);
-            let half = 1.96 * (spread / n.max(1.0)).sqrt();
+            let result = Score::new(count(wins), count(draws), count(losses));
+            let (low, high) = result.interval();
             println!(
-                "{:<26} {wins:>4} {draws:>4} {losses:>4}  {:>5.1}% ± {:<4.1}          {mean_plies:>8.0}    {} / {}",
+                "{:<26} {wins:>4} {draws:>4} {losses:>4}  {:>5.1}% [{:>4.1}, {:>5.1}]      {mean_plies:>8.0}    {} / {}",
                 format!("{} vs {}", name(a), name(b)),
-                100.0 * mean,
-                100.0 * half,
+                100.0 * result.mean(),
+                100.0 * low,
+                100.0 * high,
                 ends(true),
                 ends(false),
             );
-            verdicts.push(verdict(name(a), name(b), games_ab.len(), mean, half));
-            // One virtual draw per pairing keeps a sweep finite.
-            score[a][b] = points + 0.5;
-            score[b][a] = n - points + 0.5;
-            games[a][b] = n + 1.0;
-            games[b][a] = n + 1.0;
+            verdicts.push(result.verdict_words(name(a), name(b)));
+            score[a][b] = points;
+            score[b][a] = n - points;
+            games[a][b] = n;
+            games[b][a] = n;
         }
     }
     println!();
@@ -491,7 +385,13 @@ fn report(options: &Options, results: &[Played], elapsed: Duration) {
         beliefs_calls += p.beliefs_calls;
         plies += p.plies;
     }
-    let (ratings, errors) = elo(&score, &games);
+    let Some(Ratings {
+        elo: ratings,
+        errors,
+    }) = bradley_terry(&score, &games)
+    else {
+        return;
+    };
     println!("\nAgent            Elo (95% interval)        ms/move (mean, max)");
     for i in 0..k {
         let (total, moves, slowest) = think[i];

@@ -27,6 +27,8 @@ mod vecenv;
 mod view;
 mod zobrist;
 
+pub mod evaluation;
+
 /// The rules this crate implements, exactly: board and numbering, armies, setup, turn order,
 /// the challenge table, every way a game ends, and perft (the text of `docs/RULES.md`).
 pub mod rulebook {

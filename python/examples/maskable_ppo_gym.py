@@ -51,10 +51,10 @@ def main() -> None:
         wins += reward > 0
         draws += reward == 0
         losses += reward < 0
-    point, half = evaluation.score(wins, draws, losses)
+    point, low, high = evaluation.score(wins, draws, losses)
     print(
         f"against {args.opponent}: {args.games} games, W/D/L {wins}/{draws}/{losses}, "
-        f"score {point:.1%} ± {half:.1%}"
+        f"score {point:.1%} [{low:.1%}, {high:.1%}]"
     )
 
 

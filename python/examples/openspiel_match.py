@@ -152,9 +152,9 @@ def main() -> None:
         if (i + 1) % 20 == 0:
             print(f"{i + 1} games: {wins}-{draws}-{losses}", flush=True)
     n = args.games
-    mean, half = evaluation.score(wins, draws, losses)
+    mean, low, high = evaluation.score(wins, draws, losses)
     print(f"{theirs.name} vs {other.name}, {n} games (colours alternate, {plies / n:.0f} plies a game):")
-    print(f"  W/D/L {wins}/{draws}/{losses}, score {100 * mean:.1f}% ± {100 * half:.1f} (95%)")
+    print(f"  W/D/L {wins}/{draws}/{losses}, score {100 * mean:.1f}% (95%: {100 * low:.1f} to {100 * high:.1f})")
     print(f"  time a move: {theirs.ms_per_move():.1f} ms (OpenSpiel) and {other.ms_per_move():.1f} ms ({other.name})")
     if args.opponent == "ismcts":
         print(f"  our budget at the end: {searcher['budget']} iterations a move")

@@ -380,16 +380,16 @@ def evaluate(
 EVALUATION_DEALS = {"random": 10_000, "greedy": 20_000}
 
 
-def scored(params: Params, opponent: str, games: int, seed: int) -> Tuple[float, float, str]:
-    """The policy's score against ``opponent`` over ``games`` fresh games of run ``seed``,
-    the half-width of its 95% interval, and a line saying both with the W/D/L."""
+def scored(params: Params, opponent: str, games: int, seed: int) -> Tuple[float, float, float, str]:
+    """The policy's score against ``opponent`` over ``games`` fresh games of run ``seed``, its
+    95% interval (low, high), and a line saying them with the W/D/L."""
     w, d, l = evaluate(params, opponent, games, seed=EVALUATION_DEALS[opponent] + seed)
-    point, half = evaluation.score(w, d, l)
+    point, low, high = evaluation.score(w, d, l)
     line = (
         f"against {opponent.capitalize()} over {games} games: W/D/L {w}/{d}/{l}, "
-        f"score {point:.1%} ± {half:.1%}"
+        f"score {point:.1%} [{low:.1%}, {high:.1%}]"
     )
-    return point, half, line
+    return point, low, high, line
 
 
 # --- the training loop ---------------------------------------------------------------------------
@@ -473,13 +473,13 @@ def train(
                 if opponent == "greedy" and not eval_greedy:
                     continue
                 evaluation_started = time.perf_counter()
-                point, half, line = scored(params, opponent, eval_games, config.seed)
+                point, low, high, line = scored(params, opponent, eval_games, config.seed)
                 evaluating += time.perf_counter() - evaluation_started
                 row.update(
                     {
                         f"{column}_score": point,
-                        f"{column}_low": point - half,
-                        f"{column}_high": point + half,
+                        f"{column}_low": low,
+                        f"{column}_high": high,
                     }
                 )
                 log(f"  {line}")
@@ -534,7 +534,7 @@ def main() -> None:
         config, args.eval_every, args.eval_games, out=args.out, eval_greedy=args.eval_greedy
     )
     if args.greedy_games:
-        print(scored(params, "greedy", args.greedy_games, config.seed)[2])
+        print(scored(params, "greedy", args.greedy_games, config.seed)[3])
     if args.out:
         write_curve(args.out / "curve.csv", history)
         np.savez(args.out / "params.npz", **{k: np.asarray(v) for k, v in params.items()})

@@ -85,8 +85,8 @@ def main() -> None:
     points = [[0.0] * len(AGENTS) for _ in AGENTS]
     games = [[0.0] * len(AGENTS) for _ in AGENTS]
     for (a, b), (w, d, l) in score.items():
-        mean, half = evaluation.score(w, d, l)
-        print(f"{a + ' vs ' + b:<22} {w:>4} {d:>4} {l:>4}  {100 * mean:5.1f}% ± {100 * half:.1f}")
+        mean, low, high = evaluation.score(w, d, l)
+        print(f"{a + ' vs ' + b:<22} {w:>4} {d:>4} {l:>4}  {100 * mean:5.1f}% [{100 * low:.1f}, {100 * high:.1f}]")
         i, j = AGENTS.index(a), AGENTS.index(b)
         points[i][j], points[j][i] = w + d / 2, l + d / 2
         games[i][j] = games[j][i] = w + d + l

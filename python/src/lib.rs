@@ -5,6 +5,7 @@
 mod agents;
 mod convert;
 mod errors;
+mod evaluation;
 mod game;
 mod handles;
 mod knowledge;
@@ -39,6 +40,13 @@ fn _salpakan(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<agents::Ismcts>()?;
     m.add_class::<vecenv::VecEnv>()?;
     m.add_function(wrap_pyfunction!(values::challenge, m)?)?;
+    m.add(
+        "GAMES_FOR_A_VERDICT",
+        salpakan::evaluation::GAMES_FOR_A_VERDICT,
+    )?;
+    m.add_function(wrap_pyfunction!(evaluation::evaluation_score, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluation::evaluation_verdict, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluation::evaluation_elo, m)?)?;
     m.add_function(wrap_pyfunction!(values::captures_flag, m)?)?;
     m.add_function(wrap_pyfunction!(values::setup_zone, m)?)?;
     m.add_function(wrap_pyfunction!(values::rank_name, m)?)?;

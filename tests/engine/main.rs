@@ -5,6 +5,7 @@ mod agents;
 mod bindings;
 mod client;
 mod common;
+mod evaluation;
 mod knowledge;
 mod notation;
 mod properties;

@@ -13,6 +13,7 @@ __all__ = [
     "NUM_ACTIONS",
     "NUM_SQUARES",
     "NUM_RANKS",
+    "GAMES_FOR_A_VERDICT",
     "NO_PIECE",
     "ARMY",
     "Move",
@@ -28,6 +29,9 @@ __all__ = [
     "Ismcts",
     "VecEnv",
     "challenge",
+    "evaluation_score",
+    "evaluation_verdict",
+    "evaluation_elo",
     "captures_flag",
     "setup_zone",
     "rank_name",
@@ -39,6 +43,7 @@ OBSERVATION_SHAPE: Tuple[int, int, int]
 NUM_ACTIONS: int
 NUM_SQUARES: int
 NUM_RANKS: int
+GAMES_FOR_A_VERDICT: int
 NO_PIECE: int
 ARMY: Tuple[int, ...]
 
@@ -47,6 +52,9 @@ _SquareLike = Union[int, str]
 _Cells = Union[Sequence[int], npt.NDArray[np.integer]]
 
 def challenge(attacker: int, defender: int) -> str: ...
+def evaluation_score(wins: int, draws: int, losses: int) -> tuple[float, float, float]: ...
+def evaluation_verdict(a: str, b: str, wins: int, draws: int, losses: int) -> str: ...
+def evaluation_elo(points: Sequence[Sequence[float]], games: Sequence[Sequence[float]]) -> tuple[list[float], list[float]]: ...
 def captures_flag(attacker: int, defender: int) -> bool: ...
 def setup_zone(side: _SideLike, setup_rows: int = 3) -> list[int]: ...
 def rank_name(rank: int) -> str: ...
