@@ -4,6 +4,7 @@ mod bad_input;
 mod clocks;
 mod common;
 mod crash;
+mod golden;
 mod noninterference;
 mod play;
 mod reconnect;
