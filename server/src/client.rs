@@ -1,28 +1,27 @@
 //! A small client of the contract, written from `docs/SERVER.md` alone: plain HTTP/1.1
-//! requests and a game socket. The load generator and the tests play through it; a Rust bot
-//! can too.
+//! requests and a game socket whose messages are read into the wire's types
+//! ([`ServerMessage`]). The load generator and the tests play through it; a Rust bot can
+//! too. (Feature `client`.)
 //!
 //! ```no_run
-//! # async fn run(addr: std::net::SocketAddr) -> Result<(), String> {
-//! use salpakan_server::client::{Frame, Socket, request};
+//! # async fn run(addr: std::net::SocketAddr) -> Result<(), salpakan_server::client::ClientError> {
+//! use salpakan_server::client::{Received, Socket, post};
+//! use salpakan_server::wire::{CreateReply, ServerMessage};
 //!
-//! let (status, body) = request(addr, "POST", "/api/games", r#"{"opponent":"random"}"#).await?;
-//! assert_eq!(status, 201);
-//! let reply: serde_json::Value = serde_json::from_str(&body).map_err(|e| e.to_string())?;
-//! let (game, token) = (reply["game"].as_str().unwrap(), reply["token"].as_str().unwrap());
-//! let mut seat = Socket::connect(addr, game, Some(token)).await?;
-//! if let Some(Frame::Text(state)) = seat.next().await {
-//!     assert!(state.starts_with(r#"{"t":"state""#) || state.contains(r#""t":"state""#));
+//! let created: CreateReply = post(addr, "/api/games", r#"{"opponent":"random"}"#).await?;
+//! let mut seat = Socket::connect(addr, &created.game, Some(&created.token)).await?;
+//! if let Received::Message(ServerMessage::State { phase, .. }) = seat.receive().await? {
+//!     println!("the game is in its {phase} phase");
 //! }
 //! # Ok(())
 //! # }
 //! ```
 
 use std::net::SocketAddr;
-use std::str::FromStr;
 
-use salpakan::{Bitboard, Move, Outcome, Report, Rules, Setup, Side, Square, Status, Tracker};
-use serde_json::Value;
+use salpakan::{Bitboard, Report, Rules, Setup, Square, Tracker};
+use serde::de::DeserializeOwned;
+use thiserror::Error;
 
 use futures_util::{SinkExt, StreamExt};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -30,19 +29,74 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::{self, Message};
 
-/// One HTTP request over a fresh connection: the reply's status and body.
+use crate::wire::{ErrorBody, ServerMessage};
+
+/// What went wrong on the client's side of the contract.
+#[derive(Debug, Error)]
+pub enum ClientError {
+    /// The connection failed, or closed too early.
+    #[error("{0}")]
+    Connection(String),
+    /// A reply that is not HTTP.
+    #[error("not an HTTP reply: {0:?}")]
+    NotHttp(String),
+    /// The server refused a request: its status and the contract's error body.
+    #[error("HTTP {status} {body}")]
+    Refused {
+        /// The HTTP status.
+        status: u16,
+        /// The reply's body.
+        body: String,
+    },
+    /// A frame or body that is not the contract's JSON.
+    #[error("not the contract's JSON ({error}): {text}")]
+    Json {
+        /// What serde said.
+        error: String,
+        /// The text.
+        text: String,
+    },
+    /// A message that does not fit the game followed so far.
+    #[error("{0}")]
+    Game(String),
+}
+
+impl ClientError {
+    /// The contract's error body of a refused request, if it is one.
+    #[must_use]
+    pub fn body(&self) -> Option<ErrorBody> {
+        match self {
+            ClientError::Refused { body, .. } => serde_json::from_str(body).ok(),
+            _ => None,
+        }
+    }
+}
+
+fn connection(e: impl std::fmt::Display) -> ClientError {
+    ClientError::Connection(e.to_string())
+}
+
+fn read_json<T: DeserializeOwned>(text: &str) -> Result<T, ClientError> {
+    serde_json::from_str(text).map_err(|e| ClientError::Json {
+        error: e.to_string(),
+        text: text.to_owned(),
+    })
+}
+
+/// One HTTP request over a fresh connection: the reply's status and body, whatever the
+/// status.
 ///
 /// # Errors
-/// The connection's error, or a reply that is not HTTP.
+/// [`ClientError::Connection`], or [`ClientError::NotHttp`] for a reply that is not HTTP.
 pub async fn request(
     addr: SocketAddr,
     method: &str,
     path: &str,
     body: &str,
-) -> Result<(u16, String), String> {
+) -> Result<(u16, String), ClientError> {
     let mut stream = TcpStream::connect(addr)
         .await
-        .map_err(|e| format!("{addr}: {e}"))?;
+        .map_err(|e| ClientError::Connection(format!("{addr}: {e}")))?;
     let head = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
          Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
@@ -51,21 +105,18 @@ pub async fn request(
     stream
         .write_all(format!("{head}{body}").as_bytes())
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(connection)?;
     let mut reply = Vec::new();
-    stream
-        .read_to_end(&mut reply)
-        .await
-        .map_err(|e| e.to_string())?;
-    let reply = String::from_utf8(reply).map_err(|e| e.to_string())?;
+    stream.read_to_end(&mut reply).await.map_err(connection)?;
+    let reply = String::from_utf8(reply).map_err(|e| ClientError::NotHttp(e.to_string()))?;
     let (head, body) = reply
         .split_once("\r\n\r\n")
-        .ok_or_else(|| format!("not an HTTP reply: {reply:?}"))?;
+        .ok_or_else(|| ClientError::NotHttp(reply.clone()))?;
     let status = head
         .split(' ')
         .nth(1)
         .and_then(|s| s.parse().ok())
-        .ok_or_else(|| format!("no status in {head:?}"))?;
+        .ok_or_else(|| ClientError::NotHttp(head.to_owned()))?;
     let body = if head
         .to_ascii_lowercase()
         .contains("transfer-encoding: chunked")
@@ -75,6 +126,23 @@ pub async fn request(
         body.to_owned()
     };
     Ok((status, body))
+}
+
+/// `POST path` with `body`, its 2xx reply read into `T`.
+///
+/// # Errors
+/// [`ClientError::Refused`] for another status (with the contract's error body),
+/// [`ClientError::Json`] for a reply that is not a `T`, or the request's error.
+pub async fn post<T: DeserializeOwned>(
+    addr: SocketAddr,
+    path: &str,
+    body: &str,
+) -> Result<T, ClientError> {
+    let (status, text) = request(addr, "POST", path, body).await?;
+    if !(200..300).contains(&status) {
+        return Err(ClientError::Refused { status, body: text });
+    }
+    read_json(&text)
 }
 
 fn dechunk(mut body: &str) -> String {
@@ -92,13 +160,22 @@ fn dechunk(mut body: &str) -> String {
     out
 }
 
-/// What a socket receives.
+/// What a socket receives, as text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Frame {
     /// A text frame (one JSON message).
     Text(String),
     /// The server closed the socket with this code.
     Close(u16),
+}
+
+/// What a socket receives, read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Received {
+    /// A message of the contract.
+    Message(ServerMessage),
+    /// The server closed the socket with this code.
+    Closed(u16),
 }
 
 /// A game socket.
@@ -110,18 +187,18 @@ impl Socket {
     /// Opens game `game`'s socket, as the seat of `token` or (without one) as a spectator.
     ///
     /// # Errors
-    /// For a refused upgrade, `"HTTP STATUS BODY"`; otherwise the connection's error.
+    /// [`ClientError::Refused`] for a refused upgrade; otherwise the connection's error.
     pub async fn connect(
         addr: SocketAddr,
         game: &str,
         token: Option<&str>,
-    ) -> Result<Socket, String> {
+    ) -> Result<Socket, ClientError> {
         let query = token.map_or_else(String::new, |t| format!("?token={t}"));
         let url = format!("ws://{addr}/api/games/{game}/socket{query}");
         let stream = TcpStream::connect(addr)
             .await
-            .map_err(|e| format!("{addr}: {e}"))?;
-        stream.set_nodelay(true).map_err(|e| e.to_string())?;
+            .map_err(|e| ClientError::Connection(format!("{addr}: {e}")))?;
+        stream.set_nodelay(true).map_err(connection)?;
         match tokio_tungstenite::client_async(url, stream).await {
             Ok((ws, _)) => Ok(Socket { ws }),
             Err(tungstenite::Error::Http(reply)) => {
@@ -130,9 +207,12 @@ impl Socket {
                     .as_deref()
                     .map(|b| String::from_utf8_lossy(b).into_owned())
                     .unwrap_or_default();
-                Err(format!("HTTP {} {body}", reply.status().as_u16()))
+                Err(ClientError::Refused {
+                    status: reply.status().as_u16(),
+                    body,
+                })
             }
-            Err(e) => Err(e.to_string()),
+            Err(e) => Err(connection(e)),
         }
     }
 
@@ -140,22 +220,22 @@ impl Socket {
     ///
     /// # Errors
     /// The connection's error.
-    pub async fn send(&mut self, text: &str) -> Result<(), String> {
+    pub async fn send(&mut self, text: &str) -> Result<(), ClientError> {
         self.ws
             .send(Message::Text(text.into()))
             .await
-            .map_err(|e| e.to_string())
+            .map_err(connection)
     }
 
     /// Sends one binary frame.
     ///
     /// # Errors
     /// The connection's error.
-    pub async fn send_binary(&mut self, bytes: Vec<u8>) -> Result<(), String> {
+    pub async fn send_binary(&mut self, bytes: Vec<u8>) -> Result<(), ClientError> {
         self.ws
             .send(Message::Binary(bytes.into()))
             .await
-            .map_err(|e| e.to_string())
+            .map_err(connection)
     }
 
     /// The next text frame or the close, answering pings on the way; `None` once the
@@ -173,46 +253,26 @@ impl Socket {
         }
     }
 
+    /// The next message, read into the wire's type, or the close.
+    ///
+    /// # Errors
+    /// [`ClientError::Connection`] once the connection is gone, [`ClientError::Json`] for a
+    /// frame that is not a message of the contract.
+    pub async fn receive(&mut self) -> Result<Received, ClientError> {
+        match self.next().await {
+            Some(Frame::Text(text)) => read_json(&text).map(Received::Message),
+            Some(Frame::Close(code)) => Ok(Received::Closed(code)),
+            None => Err(ClientError::Connection("the connection is gone".into())),
+        }
+    }
+
     /// Closes the socket.
     pub async fn close(mut self) {
         let _ = self.ws.close(None).await;
     }
 }
 
-/// A `STATUS` read back: `{"state", "winner", "reason"}`.
-///
-/// # Errors
-/// What is not a status.
-pub fn status_of(value: &Value) -> Result<Status, String> {
-    let state = value["state"]
-        .as_str()
-        .ok_or_else(|| format!("not a status: {value}"))?;
-    Status::from_words(state, value["winner"].as_str(), value["reason"].as_str())
-        .map_err(|e| e.to_string())
-}
-
-/// The [`Report`] a `ply` event announces.
-///
-/// # Errors
-/// What is not a `ply` event.
-pub fn report_of(frame: &Value) -> Result<Report, String> {
-    let mv = frame["move"]
-        .as_str()
-        .and_then(|m| Move::from_str(m).ok())
-        .ok_or_else(|| format!("no move in {frame}"))?;
-    let outcome = match &frame["outcome"] {
-        Value::Null => None,
-        Value::String(name) => Some(Outcome::from_word(name).map_err(|e| e.to_string())?),
-        other => return Err(format!("not an outcome: {other}")),
-    };
-    Ok(Report {
-        mv,
-        outcome,
-        status: status_of(&frame["status"])?,
-    })
-}
-
-/// A seat's knowledge, kept from its own formation and the events it receives: the
+/// A seat's knowledge, kept from its own formation and the messages it receives: the
 /// [`Tracker`] an agent chooses from.
 #[derive(Debug, Clone)]
 pub struct Follower {
@@ -232,34 +292,45 @@ impl Follower {
         }
     }
 
-    /// Follows one frame: `start` makes the tracker (the enemy's squares from its view),
-    /// `ply` is observed; other frames change nothing.
+    /// Follows one message: `start` makes the tracker (the enemy's squares from its view),
+    /// `ply` is observed; other messages change nothing.
     ///
     /// # Errors
-    /// A frame that does not fit the game followed so far.
-    pub fn follow(&mut self, frame: &Value) -> Result<(), String> {
-        match frame["t"].as_str() {
-            Some("start") => {
-                let first = frame["first"]
-                    .as_str()
-                    .and_then(|f| Side::from_str(f).ok())
-                    .ok_or("no first side")?;
+    /// [`ClientError::Game`] for a message that does not fit the game followed so far.
+    pub fn follow(&mut self, message: &ServerMessage) -> Result<(), ClientError> {
+        match message {
+            ServerMessage::Start { first, view, .. } => {
                 let enemy = self.own.side().other();
-                let cells = frame["view"]["cells"].as_array().ok_or("no cells")?;
-                let mut squares = Bitboard::EMPTY;
-                for (square, cell) in Square::ALL.into_iter().zip(cells) {
-                    if cell["side"].as_str() == Some(enemy.word()) {
-                        squares = squares.with(square);
-                    }
-                }
-                let tracker = Tracker::new(&self.own, squares, first, self.rules)
-                    .map_err(|e| e.to_string())?;
+                let view = view
+                    .as_ref()
+                    .ok_or_else(|| ClientError::Game("a start without a view".into()))?;
+                let squares = Square::ALL
+                    .into_iter()
+                    .zip(&view.cells)
+                    .filter(|(_, cell)| cell.is_some_and(|c| c.side.0 == enemy))
+                    .fold(Bitboard::EMPTY, |set, (square, _)| set.with(square));
+                let tracker = Tracker::new(&self.own, squares, first.0, self.rules)
+                    .map_err(|e| ClientError::Game(e.to_string()))?;
                 self.tracker = Some(tracker);
             }
-            Some("ply") => {
-                let report = report_of(frame)?;
-                let tracker = self.tracker.as_mut().ok_or("a ply before the start")?;
-                tracker.observe(&report).map_err(|e| e.to_string())?;
+            ServerMessage::Ply {
+                mv,
+                outcome,
+                status,
+                ..
+            } => {
+                let report = Report {
+                    mv: mv.0,
+                    outcome: outcome.map(|o| o.0),
+                    status: status.0,
+                };
+                let tracker = self
+                    .tracker
+                    .as_mut()
+                    .ok_or_else(|| ClientError::Game("a ply before the start".into()))?;
+                tracker
+                    .observe(&report)
+                    .map_err(|e| ClientError::Game(e.to_string()))?;
             }
             _ => {}
         }

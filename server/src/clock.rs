@@ -4,6 +4,7 @@
 
 use salpakan::Side;
 use serde::{Deserialize, Serialize};
+use thiserror::Error;
 use tokio::time::{Duration, Instant};
 
 /// The wall clock: milliseconds since the Unix epoch (0 for a clock set before it). Only a
@@ -13,6 +14,23 @@ pub fn unix_ms() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+/// Clock settings out of bounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum ClockError {
+    /// An initial time of zero or over a day.
+    #[error("initial_ms must be 1 … {max}, not {given}", max = ClockSettings::MAX_INITIAL_MS)]
+    Initial {
+        /// What was asked for.
+        given: u64,
+    },
+    /// An increment over an hour.
+    #[error("increment_ms must be 0 … {max}, not {given}", max = ClockSettings::MAX_INCREMENT_MS)]
+    Increment {
+        /// What was asked for.
+        given: u64,
+    },
 }
 
 /// A clock's settings, as `POST /api/games` takes them.
@@ -33,21 +51,17 @@ impl ClockSettings {
     /// Checks the settings' bounds.
     ///
     /// # Errors
-    /// What is out of bounds.
-    pub fn check(self) -> Result<ClockSettings, String> {
+    /// [`ClockError`] naming what is out of bounds.
+    pub fn check(self) -> Result<ClockSettings, ClockError> {
         if self.initial_ms == 0 || self.initial_ms > Self::MAX_INITIAL_MS {
-            return Err(format!(
-                "initial_ms must be 1 … {}, not {}",
-                Self::MAX_INITIAL_MS,
-                self.initial_ms
-            ));
+            return Err(ClockError::Initial {
+                given: self.initial_ms,
+            });
         }
         if self.increment_ms > Self::MAX_INCREMENT_MS {
-            return Err(format!(
-                "increment_ms must be 0 … {}, not {}",
-                Self::MAX_INCREMENT_MS,
-                self.increment_ms
-            ));
+            return Err(ClockError::Increment {
+                given: self.increment_ms,
+            });
         }
         Ok(self)
     }

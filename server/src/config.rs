@@ -5,7 +5,34 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use thiserror::Error;
+
 use crate::store::Durability;
+
+/// What is wrong with the command line or the environment.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ConfigError {
+    /// A flag given without its value.
+    #[error("{0} needs a value")]
+    MissingValue(String),
+    /// Not an `IP:PORT` address.
+    #[error("not an address (IP:PORT): {0}")]
+    Address(String),
+    /// A flag's value that is not a number of its range.
+    #[error("{flag} takes a number, not {value}")]
+    Number {
+        /// The flag.
+        flag: String,
+        /// What it was given.
+        value: String,
+    },
+    /// `--durability` other than `full` or `normal`.
+    #[error("--durability full or normal, not {0}")]
+    Durability(String),
+    /// A flag the server does not know.
+    #[error("unknown argument {0} (see --help)")]
+    Unknown(String),
+}
 
 /// The bounds that keep one client from disturbing the others (`docs/SERVER.md`, "Limits").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -120,7 +147,7 @@ impl Config {
     pub fn from_args(
         args: impl IntoIterator<Item = String>,
         env: impl Fn(&str) -> Option<String>,
-    ) -> Result<Option<Config>, String> {
+    ) -> Result<Option<Config>, ConfigError> {
         let mut config = Config::default();
         if let Some(addr) = env("SALPAKAN_ADDR") {
             config.addr = parse_addr(&addr)?;
@@ -130,7 +157,10 @@ impl Config {
         }
         let mut args = args.into_iter();
         while let Some(flag) = args.next() {
-            let mut value = || args.next().ok_or_else(|| format!("{flag} needs a value"));
+            let mut value = || {
+                args.next()
+                    .ok_or_else(|| ConfigError::MissingValue(flag.clone()))
+            };
             match flag.as_str() {
                 "--help" | "-h" => return Ok(None),
                 "--addr" => config.addr = parse_addr(&value()?)?,
@@ -140,7 +170,7 @@ impl Config {
                     config.durability = match value()?.as_str() {
                         "full" => Durability::Full,
                         "normal" => Durability::Normal,
-                        other => return Err(format!("--durability full or normal, not {other}")),
+                        other => return Err(ConfigError::Durability(other.to_owned())),
                     }
                 }
                 "--trust-forwarded-for" => config.trust_forwarded_for = true,
@@ -158,21 +188,23 @@ impl Config {
                 "--setup-expiry-secs" => {
                     config.limits.setup_expiry = Duration::from_secs(number(&flag, &value()?)?);
                 }
-                other => return Err(format!("unknown argument {other} (see --help)")),
+                other => return Err(ConfigError::Unknown(other.to_owned())),
             }
         }
         Ok(Some(config))
     }
 }
 
-fn parse_addr(text: &str) -> Result<SocketAddr, String> {
+fn parse_addr(text: &str) -> Result<SocketAddr, ConfigError> {
     text.parse()
-        .map_err(|_| format!("not an address (IP:PORT): {text}"))
+        .map_err(|_| ConfigError::Address(text.to_owned()))
 }
 
-fn number<T: std::str::FromStr>(flag: &str, text: &str) -> Result<T, String> {
-    text.parse()
-        .map_err(|_| format!("{flag} takes a number, not {text}"))
+fn number<T: std::str::FromStr>(flag: &str, text: &str) -> Result<T, ConfigError> {
+    text.parse().map_err(|_| ConfigError::Number {
+        flag: flag.to_owned(),
+        value: text.to_owned(),
+    })
 }
 
 #[cfg(test)]

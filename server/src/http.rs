@@ -1,20 +1,26 @@
-//! The routes of the contract: the HTTP API, the game socket's upgrade and the page.
+//! The routes of the contract: the HTTP API, the game socket's upgrade and the page. Every
+//! body is typed ([`crate::wire`]): requests are read into their type by [`Body`], replies
+//! are serialized from theirs, and every refusal is the contract's `{"error", "message"}`
+//! with its HTTP status.
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::rejection::StringRejection;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequest, Path, Query, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 use tower_http::services::ServeDir;
 
-use crate::hub::{HttpError, Hub};
+use crate::hub::{Hub, HubError};
+use crate::wire::{Code, CreateRequest, Health, JoinRequest, Refusal};
 
 /// The largest request body (a game's settings, an invite): 4 KiB.
 const BODY_LIMIT: usize = 4096;
@@ -24,20 +30,81 @@ const READ_LIMIT: usize = 1 << 20;
 /// A socket's read and write buffers (they grow for a larger frame).
 const SOCKET_BUFFER: usize = 8 * 1024;
 
-fn json_reply(status: u16, body: &Value) -> Response {
-    let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    (
-        status,
-        [(header::CONTENT_TYPE, "application/json")],
-        body.to_string(),
-    )
-        .into_response()
+/// A reply: a typed body as JSON with its status.
+fn json(status: StatusCode, body: &impl Serialize) -> Response {
+    let text = serde_json::to_string(body).unwrap_or_default();
+    (status, [(header::CONTENT_TYPE, "application/json")], text).into_response()
 }
 
-fn reply(result: Result<Value, HttpError>, ok: u16) -> Response {
-    match result {
-        Ok(body) => json_reply(ok, &body),
-        Err(e) => json_reply(e.status, &e.body()),
+/// A refusal as the contract's error reply.
+struct ApiError(StatusCode, Refusal);
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        json(self.0, &self.1.body())
+    }
+}
+
+impl From<HubError> for ApiError {
+    fn from(e: HubError) -> ApiError {
+        let status = match &e {
+            HubError::Invalid(_) => StatusCode::BAD_REQUEST,
+            HubError::NotFound => StatusCode::NOT_FOUND,
+            HubError::Unauthorized => StatusCode::UNAUTHORIZED,
+            HubError::SeatTaken | HubError::NotOver => StatusCode::CONFLICT,
+            HubError::TooManyGames(_) | HubError::TooManyConnections(_) => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
+            HubError::Store(cause) => {
+                eprintln!("salpakan-server: {cause}");
+                StatusCode::INTERNAL_SERVER_ERROR
+            }
+            HubError::Restore(cause) => {
+                eprintln!("salpakan-server: {cause}");
+                StatusCode::INTERNAL_SERVER_ERROR
+            }
+        };
+        ApiError(status, e.refusal())
+    }
+}
+
+/// A request body read as JSON into `T`, whatever its content type (the contract asks for
+/// none); an empty body reads as `{}`. A body that cannot be read or is not a `T` is refused
+/// in the contract's shape: 413 `too-large` over the limit, 400 `bad-message` otherwise,
+/// naming what is wrong.
+struct Body<T>(T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Body<T>, ApiError> {
+        let bytes =
+            Bytes::from_request(request, state)
+                .await
+                .map_err(|rejection: BytesRejection| {
+                    let code = if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                        Code::TooLarge
+                    } else {
+                        Code::BadMessage
+                    };
+                    ApiError(
+                        rejection.status(),
+                        Refusal::new(code, rejection.body_text()),
+                    )
+                })?;
+        let text = std::str::from_utf8(&bytes).map_err(|e| {
+            ApiError(
+                StatusCode::BAD_REQUEST,
+                Refusal::new(Code::BadMessage, format!("the body is not UTF-8: {e}")),
+            )
+        })?;
+        let text = if text.trim().is_empty() { "{}" } else { text };
+        serde_json::from_str(text).map(Body).map_err(|e| {
+            ApiError(
+                StatusCode::BAD_REQUEST,
+                Refusal::new(Code::BadMessage, e.to_string()),
+            )
+        })
     }
 }
 
@@ -59,63 +126,50 @@ fn client_ip(hub: &Hub, peer: SocketAddr, headers: &HeaderMap) -> IpAddr {
 }
 
 async fn health() -> Response {
-    json_reply(
-        200,
-        &json!({"ok": true, "version": env!("CARGO_PKG_VERSION")}),
+    json(
+        StatusCode::OK,
+        &Health {
+            ok: true,
+            version: env!("CARGO_PKG_VERSION"),
+        },
     )
-}
-
-/// A body that could not be read (over 4 KiB, not UTF-8), in the contract's error shape.
-fn unreadable(rejection: &StringRejection) -> Response {
-    let code = if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        "too-large"
-    } else {
-        "bad-message"
-    };
-    let body = json!({"error": code, "message": rejection.body_text()});
-    json_reply(rejection.status().as_u16(), &body)
 }
 
 async fn create(
     State(hub): State<Arc<Hub>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
-    body: Result<String, StringRejection>,
-) -> Response {
-    let body = match body {
-        Ok(body) => body,
-        Err(rejection) => return unreadable(&rejection),
-    };
+    Body(request): Body<CreateRequest>,
+) -> Result<Response, ApiError> {
     let ip = client_ip(&hub, peer, &headers);
-    reply(hub.create(&body, ip).await, 201)
+    let created = hub.create(request, ip).await?;
+    Ok(json(StatusCode::CREATED, &created))
 }
 
 async fn join(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
-    body: Result<String, StringRejection>,
-) -> Response {
-    let body = match body {
-        Ok(body) => body,
-        Err(rejection) => return unreadable(&rejection),
-    };
-    reply(hub.join(&id, &body).await, 200)
+    Body(request): Body<JoinRequest>,
+) -> Result<Response, ApiError> {
+    let joined = hub.join(&id, request).await?;
+    Ok(json(StatusCode::OK, &joined))
 }
 
-async fn summary(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
-    reply(hub.summary(&id).await, 200)
+async fn summary(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    Ok(json(StatusCode::OK, &hub.summary(&id).await?))
 }
 
-async fn record(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
-    match hub.record(&id).await {
-        Ok(text) => (
-            StatusCode::OK,
-            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-            text,
-        )
-            .into_response(),
-        Err(e) => json_reply(e.status, &e.body()),
-    }
+async fn record(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let text = hub.record(&id).await?;
+    Ok((
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        text,
+    )
+        .into_response())
 }
 
 async fn socket(
@@ -125,36 +179,29 @@ async fn socket(
     Path(id): Path<String>,
     Query(query): Query<HashMap<String, String>>,
     upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
-) -> Response {
-    let (live, to) = match hub
+) -> Result<Response, ApiError> {
+    let (live, to) = hub
         .authorize(&id, query.get("token").map(String::as_str))
-        .await
-    {
-        Ok(found) => found,
-        Err(e) => return json_reply(e.status, &e.body()),
-    };
+        .await?;
     let upgrade = match upgrade {
         Ok(upgrade) => upgrade,
-        Err(rejection) => return rejection.into_response(),
+        Err(rejection) => return Ok(rejection.into_response()),
     };
-    let slot = match hub.socket_slot(client_ip(&hub, peer, &headers)) {
-        Ok(slot) => slot,
-        Err(e) => return json_reply(e.status, &e.body()),
-    };
-    upgrade
+    let slot = hub.socket_slot(client_ip(&hub, peer, &headers))?;
+    Ok(upgrade
         .max_message_size(READ_LIMIT)
         .max_frame_size(READ_LIMIT)
         // Frames are small: small buffers keep thousands of sockets in little memory (the
         // default is 128 KiB each way per socket).
         .read_buffer_size(SOCKET_BUFFER)
         .write_buffer_size(SOCKET_BUFFER)
-        .on_upgrade(move |ws| crate::socket::serve(ws, hub, live, to, slot))
+        .on_upgrade(move |ws| crate::socket::serve(ws, hub, live, to, slot)))
 }
 
-async fn no_route() -> Response {
-    json_reply(
-        404,
-        &json!({"error": "not-found", "message": "no such route"}),
+async fn no_route() -> ApiError {
+    ApiError(
+        StatusCode::NOT_FOUND,
+        Refusal::new(Code::NotFound, "no such route"),
     )
 }
 

@@ -4,19 +4,23 @@
 //! security model are in the repository's `docs/SERVER.md`.
 //!
 //! The layers, each importing only those above it in this list:
-//! - [`client`]: a small client of the contract (the load generator's and the tests');
 //! - [`secret`]: tokens, invite codes and ids from an [`Entropy`], stored as digests;
 //! - [`clock`]: the server's game clock;
-//! - [`wire`]: the contract's JSON, built from views and public facts only;
-//! - [`room`]: one game as a state machine (no I/O): formations, moves, ends, events;
+//! - [`wire`]: the contract's JSON typed both ways (every message, refusal code, close
+//!   code and HTTP body), built from views and public facts only;
+//! - `client` (feature `client`): a small client of the contract, reading the wire's types
+//!   (the load generator's and the tests');
+//! - [`room`]: one game as an event-sourced state machine (no I/O): commands decided into
+//!   events, one `apply`;
 //! - [`store`]: SQLite, one writer thread with group commits;
 //! - [`config`]: the settings and limits;
-//! - [`hub`]: the games in memory, the commit-then-send path, timers and bots;
+//! - [`hub`]: the games in memory, the per-address quotas, the commit-then-send path, timers
+//!   and bots;
 //! - [`socket`], [`http`]: the game socket and the routes;
 //! - [`start`]: all of it on a listener.
 //!
 //! ```no_run
-//! # async fn run() -> Result<(), String> {
+//! # async fn run() -> Result<(), salpakan_server::StartError> {
 //! let config = salpakan_server::Config::default();
 //! let server = salpakan_server::start(config, std::sync::Arc::new(salpakan_server::OsEntropy)).await?;
 //! println!("listening on http://{}", server.addr());
@@ -26,6 +30,7 @@
 //! ```
 #![deny(missing_docs)]
 
+#[cfg(feature = "client")]
 pub mod client;
 pub mod clock;
 pub mod config;
@@ -40,12 +45,32 @@ pub mod wire;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-pub use config::{Config, Limits};
+pub use config::{Config, ConfigError, Limits};
 pub use secret::{Entropy, OsEntropy, SeededEntropy};
-pub use store::Durability;
+pub use store::{Durability, StoreError};
 
 use hub::Hub;
 use store::Store;
+use thiserror::Error;
+
+/// Why the server could not start.
+#[derive(Debug, Error)]
+pub enum StartError {
+    /// The database could not be opened or read.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The address could not be listened on.
+    #[error("{addr}: {source}")]
+    Listen {
+        /// The address.
+        addr: SocketAddr,
+        /// The system's error.
+        source: std::io::Error,
+    },
+    /// The async runtime could not be started.
+    #[error("the runtime: {0}")]
+    Runtime(std::io::Error),
+}
 
 /// A server accepting connections.
 pub struct Running {
@@ -58,13 +83,17 @@ pub struct Running {
 /// Opens the database, restores every unfinished game, binds `config.addr` and serves.
 ///
 /// # Errors
-/// The database's or the listener's error.
-pub async fn start(config: Config, entropy: Arc<dyn Entropy>) -> Result<Running, String> {
+/// [`StartError`]: the database's or the listener's error.
+pub async fn start(config: Config, entropy: Arc<dyn Entropy>) -> Result<Running, StartError> {
     let (store, unfinished) = Store::open(&config.db, config.durability)?;
+    let listen = |source| StartError::Listen {
+        addr: config.addr,
+        source,
+    };
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
-        .map_err(|e| format!("{}: {e}", config.addr))?;
-    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+        .map_err(listen)?;
+    let addr = listener.local_addr().map_err(listen)?;
     let hub = Hub::new(config, store.clone(), entropy, unfinished);
     let app = http::router(Arc::clone(&hub)).into_make_service_with_connect_info::<SocketAddr>();
     let mut stopping = hub.stopping();
@@ -127,7 +156,7 @@ pub fn run_command(args: Vec<String>) -> std::process::ExitCode {
         }
     };
     let result = tokio::runtime::Runtime::new()
-        .map_err(|e| e.to_string())
+        .map_err(StartError::Runtime)
         .and_then(|runtime| runtime.block_on(serve_until_signal(config)));
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -142,8 +171,8 @@ pub fn run_command(args: Vec<String>) -> std::process::ExitCode {
 /// accepts connections; then stops as [`Running::stop`] does. The `salpakan-server` binary.
 ///
 /// # Errors
-/// The database's or the listener's error.
-pub async fn serve_until_signal(config: Config) -> Result<(), String> {
+/// [`StartError`]: the database's or the listener's error.
+pub async fn serve_until_signal(config: Config) -> Result<(), StartError> {
     use std::io::Write as _;
     let server = start(config, Arc::new(OsEntropy)).await?;
     println!("listening on http://{}", server.addr());

@@ -12,19 +12,7 @@ use tokio::time::{Instant, MissedTickBehavior, interval_at};
 use crate::config::Limits;
 use crate::hub::{Hub, Live, Out, SocketSlot};
 use crate::room::Recipient;
-use crate::wire::Refusal;
-
-/// Close codes (RFC 6455).
-pub mod close {
-    /// The server stops or restarts.
-    pub const RESTART: u16 = 1012;
-    /// Idle: no frame (not even a pong) for the idle timeout.
-    pub const IDLE: u16 = 1001;
-    /// Over the message budget, or too slow to read what it is sent.
-    pub const POLICY: u16 = 1008;
-    /// A frame over the size limit.
-    pub const TOO_BIG: u16 = 1009;
-}
+use crate::wire::{CloseCode, Code, Refusal};
 
 /// How long a closing socket waits for the client's close frame.
 const CLOSING_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
@@ -62,9 +50,9 @@ impl Budget {
     }
 }
 
-fn close_frame(code: u16, reason: &'static str) -> Message {
+fn close_frame(code: CloseCode, reason: &'static str) -> Message {
     Message::Close(Some(CloseFrame {
-        code,
+        code: code.number(),
         reason: reason.into(),
     }))
 }
@@ -95,7 +83,7 @@ pub async fn serve(
                     }
                 }
                 Some(Out::Close(code, reason)) => break Some((code, reason, None)),
-                None => break Some((close::POLICY, "too slow to read the game", None)),
+                None => break Some((CloseCode::Policy, "too slow to read the game", None)),
             },
             frame = stream.next() => {
                 let now = Instant::now();
@@ -111,21 +99,21 @@ pub async fn serve(
                     Err(size) => *size,
                 };
                 if size > limits.max_frame_bytes {
-                    break Some((close::TOO_BIG, "a frame is at most 4096 bytes", None));
+                    break Some((CloseCode::TooBig, "a frame is at most 4096 bytes", None));
                 }
                 if !budget.take(now) {
-                    let refusal = Refusal::new("rate-limited", format!(
+                    let refusal = Refusal::new(Code::RateLimited, format!(
                         "more than {} messages in {} s",
                         limits.messages_per_window,
                         limits.window.as_secs()
                     ));
-                    break Some((close::POLICY, "too many messages", Some(refusal.frame())));
+                    break Some((CloseCode::Policy, "too many messages", Some(refusal.message().to_json())));
                 }
                 match text {
                     Ok(text) => hub.handle(&live, subscriber, to, text.as_str()).await,
                     Err(_) => {
-                        let refusal = Refusal::new("bad-message", "frames are text");
-                        if sink.send(Message::Text(refusal.frame().into())).await.is_err() {
+                        let refusal = Refusal::new(Code::BadMessage, "frames are text");
+                        if sink.send(Message::Text(refusal.message().to_json().into())).await.is_err() {
                             break None;
                         }
                     }
@@ -133,13 +121,13 @@ pub async fn serve(
             }
             _ = pings.tick() => {
                 if heard.elapsed() >= limits.idle_timeout {
-                    break Some((close::IDLE, "idle", None));
+                    break Some((CloseCode::Idle, "idle", None));
                 }
                 if sink.send(Message::Ping(Default::default())).await.is_err() {
                     break None;
                 }
             }
-            _ = stopping.changed() => break Some((close::RESTART, "the server is restarting", None)),
+            _ = stopping.changed() => break Some((CloseCode::Restart, "the server is restarting", None)),
         }
     };
     hub.detach(&live, subscriber, to).await;

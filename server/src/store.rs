@@ -15,10 +15,33 @@ use std::thread;
 
 use rusqlite::{Connection, OptionalExtension, params};
 use salpakan::{Rules, Side};
+use thiserror::Error;
 use tokio::sync::oneshot;
 
 use crate::clock::ClockSettings;
 use crate::room::{Event, Player, Saved, Spec};
+
+/// What went wrong with the database.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    /// SQLite's error (a path that cannot be opened, a full disk, a constraint).
+    #[error("{path}: {source}")]
+    Open {
+        /// The database's path.
+        path: String,
+        /// SQLite's error.
+        source: rusqlite::Error,
+    },
+    /// SQLite's error while reading or writing.
+    #[error(transparent)]
+    Sqlite(#[from] rusqlite::Error),
+    /// The writer thread has stopped (the server is stopping).
+    #[error("the database has stopped")]
+    Stopped,
+    /// The writer thread could not be started.
+    #[error("the database's thread: {0}")]
+    Thread(std::io::Error),
+}
 
 /// How hard a commit presses the data to disk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -53,7 +76,8 @@ pub enum Write {
         /// The token's SHA-256.
         token: String,
     },
-    /// New events of a game, with the formation a `ready` among them accepted.
+    /// New events of a game; the formation of a `ready` among them goes to the game's row,
+    /// never into the event's stored JSON.
     Events {
         /// The game.
         game: String,
@@ -61,19 +85,17 @@ pub enum Write {
         first_v: u64,
         /// The events.
         events: Vec<Event>,
-        /// A formation accepted by these events: its side and cell values.
-        setups: Vec<(Side, Vec<u8>)>,
         /// Whether the game ended.
         over: bool,
     },
 }
 
 /// Where a write's result goes.
-type Done = oneshot::Sender<Result<(), String>>;
+type Done = oneshot::Sender<Result<(), StoreError>>;
 
 enum Job {
     Write(Vec<Write>, Done),
-    Load(String, oneshot::Sender<Result<Option<Saved>, String>>),
+    Load(String, oneshot::Sender<Result<Option<Saved>, StoreError>>),
     Flush(oneshot::Sender<()>),
 }
 
@@ -121,8 +143,12 @@ impl Store {
     ///
     /// # Errors
     /// The database's error, if it cannot be opened or read.
-    pub fn open(path: &Path, durability: Durability) -> Result<(Store, Vec<Saved>), String> {
-        let conn = Connection::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    pub fn open(path: &Path, durability: Durability) -> Result<(Store, Vec<Saved>), StoreError> {
+        let at = |source| StoreError::Open {
+            path: path.display().to_string(),
+            source,
+        };
+        let conn = Connection::open(path).map_err(at)?;
         let sync = match durability {
             Durability::Full => "FULL",
             Durability::Normal => "NORMAL",
@@ -132,13 +158,13 @@ impl Store {
         ))
         .and_then(|()| conn.execute_batch(SCHEMA))
         .and_then(|()| migrate(&conn))
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-        let unfinished = load_unfinished(&conn).map_err(|e| e.to_string())?;
+        .map_err(at)?;
+        let unfinished = load_unfinished(&conn)?;
         let (jobs, queue) = mpsc::channel();
         thread::Builder::new()
             .name("salpakan-store".into())
             .spawn(move || run(conn, &queue))
-            .map_err(|e| e.to_string())?;
+            .map_err(StoreError::Thread)?;
         Ok((Store { jobs }, unfinished))
     }
 
@@ -146,13 +172,12 @@ impl Store {
     ///
     /// # Errors
     /// The database's error; nothing was written.
-    pub async fn write(&self, writes: Vec<Write>) -> Result<(), String> {
+    pub async fn write(&self, writes: Vec<Write>) -> Result<(), StoreError> {
         let (done, wait) = oneshot::channel();
         self.jobs
             .send(Job::Write(writes, done))
-            .map_err(|_| "the database has stopped".to_owned())?;
-        wait.await
-            .map_err(|_| "the database has stopped".to_owned())?
+            .map_err(|_| StoreError::Stopped)?;
+        wait.await.map_err(|_| StoreError::Stopped)?
     }
 
     /// Returns once every write sent before it is committed.
@@ -167,13 +192,12 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub async fn load(&self, game: &str) -> Result<Option<Saved>, String> {
+    pub async fn load(&self, game: &str) -> Result<Option<Saved>, StoreError> {
         let (done, wait) = oneshot::channel();
         self.jobs
             .send(Job::Load(game.to_owned(), done))
-            .map_err(|_| "the database has stopped".to_owned())?;
-        wait.await
-            .map_err(|_| "the database has stopped".to_owned())?
+            .map_err(|_| StoreError::Stopped)?;
+        wait.await.map_err(|_| StoreError::Stopped)?
     }
 }
 
@@ -188,7 +212,7 @@ fn run(mut conn: Connection, queue: &mpsc::Receiver<Job>) {
         while let Some(job) = next.take() {
             match job {
                 Job::Load(game, done) => {
-                    let _ = done.send(load(&conn, &game).map_err(|e| e.to_string()));
+                    let _ = done.send(load(&conn, &game).map_err(StoreError::from));
                 }
                 Job::Write(writes, done) => group.push((writes, done)),
                 Job::Flush(done) => flushed.push(done),
@@ -209,7 +233,7 @@ fn run(mut conn: Connection, queue: &mpsc::Receiver<Job>) {
     }
 }
 
-fn commit(conn: &mut Connection, group: &[(Vec<Write>, Done)]) -> Vec<Result<(), String>> {
+fn commit(conn: &mut Connection, group: &[(Vec<Write>, Done)]) -> Vec<Result<(), StoreError>> {
     let mut results = Vec::with_capacity(group.len());
     let outcome = (|| -> rusqlite::Result<()> {
         let mut tx = conn.transaction()?;
@@ -224,7 +248,7 @@ fn commit(conn: &mut Connection, group: &[(Vec<Write>, Done)]) -> Vec<Result<(),
                 Err(e) => {
                     sp.rollback()?;
                     drop(sp);
-                    results.push(Err(e.to_string()));
+                    results.push(Err(StoreError::Sqlite(e)));
                 }
             }
         }
@@ -232,7 +256,22 @@ fn commit(conn: &mut Connection, group: &[(Vec<Write>, Done)]) -> Vec<Result<(),
     })();
     match outcome {
         Ok(()) => results,
-        Err(e) => group.iter().map(|_| Err(e.to_string())).collect(),
+        // The whole transaction failed: every write in it fails alike.
+        Err(e) => group
+            .iter()
+            .map(|_| Err(StoreError::Sqlite(clone_error(&e))))
+            .collect(),
+    }
+}
+
+/// An SQLite error again, for each write of a failed group (rusqlite's errors are not
+/// `Clone`): its code and message kept.
+fn clone_error(e: &rusqlite::Error) -> rusqlite::Error {
+    match e {
+        rusqlite::Error::SqliteFailure(code, message) => {
+            rusqlite::Error::SqliteFailure(*code, message.clone())
+        }
+        other => rusqlite::Error::ToSqlConversionFailure(other.to_string().into()),
     }
 }
 
@@ -280,7 +319,6 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
             game,
             first_v,
             events,
-            setups,
             over,
         } => {
             let mut insert =
@@ -289,13 +327,18 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
                 let body = serde_json::to_string(event)
                     .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
                 insert.execute(params![game, (*first_v + i as u64) as i64, body])?;
-            }
-            for (side, cells) in setups {
-                let sql = match side {
-                    Side::White => "UPDATE games SET white_setup = ?2 WHERE id = ?1",
-                    Side::Black => "UPDATE games SET black_setup = ?2 WHERE id = ?1",
-                };
-                conn.prepare_cached(sql)?.execute(params![game, cells])?;
+                if let Event::Ready {
+                    side,
+                    formation: Some(setup),
+                } = event
+                {
+                    let sql = match side {
+                        Side::White => "UPDATE games SET white_setup = ?2 WHERE id = ?1",
+                        Side::Black => "UPDATE games SET black_setup = ?2 WHERE id = ?1",
+                    };
+                    conn.prepare_cached(sql)?
+                        .execute(params![game, setup.cell_values().to_vec()])?;
+                }
             }
             if *over {
                 conn.prepare_cached("UPDATE games SET over = 1, creator_ip = NULL WHERE id = ?1")?
@@ -341,7 +384,7 @@ fn read_game(row: &rusqlite::Row<'_>) -> rusqlite::Result<Saved> {
     let first = first.parse::<Side>().map_err(|e| bad(e.to_string()))?;
     let player = |i: usize| -> rusqlite::Result<Player> {
         let word: String = row.get(i)?;
-        Player::from_word(&word).map_err(bad)
+        Player::from_word(&word).map_err(|e| bad(e.to_string()))
     };
     let initial: Option<i64> = row.get(6)?;
     let increment: Option<i64> = row.get(7)?;

@@ -3,7 +3,7 @@
 //! the plies its clients saw.
 //!
 //! ```sh
-//! cargo run --release -p salpakan-server --bin salpakan-loadgen -- --games 1000 --seconds 30
+//! cargo run --release -p salpakan-server --features client --bin salpakan-loadgen -- --games 1000 --seconds 30
 //! ```
 //!
 //! Without `--url` it starts its own server (this program again, in a child process, on a
@@ -22,8 +22,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use salpakan::{Agent, Game, Random, Rules, Setup, Side};
-use salpakan_server::client::{Follower, Frame, Socket, request};
-use serde_json::{Value, json};
+use salpakan_server::client::{ClientError, Follower, Received, Socket, post, request};
+use salpakan_server::wire::{CreateReply, JoinReply, ServerMessage};
+use serde_json::json;
 use tokio::sync::Mutex;
 
 const USAGE: &str = "\
@@ -118,28 +119,19 @@ impl Shared {
     }
 }
 
-async fn post(addr: SocketAddr, path: &str, body: &Value) -> Result<Value, String> {
-    let (status, text) = request(addr, "POST", path, &body.to_string()).await?;
-    if !(200..300).contains(&status) {
-        return Err(format!("POST {path}: {status} {text}"));
-    }
-    serde_json::from_str(&text).map_err(|e| e.to_string())
-}
-
 /// One game between two random bots, to its end (resigned at the deadline): the plies seen.
-async fn play_game(shared: &Shared, seed: u64) -> Result<(String, Vec<String>), String> {
+async fn play_game(shared: &Shared, seed: u64) -> Result<(String, Vec<String>), ClientError> {
     let addr = shared.addr;
     let rules = Rules::default();
-    let created = post(addr, "/api/games", &json!({"side": "white"})).await?;
-    let id = created["game"].as_str().ok_or("no game id")?.to_owned();
-    let join = json!({"invite": created["invite"]});
-    let joined = post(addr, &format!("/api/games/{id}/join"), &join).await?;
-    let tokens = [created["token"].as_str(), joined["token"].as_str()];
+    let created: CreateReply = post(addr, "/api/games", r#"{"side":"white"}"#).await?;
+    let id = created.game;
+    let join = json!({"invite": created.invite}).to_string();
+    let joined: JoinReply = post(addr, &format!("/api/games/{id}/join"), &join).await?;
+    let tokens = [created.token, joined.token];
     let mut seats = Vec::new();
     let mut followers = Vec::new();
     for side in Side::ALL {
-        let token = tokens[side.index()].ok_or("no token")?;
-        let mut socket = Socket::connect(addr, &id, Some(token)).await?;
+        let mut socket = Socket::connect(addr, &id, Some(&tokens[side.index()])).await?;
         let setup = Setup::random(side, rules, seed * 2 + side.index() as u64);
         let cells = setup.cell_values().to_vec();
         socket
@@ -153,46 +145,52 @@ async fn play_game(shared: &Shared, seed: u64) -> Result<(String, Vec<String>), 
     let mut sent_at: Option<(u64, Instant)> = None;
     let mut over = [false, false];
     let mut resigned = false;
+    let failed = |what: String| ClientError::Game(format!("game {id}: {what}"));
     while !(over[0] && over[1]) {
-        let (side, frame) = {
+        let (side, received) = {
             let [white, black] = &mut seats[..] else {
                 unreachable!()
             };
             tokio::select! {
-                f = white.next(), if !over[0] => (Side::White, f),
-                f = black.next(), if !over[1] => (Side::Black, f),
+                r = white.receive(), if !over[0] => (Side::White, r),
+                r = black.receive(), if !over[1] => (Side::Black, r),
             }
         };
-        let text = match frame {
-            Some(Frame::Text(text)) => text,
-            Some(Frame::Close(code)) => return Err(format!("game {id}: closed with {code}")),
-            None => return Err(format!("game {id}: connection lost")),
+        let message = match received? {
+            Received::Message(message) => message,
+            Received::Closed(code) => return Err(failed(format!("closed with {code}"))),
         };
-        let frame: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
         let i = side.index();
-        followers[i].follow(&frame)?;
-        match frame["t"].as_str() {
-            Some("error") => return Err(format!("game {id}: {text}")),
-            Some("over") => {
+        followers[i].follow(&message)?;
+        match &message {
+            ServerMessage::Error { code, message } => {
+                return Err(failed(format!("refused: {code}: {message}")));
+            }
+            ServerMessage::Over { .. } => {
                 over[i] = true;
                 continue;
             }
-            Some("ply") => {
-                let ply = frame["ply"].as_u64().unwrap_or(0);
+            ServerMessage::Ply {
+                ply,
+                side: mover,
+                mv,
+                ..
+            } => {
+                let ply = u64::from(*ply);
                 if side == Side::White {
-                    seen.push(frame["move"].as_str().unwrap_or("").to_owned());
+                    seen.push(mv.0.to_string());
                     shared.plies.fetch_add(1, Ordering::Relaxed);
                 }
                 if let Some((sent_ply, at)) = sent_at
                     && sent_ply == ply
-                    && frame["side"] == side.word()
+                    && mover.0 == side
                 {
                     let us = u32::try_from(at.elapsed().as_micros()).unwrap_or(u32::MAX);
                     shared.tally.lock().await.latencies_us.push(us);
                     sent_at = None;
                 }
             }
-            Some("start") => {}
+            ServerMessage::Start { .. } => {}
             _ => continue,
         }
         let Some(tracker) = followers[i].tracker() else {
@@ -210,7 +208,7 @@ async fn play_game(shared: &Shared, seed: u64) -> Result<(String, Vec<String>), 
         }
         let mv = agents[i]
             .choose(tracker)
-            .ok_or_else(|| format!("game {id}: no move"))?;
+            .ok_or_else(|| failed("no move".into()))?;
         let ply = tracker.history().len() as u64;
         if !shared.think.is_zero() {
             tokio::time::sleep(shared.think).await;
@@ -232,7 +230,7 @@ async fn worker(shared: Arc<Shared>, n: u64) {
         match play_game(&shared, seed).await {
             Ok(game) => shared.tally.lock().await.finished.push(game),
             Err(e) => {
-                shared.error(e).await;
+                shared.error(e.to_string()).await;
                 tokio::time::sleep(Duration::from_millis(100)).await;
             }
         }
@@ -240,12 +238,16 @@ async fn worker(shared: Arc<Shared>, n: u64) {
 }
 
 /// Plies a client saw that the game's record does not hold.
-async fn lost_plies(addr: SocketAddr, id: &str, seen: &[String]) -> Result<usize, String> {
+async fn lost_plies(addr: SocketAddr, id: &str, seen: &[String]) -> Result<usize, ClientError> {
     let (status, record) = request(addr, "GET", &format!("/api/games/{id}/record"), "").await?;
     if status != 200 {
-        return Err(format!("record of {id}: {status} {record}"));
+        return Err(ClientError::Refused {
+            status,
+            body: record,
+        });
     }
-    let game = Game::from_record(&record).map_err(|e| format!("record of {id}: {e}"))?;
+    let game = Game::from_record(&record)
+        .map_err(|e| ClientError::Game(format!("record of {id}: {e}")))?;
     let stored: Vec<String> = game.history().iter().map(|r| r.mv.to_string()).collect();
     Ok(seen
         .iter()
@@ -382,7 +384,7 @@ async fn run(args: &Args, addr: SocketAddr, server_pid: Option<u32>) -> (String,
     for (id, seen) in &tally.finished {
         match lost_plies(addr, id, seen).await {
             Ok(n) => lost += n,
-            Err(e) => tally.errors.push(e),
+            Err(e) => tally.errors.push(e.to_string()),
         }
     }
     tally.latencies_us.sort_unstable();

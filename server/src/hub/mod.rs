@@ -1,24 +1,28 @@
 //! The games the server holds, and the one path every change takes: a room's lock, the
-//! room's state machine, the commit, then the frames to each recipient. One writer per game
+//! room's decision, the commit, then the messages to each recipient. One writer per game
 //! (the room's lock); games share nothing but the database's writer thread.
+
+mod games;
+mod quota;
+mod tasks;
+
+pub use quota::{Quotas, SocketSlot};
 
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use salpakan::Side;
-use serde_json::{Value, json};
+use thiserror::Error;
 use tokio::sync::{Mutex as AsyncMutex, Notify, mpsc, watch};
 use tokio::time::Instant;
 
 use crate::config::Config;
-mod requests;
-mod tasks;
-
-use crate::room::{Answer, Event, Phase, Player, Recipient, Room, Saved};
+use crate::room::{Answer, Phase, Player, Recipient, RestoreError, Room, Saved};
 use crate::secret::{Entropy, ID_BYTES};
-use crate::store::{Store, Write};
+use crate::store::{Store, StoreError, Write};
+use crate::wire::{CloseCode, Code, Refusal, ServerMessage, SideWord};
 
 /// A frame on its way to one socket.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,43 +30,61 @@ pub enum Out {
     /// A text frame.
     Text(String),
     /// Close the socket with this code and reason.
-    Close(u16, &'static str),
+    Close(CloseCode, &'static str),
 }
 
-/// A refused HTTP request: its status and `{"error", "message"}`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HttpError {
-    /// The HTTP status.
-    pub status: u16,
-    /// The error code.
-    pub code: &'static str,
-    /// What was wrong.
-    pub message: String,
+/// Why the hub refused a request: the HTTP layer gives each its status.
+#[derive(Debug, Error)]
+pub enum HubError {
+    /// A body that is not the contract's, or values out of range (400).
+    #[error("{0}")]
+    Invalid(Refusal),
+    /// No such game, or not this invite: one reply for both (404).
+    #[error("no such game, or not this invite")]
+    NotFound,
+    /// No such game or seat, for a socket: one reply for every wrong token (401).
+    #[error("no such game or seat")]
+    Unauthorized,
+    /// The seat an invite opens is taken (409).
+    #[error("the seat is taken")]
+    SeatTaken,
+    /// The record of a game that is not over (409).
+    #[error("the game is not over")]
+    NotOver,
+    /// Past the unfinished games per client address (429).
+    #[error("at most {0} unfinished games per client")]
+    TooManyGames(usize),
+    /// Past the open sockets per client address (429).
+    #[error("at most {0} sockets per client")]
+    TooManyConnections(usize),
+    /// The database failed (500; the cause is logged, never sent).
+    #[error("the server could not do that")]
+    Store(#[from] StoreError),
+    /// A stored game the rules refuse (500; logged).
+    #[error("the server could not do that")]
+    Restore(#[from] RestoreError),
 }
 
-impl HttpError {
-    fn new(status: u16, code: &'static str, message: impl Into<String>) -> HttpError {
-        HttpError {
-            status,
-            code,
-            message: message.into(),
-        }
-    }
-
-    /// The one reply to an unknown game or a wrong invite.
-    fn not_found() -> HttpError {
-        HttpError::new(404, "not-found", "no such game, or not this invite")
-    }
-
-    fn internal(message: String) -> HttpError {
-        eprintln!("salpakan-server: {message}");
-        HttpError::new(500, "internal", "the server could not do that")
-    }
-
-    /// The reply's JSON body.
+impl HubError {
+    /// The refusal a client receives: the contract's code and a message that names nothing
+    /// the client does not know.
     #[must_use]
-    pub fn body(&self) -> Value {
-        json!({"error": self.code, "message": self.message})
+    pub fn refusal(&self) -> Refusal {
+        let code = match self {
+            HubError::Invalid(refusal) => return refusal.clone(),
+            HubError::NotFound => Code::NotFound,
+            HubError::Unauthorized => Code::Unauthorized,
+            HubError::SeatTaken => Code::SeatTaken,
+            HubError::NotOver => Code::NotOver,
+            HubError::TooManyGames(_) => Code::TooManyGames,
+            HubError::TooManyConnections(_) => Code::TooManyConnections,
+            HubError::Store(_) | HubError::Restore(_) => Code::Internal,
+        };
+        Refusal::new(code, self.to_string())
+    }
+
+    fn invalid(code: Code, message: impl Into<String>) -> HubError {
+        HubError::Invalid(Refusal::new(code, message))
     }
 }
 
@@ -92,45 +114,19 @@ pub struct Live {
     bot: Notify,
 }
 
-#[derive(Default)]
-struct PerIp {
-    sockets: usize,
-    games: usize,
-}
-
 /// Every game the server holds.
 pub struct Hub {
     config: Config,
     store: Store,
     entropy: Arc<dyn Entropy>,
     rooms: Mutex<HashMap<String, Arc<Live>>>,
-    clients: Mutex<HashMap<IpAddr, PerIp>>,
+    quotas: Arc<Quotas>,
     next_subscriber: AtomicU64,
     shutdown: watch::Sender<bool>,
 }
 
-/// Holds one of a client address's open sockets until dropped.
-pub struct SocketSlot {
-    hub: Arc<Hub>,
-    ip: IpAddr,
-}
-
-impl Drop for SocketSlot {
-    fn drop(&mut self) {
-        let mut clients = lock(&self.hub.clients);
-        if let Some(count) = clients.get_mut(&self.ip) {
-            count.sockets = count.sockets.saturating_sub(1);
-            if count.sockets == 0 && count.games == 0 {
-                clients.remove(&self.ip);
-            }
-        }
-    }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl Hub {
@@ -150,7 +146,7 @@ impl Hub {
             store,
             entropy,
             rooms: Mutex::new(HashMap::new()),
-            clients: Mutex::new(HashMap::new()),
+            quotas: Arc::new(Quotas::default()),
             next_subscriber: AtomicU64::new(1),
             shutdown: watch::channel(false).0,
         });
@@ -161,7 +157,7 @@ impl Hub {
                 Ok(room) => {
                     // The creator's count of unfinished games survives the restart.
                     if let Some(ip) = creator {
-                        lock(&hub.clients).entry(ip).or_default().games += 1;
+                        hub.quotas.restore_game(ip);
                     }
                     hub.admit(room, creator);
                 }
@@ -198,7 +194,7 @@ impl Hub {
         self.shutdown.subscribe()
     }
 
-    fn restore(&self, saved: Saved) -> Result<Room, String> {
+    fn restore(&self, saved: Saved) -> Result<Room, RestoreError> {
         let limits = &self.config.limits;
         Room::restore(
             saved,
@@ -252,28 +248,31 @@ impl Hub {
     }
 
     /// The game `id`, from memory or from the database.
-    async fn live(self: &Arc<Hub>, id: &str) -> Result<Option<Arc<Live>>, HttpError> {
+    async fn live(self: &Arc<Hub>, id: &str) -> Result<Option<Arc<Live>>, HubError> {
         if !plausible_id(id) {
             return Ok(None);
         }
         if let Some(live) = lock(&self.rooms).get(id) {
             return Ok(Some(Arc::clone(live)));
         }
-        let Some(saved) = self.store.load(id).await.map_err(HttpError::internal)? else {
+        let Some(saved) = self.store.load(id).await? else {
             return Ok(None);
         };
-        let room = self.restore(saved).map_err(HttpError::internal)?;
+        let room = self.restore(saved)?;
         Ok(Some(self.admit(room, None)))
     }
 
     fn release_game(&self, ip: Option<IpAddr>) {
-        let Some(ip) = ip else { return };
-        let mut clients = lock(&self.clients);
-        if let Some(count) = clients.get_mut(&ip) {
-            count.games = count.games.saturating_sub(1);
-            if count.sockets == 0 && count.games == 0 {
-                clients.remove(&ip);
-            }
+        if let Some(ip) = ip {
+            self.quotas.release_game(ip);
+        }
+    }
+
+    /// Takes `live` out of memory, if it is still the room held under its id.
+    fn forget(&self, live: &Arc<Live>) {
+        let mut rooms = lock(&self.rooms);
+        if rooms.get(&live.id).is_some_and(|l| Arc::ptr_eq(l, live)) {
+            rooms.remove(&live.id);
         }
     }
 
@@ -282,7 +281,7 @@ impl Hub {
         let id = self.next_subscriber.fetch_add(1, Ordering::Relaxed);
         let mut state = live.state.lock().await;
         if state.gone {
-            let _ = tx.try_send(Out::Close(GONE, GONE_REASON));
+            let _ = tx.try_send(Out::Close(CloseCode::Expired, GONE_REASON));
             return id;
         }
         if let Recipient::Seat(side) = to
@@ -291,7 +290,7 @@ impl Hub {
             broadcast_presence(&mut state, side, true);
             live.timer.notify_one();
         }
-        let _ = tx.try_send(Out::Text(state.room.state(to, Instant::now())));
+        let _ = tx.try_send(Out::Text(state.room.state(to, Instant::now()).to_json()));
         state.subscribers.push(Subscriber { id, to, tx });
         id
     }
@@ -311,10 +310,7 @@ impl Hub {
 
     fn evict_if_done(&self, live: &Arc<Live>, state: &LiveState) {
         if state.room.phase() == Phase::Over && state.subscribers.is_empty() {
-            let mut rooms = lock(&self.rooms);
-            if rooms.get(&live.id).is_some_and(|l| Arc::ptr_eq(l, live)) {
-                rooms.remove(&live.id);
-            }
+            self.forget(live);
         }
     }
 
@@ -324,16 +320,16 @@ impl Hub {
         if state.broken {
             return;
         }
-        let reply = |state: &LiveState, out: Out| {
+        let reply = |state: &LiveState, message: &ServerMessage| {
             if let Some(s) = state.subscribers.iter().find(|s| s.id == subscriber) {
-                let _ = s.tx.try_send(out);
+                let _ = s.tx.try_send(Out::Text(message.to_json()));
             }
         };
         match state.room.handle(to, text, Instant::now()) {
-            Answer::Refused(refusal) => reply(&state, Out::Text(refusal.frame())),
-            Answer::Frames(frames) => {
-                for frame in frames {
-                    reply(&state, Out::Text(frame));
+            Answer::Refused(refusal) => reply(&state, &refusal.message()),
+            Answer::Messages(messages) => {
+                for message in &messages {
+                    reply(&state, message);
                 }
             }
             Answer::Events(from) => self.settle(live, &mut state, from).await,
@@ -342,21 +338,25 @@ impl Hub {
 
     /// Commits the room's events from index `from`, then sends them to every recipient.
     async fn settle(&self, live: &Arc<Live>, state: &mut LiveState, from: usize) {
-        let writes = events_write(&state.room, from);
-        if writes.is_empty() {
+        let events = &state.room.events()[from..];
+        if events.is_empty() {
             return;
         }
-        if let Err(e) = self.store.write(writes).await {
+        let write = Write::Events {
+            game: live.id.clone(),
+            first_v: from as u64 + 1,
+            events: events.to_vec(),
+            over: state.room.phase() == Phase::Over,
+        };
+        if let Err(e) = self.store.write(vec![write]).await {
             eprintln!("salpakan-server: game {}: {e}; reloading it", live.id);
             state.broken = true;
             for s in &state.subscribers {
-                let _ = s.tx.try_send(Out::Close(1011, "the game is reloading"));
+                let _ =
+                    s.tx.try_send(Out::Close(CloseCode::Reloading, "the game is reloading"));
             }
             state.subscribers.clear();
-            let mut rooms = lock(&self.rooms);
-            if rooms.get(&live.id).is_some_and(|l| Arc::ptr_eq(l, live)) {
-                rooms.remove(&live.id);
-            }
+            self.forget(live);
             live.timer.notify_one();
             live.bot.notify_one();
             return;
@@ -365,11 +365,8 @@ impl Hub {
         for v in from as u64 + 1..=room.version() {
             let mut rendered: [Option<String>; 3] = [None, None, None];
             state.subscribers.retain(|s| {
-                let slot = match s.to {
-                    Recipient::Seat(side) => side.index(),
-                    Recipient::Spectator => 2,
-                };
-                let frame = rendered[slot].get_or_insert_with(|| room.render(v, s.to));
+                let slot = s.to.side().map_or(2, Side::index);
+                let frame = rendered[slot].get_or_insert_with(|| room.render(v, s.to).to_json());
                 // A socket that cannot keep up is dropped (its task closes it with 1008).
                 s.tx.try_send(Out::Text(frame.clone())).is_ok()
             });
@@ -384,14 +381,12 @@ impl Hub {
     }
 }
 
-/// The close code of a socket whose game expired before it started (and was deleted).
-pub const GONE: u16 = 4410;
 const GONE_REASON: &str = "the game expired before it started";
 
 impl Hub {
     /// Deletes a game that expired in its setup phase: from the database first, then from
-    /// memory; its sockets close with [`GONE`], and its creator's count goes down. If the
-    /// database refuses, the room stays as it is and the timer tries again later.
+    /// memory; its sockets close with [`CloseCode::Expired`], and its creator's count goes
+    /// down. If the database refuses, the room stays as it is and the timer tries again later.
     async fn discard(&self, live: &Arc<Live>, state: &mut LiveState) -> bool {
         if let Err(e) = self.store.write(vec![Write::Delete(live.id.clone())]).await {
             eprintln!("salpakan-server: game {}: {e}; not deleted yet", live.id);
@@ -399,15 +394,12 @@ impl Hub {
         }
         state.gone = true;
         for s in &state.subscribers {
-            let _ = s.tx.try_send(Out::Close(GONE, GONE_REASON));
+            let _ = s.tx.try_send(Out::Close(CloseCode::Expired, GONE_REASON));
         }
         state.subscribers.clear();
         let creator = state.creator.take();
         self.release_game(creator);
-        let mut rooms = lock(&self.rooms);
-        if rooms.get(&live.id).is_some_and(|l| Arc::ptr_eq(l, live)) {
-            rooms.remove(&live.id);
-        }
+        self.forget(live);
         live.bot.notify_one();
         true
     }
@@ -418,30 +410,12 @@ fn plausible_id(id: &str) -> bool {
 }
 
 fn broadcast_presence(state: &mut LiveState, side: Side, connected: bool) {
-    let frame = json!({"t": "presence", "side": side.word(), "connected": connected}).to_string();
+    let frame = ServerMessage::Presence {
+        side: SideWord(side),
+        connected,
+    }
+    .to_json();
     state
         .subscribers
         .retain(|s| s.tx.try_send(Out::Text(frame.clone())).is_ok());
-}
-
-/// The write that commits a room's events from index `from` (none if there are none).
-fn events_write(room: &Room, from: usize) -> Vec<Write> {
-    let events = &room.events()[from..];
-    if events.is_empty() {
-        return Vec::new();
-    }
-    let setups = events
-        .iter()
-        .filter_map(|e| match e {
-            Event::Ready { side } => room.setup(*side).map(|s| (*side, s.cell_values().to_vec())),
-            _ => None,
-        })
-        .collect();
-    vec![Write::Events {
-        game: room.spec().id.clone(),
-        first_v: from as u64 + 1,
-        events: events.to_vec(),
-        setups,
-        over: room.phase() == Phase::Over,
-    }]
 }

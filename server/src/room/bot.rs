@@ -1,18 +1,77 @@
 //! The server's own player: its seat's tracker, and the turns it takes off the async threads.
 
-use salpakan::{Move, Side, Tracker};
+use salpakan::{Agent, AgentKind, Move, Report, Side, Tracker};
 use tokio::time::Instant;
 
-use super::data::BotTurn;
-use super::{Change, Room};
+use super::{Command, Player, Room, Spec};
+
+/// The server's own player, between its moves.
+pub(super) struct BotSeat {
+    pub(super) side: Side,
+    kind: AgentKind,
+    /// `None` while it thinks (the tracker is with the thinking task).
+    tracker: Option<Tracker>,
+}
+
+impl BotSeat {
+    /// The bot seat of a game, if one of its players is the server's.
+    pub(super) fn of(spec: &Spec) -> Option<BotSeat> {
+        Side::ALL
+            .into_iter()
+            .find_map(|side| match spec.players[side.index()] {
+                Player::Bot(kind) => Some(BotSeat {
+                    side,
+                    kind,
+                    tracker: None,
+                }),
+                Player::Human => None,
+            })
+    }
+}
+
+/// A bot's turn: what a blocking task needs to choose the bot's move.
+pub struct BotTurn {
+    /// The bot's side.
+    pub side: Side,
+    /// The ply it moves at (plies already played).
+    pub ply: u64,
+    /// Its knowledge (never the game).
+    pub tracker: Tracker,
+    /// The agent, seeded from the game's bot seed and the ply.
+    pub agent: Box<dyn Agent + Send>,
+}
+
+impl BotTurn {
+    /// Chooses the move: blocking, run off the async threads.
+    #[must_use]
+    pub fn think(mut self) -> (Tracker, Option<Move>) {
+        let mv = self.agent.choose(&self.tracker);
+        (self.tracker, mv)
+    }
+}
 
 impl Room {
+    /// The bot's tracker, made when play starts (from the game: the bot's own formation and
+    /// the public history only).
     pub(super) fn follow_bot(&mut self) {
         let Some(game) = &self.game else { return };
         if let Some(bot) = &mut self.bot
             && bot.tracker.is_none()
         {
             bot.tracker = game.tracker(bot.side).ok();
+        }
+    }
+
+    /// The bot's tracker takes in a ply (unless the bot is thinking, which it does only on
+    /// its own move).
+    pub(super) fn bot_observes(&mut self, report: &Report) {
+        if let Some(BotSeat {
+            tracker: Some(tracker),
+            ..
+        }) = &mut self.bot
+        {
+            // The bot's tracker follows the game; a report the game made always fits.
+            let _ = tracker.observe(report);
         }
     }
 
@@ -48,9 +107,9 @@ impl Room {
         if let Some(bot) = &mut self.bot {
             bot.tracker = Some(tracker);
         }
-        let mv = mv?;
-        match self.play(side, &mv.to_string(), ply, now) {
-            Ok(Change::Events(from)) => Some(from),
+        let command = Command::Move { side, mv: mv?, ply };
+        match self.execute(&command, now) {
+            Ok(super::Change::Events(from)) => Some(from),
             _ => None,
         }
     }

@@ -1,8 +1,10 @@
 //! One game as the server holds it: the seats, the formations, the arbiter's [`Game`], the
 //! clock, the standing draw offer, presence, and the game's numbered events. A [`Room`] is a
-//! plain state machine with no I/O: each request either changes it, appending events, or is
-//! refused with a [`Refusal`] and changes nothing. The async layer ([`crate::hub`]) commits
-//! the new events to the database before anyone hears of them.
+//! plain state machine with no I/O, in the shape of an event-sourced aggregate: each request
+//! is a [`Command`], [`Room::decide`]d into [`Event`]s (or refused with a [`Refusal`],
+//! changing nothing), and [`Room::apply`] is the one place an event changes the room;
+//! [`Room::restore`] folds `apply` over the stored events. The async layer
+//! ([`crate::hub`]) commits new events to the database before anyone hears of them.
 //!
 //! What leaves a room towards a client is built by [`Room::render`] and [`Room::state`] from
 //! the recipient's [`View`](salpakan::View) (or the [`PublicView`](salpakan::PublicView))
@@ -10,19 +12,129 @@
 //! record of the `over` event.
 
 mod bot;
-mod data;
+mod event;
+mod presence;
 mod render;
+mod spec;
 
-pub use data::{Answer, BotTurn, Change, Event, Phase, Player, Recipient, Saved, Spec};
+pub use bot::BotTurn;
+pub use event::Event;
+pub use spec::{Player, Saved, Spec, UnknownPlayer};
+
+pub use crate::wire::Phase;
 
 use core::str::FromStr;
 
 use salpakan::{DeclaredEnd, Game, Move, Setup, Side, Status};
+use thiserror::Error;
 use tokio::time::{Duration, Instant};
 
 use crate::clock::{Clock, Reading};
-use crate::wire::{self, Refusal};
-use data::BotSeat;
+use crate::wire::{ClientMessage, Code, Refusal, ServerMessage};
+use bot::BotSeat;
+use presence::Presence;
+
+/// Who a message is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Recipient {
+    /// A seat.
+    Seat(Side),
+    /// A spectator.
+    Spectator,
+}
+
+impl Recipient {
+    /// The seat's side; `None` for a spectator.
+    #[must_use]
+    pub fn side(self) -> Option<Side> {
+        match self {
+            Recipient::Seat(side) => Some(side),
+            Recipient::Spectator => None,
+        }
+    }
+}
+
+/// A request that may change the game, from a seat (or the seat's bot).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// `side` submits its formation, 72 cell values.
+    Setup {
+        /// The seat.
+        side: Side,
+        /// The cells, indexed by square.
+        cells: Vec<i64>,
+    },
+    /// `side` plays `mv` after `ply` plies.
+    Move {
+        /// The seat.
+        side: Side,
+        /// The move.
+        mv: Move,
+        /// Plies already played when it was chosen.
+        ply: u64,
+    },
+    /// `side` resigns.
+    Resign {
+        /// The seat.
+        side: Side,
+    },
+    /// `side` offers a draw, or accepts the opponent's standing offer.
+    Draw {
+        /// The seat.
+        side: Side,
+    },
+}
+
+/// What a request decides.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    /// These new events, to apply, commit and send.
+    Events(Vec<Event>),
+    /// The seat's last move sent again: the event with this version answers it, nothing else
+    /// happens.
+    Resend(u64),
+}
+
+/// How a request changed a room.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    /// New events were appended from this index of [`Room::events`].
+    Events(usize),
+    /// The seat's last move sent again: the event with this version answers it.
+    Resend(u64),
+}
+
+/// A room's answer to one frame from a client ([`Room::handle`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// Refused: the `error` message for the sender; nothing changed.
+    Refused(Refusal),
+    /// New events from this index of [`Room::events`]: commit them, then send them to all.
+    Events(usize),
+    /// Messages for the sender only (a pong, missed events, a resent move's event).
+    Messages(Vec<ServerMessage>),
+}
+
+/// A stored game that does not fit the rules: it cannot be restored.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RestoreError {
+    /// A stored formation the rules refuse.
+    #[error("{side}'s formation: {reason}")]
+    Formation {
+        /// Whose.
+        side: Side,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// An event that cannot follow the ones before it.
+    #[error("event {v}: {reason}")]
+    Event {
+        /// Its version.
+        v: u64,
+        /// Why it does not fit.
+        reason: String,
+    },
+}
 
 /// One game.
 pub struct Room {
@@ -34,9 +146,7 @@ pub struct Room {
     draw_offer: Option<Side>,
     /// Each side's last move: its `ply` field, the move, and the version of its event.
     last_move: [Option<(u64, Move, u64)>; 2],
-    sockets: [u32; 2],
-    away_since: [Instant; 2],
-    grace: Duration,
+    presence: Presence,
     bot: Option<BotSeat>,
     bot_budget: u32,
     /// When a game still in its setup phase expires ([`Room::expire_setup`]).
@@ -48,139 +158,358 @@ impl Room {
     #[must_use]
     pub fn new(spec: Spec, grace: Duration, bot_budget: u32, now: Instant) -> Room {
         let mut room = Room::empty(spec, grace, bot_budget, now);
-        if let Some(bot) = &room.bot {
-            let side = bot.side;
-            let setup = Setup::random(side, room.spec.rules, room.spec.bot_seed);
-            room.setups[side.index()] = Some(setup);
-            room.events.push(Event::Ready { side });
+        if let Some(side) = room.bot.as_ref().map(|bot| bot.side) {
+            let formation = Setup::random(side, room.spec.rules, room.spec.bot_seed);
+            room.apply(
+                Event::Ready {
+                    side,
+                    formation: Some(formation),
+                },
+                now,
+            );
         }
         room
     }
 
     fn empty(spec: Spec, grace: Duration, bot_budget: u32, now: Instant) -> Room {
-        let bot = Side::ALL
-            .into_iter()
-            .find_map(|side| match spec.players[side.index()] {
-                Player::Bot(kind) => Some(BotSeat {
-                    side,
-                    kind,
-                    tracker: None,
-                }),
-                Player::Human => None,
-            });
         Room {
             clock: spec.clock.map(|settings| Clock::new(settings, now)),
+            presence: Presence::new(spec.players, grace, now),
+            bot: BotSeat::of(&spec),
             spec,
             setups: [None, None],
             game: None,
             events: Vec::new(),
             draw_offer: None,
             last_move: [None, None],
-            sockets: [0, 0],
-            away_since: [now; 2],
-            grace,
-            bot,
             bot_budget,
             setup_deadline: None,
         }
     }
 
-    /// Sets when the game expires if it has not started by then: `expiry` after its
-    /// creation (`Spec::created_ms`), reckoned from the wall clock's `wall_ms` at `now`. A
-    /// creation stamped in the future counts as now.
-    pub fn expire_setup(&mut self, expiry: Duration, wall_ms: u64, now: Instant) {
-        let age = Duration::from_millis(wall_ms.saturating_sub(self.spec.created_ms));
-        self.setup_deadline = Some(now + expiry.saturating_sub(age));
-    }
-
-    /// Whether the game is still in its setup phase at its expiry ([`Room::expire_setup`]):
-    /// it is to be deleted.
-    #[must_use]
-    pub fn setup_expired(&self, now: Instant) -> bool {
-        self.phase() == Phase::Setup && self.setup_deadline.is_some_and(|at| now >= at)
-    }
-
-    /// A room as the database left it: the events replayed on the formations, the clock
-    /// resumed from its last reading at `now`.
+    /// A room as the database left it: the stored formations put back on their `ready`
+    /// events, each event checked against the room so far and applied, the clock resumed
+    /// from its last reading at `now` (time while the server was down is charged to nobody).
     ///
     /// # Errors
-    /// What does not fit, if the stored game is not one the rules allow.
+    /// [`RestoreError`] if the stored game is not one the rules allow.
     pub fn restore(
         saved: Saved,
         grace: Duration,
         bot_budget: u32,
         now: Instant,
-    ) -> Result<Room, String> {
+    ) -> Result<Room, RestoreError> {
         let mut room = Room::empty(saved.spec, grace, bot_budget, now);
-        let rules = room.spec.rules;
+        let mut formations = [None, None];
         for side in Side::ALL {
             if let Some(cells) = &saved.setups[side.index()] {
-                let setup = Setup::from_cell_values(side, rules, cells)
-                    .map_err(|e| format!("{side}'s formation: {e}"))?;
-                room.setups[side.index()] = Some(setup);
+                let setup = Setup::from_cell_values(side, room.spec.rules, cells).map_err(|e| {
+                    RestoreError::Formation {
+                        side,
+                        reason: e.to_string(),
+                    }
+                })?;
+                formations[side.index()] = Some(setup);
             }
         }
-        let mut reading = None;
-        for event in saved.events {
-            let v = room.events.len() as u64 + 1;
-            match &event {
-                Event::Ready { side } => {
-                    if room.setups[side.index()].is_none() {
-                        return Err(format!("{side} is ready without a formation"));
-                    }
-                }
-                Event::Start { first, clock } => {
-                    room.start_game(*first)?;
-                    reading = *clock;
-                }
-                Event::Ply {
-                    side,
-                    mv,
-                    outcome,
-                    status,
-                    clock,
-                    ..
-                } => {
-                    let game = room.game.as_mut().ok_or("a ply before the start")?;
-                    let report = game.play(*mv).map_err(|e| format!("event {v}: {e}"))?;
-                    if report.outcome != *outcome || report.status != *status {
-                        return Err(format!("event {v}: the replay differs"));
-                    }
-                    if room.draw_offer == Some(side.other()) {
-                        room.draw_offer = None;
-                    }
-                    let ply = game.history().len() as u64 - 1;
-                    room.last_move[side.index()] = Some((ply, *mv, v));
-                    reading = *clock;
-                }
-                Event::DrawOffer { side } => room.draw_offer = Some(*side),
-                Event::Over { status } => {
-                    let game = room.game.as_mut().ok_or("the end before the start")?;
-                    if game.status().is_ongoing() {
-                        let end = DeclaredEnd::of(*status).ok_or("an end no one declares")?;
-                        game.declare(end).map_err(|e| e.to_string())?;
-                    }
-                    if game.status() != *status {
-                        return Err(format!("event {v}: the end differs"));
-                    }
-                    room.draw_offer = None;
-                }
+        for mut event in saved.events {
+            if let Event::Ready { side, formation } = &mut event {
+                *formation = formations[side.index()].take();
             }
-            room.events.push(event);
+            let v = room.version() + 1;
+            room.check(&event)
+                .map_err(|reason| RestoreError::Event { v, reason })?;
+            room.apply(event, now);
         }
-        let playing = room.phase() == Phase::Playing;
-        if let (Some(clock), Some(reading)) = (&mut room.clock, reading) {
-            let mut resumed = Clock::resume(clock.settings(), reading, now);
-            if !playing {
-                resumed.stop(now);
-            }
-            *clock = resumed;
-        }
-        room.follow_bot();
         Ok(room)
     }
 
-    /// The game's spec.
+    /// Whether a stored `event` can follow the room's events: what [`Room::decide`] makes
+    /// sure of for a new one.
+    fn check(&self, event: &Event) -> Result<(), String> {
+        match event {
+            Event::Ready { side, formation } => match formation {
+                None => Err(format!("{side} is ready without a formation")),
+                Some(setup) if setup.side() != *side => {
+                    Err(format!("{side}'s formation is the other side's"))
+                }
+                Some(_) if self.setups[side.index()].is_some() => {
+                    Err(format!("{side} is ready twice"))
+                }
+                Some(_) => Ok(()),
+            },
+            Event::Start { first, .. } => {
+                let (Some(white), Some(black)) = (&self.setups[0], &self.setups[1]) else {
+                    return Err("the game starts with both formations".into());
+                };
+                if self.game.is_some() {
+                    return Err("the game starts twice".into());
+                }
+                Game::new(white.clone(), black.clone(), *first, self.spec.rules)
+                    .map(drop)
+                    .map_err(|e| e.to_string())
+            }
+            Event::Ply {
+                ply,
+                side,
+                mv,
+                outcome,
+                status,
+                ..
+            } => {
+                let game = self.game.as_ref().ok_or("a ply before the start")?;
+                if game.side_to_move() != *side || u64::from(*ply) != self.ply() + 1 {
+                    return Err(format!("ply {ply} by {side} out of order"));
+                }
+                let mut position = *game.position();
+                let report = position.play(*mv).map_err(|e| e.to_string())?;
+                if report.outcome != *outcome || report.status != *status {
+                    return Err("the replay differs".into());
+                }
+                Ok(())
+            }
+            Event::DrawOffer { .. } => self.ongoing_game().map(drop).map_err(|r| r.message),
+            Event::Over { status, .. } => {
+                let game = self.game.as_ref().ok_or("the end before the start")?;
+                if game.status().is_ongoing() {
+                    let end = DeclaredEnd::of(*status).ok_or("an end no one declares")?;
+                    let mut position = *game.position();
+                    position.declare(end).map_err(|e| e.to_string())?;
+                    return Ok(());
+                }
+                if game.status() == *status {
+                    Ok(())
+                } else {
+                    Err("the end differs".into())
+                }
+            }
+        }
+    }
+
+    /// Changes the room as `event` says: the one mutator of the game's state. The event was
+    /// decided from this room ([`Room::decide`]) or checked against it ([`Room::restore`]).
+    /// A clock reading in the event becomes the clock from `now`.
+    pub fn apply(&mut self, event: Event, now: Instant) {
+        match &event {
+            Event::Ready { side, formation } => {
+                self.setups[side.index()].clone_from(formation);
+            }
+            Event::Start { first, clock } => {
+                if let (Some(white), Some(black)) = (&self.setups[0], &self.setups[1]) {
+                    self.game =
+                        Game::new(white.clone(), black.clone(), *first, self.spec.rules).ok();
+                }
+                self.set_clock(*clock, now);
+                self.follow_bot();
+            }
+            Event::Ply {
+                side, mv, clock, ..
+            } => {
+                let Some(report) = self.game.as_mut().and_then(|game| game.play(*mv).ok()) else {
+                    return;
+                };
+                if self.draw_offer == Some(side.other()) {
+                    self.draw_offer = None;
+                }
+                self.bot_observes(&report);
+                let ply = self.ply() - 1;
+                self.last_move[side.index()] = Some((ply, *mv, self.version() + 1));
+                self.set_clock(*clock, now);
+            }
+            Event::DrawOffer { side } => self.draw_offer = Some(*side),
+            Event::Over { status, clock } => {
+                if let (Some(game), Some(end)) = (self.game.as_mut(), DeclaredEnd::of(*status))
+                    && game.status().is_ongoing()
+                {
+                    let _ = game.declare(end);
+                }
+                self.draw_offer = None;
+                self.set_clock(*clock, now);
+                if let Some(clock) = &mut self.clock {
+                    clock.stop(now);
+                }
+            }
+        }
+        self.events.push(event);
+    }
+
+    /// The clock from `reading` at `now`, if the event has one.
+    fn set_clock(&mut self, reading: Option<Reading>, now: Instant) {
+        if let (Some(clock), Some(reading)) = (&mut self.clock, reading) {
+            *clock = Clock::resume(clock.settings(), reading, now);
+        }
+    }
+
+    /// What `command` decides at `now`, changing nothing.
+    ///
+    /// # Errors
+    /// The [`Refusal`] of a request the rules or the phase refuse.
+    pub fn decide(&self, command: &Command, now: Instant) -> Result<Decision, Refusal> {
+        match *command {
+            Command::Setup { side, ref cells } => self.decide_setup(side, cells, now),
+            Command::Move { side, mv, ply } => self.decide_move(side, mv, ply, now),
+            Command::Resign { side } => {
+                self.ongoing_game()?;
+                Ok(self.declared(DeclaredEnd::Resignation { loser: side }, now))
+            }
+            Command::Draw { side } => {
+                self.ongoing_game()?;
+                Ok(match self.draw_offer {
+                    Some(offer) if offer == side => {
+                        return Err(Refusal::new(
+                            Code::WrongPhase,
+                            "your draw offer already stands",
+                        ));
+                    }
+                    Some(_) => self.declared(DeclaredEnd::Agreement, now),
+                    None => Decision::Events(vec![Event::DrawOffer { side }]),
+                })
+            }
+        }
+    }
+
+    /// Decides `command` at `now` and applies what it decides.
+    ///
+    /// # Errors
+    /// The [`Refusal`] of a request the rules or the phase refuse; nothing changed.
+    pub fn execute(&mut self, command: &Command, now: Instant) -> Result<Change, Refusal> {
+        Ok(match self.decide(command, now)? {
+            Decision::Resend(v) => Change::Resend(v),
+            Decision::Events(events) => Change::Events(self.apply_all(events, now)),
+        })
+    }
+
+    /// Applies `events`; returns the index of the first.
+    fn apply_all(&mut self, events: Vec<Event>, now: Instant) -> usize {
+        let from = self.events.len();
+        for event in events {
+            self.apply(event, now);
+        }
+        from
+    }
+
+    fn decide_setup(&self, side: Side, cells: &[i64], now: Instant) -> Result<Decision, Refusal> {
+        if self.game.is_some() {
+            return Err(Refusal::new(Code::WrongPhase, "play has started"));
+        }
+        if self.setups[side.index()].is_some() {
+            return Err(Refusal::new(
+                Code::WrongPhase,
+                "your formation is already in",
+            ));
+        }
+        let formation = Setup::from_cell_values(side, self.spec.rules, cells)
+            .map_err(|e| Refusal::new(Code::BadSetup, e.to_string()))?;
+        let mut events = vec![Event::Ready {
+            side,
+            formation: Some(formation),
+        }];
+        if self.setups[side.other().index()].is_some() {
+            // Both formations were validated on their own, and they stand in opposite zones.
+            let first = self.spec.first;
+            let clock = self.clock.map(|mut clock| {
+                clock.start(first, now);
+                clock.reading(now)
+            });
+            events.push(Event::Start { first, clock });
+        }
+        Ok(Decision::Events(events))
+    }
+
+    /// `bad-message` for text that is no move, then as [`Room::decide`] for the move: the
+    /// contract's order of refusals for a `move` message.
+    fn move_command(side: Side, text: &str, ply: u64) -> Result<Command, Refusal> {
+        let mv = Move::from_str(text)
+            .map_err(|_| Refusal::new(Code::BadMessage, format!("not a move: {text:?}")))?;
+        Ok(Command::Move { side, mv, ply })
+    }
+
+    /// `wrong-phase`, `game-over`, `stale-ply`, `not-your-turn`, `illegal-move`: in that order.
+    /// A move at or after the mover's time ran out ends the game on time instead.
+    fn decide_move(
+        &self,
+        side: Side,
+        mv: Move,
+        ply: u64,
+        now: Instant,
+    ) -> Result<Decision, Refusal> {
+        if let Some((last_ply, last_mv, v)) = self.last_move[side.index()]
+            && last_ply == ply
+            && last_mv == mv
+        {
+            return Ok(Decision::Resend(v));
+        }
+        let game = self.ongoing_game()?;
+        let played = self.ply();
+        if ply != played {
+            return Err(Refusal::new(
+                Code::StalePly,
+                format!("{played} plies have been played, not {ply}"),
+            ));
+        }
+        if game.side_to_move() != side {
+            return Err(Refusal::new(
+                Code::NotYourTurn,
+                format!("it is {}'s move", side.other()),
+            ));
+        }
+        if let Some(timeout) = self.flag_fall(now) {
+            return Ok(timeout);
+        }
+        // Legality depends on the squares only (which the mover sees), never on a rank.
+        let mut position = *game.position();
+        let Ok(report) = position.play(mv) else {
+            return Err(Refusal::new(
+                Code::IllegalMove,
+                format!("{mv} is not a legal move for {side}"),
+            ));
+        };
+        let clock = self.clock.map(|mut clock| {
+            clock.moved(now);
+            if !report.status.is_ongoing() {
+                clock.stop(now);
+            }
+            clock.reading(now)
+        });
+        let mut events = vec![Event::Ply {
+            ply: u32::try_from(ply + 1).unwrap_or(u32::MAX),
+            side,
+            mv,
+            outcome: report.outcome,
+            status: report.status,
+            clock,
+        }];
+        if !report.status.is_ongoing() {
+            events.push(Event::Over {
+                status: report.status,
+                clock,
+            });
+        }
+        Ok(Decision::Events(events))
+    }
+
+    /// The `over` event of a declared end at `now`, the clock stopped.
+    fn declared(&self, end: DeclaredEnd, now: Instant) -> Decision {
+        let clock = self.clock.map(|mut clock| {
+            clock.stop(now);
+            clock.reading(now)
+        });
+        Decision::Events(vec![Event::Over {
+            status: end.status(),
+            clock,
+        }])
+    }
+
+    /// The loss on time due at `now`, if the side to move's time has run out.
+    fn flag_fall(&self, now: Instant) -> Option<Decision> {
+        if self.phase() != Phase::Playing {
+            return None;
+        }
+        let loser = self.clock?.flagged(now)?;
+        Some(self.declared(DeclaredEnd::Time { loser }, now))
+    }
+
+    /// The game's state's own spec.
     #[must_use]
     pub fn spec(&self) -> &Spec {
         &self.spec
@@ -254,89 +583,71 @@ impl Room {
         self.clock.map(|c| c.reading(now))
     }
 
-    fn present(&self, side: Side) -> bool {
-        matches!(self.spec.players[side.index()], Player::Bot(_)) || self.sockets[side.index()] > 0
-    }
-
     /// A socket of `side`'s seat opened. Returns whether the seat was away until now.
     pub fn connect(&mut self, side: Side) -> bool {
-        self.sockets[side.index()] += 1;
-        self.sockets[side.index()] == 1
+        self.presence.connect(side)
     }
 
     /// A socket of `side`'s seat closed at `now`. Returns whether the seat is now away.
     pub fn disconnect(&mut self, side: Side, now: Instant) -> bool {
-        let count = &mut self.sockets[side.index()];
-        *count = count.saturating_sub(1);
-        if *count == 0 {
-            self.away_since[side.index()] = now;
-            true
-        } else {
-            false
-        }
+        self.presence.disconnect(side, now)
     }
 
     fn ongoing_game(&self) -> Result<&Game, Refusal> {
         match &self.game {
             None => Err(Refusal::new(
-                "wrong-phase",
+                Code::WrongPhase,
                 "the game is in its setup phase",
             )),
             Some(game) if !game.status().is_ongoing() => Err(Refusal::new(
-                "game-over",
+                Code::GameOver,
                 format!("the game is over ({})", game.status()),
             )),
             Some(game) => Ok(game),
         }
     }
 
-    fn start_game(&mut self, first: Side) -> Result<(), String> {
-        let (Some(white), Some(black)) = (&self.setups[0], &self.setups[1]) else {
-            return Err("the game starts with both formations".into());
-        };
-        let game = Game::new(white.clone(), black.clone(), first, self.spec.rules)
-            .map_err(|e| e.to_string())?;
-        self.game = Some(game);
-        Ok(())
-    }
-
     /// One frame's text from a socket for `to`, at `now`: parsed, then refused, answered to
     /// the sender alone, or applied.
     pub fn handle(&mut self, to: Recipient, text: &str, now: Instant) -> Answer {
-        let message = match wire::ClientMessage::parse(text) {
+        let message = match ClientMessage::parse(text) {
             Ok(message) => message,
-            Err(e) => return Answer::Refused(Refusal::new("bad-message", e)),
+            Err(e) => return Answer::Refused(Refusal::new(Code::BadMessage, e)),
         };
-        let result = match (message, to) {
-            (wire::ClientMessage::Ping, _) => {
-                return Answer::Frames(vec![r#"{"t":"pong"}"#.to_owned()]);
+        let command = match (message, to) {
+            (ClientMessage::Ping, _) => return Answer::Messages(vec![ServerMessage::Pong]),
+            (ClientMessage::Hello { v }, _) => return Answer::Messages(self.since(v, to, now)),
+            (_, Recipient::Spectator) => {
+                return Answer::Refused(Refusal::new(
+                    Code::BadMessage,
+                    "a spectator may send only hello and ping",
+                ));
             }
-            (wire::ClientMessage::Hello { v }, _) => {
-                return Answer::Frames(if v <= self.version() {
-                    (v + 1..=self.version())
-                        .map(|k| self.render(k, to))
-                        .collect()
-                } else {
-                    vec![self.state(to, now)]
-                });
+            (ClientMessage::Setup { cells }, Recipient::Seat(side)) => {
+                Ok(Command::Setup { side, cells })
             }
-            (_, Recipient::Spectator) => Err(Refusal::new(
-                "bad-message",
-                "a spectator may send only hello and ping",
-            )),
-            (wire::ClientMessage::Setup { cells }, Recipient::Seat(side)) => {
-                self.submit_setup(side, &cells, now)
+            (ClientMessage::Move { mv, ply }, Recipient::Seat(side)) => {
+                Room::move_command(side, &mv, ply)
             }
-            (wire::ClientMessage::Move { mv, ply }, Recipient::Seat(side)) => {
-                self.play(side, &mv, ply, now)
-            }
-            (wire::ClientMessage::Resign, Recipient::Seat(side)) => self.resign(side, now),
-            (wire::ClientMessage::Draw, Recipient::Seat(side)) => self.draw(side, now),
+            (ClientMessage::Resign, Recipient::Seat(side)) => Ok(Command::Resign { side }),
+            (ClientMessage::Draw, Recipient::Seat(side)) => Ok(Command::Draw { side }),
         };
-        match result {
+        match command.and_then(|command| self.execute(&command, now)) {
             Err(refusal) => Answer::Refused(refusal),
-            Ok(Change::Resend(v)) => Answer::Frames(vec![self.render(v, to)]),
+            Ok(Change::Resend(v)) => Answer::Messages(vec![self.render(v, to)]),
             Ok(Change::Events(from)) => Answer::Events(from),
+        }
+    }
+
+    /// What a `hello` after version `v` gets: every later event, or a fresh `state` if `v`
+    /// is past the latest.
+    fn since(&self, v: u64, to: Recipient, now: Instant) -> Vec<ServerMessage> {
+        if v <= self.version() {
+            (v + 1..=self.version())
+                .map(|k| self.render(k, to))
+                .collect()
+        } else {
+            vec![self.state(to, now)]
         }
     }
 
@@ -347,222 +658,59 @@ impl Room {
         Saved {
             spec: self.spec.clone(),
             setups: [0, 1].map(|i| self.setups[i].as_ref().map(|s| s.cell_values().to_vec())),
-            events: self.events.clone(),
+            events: self
+                .events
+                .iter()
+                .cloned()
+                .map(|mut event| {
+                    if let Event::Ready { formation, .. } = &mut event {
+                        *formation = None;
+                    }
+                    event
+                })
+                .collect(),
             creator: None,
         }
     }
 
-    /// `side` submits its formation (72 cell values).
-    ///
-    /// # Errors
-    /// `wrong-phase` once the seat has a formation or play has started, `bad-setup` for a
-    /// formation the rules refuse (naming what is wrong with it).
-    pub fn submit_setup(
-        &mut self,
-        side: Side,
-        cells: &[i64],
-        now: Instant,
-    ) -> Result<Change, Refusal> {
-        if self.game.is_some() {
-            return Err(Refusal::new("wrong-phase", "play has started"));
-        }
-        if self.setups[side.index()].is_some() {
-            return Err(Refusal::new("wrong-phase", "your formation is already in"));
-        }
-        let setup = Setup::from_cell_values(side, self.spec.rules, cells)
-            .map_err(|e| Refusal::new("bad-setup", e.to_string()))?;
-        let from = self.events.len();
-        self.setups[side.index()] = Some(setup);
-        self.events.push(Event::Ready { side });
-        if self.setups.iter().all(Option::is_some) {
-            let first = self.spec.first;
-            // Both formations were validated on their own, and they stand in opposite zones.
-            self.start_game(first)
-                .map_err(|e| Refusal::new("bad-setup", e))?;
-            if let Some(clock) = &mut self.clock {
-                clock.start(first, now);
-            }
-            self.events.push(Event::Start {
-                first,
-                clock: self.clock(now),
-            });
-            self.follow_bot();
-        }
-        Ok(Change::Events(from))
+    /// Sets when the game expires if it has not started by then: `expiry` after its
+    /// creation (`Spec::created_ms`), reckoned from the wall clock's `wall_ms` at `now`. A
+    /// creation stamped in the future counts as now.
+    pub fn expire_setup(&mut self, expiry: Duration, wall_ms: u64, now: Instant) {
+        let age = Duration::from_millis(wall_ms.saturating_sub(self.spec.created_ms));
+        self.setup_deadline = Some(now + expiry.saturating_sub(age));
     }
 
-    /// `side` plays `text` after `ply` plies.
-    ///
-    /// # Errors
-    /// `bad-message` for text that is no move, `wrong-phase`, `game-over`, `stale-ply`,
-    /// `not-your-turn`, `illegal-move`: in that order.
-    pub fn play(
-        &mut self,
-        side: Side,
-        text: &str,
-        ply: u64,
-        now: Instant,
-    ) -> Result<Change, Refusal> {
-        let mv = Move::from_str(text)
-            .map_err(|_| Refusal::new("bad-message", format!("not a move: {text:?}")))?;
-        if let Some((last_ply, last_mv, v)) = self.last_move[side.index()]
-            && last_ply == ply
-            && last_mv == mv
-        {
-            return Ok(Change::Resend(v));
-        }
-        let game = self.ongoing_game()?;
-        let played = game.history().len() as u64;
-        let to_move = game.side_to_move();
-        let legal = game.legal_moves().contains(&mv);
-        if ply != played {
-            return Err(Refusal::new(
-                "stale-ply",
-                format!("{played} plies have been played, not {ply}"),
-            ));
-        }
-        if to_move != side {
-            return Err(Refusal::new(
-                "not-your-turn",
-                format!("it is {}'s move", side.other()),
-            ));
-        }
-        let from = self.events.len();
-        if self.flag_time(now) {
-            return Ok(Change::Events(from));
-        }
-        // Legality depends on the squares only (which the mover sees), never on a rank.
-        if !legal {
-            return Err(Refusal::new(
-                "illegal-move",
-                format!("{mv} is not a legal move for {side}"),
-            ));
-        }
-        self.apply_move(side, mv, ply, now);
-        Ok(Change::Events(from))
+    /// Whether the game is still in its setup phase at its expiry ([`Room::expire_setup`]):
+    /// it is to be deleted.
+    #[must_use]
+    pub fn setup_expired(&self, now: Instant) -> bool {
+        self.phase() == Phase::Setup && self.setup_deadline.is_some_and(|at| now >= at)
     }
 
-    fn apply_move(&mut self, side: Side, mv: Move, ply: u64, now: Instant) {
-        let Some(game) = self.game.as_mut() else {
-            return;
-        };
-        let Ok(report) = game.play(mv) else { return };
-        if let Some(clock) = &mut self.clock {
-            clock.moved(now);
-            if !report.status.is_ongoing() {
-                clock.stop(now);
-            }
+    /// What time decides by `now`: a loss on time, or by abandonment (a seat with no socket
+    /// for the grace while its opponent has one), as events; none if nothing is due.
+    #[must_use]
+    pub fn decide_time(&self, now: Instant) -> Option<Decision> {
+        if let Some(timeout) = self.flag_fall(now) {
+            return Some(timeout);
         }
-        if self.draw_offer == Some(side.other()) {
-            self.draw_offer = None;
-        }
-        if let Some(BotSeat {
-            tracker: Some(tracker),
-            ..
-        }) = &mut self.bot
-        {
-            // The bot's tracker follows the game; a report the game made always fits.
-            let _ = tracker.observe(&report);
-        }
-        self.events.push(Event::Ply {
-            ply: (ply + 1) as u32,
-            side,
-            mv,
-            outcome: report.outcome,
-            status: report.status,
-            clock: self.clock(now),
-        });
-        self.last_move[side.index()] = Some((ply, mv, self.events.len() as u64));
-        if !report.status.is_ongoing() {
-            self.draw_offer = None;
-            self.events.push(Event::Over {
-                status: report.status,
-            });
-        }
-    }
-
-    /// `side` resigns.
-    ///
-    /// # Errors
-    /// `wrong-phase` before play, `game-over` after it.
-    pub fn resign(&mut self, side: Side, now: Instant) -> Result<Change, Refusal> {
-        self.ongoing_game()?;
-        let from = self.events.len();
-        self.end(DeclaredEnd::Resignation { loser: side }, now);
-        Ok(Change::Events(from))
-    }
-
-    /// `side` offers a draw, or accepts the opponent's standing offer.
-    ///
-    /// # Errors
-    /// `wrong-phase` before play or while the side's own offer stands, `game-over` after
-    /// play.
-    pub fn draw(&mut self, side: Side, now: Instant) -> Result<Change, Refusal> {
-        self.ongoing_game()?;
-        let from = self.events.len();
-        match self.draw_offer {
-            Some(offer) if offer == side => {
-                return Err(Refusal::new(
-                    "wrong-phase",
-                    "your draw offer already stands",
-                ));
-            }
-            Some(_) => self.end(DeclaredEnd::Agreement, now),
-            None => {
-                self.draw_offer = Some(side);
-                self.events.push(Event::DrawOffer { side });
-            }
-        }
-        Ok(Change::Events(from))
-    }
-
-    fn end(&mut self, end: DeclaredEnd, now: Instant) {
-        let Some(game) = self.game.as_mut() else {
-            return;
-        };
-        let Ok(status) = game.declare(end) else {
-            return;
-        };
-        if let Some(clock) = &mut self.clock {
-            clock.stop(now);
-        }
-        self.draw_offer = None;
-        self.events.push(Event::Over { status });
-    }
-
-    fn flag_time(&mut self, now: Instant) -> bool {
-        let loser = match (&self.clock, self.phase()) {
-            (Some(clock), Phase::Playing) => clock.flagged(now),
-            _ => None,
-        };
-        if let Some(loser) = loser {
-            self.end(DeclaredEnd::Time { loser }, now);
-        }
-        loser.is_some()
-    }
-
-    fn abandoned(&self, now: Instant) -> Option<Side> {
         if self.phase() != Phase::Playing {
             return None;
         }
-        Side::ALL.into_iter().find(|&side| {
-            !self.present(side)
-                && self.present(side.other())
-                && now >= self.away_since[side.index()] + self.grace
-        })
+        let loser = Side::ALL
+            .into_iter()
+            .find(|&side| self.presence.abandons_at(side).is_some_and(|at| now >= at))?;
+        Some(self.declared(DeclaredEnd::Abandoned { loser }, now))
     }
 
-    /// Decides what time has decided by `now`: a loss on time, or by abandonment (a seat
-    /// with no socket for the grace while its opponent has one). Returns the new events'
+    /// Applies what time decides by `now` ([`Room::decide_time`]). Returns the new events'
     /// start, if any.
     pub fn expire(&mut self, now: Instant) -> Option<usize> {
-        let from = self.events.len();
-        if self.flag_time(now) {
-            return Some(from);
+        match self.decide_time(now)? {
+            Decision::Events(events) => Some(self.apply_all(events, now)),
+            Decision::Resend(_) => None,
         }
-        let loser = self.abandoned(now)?;
-        self.end(DeclaredEnd::Abandoned { loser }, now);
-        Some(from)
     }
 
     /// When [`Room::expire`] (or, in the setup phase, [`Room::setup_expired`]) next has
@@ -577,8 +725,7 @@ impl Room {
         let flag = self.clock.and_then(|c| c.deadline());
         let away = Side::ALL
             .into_iter()
-            .filter(|&side| !self.present(side) && self.present(side.other()))
-            .map(|side| self.away_since[side.index()] + self.grace)
+            .filter_map(|side| self.presence.abandons_at(side))
             .min();
         flag.into_iter().chain(away).min()
     }

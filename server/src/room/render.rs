@@ -1,12 +1,14 @@
 //! What a room sends: each event, the `state` and the summary, as one recipient sees them,
 //! built from that recipient's `View`, the `PublicView` or public facts only.
 
-use salpakan::{Game, Outcome, Side};
-use serde_json::{Value, json};
+use salpakan::{Game, Side};
 use tokio::time::Instant;
 
-use super::{Event, Player, Recipient, Room};
-use crate::wire;
+use super::{Event, Recipient, Room};
+use crate::wire::{
+    ClockWords, MoveText, OutcomeWord, Players, Presence, RulesWords, ServerMessage, SideWord,
+    StatusWords, Summary, ViewWords,
+};
 
 impl Room {
     /// The event with version `v` as `to` receives it.
@@ -14,17 +16,18 @@ impl Room {
     /// # Panics
     /// If there is no such event (`v` is `1 ..= version()`).
     #[must_use]
-    pub fn render(&self, v: u64, to: Recipient) -> String {
-        let event = &self.events[(v - 1) as usize];
-        let frame = match event {
-            Event::Ready { side } => json!({"t": "ready", "v": v, "side": wire::side(*side)}),
-            Event::Start { first, clock } => json!({
-                "t": "start",
-                "v": v,
-                "first": wire::side(*first),
-                "view": self.start_view(to),
-                "clock": wire::clock(*clock),
-            }),
+    pub fn render(&self, v: u64, to: Recipient) -> ServerMessage {
+        match &self.events[(v - 1) as usize] {
+            Event::Ready { side, .. } => ServerMessage::Ready {
+                v,
+                side: SideWord(*side),
+            },
+            Event::Start { first, clock } => ServerMessage::Start {
+                v,
+                first: SideWord(*first),
+                view: self.start_view(to),
+                clock: clock.map(ClockWords::from),
+            },
             Event::Ply {
                 ply,
                 side,
@@ -32,100 +35,83 @@ impl Room {
                 outcome,
                 status,
                 clock,
-            } => json!({
-                "t": "ply",
-                "v": v,
-                "ply": ply,
-                "side": wire::side(*side),
-                "move": mv.to_string(),
-                "challenge": outcome.is_some(),
-                "outcome": outcome.map(Outcome::name),
-                "status": wire::status(*status),
-                "clock": wire::clock(*clock),
-            }),
-            Event::DrawOffer { side } => {
-                json!({"t": "draw-offer", "v": v, "side": wire::side(*side)})
-            }
-            Event::Over { status } => json!({
-                "t": "over",
-                "v": v,
-                "status": wire::status(*status),
-                "record": self.record(),
-            }),
-        };
-        frame.to_string()
+            } => ServerMessage::Ply {
+                v,
+                ply: *ply,
+                side: SideWord(*side),
+                mv: MoveText(*mv),
+                challenge: outcome.is_some(),
+                outcome: outcome.map(OutcomeWord),
+                status: StatusWords(*status),
+                clock: clock.map(ClockWords::from),
+            },
+            Event::DrawOffer { side } => ServerMessage::DrawOffer {
+                v,
+                side: SideWord(*side),
+            },
+            Event::Over { status, .. } => ServerMessage::Over {
+                v,
+                status: StatusWords(*status),
+                record: self.record(),
+            },
+        }
     }
 
-    fn start_view(&self, to: Recipient) -> Value {
+    fn start_view(&self, to: Recipient) -> Option<ViewWords> {
         let (Some(white), Some(black)) = (&self.setups[0], &self.setups[1]) else {
-            return Value::Null;
+            return None;
         };
-        let Ok(start) = Game::new(
+        let start = Game::new(
             white.clone(),
             black.clone(),
             self.spec.first,
             self.spec.rules,
-        ) else {
-            return Value::Null;
-        };
-        match to.side() {
-            Some(side) => wire::seat_view(&start.view(side)),
-            None => wire::public_view(&start.public_view()),
-        }
+        )
+        .ok()?;
+        Some(match to.side() {
+            Some(side) => ViewWords::seat(&start.view(side)),
+            None => ViewWords::public(&start.public_view()),
+        })
     }
 
     /// The `state` message for `to` at `now`.
     #[must_use]
-    pub fn state(&self, to: Recipient, now: Instant) -> String {
+    pub fn state(&self, to: Recipient, now: Instant) -> ServerMessage {
         let view = match (&self.game, to.side()) {
-            (Some(game), Some(side)) => wire::seat_view(&game.view(side)),
-            (Some(game), None) => wire::public_view(&game.public_view()),
-            (None, Some(side)) => self.setups[side.index()]
-                .as_ref()
-                .map_or(Value::Null, wire::formation_view),
-            (None, None) => Value::Null,
+            (Some(game), Some(side)) => Some(ViewWords::seat(&game.view(side))),
+            (Some(game), None) => Some(ViewWords::public(&game.public_view())),
+            (None, Some(side)) => self.setups[side.index()].as_ref().map(ViewWords::formation),
+            (None, None) => None,
         };
-        let presence: serde_json::Map<String, Value> = Side::ALL
-            .into_iter()
-            .map(|side| (side.word().to_owned(), Value::from(self.present(side))))
-            .collect();
-        json!({
-            "t": "state",
-            "v": self.version(),
-            "side": to.side().map(Side::word),
-            "phase": self.phase().word(),
-            "view": view,
-            "status": wire::status(self.status()),
-            "clock": wire::clock(self.clock(now)),
-            "draw_offer": self.draw_offer.map(Side::word),
-            "presence": presence,
-            "rules": wire::rules(self.spec.rules),
-        })
-        .to_string()
+        ServerMessage::State {
+            v: self.version(),
+            side: to.side().map(SideWord),
+            phase: self.phase(),
+            view,
+            status: StatusWords(self.status()),
+            clock: self.clock(now).map(ClockWords::from),
+            draw_offer: self.draw_offer.map(SideWord),
+            presence: Presence {
+                white: self.presence.present(Side::White),
+                black: self.presence.present(Side::Black),
+            },
+            rules: RulesWords::from(self.spec.rules),
+        }
     }
 
     /// The reply to `GET /api/games/{id}` at `now`.
     #[must_use]
-    pub fn summary(&self, now: Instant) -> Value {
-        let players: serde_json::Map<String, Value> = Side::ALL
-            .into_iter()
-            .map(|side| {
-                let word = match self.spec.players[side.index()] {
-                    Player::Human => "human",
-                    Player::Bot(_) => "bot",
-                };
-                (side.word().to_owned(), Value::from(word))
-            })
-            .collect();
-        json!({
-            "game": self.spec.id,
-            "phase": self.phase().word(),
-            "ply": self.ply(),
-            "status": wire::status(self.status()),
-            "clock": wire::clock(self.clock(now)),
-            "players": players,
-            "rules": wire::rules(self.spec.rules),
-            "first": self.spec.first.word(),
-        })
+    pub fn summary(&self, now: Instant) -> Summary {
+        let [white, black] = self.spec.players.map(|p| p.kind_word().to_owned());
+        Summary {
+            game: self.spec.id.clone(),
+            phase: self.phase(),
+            ply: self.ply(),
+            status: StatusWords(self.status()),
+            clock: self.clock(now).map(ClockWords::from),
+            players: Players { white, black },
+            rules: RulesWords::from(self.spec.rules),
+            first: SideWord(self.spec.first),
+        }
     }
 }

@@ -25,6 +25,30 @@ fn cells(side: Side, seed: u64) -> Vec<i64> {
         .collect()
 }
 
+/// `side` submits the formation of `seed`.
+fn set_up(room: &mut Room, side: Side, seed: u64, now: Instant) -> Result<Change, Refusal> {
+    let cells = cells(side, seed);
+    room.execute(&Command::Setup { side, cells }, now)
+}
+
+/// `side` plays `text` after `ply` plies.
+fn play(
+    room: &mut Room,
+    side: Side,
+    text: &str,
+    ply: u64,
+    now: Instant,
+) -> Result<Change, Refusal> {
+    let mv = text
+        .parse()
+        .map_err(|_| Refusal::new(Code::BadMessage, format!("not a move: {text:?}")))?;
+    room.execute(&Command::Move { side, mv, ply }, now)
+}
+
+fn draw(room: &mut Room, side: Side, now: Instant) -> Result<Change, Refusal> {
+    room.execute(&Command::Draw { side }, now)
+}
+
 fn started(clock: Option<ClockSettings>, now: Instant) -> Room {
     let mut room = Room::new(
         spec([Player::Human; 2], clock),
@@ -32,10 +56,8 @@ fn started(clock: Option<ClockSettings>, now: Instant) -> Room {
         100,
         now,
     );
-    room.submit_setup(Side::White, &cells(Side::White, 1), now)
-        .unwrap();
-    room.submit_setup(Side::Black, &cells(Side::Black, 2), now)
-        .unwrap();
+    set_up(&mut room, Side::White, 1, now).unwrap();
+    set_up(&mut room, Side::Black, 2, now).unwrap();
     room
 }
 
@@ -51,18 +73,19 @@ fn refusals_change_nothing() {
     let mv = game.legal_moves()[0].to_string();
     let black_mv = game.legal_moves()[0].to_string();
     for (side, text, ply, code) in [
-        (Side::White, "zz", 0, "bad-message"),
-        (Side::White, mv.as_str(), 1, "stale-ply"),
-        (Side::Black, black_mv.as_str(), 0, "not-your-turn"),
-        (Side::White, "a1-a8", 0, "illegal-move"),
+        (Side::White, "zz", 0, Code::BadMessage),
+        (Side::White, mv.as_str(), 1, Code::StalePly),
+        (Side::Black, black_mv.as_str(), 0, Code::NotYourTurn),
+        (Side::White, "a1-a8", 0, Code::IllegalMove),
     ] {
-        assert_eq!(room.play(side, text, ply, now).unwrap_err().code, code);
+        assert_eq!(
+            play(&mut room, side, text, ply, now).unwrap_err().code,
+            code
+        );
     }
     assert_eq!(
-        room.submit_setup(Side::White, &cells(Side::White, 3), now)
-            .unwrap_err()
-            .code,
-        "wrong-phase"
+        set_up(&mut room, Side::White, 3, now).unwrap_err().code,
+        Code::WrongPhase
     );
     assert_eq!(
         (
@@ -79,8 +102,14 @@ fn a_resent_move_is_answered_with_its_event_and_not_played_again() {
     let now = Instant::now();
     let mut room = started(None, now);
     let mv = room.game.as_ref().unwrap().legal_moves()[0].to_string();
-    assert_eq!(room.play(Side::White, &mv, 0, now), Ok(Change::Events(3)));
-    assert_eq!(room.play(Side::White, &mv, 0, now), Ok(Change::Resend(4)));
+    assert_eq!(
+        play(&mut room, Side::White, &mv, 0, now),
+        Ok(Change::Events(3))
+    );
+    assert_eq!(
+        play(&mut room, Side::White, &mv, 0, now),
+        Ok(Change::Resend(4))
+    );
     assert_eq!(room.ply(), 1);
 }
 
@@ -88,20 +117,23 @@ fn a_resent_move_is_answered_with_its_event_and_not_played_again() {
 fn an_offer_stands_until_the_opponent_moves() {
     let now = Instant::now();
     let mut room = started(None, now);
-    room.draw(Side::White, now).unwrap();
-    assert_eq!(room.draw(Side::White, now).unwrap_err().code, "wrong-phase");
+    draw(&mut room, Side::White, now).unwrap();
+    assert_eq!(
+        draw(&mut room, Side::White, now).unwrap_err().code,
+        Code::WrongPhase
+    );
     let mv = room.game.as_ref().unwrap().legal_moves()[0].to_string();
-    room.play(Side::White, &mv, 0, now).unwrap();
+    play(&mut room, Side::White, &mv, 0, now).unwrap();
     assert_eq!(
         room.draw_offer,
         Some(Side::White),
         "the offerer's own move keeps it"
     );
     let mv = room.game.as_ref().unwrap().legal_moves()[0].to_string();
-    room.play(Side::Black, &mv, 1, now).unwrap();
+    play(&mut room, Side::Black, &mv, 1, now).unwrap();
     assert_eq!(room.draw_offer, None, "the opponent's move declines it");
-    room.draw(Side::Black, now).unwrap();
-    room.draw(Side::White, now).unwrap();
+    draw(&mut room, Side::Black, now).unwrap();
+    draw(&mut room, Side::White, now).unwrap();
     assert_eq!(room.status().reason_token(), Some("agreement"));
 }
 
@@ -136,9 +168,9 @@ fn a_restored_room_is_the_room() {
         let game = room.game.as_ref().unwrap();
         let side = game.side_to_move();
         let mv = game.legal_moves()[(ply * 7) % game.legal_moves().len()].to_string();
-        room.play(side, &mv, ply as u64, now).unwrap();
+        play(&mut room, side, &mv, ply as u64, now).unwrap();
     }
-    room.draw(Side::White, now).unwrap();
+    draw(&mut room, Side::White, now).unwrap();
     let back = Room::restore(room.saved(), Duration::from_secs(60), 100, now).unwrap();
     for to in [
         Recipient::Seat(Side::White),
@@ -163,7 +195,7 @@ fn no_clock_runs_while_the_server_is_down() {
     let mut room = started(Some(settings), t0);
     let mv = room.legal_moves()[0].to_string();
     let t1 = t0 + Duration::from_millis(2_500);
-    room.play(Side::White, &mv, 0, t1).unwrap();
+    play(&mut room, Side::White, &mv, 0, t1).unwrap();
     let last = room.clock(t1).unwrap();
     assert_eq!(last.remaining_ms, [7_500, 10_000]);
     // Restored an hour later: Black's time runs from the restore, not from its last move.
@@ -194,11 +226,9 @@ fn a_game_expires_only_in_its_setup_phase() {
     // Older than the expiry: due at once.
     room.expire_setup(Duration::from_secs(10), 20_000, now);
     assert!(room.setup_expired(now));
-    room.submit_setup(Side::White, &cells(Side::White, 1), now)
-        .unwrap();
+    set_up(&mut room, Side::White, 1, now).unwrap();
     assert!(room.setup_expired(now), "one formation is not a start");
-    room.submit_setup(Side::Black, &cells(Side::Black, 2), now)
-        .unwrap();
+    set_up(&mut room, Side::Black, 2, now).unwrap();
     assert_eq!(room.phase(), Phase::Playing);
     assert!(!room.setup_expired(now + Duration::from_secs(60)));
     assert_eq!(
@@ -206,4 +236,87 @@ fn a_game_expires_only_in_its_setup_phase() {
         None,
         "untimed, nobody connected: nothing is due"
     );
+}
+
+#[test]
+fn deciding_changes_nothing_and_applying_its_events_is_the_change() {
+    let now = Instant::now();
+    let mut room = started(None, now);
+    let mut twin = started(None, now);
+    for ply in 0..30u64 {
+        let game = room.game.as_ref().unwrap();
+        let (side, moves) = (game.side_to_move(), game.legal_moves());
+        let command = Command::Move {
+            side,
+            mv: moves[(ply as usize * 5) % moves.len()],
+            ply,
+        };
+        let before = (room.version(), room.state(Recipient::Spectator, now));
+        let Decision::Events(events) = room.decide(&command, now).unwrap() else {
+            panic!("a new move is not a resend");
+        };
+        assert_eq!(
+            (room.version(), room.state(Recipient::Spectator, now)),
+            before
+        );
+        for event in events {
+            room.apply(event, now);
+        }
+        twin.execute(&command, now).unwrap();
+        if room.phase() != Phase::Playing {
+            break;
+        }
+    }
+    assert_eq!(room.events(), twin.events());
+    assert_eq!(room.game, twin.game);
+}
+
+#[test]
+fn a_loss_on_time_keeps_its_clock_through_a_restore() {
+    let t0 = Instant::now();
+    let settings = ClockSettings {
+        initial_ms: 1_000,
+        increment_ms: 0,
+    };
+    let mut room = started(Some(settings), t0);
+    let due = t0 + Duration::from_millis(1_000);
+    room.expire(due).unwrap();
+    let end = room.clock(due).unwrap();
+    assert_eq!(end.remaining_ms, [0, 1_000]);
+    assert_eq!(end.running, None);
+    let later = due + Duration::from_secs(3_600);
+    let back = Room::restore(room.saved(), Duration::from_secs(60), 100, later).unwrap();
+    assert_eq!(
+        back.clock(later),
+        Some(end),
+        "not a full clock once reloaded"
+    );
+    assert_eq!(back.status(), room.status());
+}
+
+#[test]
+fn a_stored_game_that_breaks_the_rules_is_refused_naming_the_event() {
+    let now = Instant::now();
+    let mut room = started(None, now);
+    let mv = room.legal_moves()[0].to_string();
+    play(&mut room, Side::White, &mv, 0, now).unwrap();
+    let mut saved = room.saved();
+    // A ply whose announced outcome is not the arbiter's.
+    if let Some(Event::Ply { outcome, .. }) = saved.events.last_mut() {
+        *outcome = Some(salpakan::Outcome::Tie);
+    }
+    let error = Room::restore(saved, Duration::from_secs(60), 100, now).err();
+    assert_eq!(
+        error,
+        Some(RestoreError::Event {
+            v: 4,
+            reason: "the replay differs".into()
+        })
+    );
+    let mut saved = room.saved();
+    saved.setups[1] = None;
+    assert!(matches!(
+        Room::restore(saved, Duration::from_secs(60), 100, now),
+        Err(RestoreError::Event { v: 2, .. })
+    ));
 }

@@ -147,7 +147,8 @@ async fn connections_and_games_per_client_are_bounded() {
         open.push(server.seat(id, None).await);
     }
     let refused = Socket::connect(server.addr, id, None).await.err().unwrap();
-    assert!(refused.starts_with("HTTP 429"), "{refused}");
+    assert!(refused.to_string().starts_with("HTTP 429"), "{refused}");
+    assert_eq!(refused.body().unwrap().error.word(), "too-many-connections");
     let last = open.pop().unwrap();
     last.socket.close().await;
     tokio::time::sleep(std::time::Duration::from_millis(200)).await;

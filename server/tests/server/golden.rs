@@ -59,25 +59,43 @@ async fn the_wire_is_byte_for_byte_the_recorded_one() {
         t.http(&server, "POST", "/api/games", body).await;
     }
     let created = t
-        .http(&server, "POST", "/api/games", r#"{"side":"white","first":"white"}"#)
+        .http(
+            &server,
+            "POST",
+            "/api/games",
+            r#"{"side":"white","first":"white"}"#,
+        )
         .await;
     let created: Value = serde_json::from_str(&created).unwrap();
     let id = created["game"].as_str().unwrap().to_owned();
     let white_token = created["token"].as_str().unwrap().to_owned();
     let invite = created["invite"].as_str().unwrap().to_owned();
-    t.http(&server, "GET", &format!("/api/games/{id}"), "").await;
+    t.http(&server, "GET", &format!("/api/games/{id}"), "")
+        .await;
     t.http(&server, "GET", &format!("/api/games/{id}/record"), "")
         .await;
-    t.http(&server, "GET", "/api/games/0123456789abcdef", "").await;
+    t.http(&server, "GET", "/api/games/0123456789abcdef", "")
+        .await;
     t.http(&server, "GET", "/api/nowhere", "").await;
     let join = format!("/api/games/{id}/join");
-    t.http(&server, "POST", &join, r#"{"invite":"wrong"}"#).await;
+    t.http(&server, "POST", &join, r#"{"invite":"wrong"}"#)
+        .await;
     t.http(&server, "POST", &join, "{}").await;
     let joined = t
-        .http(&server, "POST", &join, &json!({"invite": invite}).to_string())
+        .http(
+            &server,
+            "POST",
+            &join,
+            &json!({"invite": invite}).to_string(),
+        )
         .await;
-    t.http(&server, "POST", &join, &json!({"invite": invite}).to_string())
-        .await;
+    t.http(
+        &server,
+        "POST",
+        &join,
+        &json!({"invite": invite}).to_string(),
+    )
+    .await;
     let joined: Value = serde_json::from_str(&joined).unwrap();
     let black_token = joined["token"].as_str().unwrap().to_owned();
 
@@ -126,12 +144,29 @@ async fn the_wire_is_byte_for_byte_the_recorded_one() {
             let other = json!({"t": "move", "move": report.mv.to_string(), "ply": ply});
             send("B", &mut b, &other, &mut t).await;
             t.read("B", &mut b, 1).await;
-            send("W", &mut w, &json!({"t": "move", "move": "a1-a1", "ply": ply}), &mut t).await;
+            send(
+                "W",
+                &mut w,
+                &json!({"t": "move", "move": "a1-a1", "ply": ply}),
+                &mut t,
+            )
+            .await;
             t.read("W", &mut w, 1).await;
-            send("W", &mut w, &json!({"t": "move", "move": "e3-e4", "ply": ply + 5}), &mut t)
-                .await;
+            send(
+                "W",
+                &mut w,
+                &json!({"t": "move", "move": "e3-e4", "ply": ply + 5}),
+                &mut t,
+            )
+            .await;
             t.read("W", &mut w, 1).await;
-            send("W", &mut w, &json!({"t": "move", "move": "a3-a5", "ply": ply}), &mut t).await;
+            send(
+                "W",
+                &mut w,
+                &json!({"t": "move", "move": "a3-a5", "ply": ply}),
+                &mut t,
+            )
+            .await;
             t.read("W", &mut w, 1).await;
         }
         let seat = if mover == "W" { &mut w } else { &mut b };
@@ -157,7 +192,13 @@ async fn the_wire_is_byte_for_byte_the_recorded_one() {
     for (who, seat) in [("W", &mut w), ("B", &mut b), ("S", &mut s)] {
         t.read(who, seat, 1).await;
     }
-    send("W", &mut w, &json!({"t": "move", "move": "e3-e4", "ply": 10}), &mut t).await;
+    send(
+        "W",
+        &mut w,
+        &json!({"t": "move", "move": "e3-e4", "ply": 10}),
+        &mut t,
+    )
+    .await;
     t.read("W", &mut w, 1).await;
     send("W", &mut w, &json!({"t": "ping"}), &mut t).await;
     t.read("W", &mut w, 1).await;
@@ -170,7 +211,8 @@ async fn the_wire_is_byte_for_byte_the_recorded_one() {
     b.socket.close().await;
     t.read("W", &mut w, 1).await; // Black left
     w.socket.close().await;
-    t.http(&server, "GET", &format!("/api/games/{id}"), "").await;
+    t.http(&server, "GET", &format!("/api/games/{id}"), "")
+        .await;
     t.http(&server, "GET", &format!("/api/games/{id}/record"), "")
         .await;
     server.stop().await;
@@ -187,7 +229,10 @@ async fn the_wire_is_byte_for_byte_the_recorded_one() {
             .lines()
             .zip(golden.lines())
             .position(|(a, b)| a != b)
-            .map_or(transcript.lines().count().min(golden.lines().count()), |i| i);
+            .map_or(
+                transcript.lines().count().min(golden.lines().count()),
+                |i| i,
+            );
         panic!(
             "the wire changed at line {}:\n  now:    {}\n  before: {}",
             line + 1,

@@ -131,7 +131,8 @@ async fn bot_seats_play_with_their_own_knowledge_to_the_end() {
         let mut plies = 0;
         loop {
             let frame = seat.recv().await;
-            follower.follow(&frame).unwrap();
+            let message = serde_json::from_value(frame.clone()).expect("a message of the contract");
+            follower.follow(&message).unwrap();
             match frame["t"].as_str() {
                 Some("over") => break,
                 Some("start" | "ply") => {}

@@ -98,6 +98,7 @@ async fn sockets_refuse_every_wrong_token_alike_and_a_seat_speaks_only_for_itsel
                 .await
                 .err()
                 .expect("refused")
+                .to_string()
         }
     })
     .collect::<futures_util::future::JoinAll<_>>()

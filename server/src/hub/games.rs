@@ -1,0 +1,229 @@
+//! Making, joining and reading games: the HTTP requests of the contract, and who a socket is
+//! for.
+
+use std::net::IpAddr;
+use std::sync::Arc;
+
+use salpakan::{Rules, Side};
+use tokio::time::Instant;
+
+use super::{Hub, HubError, Live, SocketSlot};
+use crate::clock::ClockSettings;
+use crate::room::{Player, Recipient, Room, Spec};
+use crate::secret::{self, Entropy, ID_BYTES, INVITE_BYTES, TOKEN_BYTES};
+use crate::store::Write;
+use crate::wire::{Code, CreateReply, CreateRequest, JoinReply, JoinRequest, SideWord, Summary};
+
+/// A side chosen as `"white"`, `"black"` or `"random"` (the default; then from the entropy).
+fn side_choice(word: Option<&str>, what: &str, entropy: &dyn Entropy) -> Result<Side, HubError> {
+    match word {
+        None | Some("random") => Ok(if secret::random_u64(entropy) & 1 == 0 {
+            Side::White
+        } else {
+            Side::Black
+        }),
+        Some("white") => Ok(Side::White),
+        Some("black") => Ok(Side::Black),
+        Some(other) => Err(HubError::invalid(
+            Code::BadMessage,
+            format!("{what} must be white, black or random, not {other:?}"),
+        )),
+    }
+}
+
+impl Hub {
+    /// `POST /api/games` from `ip`: the creator's seat.
+    ///
+    /// # Errors
+    /// [`HubError::Invalid`] for values out of range, [`HubError::TooManyGames`] past the
+    /// games per client, [`HubError::Store`] if the database fails.
+    pub async fn create(
+        self: &Arc<Hub>,
+        request: CreateRequest,
+        ip: IpAddr,
+    ) -> Result<CreateReply, HubError> {
+        let entropy = &*self.entropy;
+        let side = side_choice(request.side.as_deref(), "side", entropy)?;
+        let first = side_choice(request.first.as_deref(), "first", entropy)?;
+        let opponent = Player::from_word(request.opponent.as_deref().unwrap_or("human"))
+            .map_err(|e| HubError::invalid(Code::BadMessage, e.to_string()))?;
+        let rules = match request.rules {
+            None => Rules::default(),
+            Some(r) => Rules::from_numbers(r.setup_rows.unwrap_or(3), r.move_limit.unwrap_or(0))
+                .map_err(|e| HubError::invalid(Code::BadRules, e.to_string()))?,
+        };
+        let clock = request
+            .clock
+            .map(ClockSettings::check)
+            .transpose()
+            .map_err(|e| HubError::invalid(Code::BadClock, e.to_string()))?;
+        self.quotas.take_game(ip, self.config.limits.games_per_ip)?;
+        let id = secret::random_hex(entropy, ID_BYTES);
+        let token = secret::random_hex(entropy, TOKEN_BYTES);
+        let invite = (opponent == Player::Human).then(|| secret::random_hex(entropy, INVITE_BYTES));
+        let mut players = [Player::Human; 2];
+        players[side.other().index()] = opponent;
+        let mut tokens = [None, None];
+        tokens[side.index()] = Some(secret::digest(&token));
+        let spec = Spec {
+            id: id.clone(),
+            rules,
+            first,
+            players,
+            clock,
+            tokens,
+            invite: invite.as_deref().map(secret::digest),
+            bot_seed: secret::random_u64(entropy),
+            created_ms: crate::clock::unix_ms(),
+        };
+        let room = Room::new(
+            spec.clone(),
+            self.config.limits.abandon_grace,
+            self.config.bot_budget,
+            Instant::now(),
+        );
+        let mut writes = vec![Write::Create {
+            spec,
+            creator: Some(ip),
+        }];
+        if !room.events().is_empty() {
+            writes.push(Write::Events {
+                game: id.clone(),
+                first_v: 1,
+                events: room.events().to_vec(),
+                over: false,
+            });
+        }
+        if let Err(e) = self.store.write(writes).await {
+            self.release_game(Some(ip));
+            return Err(e.into());
+        }
+        self.admit(room, Some(ip));
+        Ok(CreateReply {
+            game: id,
+            side: SideWord(side),
+            token,
+            invite,
+        })
+    }
+
+    /// `POST /api/games/{id}/join`: the joiner's seat.
+    ///
+    /// # Errors
+    /// [`HubError::NotFound`] for an unknown game or a wrong invite (the same reply),
+    /// [`HubError::SeatTaken`] once the seat is taken.
+    pub async fn join(
+        self: &Arc<Hub>,
+        id: &str,
+        request: JoinRequest,
+    ) -> Result<JoinReply, HubError> {
+        let live = self.live(id).await?.ok_or(HubError::NotFound)?;
+        let mut state = live.state.lock().await;
+        if state.gone {
+            return Err(HubError::NotFound);
+        }
+        let spec = state.room.spec();
+        let Some(invite) = spec.invite.as_deref() else {
+            return Err(HubError::NotFound);
+        };
+        if !secret::matches(&request.invite, invite) {
+            return Err(HubError::NotFound);
+        }
+        let side = Side::ALL
+            .into_iter()
+            .find(|&s| spec.players[s.index()] == Player::Human && spec.tokens[s.index()].is_none())
+            .ok_or(HubError::SeatTaken)?;
+        let token = secret::random_hex(&*self.entropy, TOKEN_BYTES);
+        let digest = secret::digest(&token);
+        let write = Write::Join {
+            game: live.id.clone(),
+            side,
+            token: digest.clone(),
+        };
+        self.store.write(vec![write]).await?;
+        state.room.take_seat(side, digest);
+        Ok(JoinReply {
+            game: live.id.clone(),
+            side: SideWord(side),
+            token,
+        })
+    }
+
+    /// `GET /api/games/{id}`.
+    ///
+    /// # Errors
+    /// [`HubError::NotFound`] for an unknown game.
+    pub async fn summary(self: &Arc<Hub>, id: &str) -> Result<Summary, HubError> {
+        let live = self.live(id).await?.ok_or(HubError::NotFound)?;
+        let state = live.state.lock().await;
+        if state.gone {
+            return Err(HubError::NotFound);
+        }
+        let summary = state.room.summary(Instant::now());
+        self.evict_if_done(&live, &state);
+        Ok(summary)
+    }
+
+    /// `GET /api/games/{id}/record`.
+    ///
+    /// # Errors
+    /// [`HubError::NotFound`] for an unknown game, [`HubError::NotOver`] while it is not over.
+    pub async fn record(self: &Arc<Hub>, id: &str) -> Result<String, HubError> {
+        let live = self.live(id).await?.ok_or(HubError::NotFound)?;
+        let state = live.state.lock().await;
+        if state.gone {
+            return Err(HubError::NotFound);
+        }
+        let record = state.room.record();
+        self.evict_if_done(&live, &state);
+        record.ok_or(HubError::NotOver)
+    }
+
+    /// A socket slot for `ip`.
+    ///
+    /// # Errors
+    /// [`HubError::TooManyConnections`] past the connections per client.
+    pub fn socket_slot(&self, ip: IpAddr) -> Result<SocketSlot, HubError> {
+        self.quotas
+            .take_socket(ip, self.config.limits.connections_per_ip)
+    }
+
+    /// Who a socket to game `id` with `token` is for.
+    ///
+    /// # Errors
+    /// [`HubError::Unauthorized`], the same for an unknown game, a wrong token and another
+    /// game's token.
+    pub async fn authorize(
+        self: &Arc<Hub>,
+        id: &str,
+        token: Option<&str>,
+    ) -> Result<(Arc<Live>, Recipient), HubError> {
+        let live = self
+            .live(id)
+            .await
+            .ok()
+            .flatten()
+            .ok_or(HubError::Unauthorized)?;
+        let state = live.state.lock().await;
+        if state.gone {
+            return Err(HubError::Unauthorized);
+        }
+        let Some(token) = token else {
+            drop(state);
+            return Ok((live, Recipient::Spectator));
+        };
+        let tokens = &state.room.spec().tokens;
+        // Both seats are compared, each in constant time, whatever the first gives.
+        let found = Side::ALL.map(|side| {
+            tokens[side.index()]
+                .as_deref()
+                .is_some_and(|stored| secret::matches(token, stored))
+        });
+        drop(state);
+        match found {
+            [true, _] => Ok((live, Recipient::Seat(Side::White))),
+            [_, true] => Ok((live, Recipient::Seat(Side::Black))),
+            _ => Err(HubError::Unauthorized),
+        }
+    }
+}

@@ -1,0 +1,58 @@
+//! Who is at the table: each seat's open sockets, since when an empty seat has been away,
+//! and the grace an absent seat has before it loses. This is the connections' state, not the
+//! game's: it is never stored, and a restart starts it afresh.
+
+use salpakan::Side;
+use tokio::time::{Duration, Instant};
+
+use super::Player;
+
+/// Each seat's sockets and absence.
+#[derive(Debug, Clone)]
+pub(super) struct Presence {
+    bots: [bool; 2],
+    sockets: [u32; 2],
+    away_since: [Instant; 2],
+    grace: Duration,
+}
+
+impl Presence {
+    /// Nobody connected yet (a bot's seat is always present), counting absence from `now`.
+    pub(super) fn new(players: [Player; 2], grace: Duration, now: Instant) -> Presence {
+        Presence {
+            bots: players.map(|p| matches!(p, Player::Bot(_))),
+            sockets: [0, 0],
+            away_since: [now; 2],
+            grace,
+        }
+    }
+
+    /// Whether `side`'s seat is present: a bot, or a socket open.
+    pub(super) fn present(&self, side: Side) -> bool {
+        self.bots[side.index()] || self.sockets[side.index()] > 0
+    }
+
+    /// A socket of `side`'s seat opened. Returns whether the seat was away until now.
+    pub(super) fn connect(&mut self, side: Side) -> bool {
+        self.sockets[side.index()] += 1;
+        self.sockets[side.index()] == 1
+    }
+
+    /// A socket of `side`'s seat closed at `now`. Returns whether the seat is now away.
+    pub(super) fn disconnect(&mut self, side: Side, now: Instant) -> bool {
+        let count = &mut self.sockets[side.index()];
+        *count = count.saturating_sub(1);
+        if *count == 0 {
+            self.away_since[side.index()] = now;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// When `side`, away while its opponent is present, loses by abandonment.
+    pub(super) fn abandons_at(&self, side: Side) -> Option<Instant> {
+        (!self.present(side) && self.present(side.other()))
+            .then(|| self.away_since[side.index()] + self.grace)
+    }
+}

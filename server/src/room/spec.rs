@@ -1,0 +1,99 @@
+//! What a game is made with: who plays each seat, the settings the `games` table holds, and
+//! what the database gives back to restore a room.
+
+use core::str::FromStr;
+
+use salpakan::{AgentKind, Rules, Side};
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use super::Event;
+use crate::clock::ClockSettings;
+
+/// Who plays a seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Player {
+    /// A person (or an external bot) with the seat's token.
+    Human,
+    /// The server's own agent.
+    Bot(AgentKind),
+}
+
+/// A word that names no player.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("opponent must be human, random, greedy or ismcts, not {0:?}")]
+pub struct UnknownPlayer(pub String);
+
+impl Player {
+    /// `"human"` or the agent's word (`"random"`, `"greedy"`, `"ismcts"`).
+    #[must_use]
+    pub fn word(self) -> &'static str {
+        match self {
+            Player::Human => "human",
+            Player::Bot(kind) => kind.word(),
+        }
+    }
+
+    /// `"human"` or `"bot"`, as a game's summary says who plays.
+    #[must_use]
+    pub fn kind_word(self) -> &'static str {
+        match self {
+            Player::Human => "human",
+            Player::Bot(_) => "bot",
+        }
+    }
+
+    /// Reads [`Player::word`].
+    ///
+    /// # Errors
+    /// [`UnknownPlayer`] for any other word.
+    pub fn from_word(word: &str) -> Result<Player, UnknownPlayer> {
+        match word {
+            "human" => Ok(Player::Human),
+            other => AgentKind::from_str(other)
+                .map(Player::Bot)
+                .map_err(|_| UnknownPlayer(other.to_owned())),
+        }
+    }
+}
+
+/// What a game is made with: everything the `games` table holds of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Spec {
+    /// The game's public id.
+    pub id: String,
+    /// The rules.
+    pub rules: Rules,
+    /// The side that moves first.
+    pub first: Side,
+    /// Who plays White and Black.
+    pub players: [Player; 2],
+    /// The clock, for a timed game.
+    pub clock: Option<ClockSettings>,
+    /// The SHA-256 of each seat's token, once the seat is taken (a bot's stays `None`).
+    pub tokens: [Option<String>; 2],
+    /// The SHA-256 of the invite code, for a game against a person.
+    pub invite: Option<String>,
+    /// The bot's seed (its formation and its choices follow from it).
+    pub bot_seed: u64,
+    /// When the game was created, in milliseconds since the Unix epoch (its setup phase
+    /// expires from then).
+    pub created_ms: u64,
+}
+
+/// What a room is restored from: its spec, formations and events, as the database holds
+/// them.
+#[derive(Debug, Clone)]
+pub struct Saved {
+    /// The spec.
+    pub spec: Spec,
+    /// Each side's accepted formation, as cell values (the `ready` events carry none: a
+    /// formation is kept apart from the public log).
+    pub setups: [Option<Vec<u8>>; 2],
+    /// The events, in order of version.
+    pub events: Vec<Event>,
+    /// The address of the client that created the game, while it is unfinished (for the
+    /// limit of games per address; the room itself never reads it).
+    pub creator: Option<std::net::IpAddr>,
+}

@@ -1,0 +1,112 @@
+//! The HTTP bodies of the contract: what `POST /api/games` and `POST /api/games/{id}/join`
+//! take, and what the routes answer.
+
+use serde::{Deserialize, Serialize};
+
+use super::{ClockWords, Code, Phase, RulesWords, SideWord, StatusWords};
+use crate::clock::ClockSettings;
+
+/// `POST /api/games`: every field optional.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CreateRequest {
+    /// `"white"`, `"black"` or `"random"` (the default): the creator's side.
+    pub side: Option<String>,
+    /// `"human"` (the default) or a bot's name.
+    pub opponent: Option<String>,
+    /// The rules (official when absent).
+    pub rules: Option<RulesRequest>,
+    /// The side that moves first: `"white"`, `"black"` or `"random"` (the default).
+    pub first: Option<String>,
+    /// The clock, for a timed game.
+    pub clock: Option<ClockSettings>,
+}
+
+/// The rules a game is asked for; each absent field is the official rule's.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RulesRequest {
+    /// 3 (the default) or 4.
+    pub setup_rows: Option<i64>,
+    /// Plies without a challenge that draw; 0 (the default) for none.
+    pub move_limit: Option<i64>,
+}
+
+/// `POST /api/games/{id}/join`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JoinRequest {
+    /// The invite code.
+    pub invite: String,
+}
+
+/// The reply to `POST /api/games`: the creator's seat.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CreateReply {
+    /// The game's id.
+    pub game: String,
+    /// The creator's side.
+    pub side: SideWord,
+    /// The creator's seat token.
+    pub token: String,
+    /// The invite for a human opponent; `null` against a bot.
+    pub invite: Option<String>,
+}
+
+/// The reply to `POST /api/games/{id}/join`: the joiner's seat.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JoinReply {
+    /// The game's id.
+    pub game: String,
+    /// The joiner's side.
+    pub side: SideWord,
+    /// The joiner's seat token.
+    pub token: String,
+}
+
+/// Who plays each side: `"human"` or `"bot"`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Players {
+    /// White's player.
+    pub white: String,
+    /// Black's player.
+    pub black: String,
+}
+
+/// The reply to `GET /api/games/{id}`: no rank.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Summary {
+    /// The game's id.
+    pub game: String,
+    /// Its phase.
+    pub phase: Phase,
+    /// Plies played.
+    pub ply: u64,
+    /// Its status.
+    pub status: StatusWords,
+    /// Its clock, for a timed game.
+    pub clock: Option<ClockWords>,
+    /// Who plays each side.
+    pub players: Players,
+    /// Its rules.
+    pub rules: RulesWords,
+    /// The side that moves first.
+    pub first: SideWord,
+}
+
+/// The reply to `GET /api/health`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Health {
+    /// Always true: the server answers.
+    pub ok: bool,
+    /// The server's version.
+    pub version: &'static str,
+}
+
+/// An HTTP error reply: `{"error": CODE, "message": "…"}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ErrorBody {
+    /// The code.
+    pub error: Code,
+    /// What was wrong.
+    pub message: String,
+}

@@ -1,0 +1,253 @@
+//! The socket's messages: what a client sends, and every message the server sends, each with
+//! its type `t` first.
+
+use salpakan::Square;
+use serde::{Deserialize, Serialize};
+
+use super::{
+    ClockWords, Code, MoveText, OutcomeWord, Phase, Presence, RulesWords, SideWord, StatusWords,
+    ViewWords,
+};
+
+/// A message from a client, as the contract spells it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "kebab-case")]
+pub enum ClientMessage {
+    /// The seat's formation: 72 cell values (a rank's number 0 … 14, or 255 for empty).
+    Setup {
+        /// The cells, indexed by square (a1 = 0 … i8 = 71).
+        cells: Vec<i64>,
+    },
+    /// A move, with the number of plies already played.
+    Move {
+        /// `"e3-e4"` (or `"e3xe4"`), read by the room (an unreadable one is refused there,
+        /// naming it).
+        #[serde(rename = "move")]
+        mv: String,
+        /// Plies already played when the client chose it.
+        ply: u64,
+    },
+    /// Resign.
+    Resign,
+    /// Offer a draw, or accept the opponent's standing offer.
+    Draw,
+    /// On reconnect: the events after version `v`.
+    Hello {
+        /// The last version the client has.
+        v: u64,
+    },
+    /// Answered with a pong.
+    Ping,
+}
+
+impl ClientMessage {
+    /// Reads one frame's text.
+    ///
+    /// # Errors
+    /// What is wrong with it (the text of a `bad-message` error): not JSON, no or an unknown
+    /// `t`, a missing field or one of the wrong type, a formation of other than 72 cells.
+    pub fn parse(text: &str) -> Result<ClientMessage, String> {
+        let message: ClientMessage = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        if let ClientMessage::Setup { cells } = &message
+            && cells.len() != Square::NUM
+        {
+            return Err(format!(
+                "a formation has {} cells, not {}",
+                Square::NUM,
+                cells.len()
+            ));
+        }
+        Ok(message)
+    }
+}
+
+/// Every message the server sends on a game socket. The events (`ready` … `over`) carry the
+/// game's version `v`; `state`, `presence`, `error` and `pong` are for one moment or one
+/// socket.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "kebab-case")]
+pub enum ServerMessage {
+    /// The game now, as the recipient may see it: on connect, and after a `hello` that cannot
+    /// be served from events.
+    State {
+        /// The latest version.
+        v: u64,
+        /// The recipient's side; `null` for a spectator.
+        side: Option<SideWord>,
+        /// The phase.
+        phase: Phase,
+        /// The recipient's view (`null` before there is one).
+        view: Option<ViewWords>,
+        /// The status.
+        status: StatusWords,
+        /// The clock, for a timed game.
+        clock: Option<ClockWords>,
+        /// The side whose draw offer stands.
+        draw_offer: Option<SideWord>,
+        /// Each seat's presence.
+        presence: Presence,
+        /// The rules.
+        rules: RulesWords,
+    },
+    /// A side's formation was accepted (nothing of it is shown).
+    Ready {
+        /// The version.
+        v: u64,
+        /// The side.
+        side: SideWord,
+    },
+    /// Both formations are in: play starts.
+    Start {
+        /// The version.
+        v: u64,
+        /// The side that moves first.
+        first: SideWord,
+        /// The recipient's view of the start.
+        view: Option<ViewWords>,
+        /// The clock, for a timed game.
+        clock: Option<ClockWords>,
+    },
+    /// A ply was played: the same for every recipient.
+    Ply {
+        /// The version.
+        v: u64,
+        /// This ply's number (1 for the first move).
+        ply: u32,
+        /// The side that moved.
+        side: SideWord,
+        /// The move.
+        #[serde(rename = "move")]
+        mv: MoveText,
+        /// Whether it was a challenge.
+        challenge: bool,
+        /// The arbiter's word for a challenge, the attacker's.
+        outcome: Option<OutcomeWord>,
+        /// The status after it.
+        status: StatusWords,
+        /// The clock after it.
+        clock: Option<ClockWords>,
+    },
+    /// A side's draw offer stands.
+    DrawOffer {
+        /// The version.
+        v: u64,
+        /// The side that offers.
+        side: SideWord,
+    },
+    /// The game ended; the record reveals both formations.
+    Over {
+        /// The version.
+        v: u64,
+        /// How it ended.
+        status: StatusWords,
+        /// The crate's game record.
+        record: Option<String>,
+    },
+    /// A seat's socket came or went.
+    Presence {
+        /// The seat.
+        side: SideWord,
+        /// Whether it has a socket now.
+        connected: bool,
+    },
+    /// The request was refused; nothing changed.
+    Error {
+        /// Why, in one word.
+        code: Code,
+        /// What was wrong, naming only what the recipient knows.
+        message: String,
+    },
+    /// The answer to a ping.
+    Pong,
+}
+
+impl ServerMessage {
+    /// The frame's text.
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        // Every field is a string, a number, a boolean or null: serialization cannot fail.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// The event's version, for the messages that are events.
+    #[must_use]
+    pub fn version(&self) -> Option<u64> {
+        match self {
+            ServerMessage::Ready { v, .. }
+            | ServerMessage::Start { v, .. }
+            | ServerMessage::Ply { v, .. }
+            | ServerMessage::DrawOffer { v, .. }
+            | ServerMessage::Over { v, .. } => Some(*v),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use salpakan::{Move, Side, Status};
+
+    #[test]
+    fn messages_parse_as_the_contract_spells_them() {
+        assert_eq!(
+            ClientMessage::parse(r#"{"t":"ping"}"#),
+            Ok(ClientMessage::Ping)
+        );
+        assert_eq!(
+            ClientMessage::parse(r#"{"t":"move","move":"e3xe4","ply":7}"#),
+            Ok(ClientMessage::Move {
+                mv: "e3xe4".into(),
+                ply: 7
+            })
+        );
+        assert_eq!(
+            ClientMessage::parse(r#"{"t":"hello","v":0}"#),
+            Ok(ClientMessage::Hello { v: 0 })
+        );
+        for bad in [
+            "",
+            "[]",
+            "{}",
+            r#"{"t":"fly"}"#,
+            r#"{"t":"move","move":"e3-e4"}"#,
+            r#"{"t":"move","move":3,"ply":0}"#,
+            r#"{"t":"move","move":"e3-e4","ply":-1}"#,
+            r#"{"t":"hello","v":"1"}"#,
+            r#"{"t":"setup","cells":[1,2,3]}"#,
+            r#"{"t":"setup","cells":"x"}"#,
+        ] {
+            assert!(ClientMessage::parse(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn server_messages_read_back_as_they_were_written() {
+        let ply = ServerMessage::Ply {
+            v: 9,
+            ply: 5,
+            side: SideWord(Side::Black),
+            mv: MoveText("e6-e5".parse::<Move>().unwrap()),
+            challenge: true,
+            outcome: Some(OutcomeWord(salpakan::Outcome::Lose)),
+            status: StatusWords(Status::Ongoing),
+            clock: None,
+        };
+        let text = ply.to_json();
+        assert_eq!(
+            text,
+            r#"{"t":"ply","v":9,"ply":5,"side":"black","move":"e6-e5","challenge":true,"outcome":"lose","status":{"state":"ongoing","winner":null,"reason":null},"clock":null}"#
+        );
+        assert_eq!(serde_json::from_str::<ServerMessage>(&text).unwrap(), ply);
+        assert_eq!(ply.version(), Some(9));
+        assert_eq!(ServerMessage::Pong.to_json(), r#"{"t":"pong"}"#);
+        let error = ServerMessage::Error {
+            code: Code::StalePly,
+            message: "1 ply".into(),
+        };
+        assert_eq!(
+            error.to_json(),
+            r#"{"t":"error","code":"stale-ply","message":"1 ply"}"#
+        );
+    }
+}

@@ -1,0 +1,172 @@
+//! A refused request, one type for the socket's `error` frame and the HTTP error reply: its
+//! fixed code and a message naming only what the recipient already knows.
+
+use core::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::{ErrorBody, ServerMessage};
+
+/// The contract's refusal codes (`docs/SERVER.md`), socket and HTTP.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Code {
+    /// Not a message of the contract: not JSON, an unknown type, a field missing or of the
+    /// wrong type or shape (socket and HTTP).
+    BadMessage,
+    /// A well-formed formation the rules refuse.
+    BadSetup,
+    /// A well-formed move the rules refuse.
+    IllegalMove,
+    /// A move out of turn.
+    NotYourTurn,
+    /// A move made for another ply than the current one.
+    StalePly,
+    /// A request this phase does not allow.
+    WrongPhase,
+    /// A request after the end.
+    GameOver,
+    /// Too many messages: the socket is closing.
+    RateLimited,
+    /// Rules out of range (HTTP).
+    BadRules,
+    /// A clock out of range (HTTP).
+    BadClock,
+    /// A request body over its limit (HTTP).
+    TooLarge,
+    /// No such game, route, or invite (HTTP).
+    NotFound,
+    /// No such game or seat, for a socket (HTTP).
+    Unauthorized,
+    /// The seat is taken (HTTP).
+    SeatTaken,
+    /// The record of a game that is not over (HTTP).
+    NotOver,
+    /// Too many unfinished games from one address (HTTP).
+    TooManyGames,
+    /// Too many sockets from one address (HTTP).
+    TooManyConnections,
+    /// The server could not do it (HTTP; the cause is logged, never sent).
+    Internal,
+}
+
+impl Code {
+    /// The code's word, as the contract writes it (`"bad-message"`, …).
+    #[must_use]
+    pub fn word(self) -> &'static str {
+        match self {
+            Code::BadMessage => "bad-message",
+            Code::BadSetup => "bad-setup",
+            Code::IllegalMove => "illegal-move",
+            Code::NotYourTurn => "not-your-turn",
+            Code::StalePly => "stale-ply",
+            Code::WrongPhase => "wrong-phase",
+            Code::GameOver => "game-over",
+            Code::RateLimited => "rate-limited",
+            Code::BadRules => "bad-rules",
+            Code::BadClock => "bad-clock",
+            Code::TooLarge => "too-large",
+            Code::NotFound => "not-found",
+            Code::Unauthorized => "unauthorized",
+            Code::SeatTaken => "seat-taken",
+            Code::NotOver => "not-over",
+            Code::TooManyGames => "too-many-games",
+            Code::TooManyConnections => "too-many-connections",
+            Code::Internal => "internal",
+        }
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.word())
+    }
+}
+
+/// A refused request: its code and what was wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// One of the contract's codes.
+    pub code: Code,
+    /// What was wrong, naming only what the recipient already knows.
+    pub message: String,
+}
+
+impl Refusal {
+    /// A refusal with `code` saying `message`.
+    pub fn new(code: Code, message: impl Into<String>) -> Refusal {
+        Refusal {
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// The socket's `error` message.
+    #[must_use]
+    pub fn message(&self) -> ServerMessage {
+        ServerMessage::Error {
+            code: self.code,
+            message: self.message.clone(),
+        }
+    }
+
+    /// The HTTP reply's body, `{"error", "message"}`.
+    #[must_use]
+    pub fn body(&self) -> ErrorBody {
+        ErrorBody {
+            error: self.code,
+            message: self.message.clone(),
+        }
+    }
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}
+
+impl std::error::Error for Refusal {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_is_written_as_its_word() {
+        let all = [
+            Code::BadMessage,
+            Code::BadSetup,
+            Code::IllegalMove,
+            Code::NotYourTurn,
+            Code::StalePly,
+            Code::WrongPhase,
+            Code::GameOver,
+            Code::RateLimited,
+            Code::BadRules,
+            Code::BadClock,
+            Code::TooLarge,
+            Code::NotFound,
+            Code::Unauthorized,
+            Code::SeatTaken,
+            Code::NotOver,
+            Code::TooManyGames,
+            Code::TooManyConnections,
+            Code::Internal,
+        ];
+        for code in all {
+            let json = serde_json::to_string(&code).unwrap();
+            assert_eq!(json, format!("\"{}\"", code.word()));
+            assert_eq!(serde_json::from_str::<Code>(&json).unwrap(), code);
+        }
+        let refusal = Refusal::new(Code::NotOver, "the game is not over");
+        assert_eq!(
+            serde_json::to_string(&refusal.body()).unwrap(),
+            r#"{"error":"not-over","message":"the game is not over"}"#
+        );
+        assert_eq!(
+            refusal.message().to_json(),
+            r#"{"t":"error","code":"not-over","message":"the game is not over"}"#
+        );
+    }
+}
