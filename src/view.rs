@@ -11,6 +11,81 @@ use crate::side::Side;
 use crate::square::Square;
 use crate::status::Status;
 
+/// What every view of a game shows alike, a seat's or a spectator's: the side to move, the
+/// status, the public log and the counters, all public.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+struct Facts {
+    side_to_move: Side,
+    status: Status,
+    history: Vec<Report>,
+    plies_since_challenge: u16,
+    ply: u32,
+    rules: Rules,
+}
+
+impl Facts {
+    fn of(game: &Game) -> Facts {
+        let position = game.position();
+        Facts {
+            side_to_move: position.side_to_move(),
+            status: position.status(),
+            history: game.history().to_vec(),
+            plies_since_challenge: position.plies_since_challenge(),
+            ply: position.ply(),
+            rules: position.rules(),
+        }
+    }
+}
+
+/// The accessors of the [`Facts`] a view holds, written once for both views.
+macro_rules! facts_accessors {
+    () => {
+        /// The side to move.
+        #[inline]
+        #[must_use]
+        pub fn side_to_move(&self) -> Side {
+            self.facts.side_to_move
+        }
+
+        /// The game's status.
+        #[inline]
+        #[must_use]
+        pub fn status(&self) -> Status {
+            self.facts.status
+        }
+
+        /// The public history: every ply's move, outcome and status, in order.
+        #[inline]
+        #[must_use]
+        pub fn history(&self) -> &[Report] {
+            &self.facts.history
+        }
+
+        /// Plies played since the last challenge (or the start), as the move limit counts
+        /// them.
+        #[inline]
+        #[must_use]
+        pub fn plies_since_challenge(&self) -> u16 {
+            self.facts.plies_since_challenge
+        }
+
+        /// Plies played since the start.
+        #[inline]
+        #[must_use]
+        pub fn ply(&self) -> u32 {
+            self.facts.ply
+        }
+
+        /// The rules of the game.
+        #[inline]
+        #[must_use]
+        pub fn rules(&self) -> Rules {
+            self.facts.rules
+        }
+    };
+}
+
 /// One square as a side sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -59,16 +134,14 @@ pub struct View {
     side: Side,
     #[cfg_attr(feature = "serde", serde(with = "cells_serde"))]
     cells: [ViewCell; Square::NUM],
-    side_to_move: Side,
-    status: Status,
-    history: Vec<Report>,
     own_waiting_flag: Option<Square>,
-    plies_since_challenge: u16,
-    ply: u32,
-    rules: Rules,
+    #[cfg_attr(feature = "serde", serde(flatten))]
+    facts: Facts,
 }
 
 impl View {
+    facts_accessors!();
+
     /// `side`'s view of a game.
     #[must_use]
     pub fn new(game: &Game, side: Side) -> View {
@@ -95,13 +168,8 @@ impl View {
         View {
             side,
             cells,
-            side_to_move: position.side_to_move(),
-            status: position.status(),
-            history: game.history().to_vec(),
             own_waiting_flag,
-            plies_since_challenge: position.plies_since_challenge(),
-            ply: position.ply(),
-            rules: position.rules(),
+            facts: Facts::of(game),
         }
     }
 
@@ -133,54 +201,12 @@ impl View {
         matches!(self.cell(square), ViewCell::Enemy { .. })
     }
 
-    /// The side to move.
-    #[inline]
-    #[must_use]
-    pub fn side_to_move(&self) -> Side {
-        self.side_to_move
-    }
-
-    /// The game's status.
-    #[inline]
-    #[must_use]
-    pub fn status(&self) -> Status {
-        self.status
-    }
-
-    /// The public history: every ply's move, outcome and status, in order.
-    #[inline]
-    #[must_use]
-    pub fn history(&self) -> &[Report] {
-        &self.history
-    }
-
     /// The viewer's own Flag waiting on its far row, if it is waiting (an enemy Flag's wait
     /// is hidden).
     #[inline]
     #[must_use]
     pub fn own_waiting_flag(&self) -> Option<Square> {
         self.own_waiting_flag
-    }
-
-    /// Plies played since the last challenge (or the start), as the move limit counts them.
-    #[inline]
-    #[must_use]
-    pub fn plies_since_challenge(&self) -> u16 {
-        self.plies_since_challenge
-    }
-
-    /// Plies played since the start.
-    #[inline]
-    #[must_use]
-    pub fn ply(&self) -> u32 {
-        self.ply
-    }
-
-    /// The rules of the game.
-    #[inline]
-    #[must_use]
-    pub fn rules(&self) -> Rules {
-        self.rules
     }
 }
 
@@ -211,15 +237,13 @@ impl View {
 pub struct PublicView {
     #[cfg_attr(feature = "serde", serde(with = "ids_serde"))]
     cells: [Option<PieceId>; Square::NUM],
-    side_to_move: Side,
-    status: Status,
-    history: Vec<Report>,
-    plies_since_challenge: u16,
-    ply: u32,
-    rules: Rules,
+    #[cfg_attr(feature = "serde", serde(flatten))]
+    facts: Facts,
 }
 
 impl PublicView {
+    facts_accessors!();
+
     /// The public view of a game.
     #[must_use]
     pub fn new(game: &Game) -> PublicView {
@@ -230,12 +254,7 @@ impl PublicView {
         }
         PublicView {
             cells,
-            side_to_move: position.side_to_move(),
-            status: position.status(),
-            history: game.history().to_vec(),
-            plies_since_challenge: position.plies_since_challenge(),
-            ply: position.ply(),
-            rules: position.rules(),
+            facts: Facts::of(game),
         }
     }
 
@@ -252,48 +271,6 @@ impl PublicView {
     #[must_use]
     pub fn cell(&self, square: Square) -> Option<PieceId> {
         self.cells[square.index()]
-    }
-
-    /// The side to move.
-    #[inline]
-    #[must_use]
-    pub fn side_to_move(&self) -> Side {
-        self.side_to_move
-    }
-
-    /// The game's status.
-    #[inline]
-    #[must_use]
-    pub fn status(&self) -> Status {
-        self.status
-    }
-
-    /// The public history: every ply's move, outcome and status, in order.
-    #[inline]
-    #[must_use]
-    pub fn history(&self) -> &[Report] {
-        &self.history
-    }
-
-    /// Plies played since the last challenge (or the start), as the move limit counts them.
-    #[inline]
-    #[must_use]
-    pub fn plies_since_challenge(&self) -> u16 {
-        self.plies_since_challenge
-    }
-
-    /// Plies played since the start.
-    #[inline]
-    #[must_use]
-    pub fn ply(&self) -> u32 {
-        self.ply
-    }
-
-    /// The rules of the game.
-    #[inline]
-    #[must_use]
-    pub fn rules(&self) -> Rules {
-        self.rules
     }
 }
 
@@ -333,7 +310,7 @@ impl fmt::Display for PublicView {
         write!(
             f,
             "{} to move; {}; seen by a spectator",
-            self.side_to_move, self.status
+            self.facts.side_to_move, self.facts.status
         )
     }
 }
@@ -363,7 +340,7 @@ impl fmt::Display for View {
         write!(
             f,
             "{} to move; {}; seen by {}",
-            self.side_to_move, self.status, self.side
+            self.facts.side_to_move, self.facts.status, self.side
         )
     }
 }

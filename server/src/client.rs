@@ -11,7 +11,7 @@
 //! let created: CreateReply = post(addr, "/api/games", r#"{"opponent":"random"}"#).await?;
 //! let mut seat = Socket::connect(addr, &created.game, Some(&created.token)).await?;
 //! if let Received::Message(ServerMessage::State { phase, .. }) = seat.receive().await? {
-//!     println!("the game is in its {phase} phase");
+//!     println!("the game is in its {} phase", phase.word());
 //! }
 //! # Ok(())
 //! # }

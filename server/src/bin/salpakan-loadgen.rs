@@ -164,7 +164,7 @@ async fn play_game(shared: &Shared, seed: u64) -> Result<(String, Vec<String>), 
         followers[i].follow(&message)?;
         match &message {
             ServerMessage::Error { code, message } => {
-                return Err(failed(format!("refused: {code}: {message}")));
+                return Err(failed(format!("refused: {}: {message}", code.word())));
             }
             ServerMessage::Over { .. } => {
                 over[i] = true;

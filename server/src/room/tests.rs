@@ -17,6 +17,14 @@ fn spec(players: [Player; 2], clock: Option<ClockSettings>) -> Spec {
     }
 }
 
+/// A clock of `initial_ms` and no increment.
+fn clock_of(initial_ms: u64) -> ClockSettings {
+    ClockSettings {
+        initial_ms,
+        increment_ms: 0,
+    }
+}
+
 fn cells(side: Side, seed: u64) -> Vec<i64> {
     Setup::random(side, Rules::default(), seed)
         .cell_values()
@@ -140,10 +148,7 @@ fn an_offer_stands_until_the_opponent_moves() {
 #[test]
 fn time_and_absence_are_decided_by_the_room() {
     let t0 = Instant::now();
-    let settings = ClockSettings {
-        initial_ms: 1_000,
-        increment_ms: 0,
-    };
+    let settings = clock_of(1_000);
     let mut room = started(Some(settings), t0);
     assert_eq!(room.deadline(), Some(t0 + Duration::from_millis(1_000)));
     assert_eq!(room.expire(t0 + Duration::from_millis(999)), None);
@@ -188,10 +193,7 @@ fn a_restored_room_is_the_room() {
 #[test]
 fn no_clock_runs_while_the_server_is_down() {
     let t0 = Instant::now();
-    let settings = ClockSettings {
-        initial_ms: 10_000,
-        increment_ms: 0,
-    };
+    let settings = clock_of(10_000);
     let mut room = started(Some(settings), t0);
     let mv = room.legal_moves()[0].to_string();
     let t1 = t0 + Duration::from_millis(2_500);
@@ -274,10 +276,7 @@ fn deciding_changes_nothing_and_applying_its_events_is_the_change() {
 #[test]
 fn a_loss_on_time_keeps_its_clock_through_a_restore() {
     let t0 = Instant::now();
-    let settings = ClockSettings {
-        initial_ms: 1_000,
-        increment_ms: 0,
-    };
+    let settings = clock_of(1_000);
     let mut room = started(Some(settings), t0);
     let due = t0 + Duration::from_millis(1_000);
     room.expire(due).unwrap();

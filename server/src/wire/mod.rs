@@ -22,7 +22,6 @@ pub use close::CloseCode;
 pub use messages::{ClientMessage, ServerMessage};
 pub use refusal::{Code, Refusal};
 
-use core::fmt;
 use core::str::FromStr;
 
 use salpakan::{
@@ -113,12 +112,6 @@ impl Phase {
             Phase::Playing => "playing",
             Phase::Over => "over",
         }
-    }
-}
-
-impl fmt::Display for Phase {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.word())
     }
 }
 

@@ -77,12 +77,6 @@ impl Code {
     }
 }
 
-impl fmt::Display for Code {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.word())
-    }
-}
-
 /// A refused request: its code and what was wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refusal {
@@ -122,7 +116,7 @@ impl Refusal {
 
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.code, self.message)
+        write!(f, "{}: {}", self.code.word(), self.message)
     }
 }
 

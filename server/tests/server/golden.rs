@@ -36,6 +36,13 @@ impl Transcript {
     }
 }
 
+/// Each of the three sockets reads `n` frames.
+async fn everyone(t: &mut Transcript, w: &mut Seat, b: &mut Seat, s: &mut Seat, n: usize) {
+    for (who, seat) in [("W", w), ("B", b), ("S", s)] {
+        t.read(who, seat, n).await;
+    }
+}
+
 async fn send(who: &str, seat: &mut Seat, message: &Value, transcript: &mut Transcript) {
     transcript.lines.push(format!("{who} -> {message}"));
     seat.send(message).await;
@@ -124,15 +131,11 @@ async fn the_wire_is_byte_for_byte_the_recorded_one() {
         t.read("W", &mut w, 1).await;
     }
     send("W", &mut w, &json!({"t": "setup", "cells": white}), &mut t).await;
-    for (who, seat) in [("W", &mut w), ("B", &mut b), ("S", &mut s)] {
-        t.read(who, seat, 1).await;
-    }
+    everyone(&mut t, &mut w, &mut b, &mut s, 1).await;
     send("W", &mut w, &json!({"t": "setup", "cells": white}), &mut t).await;
     t.read("W", &mut w, 1).await;
     send("B", &mut b, &json!({"t": "setup", "cells": black}), &mut t).await;
-    for (who, seat) in [("W", &mut w), ("B", &mut b), ("S", &mut s)] {
-        t.read(who, seat, 2).await;
-    }
+    everyone(&mut t, &mut w, &mut b, &mut s, 2).await;
     send("S", &mut s, &json!({"t": "resign"}), &mut t).await;
     t.read("S", &mut s, 1).await;
 
@@ -141,39 +144,18 @@ async fn the_wire_is_byte_for_byte_the_recorded_one() {
         let mover = if ply % 2 == 0 { "W" } else { "B" };
         let message = json!({"t": "move", "move": report.mv.to_string(), "ply": ply});
         if ply == 2 {
-            let other = json!({"t": "move", "move": report.mv.to_string(), "ply": ply});
-            send("B", &mut b, &other, &mut t).await;
+            // Out of turn, then White's illegal, stale and impossible moves.
+            send("B", &mut b, &message, &mut t).await;
             t.read("B", &mut b, 1).await;
-            send(
-                "W",
-                &mut w,
-                &json!({"t": "move", "move": "a1-a1", "ply": ply}),
-                &mut t,
-            )
-            .await;
-            t.read("W", &mut w, 1).await;
-            send(
-                "W",
-                &mut w,
-                &json!({"t": "move", "move": "e3-e4", "ply": ply + 5}),
-                &mut t,
-            )
-            .await;
-            t.read("W", &mut w, 1).await;
-            send(
-                "W",
-                &mut w,
-                &json!({"t": "move", "move": "a3-a5", "ply": ply}),
-                &mut t,
-            )
-            .await;
-            t.read("W", &mut w, 1).await;
+            for (mv, at) in [("a1-a1", ply), ("e3-e4", ply + 5), ("a3-a5", ply)] {
+                let refused = json!({"t": "move", "move": mv, "ply": at});
+                send("W", &mut w, &refused, &mut t).await;
+                t.read("W", &mut w, 1).await;
+            }
         }
         let seat = if mover == "W" { &mut w } else { &mut b };
         send(mover, seat, &message, &mut t).await;
-        for (who, seat) in [("W", &mut w), ("B", &mut b), ("S", &mut s)] {
-            t.read(who, seat, 1).await;
-        }
+        everyone(&mut t, &mut w, &mut b, &mut s, 1).await;
         if ply == 3 {
             // Black's last move sent again: the same event, to Black alone.
             send("B", &mut b, &message, &mut t).await;
@@ -183,15 +165,11 @@ async fn the_wire_is_byte_for_byte_the_recorded_one() {
 
     // A draw offered and accepted; then the questions a socket may still ask.
     send("W", &mut w, &json!({"t": "draw"}), &mut t).await;
-    for (who, seat) in [("W", &mut w), ("B", &mut b), ("S", &mut s)] {
-        t.read(who, seat, 1).await;
-    }
+    everyone(&mut t, &mut w, &mut b, &mut s, 1).await;
     send("W", &mut w, &json!({"t": "draw"}), &mut t).await;
     t.read("W", &mut w, 1).await;
     send("B", &mut b, &json!({"t": "draw"}), &mut t).await;
-    for (who, seat) in [("W", &mut w), ("B", &mut b), ("S", &mut s)] {
-        t.read(who, seat, 1).await;
-    }
+    everyone(&mut t, &mut w, &mut b, &mut s, 1).await;
     send(
         "W",
         &mut w,
@@ -224,20 +202,12 @@ async fn the_wire_is_byte_for_byte_the_recorded_one() {
         return;
     }
     let golden = std::fs::read_to_string(&path).expect("the golden transcript");
-    if transcript != golden {
-        let line = transcript
-            .lines()
-            .zip(golden.lines())
-            .position(|(a, b)| a != b)
-            .map_or(
-                transcript.lines().count().min(golden.lines().count()),
-                |i| i,
-            );
-        panic!(
-            "the wire changed at line {}:\n  now:    {}\n  before: {}",
-            line + 1,
-            transcript.lines().nth(line).unwrap_or("(nothing)"),
-            golden.lines().nth(line).unwrap_or("(nothing)")
-        );
+    for (i, (now, before)) in transcript.lines().zip(golden.lines()).enumerate() {
+        assert_eq!(now, before, "the wire changed at line {}", i + 1);
     }
+    assert_eq!(
+        transcript.lines().count(),
+        golden.lines().count(),
+        "the transcript's length"
+    );
 }
