@@ -166,6 +166,15 @@ impl Clock {
         self.since = now;
     }
 
+    /// The running side's time starts again at `now`, with what it had left when it started
+    /// running: the time between the decision that started it and `now` (a commit, the
+    /// frames on their way) is charged to nobody.
+    pub fn start_over_at(&mut self, now: Instant) {
+        if self.running.is_some() && now > self.since {
+            self.since = now;
+        }
+    }
+
     /// Stops the clock at `now`.
     pub fn stop(&mut self, now: Instant) {
         self.remaining_ms = self.reading(now).remaining_ms;

@@ -1,5 +1,5 @@
 //! The routes of the contract: the HTTP API, the game socket's upgrade and the page. Every
-//! body is typed ([`crate::wire`]): requests are read into their type by [`Body`], replies
+//! body is typed ([`crate::wire`]): requests are read into their type by one extractor, replies
 //! are serialized from theirs, and every refusal is the contract's `{"error", "message"}`
 //! with its HTTP status.
 

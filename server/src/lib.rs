@@ -85,7 +85,14 @@ pub struct Running {
 /// # Errors
 /// [`StartError`]: the database's or the listener's error.
 pub async fn start(config: Config, entropy: Arc<dyn Entropy>) -> Result<Running, StartError> {
-    let (store, unfinished) = Store::open(&config.db, config.durability)?;
+    let opened = Store::open(&config.db, config.durability)?;
+    for game in &opened.unreadable {
+        eprintln!(
+            "salpakan-server: game {} could not be read and is quarantined: {}",
+            game.game, game.reason
+        );
+    }
+    let (store, unfinished) = (opened.store, opened.unfinished);
     let listen = |source| StartError::Listen {
         addr: config.addr,
         source,
@@ -127,6 +134,12 @@ impl Running {
     #[must_use]
     pub fn games_in_memory(&self) -> usize {
         self.hub.games_in_memory()
+    }
+
+    /// Rooms replayed from the database since the start.
+    #[must_use]
+    pub fn replays(&self) -> u64 {
+        self.hub.replays()
     }
 
     /// Stops accepting, closes every socket (1012), and returns once every accepted write is

@@ -7,11 +7,11 @@ use std::sync::Arc;
 use salpakan::{Rules, Side};
 use tokio::time::Instant;
 
-use super::{Hub, HubError, Live, SocketSlot};
+use super::{Hub, HubError, Live, SocketSlot, lock, plausible_id};
 use crate::clock::ClockSettings;
 use crate::room::{Player, Recipient, Room, Spec};
 use crate::secret::{self, Entropy, ID_BYTES, INVITE_BYTES, TOKEN_BYTES};
-use crate::store::Write;
+use crate::store::{Ending, StoreError, Write};
 use crate::wire::{Code, CreateReply, CreateRequest, JoinReply, JoinRequest, SideWord, Summary};
 
 /// A side chosen as `"white"`, `"black"` or `"random"` (the default; then from the entropy).
@@ -91,7 +91,7 @@ impl Hub {
                 game: id.clone(),
                 first_v: 1,
                 events: room.events().to_vec(),
-                over: false,
+                ending: None,
             });
         }
         if let Err(e) = self.store.write(writes).await {
@@ -154,6 +154,10 @@ impl Hub {
     /// # Errors
     /// [`HubError::NotFound`] for an unknown game.
     pub async fn summary(self: &Arc<Hub>, id: &str) -> Result<Summary, HubError> {
+        if let Some(ending) = self.kept_ending(id).await? {
+            return serde_json::from_str(&ending.summary)
+                .map_err(|e| HubError::Store(StoreError::Corrupt(e.to_string())));
+        }
         let live = self.live(id).await?.ok_or(HubError::NotFound)?;
         let state = live.state.lock().await;
         if state.gone {
@@ -169,6 +173,9 @@ impl Hub {
     /// # Errors
     /// [`HubError::NotFound`] for an unknown game, [`HubError::NotOver`] while it is not over.
     pub async fn record(self: &Arc<Hub>, id: &str) -> Result<String, HubError> {
+        if let Some(ending) = self.kept_ending(id).await? {
+            return Ok(ending.record);
+        }
         let live = self.live(id).await?.ok_or(HubError::NotFound)?;
         let state = live.state.lock().await;
         if state.gone {
@@ -177,6 +184,15 @@ impl Hub {
         let record = state.room.record();
         self.evict_if_done(&live, &state);
         record.ok_or(HubError::NotOver)
+    }
+
+    /// A finished game's summary and record as its row keeps them, when it is not in memory:
+    /// read by a reader, never replayed.
+    async fn kept_ending(&self, id: &str) -> Result<Option<Ending>, HubError> {
+        if !plausible_id(id) || lock(&self.rooms).contains_key(id) {
+            return Ok(None);
+        }
+        Ok(self.store.ending(id).await?)
     }
 
     /// A socket slot for `ip`.

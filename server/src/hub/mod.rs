@@ -21,7 +21,7 @@ use tokio::time::Instant;
 use crate::config::Config;
 use crate::room::{Answer, Phase, Player, Recipient, RestoreError, Room, Saved};
 use crate::secret::{Entropy, ID_BYTES};
-use crate::store::{Store, StoreError, Write};
+use crate::store::{Ending, Store, StoreError, Write};
 use crate::wire::{CloseCode, Code, Refusal, ServerMessage, SideWord};
 
 /// A frame on its way to one socket.
@@ -122,6 +122,8 @@ pub struct Hub {
     rooms: Mutex<HashMap<String, Arc<Live>>>,
     quotas: Arc<Quotas>,
     next_subscriber: AtomicU64,
+    /// Rooms replayed from the database since the start.
+    replays: AtomicU64,
     shutdown: watch::Sender<bool>,
 }
 
@@ -148,6 +150,7 @@ impl Hub {
             rooms: Mutex::new(HashMap::new()),
             quotas: Arc::new(Quotas::default()),
             next_subscriber: AtomicU64::new(1),
+            replays: AtomicU64::new(0),
             shutdown: watch::channel(false).0,
         });
         for saved in unfinished {
@@ -161,7 +164,15 @@ impl Hub {
                     }
                     hub.admit(room, creator);
                 }
-                Err(e) => eprintln!("salpakan-server: game {id} not restored: {e}"),
+                Err(e) => {
+                    eprintln!("salpakan-server: game {id} not restored, quarantined: {e}");
+                    let store = hub.store.clone();
+                    let write = Write::Quarantine {
+                        game: id,
+                        reason: e.to_string(),
+                    };
+                    tokio::spawn(async move { store.write(vec![write]).await });
+                }
             }
         }
         hub
@@ -194,7 +205,15 @@ impl Hub {
         self.shutdown.subscribe()
     }
 
+    /// Rooms replayed from the database since the start (each unfinished game at start, and
+    /// each game loaded for a request since).
+    #[must_use]
+    pub fn replays(&self) -> u64 {
+        self.replays.load(Ordering::Relaxed)
+    }
+
     fn restore(&self, saved: Saved) -> Result<Room, RestoreError> {
+        self.replays.fetch_add(1, Ordering::Relaxed);
         let limits = &self.config.limits;
         Room::restore(
             saved,
@@ -346,7 +365,7 @@ impl Hub {
             game: live.id.clone(),
             first_v: from as u64 + 1,
             events: events.to_vec(),
-            over: state.room.phase() == Phase::Over,
+            ending: ending(&state.room),
         };
         if let Err(e) = self.store.write(vec![write]).await {
             eprintln!("salpakan-server: game {}: {e}; reloading it", live.id);
@@ -361,6 +380,7 @@ impl Hub {
             live.bot.notify_one();
             return;
         }
+        state.room.sent(from, Instant::now());
         let room = &state.room;
         for v in from as u64 + 1..=room.version() {
             let mut rendered: [Option<String>; 3] = [None, None, None];
@@ -403,6 +423,13 @@ impl Hub {
         live.bot.notify_one();
         true
     }
+}
+
+/// What a room keeps in its row once it is over: its summary and record.
+fn ending(room: &Room) -> Option<Ending> {
+    let record = room.record()?;
+    let summary = serde_json::to_string(&room.summary(Instant::now())).ok()?;
+    Some(Ending { summary, record })
 }
 
 fn plausible_id(id: &str) -> bool {

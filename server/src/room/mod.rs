@@ -509,7 +509,18 @@ impl Room {
         Some(self.declared(DeclaredEnd::Time { loser }, now))
     }
 
-    /// The game's state's own spec.
+    /// The events from index `from` were committed and sent at `now`: a clock they started
+    /// (the start, a ply) runs from `now`, so that the commit's delay is charged to nobody.
+    pub fn sent(&mut self, from: usize, now: Instant) {
+        let restarted = self.events[from..]
+            .iter()
+            .any(|e| matches!(e, Event::Start { .. } | Event::Ply { .. }));
+        if let (true, Some(clock)) = (restarted, &mut self.clock) {
+            clock.start_over_at(now);
+        }
+    }
+
+    /// The game's spec.
     #[must_use]
     pub fn spec(&self) -> &Spec {
         &self.spec

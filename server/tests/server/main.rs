@@ -1,5 +1,6 @@
 //! The server's tests: the real stack (HTTP, sockets, SQLite) on loopback.
 
+mod attacks;
 mod bad_input;
 mod clocks;
 mod common;

@@ -1,0 +1,230 @@
+//! The database: SQLite (compiled in). One thread writes, committing whatever is waiting in
+//! one transaction (a group commit), so that every event is durable before any client hears
+//! of it and many games share each disk flush; readers of their own serve every load, so
+//! that no read delays a commit.
+//!
+//! A room is its `games` row plus its events, replayed ([`Room::restore`]); a finished game
+//! also keeps its summary and record in its row, so that reading it needs no replay. A game
+//! that cannot be read back is quarantined: left out, and said, at every start.
+//!
+//! [`Room::restore`]: crate::room::Room::restore
+
+mod readers;
+mod rows;
+mod schema;
+mod writer;
+
+pub use rows::Unreadable;
+
+use std::net::IpAddr;
+use std::path::Path;
+use std::sync::mpsc;
+use std::thread;
+
+use rusqlite::Connection;
+use salpakan::Side;
+use thiserror::Error;
+use tokio::sync::oneshot;
+
+use crate::room::{Event, Saved, Spec};
+use readers::ReadJob;
+
+/// What went wrong with the database.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    /// The database could not be opened or brought up to date.
+    #[error("{path}: {source}")]
+    Open {
+        /// The database's path.
+        path: String,
+        /// SQLite's error.
+        source: rusqlite::Error,
+    },
+    /// SQLite's error while reading or writing.
+    #[error(transparent)]
+    Sqlite(#[from] rusqlite::Error),
+    /// The writer thread has stopped (the server is stopping).
+    #[error("the database has stopped")]
+    Stopped,
+    /// A thread of the database could not be started.
+    #[error("the database's thread: {0}")]
+    Thread(std::io::Error),
+    /// A stored value that does not read back.
+    #[error("a stored value does not read back: {0}")]
+    Corrupt(String),
+}
+
+/// How hard a commit presses the data to disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Durability {
+    /// `synchronous = FULL`: a committed event survives a power cut (the default).
+    #[default]
+    Full,
+    /// `synchronous = NORMAL`: it survives the server's crash (`kill -9`), not the
+    /// machine's.
+    Normal,
+}
+
+/// What a finished game keeps in its row: the summary's JSON and the record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ending {
+    /// `GET /api/games/{id}`'s reply, as JSON.
+    pub summary: String,
+    /// The game record.
+    pub record: String,
+}
+
+/// One write: applied in a savepoint of its own, inside a group's transaction.
+#[derive(Debug, Clone)]
+pub enum Write {
+    /// A new game, and the address of the client that created it (kept while the game is
+    /// unfinished, for the limit of games per address).
+    Create {
+        /// The game's settings.
+        spec: Spec,
+        /// The creator's address.
+        creator: Option<IpAddr>,
+    },
+    /// A game that never started expired: its row and events are deleted.
+    Delete(String),
+    /// A seat was taken by the token with this digest.
+    Join {
+        /// The game.
+        game: String,
+        /// The seat.
+        side: Side,
+        /// The token's SHA-256.
+        token: String,
+    },
+    /// New events of a game; the formation of a `ready` among them goes to the game's row,
+    /// never into the event's stored JSON.
+    Events {
+        /// The game.
+        game: String,
+        /// The version of the first event.
+        first_v: u64,
+        /// The events.
+        events: Vec<Event>,
+        /// The game's summary and record, when these events end it.
+        ending: Option<Ending>,
+    },
+    /// A game that could not be restored is left out from now on.
+    Quarantine {
+        /// The game.
+        game: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// Where a write's result goes.
+type Done = oneshot::Sender<Result<(), StoreError>>;
+
+enum WriteJob {
+    Write(Vec<Write>, Done),
+    Flush(oneshot::Sender<()>),
+}
+
+/// The most writes one transaction takes.
+const GROUP: usize = 512;
+/// Threads that read.
+const READERS: usize = 2;
+
+/// The database's writer and readers, shared by every game.
+#[derive(Clone)]
+pub struct Store {
+    writes: mpsc::Sender<WriteJob>,
+    reads: mpsc::Sender<ReadJob>,
+}
+
+/// What opening the database found: the store, every unfinished game, and the games that
+/// could not be read (now quarantined).
+pub struct Opened {
+    /// The store.
+    pub store: Store,
+    /// The unfinished games, to restore.
+    pub unfinished: Vec<Saved>,
+    /// The games left out.
+    pub unreadable: Vec<Unreadable>,
+}
+
+impl Store {
+    /// Opens (or creates) the database at `path` and starts its writer and readers.
+    ///
+    /// # Errors
+    /// [`StoreError`] if it cannot be opened, brought up to date or read.
+    pub fn open(path: &Path, durability: Durability) -> Result<Opened, StoreError> {
+        let at = |source| StoreError::Open {
+            path: path.display().to_string(),
+            source,
+        };
+        let conn = Connection::open(path).map_err(at)?;
+        let sync = match durability {
+            Durability::Full => "FULL",
+            Durability::Normal => "NORMAL",
+        };
+        conn.execute_batch(&format!(
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = {sync}; PRAGMA busy_timeout = 5000;"
+        ))
+        .and_then(|()| conn.execute_batch(schema::SCHEMA))
+        .and_then(|()| schema::migrate(&conn))
+        .map_err(at)?;
+        let (unfinished, unreadable) = rows::load_unfinished(&conn)?;
+        let reads = readers::start(path, READERS)?;
+        let (writes, queue) = mpsc::channel();
+        thread::Builder::new()
+            .name("salpakan-store".into())
+            .spawn(move || writer::run(conn, &queue))
+            .map_err(StoreError::Thread)?;
+        Ok(Opened {
+            store: Store { writes, reads },
+            unfinished,
+            unreadable,
+        })
+    }
+
+    /// Commits `writes` (all or none of them); returns once they are on disk.
+    ///
+    /// # Errors
+    /// The database's error; nothing was written.
+    pub async fn write(&self, writes: Vec<Write>) -> Result<(), StoreError> {
+        let (done, wait) = oneshot::channel();
+        self.writes
+            .send(WriteJob::Write(writes, done))
+            .map_err(|_| StoreError::Stopped)?;
+        wait.await.map_err(|_| StoreError::Stopped)?
+    }
+
+    /// Returns once every write sent before it is committed.
+    pub async fn flush(&self) {
+        let (done, wait) = oneshot::channel();
+        if self.writes.send(WriteJob::Flush(done)).is_ok() {
+            let _ = wait.await;
+        }
+    }
+
+    /// A game as stored, finished or not (`None` for no such game, or a quarantined one).
+    ///
+    /// # Errors
+    /// The database's error.
+    pub async fn load(&self, game: &str) -> Result<Option<Saved>, StoreError> {
+        let (done, wait) = oneshot::channel();
+        self.reads
+            .send(ReadJob::Load(game.to_owned(), done))
+            .map_err(|_| StoreError::Stopped)?;
+        wait.await.map_err(|_| StoreError::Stopped)?
+    }
+
+    /// A finished game's summary and record as kept when it ended; `None` for a game not
+    /// over (or one that ended before they were kept).
+    ///
+    /// # Errors
+    /// The database's error.
+    pub async fn ending(&self, game: &str) -> Result<Option<Ending>, StoreError> {
+        let (done, wait) = oneshot::channel();
+        self.reads
+            .send(ReadJob::Ending(game.to_owned(), done))
+            .map_err(|_| StoreError::Stopped)?;
+        wait.await.map_err(|_| StoreError::Stopped)?
+    }
+}

@@ -1,0 +1,56 @@
+//! The readers: threads of their own, each with its own connection, so that loading a game
+//! (however long) never delays the writer's commits. SQLite's WAL lets them read while it
+//! writes.
+
+use std::path::Path;
+use std::sync::{Arc, Mutex, PoisonError, mpsc};
+use std::thread;
+
+use rusqlite::Connection;
+use tokio::sync::oneshot;
+
+use super::rows::{ending, load};
+use super::{Ending, StoreError};
+use crate::room::Saved;
+
+/// A read for one of the readers.
+pub(super) enum ReadJob {
+    /// A game as stored.
+    Load(String, oneshot::Sender<Result<Option<Saved>, StoreError>>),
+    /// A finished game's kept summary and record.
+    Ending(String, oneshot::Sender<Result<Option<Ending>, StoreError>>),
+}
+
+/// Starts `count` readers of the database at `path`; they end when the sender is dropped.
+pub(super) fn start(path: &Path, count: usize) -> Result<mpsc::Sender<ReadJob>, StoreError> {
+    let (jobs, queue) = mpsc::channel::<ReadJob>();
+    let queue = Arc::new(Mutex::new(queue));
+    for i in 0..count {
+        let conn = Connection::open(path).map_err(|source| StoreError::Open {
+            path: path.display().to_string(),
+            source,
+        })?;
+        conn.execute_batch("PRAGMA query_only = ON; PRAGMA busy_timeout = 5000;")?;
+        let queue = Arc::clone(&queue);
+        thread::Builder::new()
+            .name(format!("salpakan-reader-{i}"))
+            .spawn(move || serve(&conn, &queue))
+            .map_err(StoreError::Thread)?;
+    }
+    Ok(jobs)
+}
+
+fn serve(conn: &Connection, queue: &Mutex<mpsc::Receiver<ReadJob>>) {
+    loop {
+        let job = queue.lock().unwrap_or_else(PoisonError::into_inner).recv();
+        match job {
+            Ok(ReadJob::Load(game, done)) => {
+                let _ = done.send(load(conn, &game).map_err(StoreError::from));
+            }
+            Ok(ReadJob::Ending(game, done)) => {
+                let _ = done.send(ending(conn, &game).map_err(StoreError::from));
+            }
+            Err(_) => return,
+        }
+    }
+}

@@ -1,0 +1,64 @@
+//! The database's tables, and the bringing up to date of a database an earlier version made.
+
+use rusqlite::{Connection, params};
+
+/// The tables. `games` holds a row per game: its spec, the seats' token digests, the invite's
+/// digest, the accepted formations, and, once it is over, its summary and record (so that a
+/// finished game is read without replaying it); `quarantined` marks a game that could not
+/// be read back, left out at every start. `events` holds a row per event, the JSON of an
+/// `Event` (a formation never in it).
+pub(super) const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    setup_rows INTEGER NOT NULL,
+    move_limit INTEGER NOT NULL,
+    first TEXT NOT NULL,
+    white_player TEXT NOT NULL,
+    black_player TEXT NOT NULL,
+    clock_initial_ms INTEGER,
+    clock_increment_ms INTEGER,
+    white_token TEXT,
+    black_token TEXT,
+    invite TEXT,
+    bot_seed INTEGER NOT NULL,
+    white_setup BLOB,
+    black_setup BLOB,
+    over INTEGER NOT NULL DEFAULT 0,
+    created_ms INTEGER,
+    creator_ip TEXT,
+    summary TEXT,
+    record TEXT,
+    quarantined TEXT
+);
+CREATE INDEX IF NOT EXISTS games_unfinished ON games (over);
+CREATE TABLE IF NOT EXISTS events (
+    game TEXT NOT NULL,
+    v INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (game, v)
+) WITHOUT ROWID;
+";
+
+/// Brings a database made by an earlier version up to [`SCHEMA`]: `created_ms` is new (the
+/// games already there count as created now), and so are `creator_ip` (unknown for them),
+/// `summary` and `record` (read by replaying, for games that ended before them) and
+/// `quarantined`.
+pub(super) fn migrate(conn: &Connection) -> rusqlite::Result<()> {
+    let has = |column: &str| -> rusqlite::Result<bool> {
+        conn.prepare("SELECT 1 FROM pragma_table_info('games') WHERE name = ?1")?
+            .exists([column])
+    };
+    for column in ["creator_ip", "summary", "record", "quarantined"] {
+        if !has(column)? {
+            conn.execute_batch(&format!("ALTER TABLE games ADD COLUMN {column} TEXT"))?;
+        }
+    }
+    if !has("created_ms")? {
+        conn.execute_batch("ALTER TABLE games ADD COLUMN created_ms INTEGER")?;
+        conn.execute(
+            "UPDATE games SET created_ms = ?1 WHERE created_ms IS NULL",
+            params![crate::clock::unix_ms() as i64],
+        )?;
+    }
+    Ok(())
+}

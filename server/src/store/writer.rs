@@ -1,0 +1,160 @@
+//! The writer thread: group commits, each write in a savepoint of its own.
+
+use std::sync::mpsc;
+
+use rusqlite::{Connection, params};
+use salpakan::Side;
+
+use super::rows::quarantine;
+use super::{Done, GROUP, StoreError, Write, WriteJob};
+use crate::room::Event;
+
+/// The writer thread: takes what is waiting (up to [`GROUP`] writes), commits it as one
+/// transaction, then answers each. It only writes (reads have connections of their own, so
+/// no read ever delays a commit). It ends when every [`Store`] is dropped, after the last
+/// write.
+pub(super) fn run(mut conn: Connection, queue: &mpsc::Receiver<WriteJob>) {
+    while let Ok(job) = queue.recv() {
+        let mut group = Vec::new();
+        let mut flushed = Vec::new();
+        let mut next = Some(job);
+        while let Some(job) = next.take() {
+            match job {
+                WriteJob::Write(writes, done) => group.push((writes, done)),
+                WriteJob::Flush(done) => flushed.push(done),
+            }
+            if group.len() < GROUP {
+                next = queue.try_recv().ok();
+            }
+        }
+        if !group.is_empty() {
+            let results = commit(&mut conn, &group);
+            for ((_, done), result) in group.into_iter().zip(results) {
+                let _ = done.send(result);
+            }
+        }
+        for done in flushed {
+            let _ = done.send(());
+        }
+    }
+}
+
+fn commit(conn: &mut Connection, group: &[(Vec<Write>, Done)]) -> Vec<Result<(), StoreError>> {
+    let mut results = Vec::with_capacity(group.len());
+    let outcome = (|| -> rusqlite::Result<()> {
+        let mut tx = conn.transaction()?;
+        for (writes, _) in group {
+            let mut sp = tx.savepoint()?;
+            let result = writes.iter().try_for_each(|w| apply(&sp, w));
+            match result {
+                Ok(()) => {
+                    sp.commit()?;
+                    results.push(Ok(()));
+                }
+                Err(e) => {
+                    sp.rollback()?;
+                    drop(sp);
+                    results.push(Err(StoreError::Sqlite(e)));
+                }
+            }
+        }
+        tx.commit()
+    })();
+    match outcome {
+        Ok(()) => results,
+        // The whole transaction failed: every write in it fails alike.
+        Err(e) => group
+            .iter()
+            .map(|_| Err(StoreError::Sqlite(clone_error(&e))))
+            .collect(),
+    }
+}
+
+/// An SQLite error again, for each write of a failed group (rusqlite's errors are not
+/// `Clone`): its code and message kept.
+fn clone_error(e: &rusqlite::Error) -> rusqlite::Error {
+    match e {
+        rusqlite::Error::SqliteFailure(code, message) => {
+            rusqlite::Error::SqliteFailure(*code, message.clone())
+        }
+        other => rusqlite::Error::ToSqlConversionFailure(other.to_string().into()),
+    }
+}
+
+fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
+    match write {
+        Write::Create { spec, creator } => {
+            let clock = spec.clock;
+            conn.prepare_cached(
+                "INSERT INTO games (id, setup_rows, move_limit, first, white_player,
+                 black_player, clock_initial_ms, clock_increment_ms, white_token, black_token,
+                 invite, bot_seed, created_ms, creator_ip)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+            )?
+            .execute(params![
+                spec.id,
+                spec.rules.setup_rows(),
+                spec.rules.move_limit().unwrap_or(0),
+                spec.first.word(),
+                spec.players[0].word(),
+                spec.players[1].word(),
+                clock.map(|c| c.initial_ms as i64),
+                clock.map(|c| c.increment_ms as i64),
+                spec.tokens[0],
+                spec.tokens[1],
+                spec.invite,
+                spec.bot_seed as i64,
+                spec.created_ms as i64,
+                creator.map(|ip| ip.to_string()),
+            ])?;
+        }
+        Write::Delete(game) => {
+            conn.prepare_cached("DELETE FROM events WHERE game = ?1")?
+                .execute(params![game])?;
+            conn.prepare_cached("DELETE FROM games WHERE id = ?1")?
+                .execute(params![game])?;
+        }
+        Write::Quarantine { game, reason } => quarantine(conn, game, reason)?,
+        Write::Join { game, side, token } => {
+            let sql = match side {
+                Side::White => "UPDATE games SET white_token = ?2 WHERE id = ?1",
+                Side::Black => "UPDATE games SET black_token = ?2 WHERE id = ?1",
+            };
+            conn.prepare_cached(sql)?.execute(params![game, token])?;
+        }
+        Write::Events {
+            game,
+            first_v,
+            events,
+            ending,
+        } => {
+            let mut insert =
+                conn.prepare_cached("INSERT INTO events (game, v, body) VALUES (?1, ?2, ?3)")?;
+            for (i, event) in events.iter().enumerate() {
+                let body = serde_json::to_string(event)
+                    .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
+                insert.execute(params![game, (*first_v + i as u64) as i64, body])?;
+                if let Event::Ready {
+                    side,
+                    formation: Some(setup),
+                } = event
+                {
+                    let sql = match side {
+                        Side::White => "UPDATE games SET white_setup = ?2 WHERE id = ?1",
+                        Side::Black => "UPDATE games SET black_setup = ?2 WHERE id = ?1",
+                    };
+                    conn.prepare_cached(sql)?
+                        .execute(params![game, setup.cell_values().to_vec()])?;
+                }
+            }
+            if let Some(ending) = ending {
+                conn.prepare_cached(
+                    "UPDATE games SET over = 1, creator_ip = NULL, summary = ?2, record = ?3
+                     WHERE id = ?1",
+                )?
+                .execute(params![game, ending.summary, ending.record])?;
+            }
+        }
+    }
+    Ok(())
+}

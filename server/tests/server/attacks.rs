@@ -1,0 +1,223 @@
+//! The arbiter under attack: what a hostile client could do to other games (freeze them,
+//! exhaust the server, win by it), each through the real stack, each failing before its fix.
+
+use std::time::Duration;
+
+use rusqlite::Connection;
+use salpakan::{Rules, Side};
+use salpakan_server::room::{Player, Spec};
+use salpakan_server::store::{Durability, Store, Write};
+use serde_json::{Value, json};
+
+use crate::common::{Table, random_game, scratch, start_on};
+
+/// Holds the database's write lock from a connection of its own until dropped: the server's
+/// writer waits meanwhile, as behind a slow disk.
+struct WriteLock(Connection);
+
+impl WriteLock {
+    fn take(db: &std::path::Path) -> WriteLock {
+        let conn = Connection::open(db).expect("the database");
+        conn.execute_batch("BEGIN IMMEDIATE")
+            .expect("the write lock");
+        WriteLock(conn)
+    }
+}
+
+impl Drop for WriteLock {
+    fn drop(&mut self) {
+        let _ = self.0.execute_batch("ROLLBACK");
+    }
+}
+
+fn spec(id: &str) -> Spec {
+    Spec {
+        id: id.into(),
+        rules: Rules::default(),
+        first: Side::White,
+        players: [Player::Human; 2],
+        clock: None,
+        tokens: [None, None],
+        invite: None,
+        bot_seed: 1,
+        created_ms: 0,
+    }
+}
+
+#[tokio::test]
+async fn a_read_never_waits_for_the_writer() {
+    let db = scratch("reads").join("games.db");
+    let store = Store::open(&db, Durability::Normal).unwrap().store;
+    let created = Write::Create {
+        spec: spec("00000000000000aa"),
+        creator: None,
+    };
+    store.write(vec![created]).await.unwrap();
+    // The writer is stuck behind the lock with a write of its own...
+    let lock = WriteLock::take(&db);
+    let writing = tokio::spawn({
+        let store = store.clone();
+        async move {
+            let write = Write::Create {
+                spec: spec("00000000000000bb"),
+                creator: None,
+            };
+            store.write(vec![write]).await
+        }
+    });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(!writing.is_finished(), "the write waits for the lock");
+    // ...and a read is answered all the same.
+    let read = tokio::time::timeout(Duration::from_secs(2), store.load("00000000000000aa"))
+        .await
+        .expect("a read while the writer waits")
+        .unwrap();
+    assert_eq!(
+        read.map(|saved| saved.spec.id),
+        Some("00000000000000aa".to_owned())
+    );
+    drop(lock);
+    writing
+        .await
+        .unwrap()
+        .expect("the write, once the lock is gone");
+}
+
+#[tokio::test]
+async fn a_finished_game_is_read_from_its_row_never_replayed() {
+    let db = scratch("finished").join("games.db");
+    let server = start_on(db, 31, |_| {}).await;
+    let game = random_game(11, 400);
+    assert!(!game.status().is_ongoing());
+    let mut table = Table::open(&server, json!({"first": game.first_mover().word()})).await;
+    table.set_up(&game).await;
+    table.replay(&game, 0, game.history().len()).await;
+    let path = format!("/api/games/{}", table.id);
+    let (_, summary) = server.json("GET", &path, &Value::Null).await;
+    let (_, record) = server.http("GET", &format!("{path}/record"), "").await;
+    for seat in table.seats {
+        seat.socket.close().await;
+    }
+    let running = server.running.as_ref().unwrap();
+    for _ in 0..100 {
+        if running.games_in_memory() == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(
+        running.games_in_memory(),
+        0,
+        "a finished game leaves memory"
+    );
+    let replays = running.replays();
+    for _ in 0..20 {
+        assert_eq!(
+            server.json("GET", &path, &Value::Null).await,
+            (200, summary.clone())
+        );
+        assert_eq!(
+            server.http("GET", &format!("{path}/record"), "").await,
+            (200, record.clone())
+        );
+    }
+    assert_eq!(
+        running.replays(),
+        replays,
+        "reading a finished game replays nothing"
+    );
+    assert_eq!(running.games_in_memory(), 0);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_commits_delay_is_charged_to_nobody() {
+    let db = scratch("delay").join("games.db");
+    let server = start_on(db.clone(), 32, |_| {}).await;
+    let game = random_game(14, 4);
+    let clock = json!({"initial_ms": 60_000, "increment_ms": 0});
+    let first = game.first_mover();
+    let mut table = Table::open(&server, json!({"first": first.word(), "clock": clock})).await;
+    table.set_up(&game).await;
+    table.replay(&game, 0, 1).await;
+    // The second move's commit takes over a second.
+    let lock = WriteLock::take(&db);
+    let mv = json!({"t": "move", "move": game.history()[1].mv.to_string(), "ply": 1});
+    table.seats[first.other().index()].send(&mv).await;
+    tokio::time::sleep(Duration::from_millis(1_200)).await;
+    drop(lock);
+    let [ply, _] = table.both(table.v + 1).await;
+    table.v += 1;
+    assert_eq!(ply["clock"]["running"], first.word());
+    // The first mover's time runs from when the move reached it, not from the decision.
+    let seat = &mut table.seats[first.index()];
+    seat.send(&json!({"t": "hello", "v": 99})).await;
+    let state = seat.until("state").await;
+    let left = state["clock"][format!("{}_ms", first.word())]
+        .as_u64()
+        .unwrap();
+    assert!(
+        left > 59_500,
+        "{left} ms left: the commit's delay was charged"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn an_unreadable_game_is_quarantined_and_the_rest_start() {
+    let db = scratch("quarantine").join("games.db");
+    let server = start_on(db.clone(), 33, |_| {}).await;
+    let mut ids = Vec::new();
+    for _ in 0..3 {
+        let (status, created) = server.json("POST", "/api/games", &json!({})).await;
+        assert_eq!(status, 201);
+        ids.push(created["game"].as_str().unwrap().to_owned());
+    }
+    server.stop().await;
+    let conn = Connection::open(&db).unwrap();
+    // An unknown player kind, and a formation no rule allows.
+    conn.execute(
+        "UPDATE games SET white_player = 'grandmaster' WHERE id = ?1",
+        [&ids[0]],
+    )
+    .unwrap();
+    conn.execute(
+        "UPDATE games SET white_setup = X'00' WHERE id = ?1",
+        [&ids[1]],
+    )
+    .unwrap();
+    conn.execute(
+        "INSERT INTO events (game, v, body) VALUES (?1, 1, '{\"t\":\"ready\",\"side\":\"White\"}')",
+        [&ids[1]],
+    )
+    .unwrap();
+    drop(conn);
+    let server = start_on(db.clone(), 34, |_| {}).await;
+    for (id, status) in [(&ids[0], 404), (&ids[1], 404), (&ids[2], 200)] {
+        let (got, _) = server
+            .json("GET", &format!("/api/games/{id}"), &Value::Null)
+            .await;
+        assert_eq!(got, status, "game {id}");
+    }
+    server.stop().await;
+    let conn = Connection::open(&db).unwrap();
+    let quarantined: Vec<Option<String>> = ids
+        .iter()
+        .map(|id| {
+            conn.query_row("SELECT quarantined FROM games WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .unwrap()
+        })
+        .collect();
+    assert!(
+        quarantined[0]
+            .as_deref()
+            .is_some_and(|why| why.contains("grandmaster"))
+    );
+    assert!(
+        quarantined[1].is_some(),
+        "a game the rules refuse is quarantined too"
+    );
+    assert_eq!(quarantined[2], None);
+}
