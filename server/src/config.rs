@@ -63,6 +63,9 @@ pub struct Limits {
     /// Frames waiting to be sent to one socket; a socket that falls further behind is
     /// closed with 1008.
     pub outbox: usize,
+    /// The longest a frame may take to be written to a socket; a client that reads nothing
+    /// for longer is closed with 1008, its slot freed.
+    pub write_timeout: Duration,
 }
 
 impl Default for Limits {
@@ -78,6 +81,7 @@ impl Default for Limits {
             abandon_grace: Duration::from_secs(60),
             setup_expiry: Duration::from_secs(24 * 60 * 60),
             outbox: 512,
+            write_timeout: Duration::from_secs(10),
         }
     }
 }

@@ -30,6 +30,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod budget;
 #[cfg(feature = "client")]
 pub mod client;
 pub mod clock;

@@ -1,7 +1,6 @@
 //! A game socket: frames in (bounded in size and rate), frames out (from the socket's outbox,
 //! in order), pings, and the close codes of the contract.
 
-use std::collections::VecDeque;
 use std::sync::Arc;
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
@@ -17,38 +16,10 @@ use crate::wire::{CloseCode, Code, Refusal};
 /// How long a closing socket waits for the client's close frame.
 const CLOSING_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
-/// The message budget: at most `limit` messages in any `window`.
-struct Budget {
-    limit: usize,
-    window: std::time::Duration,
-    times: VecDeque<Instant>,
-}
-
-impl Budget {
-    fn new(limits: &Limits) -> Budget {
-        Budget {
-            limit: limits.messages_per_window,
-            window: limits.window,
-            times: VecDeque::with_capacity(limits.messages_per_window),
-        }
-    }
-
-    /// Counts a message at `now`; `false` if it is one too many.
-    fn take(&mut self, now: Instant) -> bool {
-        while self
-            .times
-            .front()
-            .is_some_and(|&t| now.duration_since(t) >= self.window)
-        {
-            self.times.pop_front();
-        }
-        if self.times.len() >= self.limit {
-            return false;
-        }
-        self.times.push_back(now);
-        true
-    }
-}
+/// Events a replay sends for each message it costs the socket's budget (a `hello` itself
+/// costs one): a replay of a 10,000-ply game costs 100 messages, so a socket can ask for
+/// one about twice per window.
+pub const REPLAYED_PER_MESSAGE: usize = 100;
 
 fn close_frame(code: CloseCode, reason: &'static str) -> Message {
     Message::Close(Some(CloseFrame {
@@ -57,7 +28,47 @@ fn close_frame(code: CloseCode, reason: &'static str) -> Message {
     }))
 }
 
-/// Serves one socket for `to` until it closes.
+/// Why a socket closes: its code and reason, and a last frame to send before the close.
+type Closing = Option<(CloseCode, &'static str, Option<String>)>;
+
+const TOO_SLOW: (CloseCode, &str, Option<String>) =
+    (CloseCode::Policy, "too slow to read the game", None);
+
+/// Writes `frames` in order, each within `limits.write_timeout`: a client that does not read
+/// what it is sent is closed, and holds no slot for longer.
+async fn write<S>(sink: &mut S, frames: &[Arc<str>], limits: &Limits) -> Result<(), Closing>
+where
+    S: SinkExt<Message> + Unpin,
+{
+    for frame in frames {
+        let message = Message::Text(frame.as_ref().into());
+        match tokio::time::timeout(limits.write_timeout, sink.send(message)).await {
+            Ok(Ok(())) => {}
+            Ok(Err(_)) => return Err(None),
+            Err(_) => return Err(Some(TOO_SLOW)),
+        }
+    }
+    Ok(())
+}
+
+fn rate_limited(limits: &Limits) -> Closing {
+    let refusal = Refusal::new(
+        Code::RateLimited,
+        format!(
+            "more than {} messages in {} s",
+            limits.messages_per_window,
+            limits.window.as_secs()
+        ),
+    );
+    Some((
+        CloseCode::Policy,
+        "too many messages",
+        Some(refusal.message().to_json()),
+    ))
+}
+
+/// Serves one socket for `to` until it closes. `budget` is the seat's (shared by its
+/// sockets) or, for a spectator, the socket's own.
 pub async fn serve(
     socket: WebSocket,
     hub: Arc<Hub>,
@@ -68,22 +79,29 @@ pub async fn serve(
     let limits = hub.config().limits;
     let (mut sink, mut stream) = socket.split();
     let (tx, mut outbox) = mpsc::channel(limits.outbox);
-    let subscriber = hub.attach(&live, to, tx).await;
-    let mut budget = Budget::new(&limits);
+    let (subscriber, budget) = hub.attach(&live, to, tx).await;
     let mut pings = interval_at(Instant::now() + limits.ping_interval, limits.ping_interval);
     pings.set_missed_tick_behavior(MissedTickBehavior::Delay);
     let mut heard = Instant::now();
     let mut stopping = hub.stopping();
-    let closing = loop {
+    let take = |now: Instant, units: usize| {
+        budget
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take(now, units)
+    };
+    let closing: Closing = loop {
         tokio::select! {
-            out = outbox.recv() => match out {
-                Some(Out::Text(text)) => {
-                    if sink.send(Message::Text(text.into())).await.is_err() {
-                        break None;
-                    }
+            out = outbox.recv() => {
+                let written = match out {
+                    Some(Out::Text(text)) => write(&mut sink, &[text], &limits).await,
+                    Some(Out::Frames(frames)) => write(&mut sink, &frames, &limits).await,
+                    Some(Out::Close(code, reason)) => break Some((code, reason, None)),
+                    None => break Some(TOO_SLOW),
+                };
+                if let Err(closing) = written {
+                    break closing;
                 }
-                Some(Out::Close(code, reason)) => break Some((code, reason, None)),
-                None => break Some((CloseCode::Policy, "too slow to read the game", None)),
             },
             frame = stream.next() => {
                 let now = Instant::now();
@@ -101,20 +119,21 @@ pub async fn serve(
                 if size > limits.max_frame_bytes {
                     break Some((CloseCode::TooBig, "a frame is at most 4096 bytes", None));
                 }
-                if !budget.take(now) {
-                    let refusal = Refusal::new(Code::RateLimited, format!(
-                        "more than {} messages in {} s",
-                        limits.messages_per_window,
-                        limits.window.as_secs()
-                    ));
-                    break Some((CloseCode::Policy, "too many messages", Some(refusal.message().to_json())));
+                if !take(now, 1) {
+                    break rate_limited(&limits);
                 }
                 match text {
-                    Ok(text) => hub.handle(&live, subscriber, to, text.as_str()).await,
+                    Ok(text) => {
+                        let replayed = hub.handle(&live, subscriber, to, text.as_str()).await;
+                        if !take(now, replayed / REPLAYED_PER_MESSAGE) {
+                            break rate_limited(&limits);
+                        }
+                    }
                     Err(_) => {
                         let refusal = Refusal::new(Code::BadMessage, "frames are text");
-                        if sink.send(Message::Text(refusal.message().to_json().into())).await.is_err() {
-                            break None;
+                        let frame: Arc<str> = refusal.message().to_json().into();
+                        if let Err(closing) = write(&mut sink, &[frame], &limits).await {
+                            break closing;
                         }
                     }
                 }
@@ -123,8 +142,11 @@ pub async fn serve(
                 if heard.elapsed() >= limits.idle_timeout {
                     break Some((CloseCode::Idle, "idle", None));
                 }
-                if sink.send(Message::Ping(Default::default())).await.is_err() {
-                    break None;
+                let ping = sink.send(Message::Ping(Default::default()));
+                match tokio::time::timeout(limits.write_timeout, ping).await {
+                    Ok(Ok(())) => {}
+                    Ok(Err(_)) => break None,
+                    Err(_) => break Some(TOO_SLOW),
                 }
             }
             _ = stopping.changed() => break Some((CloseCode::Restart, "the server is restarting", None)),
@@ -132,46 +154,32 @@ pub async fn serve(
     };
     hub.detach(&live, subscriber, to).await;
     if let Some((code, reason, last)) = closing {
-        // Frames already queued go out first, then the refusal that closes, then the close.
-        while let Ok(Out::Text(text)) = outbox.try_recv() {
-            if sink.send(Message::Text(text.into())).await.is_err() {
-                break;
+        // Frames already queued go out first, then the refusal that closes, then the close;
+        // each within the write timeout, so that a client that reads nothing holds nothing.
+        let mut queued = Vec::new();
+        while let Ok(out) = outbox.try_recv() {
+            match out {
+                Out::Text(text) => queued.push(text),
+                Out::Frames(frames) => queued.extend(frames),
+                Out::Close(..) => break,
             }
         }
-        if let Some(last) = last {
-            let _ = sink.send(Message::Text(last.into())).await;
-        }
-        let _ = sink.send(close_frame(code, reason)).await;
-        // The closing handshake: wait (a little) for the client's close, so that the TCP
-        // connection does not end before the client has read the code.
-        let _ = tokio::time::timeout(CLOSING_WAIT, async {
-            while let Some(Ok(frame)) = stream.next().await {
-                if matches!(frame, Message::Close(_)) {
-                    break;
+        queued.extend(last.map(Arc::from));
+        if write(&mut sink, &queued, &limits).await.is_ok() {
+            let close = sink.send(close_frame(code, reason));
+            let _ = tokio::time::timeout(limits.write_timeout, close).await;
+            // The closing handshake: wait (a little) for the client's close, so that the TCP
+            // connection does not end before the client has read the code.
+            let _ = tokio::time::timeout(CLOSING_WAIT, async {
+                while let Some(Ok(frame)) = stream.next().await {
+                    if matches!(frame, Message::Close(_)) {
+                        break;
+                    }
                 }
-            }
-        })
-        .await;
+            })
+            .await;
+        }
     }
-    let _ = sink.close().await;
+    let _ = tokio::time::timeout(limits.write_timeout, sink.close()).await;
     drop(slot);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_budget_allows_its_limit_per_window() {
-        let limits = Limits {
-            messages_per_window: 3,
-            window: std::time::Duration::from_secs(10),
-            ..Limits::default()
-        };
-        let mut budget = Budget::new(&limits);
-        let t0 = Instant::now();
-        assert!((0..3).all(|_| budget.take(t0)));
-        assert!(!budget.take(t0 + std::time::Duration::from_secs(9)));
-        assert!(budget.take(t0 + std::time::Duration::from_secs(10)));
-    }
 }

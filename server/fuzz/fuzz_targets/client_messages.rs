@@ -133,6 +133,15 @@ fuzz_target!(|data: &[u8]| {
                         assert!(!replies.iter().any(|f| shows_enemy_rank(&f.to_json(), side)));
                     }
                 }
+                Answer::Replay(frames) => {
+                    assert_eq!(room.version(), version);
+                    assert_eq!(seen(&room), before, "a replay changed the game");
+                    if let Recipient::Seat(side) = to
+                        && room.record().is_none()
+                    {
+                        assert!(!frames.iter().any(|f| shows_enemy_rank(f, side)));
+                    }
+                }
             }
         }
         // Each seat's state, every few lines (rendering it is a run's costly part).

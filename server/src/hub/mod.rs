@@ -18,6 +18,7 @@ use thiserror::Error;
 use tokio::sync::{Mutex as AsyncMutex, Notify, mpsc, watch};
 use tokio::time::Instant;
 
+use crate::budget::Budget;
 use crate::config::Config;
 use crate::room::{Answer, Phase, Player, Recipient, RestoreError, Room, Saved};
 use crate::secret::{Entropy, ID_BYTES};
@@ -28,7 +29,10 @@ use crate::wire::{CloseCode, Code, Refusal, ServerMessage, SideWord};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Out {
     /// A text frame.
-    Text(String),
+    Text(Arc<str>),
+    /// Frames to write in order, as one item (a replay: however long, it takes one place in
+    /// the socket's queue).
+    Frames(Vec<Arc<str>>),
     /// Close the socket with this code and reason.
     Close(CloseCode, &'static str),
 }
@@ -97,6 +101,8 @@ struct Subscriber {
 struct LiveState {
     room: Room,
     subscribers: Vec<Subscriber>,
+    /// Each seat's message budget, shared by its sockets (a reconnect does not refill it).
+    budgets: [Arc<Mutex<Budget>>; 2],
     creator: Option<IpAddr>,
     /// The database refused a write: the room is no longer the database's, and is dropped.
     broken: bool,
@@ -247,6 +253,8 @@ impl Hub {
                 state: AsyncMutex::new(LiveState {
                     room,
                     subscribers: Vec::new(),
+                    budgets: [(); 2]
+                        .map(|()| Arc::new(Mutex::new(Budget::new(&self.config.limits)))),
                     creator,
                     broken: false,
                     gone: false,
@@ -295,13 +303,24 @@ impl Hub {
         }
     }
 
-    /// A socket for `to` opened: it gets the `state`, then every event.
-    pub async fn attach(&self, live: &Arc<Live>, to: Recipient, tx: mpsc::Sender<Out>) -> u64 {
+    /// A socket for `to` opened: it gets the `state`, then every event. Returns its
+    /// subscriber id and its message budget (its seat's, shared by the seat's sockets; a
+    /// spectator's own).
+    pub async fn attach(
+        &self,
+        live: &Arc<Live>,
+        to: Recipient,
+        tx: mpsc::Sender<Out>,
+    ) -> (u64, Arc<Mutex<Budget>>) {
         let id = self.next_subscriber.fetch_add(1, Ordering::Relaxed);
         let mut state = live.state.lock().await;
+        let budget = match to {
+            Recipient::Seat(side) => Arc::clone(&state.budgets[side.index()]),
+            Recipient::Spectator => Arc::new(Mutex::new(Budget::new(&self.config.limits))),
+        };
         if state.gone {
             let _ = tx.try_send(Out::Close(CloseCode::Expired, GONE_REASON));
-            return id;
+            return (id, budget);
         }
         if let Recipient::Seat(side) = to
             && state.room.connect(side)
@@ -309,9 +328,10 @@ impl Hub {
             broadcast_presence(&mut state, side, true);
             live.timer.notify_one();
         }
-        let _ = tx.try_send(Out::Text(state.room.state(to, Instant::now()).to_json()));
+        let state_frame = state.room.state(to, Instant::now()).to_json();
+        let _ = tx.try_send(Out::Text(state_frame.into()));
         state.subscribers.push(Subscriber { id, to, tx });
-        id
+        (id, budget)
     }
 
     /// The socket `subscriber` closed.
@@ -333,26 +353,41 @@ impl Hub {
         }
     }
 
-    /// One frame's text from `subscriber`, a socket for `to`.
-    pub async fn handle(&self, live: &Arc<Live>, subscriber: u64, to: Recipient, text: &str) {
+    /// One frame's text from `subscriber`, a socket for `to`. Returns how many event frames
+    /// a `hello` replayed to it (what the socket's budget charges for a replay).
+    pub async fn handle(
+        &self,
+        live: &Arc<Live>,
+        subscriber: u64,
+        to: Recipient,
+        text: &str,
+    ) -> usize {
         let mut state = live.state.lock().await;
         if state.broken {
-            return;
+            return 0;
         }
-        let reply = |state: &LiveState, message: &ServerMessage| {
+        let reply = |state: &LiveState, out: Out| {
             if let Some(s) = state.subscribers.iter().find(|s| s.id == subscriber) {
-                let _ = s.tx.try_send(Out::Text(message.to_json()));
+                let _ = s.tx.try_send(out);
             }
         };
         match state.room.handle(to, text, Instant::now()) {
-            Answer::Refused(refusal) => reply(&state, &refusal.message()),
+            Answer::Refused(refusal) => {
+                reply(&state, Out::Text(refusal.message().to_json().into()))
+            }
             Answer::Messages(messages) => {
                 for message in &messages {
-                    reply(&state, message);
+                    reply(&state, Out::Text(message.to_json().into()));
                 }
+            }
+            Answer::Replay(frames) => {
+                let replayed = frames.len();
+                reply(&state, Out::Frames(frames));
+                return replayed;
             }
             Answer::Events(from) => self.settle(live, &mut state, from).await,
         }
+        0
     }
 
     /// Commits the room's events from index `from`, then sends them to every recipient.
@@ -383,13 +418,10 @@ impl Hub {
         state.room.sent(from, Instant::now());
         let room = &state.room;
         for v in from as u64 + 1..=room.version() {
-            let mut rendered: [Option<String>; 3] = [None, None, None];
-            state.subscribers.retain(|s| {
-                let slot = s.to.side().map_or(2, Side::index);
-                let frame = rendered[slot].get_or_insert_with(|| room.render(v, s.to).to_json());
-                // A socket that cannot keep up is dropped (its task closes it with 1008).
-                s.tx.try_send(Out::Text(frame.clone())).is_ok()
-            });
+            // A socket that cannot keep up is dropped (its task closes it with 1008).
+            state
+                .subscribers
+                .retain(|s| s.tx.try_send(Out::Text(room.frame(v, s.to))).is_ok());
         }
         if room.phase() == Phase::Over {
             let creator = state.creator.take();
@@ -437,11 +469,12 @@ fn plausible_id(id: &str) -> bool {
 }
 
 fn broadcast_presence(state: &mut LiveState, side: Side, connected: bool) {
-    let frame = ServerMessage::Presence {
+    let frame: Arc<str> = ServerMessage::Presence {
         side: SideWord(side),
         connected,
     }
-    .to_json();
+    .to_json()
+    .into();
     state
         .subscribers
         .retain(|s| s.tx.try_send(Out::Text(frame.clone())).is_ok());

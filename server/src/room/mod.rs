@@ -24,6 +24,7 @@ pub use spec::{Player, Saved, Spec, UnknownPlayer};
 pub use crate::wire::Phase;
 
 use core::str::FromStr;
+use std::sync::Arc;
 
 use salpakan::{DeclaredEnd, Game, Move, Setup, Side, Status};
 use thiserror::Error;
@@ -111,8 +112,10 @@ pub enum Answer {
     Refused(Refusal),
     /// New events from this index of [`Room::events`]: commit them, then send them to all.
     Events(usize),
-    /// Messages for the sender only (a pong, missed events, a resent move's event).
+    /// Messages for the sender only (a pong, a fresh `state`, a resent move's event).
     Messages(Vec<ServerMessage>),
+    /// The events a `hello` asked for, as their frames (rendered once, shared).
+    Replay(Vec<Arc<str>>),
 }
 
 /// A stored game that does not fit the rules: it cannot be restored.
@@ -142,6 +145,8 @@ pub struct Room {
     setups: [Option<Setup>; 2],
     game: Option<Game>,
     events: Vec<Event>,
+    /// Each event's frame, rendered once when it was applied (a replay only copies them).
+    frames: Vec<render::Frame>,
     clock: Option<Clock>,
     draw_offer: Option<Side>,
     /// Each side's last move: its `ply` field, the move, and the version of its event.
@@ -180,6 +185,7 @@ impl Room {
             setups: [None, None],
             game: None,
             events: Vec::new(),
+            frames: Vec::new(),
             draw_offer: None,
             last_move: [None, None],
             bot_budget,
@@ -331,6 +337,8 @@ impl Room {
             }
         }
         self.events.push(event);
+        let frame = self.render_frame(self.version());
+        self.frames.push(frame);
     }
 
     /// The clock from `reading` at `now`, if the event has one.
@@ -627,7 +635,7 @@ impl Room {
         };
         let command = match (message, to) {
             (ClientMessage::Ping, _) => return Answer::Messages(vec![ServerMessage::Pong]),
-            (ClientMessage::Hello { v }, _) => return Answer::Messages(self.since(v, to, now)),
+            (ClientMessage::Hello { v }, _) => return self.since(v, to, now),
             (_, Recipient::Spectator) => {
                 return Answer::Refused(Refusal::new(
                     Code::BadMessage,
@@ -645,20 +653,22 @@ impl Room {
         };
         match command.and_then(|command| self.execute(&command, now)) {
             Err(refusal) => Answer::Refused(refusal),
-            Ok(Change::Resend(v)) => Answer::Messages(vec![self.render(v, to)]),
+            Ok(Change::Resend(v)) => Answer::Replay(vec![self.frame(v, to)]),
             Ok(Change::Events(from)) => Answer::Events(from),
         }
     }
 
-    /// What a `hello` after version `v` gets: every later event, or a fresh `state` if `v`
-    /// is past the latest.
-    fn since(&self, v: u64, to: Recipient, now: Instant) -> Vec<ServerMessage> {
+    /// What a `hello` after version `v` gets: every later event's frame (each rendered
+    /// once, when it was applied), or a fresh `state` if `v` is past the latest.
+    fn since(&self, v: u64, to: Recipient, now: Instant) -> Answer {
         if v <= self.version() {
-            (v + 1..=self.version())
-                .map(|k| self.render(k, to))
-                .collect()
+            Answer::Replay(
+                (v + 1..=self.version())
+                    .map(|k| self.frame(k, to))
+                    .collect(),
+            )
         } else {
-            vec![self.state(to, now)]
+            Answer::Messages(vec![self.state(to, now)])
         }
     }
 

@@ -1,6 +1,8 @@
 //! What a room sends: each event, the `state` and the summary, as one recipient sees them,
 //! built from that recipient's `View`, the `PublicView` or public facts only.
 
+use std::sync::Arc;
+
 use salpakan::{Game, Side};
 use tokio::time::Instant;
 
@@ -10,7 +12,50 @@ use crate::wire::{
     StatusWords, Summary, ViewWords,
 };
 
+/// An event's frame as sent: the same bytes for every recipient, or (the start, which shows
+/// each seat its own formation) one per recipient: White, Black, a spectator.
+#[derive(Debug, Clone)]
+pub(super) enum Frame {
+    /// The same for all.
+    Same(Arc<str>),
+    /// White's, Black's and a spectator's.
+    PerRecipient([Arc<str>; 3]),
+}
+
+/// The index of a recipient's frame in [`Frame::PerRecipient`].
+fn slot(to: Recipient) -> usize {
+    to.side().map_or(2, Side::index)
+}
+
 impl Room {
+    /// The frame of event `v` as `to` receives it, as rendered when it was applied.
+    ///
+    /// # Panics
+    /// If there is no such event (`v` is `1 ..= version()`).
+    #[must_use]
+    pub fn frame(&self, v: u64, to: Recipient) -> Arc<str> {
+        match &self.frames[(v - 1) as usize] {
+            Frame::Same(text) => Arc::clone(text),
+            Frame::PerRecipient(texts) => Arc::clone(&texts[slot(to)]),
+        }
+    }
+
+    /// Renders event `v`'s frame once for everyone (once per recipient for the start).
+    pub(super) fn render_frame(&self, v: u64) -> Frame {
+        let text = |to| Arc::from(self.render(v, to).to_json());
+        match self.events[(v - 1) as usize] {
+            Event::Start { .. } => Frame::PerRecipient(
+                [
+                    Recipient::Seat(Side::White),
+                    Recipient::Seat(Side::Black),
+                    Recipient::Spectator,
+                ]
+                .map(text),
+            ),
+            _ => Frame::Same(text(Recipient::Spectator)),
+        }
+    }
+
     /// The event with version `v` as `to` receives it.
     ///
     /// # Panics

@@ -221,3 +221,112 @@ async fn an_unreadable_game_is_quarantined_and_the_rest_start() {
     );
     assert_eq!(quarantined[2], None);
 }
+
+/// A game of `pairs` × 2 plies with no challenge: White and Black each step one piece out
+/// of their zone and back. Returns the table, both sides' formations set up.
+async fn shuffled(server: &crate::common::Server, pairs: usize) -> Table {
+    use salpakan::Setup;
+    let rules = Rules::default();
+    let setups = [
+        Setup::random(Side::White, rules, 41),
+        Setup::random(Side::Black, rules, 42),
+    ];
+    let game =
+        salpakan::Game::new(setups[0].clone(), setups[1].clone(), Side::White, rules).unwrap();
+    let mut table = Table::open(server, json!({"first": "white"})).await;
+    table.set_up(&game).await;
+    // A piece on its zone's front row steps out and back.
+    let stepper = |side: Side| {
+        let (front, out) = if side == Side::White { (3, 4) } else { (6, 5) };
+        let square = setups[side.index()]
+            .pieces()
+            .map(|(square, _)| square.to_string())
+            .find(|name| name.ends_with(&front.to_string()))
+            .unwrap();
+        let file = &square[..1];
+        [
+            format!("{file}{front}-{file}{out}"),
+            format!("{file}{out}-{file}{front}"),
+        ]
+    };
+    let moves = [stepper(Side::White), stepper(Side::Black)];
+    for pair in 0..pairs {
+        for side in Side::ALL {
+            let ply = pair * 2 + side.index();
+            let mv = &moves[side.index()][pair % 2];
+            table
+                .act(side, json!({"t": "move", "move": mv, "ply": ply}), 1)
+                .await;
+        }
+    }
+    table
+}
+
+/// A game of 1,203 events (two formations, the start, 1,200 quiet plies) played on a server
+/// with a raised budget, then that server stopped: its id and database, for a server with the
+/// default limits to serve.
+async fn long_game(name: &str, seed: u64) -> (String, std::path::PathBuf) {
+    let db = scratch(name).join("games.db");
+    let busy = start_on(db.clone(), seed, |c| c.limits.messages_per_window = 100_000).await;
+    let table = shuffled(&busy, 600).await;
+    assert_eq!(table.v, 1203, "two formations, the start and 1,200 plies");
+    busy.stop().await;
+    (table.id, db)
+}
+
+#[tokio::test]
+async fn a_hello_replays_every_event_however_many() {
+    let (id, db) = long_game("replay", 35).await;
+    let server = start_on(db, 36, |_| {}).await;
+    let mut spectator = server.seat(&id, None).await;
+    spectator.until("state").await;
+    spectator.send(&json!({"t": "hello", "v": 0})).await;
+    for v in 1..=1203u64 {
+        let frame = spectator.recv().await;
+        assert_eq!(frame["v"], v, "event {v} of the replay");
+    }
+    spectator.send(&json!({"t": "ping"})).await;
+    assert_eq!(
+        spectator.recv().await["t"],
+        "pong",
+        "nothing more, nothing missing"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_replay_is_paid_from_the_sockets_budget() {
+    let (id, db) = long_game("replay-budget", 37).await;
+    let server = start_on(db, 38, |_| {}).await;
+    // The default budget is 200 messages in 10 s; a replay of 1,203 events costs 12 more
+    // than the hello: 16 replays fit, the 17th does not.
+    let mut spectator = server.seat(&id, None).await;
+    spectator.until("state").await;
+    let mut replays = 0;
+    let closed = loop {
+        spectator.send(&json!({"t": "hello", "v": 0})).await;
+        let mut got = 0;
+        let code = loop {
+            let frame = spectator.recv().await;
+            if let Some(code) = frame["close"].as_u64() {
+                break Some(code);
+            }
+            if frame["t"] == "error" {
+                assert_eq!(frame["code"], "rate-limited");
+                continue;
+            }
+            got += 1;
+            if got == 1203 {
+                break None;
+            }
+        };
+        if code.is_some() {
+            break code;
+        }
+        replays += 1;
+        assert!(replays < 30, "replays are not paid for");
+    };
+    assert_eq!(closed, Some(1008));
+    assert_eq!(replays, 16);
+    server.stop().await;
+}
