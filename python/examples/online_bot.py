@@ -197,8 +197,8 @@ def arguments(argv: Optional[list[str]] = None) -> argparse.Namespace:
     parser.add_argument(
         "--move-limit",
         type=int,
-        default=0,
-        help="with --create: plies without a challenge that draw (default: %(default)s, no limit)",
+        default=None,
+        help="with --create: plies without a challenge that draw (default: the server's)",
     )
     parser.add_argument(
         "--agent",
@@ -222,8 +222,10 @@ def main() -> None:
     args = arguments()
     seed = args.seed if args.seed is not None else secrets.randbits(64)
     if args.create:
-        rules = {"setup_rows": 3, "move_limit": args.move_limit}
-        created = post(args.url, "/api/games", {"opponent": args.opponent, "rules": rules})
+        body: dict[str, Any] = {"opponent": args.opponent}
+        if args.move_limit:
+            body["rules"] = {"move_limit": args.move_limit}
+        created = post(args.url, "/api/games", body)
         game, token = created["game"], created["token"]
         print(f"game {game}: playing {created['side']}")
         if created["invite"]:

@@ -15,14 +15,28 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// A full budget.
+    /// A socket's full budget: the limits' messages per window.
     #[must_use]
     pub fn new(limits: &Limits) -> Budget {
+        Budget::per(limits.messages_per_window, limits.window)
+    }
+
+    /// A full budget of `limit` in any `window`.
+    #[must_use]
+    pub fn per(limit: usize, window: std::time::Duration) -> Budget {
         Budget {
-            limit: limits.messages_per_window,
-            window: limits.window,
-            times: VecDeque::with_capacity(limits.messages_per_window),
+            limit,
+            window,
+            times: VecDeque::new(),
         }
+    }
+
+    /// Whether nothing is counted any more at `now` (the budget is as good as new).
+    #[must_use]
+    pub fn is_empty(&self, now: Instant) -> bool {
+        self.times
+            .back()
+            .is_none_or(|&t| now.duration_since(t) >= self.window)
     }
 
     /// Counts `units` messages at `now`; `false` if that is more than the budget has left

@@ -1,7 +1,7 @@
 //! The server's settings: where it listens, its database, and its limits, from the command
 //! line and the environment.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -32,6 +32,9 @@ pub enum ConfigError {
     /// A flag the server does not know.
     #[error("unknown argument {0} (see --help)")]
     Unknown(String),
+    /// Not an address block (`ADDR/PREFIX`).
+    #[error("not an address block (ADDR/PREFIX): {0}")]
+    Cidr(String),
 }
 
 /// The bounds that keep one client from disturbing the others (`docs/SERVER.md`, "Limits").
@@ -45,8 +48,36 @@ pub struct Limits {
     pub messages_per_window: usize,
     /// The window of the message budget.
     pub window: Duration,
-    /// Open sockets per client address; one more is refused with 429 before the upgrade.
+    /// Open spectators' sockets per client address; one more is refused with 429 before the
+    /// upgrade. (A seat's sockets never count here: another client at the same address
+    /// cannot keep a seat out.)
     pub connections_per_ip: usize,
+    /// Open sockets of one seat; one more is refused with 429.
+    pub sockets_per_seat: usize,
+    /// Sockets a seat may open in a minute (its reconnects); one more is refused with 429.
+    pub seat_connects_per_minute: usize,
+    /// Connections per client address still in HTTP (no request yet, or between requests);
+    /// one more is closed at once.
+    pub pending_per_ip: usize,
+    /// New connections per client address in a minute; one more is closed at once.
+    pub connects_per_minute: usize,
+    /// A connection that sends no complete request head for this long (on arrival, or
+    /// between requests) is closed.
+    pub header_timeout: Duration,
+    /// The most connections held at once (also never more than the open-file limit less
+    /// [`Limits::reserved_files`]).
+    pub max_connections: usize,
+    /// Descriptors kept back from connections, for the database, the page's files and the
+    /// listener.
+    pub reserved_files: usize,
+    /// Games a client address may create in an hour (finished or not).
+    pub games_per_hour: usize,
+    /// The move limit of a game whose creator names none (plies without a challenge that
+    /// draw): it bounds every game's length.
+    pub default_move_limit: u16,
+    /// The longest move limit a creator may ask for; 0 lets a creator ask for none (and
+    /// games of any length).
+    pub max_move_limit: u16,
     /// Unfinished games a client address may have created; one more is refused with 429.
     pub games_per_ip: usize,
     /// How often the server pings a socket.
@@ -75,6 +106,16 @@ impl Default for Limits {
             messages_per_window: 200,
             window: Duration::from_secs(10),
             connections_per_ip: 32,
+            sockets_per_seat: 4,
+            seat_connects_per_minute: 30,
+            pending_per_ip: 16,
+            connects_per_minute: 240,
+            header_timeout: Duration::from_secs(10),
+            max_connections: 20_000,
+            reserved_files: 64,
+            games_per_hour: 120,
+            default_move_limit: 200,
+            max_move_limit: 1_000,
             games_per_ip: 16,
             ping_interval: Duration::from_secs(20),
             idle_timeout: Duration::from_secs(60),
@@ -97,9 +138,13 @@ pub struct Config {
     pub static_dir: Option<PathBuf>,
     /// How hard commits press data to disk.
     pub durability: Durability,
-    /// Whether the client's address is the last one of `X-Forwarded-For` (only behind a
-    /// proxy that sets it), not the connection's.
-    pub trust_forwarded_for: bool,
+    /// The proxies whose `X-Forwarded-For` is believed: for a connection from one of them,
+    /// the client's address is the last entry of that header, not the connection's. Empty
+    /// (the default): the header is never read.
+    pub trusted_proxies: Vec<Cidr>,
+    /// How client addresses are grouped for the per-address limits (an IPv6 client holds a
+    /// whole prefix).
+    pub address_key: AddressKey,
     /// The server's Ismcts bot's budget in iterations per move.
     pub bot_budget: u32,
     /// The limits.
@@ -113,9 +158,107 @@ impl Default for Config {
             db: PathBuf::from("salpakan.db"),
             static_dir: None,
             durability: Durability::Full,
-            trust_forwarded_for: false,
+            trusted_proxies: Vec::new(),
+            address_key: AddressKey::default(),
             bot_budget: 2_000,
             limits: Limits::default(),
+        }
+    }
+}
+
+/// A block of addresses, `ADDR/PREFIX` (a lone address is its own block).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cidr {
+    addr: IpAddr,
+    prefix: u8,
+}
+
+impl Cidr {
+    /// Whether `ip` is in the block.
+    #[must_use]
+    pub fn contains(&self, ip: IpAddr) -> bool {
+        match (self.addr, ip) {
+            (IpAddr::V4(block), IpAddr::V4(ip)) => {
+                mask_v4(u32::from(block), self.prefix) == mask_v4(u32::from(ip), self.prefix)
+            }
+            (IpAddr::V6(block), IpAddr::V6(ip)) => {
+                mask_v6(u128::from(block), self.prefix) == mask_v6(u128::from(ip), self.prefix)
+            }
+            _ => false,
+        }
+    }
+
+    /// The loopback blocks, `127.0.0.0/8` and `::1/128`.
+    #[must_use]
+    pub fn loopback() -> [Cidr; 2] {
+        [
+            Cidr {
+                addr: IpAddr::from([127, 0, 0, 0]),
+                prefix: 8,
+            },
+            Cidr {
+                addr: IpAddr::from(std::net::Ipv6Addr::LOCALHOST),
+                prefix: 128,
+            },
+        ]
+    }
+}
+
+impl std::str::FromStr for Cidr {
+    type Err = ConfigError;
+
+    fn from_str(text: &str) -> Result<Cidr, ConfigError> {
+        let bad = || ConfigError::Cidr(text.to_owned());
+        let (addr, prefix) = text.split_once('/').unwrap_or((text, ""));
+        let addr: IpAddr = addr.parse().map_err(|_| bad())?;
+        let most = if addr.is_ipv4() { 32 } else { 128 };
+        let prefix = if prefix.is_empty() {
+            most
+        } else {
+            prefix.parse().ok().filter(|&p| p <= most).ok_or_else(bad)?
+        };
+        Ok(Cidr { addr, prefix })
+    }
+}
+
+fn mask_v4(bits: u32, prefix: u8) -> u32 {
+    bits.checked_shr(32 - u32::from(prefix)).unwrap_or(0)
+}
+
+fn mask_v6(bits: u128, prefix: u8) -> u128 {
+    bits.checked_shr(128 - u32::from(prefix)).unwrap_or(0)
+}
+
+/// How client addresses are grouped for the per-address limits: an IPv4 address alone, an
+/// IPv6 address by its first `ipv6_prefix` bits (64 by default: one client's network holds
+/// 2^64 addresses).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AddressKey {
+    /// The bits of an IPv6 address that name its client.
+    pub ipv6_prefix: u8,
+}
+
+impl Default for AddressKey {
+    fn default() -> AddressKey {
+        AddressKey { ipv6_prefix: 64 }
+    }
+}
+
+impl AddressKey {
+    /// The key the per-address limits count `ip` under.
+    #[must_use]
+    pub fn of(self, ip: IpAddr) -> IpAddr {
+        match ip {
+            IpAddr::V4(_) => ip,
+            IpAddr::V6(v6) => {
+                let keep = u32::from(self.ipv6_prefix.min(128));
+                let bits = u128::from(v6);
+                let masked = bits
+                    .checked_shr(128 - keep)
+                    .and_then(|b| b.checked_shl(128 - keep))
+                    .unwrap_or(0);
+                IpAddr::from(std::net::Ipv6Addr::from(masked))
+            }
         }
     }
 }
@@ -130,11 +273,26 @@ salpakan-server: the arbiter server of Game of the Generals
   --static DIR                 serve the page's files from DIR at /
   --durability full|normal     full (default): a commit survives a power cut; normal: it
                                survives a crash of the server, not of the machine
-  --trust-forwarded-for        take the client's address from X-Forwarded-For (only behind
-                               a proxy that sets it)
+  --trusted-proxy CIDR         believe X-Forwarded-For on connections from CIDR (a proxy
+                               that sets it; repeat for more); otherwise it is never read
+  --trust-forwarded-for        the same for a proxy on this machine (127.0.0.0/8 and ::1)
+  --ipv6-prefix N              an IPv6 client is its first N bits, for the per-address
+                               limits (default 64)
   --bot-budget N               the ismcts bot's iterations per move (default 2000)
-  --connections-per-ip N       open sockets per client address (default 32)
+  --connections-per-ip N       open spectators' sockets per client address (default 32)
+  --sockets-per-seat N         open sockets of one seat (default 4)
+  --pending-per-ip N           connections per address waiting for a request (default 16)
+  --connects-per-minute N      new connections per address a minute (default 240)
+  --header-timeout-secs N      a connection sending no request this long is closed
+                               (default 10)
+  --max-connections N          connections at once, at most (default 20000; never more
+                               than the open-file limit less 64)
   --games-per-ip N             unfinished games per client address (default 16)
+  --games-per-hour N           games a client address may create in an hour (default 120)
+  --default-move-limit N       plies without a challenge that draw, when a game's creator
+                               names none (default 200): it bounds a game's length
+  --max-move-limit N           the longest move limit a creator may ask for (default 1000;
+                               0 allows none, and games of any length)
   --messages-per-window N      messages a socket may send in 10 s (default 200)
   --abandon-grace-secs N       a seat away this long, its opponent present, loses (default 60)
   --setup-expiry-secs N        a game not started this long after its creation is deleted
@@ -177,7 +335,32 @@ impl Config {
                         other => return Err(ConfigError::Durability(other.to_owned())),
                     }
                 }
-                "--trust-forwarded-for" => config.trust_forwarded_for = true,
+                "--trust-forwarded-for" => config.trusted_proxies.extend(Cidr::loopback()),
+                "--trusted-proxy" => config.trusted_proxies.push(value()?.parse()?),
+                "--ipv6-prefix" => {
+                    let prefix: u8 = number(&flag, &value()?)?;
+                    if prefix > 128 {
+                        return Err(ConfigError::Number {
+                            flag,
+                            value: prefix.to_string(),
+                        });
+                    }
+                    config.address_key.ipv6_prefix = prefix;
+                }
+                "--sockets-per-seat" => config.limits.sockets_per_seat = number(&flag, &value()?)?,
+                "--pending-per-ip" => config.limits.pending_per_ip = number(&flag, &value()?)?,
+                "--connects-per-minute" => {
+                    config.limits.connects_per_minute = number(&flag, &value()?)?;
+                }
+                "--header-timeout-secs" => {
+                    config.limits.header_timeout = Duration::from_secs(number(&flag, &value()?)?);
+                }
+                "--max-connections" => config.limits.max_connections = number(&flag, &value()?)?,
+                "--games-per-hour" => config.limits.games_per_hour = number(&flag, &value()?)?,
+                "--default-move-limit" => {
+                    config.limits.default_move_limit = number(&flag, &value()?)?;
+                }
+                "--max-move-limit" => config.limits.max_move_limit = number(&flag, &value()?)?,
                 "--bot-budget" => config.bot_budget = number(&flag, &value()?)?,
                 "--connections-per-ip" => {
                     config.limits.connections_per_ip = number(&flag, &value()?)?;

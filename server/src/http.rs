@@ -52,9 +52,10 @@ impl From<HubError> for ApiError {
             HubError::NotFound => StatusCode::NOT_FOUND,
             HubError::Unauthorized => StatusCode::UNAUTHORIZED,
             HubError::SeatTaken | HubError::NotOver => StatusCode::CONFLICT,
-            HubError::TooManyGames(_) | HubError::TooManyConnections(_) => {
-                StatusCode::TOO_MANY_REQUESTS
-            }
+            HubError::TooManyGames(_)
+            | HubError::TooManyConnections(_)
+            | HubError::TooManyReconnects(_)
+            | HubError::TooManyCreated(_) => StatusCode::TOO_MANY_REQUESTS,
             HubError::Store(cause) => {
                 eprintln!("salpakan-server: {cause}");
                 StatusCode::INTERNAL_SERVER_ERROR
@@ -108,10 +109,19 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
     }
 }
 
-/// The client's address: the connection's, or the last `X-Forwarded-For` entry when the
-/// server is told to trust its proxy.
+/// The client's address as the per-address limits count it: the connection's, or, for a
+/// connection from a trusted proxy, the last `X-Forwarded-For` entry; an IPv6 address by its
+/// prefix ([`crate::config::AddressKey`]).
 fn client_ip(hub: &Hub, peer: SocketAddr, headers: &HeaderMap) -> IpAddr {
-    if hub.config().trust_forwarded_for
+    let config = hub.config();
+    config.address_key.of(forwarded_for(config, peer, headers))
+}
+
+fn forwarded_for(config: &crate::Config, peer: SocketAddr, headers: &HeaderMap) -> IpAddr {
+    if config
+        .trusted_proxies
+        .iter()
+        .any(|proxy| proxy.contains(peer.ip()))
         && let Some(ip) = headers
             .get_all("x-forwarded-for")
             .iter()
@@ -183,11 +193,24 @@ async fn socket(
     let (live, to) = hub
         .authorize(&id, query.get("token").map(String::as_str))
         .await?;
-    let upgrade = match upgrade {
-        Ok(upgrade) => upgrade,
-        Err(rejection) => return Ok(rejection.into_response()),
+    let admitted = match upgrade {
+        Ok(upgrade) => hub
+            .admit_socket(&live, to, client_ip(&hub, peer, &headers))
+            .await
+            .map(|slot| (upgrade, slot)),
+        Err(rejection) => Err(HubError::Invalid(Refusal::new(
+            Code::BadMessage,
+            rejection.body_text(),
+        ))),
     };
-    let slot = hub.socket_slot(client_ip(&hub, peer, &headers))?;
+    let (upgrade, slot) = match admitted {
+        Ok(admitted) => admitted,
+        Err(e) => {
+            // A finished game loaded for this request leaves memory again.
+            hub.let_go(&live).await;
+            return Err(e.into());
+        }
+    };
     Ok(upgrade
         .max_message_size(READ_LIMIT)
         .max_frame_size(READ_LIMIT)
@@ -202,6 +225,16 @@ async fn no_route() -> ApiError {
     ApiError(
         StatusCode::NOT_FOUND,
         Refusal::new(Code::NotFound, "no such route"),
+    )
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError(
+        StatusCode::METHOD_NOT_ALLOWED,
+        Refusal::new(
+            Code::MethodNotAllowed,
+            "this route does not take that method",
+        ),
     )
 }
 
@@ -226,6 +259,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/games/{id}/socket", get(socket))
         .route("/api", any(no_route))
         .route("/api/{*rest}", any(no_route))
+        .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(BODY_LIMIT));
     let router = match hub.config().static_dir.clone() {
         Some(dir) => api.fallback_service(ServeDir::new(dir)),

@@ -37,6 +37,7 @@ pub mod clock;
 pub mod config;
 pub mod http;
 pub mod hub;
+pub mod listen;
 pub mod room;
 pub mod secret;
 pub mod socket;
@@ -78,7 +79,8 @@ pub struct Running {
     addr: SocketAddr,
     hub: Arc<Hub>,
     store: Store,
-    serving: tokio::task::JoinHandle<std::io::Result<()>>,
+    connections: Arc<listen::Connections>,
+    serving: tokio::task::JoinHandle<()>,
 }
 
 /// Opens the database, restores every unfinished game, binds `config.addr` and serves.
@@ -102,24 +104,22 @@ pub async fn start(config: Config, entropy: Arc<dyn Entropy>) -> Result<Running,
         .await
         .map_err(listen)?;
     let addr = listener.local_addr().map_err(listen)?;
+    let (limits, key) = (config.limits, config.address_key);
     let hub = Hub::new(config, store.clone(), entropy, unfinished);
-    let app = http::router(Arc::clone(&hub)).into_make_service_with_connect_info::<SocketAddr>();
-    let mut stopping = hub.stopping();
-    // Frames are small and answered at once: no Nagle delay on the server's side either.
-    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
-    let serving = tokio::spawn(async move {
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async move {
-                let _ = stopping.changed().await;
-            })
-            .await
-    });
+    let connections = Arc::new(listen::Connections::default());
+    let serving = tokio::spawn(listen::serve(
+        listener,
+        http::router(Arc::clone(&hub)),
+        limits,
+        key,
+        Arc::clone(&connections),
+        hub.stopping(),
+    ));
     Ok(Running {
         addr,
         hub,
         store,
+        connections,
         serving,
     })
 }
@@ -135,6 +135,12 @@ impl Running {
     #[must_use]
     pub fn games_in_memory(&self) -> usize {
         self.hub.games_in_memory()
+    }
+
+    /// Connections open now (sockets included).
+    #[must_use]
+    pub fn connections(&self) -> usize {
+        self.connections.open()
     }
 
     /// Rooms replayed from the database since the start.

@@ -74,7 +74,7 @@ pub async fn serve(
     hub: Arc<Hub>,
     live: Arc<Live>,
     to: Recipient,
-    slot: SocketSlot,
+    slot: Option<SocketSlot>,
 ) {
     let limits = hub.config().limits;
     let (mut sink, mut stream) = socket.split();

@@ -12,7 +12,9 @@ use crate::clock::ClockSettings;
 use crate::room::{Player, Recipient, Room, Spec};
 use crate::secret::{self, Entropy, ID_BYTES, INVITE_BYTES, TOKEN_BYTES};
 use crate::store::{Ending, StoreError, Write};
-use crate::wire::{Code, CreateReply, CreateRequest, JoinReply, JoinRequest, SideWord, Summary};
+use crate::wire::{
+    Code, CreateReply, CreateRequest, JoinReply, JoinRequest, RulesRequest, SideWord, Summary,
+};
 
 /// A side chosen as `"white"`, `"black"` or `"random"` (the default; then from the entropy).
 fn side_choice(word: Option<&str>, what: &str, entropy: &dyn Entropy) -> Result<Side, HubError> {
@@ -32,6 +34,28 @@ fn side_choice(word: Option<&str>, what: &str, entropy: &dyn Entropy) -> Result<
 }
 
 impl Hub {
+    /// The rules a game is asked for: the official ones, with this server's move limit
+    /// unless another is asked for, and never a longer one than the server allows (a move
+    /// limit bounds a game's length: see [`crate::wire::RulesWords::max_plies`]).
+    fn rules(&self, asked: RulesRequest) -> Result<Rules, HubError> {
+        let limits = &self.config.limits;
+        let move_limit = asked
+            .move_limit
+            .unwrap_or(i64::from(limits.default_move_limit));
+        let longest = i64::from(limits.max_move_limit);
+        if limits.max_move_limit > 0 && !(1..=longest).contains(&move_limit) {
+            return Err(HubError::invalid(
+                Code::BadRules,
+                format!(
+                    "move_limit must be 1 … {longest} on this server (plies without a challenge \
+                     before a draw), not {move_limit}"
+                ),
+            ));
+        }
+        Rules::from_numbers(asked.setup_rows.unwrap_or(3), move_limit)
+            .map_err(|e| HubError::invalid(Code::BadRules, e.to_string()))
+    }
+
     /// `POST /api/games` from `ip`: the creator's seat.
     ///
     /// # Errors
@@ -47,17 +71,15 @@ impl Hub {
         let first = side_choice(request.first.as_deref(), "first", entropy)?;
         let opponent = Player::from_word(request.opponent.as_deref().unwrap_or("human"))
             .map_err(|e| HubError::invalid(Code::BadMessage, e.to_string()))?;
-        let rules = match request.rules {
-            None => Rules::default(),
-            Some(r) => Rules::from_numbers(r.setup_rows.unwrap_or(3), r.move_limit.unwrap_or(0))
-                .map_err(|e| HubError::invalid(Code::BadRules, e.to_string()))?,
-        };
+        let rules = self.rules(request.rules.unwrap_or_default())?;
         let clock = request
             .clock
             .map(ClockSettings::check)
             .transpose()
             .map_err(|e| HubError::invalid(Code::BadClock, e.to_string()))?;
-        self.quotas.take_game(ip, self.config.limits.games_per_ip)?;
+        let limits = &self.config.limits;
+        self.quotas
+            .take_game(ip, limits.games_per_ip, limits.games_per_hour)?;
         let id = secret::random_hex(entropy, ID_BYTES);
         let token = secret::random_hex(entropy, TOKEN_BYTES);
         let invite = (opponent == Player::Human).then(|| secret::random_hex(entropy, INVITE_BYTES));
@@ -195,13 +217,41 @@ impl Hub {
         Ok(self.store.ending(id).await?)
     }
 
-    /// A socket slot for `ip`.
+    /// Whether a socket for `to` may open, from `ip`: a seat's within its own sockets and
+    /// reconnects a minute (never counted against its address, so that another client at
+    /// the same address cannot keep it out), a spectator's within its address's sockets
+    /// (the slot it then holds).
     ///
     /// # Errors
-    /// [`HubError::TooManyConnections`] past the connections per client.
-    pub fn socket_slot(&self, ip: IpAddr) -> Result<SocketSlot, HubError> {
-        self.quotas
-            .take_socket(ip, self.config.limits.connections_per_ip)
+    /// [`HubError::TooManyConnections`] past a limit.
+    pub async fn admit_socket(
+        &self,
+        live: &Arc<Live>,
+        to: Recipient,
+        ip: IpAddr,
+    ) -> Result<Option<SocketSlot>, HubError> {
+        let limits = &self.config.limits;
+        let Recipient::Seat(side) = to else {
+            return self
+                .quotas
+                .take_socket(ip, limits.connections_per_ip)
+                .map(Some);
+        };
+        let mut state = live.state.lock().await;
+        if state.room.sockets(side) >= limits.sockets_per_seat {
+            return Err(HubError::TooManyConnections(limits.sockets_per_seat));
+        }
+        if !state.connects[side.index()].take(Instant::now(), 1) {
+            return Err(HubError::TooManyReconnects(limits.seat_connects_per_minute));
+        }
+        Ok(None)
+    }
+
+    /// A request for `live` failed: a finished game it loaded leaves memory again (unless a
+    /// socket follows it).
+    pub async fn let_go(&self, live: &Arc<Live>) {
+        let state = live.state.lock().await;
+        self.evict_if_done(live, &state);
     }
 
     /// Who a socket to game `id` with `token` is for.

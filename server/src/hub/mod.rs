@@ -58,9 +58,15 @@ pub enum HubError {
     /// Past the unfinished games per client address (429).
     #[error("at most {0} unfinished games per client")]
     TooManyGames(usize),
-    /// Past the open sockets per client address (429).
+    /// Past the open sockets per client address, or per seat (429).
     #[error("at most {0} sockets per client")]
     TooManyConnections(usize),
+    /// Past a seat's sockets opened in a minute (429).
+    #[error("at most {0} new sockets a minute for a seat")]
+    TooManyReconnects(usize),
+    /// Past the games a client address may create in an hour (429).
+    #[error("at most {0} new games an hour per client")]
+    TooManyCreated(usize),
     /// The database failed (500; the cause is logged, never sent).
     #[error("the server could not do that")]
     Store(#[from] StoreError),
@@ -81,7 +87,10 @@ impl HubError {
             HubError::SeatTaken => Code::SeatTaken,
             HubError::NotOver => Code::NotOver,
             HubError::TooManyGames(_) => Code::TooManyGames,
-            HubError::TooManyConnections(_) => Code::TooManyConnections,
+            HubError::TooManyConnections(_) | HubError::TooManyReconnects(_) => {
+                Code::TooManyConnections
+            }
+            HubError::TooManyCreated(_) => Code::TooManyGames,
             HubError::Store(_) | HubError::Restore(_) => Code::Internal,
         };
         Refusal::new(code, self.to_string())
@@ -103,6 +112,8 @@ struct LiveState {
     subscribers: Vec<Subscriber>,
     /// Each seat's message budget, shared by its sockets (a reconnect does not refill it).
     budgets: [Arc<Mutex<Budget>>; 2],
+    /// Each seat's sockets opened in the last minute.
+    connects: [Budget; 2],
     creator: Option<IpAddr>,
     /// The database refused a write: the room is no longer the database's, and is dropped.
     broken: bool,
@@ -255,6 +266,12 @@ impl Hub {
                     subscribers: Vec::new(),
                     budgets: [(); 2]
                         .map(|()| Arc::new(Mutex::new(Budget::new(&self.config.limits)))),
+                    connects: [(); 2].map(|()| {
+                        Budget::per(
+                            self.config.limits.seat_connects_per_minute,
+                            std::time::Duration::from_secs(60),
+                        )
+                    }),
                     creator,
                     broken: false,
                     gone: false,
@@ -285,8 +302,11 @@ impl Hub {
         let Some(saved) = self.store.load(id).await? else {
             return Ok(None);
         };
+        // An unfinished game reloaded (after a refused write) still holds its creator's
+        // slot: it is given back when the game ends.
+        let creator = saved.creator;
         let room = self.restore(saved)?;
-        Ok(Some(self.admit(room, None)))
+        Ok(Some(self.admit(room, creator)))
     }
 
     fn release_game(&self, ip: Option<IpAddr>) {

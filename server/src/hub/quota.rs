@@ -1,17 +1,32 @@
-//! What each client address may hold at once: open sockets and unfinished games it created.
-//! A slot is taken before the work it stands for and given back when that ends (a socket's
-//! slot when it is dropped, a game's when the game ends or is deleted).
+//! What each client address may hold at once, open spectators' sockets and unfinished games
+//! it created, and how many games it may create in an hour. A slot is taken before the work
+//! it stands for and given back when that ends (a socket's slot when it is dropped, a game's
+//! when the game ends or is deleted).
 
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
+use tokio::time::{Duration, Instant};
+
 use super::HubError;
+use crate::budget::Budget;
 
 #[derive(Default)]
 struct PerAddress {
     sockets: usize,
     games: usize,
+    /// The games it created in the last hour.
+    created: Option<Budget>,
+}
+
+impl PerAddress {
+    /// Whether it holds nothing and remembers nothing.
+    fn is_empty(&self, now: Instant) -> bool {
+        self.sockets == 0
+            && self.games == 0
+            && self.created.as_ref().is_none_or(|b| b.is_empty(now))
+    }
 }
 
 /// Every address's open sockets and unfinished games.
@@ -46,20 +61,32 @@ impl Quotas {
         let mut all = self.lock();
         let count = all.entry(ip).or_default();
         change(count);
-        if count.sockets == 0 && count.games == 0 {
+        if count.is_empty(Instant::now()) {
             all.remove(&ip);
         }
     }
 
-    /// One more unfinished game for `ip`, at most `limit`.
+    /// One more unfinished game for `ip`: at most `unfinished` at once, and at most
+    /// `per_hour` created in an hour (finished or not).
     ///
     /// # Errors
-    /// [`HubError::TooManyGames`] past the limit.
-    pub fn take_game(&self, ip: IpAddr, limit: usize) -> Result<(), HubError> {
+    /// [`HubError::TooManyGames`] or [`HubError::TooManyCreated`] past a limit.
+    pub fn take_game(
+        &self,
+        ip: IpAddr,
+        unfinished: usize,
+        per_hour: usize,
+    ) -> Result<(), HubError> {
         let mut all = self.lock();
         let count = all.entry(ip).or_default();
-        if count.games >= limit {
-            return Err(HubError::TooManyGames(limit));
+        if count.games >= unfinished {
+            return Err(HubError::TooManyGames(unfinished));
+        }
+        let created = count
+            .created
+            .get_or_insert_with(|| Budget::per(per_hour, Duration::from_secs(3600)));
+        if !created.take(Instant::now(), 1) {
+            return Err(HubError::TooManyCreated(per_hour));
         }
         count.games += 1;
         Ok(())
@@ -96,11 +123,19 @@ impl Quotas {
         })
     }
 
-    /// The addresses holding anything (for tests: none once every game ended and every
-    /// socket closed).
-    #[must_use]
-    pub fn addresses(&self) -> usize {
+    /// The addresses holding anything.
+    #[cfg(test)]
+    fn addresses(&self) -> usize {
         self.lock().len()
+    }
+
+    /// The addresses that hold no socket and no game (only the memory of their creations).
+    #[cfg(test)]
+    fn addresses_holding_nothing_but_creations(&self) -> usize {
+        self.lock()
+            .values()
+            .filter(|count| count.sockets == 0 && count.games == 0)
+            .count()
     }
 }
 
@@ -121,14 +156,33 @@ mod tests {
         let other = quotas.take_socket(b, 2).unwrap();
         drop(first);
         let third = quotas.take_socket(a, 2).unwrap();
-        quotas.take_game(a, 1).unwrap();
+        quotas.take_game(a, 1, 10).unwrap();
         assert!(matches!(
-            quotas.take_game(a, 1),
+            quotas.take_game(a, 1, 10),
             Err(HubError::TooManyGames(1))
         ));
         drop((second, third, other));
         assert_eq!(quotas.addresses(), 1, "a's game is still held");
         quotas.release_game(a);
-        assert_eq!(quotas.addresses(), 0);
+        assert_eq!(
+            quotas.addresses(),
+            1,
+            "a's creations are remembered for an hour"
+        );
+        assert_eq!(quotas.addresses_holding_nothing_but_creations(), 1);
+    }
+
+    #[test]
+    fn an_address_creates_at_most_its_games_an_hour_finished_or_not() {
+        let quotas = Quotas::default();
+        let a: IpAddr = "10.0.0.3".parse().unwrap();
+        for _ in 0..3 {
+            quotas.take_game(a, 1, 3).unwrap();
+            quotas.release_game(a);
+        }
+        assert!(matches!(
+            quotas.take_game(a, 1, 3),
+            Err(HubError::TooManyCreated(3))
+        ));
     }
 }

@@ -29,15 +29,24 @@ impl BotSeat {
     }
 }
 
+/// The stream of the game's bot seed its formation is drawn from.
+pub(super) const FORMATION: &str = "formation";
+/// The stream its moves' draws come from (one seed a ply): another stream than its
+/// formation's, so that nothing of one can be read from the other.
+pub(super) const MOVES: &str = "moves";
+
 /// A bot's turn: what a blocking task needs to choose the bot's move.
 pub struct BotTurn {
     /// The bot's side.
     pub side: Side,
     /// The ply it moves at (plies already played).
     pub ply: u64,
+    /// The agent's seed for this ply (from the game's bot seed, another stream than the
+    /// formation's).
+    pub seed: u64,
     /// Its knowledge (never the game).
     pub tracker: Tracker,
-    /// The agent, seeded from the game's bot seed and the ply.
+    /// The agent, seeded with `seed`.
     pub agent: Box<dyn Agent + Send>,
 }
 
@@ -85,10 +94,11 @@ impl Room {
             return None;
         }
         let tracker = bot.tracker.take()?;
-        let seed = self.spec.bot_seed ^ ply.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let seed = crate::secret::derive(self.spec.bot_seed, MOVES, ply);
         Some(BotTurn {
             side: bot.side,
             ply,
+            seed,
             agent: bot.kind.build(seed, self.bot_budget),
             tracker,
         })

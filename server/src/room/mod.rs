@@ -164,7 +164,8 @@ impl Room {
     pub fn new(spec: Spec, grace: Duration, bot_budget: u32, now: Instant) -> Room {
         let mut room = Room::empty(spec, grace, bot_budget, now);
         if let Some(side) = room.bot.as_ref().map(|bot| bot.side) {
-            let formation = Setup::random(side, room.spec.rules, room.spec.bot_seed);
+            let seed = crate::secret::derive(room.spec.bot_seed, bot::FORMATION, 0);
+            let formation = Setup::random(side, room.spec.rules, seed);
             room.apply(
                 Event::Ready {
                     side,
@@ -600,6 +601,12 @@ impl Room {
     #[must_use]
     pub fn clock(&self, now: Instant) -> Option<Reading> {
         self.clock.map(|c| c.reading(now))
+    }
+
+    /// `side`'s seat's open sockets.
+    #[must_use]
+    pub fn sockets(&self, side: Side) -> usize {
+        self.presence.sockets(side)
     }
 
     /// A socket of `side`'s seat opened. Returns whether the seat was away until now.

@@ -32,6 +32,11 @@ impl Presence {
         self.bots[side.index()] || self.sockets[side.index()] > 0
     }
 
+    /// `side`'s seat's open sockets.
+    pub(super) fn sockets(&self, side: Side) -> usize {
+        self.sockets[side.index()] as usize
+    }
+
     /// A socket of `side`'s seat opened. Returns whether the seat was away until now.
     pub(super) fn connect(&mut self, side: Side) -> bool {
         self.sockets[side.index()] += 1;

@@ -319,3 +319,90 @@ fn a_stored_game_that_breaks_the_rules_is_refused_naming_the_event() {
         Err(RestoreError::Event { v: 2, .. })
     ));
 }
+
+#[test]
+fn the_bots_formation_and_its_moves_come_from_separate_streams() {
+    let now = Instant::now();
+    let mut room = Room::new(
+        spec(
+            [Player::Human, Player::Bot(salpakan::AgentKind::Random)],
+            None,
+        ),
+        Duration::from_secs(60),
+        100,
+        now,
+    );
+    let seed = room.spec().bot_seed;
+    let formation = room.setup(Side::Black).unwrap().clone();
+    // Not the seed itself: drawn from its own stream.
+    assert_ne!(
+        formation,
+        Setup::random(Side::Black, Rules::default(), seed)
+    );
+    let formation_seed = crate::secret::derive(seed, "formation", 0);
+    assert_eq!(
+        formation,
+        Setup::random(Side::Black, Rules::default(), formation_seed)
+    );
+    set_up(&mut room, Side::White, 1, now).unwrap();
+    let mv = room.legal_moves()[0].to_string();
+    play(&mut room, Side::White, &mv, 0, now).unwrap();
+    let turn = room.bot_turn().expect("the bot's move");
+    assert_ne!(turn.seed, seed);
+    assert_ne!(turn.seed, formation_seed);
+    assert_eq!(turn.seed, crate::secret::derive(seed, "moves", 1));
+}
+
+#[test]
+fn a_move_limit_bounds_a_games_length_as_the_rules_words_say() {
+    use crate::wire::RulesWords;
+    // Long games: pieces walk towards the enemy, and each challenge is put off to the last
+    // quiet plies the limit allows.
+    for (seed, limit) in [(1u64, 12u16), (2, 16), (3, 20)] {
+        let rules = Rules::new(3, limit).unwrap();
+        let mut game = salpakan::Game::new(
+            Setup::random(Side::White, rules, seed),
+            Setup::random(Side::Black, rules, seed + 100),
+            Side::White,
+            rules,
+        )
+        .unwrap();
+        let mut rng = salpakan::SplitMix64::new(seed);
+        while game.status().is_ongoing() {
+            let position = *game.position();
+            let enemy = position.occupied(game.side_to_move().other());
+            let (challenges, quiet): (Vec<Move>, Vec<Move>) =
+                game.legal_moves().iter().partition(|mv| enemy.has(mv.to));
+            let late = position.plies_since_challenge() + 2 >= limit;
+            let distance = |mv: &Move| {
+                enemy
+                    .into_iter()
+                    .map(|e| {
+                        let (f, r) = (mv.to.index() % 9, mv.to.index() / 9);
+                        let (g, s) = (e.index() % 9, e.index() / 9);
+                        f.abs_diff(g) + r.abs_diff(s)
+                    })
+                    .min()
+                    .unwrap_or(0)
+            };
+            let pick = if (late && !challenges.is_empty()) || quiet.is_empty() {
+                challenges[rng.below(challenges.len() as u64) as usize]
+            } else {
+                let nearest = quiet.iter().map(distance).min().unwrap_or(0);
+                let close: Vec<Move> = quiet
+                    .into_iter()
+                    .filter(|mv| distance(mv) <= nearest + 1)
+                    .collect();
+                close[rng.below(close.len() as u64) as usize]
+            };
+            game.play(pick).unwrap();
+        }
+        let plies = game.history().len() as u32;
+        let bound = RulesWords::max_plies(Some(limit)).unwrap();
+        assert!(
+            plies <= bound,
+            "{plies} plies under a limit of {limit}: over {bound}"
+        );
+        assert!(plies > 4 * u32::from(limit), "a long game: {plies} plies");
+    }
+}

@@ -173,13 +173,27 @@ impl From<Reading> for ClockWords {
     }
 }
 
-/// The rules: `{"setup_rows", "move_limit"}` (0 for none), as `POST /api/games` takes them.
+/// The rules: `{"setup_rows", "move_limit", "max_plies"}` (0 for no move limit, and then
+/// `max_plies` null), as `POST /api/games` takes the first two.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RulesWords {
     /// The setup zone's rows, 3 or 4.
     pub setup_rows: u8,
     /// Plies without a challenge that draw; 0 for no limit.
     pub move_limit: u16,
+    /// The most plies a game can last under this move limit: every challenge removes a
+    /// piece and the game ends when a Flag goes, so at most 41 challenges happen, each after
+    /// at most `move_limit` quiet plies (and one more while a Flag waits): 42 × (limit + 1).
+    #[serde(default)]
+    pub max_plies: Option<u32>,
+}
+
+impl RulesWords {
+    /// The most plies a game can last under `move_limit`.
+    #[must_use]
+    pub fn max_plies(move_limit: Option<u16>) -> Option<u32> {
+        move_limit.map(|limit| 42 * (u32::from(limit) + 1))
+    }
 }
 
 impl From<Rules> for RulesWords {
@@ -187,6 +201,7 @@ impl From<Rules> for RulesWords {
         RulesWords {
             setup_rows: rules.setup_rows(),
             move_limit: rules.move_limit().unwrap_or(0),
+            max_plies: RulesWords::max_plies(rules.move_limit()),
         }
     }
 }

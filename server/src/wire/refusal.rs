@@ -36,6 +36,8 @@ pub enum Code {
     TooLarge,
     /// No such game, route, or invite (HTTP).
     NotFound,
+    /// A route asked with a method it does not take (HTTP 405).
+    MethodNotAllowed,
     /// No such game or seat, for a socket (HTTP).
     Unauthorized,
     /// The seat is taken (HTTP).
@@ -67,6 +69,7 @@ impl Code {
             Code::BadClock => "bad-clock",
             Code::TooLarge => "too-large",
             Code::NotFound => "not-found",
+            Code::MethodNotAllowed => "method-not-allowed",
             Code::Unauthorized => "unauthorized",
             Code::SeatTaken => "seat-taken",
             Code::NotOver => "not-over",
@@ -141,6 +144,7 @@ mod tests {
             Code::BadClock,
             Code::TooLarge,
             Code::NotFound,
+            Code::MethodNotAllowed,
             Code::Unauthorized,
             Code::SeatTaken,
             Code::NotOver,

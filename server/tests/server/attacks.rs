@@ -233,7 +233,11 @@ async fn shuffled(server: &crate::common::Server, pairs: usize) -> Table {
     ];
     let game =
         salpakan::Game::new(setups[0].clone(), setups[1].clone(), Side::White, rules).unwrap();
-    let mut table = Table::open(server, json!({"first": "white"})).await;
+    let mut table = Table::open(
+        server,
+        json!({"first": "white", "rules": {"move_limit": 0}}),
+    )
+    .await;
     table.set_up(&game).await;
     // A piece on its zone's front row steps out and back.
     let stepper = |side: Side| {
@@ -267,7 +271,11 @@ async fn shuffled(server: &crate::common::Server, pairs: usize) -> Table {
 /// default limits to serve.
 async fn long_game(name: &str, seed: u64) -> (String, std::path::PathBuf) {
     let db = scratch(name).join("games.db");
-    let busy = start_on(db.clone(), seed, |c| c.limits.messages_per_window = 100_000).await;
+    let busy = start_on(db.clone(), seed, |c| {
+        c.limits.messages_per_window = 100_000;
+        c.limits.max_move_limit = 0;
+    })
+    .await;
     let table = shuffled(&busy, 600).await;
     assert_eq!(table.v, 1203, "two formations, the start and 1,200 plies");
     busy.stop().await;
@@ -328,5 +336,99 @@ async fn a_replay_is_paid_from_the_sockets_budget() {
     };
     assert_eq!(closed, Some(1008));
     assert_eq!(replays, 16);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_game_reloaded_after_a_refused_write_still_frees_its_creators_slot() {
+    let db = scratch("refused").join("games.db");
+    let server = start_on(db.clone(), 39, |c| c.limits.games_per_ip = 1).await;
+    let game = random_game(16, 6);
+    let mut table = Table::open(&server, json!({"first": game.first_mover().word()})).await;
+    table.set_up(&game).await;
+    // The next event's row is taken behind the server's back: its write is refused, and
+    // the room is dropped (its sockets closed with 1011) to be reloaded from the database.
+    let conn = Connection::open(&db).unwrap();
+    let next_v = table.v + 1;
+    conn.execute(
+        "INSERT INTO events (game, v, body) VALUES (?1, ?2, '{}')",
+        rusqlite::params![table.id, next_v as i64],
+    )
+    .unwrap();
+    let first = game.first_mover();
+    let mv = json!({"t": "move", "move": game.history()[0].mv.to_string(), "ply": 0});
+    table.seats[first.index()].send(&mv).await;
+    assert_eq!(table.seats[first.index()].until_close().await, 1011);
+    conn.execute(
+        "DELETE FROM events WHERE game = ?1 AND v = ?2",
+        rusqlite::params![table.id, next_v as i64],
+    )
+    .unwrap();
+    // Reloaded, the game ends by a resignation; its creator may create again.
+    let mut seat = server
+        .seat(&table.id, Some(&table.tokens[first.index()]))
+        .await;
+    seat.until("state").await;
+    seat.send(&json!({"t": "resign"})).await;
+    seat.until("over").await;
+    let (status, body) = server.json("POST", "/api/games", &json!({})).await;
+    assert_eq!(status, 201, "the slot was freed: {body}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn every_refusal_has_the_contracts_shape() {
+    let server = crate::common::start(40).await;
+    let (_, created) = server.json("POST", "/api/games", &json!({})).await;
+    let id = created["game"].as_str().unwrap().to_owned();
+    let big = "x".repeat(5_000);
+    for (method, path, body, status) in [
+        ("DELETE", format!("/api/games/{id}"), String::new(), 405),
+        ("PUT", "/api/health".to_owned(), String::new(), 405),
+        ("GET", "/api/games".to_owned(), String::new(), 405),
+        ("POST", "/api/games".to_owned(), big, 413),
+        ("GET", format!("/api/games/{id}/socket"), String::new(), 400),
+        ("PATCH", "/api/nowhere".to_owned(), String::new(), 404),
+    ] {
+        let (got, text) = server.http(method, &path, &body).await;
+        assert_eq!(got, status, "{method} {path}: {text}");
+        let reply: Value =
+            serde_json::from_str(&text).unwrap_or_else(|_| panic!("{method} {path}: {text}"));
+        assert!(
+            reply["error"].is_string() && reply["message"].is_string(),
+            "{reply}"
+        );
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn every_game_is_bounded_by_a_move_limit_shown_before_it_starts() {
+    // A server as shipped: its default move limit, and a longest one a creator may ask for.
+    let server = start_on(scratch("bounded").join("games.db"), 41, |c| {
+        c.limits.default_move_limit = 200;
+        c.limits.max_move_limit = 1_000;
+    })
+    .await;
+    let (status, created) = server.json("POST", "/api/games", &json!({})).await;
+    assert_eq!(status, 201);
+    let path = format!("/api/games/{}", created["game"].as_str().unwrap());
+    let (_, summary) = server.json("GET", &path, &Value::Null).await;
+    assert_eq!(
+        summary["rules"],
+        json!({"setup_rows": 3, "move_limit": 200, "max_plies": 42 * 201})
+    );
+    let mut seat = server
+        .seat(created["game"].as_str().unwrap(), created["token"].as_str())
+        .await;
+    assert_eq!(seat.until("state").await["rules"]["max_plies"], 42 * 201);
+    for (limit, status) in [(0, 400), (1_001, 400), (1_000, 201), (1, 201)] {
+        let body = json!({"rules": {"move_limit": limit}});
+        let (got, reply) = server.json("POST", "/api/games", &body).await;
+        assert_eq!(got, status, "move_limit {limit}: {reply}");
+        if status == 400 {
+            assert_eq!(reply["error"], "bad-rules");
+        }
+    }
     server.stop().await;
 }

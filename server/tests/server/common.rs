@@ -41,6 +41,10 @@ pub async fn start_on(db: PathBuf, seed: u64, tweak: impl FnOnce(&mut Config)) -
         bot_budget: 50,
         ..Config::default()
     };
+    // The tests play the official rules (no move limit) unless they ask for one; the
+    // server's own default limit has tests of its own.
+    config.limits.default_move_limit = 0;
+    config.limits.max_move_limit = 0;
     tweak(&mut config);
     let running = salpakan_server::start(config, Arc::new(SeededEntropy::new(seed)))
         .await

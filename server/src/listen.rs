@@ -1,0 +1,257 @@
+//! The listener: every connection counted when accepted, per client address and in all, and
+//! served by hyper with a header timeout, so that a connection that sends nothing (on
+//! arrival, or between requests) is closed. An address at its cap of connections waiting for
+//! a request, one over its connection rate, or any connection past the server's total (the
+//! open-file limit less a reserve), is closed at once: no client can take the descriptors
+//! every other game needs.
+
+use std::collections::HashMap;
+use std::io;
+use std::net::{IpAddr, SocketAddr};
+use std::pin::Pin;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::ConnectInfo;
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
+use tokio::time::Instant;
+use tower::ServiceExt;
+
+use crate::budget::Budget;
+use crate::config::{AddressKey, Limits};
+
+/// The connections held: those of each address still in HTTP (not yet a socket), and every
+/// open one.
+#[derive(Default)]
+pub struct Connections {
+    pending: Mutex<HashMap<IpAddr, (usize, Budget)>>,
+    open: AtomicUsize,
+}
+
+impl Connections {
+    fn lock(&self) -> MutexGuard<'_, HashMap<IpAddr, (usize, Budget)>> {
+        self.pending.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Open connections now (sockets included).
+    #[must_use]
+    pub fn open(&self) -> usize {
+        self.open.load(Ordering::Relaxed)
+    }
+
+    /// Connections still in HTTP now (not sockets).
+    #[must_use]
+    pub fn pending(&self) -> usize {
+        self.lock().values().map(|(count, _)| count).sum()
+    }
+
+    /// Counts a new connection from `key` at `now`, or says why it is refused.
+    fn admit(
+        self: &Arc<Self>,
+        key: IpAddr,
+        limits: &Limits,
+        total: usize,
+        now: Instant,
+    ) -> Result<(Pending, Open), &'static str> {
+        if self.open() >= total {
+            return Err("the server's connections are all taken");
+        }
+        let mut pending = self.lock();
+        let (count, rate) = pending.entry(key).or_insert_with(|| {
+            (
+                0,
+                Budget::per(limits.connects_per_minute, Duration::from_secs(60)),
+            )
+        });
+        if *count >= limits.pending_per_ip {
+            return Err("too many connections from this address");
+        }
+        if !rate.take(now, 1) {
+            return Err("too many new connections from this address");
+        }
+        *count += 1;
+        self.open.fetch_add(1, Ordering::Relaxed);
+        Ok((
+            Pending {
+                connections: Arc::clone(self),
+                key,
+            },
+            Open {
+                connections: Arc::clone(self),
+            },
+        ))
+    }
+}
+
+/// A connection still in HTTP, counted against its address until dropped (once it is a
+/// socket, or closed).
+struct Pending {
+    connections: Arc<Connections>,
+    key: IpAddr,
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        let mut pending = self.connections.lock();
+        if let Some((count, rate)) = pending.get_mut(&self.key) {
+            *count = count.saturating_sub(1);
+            if *count == 0 && rate.is_empty(Instant::now()) {
+                pending.remove(&self.key);
+            }
+        }
+    }
+}
+
+/// An open connection, counted until its stream is dropped.
+struct Open {
+    connections: Arc<Connections>,
+}
+
+impl Drop for Open {
+    fn drop(&mut self) {
+        self.connections.open.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// A TCP stream that counts as open until dropped (a socket's too, after the upgrade).
+struct Counted {
+    stream: TcpStream,
+    _open: Open,
+}
+
+impl AsyncRead for Counted {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.stream).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for Counted {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.stream).poll_write(cx, buf)
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.stream).poll_shutdown(cx)
+    }
+}
+
+/// The open-file soft limit of this process (Linux's `/proc/self/limits`), if it can be read.
+#[must_use]
+pub fn open_file_limit() -> Option<usize> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = limits.lines().find(|l| l.starts_with("Max open files"))?;
+    line.split_whitespace().nth(3)?.parse().ok()
+}
+
+/// The most connections the server holds at once: its open-file limit less `reserve` (the
+/// database, the page's files, the listener), or `limits.max_connections` if lower.
+#[must_use]
+pub fn total_connections(limits: &Limits) -> usize {
+    let files = open_file_limit().unwrap_or(1024);
+    files
+        .saturating_sub(limits.reserved_files)
+        .min(limits.max_connections)
+        .max(1)
+}
+
+/// Accepts and serves connections on `listener` with `router` until `stopping` changes;
+/// then waits (at most `limits.write_timeout`) for the requests being served to finish (the
+/// sockets close on their own, with 1012).
+pub async fn serve(
+    listener: TcpListener,
+    router: Router,
+    limits: Limits,
+    key: AddressKey,
+    connections: Arc<Connections>,
+    mut stopping: watch::Receiver<bool>,
+) {
+    let total = total_connections(&limits);
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => {
+                let (stream, peer) = match accepted {
+                    Ok(accepted) => accepted,
+                    Err(_) => {
+                        // Out of descriptors (or a connection reset while queued): the next
+                        // accept may succeed once something is closed.
+                        tokio::time::sleep(Duration::from_millis(20)).await;
+                        continue;
+                    }
+                };
+                let Ok((pending, open)) =
+                    connections.admit(key.of(peer.ip()), &limits, total, Instant::now())
+                else {
+                    drop(stream);
+                    continue;
+                };
+                let _ = stream.set_nodelay(true);
+                let stream = Counted { stream, _open: open };
+                tokio::spawn(connection(
+                    stream,
+                    peer,
+                    router.clone(),
+                    pending,
+                    limits.header_timeout,
+                    stopping.clone(),
+                ));
+            }
+            _ = stopping.changed() => break,
+        }
+    }
+    let deadline = Instant::now() + limits.write_timeout;
+    while connections.pending() > 0 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// Serves one connection: HTTP/1.1 with a header timeout (a connection that sends no
+/// complete request head within it, on arrival or between requests, is closed), upgrades to
+/// game sockets, and a graceful end when the server stops.
+async fn connection(
+    stream: Counted,
+    peer: SocketAddr,
+    router: Router,
+    pending: Pending,
+    header_timeout: Duration,
+    mut stopping: watch::Receiver<bool>,
+) {
+    let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
+        request.extensions_mut().insert(ConnectInfo(peer));
+        router.clone().oneshot(request.map(axum::body::Body::new))
+    });
+    let conn = http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(header_timeout)
+        .keep_alive(true)
+        .serve_connection(TokioIo::new(stream), service)
+        .with_upgrades();
+    tokio::pin!(conn);
+    tokio::select! {
+        _ = conn.as_mut() => {}
+        _ = stopping.changed() => {
+            conn.as_mut().graceful_shutdown();
+            let _ = conn.await;
+        }
+    }
+    drop(pending);
+}
