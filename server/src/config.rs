@@ -403,6 +403,42 @@ mod tests {
     }
 
     #[test]
+    fn address_blocks_and_keys() {
+        let block: Cidr = "10.1.0.0/16".parse().unwrap();
+        assert!(block.contains("10.1.200.3".parse().unwrap()));
+        assert!(!block.contains("10.2.0.1".parse().unwrap()));
+        assert!(!block.contains("::1".parse().unwrap()));
+        let one: Cidr = "2001:db8::7".parse().unwrap();
+        assert!(one.contains("2001:db8::7".parse().unwrap()));
+        assert!(!one.contains("2001:db8::8".parse().unwrap()));
+        let all: Cidr = "0.0.0.0/0".parse().unwrap();
+        assert!(all.contains("192.0.2.1".parse().unwrap()));
+        for bad in ["10.0.0.0/33", "nowhere", "::/129", "10.0.0.0/x"] {
+            assert!(bad.parse::<Cidr>().is_err(), "{bad}");
+        }
+        assert!(
+            Cidr::loopback()
+                .iter()
+                .any(|c| c.contains("127.9.9.9".parse().unwrap()))
+        );
+        // An IPv6 client is its /64: 2^64 addresses are one client.
+        let key = AddressKey::default();
+        let a = key.of("2001:db8:1:2:aaaa::1".parse().unwrap());
+        let b = key.of("2001:db8:1:2:ffff:ffff:ffff:ffff".parse().unwrap());
+        assert_eq!(a, b);
+        assert_ne!(a, key.of("2001:db8:1:3::1".parse().unwrap()));
+        assert_eq!(
+            key.of("192.0.2.1".parse().unwrap()),
+            "192.0.2.1".parse::<IpAddr>().unwrap()
+        );
+        let whole = AddressKey { ipv6_prefix: 128 };
+        assert_ne!(
+            whole.of("2001:db8::1".parse().unwrap()),
+            whole.of("2001:db8::2".parse().unwrap())
+        );
+    }
+
+    #[test]
     fn arguments_and_environment_are_read() {
         let config = Config::from_args(
             args(&[
@@ -414,6 +450,12 @@ mod tests {
                 "normal",
                 "--setup-expiry-secs",
                 "3600",
+                "--trusted-proxy",
+                "10.0.0.0/8",
+                "--ipv6-prefix",
+                "56",
+                "--max-move-limit",
+                "0",
             ]),
             |name| (name == "SALPAKAN_ADDR").then(|| "127.0.0.1:9000".to_owned()),
         )
@@ -424,12 +466,17 @@ mod tests {
         assert_eq!(config.limits.games_per_ip, 3);
         assert_eq!(config.durability, Durability::Normal);
         assert_eq!(config.limits.setup_expiry, Duration::from_secs(3600));
+        assert_eq!(config.trusted_proxies, vec!["10.0.0.0/8".parse().unwrap()]);
+        assert_eq!(config.address_key.ipv6_prefix, 56);
+        assert_eq!(config.limits.max_move_limit, 0);
         assert_eq!(Config::from_args(args(&["--help"]), |_| None), Ok(None));
         for bad in [
             &["--addr"][..],
             &["--addr", "nowhere"],
             &["--bot-budget", "x"],
             &["--setup-expiry-secs", "-1"],
+            &["--trusted-proxy", "10.0.0.0/40"],
+            &["--ipv6-prefix", "129"],
             &["--fly"],
         ] {
             assert!(Config::from_args(args(bad), |_| None).is_err(), "{bad:?}");

@@ -432,3 +432,176 @@ async fn every_game_is_bounded_by_a_move_limit_shown_before_it_starts() {
     }
     server.stop().await;
 }
+
+/// Opens `n` TCP connections to `server` from `from` (another loopback address than the
+/// tests' clients), sending nothing.
+async fn idle_connections(
+    server: std::net::SocketAddr,
+    from: [u8; 4],
+    n: usize,
+) -> Vec<tokio::net::TcpStream> {
+    let mut streams = Vec::new();
+    for _ in 0..n {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind(std::net::SocketAddr::from((from, 0))).unwrap();
+        if let Ok(stream) = socket.connect(server).await {
+            streams.push(stream);
+        }
+    }
+    streams
+}
+
+/// How many of `streams` the server has closed within `wait` (all watched at once).
+async fn closed_by_the_server(streams: &mut [tokio::net::TcpStream], wait: Duration) -> usize {
+    use tokio::io::AsyncReadExt;
+    let reads = streams.iter_mut().map(|stream| async move {
+        let mut byte = [0u8; 1];
+        matches!(
+            tokio::time::timeout(wait, stream.read(&mut byte)).await,
+            Ok(Ok(0) | Err(_))
+        )
+    });
+    futures_util::future::join_all(reads)
+        .await
+        .into_iter()
+        .filter(|&closed| closed)
+        .count()
+}
+
+#[tokio::test]
+async fn idle_connections_are_capped_per_address_and_closed_after_the_header_timeout() {
+    let server = start_on(scratch("idle").join("games.db"), 42, |c| {
+        c.limits.header_timeout = Duration::from_millis(800);
+        c.limits.pending_per_ip = 8;
+    })
+    .await;
+    let mut idle = idle_connections(server.addr, [127, 0, 0, 2], 100).await;
+    // All but 8 are closed at once...
+    let at_once = closed_by_the_server(&mut idle, Duration::from_millis(200)).await;
+    assert_eq!(
+        at_once, 92,
+        "the address's connections waiting for a request are capped"
+    );
+    // ...meanwhile another address plays...
+    let (status, created) = server.json("POST", "/api/games", &json!({})).await;
+    assert_eq!(status, 201);
+    let mut seat = server
+        .seat(created["game"].as_str().unwrap(), created["token"].as_str())
+        .await;
+    seat.until("state").await;
+    // ...and the 8 that sent nothing are closed after the header timeout.
+    let later = closed_by_the_server(&mut idle, Duration::from_secs(3)).await;
+    assert_eq!(later, 100);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn with_few_descriptors_one_address_cannot_take_the_last_of_them() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let db = scratch("descriptors").join("games.db");
+    // The real binary, with 256 descriptors.
+    let mut child = Command::new("sh")
+        .args([
+            "-c",
+            "ulimit -n 256 && exec \"$0\" --addr 127.0.0.1:0 --db \"$1\"",
+        ])
+        .arg(env!("CARGO_BIN_EXE_salpakan-server"))
+        .arg(&db)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the server binary starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr: std::net::SocketAddr = line
+        .trim()
+        .strip_prefix("listening on http://")
+        .unwrap()
+        .parse()
+        .unwrap();
+    let server = crate::common::Server {
+        running: None,
+        addr,
+    };
+    let mut idle = idle_connections(addr, [127, 0, 0, 3], 600).await;
+    let at_once = closed_by_the_server(&mut idle, Duration::from_millis(100)).await;
+    assert!(at_once >= 600 - 16, "{at_once} of 600 closed at once");
+    // The server still serves everyone else: games, sockets, the database.
+    for _ in 0..3 {
+        let (status, created) = server.json("POST", "/api/games", &json!({})).await;
+        assert_eq!(status, 201, "{created}");
+        let mut seat = server
+            .seat(created["game"].as_str().unwrap(), created["token"].as_str())
+            .await;
+        seat.until("state").await;
+    }
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the server is still running"
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+#[tokio::test]
+async fn a_seats_socket_is_never_refused_for_other_clients_sockets() {
+    let server = crate::common::start(43).await;
+    let (id, white, _) = server.pair(json!({"side": "white"})).await;
+    // Another client at the seat's address takes every spectator slot of the address.
+    let mut spectators = Vec::new();
+    for _ in 0..32 {
+        spectators.push(server.seat(&id, None).await);
+    }
+    let refused = salpakan_server::client::Socket::connect(server.addr, &id, None).await;
+    assert!(refused.is_err(), "the address's spectator slots are full");
+    // The seat still connects.
+    let mut seat = server.seat(&id, Some(&white)).await;
+    assert_eq!(seat.until("state").await["side"], "white");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_seat_reconnecting_gets_no_fresh_budget_and_a_bounded_number_of_sockets() {
+    let server = start_on(scratch("reconnects").join("games.db"), 44, |c| {
+        c.limits.messages_per_window = 20;
+        c.limits.seat_connects_per_minute = 5;
+    })
+    .await;
+    let (id, white, _) = server.pair(json!({"side": "white"})).await;
+    let mut seat = server.seat(&id, Some(&white)).await;
+    seat.until("state").await;
+    for _ in 0..15 {
+        seat.send(&json!({"t": "ping"})).await;
+        seat.until("pong").await;
+    }
+    seat.socket.close().await;
+    // A new socket of the same seat: the 15 messages still count.
+    let mut again = server.seat(&id, Some(&white)).await;
+    again.until("state").await;
+    let mut closed = None;
+    for _ in 0..10 {
+        again.send(&json!({"t": "ping"})).await;
+        let frame = again.recv().await;
+        if frame["t"] == "error" {
+            assert_eq!(frame["code"], "rate-limited");
+            closed = Some(again.until_close().await);
+            break;
+        }
+    }
+    assert_eq!(
+        closed,
+        Some(1008),
+        "the seat's budget is shared by its sockets"
+    );
+    // Five sockets a minute for the seat: the sixth is refused.
+    for _ in 0..3 {
+        let socket = server.seat(&id, Some(&white)).await;
+        socket.socket.close().await;
+    }
+    let sixth = salpakan_server::client::Socket::connect(server.addr, &id, Some(&white)).await;
+    let refused = sixth.err().expect("refused");
+    assert_eq!(refused.body().unwrap().error.word(), "too-many-connections");
+    server.stop().await;
+}
