@@ -72,6 +72,9 @@ pub struct Limits {
     pub reserved_files: usize,
     /// Games a client address may create in an hour (finished or not).
     pub games_per_hour: usize,
+    /// How long a finished game is kept (its summary, record and events) after it ended;
+    /// `None` keeps every game.
+    pub retention: Option<Duration>,
     /// The move limit of a game whose creator names none (plies without a challenge that
     /// draw): it bounds every game's length.
     pub default_move_limit: u16,
@@ -114,6 +117,7 @@ impl Default for Limits {
             max_connections: 20_000,
             reserved_files: 64,
             games_per_hour: 120,
+            retention: Some(Duration::from_secs(30 * 24 * 60 * 60)),
             default_move_limit: 200,
             max_move_limit: 1_000,
             games_per_ip: 16,
@@ -289,6 +293,8 @@ salpakan-server: the arbiter server of Game of the Generals
                                than the open-file limit less 64)
   --games-per-ip N             unfinished games per client address (default 16)
   --games-per-hour N           games a client address may create in an hour (default 120)
+  --retention-days N           a finished game is deleted N days after it ended (default
+                               30; 0 keeps every game)
   --default-move-limit N       plies without a challenge that draw, when a game's creator
                                names none (default 200): it bounds a game's length
   --max-move-limit N           the longest move limit a creator may ask for (default 1000;
@@ -357,6 +363,11 @@ impl Config {
                 }
                 "--max-connections" => config.limits.max_connections = number(&flag, &value()?)?,
                 "--games-per-hour" => config.limits.games_per_hour = number(&flag, &value()?)?,
+                "--retention-days" => {
+                    let days: u64 = number(&flag, &value()?)?;
+                    config.limits.retention =
+                        (days > 0).then(|| Duration::from_secs(days * 24 * 60 * 60));
+                }
                 "--default-move-limit" => {
                     config.limits.default_move_limit = number(&flag, &value()?)?;
                 }

@@ -22,7 +22,7 @@ use crate::budget::Budget;
 use crate::config::Config;
 use crate::room::{Answer, Phase, Player, Recipient, RestoreError, Room, Saved};
 use crate::secret::{Entropy, ID_BYTES};
-use crate::store::{Ending, Store, StoreError, Write};
+use crate::store::{Ended, Ending, Store, StoreError, Write};
 use crate::wire::{CloseCode, Code, Refusal, ServerMessage, SideWord};
 
 /// A frame on its way to one socket.
@@ -170,6 +170,7 @@ impl Hub {
             replays: AtomicU64::new(0),
             shutdown: watch::channel(false).0,
         });
+        tokio::spawn(Arc::clone(&hub).run_pruner());
         for saved in unfinished {
             let id = saved.spec.id.clone();
             let creator = saved.creator;
@@ -477,11 +478,14 @@ impl Hub {
     }
 }
 
-/// What a room keeps in its row once it is over: its summary and record.
-fn ending(room: &Room) -> Option<Ending> {
+/// What a room keeps in its row once it is over: its summary and record, and when it ended.
+fn ending(room: &Room) -> Option<Ended> {
     let record = room.record()?;
     let summary = serde_json::to_string(&room.summary(Instant::now())).ok()?;
-    Some(Ending { summary, record })
+    Some(Ended {
+        ending: Ending { summary, record },
+        ended_ms: crate::clock::unix_ms(),
+    })
 }
 
 fn plausible_id(id: &str) -> bool {

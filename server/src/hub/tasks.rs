@@ -12,9 +12,35 @@ use crate::room::Phase;
 /// refused to delete.
 const RETRY: std::time::Duration = std::time::Duration::from_secs(10);
 
+/// How often finished games past their retention are deleted.
+const PRUNE_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
+
 impl Hub {
     fn stopped(&self) -> bool {
         *self.shutdown.borrow()
+    }
+
+    /// Deletes the finished games past the retention, at start and every hour, until the
+    /// server stops.
+    pub(super) async fn run_pruner(self: Arc<Hub>) {
+        let Some(retention) = self.config.limits.retention else {
+            return;
+        };
+        let mut stopping = self.stopping();
+        loop {
+            let cut = crate::clock::unix_ms()
+                .saturating_sub(u64::try_from(retention.as_millis()).unwrap_or(u64::MAX));
+            let write = crate::store::Write::Prune {
+                ended_before_ms: cut,
+            };
+            if let Err(e) = self.store.write(vec![write]).await {
+                eprintln!("salpakan-server: finished games not pruned: {e}");
+            }
+            tokio::select! {
+                () = tokio::time::sleep(PRUNE_EVERY) => {}
+                _ = stopping.changed() => return,
+            }
+        }
     }
 
     /// The room's timer: decides losses on time and by abandonment when they fall due.

@@ -74,6 +74,15 @@ pub struct Ending {
     pub record: String,
 }
 
+/// A finished game's end as its row keeps it, with when it ended (the write sets the time).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ended {
+    /// The summary and the record.
+    pub ending: Ending,
+    /// When it ended, in milliseconds since the Unix epoch.
+    pub ended_ms: u64,
+}
+
 /// One write: applied in a savepoint of its own, inside a group's transaction.
 #[derive(Debug, Clone)]
 pub enum Write {
@@ -106,7 +115,13 @@ pub enum Write {
         /// The events.
         events: Vec<Event>,
         /// The game's summary and record, when these events end it.
-        ending: Option<Ending>,
+        ending: Option<Ended>,
+    },
+    /// Finished games that ended before `ended_before_ms` (milliseconds since the Unix
+    /// epoch) are deleted, rows and events.
+    Prune {
+        /// The cut.
+        ended_before_ms: u64,
     },
     /// A game that could not be restored is left out from now on.
     Quarantine {

@@ -28,7 +28,8 @@ CREATE TABLE IF NOT EXISTS games (
     creator_ip TEXT,
     summary TEXT,
     record TEXT,
-    quarantined TEXT
+    quarantined TEXT,
+    ended_ms INTEGER
 );
 CREATE INDEX IF NOT EXISTS games_unfinished ON games (over);
 CREATE TABLE IF NOT EXISTS events (
@@ -41,8 +42,8 @@ CREATE TABLE IF NOT EXISTS events (
 
 /// Brings a database made by an earlier version up to [`SCHEMA`]: `created_ms` is new (the
 /// games already there count as created now), and so are `creator_ip` (unknown for them),
-/// `summary` and `record` (read by replaying, for games that ended before them) and
-/// `quarantined`.
+/// `summary` and `record` (read by replaying, for games that ended before them),
+/// `quarantined` and `ended_ms` (games that ended before it are as old as their creation).
 pub(super) fn migrate(conn: &Connection) -> rusqlite::Result<()> {
     let has = |column: &str| -> rusqlite::Result<bool> {
         conn.prepare("SELECT 1 FROM pragma_table_info('games') WHERE name = ?1")?
@@ -52,6 +53,9 @@ pub(super) fn migrate(conn: &Connection) -> rusqlite::Result<()> {
         if !has(column)? {
             conn.execute_batch(&format!("ALTER TABLE games ADD COLUMN {column} TEXT"))?;
         }
+    }
+    if !has("ended_ms")? {
+        conn.execute_batch("ALTER TABLE games ADD COLUMN ended_ms INTEGER")?;
     }
     if !has("created_ms")? {
         conn.execute_batch("ALTER TABLE games ADD COLUMN created_ms INTEGER")?;

@@ -115,6 +115,14 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
                 .execute(params![game])?;
         }
         Write::Quarantine { game, reason } => quarantine(conn, game, reason)?,
+        Write::Prune { ended_before_ms } => {
+            let old = "SELECT id FROM games WHERE over = 1
+                       AND COALESCE(ended_ms, created_ms, 0) < ?1";
+            conn.prepare_cached(&format!("DELETE FROM events WHERE game IN ({old})"))?
+                .execute(params![*ended_before_ms as i64])?;
+            conn.prepare_cached(&format!("DELETE FROM games WHERE id IN ({old})"))?
+                .execute(params![*ended_before_ms as i64])?;
+        }
         Write::Join { game, side, token } => {
             let sql = match side {
                 Side::White => "UPDATE games SET white_token = ?2 WHERE id = ?1",
@@ -147,12 +155,17 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
                         .execute(params![game, setup.cell_values().to_vec()])?;
                 }
             }
-            if let Some(ending) = ending {
+            if let Some(ended) = ending {
                 conn.prepare_cached(
-                    "UPDATE games SET over = 1, creator_ip = NULL, summary = ?2, record = ?3
-                     WHERE id = ?1",
+                    "UPDATE games SET over = 1, creator_ip = NULL, summary = ?2, record = ?3,
+                     ended_ms = ?4 WHERE id = ?1",
                 )?
-                .execute(params![game, ending.summary, ending.record])?;
+                .execute(params![
+                    game,
+                    ended.ending.summary,
+                    ended.ending.record,
+                    ended.ended_ms as i64
+                ])?;
             }
         }
     }

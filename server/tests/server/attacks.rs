@@ -605,3 +605,73 @@ async fn a_seat_reconnecting_gets_no_fresh_budget_and_a_bounded_number_of_socket
     assert_eq!(refused.body().unwrap().error.word(), "too-many-connections");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn finished_games_past_their_retention_are_deleted() {
+    let db = scratch("retention").join("games.db");
+    let server = start_on(db.clone(), 45, |_| {}).await;
+    let mut ids = Vec::new();
+    for seed in [17, 18] {
+        let game = random_game(seed, 4);
+        let mut table = Table::open(&server, json!({"first": game.first_mover().word()})).await;
+        table.set_up(&game).await;
+        table
+            .act(game.first_mover(), json!({"t": "resign"}), 1)
+            .await;
+        ids.push(table.id);
+    }
+    let (_, unfinished) = server.json("POST", "/api/games", &json!({})).await;
+    server.stop().await;
+    // One ended 40 days ago, one yesterday; the unfinished game is as old as the first.
+    let day = 24 * 60 * 60 * 1000i64;
+    let now = i64::try_from(salpakan_server::clock::unix_ms()).unwrap();
+    let conn = Connection::open(&db).unwrap();
+    conn.execute(
+        "UPDATE games SET ended_ms = ?2 WHERE id = ?1",
+        rusqlite::params![ids[0], now - 40 * day],
+    )
+    .unwrap();
+    conn.execute(
+        "UPDATE games SET ended_ms = ?2 WHERE id = ?1",
+        rusqlite::params![ids[1], now - day],
+    )
+    .unwrap();
+    conn.execute(
+        "UPDATE games SET created_ms = ?2 WHERE id = ?1",
+        rusqlite::params![unfinished["game"].as_str().unwrap(), now - 40 * day],
+    )
+    .unwrap();
+    drop(conn);
+    let server = start_on(db.clone(), 46, |c| {
+        c.limits.retention = Some(Duration::from_secs(30 * 24 * 60 * 60));
+        c.limits.setup_expiry = Duration::from_secs(365 * 24 * 60 * 60);
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let status = |id: String| {
+        let server = &server;
+        async move {
+            server
+                .http("GET", &format!("/api/games/{id}/record"), "")
+                .await
+                .0
+        }
+    };
+    assert_eq!(status(ids[0].clone()).await, 404, "past its retention");
+    assert_eq!(status(ids[1].clone()).await, 200);
+    assert_eq!(
+        status(unfinished["game"].as_str().unwrap().to_owned()).await,
+        409,
+        "unfinished games stay"
+    );
+    server.stop().await;
+    let conn = Connection::open(&db).unwrap();
+    let events: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM events WHERE game = ?1",
+            [&ids[0]],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(events, 0);
+}
