@@ -175,6 +175,13 @@ impl Clock {
         }
     }
 
+    /// The running side is not charged for `pause` (the server's own, ended by `now`).
+    pub fn forgive(&mut self, pause: Duration, now: Instant) {
+        if self.running.is_some() {
+            self.since = (self.since + pause).min(now);
+        }
+    }
+
     /// Stops the clock at `now`.
     pub fn stop(&mut self, now: Instant) {
         self.remaining_ms = self.reading(now).remaining_ms;

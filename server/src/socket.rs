@@ -83,6 +83,8 @@ pub async fn serve(
     let mut pings = interval_at(Instant::now() + limits.ping_interval, limits.ping_interval);
     pings.set_missed_tick_behavior(MissedTickBehavior::Delay);
     let mut heard = Instant::now();
+    // The server's pauses when the client was last heard: a pause is not the client's idling.
+    let mut paused_then = hub.paused(heard);
     let mut stopping = hub.stopping();
     let take = |now: Instant, units: usize| {
         budget
@@ -106,6 +108,7 @@ pub async fn serve(
             frame = stream.next() => {
                 let now = Instant::now();
                 heard = now;
+                paused_then = hub.paused(now);
                 let text = match frame {
                     None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break None,
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
@@ -139,7 +142,9 @@ pub async fn serve(
                 }
             }
             _ = pings.tick() => {
-                if heard.elapsed() >= limits.idle_timeout {
+                let now = Instant::now();
+                let paused = hub.paused(now).saturating_sub(paused_then);
+                if now.duration_since(heard).saturating_sub(paused) >= limits.idle_timeout {
                     break Some((CloseCode::Idle, "idle", None));
                 }
                 let ping = sink.send(Message::Ping(Default::default()));

@@ -181,11 +181,12 @@ impl Hub {
                 .map_err(|e| HubError::Store(StoreError::Corrupt(e.to_string())));
         }
         let live = self.live(id).await?.ok_or(HubError::NotFound)?;
-        let state = live.state.lock().await;
+        let mut state = live.state.lock().await;
         if state.gone {
             return Err(HubError::NotFound);
         }
-        let summary = state.room.summary(Instant::now());
+        let now = self.now(&mut state.room);
+        let summary = state.room.summary(now);
         self.evict_if_done(&live, &state);
         Ok(summary)
     }

@@ -3,6 +3,7 @@
 //! (the room's lock); games share nothing but the database's writer thread.
 
 mod games;
+mod pauses;
 mod quota;
 mod tasks;
 
@@ -141,6 +142,8 @@ pub struct Hub {
     next_subscriber: AtomicU64,
     /// Rooms replayed from the database since the start.
     replays: AtomicU64,
+    /// The pauses of the server itself, charged to nobody.
+    pauses: pauses::Pauses,
     shutdown: watch::Sender<bool>,
 }
 
@@ -168,9 +171,11 @@ impl Hub {
             quotas: Arc::new(Quotas::default()),
             next_subscriber: AtomicU64::new(1),
             replays: AtomicU64::new(0),
+            pauses: pauses::Pauses::new(Instant::now()),
             shutdown: watch::channel(false).0,
         });
         tokio::spawn(Arc::clone(&hub).run_pruner());
+        tokio::spawn(Arc::clone(&hub).watch_pauses());
         for saved in unfinished {
             let id = saved.spec.id.clone();
             let creator = saved.creator;
@@ -221,6 +226,21 @@ impl Hub {
     #[must_use]
     pub fn stopping(&self) -> watch::Receiver<bool> {
         self.shutdown.subscribe()
+    }
+
+    /// The time now for `room`: a pause of the server noticed meanwhile is taken out of its
+    /// clock and its absences first.
+    fn now(&self, room: &mut Room) -> Instant {
+        let now = Instant::now();
+        room.absorb_pauses(self.pauses.notice(now), now);
+        now
+    }
+
+    /// Every pause of the server noticed so far, at `now` (a socket's idleness leaves them
+    /// out).
+    #[must_use]
+    pub fn paused(&self, now: Instant) -> std::time::Duration {
+        self.pauses.notice(now)
     }
 
     /// Rooms replayed from the database since the start (each unfinished game at start, and
@@ -349,7 +369,8 @@ impl Hub {
             broadcast_presence(&mut state, side, true);
             live.timer.notify_one();
         }
-        let state_frame = state.room.state(to, Instant::now()).to_json();
+        let now = self.now(&mut state.room);
+        let state_frame = state.room.state(to, now).to_json();
         let _ = tx.try_send(Out::Text(state_frame.into()));
         state.subscribers.push(Subscriber { id, to, tx });
         (id, budget)
@@ -392,7 +413,8 @@ impl Hub {
                 let _ = s.tx.try_send(out);
             }
         };
-        match state.room.handle(to, text, Instant::now()) {
+        let now = self.now(&mut state.room);
+        match state.room.handle(to, text, now) {
             Answer::Refused(refusal) => {
                 reply(&state, Out::Text(refusal.message().to_json().into()))
             }

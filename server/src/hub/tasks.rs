@@ -20,6 +20,19 @@ impl Hub {
         *self.shutdown.borrow()
     }
 
+    /// Looks at the time every tick, so that a pause of the server is noticed soon after it
+    /// (if nothing else looked first).
+    pub(super) async fn watch_pauses(self: Arc<Hub>) {
+        let mut stopping = self.stopping();
+        loop {
+            self.pauses.notice(Instant::now());
+            tokio::select! {
+                () = tokio::time::sleep(super::pauses::TICK) => {}
+                _ = stopping.changed() => return,
+            }
+        }
+    }
+
     /// Deletes the finished games past the retention, at start and every hour, until the
     /// server stops.
     pub(super) async fn run_pruner(self: Arc<Hub>) {
@@ -59,7 +72,8 @@ impl Hub {
                     sleep_until(Instant::now() + RETRY).await;
                     continue;
                 }
-                if let Some(from) = state.room.expire(Instant::now()) {
+                let now = self.now(&mut state.room);
+                if let Some(from) = state.room.expire(now) {
                     self.settle(&live, &mut state, from).await;
                     continue;
                 }
@@ -103,7 +117,8 @@ impl Hub {
                 return;
             };
             let mut state = live.state.lock().await;
-            if let Some(from) = state.room.bot_done(side, ply, tracker, mv, Instant::now()) {
+            let now = self.now(&mut state.room);
+            if let Some(from) = state.room.bot_done(side, ply, tracker, mv, now) {
                 self.settle(&live, &mut state, from).await;
             }
         }

@@ -156,6 +156,8 @@ pub struct Room {
     bot_budget: u32,
     /// When a game still in its setup phase expires ([`Room::expire_setup`]).
     setup_deadline: Option<Instant>,
+    /// The server's pauses already taken out of the clock and the absences.
+    absorbed: Duration,
 }
 
 impl Room {
@@ -191,6 +193,7 @@ impl Room {
             last_move: [None, None],
             bot_budget,
             setup_deadline: None,
+            absorbed: Duration::ZERO,
         }
     }
 
@@ -516,6 +519,20 @@ impl Room {
         }
         let loser = self.clock?.flagged(now)?;
         Some(self.declared(DeclaredEnd::Time { loser }, now))
+    }
+
+    /// The server's pauses so far total `paused`: what of them is new is charged to nobody,
+    /// the running clock and every absence moved on by it (never past `now`).
+    pub fn absorb_pauses(&mut self, paused: Duration, now: Instant) {
+        let new = paused.saturating_sub(self.absorbed);
+        if new.is_zero() {
+            return;
+        }
+        self.absorbed = paused;
+        if let Some(clock) = &mut self.clock {
+            clock.forgive(new, now);
+        }
+        self.presence.forgive(new, now);
     }
 
     /// The events from index `from` were committed and sent at `now`: a clock they started

@@ -55,6 +55,13 @@ impl Presence {
         }
     }
 
+    /// Absences do not count for `pause` (the server's own, ended by `now`).
+    pub(super) fn forgive(&mut self, pause: Duration, now: Instant) {
+        for since in &mut self.away_since {
+            *since = (*since + pause).min(now);
+        }
+    }
+
     /// When `side`, away while its opponent is present, loses by abandonment.
     pub(super) fn abandons_at(&self, side: Side) -> Option<Instant> {
         (!self.present(side) && self.present(side.other()))

@@ -11,6 +11,62 @@ use serde_json::{Value, json};
 
 use crate::common::{Table, random_game, scratch, start_on};
 
+/// The real binary in a child process, killed when dropped (a failing test leaves no server
+/// behind): started with `args` (and `sh -c` first when `shell` is given), listening on a
+/// free loopback port.
+struct Binary {
+    child: std::process::Child,
+    server: crate::common::Server,
+}
+
+impl Binary {
+    fn start(shell: Option<&str>, args: &[&str], db: &std::path::Path) -> Binary {
+        use std::io::{BufRead, BufReader};
+        use std::process::{Command, Stdio};
+        let binary = env!("CARGO_BIN_EXE_salpakan-server");
+        let mut command = match shell {
+            Some(script) => {
+                let mut command = Command::new("sh");
+                command.args(["-c", script, binary]);
+                command
+            }
+            None => Command::new(binary),
+        };
+        let mut child = command
+            .args(["--addr", "127.0.0.1:0"])
+            .args(args)
+            .arg("--db")
+            .arg(db)
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the server binary starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let addr = line
+            .trim()
+            .strip_prefix("listening on http://")
+            .unwrap_or_else(|| panic!("not the listening line: {line:?}"))
+            .parse()
+            .unwrap();
+        Binary {
+            child,
+            server: crate::common::Server {
+                running: None,
+                addr,
+            },
+        }
+    }
+}
+
+impl Drop for Binary {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 /// Holds the database's write lock from a connection of its own until dropped: the server's
 /// writer waits meanwhile, as behind a slow disk.
 struct WriteLock(Connection);
@@ -497,34 +553,10 @@ async fn idle_connections_are_capped_per_address_and_closed_after_the_header_tim
 
 #[tokio::test]
 async fn with_few_descriptors_one_address_cannot_take_the_last_of_them() {
-    use std::io::{BufRead, BufReader};
-    use std::process::{Command, Stdio};
     let db = scratch("descriptors").join("games.db");
     // The real binary, with 256 descriptors.
-    let mut child = Command::new("sh")
-        .args([
-            "-c",
-            "ulimit -n 256 && exec \"$0\" --addr 127.0.0.1:0 --db \"$1\"",
-        ])
-        .arg(env!("CARGO_BIN_EXE_salpakan-server"))
-        .arg(&db)
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("the server binary starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr: std::net::SocketAddr = line
-        .trim()
-        .strip_prefix("listening on http://")
-        .unwrap()
-        .parse()
-        .unwrap();
-    let server = crate::common::Server {
-        running: None,
-        addr,
-    };
+    let mut binary = Binary::start(Some("ulimit -n 256 && exec \"$0\" \"$@\""), &[], &db);
+    let (addr, server) = (binary.server.addr, &binary.server);
     let mut idle = idle_connections(addr, [127, 0, 0, 3], 600).await;
     let at_once = closed_by_the_server(&mut idle, Duration::from_millis(100)).await;
     assert!(at_once >= 600 - 16, "{at_once} of 600 closed at once");
@@ -538,11 +570,9 @@ async fn with_few_descriptors_one_address_cannot_take_the_last_of_them() {
         seat.until("state").await;
     }
     assert!(
-        child.try_wait().unwrap().is_none(),
+        binary.child.try_wait().unwrap().is_none(),
         "the server is still running"
     );
-    let _ = child.kill();
-    let _ = child.wait();
 }
 
 #[tokio::test]
@@ -674,4 +704,42 @@ async fn finished_games_past_their_retention_are_deleted() {
         )
         .unwrap();
     assert_eq!(events, 0);
+}
+
+#[tokio::test]
+async fn a_pause_of_the_server_is_charged_to_nobody() {
+    let db = scratch("paused").join("games.db");
+    let binary = Binary::start(None, &["--max-move-limit", "0"], &db);
+    let server = &binary.server;
+    let game = random_game(19, 4);
+    let first = game.first_mover();
+    let clock = json!({"initial_ms": 2_000, "increment_ms": 0});
+    let mut table = Table::open(server, json!({"first": first.word(), "clock": clock})).await;
+    table.set_up(&game).await;
+    // The server is stopped for 3 s while the first mover's 2 s run.
+    let pid = binary.child.id().to_string();
+    let signal = |name: &str| {
+        std::process::Command::new("kill")
+            .args([name, &pid])
+            .status()
+            .expect("kill");
+    };
+    signal("-STOP");
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    signal("-CONT");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let seat = &mut table.seats[first.index()];
+    seat.send(&json!({"t": "hello", "v": 99})).await;
+    let state = seat.until("state").await;
+    assert_eq!(
+        state["status"]["state"], "ongoing",
+        "no loss on time for the server's pause"
+    );
+    let left = state["clock"][format!("{}_ms", first.word())]
+        .as_u64()
+        .unwrap();
+    assert!(
+        left > 1_000,
+        "{left} ms left of 2,000 after a 3 s pause of the server"
+    );
 }
