@@ -115,6 +115,10 @@ struct LiveState {
     budgets: [Arc<Mutex<Budget>>; 2],
     /// Each seat's sockets opened in the last minute.
     connects: [Budget; 2],
+    /// Each seat's presence as everyone was last told it, and when.
+    shown: [(bool, Option<Instant>); 2],
+    /// When a change of presence told too soon after the last is to be told.
+    presence_due: Option<Instant>,
     creator: Option<IpAddr>,
     /// The database refused a write: the room is no longer the database's, and is dropped.
     broken: bool,
@@ -270,6 +274,7 @@ impl Hub {
         );
         let id = room.spec().id.clone();
         let over = room.phase() == Phase::Over;
+        let shown = Side::ALL.map(|side| (room.present(side), None));
         let has_bot = room
             .spec()
             .players
@@ -287,6 +292,8 @@ impl Hub {
                     subscribers: Vec::new(),
                     budgets: [(); 2]
                         .map(|()| Arc::new(Mutex::new(Budget::new(&self.config.limits)))),
+                    shown,
+                    presence_due: None,
                     connects: [(); 2].map(|()| {
                         Budget::per(
                             self.config.limits.seat_connects_per_minute,
@@ -366,7 +373,7 @@ impl Hub {
         if let Recipient::Seat(side) = to
             && state.room.connect(side)
         {
-            broadcast_presence(&mut state, side, true);
+            self.show_presence(live, &mut state, Instant::now());
             live.timer.notify_one();
         }
         let now = self.now(&mut state.room);
@@ -383,7 +390,7 @@ impl Hub {
         if let Recipient::Seat(side) = to
             && state.room.disconnect(side, Instant::now())
         {
-            broadcast_presence(&mut state, side, false);
+            self.show_presence(live, &mut state, Instant::now());
             live.timer.notify_one();
         }
         self.evict_if_done(live, &state);
@@ -458,6 +465,9 @@ impl Hub {
             live.bot.notify_one();
             return;
         }
+        if state.presence_due.take().is_some() {
+            self.tell_presence(live, state, Instant::now(), true);
+        }
         state.room.sent(from, Instant::now());
         let room = &state.room;
         for v in from as u64 + 1..=room.version() {
@@ -512,6 +522,45 @@ fn ending(room: &Room) -> Option<Ended> {
 
 fn plausible_id(id: &str) -> bool {
     id.len() == 2 * ID_BYTES && id.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// The least time between two changes of one seat's presence told to everyone.
+const PRESENCE_GAP: std::time::Duration = std::time::Duration::from_secs(1);
+
+impl Hub {
+    /// Tells everyone each seat's presence that changed since they were last told, at most
+    /// once a second a seat: a change sooner than that waits for the room's timer (which
+    /// tells the presence as it is then), so a seat that drops and comes back tells its
+    /// opponent little, and a flood of reconnects at most once a second.
+    fn show_presence(&self, live: &Live, state: &mut LiveState, now: Instant) {
+        self.tell_presence(live, state, now, false);
+    }
+
+    /// As [`Hub::show_presence`]; `at_once` tells every change now (before events that end
+    /// the game, so that they come after what led to them).
+    fn tell_presence(&self, live: &Live, state: &mut LiveState, now: Instant, at_once: bool) {
+        for side in Side::ALL {
+            let present = state.room.present(side);
+            let (shown, at) = state.shown[side.index()];
+            if present == shown {
+                continue;
+            }
+            // Once the game is over no timer runs: every change is told at once (a seat's
+            // reconnects a minute still bound them).
+            let wait = !at_once && state.room.phase() != Phase::Over;
+            match at {
+                Some(at) if wait && now < at + PRESENCE_GAP => {
+                    let due = at + PRESENCE_GAP;
+                    state.presence_due = Some(state.presence_due.map_or(due, |d| d.min(due)));
+                    live.timer.notify_one();
+                }
+                _ => {
+                    broadcast_presence(state, side, present);
+                    state.shown[side.index()] = (present, Some(now));
+                }
+            }
+        }
+    }
 }
 
 fn broadcast_presence(state: &mut LiveState, side: Side, connected: bool) {

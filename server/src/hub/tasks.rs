@@ -61,23 +61,32 @@ impl Hub {
         loop {
             let deadline = {
                 let mut state = live.state.lock().await;
+                if let Some(due) = state.presence_due
+                    && Instant::now() >= due
+                {
+                    state.presence_due = None;
+                    self.show_presence(&live, &mut state, Instant::now());
+                }
                 if state.broken || state.gone || state.room.phase() == Phase::Over {
                     return;
                 }
-                if state.room.setup_expired(Instant::now()) {
-                    if self.discard(&live, &mut state).await {
-                        return;
+                {
+                    if state.room.setup_expired(Instant::now()) {
+                        if self.discard(&live, &mut state).await {
+                            return;
+                        }
+                        drop(state);
+                        sleep_until(Instant::now() + RETRY).await;
+                        continue;
                     }
-                    drop(state);
-                    sleep_until(Instant::now() + RETRY).await;
-                    continue;
+                    let now = self.now(&mut state.room);
+                    if let Some(from) = state.room.expire(now) {
+                        self.settle(&live, &mut state, from).await;
+                        continue;
+                    }
+                    let due = state.presence_due;
+                    state.room.deadline().into_iter().chain(due).min()
                 }
-                let now = self.now(&mut state.room);
-                if let Some(from) = state.room.expire(now) {
-                    self.settle(&live, &mut state, from).await;
-                    continue;
-                }
-                state.room.deadline()
             };
             if self.stopped() {
                 return;

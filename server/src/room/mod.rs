@@ -620,6 +620,12 @@ impl Room {
         self.clock.map(|c| c.reading(now))
     }
 
+    /// Whether `side`'s seat is present: a bot, or a socket open.
+    #[must_use]
+    pub fn present(&self, side: Side) -> bool {
+        self.presence.present(side)
+    }
+
     /// `side`'s seat's open sockets.
     #[must_use]
     pub fn sockets(&self, side: Side) -> usize {

@@ -743,3 +743,33 @@ async fn a_pause_of_the_server_is_charged_to_nobody() {
         "{left} ms left of 2,000 after a 3 s pause of the server"
     );
 }
+
+#[tokio::test]
+async fn a_flood_of_reconnects_tells_the_opponent_at_most_once_a_second() {
+    let server = start_on(scratch("flapping").join("games.db"), 47, |c| {
+        c.limits.seat_connects_per_minute = 1_000;
+    })
+    .await;
+    let (id, white, black) = server.pair(json!({"side": "white"})).await;
+    let mut watcher = server.seat(&id, Some(&white)).await;
+    watcher.until("state").await;
+    for _ in 0..20 {
+        let flapper = server.seat(&id, Some(&black)).await;
+        flapper.socket.close().await;
+    }
+    // Over two seconds the opponent hears a few changes, not forty, and the last is true.
+    let mut told = Vec::new();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(2);
+    while let Ok(frame) = tokio::time::timeout_at(deadline, watcher.recv()).await {
+        if frame["t"] == "presence" {
+            told.push(frame["connected"].as_bool().unwrap());
+        }
+    }
+    assert!(told.len() <= 4, "{} presence frames: {told:?}", told.len());
+    assert_eq!(
+        told.last(),
+        Some(&false),
+        "the last one told is the seat's presence now"
+    );
+    server.stop().await;
+}
