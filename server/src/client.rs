@@ -17,7 +17,7 @@
 //! # }
 //! ```
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 
 use salpakan::{Bitboard, Report, Rules, Setup, Square, Tracker};
 use serde::de::DeserializeOwned;
@@ -25,7 +25,7 @@ use thiserror::Error;
 
 use futures_util::{SinkExt, StreamExt};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
+use tokio::net::{TcpSocket, TcpStream};
 use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::{self, Message};
 
@@ -94,9 +94,37 @@ pub async fn request(
     path: &str,
     body: &str,
 ) -> Result<(u16, String), ClientError> {
-    let mut stream = TcpStream::connect(addr)
-        .await
-        .map_err(|e| ClientError::Connection(format!("{addr}: {e}")))?;
+    request_from(None, addr, method, path, body).await
+}
+
+/// A connection to `addr`, from the local address `from` if one is given (a loopback address
+/// other than 127.0.0.1 is another client to the server's per-address limits).
+async fn connect_from(from: Option<IpAddr>, addr: SocketAddr) -> Result<TcpStream, ClientError> {
+    let failed = |e: std::io::Error| ClientError::Connection(format!("{addr}: {e}"));
+    let Some(from) = from else {
+        return TcpStream::connect(addr).await.map_err(failed);
+    };
+    let socket = match from {
+        IpAddr::V4(_) => TcpSocket::new_v4(),
+        IpAddr::V6(_) => TcpSocket::new_v6(),
+    }
+    .map_err(failed)?;
+    socket.bind(SocketAddr::new(from, 0)).map_err(failed)?;
+    socket.connect(addr).await.map_err(failed)
+}
+
+/// As [`request`], from the local address `from` if one is given.
+///
+/// # Errors
+/// As [`request`].
+pub async fn request_from(
+    from: Option<IpAddr>,
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: &str,
+) -> Result<(u16, String), ClientError> {
+    let mut stream = connect_from(from, addr).await?;
     let head = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
          Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
@@ -193,11 +221,22 @@ impl Socket {
         game: &str,
         token: Option<&str>,
     ) -> Result<Socket, ClientError> {
+        Socket::connect_from(None, addr, game, token).await
+    }
+
+    /// As [`Socket::connect`], from the local address `from` if one is given.
+    ///
+    /// # Errors
+    /// As [`Socket::connect`].
+    pub async fn connect_from(
+        from: Option<IpAddr>,
+        addr: SocketAddr,
+        game: &str,
+        token: Option<&str>,
+    ) -> Result<Socket, ClientError> {
         let query = token.map_or_else(String::new, |t| format!("?token={t}"));
         let url = format!("ws://{addr}/api/games/{game}/socket{query}");
-        let stream = TcpStream::connect(addr)
-            .await
-            .map_err(|e| ClientError::Connection(format!("{addr}: {e}")))?;
+        let stream = connect_from(from, addr).await?;
         stream.set_nodelay(true).map_err(connection)?;
         match tokio_tungstenite::client_async(url, stream).await {
             Ok((ws, _)) => Ok(Socket { ws }),

@@ -178,7 +178,7 @@ impl Clock {
     /// The running side is not charged for `pause` (the server's own, ended by `now`).
     pub fn forgive(&mut self, pause: Duration, now: Instant) {
         if self.running.is_some() {
-            self.since = (self.since + pause).min(now);
+            self.since = (self.since + pause).min(now).max(self.since);
         }
     }
 

@@ -17,9 +17,10 @@ use crate::wire::{CloseCode, Code, Refusal};
 const CLOSING_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Events a replay sends for each message it costs the socket's budget (a `hello` itself
-/// costs one): a replay of a 10,000-ply game costs 100 messages, so a socket can ask for
-/// one about twice per window.
-pub const REPLAYED_PER_MESSAGE: usize = 100;
+/// costs one): a socket replays at most about 5,000 events per window (a 2,000-ply game
+/// twice), and a replay of a 10,000-ply game costs 400 messages (more than a window holds:
+/// it is sent, and the socket closed).
+pub const REPLAYED_PER_MESSAGE: usize = 25;
 
 fn close_frame(code: CloseCode, reason: &'static str) -> Message {
     Message::Close(Some(CloseFrame {
@@ -127,7 +128,7 @@ pub async fn serve(
                 }
                 match text {
                     Ok(text) => {
-                        let replayed = hub.handle(&live, subscriber, to, text.as_str()).await;
+                        let replayed = hub.handle(&live, subscriber, to, text.as_str(), now).await;
                         if !take(now, replayed / REPLAYED_PER_MESSAGE) {
                             break rate_limited(&limits);
                         }

@@ -235,9 +235,13 @@ impl Hub {
     /// The time now for `room`: a pause of the server noticed meanwhile is taken out of its
     /// clock and its absences first.
     fn now(&self, room: &mut Room) -> Instant {
-        let now = Instant::now();
-        room.absorb_pauses(self.pauses.notice(now), now);
-        now
+        self.at(room, Instant::now())
+    }
+
+    /// `at` for `room`, the pauses noticed by now taken out first (as [`Hub::now`]).
+    fn at(&self, room: &mut Room, at: Instant) -> Instant {
+        room.absorb_pauses(self.pauses.notice(Instant::now()), at);
+        at
     }
 
     /// Every pause of the server noticed so far, at `now` (a socket's idleness leaves them
@@ -402,14 +406,17 @@ impl Hub {
         }
     }
 
-    /// One frame's text from `subscriber`, a socket for `to`. Returns how many event frames
-    /// a `hello` replayed to it (what the socket's budget charges for a replay).
+    /// One frame's text from `subscriber`, a socket for `to`, read at `received`: the time
+    /// the room decides it at (waiting for the room's lock is charged to nobody's clock).
+    /// Returns how many event frames a `hello` replayed to it (what the socket's budget
+    /// charges for a replay).
     pub async fn handle(
         &self,
         live: &Arc<Live>,
         subscriber: u64,
         to: Recipient,
         text: &str,
+        received: Instant,
     ) -> usize {
         let mut state = live.state.lock().await;
         if state.broken {
@@ -420,7 +427,7 @@ impl Hub {
                 let _ = s.tx.try_send(out);
             }
         };
-        let now = self.now(&mut state.room);
+        let now = self.at(&mut state.room, received);
         match state.room.handle(to, text, now) {
             Answer::Refused(refusal) => {
                 reply(&state, Out::Text(refusal.message().to_json().into()))

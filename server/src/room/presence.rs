@@ -58,7 +58,7 @@ impl Presence {
     /// Absences do not count for `pause` (the server's own, ended by `now`).
     pub(super) fn forgive(&mut self, pause: Duration, now: Instant) {
         for since in &mut self.away_since {
-            *since = (*since + pause).min(now);
+            *since = (*since + pause).min(now).max(*since);
         }
     }
 

@@ -1,6 +1,17 @@
 //! `salpakan-loadgen`: N concurrent games of random bots over real sockets against a server
 //! on loopback, for S seconds; then every game's record in the database is checked against
-//! the plies its clients saw.
+//! the plies its clients saw. Every game has a clock, and each ply's charge is held against
+//! the time the mover's client really took: what the server charged beyond it (its own
+//! delays, and the network's) is reported as the largest overcharge.
+//!
+//! With `--attack KIND` it plays S seconds without the attack, then S seconds beside it, and
+//! fails unless the normal games' p99 round trip under the attack stays within twice (plus
+//! 5 ms) of its value without it and no clock is overcharged by more than 50 ms. The kinds
+//! (`attacks.rs`): `readers` (8 clients reading a long finished game's summary and record
+//! without pause), `replayers` (30 spectators of long games asking for their whole history
+//! again and again), `idle` (connections from another address that send nothing, opened
+//! again as fast as they are closed), `reconnects` (a seat reconnecting without pause), or
+//! `all` of them at once.
 //!
 //! ```sh
 //! cargo run --release -p salpakan-server --features client --bin salpakan-loadgen -- --games 1000 --seconds 30
@@ -10,22 +21,31 @@
 //! free loopback port with a temporary database, so that the server's memory is its own);
 //! with `--url http://127.0.0.1:PORT` it plays against a running one (start that with
 //! `--connections-per-ip`, `--games-per-ip` and `--messages-per-window` above what N games
-//! need). The last line is `loadgen: N games, P plies/s, p50 X ms, p99 Y ms, server RSS Z
-//! MB, E errors, L lost`.
+//! need). The last line is `loadgen: N games, P plies/s, p50 X ms, p99 Y ms, overcharge
+//! at most C ms, server RSS Z MB, E errors, L lost`.
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::Path;
 use std::process::{Child, Command, ExitCode, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+mod attacks;
+
 use salpakan::{Agent, Game, Random, Rules, Setup, Side};
 use salpakan_server::client::{ClientError, Follower, Received, Socket, post, request};
-use salpakan_server::wire::{CreateReply, JoinReply, ServerMessage};
+use salpakan_server::wire::{ClockWords, CreateReply, JoinReply, ServerMessage};
 use serde_json::json;
 use tokio::sync::Mutex;
+
+use attacks::Attack;
+
+/// The normal games' move limit (the server's default) and clock: an hour each, no
+/// increment, so that no game is decided on time and every charge is measured.
+const MOVE_LIMIT: u16 = 200;
+const CLOCK_MS: u64 = 3_600_000;
 
 const USAGE: &str = "\
 salpakan-loadgen: concurrent games of random bots against a salpakan-server on loopback
@@ -36,6 +56,9 @@ salpakan-loadgen: concurrent games of random bots against a salpakan-server on l
                  about 6,500 plies/s; 0 plays as fast as the server answers)
   --url URL      a running server on loopback (http://127.0.0.1:PORT); without it the load
                  generator starts its own
+  --attack KIND  S seconds without, then S seconds beside an attack: readers, replayers,
+                 idle, reconnects or all; fails if the p99 round trip more than doubles (+5 ms)
+                 or a clock is overcharged by more than 50 ms
 ";
 
 struct Args {
@@ -43,6 +66,7 @@ struct Args {
     seconds: u64,
     think: Duration,
     url: Option<SocketAddr>,
+    attack: Option<Attack>,
 }
 
 fn parse_args() -> Result<Option<Args>, String> {
@@ -51,6 +75,7 @@ fn parse_args() -> Result<Option<Args>, String> {
         seconds: 10,
         think: Duration::from_millis(150),
         url: None,
+        attack: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -81,6 +106,7 @@ fn parse_args() -> Result<Option<Args>, String> {
                 }
                 args.url = Some(addr);
             }
+            "--attack" => args.attack = Some(value()?.parse()?),
             other => return Err(format!("unknown argument {other} (see --help)")),
         }
     }
@@ -97,6 +123,8 @@ fn parse_args() -> Result<Option<Args>, String> {
 #[derive(Default)]
 struct Tally {
     latencies_us: Vec<u32>,
+    /// Per ply: what the server charged the mover beyond the time its client took, in µs.
+    overcharges_us: Vec<i64>,
     finished: Vec<(String, Vec<String>)>,
     errors: Vec<String>,
 }
@@ -122,8 +150,13 @@ impl Shared {
 /// One game between two random bots, to its end (resigned at the deadline): the plies seen.
 async fn play_game(shared: &Shared, seed: u64) -> Result<(String, Vec<String>), ClientError> {
     let addr = shared.addr;
-    let rules = Rules::default();
-    let created: CreateReply = post(addr, "/api/games", r#"{"side":"white"}"#).await?;
+    let rules = Rules::new(3, MOVE_LIMIT).expect("a move limit in range");
+    let body = json!({
+        "side": "white",
+        "rules": {"move_limit": MOVE_LIMIT},
+        "clock": {"initial_ms": CLOCK_MS, "increment_ms": 0},
+    });
+    let created: CreateReply = post(addr, "/api/games", &body.to_string()).await?;
     let id = created.game;
     let join = json!({"invite": created.invite}).to_string();
     let joined: JoinReply = post(addr, &format!("/api/games/{id}/join"), &join).await?;
@@ -143,6 +176,11 @@ async fn play_game(shared: &Shared, seed: u64) -> Result<(String, Vec<String>), 
     let mut agents = [Random::new(seed), Random::new(seed ^ 0x5555)];
     let mut seen: Vec<String> = Vec::new();
     let mut sent_at: Option<(u64, Instant)> = None;
+    // Each side's time left as last announced, when its turn came, and how long its client
+    // took to answer (for its charges).
+    let mut left: [Option<u64>; 2] = [None, None];
+    let mut turn_came: [Option<Instant>; 2] = [None, None];
+    let mut took: [Option<Duration>; 2] = [None, None];
     let mut over = [false, false];
     let mut resigned = false;
     let failed = |what: String| ClientError::Game(format!("game {id}: {what}"));
@@ -174,8 +212,23 @@ async fn play_game(shared: &Shared, seed: u64) -> Result<(String, Vec<String>), 
                 ply,
                 side: mover,
                 mv,
+                clock,
                 ..
             } => {
+                if let Some(clock) = clock {
+                    let now_left = time_left(clock, mover.0);
+                    // The mover's charge, beside the time its own client took to answer.
+                    if side == mover.0
+                        && let (Some(before), Some(took)) =
+                            (left[side.index()], took[side.index()].take())
+                    {
+                        let charged = Duration::from_millis(before.saturating_sub(now_left));
+                        let over_us = charged.as_micros() as i64 - took.as_micros() as i64;
+                        shared.tally.lock().await.overcharges_us.push(over_us);
+                    }
+                    left[mover.0.index()] = Some(now_left);
+                    turn_came[mover.0.other().index()] = Some(Instant::now());
+                }
                 let ply = u64::from(*ply);
                 if side == Side::White {
                     seen.push(mv.0.to_string());
@@ -190,7 +243,12 @@ async fn play_game(shared: &Shared, seed: u64) -> Result<(String, Vec<String>), 
                     sent_at = None;
                 }
             }
-            ServerMessage::Start { .. } => {}
+            ServerMessage::Start { clock, first, .. } => {
+                if let Some(clock) = clock {
+                    left = [Side::White, Side::Black].map(|s| Some(time_left(clock, s)));
+                }
+                turn_came[first.0.index()] = Some(Instant::now());
+            }
             _ => continue,
         }
         let Some(tracker) = followers[i].tracker() else {
@@ -214,6 +272,7 @@ async fn play_game(shared: &Shared, seed: u64) -> Result<(String, Vec<String>), 
             tokio::time::sleep(shared.think).await;
         }
         sent_at = Some((ply + 1, Instant::now()));
+        took[i] = turn_came[i].map(|came| came.elapsed());
         let message = json!({"t": "move", "move": mv.to_string(), "ply": ply});
         seats[i].send(&message.to_string()).await?;
     }
@@ -221,6 +280,14 @@ async fn play_game(shared: &Shared, seed: u64) -> Result<(String, Vec<String>), 
         seat.close().await;
     }
     Ok((id, seen))
+}
+
+/// `side`'s time left on a clock.
+fn time_left(clock: &ClockWords, side: Side) -> u64 {
+    match side {
+        Side::White => clock.white_ms,
+        Side::Black => clock.black_ms,
+    }
 }
 
 async fn worker(shared: Arc<Shared>, n: u64) {
@@ -276,10 +343,10 @@ fn percentile(sorted: &[u32], p: f64) -> f64 {
     f64::from(sorted[i]) / 1000.0
 }
 
-/// The load generator's own server: this program again, serving on a free loopback port.
-fn spawn_server(games: usize) -> Result<(Child, SocketAddr, PathBuf), String> {
-    let dir = std::env::temp_dir().join(format!("salpakan-loadgen-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+/// The load generator's own server: this program again, serving on a free loopback port
+/// with the database in `dir`. `unlimited` lifts the message budget (for bots that do not
+/// pause, and to prepare an attack's long games).
+fn spawn_server(dir: &Path, games: usize, unlimited: bool) -> Result<(Child, SocketAddr), String> {
     let allowance = (games * 4 + 64).to_string();
     let mut child = Command::new(std::env::current_exe().map_err(|e| e.to_string())?)
         .args(["--serve", "--addr", "127.0.0.1:0", "--db"])
@@ -290,7 +357,16 @@ fn spawn_server(games: usize) -> Result<(Child, SocketAddr, PathBuf), String> {
             "--games-per-ip",
             &allowance,
         ])
-        .args(["--messages-per-window", "1000000"])
+        // A bot pausing 150 ms a move sends about 70 messages in 10 s, within the default
+        // budget (200); one that does not pause needs more.
+        .args(if unlimited {
+            &["--messages-per-window", "1000000"][..]
+        } else {
+            &[]
+        })
+        .args(["--pending-per-ip", &allowance])
+        .args(["--connects-per-minute", &(games * 20 + 200).to_string()])
+        .args(["--max-move-limit", "0"])
         .stdout(Stdio::piped())
         .spawn()
         .map_err(|e| e.to_string())?;
@@ -304,7 +380,37 @@ fn spawn_server(games: usize) -> Result<(Child, SocketAddr, PathBuf), String> {
         .strip_prefix("listening on http://")
         .and_then(|a| a.parse().ok())
         .ok_or_else(|| format!("the server said {line:?}"))?;
-    Ok((child, addr, dir))
+    Ok((child, addr))
+}
+
+/// Stops a server child (SIGTERM) and waits for it.
+fn stop(mut child: Child) {
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    let _ = child.wait();
+}
+
+/// Starts the load generator's own server in `dir`: first, for an attack, one without a
+/// message budget that plays the attack's long games (as fast as it answers) and stops; then
+/// the one the run measures, on the same database.
+fn start_own(
+    runtime: &tokio::runtime::Runtime,
+    args: &Args,
+    dir: &Path,
+) -> Result<(Option<Child>, SocketAddr, Option<attacks::Prepared>), String> {
+    std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    let mut prepared = None;
+    if let Some(attack) = args.attack {
+        let (child, addr) = spawn_server(dir, args.games, true)?;
+        let made = runtime.block_on(attacks::prepare(attack, addr));
+        stop(child);
+        prepared = Some(made.map_err(|e| format!("the attack could not be prepared: {e}"))?);
+    }
+    let unlimited = args.think < Duration::from_millis(60);
+    let (child, addr) = spawn_server(dir, args.games, unlimited)
+        .map_err(|e| format!("the server did not start: {e}"))?;
+    Ok((Some(child), addr, prepared))
 }
 
 fn main() -> ExitCode {
@@ -323,27 +429,32 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let (child, addr, dir) = match args.url {
-        Some(addr) => (None, addr, None),
-        None => match spawn_server(args.games) {
-            Ok((child, addr, dir)) => (Some(child), addr, Some(dir)),
-            Err(e) => {
-                eprintln!("salpakan-loadgen: the server did not start: {e}");
-                return ExitCode::FAILURE;
-            }
-        },
-    };
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
-    let (line, failed) = runtime.block_on(run(&args, addr, child.as_ref().map(Child::id)));
-    if let Some(mut child) = child {
-        let _ = Command::new("kill")
-            .args(["-TERM", &child.id().to_string()])
-            .status();
-        let _ = child.wait();
+    let dir = std::env::temp_dir().join(format!("salpakan-loadgen-{}", std::process::id()));
+    let started = match args.url {
+        Some(addr) => Ok((None, addr, None)),
+        None => start_own(&runtime, &args, &dir),
+    };
+    let (child, addr, prepared) = match started {
+        Ok(started) => started,
+        Err(e) => {
+            eprintln!("salpakan-loadgen: {e}");
+            let _ = std::fs::remove_dir_all(&dir);
+            return ExitCode::FAILURE;
+        }
+    };
+    let pid = child.as_ref().map(Child::id);
+    let (line, failed) = runtime.block_on(async {
+        let prepared = match (args.attack, prepared) {
+            (Some(attack), None) => Some(attacks::prepare(attack, addr).await),
+            (_, prepared) => prepared.map(Ok),
+        };
+        run(&args, addr, pid, prepared).await
+    });
+    if let Some(child) = child {
+        stop(child);
     }
-    if let Some(dir) = dir {
-        let _ = std::fs::remove_dir_all(dir);
-    }
+    let _ = std::fs::remove_dir_all(&dir);
     println!("{line}");
     if failed {
         ExitCode::FAILURE
@@ -352,7 +463,59 @@ fn main() -> ExitCode {
     }
 }
 
-async fn run(args: &Args, addr: SocketAddr, server_pid: Option<u32>) -> (String, bool) {
+/// What one phase of normal games measured.
+struct Phase {
+    line: String,
+    p99_ms: f64,
+    overcharge_ms: f64,
+    failed: bool,
+}
+
+/// Plays the normal games, with `attack` beside them if one is given, then (without an
+/// attack) the baseline before it and the checks: the line or lines to print, and whether
+/// the run failed.
+async fn run(
+    args: &Args,
+    addr: SocketAddr,
+    server_pid: Option<u32>,
+    prepared: Option<Result<attacks::Prepared, ClientError>>,
+) -> (String, bool) {
+    let (Some(attack), Some(prepared)) = (args.attack, prepared) else {
+        let phase = play(args, addr, server_pid, None).await;
+        return (phase.line, phase.failed);
+    };
+    let prepared = match prepared {
+        Ok(prepared) => prepared,
+        Err(e) => {
+            return (
+                format!("loadgen: the attack could not be prepared: {e}"),
+                true,
+            );
+        }
+    };
+    let calm = play(args, addr, server_pid, None).await;
+    let stormy = play(args, addr, server_pid, Some((attack, &prepared))).await;
+    let ratio = stormy.p99_ms / calm.p99_ms.max(0.001);
+    let slow = stormy.p99_ms > 2.0 * calm.p99_ms + 5.0;
+    let overcharged = stormy.overcharge_ms.max(calm.overcharge_ms) > 50.0;
+    let verdict = format!(
+        "loadgen: under the {attack:?} attack the p99 round trip is {ratio:.2}× its value without \
+         ({:.1} ms against {:.1} ms; at most 2× + 5 ms), the largest overcharge {:.1} ms (at most 50)",
+        stormy.p99_ms,
+        calm.p99_ms,
+        stormy.overcharge_ms.max(calm.overcharge_ms),
+    );
+    let line = format!("{}\n{}\n{verdict}", calm.line, stormy.line);
+    (line, calm.failed || stormy.failed || slow || overcharged)
+}
+
+/// One phase: the normal games for `args.seconds`, beside `attack` if one is given.
+async fn play(
+    args: &Args,
+    addr: SocketAddr,
+    server_pid: Option<u32>,
+    attack: Option<(Attack, &attacks::Prepared)>,
+) -> Phase {
     let started = Instant::now();
     let shared = Arc::new(Shared {
         addr,
@@ -373,7 +536,13 @@ async fn run(args: &Args, addr: SocketAddr, server_pid: Option<u32>) -> (String,
             }
         }
     };
-    sampler.await;
+    let done = Arc::new(attacks::Done::default());
+    let attacking = async {
+        if let Some((attack, prepared)) = attack {
+            attacks::run(attack, addr, prepared, shared.deadline, Arc::clone(&done)).await;
+        }
+    };
+    tokio::join!(sampler, attacking);
     let plies_at_deadline = shared.plies.load(Ordering::Relaxed);
     let elapsed = started.elapsed().as_secs_f64();
     for w in workers {
@@ -399,13 +568,34 @@ async fn run(args: &Args, addr: SocketAddr, server_pid: Option<u32>) -> (String,
         plies_at_deadline,
         tally.latencies_us.len()
     );
+    let overcharge_ms = tally
+        .overcharges_us
+        .iter()
+        .copied()
+        .max()
+        .unwrap_or(0)
+        .max(0) as f64
+        / 1000.0;
+    let p99_ms = percentile(&tally.latencies_us, 0.99);
+    let beside = match attack {
+        None => String::new(),
+        Some((kind, _)) => format!(
+            " beside the {kind:?} attack ({} acts, {} refused or closed)",
+            done.acts.load(Ordering::Relaxed),
+            done.refused.load(Ordering::Relaxed)
+        ),
+    };
     let line = format!(
-        "loadgen: {} games, {:.0} plies/s, p50 {:.1} ms, p99 {:.1} ms, server RSS {rss} MB, {} errors, {lost} lost",
+        "loadgen: {} games{beside}, {:.0} plies/s, p50 {:.1} ms, p99 {p99_ms:.1} ms, overcharge at most {overcharge_ms:.1} ms, server RSS {rss} MB, {} errors, {lost} lost",
         args.games,
         plies_at_deadline as f64 / elapsed,
         percentile(&tally.latencies_us, 0.50),
-        percentile(&tally.latencies_us, 0.99),
         tally.errors.len(),
     );
-    (line, !tally.errors.is_empty() || lost > 0)
+    Phase {
+        line,
+        p99_ms,
+        overcharge_ms,
+        failed: !tally.errors.is_empty() || lost > 0,
+    }
 }

@@ -1,0 +1,335 @@
+//! The attacks the load generator runs beside its normal games: what a hostile client could
+//! do to other games within every documented limit. Each counts what it did.
+
+use std::net::{IpAddr, SocketAddr};
+use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use salpakan::{Rules, Setup, Side};
+use salpakan_server::client::{ClientError, Frame, Received, Socket, post, request_from};
+use salpakan_server::wire::{CreateReply, JoinReply, ServerMessage};
+use serde_json::json;
+
+/// An attack to run beside the normal games.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Attack {
+    /// 8 clients reading a long finished game's summary and record without pause.
+    Readers,
+    /// 30 spectators of long games asking for their whole history again and again.
+    Replayers,
+    /// Connections from another address that send nothing, opened again when closed.
+    Idle,
+    /// A seat reconnecting without pause.
+    Reconnects,
+    /// All of them at once.
+    All,
+}
+
+impl FromStr for Attack {
+    type Err = String;
+
+    fn from_str(word: &str) -> Result<Attack, String> {
+        Ok(match word {
+            "readers" => Attack::Readers,
+            "replayers" => Attack::Replayers,
+            "idle" => Attack::Idle,
+            "reconnects" => Attack::Reconnects,
+            "all" => Attack::All,
+            other => {
+                return Err(format!(
+                    "--attack readers, replayers, idle, reconnects or all, not {other}"
+                ));
+            }
+        })
+    }
+}
+
+impl Attack {
+    fn includes(self, kind: Attack) -> bool {
+        self == kind || self == Attack::All
+    }
+}
+
+/// Where each attack comes from: another client than the normal games (127.0.0.1) to the
+/// server's per-address limits.
+fn from(kind: Attack) -> Option<IpAddr> {
+    let last = match kind {
+        Attack::Idle => 2,
+        Attack::Readers => 3,
+        Attack::Replayers => 4,
+        Attack::Reconnects | Attack::All => 5,
+    };
+    Some(IpAddr::from([127, 0, 0, last]))
+}
+
+/// The plies of each long game the readers and replayers work on.
+const LONG_PLIES: usize = 2_000;
+
+/// A finished game of [`LONG_PLIES`] quiet plies (each side steps one piece out of its zone
+/// and back), played as fast as the server answers, then resigned: its id.
+async fn long_game(addr: SocketAddr, seed: u64) -> Result<String, ClientError> {
+    let body = json!({"side": "white", "first": "white", "rules": {"move_limit": 0}});
+    let created: CreateReply = post(addr, "/api/games", &body.to_string()).await?;
+    let join = json!({"invite": created.invite}).to_string();
+    let joined: JoinReply = post(addr, &format!("/api/games/{}/join", created.game), &join).await?;
+    let rules = Rules::default();
+    let mut seats = Vec::new();
+    let mut steps = Vec::new();
+    for (side, token) in [(Side::White, created.token), (Side::Black, joined.token)] {
+        let mut socket = Socket::connect(addr, &created.game, Some(&token)).await?;
+        let setup = Setup::random(side, rules, seed * 2 + side.index() as u64);
+        let (front, out) = if side == Side::White {
+            ('3', '4')
+        } else {
+            ('6', '5')
+        };
+        let file = setup
+            .pieces()
+            .map(|(square, _)| square.to_string())
+            .find(|name| name.ends_with(front))
+            .and_then(|name| name.chars().next())
+            .ok_or_else(|| ClientError::Game("no piece on the zone's front row".into()))?;
+        steps.push([
+            format!("{file}{front}-{file}{out}"),
+            format!("{file}{out}-{file}{front}"),
+        ]);
+        let cells = setup.cell_values().to_vec();
+        socket
+            .send(&json!({"t": "setup", "cells": cells}).to_string())
+            .await?;
+        seats.push(socket);
+    }
+    // Play starts once both formations are in.
+    for seat in &mut seats {
+        while !matches!(
+            seat.receive().await?,
+            Received::Message(ServerMessage::Start { .. })
+        ) {}
+    }
+    for ply in 0..LONG_PLIES {
+        let side = ply % 2;
+        let mv = &steps[side][(ply / 2) % 2];
+        let message = json!({"t": "move", "move": mv, "ply": ply}).to_string();
+        seats[side].send(&message).await?;
+        // Both seats read until this ply's event.
+        for seat in &mut seats {
+            loop {
+                match seat.receive().await? {
+                    Received::Message(ServerMessage::Ply { ply: p, .. })
+                        if p as usize == ply + 1 =>
+                    {
+                        break;
+                    }
+                    Received::Message(ServerMessage::Error { code, message }) => {
+                        return Err(ClientError::Game(format!("{}: {message}", code.word())));
+                    }
+                    Received::Closed(code) => {
+                        return Err(ClientError::Game(format!("closed with {code}")));
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    seats[0].send(r#"{"t":"resign"}"#).await?;
+    for seat in seats {
+        seat.close().await;
+    }
+    Ok(created.game)
+}
+
+/// What an attack did.
+#[derive(Default)]
+pub struct Done {
+    /// Requests, sockets or connections it made.
+    pub acts: AtomicU64,
+    /// Of them, those the server refused or closed early.
+    pub refused: AtomicU64,
+}
+
+/// Everything an attack needs made before it starts (the long games take a while).
+pub struct Prepared {
+    long: Vec<String>,
+    waiting_seat: Option<(String, String)>,
+}
+
+/// Makes what `attack` works on.
+///
+/// # Errors
+/// The server's refusal of what it needs.
+pub async fn prepare(attack: Attack, addr: SocketAddr) -> Result<Prepared, ClientError> {
+    let mut long = Vec::new();
+    if attack.includes(Attack::Readers) || attack.includes(Attack::Replayers) {
+        for seed in 0..3 {
+            long.push(long_game(addr, 9_000 + seed).await?);
+        }
+    }
+    let mut waiting_seat = None;
+    if attack.includes(Attack::Reconnects) {
+        let created: CreateReply = post(addr, "/api/games", "{}").await?;
+        waiting_seat = Some((created.game, created.token));
+    }
+    Ok(Prepared { long, waiting_seat })
+}
+
+/// Runs `attack` until `deadline`.
+pub async fn run(
+    attack: Attack,
+    addr: SocketAddr,
+    prepared: &Prepared,
+    deadline: Instant,
+    done: Arc<Done>,
+) {
+    let mut tasks = Vec::new();
+    if attack.includes(Attack::Readers) {
+        let id = prepared.long[0].clone();
+        for _ in 0..8 {
+            tasks.push(tokio::spawn(readers(
+                addr,
+                id.clone(),
+                deadline,
+                Arc::clone(&done),
+            )));
+        }
+    }
+    if attack.includes(Attack::Replayers) {
+        for i in 0..30 {
+            let id = prepared.long[i % prepared.long.len()].clone();
+            tasks.push(tokio::spawn(replayer(
+                addr,
+                id,
+                deadline,
+                Arc::clone(&done),
+            )));
+        }
+    }
+    if attack.includes(Attack::Idle) {
+        tasks.push(tokio::spawn(idle(addr, deadline, Arc::clone(&done))));
+    }
+    if let (true, Some((id, token))) = (attack.includes(Attack::Reconnects), &prepared.waiting_seat)
+    {
+        tasks.push(tokio::spawn(reconnects(
+            addr,
+            id.clone(),
+            token.clone(),
+            deadline,
+            Arc::clone(&done),
+        )));
+    }
+    for task in tasks {
+        let _ = task.await;
+    }
+}
+
+fn count(done: &Done, refused: bool) {
+    done.acts.fetch_add(1, Ordering::Relaxed);
+    if refused {
+        done.refused.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+async fn readers(addr: SocketAddr, id: String, deadline: Instant, done: Arc<Done>) {
+    let paths = [
+        format!("/api/games/{id}"),
+        format!("/api/games/{id}/record"),
+    ];
+    while Instant::now() < deadline {
+        for path in &paths {
+            let reply = request_from(from(Attack::Readers), addr, "GET", path, "").await;
+            count(&done, !matches!(reply, Ok((200, _))));
+        }
+    }
+}
+
+async fn replayer(addr: SocketAddr, id: String, deadline: Instant, done: Arc<Done>) {
+    while Instant::now() < deadline {
+        let Ok(mut socket) = Socket::connect_from(from(Attack::Replayers), addr, &id, None).await
+        else {
+            count(&done, true);
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            continue;
+        };
+        'socket: while Instant::now() < deadline {
+            if socket.send(r#"{"t":"hello","v":0}"#).await.is_err() {
+                break;
+            }
+            count(&done, false);
+            // Read the replay through: two formations, the start, the plies and the end (or
+            // the close of an over-budget socket).
+            let mut got = 0;
+            while got < LONG_PLIES + 4 {
+                match tokio::time::timeout(Duration::from_secs(5), socket.next()).await {
+                    // Counted, not read: the attacker spends no time on them.
+                    Ok(Some(Frame::Text(text))) => {
+                        if text.contains(r#""v":"#) && !text.contains(r#""t":"state""#) {
+                            got += 1;
+                        }
+                    }
+                    _ => {
+                        count(&done, true);
+                        break 'socket;
+                    }
+                }
+            }
+        }
+    }
+}
+
+async fn idle(addr: SocketAddr, deadline: Instant, done: Arc<Done>) {
+    let mut held: Vec<tokio::net::TcpStream> = Vec::new();
+    while Instant::now() < deadline {
+        // Keep 600 open from another address, as far as the server lets them stay.
+        while held.len() < 600 {
+            let Ok(socket) = tokio::net::TcpSocket::new_v4() else {
+                break;
+            };
+            let Some(local) = from(Attack::Idle) else {
+                break;
+            };
+            if socket.bind(SocketAddr::new(local, 0)).is_err() {
+                break;
+            }
+            match socket.connect(addr).await {
+                Ok(stream) => {
+                    count(&done, false);
+                    held.push(stream);
+                }
+                Err(_) => {
+                    count(&done, true);
+                    break;
+                }
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        // Those the server closed are dropped, to be opened again.
+        let mut open = Vec::with_capacity(held.len());
+        for stream in held {
+            let mut byte = [0u8; 1];
+            match stream.try_read(&mut byte) {
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => open.push(stream),
+                _ => count(&done, true),
+            }
+        }
+        held = open;
+    }
+}
+
+async fn reconnects(
+    addr: SocketAddr,
+    id: String,
+    token: String,
+    deadline: Instant,
+    done: Arc<Done>,
+) {
+    while Instant::now() < deadline {
+        match Socket::connect_from(from(Attack::Reconnects), addr, &id, Some(&token)).await {
+            Ok(socket) => {
+                count(&done, false);
+                socket.close().await;
+            }
+            Err(_) => count(&done, true),
+        }
+    }
+}
