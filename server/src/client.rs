@@ -166,7 +166,20 @@ pub async fn post<T: DeserializeOwned>(
     path: &str,
     body: &str,
 ) -> Result<T, ClientError> {
-    let (status, text) = request(addr, "POST", path, body).await?;
+    post_from(None, addr, path, body).await
+}
+
+/// [`post`] from the local address `from` (as [`request_from`]).
+///
+/// # Errors
+/// As [`post`].
+pub async fn post_from<T: DeserializeOwned>(
+    from: Option<IpAddr>,
+    addr: SocketAddr,
+    path: &str,
+    body: &str,
+) -> Result<T, ClientError> {
+    let (status, text) = request_from(from, addr, "POST", path, body).await?;
     if !(200..300).contains(&status) {
         return Err(ClientError::Refused { status, body: text });
     }

@@ -17,10 +17,17 @@ use crate::wire::{CloseCode, Code, Refusal};
 const CLOSING_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Events a replay sends for each message it costs the socket's budget (a `hello` itself
-/// costs one): a socket replays at most about 5,000 events per window (a 2,000-ply game
-/// twice), and a replay of a 10,000-ply game costs 400 messages (more than a window holds:
-/// it is sent, and the socket closed).
+/// costs one), paid before the replay is sent and at most the rest of a whole window: a
+/// budget of 200 messages in 10 s replays at most about 5,000 events per window, or one
+/// longer game's whole history once. A replay the budget cannot pay is not sent: the
+/// socket gets `rate-limited` and is closed.
 pub const REPLAYED_PER_MESSAGE: usize = 25;
+
+/// What a replay of `replayed` events costs a budget of `per_window` messages.
+#[must_use]
+pub fn replay_cost(replayed: usize, per_window: usize) -> usize {
+    (replayed / REPLAYED_PER_MESSAGE).min(per_window.saturating_sub(1))
+}
 
 fn close_frame(code: CloseCode, reason: &'static str) -> Message {
     Message::Close(Some(CloseFrame {
@@ -68,8 +75,9 @@ fn rate_limited(limits: &Limits) -> Closing {
     ))
 }
 
-/// Serves one socket for `to` until it closes. `budget` is the seat's (shared by its
-/// sockets) or, for a spectator, the socket's own.
+/// Serves one socket for `to` until it closes. Its message budget is the seat's (shared by
+/// the seat's sockets) or, for a spectator, its address's (shared by the address's
+/// spectators, whose sockets hold a `slot`).
 pub async fn serve(
     socket: WebSocket,
     hub: Arc<Hub>,
@@ -80,7 +88,8 @@ pub async fn serve(
     let limits = hub.config().limits;
     let (mut sink, mut stream) = socket.split();
     let (tx, mut outbox) = mpsc::channel(limits.outbox);
-    let (subscriber, budget) = hub.attach(&live, to, tx).await;
+    let spectating = slot.as_ref().map(SocketSlot::budget);
+    let (subscriber, budget) = hub.attach(&live, to, tx, spectating).await;
     let mut pings = interval_at(Instant::now() + limits.ping_interval, limits.ping_interval);
     pings.set_missed_tick_behavior(MissedTickBehavior::Delay);
     let mut heard = Instant::now();
@@ -128,8 +137,10 @@ pub async fn serve(
                 }
                 match text {
                     Ok(text) => {
-                        let replayed = hub.handle(&live, subscriber, to, text.as_str(), now).await;
-                        if !take(now, replayed / REPLAYED_PER_MESSAGE) {
+                        let pay = |replayed: usize| {
+                            take(now, replay_cost(replayed, limits.messages_per_window))
+                        };
+                        if !hub.handle(&live, subscriber, to, text.as_str(), now, pay).await {
                             break rate_limited(&limits);
                         }
                     }
@@ -188,4 +199,17 @@ pub async fn serve(
     }
     let _ = tokio::time::timeout(limits.write_timeout, sink.close()).await;
     drop(slot);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_replay_costs_a_message_per_25_events_and_at_most_the_rest_of_a_window() {
+        assert_eq!(replay_cost(24, 200), 0);
+        assert_eq!(replay_cost(1203, 200), 48);
+        assert_eq!(replay_cost(8442, 200), 199);
+        assert_eq!(replay_cost(8442, 0), 0);
+    }
 }

@@ -233,10 +233,7 @@ impl Hub {
     ) -> Result<Option<SocketSlot>, HubError> {
         let limits = &self.config.limits;
         let Recipient::Seat(side) = to else {
-            return self
-                .quotas
-                .take_socket(ip, limits.connections_per_ip)
-                .map(Some);
+            return self.quotas.take_socket(ip, limits).map(Some);
         };
         let mut state = live.state.lock().await;
         if state.room.sockets(side) >= limits.sockets_per_seat {

@@ -356,19 +356,23 @@ impl Hub {
     }
 
     /// A socket for `to` opened: it gets the `state`, then every event. Returns its
-    /// subscriber id and its message budget (its seat's, shared by the seat's sockets; a
-    /// spectator's own).
+    /// subscriber id and its message budget: a seat's is shared by the seat's sockets, a
+    /// spectator's is `spectating` (its address's, shared by the address's spectators) or,
+    /// without one, its own.
     pub async fn attach(
         &self,
         live: &Arc<Live>,
         to: Recipient,
         tx: mpsc::Sender<Out>,
+        spectating: Option<Arc<Mutex<Budget>>>,
     ) -> (u64, Arc<Mutex<Budget>>) {
         let id = self.next_subscriber.fetch_add(1, Ordering::Relaxed);
         let mut state = live.state.lock().await;
         let budget = match to {
             Recipient::Seat(side) => Arc::clone(&state.budgets[side.index()]),
-            Recipient::Spectator => Arc::new(Mutex::new(Budget::new(&self.config.limits))),
+            Recipient::Spectator => {
+                spectating.unwrap_or_else(|| Arc::new(Mutex::new(Budget::new(&self.config.limits))))
+            }
         };
         if state.gone {
             let _ = tx.try_send(Out::Close(CloseCode::Expired, GONE_REASON));
@@ -408,8 +412,9 @@ impl Hub {
 
     /// One frame's text from `subscriber`, a socket for `to`, read at `received`: the time
     /// the room decides it at (waiting for the room's lock is charged to nobody's clock).
-    /// Returns how many event frames a `hello` replayed to it (what the socket's budget
-    /// charges for a replay).
+    /// A `hello`'s replay is paid before it is sent: `pay` is given the number of event
+    /// frames it would send, and `false` from it (the socket's budget cannot pay) sends
+    /// nothing and returns `false`.
     pub async fn handle(
         &self,
         live: &Arc<Live>,
@@ -417,10 +422,11 @@ impl Hub {
         to: Recipient,
         text: &str,
         received: Instant,
-    ) -> usize {
+        pay: impl FnOnce(usize) -> bool + Send,
+    ) -> bool {
         let mut state = live.state.lock().await;
         if state.broken {
-            return 0;
+            return true;
         }
         let reply = |state: &LiveState, out: Out| {
             if let Some(s) = state.subscribers.iter().find(|s| s.id == subscriber) {
@@ -438,13 +444,14 @@ impl Hub {
                 }
             }
             Answer::Replay(frames) => {
-                let replayed = frames.len();
+                if !pay(frames.len()) {
+                    return false;
+                }
                 reply(&state, Out::Frames(frames));
-                return replayed;
             }
             Answer::Events(from) => self.settle(live, &mut state, from).await,
         }
-        0
+        true
     }
 
     /// Commits the room's events from index `from`, then sends them to every recipient.

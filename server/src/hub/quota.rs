@@ -1,11 +1,14 @@
 //! What each client address may hold at once, open spectators' sockets and unfinished games
-//! it created, and how many games it may create in an hour. A slot is taken before the work
+//! it created, how many games it may create in an hour, and the message budget its
+//! spectators' sockets share. A slot is taken before the work
 //! it stands for and given back when that ends (a socket's slot when it is dropped, a game's
 //! when the game ends or is deleted).
 
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use crate::config::Limits;
 
 use tokio::time::{Duration, Instant};
 
@@ -18,6 +21,9 @@ struct PerAddress {
     games: usize,
     /// The games it created in the last hour.
     created: Option<Budget>,
+    /// The message budget its spectators' sockets share (a fresh socket does not refill
+    /// it), kept while anything is counted in it.
+    spectating: Option<Arc<Mutex<Budget>>>,
 }
 
 impl PerAddress {
@@ -26,6 +32,11 @@ impl PerAddress {
         self.sockets == 0
             && self.games == 0
             && self.created.as_ref().is_none_or(|b| b.is_empty(now))
+            && self.spectating.as_ref().is_none_or(|b| {
+                b.lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .is_empty(now)
+            })
     }
 }
 
@@ -39,6 +50,15 @@ pub struct Quotas {
 pub struct SocketSlot {
     quotas: Arc<Quotas>,
     ip: IpAddr,
+    budget: Arc<Mutex<Budget>>,
+}
+
+impl SocketSlot {
+    /// The message budget the address's spectators' sockets share.
+    #[must_use]
+    pub fn budget(&self) -> Arc<Mutex<Budget>> {
+        Arc::clone(&self.budget)
+    }
 }
 
 impl Drop for SocketSlot {
@@ -102,24 +122,30 @@ impl Quotas {
         self.update(ip, |count| count.games = count.games.saturating_sub(1));
     }
 
-    /// One more open socket for `ip`, at most `limit`, held until the slot is dropped.
+    /// One more open spectator's socket for `ip`, at most `limits.connections_per_ip`, held
+    /// until the slot is dropped; the slot carries the budget of messages all of the
+    /// address's spectators' sockets share (`limits.messages_per_window`).
     ///
     /// # Errors
     /// [`HubError::TooManyConnections`] past the limit.
     pub fn take_socket(
         self: &Arc<Quotas>,
         ip: IpAddr,
-        limit: usize,
+        limits: &Limits,
     ) -> Result<SocketSlot, HubError> {
         let mut all = self.lock();
         let count = all.entry(ip).or_default();
-        if count.sockets >= limit {
-            return Err(HubError::TooManyConnections(limit));
+        if count.sockets >= limits.connections_per_ip {
+            return Err(HubError::TooManyConnections(limits.connections_per_ip));
         }
         count.sockets += 1;
+        let budget = count
+            .spectating
+            .get_or_insert_with(|| Arc::new(Mutex::new(Budget::new(limits))));
         Ok(SocketSlot {
             quotas: Arc::clone(self),
             ip,
+            budget: Arc::clone(budget),
         })
     }
 
@@ -146,16 +172,20 @@ mod tests {
     #[test]
     fn slots_are_counted_per_address_and_given_back() {
         let quotas = Arc::new(Quotas::default());
+        let limits = Limits {
+            connections_per_ip: 2,
+            ..Limits::default()
+        };
         let (a, b): (IpAddr, IpAddr) = ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());
-        let first = quotas.take_socket(a, 2).unwrap();
-        let second = quotas.take_socket(a, 2).unwrap();
+        let first = quotas.take_socket(a, &limits).unwrap();
+        let second = quotas.take_socket(a, &limits).unwrap();
         assert!(matches!(
-            quotas.take_socket(a, 2),
+            quotas.take_socket(a, &limits),
             Err(HubError::TooManyConnections(2))
         ));
-        let other = quotas.take_socket(b, 2).unwrap();
+        let other = quotas.take_socket(b, &limits).unwrap();
         drop(first);
-        let third = quotas.take_socket(a, 2).unwrap();
+        let third = quotas.take_socket(a, &limits).unwrap();
         quotas.take_game(a, 1, 10).unwrap();
         assert!(matches!(
             quotas.take_game(a, 1, 10),
@@ -170,6 +200,28 @@ mod tests {
             "a's creations are remembered for an hour"
         );
         assert_eq!(quotas.addresses_holding_nothing_but_creations(), 1);
+    }
+
+    #[test]
+    fn an_addresss_spectators_share_one_budget_while_it_counts_anything() {
+        let quotas = Arc::new(Quotas::default());
+        let limits = Limits {
+            messages_per_window: 3,
+            ..Limits::default()
+        };
+        let (a, b): (IpAddr, IpAddr) = ("10.0.0.4".parse().unwrap(), "10.0.0.5".parse().unwrap());
+        let now = Instant::now();
+        let first = quotas.take_socket(a, &limits).unwrap();
+        assert!(first.budget().lock().unwrap().take(now, 3));
+        drop(first);
+        // A fresh socket of the same address does not get a fresh budget ...
+        let second = quotas.take_socket(a, &limits).unwrap();
+        assert!(!second.budget().lock().unwrap().take(now, 1));
+        // ... another address does.
+        let other = quotas.take_socket(b, &limits).unwrap();
+        assert!(other.budget().lock().unwrap().take(now, 3));
+        drop((second, other));
+        assert_eq!(quotas.addresses(), 2, "their budgets still count");
     }
 
     #[test]

@@ -15,6 +15,9 @@ const RETRY: std::time::Duration = std::time::Duration::from_secs(10);
 /// How often finished games past their retention are deleted.
 const PRUNE_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
 
+/// The pause between two batches of a prune.
+const PRUNE_PAUSE: std::time::Duration = std::time::Duration::from_millis(50);
+
 impl Hub {
     fn stopped(&self) -> bool {
         *self.shutdown.borrow()
@@ -34,7 +37,7 @@ impl Hub {
     }
 
     /// Deletes the finished games past the retention, at start and every hour, until the
-    /// server stops.
+    /// server stops: a batch at a time, with a pause between batches for the other writes.
     pub(super) async fn run_pruner(self: Arc<Hub>) {
         let Some(retention) = self.config.limits.retention else {
             return;
@@ -43,11 +46,26 @@ impl Hub {
         loop {
             let cut = crate::clock::unix_ms()
                 .saturating_sub(u64::try_from(retention.as_millis()).unwrap_or(u64::MAX));
-            let write = crate::store::Write::Prune {
-                ended_before_ms: cut,
-            };
-            if let Err(e) = self.store.write(vec![write]).await {
-                eprintln!("salpakan-server: finished games not pruned: {e}");
+            loop {
+                match self.store.any_ended_before(cut).await {
+                    Ok(true) => {}
+                    Ok(false) => break,
+                    Err(e) => {
+                        eprintln!("salpakan-server: finished games not pruned: {e}");
+                        break;
+                    }
+                }
+                let write = crate::store::Write::Prune {
+                    ended_before_ms: cut,
+                };
+                if let Err(e) = self.store.write(vec![write]).await {
+                    eprintln!("salpakan-server: finished games not pruned: {e}");
+                    break;
+                }
+                tokio::select! {
+                    () = tokio::time::sleep(PRUNE_PAUSE) => {}
+                    _ = stopping.changed() => return,
+                }
             }
             tokio::select! {
                 () = tokio::time::sleep(PRUNE_EVERY) => {}

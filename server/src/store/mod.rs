@@ -117,8 +117,8 @@ pub enum Write {
         /// The game's summary and record, when these events end it.
         ending: Option<Ended>,
     },
-    /// Finished games that ended before `ended_before_ms` (milliseconds since the Unix
-    /// epoch) are deleted, rows and events.
+    /// The oldest [`PRUNE_BATCH`] finished games that ended before `ended_before_ms`
+    /// (milliseconds since the Unix epoch) are deleted, rows and events.
     Prune {
         /// The cut.
         ended_before_ms: u64,
@@ -139,6 +139,10 @@ enum WriteJob {
     Write(Vec<Write>, Done),
     Flush(oneshot::Sender<()>),
 }
+
+/// The most finished games one [`Write::Prune`] deletes, so that no prune holds the writer
+/// for long.
+pub const PRUNE_BATCH: usize = 256;
 
 /// The most writes one transaction takes.
 const GROUP: usize = 512;
@@ -226,6 +230,19 @@ impl Store {
         let (done, wait) = oneshot::channel();
         self.reads
             .send(ReadJob::Load(game.to_owned(), done))
+            .map_err(|_| StoreError::Stopped)?;
+        wait.await.map_err(|_| StoreError::Stopped)?
+    }
+
+    /// Whether a finished game ended before `cut_ms` (milliseconds since the Unix epoch):
+    /// what [`Write::Prune`] would delete.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub async fn any_ended_before(&self, cut_ms: u64) -> Result<bool, StoreError> {
+        let (done, wait) = oneshot::channel();
+        self.reads
+            .send(ReadJob::EndedBefore(cut_ms, done))
             .map_err(|_| StoreError::Stopped)?;
         wait.await.map_err(|_| StoreError::Stopped)?
     }

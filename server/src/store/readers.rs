@@ -9,7 +9,7 @@ use std::thread;
 use rusqlite::Connection;
 use tokio::sync::oneshot;
 
-use super::rows::{ending, load};
+use super::rows::{any_ended_before, ending, load};
 use super::{Ending, StoreError};
 use crate::room::Saved;
 
@@ -19,6 +19,8 @@ pub(super) enum ReadJob {
     Load(String, oneshot::Sender<Result<Option<Saved>, StoreError>>),
     /// A finished game's kept summary and record.
     Ending(String, oneshot::Sender<Result<Option<Ending>, StoreError>>),
+    /// Whether a finished game ended before the cut.
+    EndedBefore(u64, oneshot::Sender<Result<bool, StoreError>>),
 }
 
 /// Starts `count` readers of the database at `path`; they end when the sender is dropped.
@@ -49,6 +51,9 @@ fn serve(conn: &Connection, queue: &Mutex<mpsc::Receiver<ReadJob>>) {
             }
             Ok(ReadJob::Ending(game, done)) => {
                 let _ = done.send(ending(conn, &game).map_err(StoreError::from));
+            }
+            Ok(ReadJob::EndedBefore(cut_ms, done)) => {
+                let _ = done.send(any_ended_before(conn, cut_ms).map_err(StoreError::from));
             }
             Err(_) => return,
         }

@@ -126,6 +126,13 @@ pub(super) fn load_unfinished(
     Ok((games, unreadable))
 }
 
+/// Whether a finished game ended before `cut_ms` (milliseconds since the Unix epoch): one
+/// look in the index of ended games.
+pub(super) fn any_ended_before(conn: &Connection, cut_ms: u64) -> rusqlite::Result<bool> {
+    conn.prepare_cached("SELECT 1 FROM games WHERE over = 1 AND ended_ms < ?1 LIMIT 1")?
+        .exists(params![cut_ms as i64])
+}
+
 /// Marks `game` quarantined, saying why.
 pub(super) fn quarantine(conn: &Connection, game: &str, reason: &str) -> rusqlite::Result<()> {
     conn.prepare_cached("UPDATE games SET quarantined = ?2 WHERE id = ?1")?

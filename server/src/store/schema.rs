@@ -54,9 +54,6 @@ pub(super) fn migrate(conn: &Connection) -> rusqlite::Result<()> {
             conn.execute_batch(&format!("ALTER TABLE games ADD COLUMN {column} TEXT"))?;
         }
     }
-    if !has("ended_ms")? {
-        conn.execute_batch("ALTER TABLE games ADD COLUMN ended_ms INTEGER")?;
-    }
     if !has("created_ms")? {
         conn.execute_batch("ALTER TABLE games ADD COLUMN created_ms INTEGER")?;
         conn.execute(
@@ -64,5 +61,15 @@ pub(super) fn migrate(conn: &Connection) -> rusqlite::Result<()> {
             params![crate::clock::unix_ms() as i64],
         )?;
     }
+    if !has("ended_ms")? {
+        conn.execute_batch(
+            "ALTER TABLE games ADD COLUMN ended_ms INTEGER;
+             UPDATE games SET ended_ms = COALESCE(created_ms, 0) WHERE over = 1;",
+        )?;
+    }
+    // The pruner's index: finished games by the time they ended.
+    conn.execute_batch(
+        "CREATE INDEX IF NOT EXISTS games_ended ON games (ended_ms) WHERE over = 1",
+    )?;
     Ok(())
 }

@@ -6,7 +6,7 @@ use rusqlite::{Connection, params};
 use salpakan::Side;
 
 use super::rows::quarantine;
-use super::{Done, GROUP, StoreError, Write, WriteJob};
+use super::{Done, GROUP, PRUNE_BATCH, StoreError, Write, WriteJob};
 use crate::room::Event;
 
 /// The writer thread: takes what is waiting (up to [`GROUP`] writes), commits it as one
@@ -116,8 +116,12 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
         }
         Write::Quarantine { game, reason } => quarantine(conn, game, reason)?,
         Write::Prune { ended_before_ms } => {
-            let old = "SELECT id FROM games WHERE over = 1
-                       AND COALESCE(ended_ms, created_ms, 0) < ?1";
+            // A batch at most, the oldest first, through the index of ended games: a prune
+            // never holds the writer for long, whatever the backlog.
+            let old = format!(
+                "SELECT id FROM games WHERE over = 1 AND ended_ms < ?1
+                 ORDER BY ended_ms LIMIT {PRUNE_BATCH}"
+            );
             conn.prepare_cached(&format!("DELETE FROM events WHERE game IN ({old})"))?
                 .execute(params![*ended_before_ms as i64])?;
             conn.prepare_cached(&format!("DELETE FROM games WHERE id IN ({old})"))?

@@ -362,10 +362,9 @@ async fn a_hello_replays_every_event_however_many() {
 async fn a_replay_is_paid_from_the_sockets_budget() {
     let (id, db) = long_game("replay-budget", 37).await;
     let server = start_on(db, 38, |_| {}).await;
-    // The default budget is 200 messages in 10 s. The first hello costs 1; each replay of
-    // 1,203 events costs its hello plus one message for every 25 events replayed (48), paid
-    // after the frames are sent: the replay that overdraws is still delivered, then the
-    // socket is closed.
+    // The default budget is 200 messages in 10 s. Each replay of 1,203 events costs its
+    // hello plus one message for every 25 events replayed (48), paid before the frames are
+    // sent: the replay the budget cannot pay is not sent, the socket is closed.
     let mut spectator = server.seat(&id, None).await;
     spectator.until("state").await;
     let mut replays = 0;
@@ -387,6 +386,7 @@ async fn a_replay_is_paid_from_the_sockets_budget() {
             }
         };
         if code.is_some() {
+            assert_eq!(got, 0, "a replay the budget cannot pay sends nothing");
             break code;
         }
         replays += 1;
@@ -394,7 +394,27 @@ async fn a_replay_is_paid_from_the_sockets_budget() {
     };
     assert_eq!(closed, Some(1008));
     let cost = 1 + 1203 / salpakan_server::socket::REPLAYED_PER_MESSAGE;
-    assert_eq!(replays, (200 - 1) / cost + 1);
+    assert_eq!(replays, 200 / cost);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_replay_longer_than_a_window_is_served_once_on_a_full_budget() {
+    let (id, db) = long_game("replay-window", 52).await;
+    // 20 messages in 10 s: the replay of 1,203 events would cost 48, and costs the 19 left
+    // after its hello.
+    let server = start_on(db, 53, |c| c.limits.messages_per_window = 20).await;
+    let mut spectator = server.seat(&id, None).await;
+    spectator.until("state").await;
+    spectator.send(&json!({"t": "hello", "v": 0})).await;
+    for _ in 0..1203 {
+        let frame = spectator.recv().await;
+        assert!(frame["v"].is_u64() && frame["t"] != "error", "{frame}");
+    }
+    spectator.send(&json!({"t": "hello", "v": 0})).await;
+    let refused = spectator.recv().await;
+    assert_eq!(refused["code"], "rate-limited", "{refused}");
+    assert_eq!(spectator.until_close().await, 1008);
     server.stop().await;
 }
 
@@ -774,5 +794,131 @@ async fn a_flood_of_reconnects_tells_the_opponent_at_most_once_a_second() {
         Some(&false),
         "the last one told is the seat's presence now"
     );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_backlog_of_old_games_is_pruned_a_batch_at_a_time_oldest_first() {
+    use salpakan_server::store::PRUNE_BATCH;
+    let db = scratch("prune-backlog").join("games.db");
+    let server = start_on(db.clone(), 49, |_| {}).await;
+    let game = random_game(19, 4);
+    let mut table = Table::open(&server, json!({"first": game.first_mover().word()})).await;
+    table.set_up(&game).await;
+    table
+        .act(game.first_mover(), json!({"t": "resign"}), 1)
+        .await;
+    let kept = table.id.clone();
+    server.stop().await;
+    // 2 × PRUNE_BATCH + 10 copies of the finished game, ended 100 … 40 days ago in steps,
+    // and the game itself ended now.
+    let backlog = 2 * PRUNE_BATCH + 10;
+    let day = 24 * 60 * 60 * 1000i64;
+    let now = i64::try_from(salpakan_server::clock::unix_ms()).unwrap();
+    let conn = Connection::open(&db).unwrap();
+    let columns: Vec<String> = conn
+        .prepare("SELECT name FROM pragma_table_info('games') WHERE name NOT IN ('id', 'ended_ms')")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let columns = columns.join(", ");
+    for i in 0..backlog {
+        let i = i64::try_from(i).unwrap();
+        conn.execute(
+            &format!(
+                "INSERT INTO games (id, ended_ms, {columns}) SELECT ?2, ?3, {columns} \
+                 FROM games WHERE id = ?1"
+            ),
+            rusqlite::params![kept, format!("old{i:04}"), now - 100 * day + i * 1000],
+        )
+        .unwrap();
+    }
+    drop(conn);
+    let count = |db: &std::path::Path| -> i64 {
+        Connection::open(db)
+            .unwrap()
+            .query_row("SELECT COUNT(*) FROM games", [], |r| r.get(0))
+            .unwrap()
+    };
+    // One prune deletes one batch, the oldest.
+    let opened = Store::open(&db, Durability::Normal).unwrap();
+    let cut = u64::try_from(now - 30 * day).unwrap();
+    assert!(opened.store.any_ended_before(cut).await.unwrap());
+    opened
+        .store
+        .write(vec![Write::Prune {
+            ended_before_ms: cut,
+        }])
+        .await
+        .unwrap();
+    assert_eq!(
+        count(&db),
+        i64::try_from(backlog - PRUNE_BATCH + 1).unwrap()
+    );
+    let oldest_left: String = Connection::open(&db)
+        .unwrap()
+        .query_row("SELECT MIN(id) FROM games WHERE id LIKE 'old%'", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(oldest_left, format!("old{PRUNE_BATCH:04}"));
+    drop(opened);
+    // The server's pruner takes batch after batch until none is left.
+    let server = start_on(db.clone(), 50, |c| {
+        c.limits.retention = Some(Duration::from_secs(30 * 24 * 60 * 60));
+    })
+    .await;
+    let mut waited = 0;
+    while count(&db) > 1 {
+        waited += 1;
+        assert!(waited < 100, "the backlog is not pruned");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let (status, _) = server
+        .http("GET", &format!("/api/games/{kept}/record"), "")
+        .await;
+    assert_eq!(status, 200, "a game within its retention stays");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn an_addresss_spectators_share_one_budget_a_fresh_socket_does_not_refill_it() {
+    let server = start_on(scratch("spectators-budget").join("games.db"), 51, |c| {
+        c.limits.messages_per_window = 10;
+    })
+    .await;
+    let (id, _, _) = server.pair(json!({"side": "white"})).await;
+    let ping = json!({"t": "ping"});
+    let mut first = server.seat(&id, None).await;
+    first.until("state").await;
+    for _ in 0..10 {
+        first.send(&ping).await;
+        first.until("pong").await;
+    }
+    // The same address's next spectator is over the budget at its first message.
+    let mut second = server.seat(&id, None).await;
+    second.until("state").await;
+    second.send(&ping).await;
+    let refused = second.recv().await;
+    assert_eq!(refused["code"], "rate-limited", "{refused}");
+    assert_eq!(second.until_close().await, 1008);
+    // Another address's spectator has its own.
+    let other = salpakan_server::client::Socket::connect_from(
+        Some("127.0.0.2".parse().unwrap()),
+        server.addr,
+        &id,
+        None,
+    )
+    .await
+    .expect("another address's spectator");
+    let mut other = crate::common::Seat {
+        socket: other,
+        transcript: Vec::new(),
+    };
+    other.until("state").await;
+    other.send(&ping).await;
+    other.until("pong").await;
     server.stop().await;
 }

@@ -206,6 +206,13 @@ async fn a_database_from_before_expiry_gets_creation_times_on_opening() {
             [id],
         )
         .unwrap();
+        // A finished game of then: as old, for the pruner, as its creation.
+        conn.execute(
+            "INSERT INTO games (id, setup_rows, move_limit, first, white_player, black_player,
+             bot_seed, over) VALUES ('ffeeddccbbaa9988', 3, 0, 'white', 'human', 'human', 1, 1)",
+            [],
+        )
+        .unwrap();
     }
     let before = salpakan_server::clock::unix_ms();
     let server = start_on(db.clone(), 25, |_| {}).await;
@@ -224,5 +231,20 @@ async fn a_database_from_before_expiry_gets_creation_times_on_opening() {
         (before as i64..=after as i64).contains(&created),
         "{before} {created} {after}"
     );
+    let (ended, unfinished_ended): (Option<i64>, Option<i64>) = rusqlite::Connection::open(&db)
+        .unwrap()
+        .query_row(
+            "SELECT (SELECT ended_ms FROM games WHERE id = 'ffeeddccbbaa9988'),
+                    (SELECT ended_ms FROM games WHERE id = ?1)",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!(
+        ended,
+        Some(created),
+        "a finished game ended at its creation"
+    );
+    assert_eq!(unfinished_ended, None);
     server.stop().await;
 }

@@ -64,6 +64,12 @@ fn from(kind: Attack) -> Option<IpAddr> {
     Some(IpAddr::from([127, 0, 0, last]))
 }
 
+/// How long an attacker the server refused waits before it tries again. Without a pause, a
+/// refused attacker is a flood of connections the server closes at once, each at the cost
+/// of an accept: a firewall's job (see the repository's `docs/SERVER.md`), and on one
+/// machine a measure of the attacker's own processor time more than the server's.
+const REFUSED_PAUSE: Duration = Duration::from_millis(5);
+
 /// The plies of each long game the readers and replayers work on.
 const LONG_PLIES: usize = 2_000;
 
@@ -238,7 +244,11 @@ async fn readers(addr: SocketAddr, id: String, deadline: Instant, done: Arc<Done
     while Instant::now() < deadline {
         for path in &paths {
             let reply = request_from(from(Attack::Readers), addr, "GET", path, "").await;
-            count(&done, !matches!(reply, Ok((200, _))));
+            let refused = !matches!(reply, Ok((200, _)));
+            count(&done, refused);
+            if refused {
+                tokio::time::sleep(REFUSED_PAUSE).await;
+            }
         }
     }
 }
@@ -329,7 +339,10 @@ async fn reconnects(
                 count(&done, false);
                 socket.close().await;
             }
-            Err(_) => count(&done, true),
+            Err(_) => {
+                count(&done, true);
+                tokio::time::sleep(REFUSED_PAUSE).await;
+            }
         }
     }
 }
