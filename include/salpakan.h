@@ -162,6 +162,10 @@
 // End reason: the loser left the game and did not come back in time (decided by a server).
 #define SALPAKAN_REASON_ABANDONED 7
 
+// End reason: both sides left the game and neither came back in time, a draw (decided by a
+// server).
+#define SALPAKAN_REASON_ABANDONED_BY_BOTH 8
+
 // The most legal moves any position has.
 #define SALPAKAN_MAX_MOVES 84
 
@@ -405,6 +409,13 @@ SalpakanResult salpakan_game_lose_on_time(struct SalpakanGame *game, uint8_t sid
 // # Safety
 // `game` is NULL or a live handle not used elsewhere during the call.
 SalpakanResult salpakan_game_abandon(struct SalpakanGame *game, uint8_t side);
+
+// Both sides left the game and neither came back in time, as whoever keeps the seats
+// decides: drawn with `SALPAKAN_REASON_ABANDONED_BY_BOTH`. `GAME_OVER` if the game has ended.
+//
+// # Safety
+// `game` is NULL or a live handle not used elsewhere during the call.
+SalpakanResult salpakan_game_abandon_by_both(struct SalpakanGame *game);
 
 // Both sides agree to a draw. `GAME_OVER` if the game has ended.
 //

@@ -172,6 +172,7 @@ public:
     void resign(std::uint8_t side) { detail::check(salpakan_game_resign(handle_, side)); }
     void lose_on_time(std::uint8_t side) { detail::check(salpakan_game_lose_on_time(handle_, side)); }
     void abandon(std::uint8_t side) { detail::check(salpakan_game_abandon(handle_, side)); }
+    void abandon_by_both() { detail::check(salpakan_game_abandon_by_both(handle_)); }
     void agree_draw() { detail::check(salpakan_game_agree_draw(handle_)); }
 
     View view(std::uint8_t side) const {

@@ -227,8 +227,9 @@ impl Game {
 
     /// Ends the game as `end` says: a resignation, an agreed draw, or one of the ends only
     /// whoever keeps the clocks and the seats can decide, a loss on time
-    /// ([`DeclaredEnd::Time`]) or an abandonment ([`DeclaredEnd::Abandoned`]). Nothing is
-    /// added to the history; the record writes the end in its result.
+    /// ([`DeclaredEnd::Time`]), an abandonment ([`DeclaredEnd::Abandoned`]) or a draw when
+    /// both sides left ([`DeclaredEnd::AbandonedByBoth`]). Nothing is added to the history;
+    /// the record writes the end in its result.
     ///
     /// ```
     /// use salpakan::{DeclaredEnd, Game, Rules, Setup, Side, WinReason};

@@ -27,6 +27,8 @@ crate::enums::simple_enum! {
         Agreement = 4 => "agreement",
         /// The optional move limit was reached (see [`crate::Rules`]).
         MoveLimit = 5 => "move limit",
+        /// Both sides left the game and neither came back in time (decided by a server).
+        AbandonedByBoth = 8 => "both sides left",
     }
 }
 
@@ -126,6 +128,8 @@ pub enum DeclaredEnd {
     },
     /// Both sides agreed to a draw.
     Agreement,
+    /// Both sides left the game and neither came back in time: a draw.
+    AbandonedByBoth,
 }
 
 impl DeclaredEnd {
@@ -136,6 +140,11 @@ impl DeclaredEnd {
             DeclaredEnd::Agreement => {
                 return Status::Drawn {
                     reason: DrawReason::Agreement,
+                };
+            }
+            DeclaredEnd::AbandonedByBoth => {
+                return Status::Drawn {
+                    reason: DrawReason::AbandonedByBoth,
                 };
             }
             DeclaredEnd::Resignation { loser } => (loser, WinReason::Resignation),
@@ -164,6 +173,9 @@ impl DeclaredEnd {
             Status::Drawn {
                 reason: DrawReason::Agreement,
             } => Some(DeclaredEnd::Agreement),
+            Status::Drawn {
+                reason: DrawReason::AbandonedByBoth,
+            } => Some(DeclaredEnd::AbandonedByBoth),
             Status::Drawn {
                 reason: DrawReason::MoveLimit,
             }

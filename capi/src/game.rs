@@ -281,6 +281,23 @@ pub unsafe extern "C" fn salpakan_game_abandon(
     unsafe { declare(game, side, |loser| DeclaredEnd::Abandoned { loser }) }
 }
 
+/// Both sides left the game and neither came back in time, as whoever keeps the seats
+/// decides: drawn with `SALPAKAN_REASON_ABANDONED_BY_BOTH`. `GAME_OVER` if the game has ended.
+///
+/// # Safety
+/// `game` is NULL or a live handle not used elsewhere during the call.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn salpakan_game_abandon_by_both(game: *mut SalpakanGame) -> SalpakanResult {
+    guard(|| {
+        // SAFETY: forwarded from the caller.
+        let game = unsafe { SalpakanGame::borrow_mut(game, "game") }?;
+        game.game
+            .declare(DeclaredEnd::AbandonedByBoth)
+            .map_err(move_failure)?;
+        Ok(())
+    })
+}
+
 /// Ends `game` with the end `make` gives for the losing `side`.
 ///
 /// # Safety

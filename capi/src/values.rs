@@ -86,6 +86,9 @@ pub const SALPAKAN_REASON_MOVE_LIMIT: u8 = 5;
 pub const SALPAKAN_REASON_TIME: u8 = 6;
 /// End reason: the loser left the game and did not come back in time (decided by a server).
 pub const SALPAKAN_REASON_ABANDONED: u8 = 7;
+/// End reason: both sides left the game and neither came back in time, a draw (decided by a
+/// server).
+pub const SALPAKAN_REASON_ABANDONED_BY_BOTH: u8 = 8;
 
 /// The most legal moves any position has.
 pub const SALPAKAN_MAX_MOVES: usize = 84;
@@ -252,6 +255,10 @@ mod tests {
         assert_eq!(DrawReason::MoveLimit as u8, SALPAKAN_REASON_MOVE_LIMIT);
         assert_eq!(WinReason::Time as u8, SALPAKAN_REASON_TIME);
         assert_eq!(WinReason::Abandoned as u8, SALPAKAN_REASON_ABANDONED);
+        assert_eq!(
+            DrawReason::AbandonedByBoth as u8,
+            SALPAKAN_REASON_ABANDONED_BY_BOTH
+        );
         assert_eq!(MoveList::CAPACITY, SALPAKAN_MAX_MOVES);
     }
 }

@@ -193,6 +193,7 @@ fn run(row: &table::Row) -> Option<SalpakanResult> {
                     "resign" => salpakan_game_resign(game.0, SALPAKAN_BLACK),
                     "time" => salpakan_game_lose_on_time(game.0, SALPAKAN_BLACK),
                     "abandoned" => salpakan_game_abandon(game.0, SALPAKAN_BLACK),
+                    "both-left" => salpakan_game_abandon_by_both(game.0),
                     _ => salpakan_game_agree_draw(game.0),
                 }
             }
@@ -208,6 +209,23 @@ fn run(row: &table::Row) -> Option<SalpakanResult> {
                 let mut copy = null_mut();
                 let result = salpakan_game_from_text(text.as_ptr(), &mut copy);
                 drop(Handle(copy));
+                result
+            }
+            "both-left" => {
+                let result = salpakan_game_abandon_by_both(game.0);
+                let mut status = SalpakanStatus {
+                    state: 0,
+                    winner: 0,
+                    reason: 0,
+                };
+                assert_eq!(
+                    salpakan_game_status(game.0, &mut status),
+                    SalpakanResult::Ok
+                );
+                assert_eq!(
+                    (status.state, status.reason),
+                    (SALPAKAN_STATE_DRAWN, SALPAKAN_REASON_ABANDONED_BY_BOTH)
+                );
                 result
             }
             "end" => {

@@ -139,6 +139,15 @@ impl Game {
         self.declare(side, |loser| DeclaredEnd::Abandoned { loser })
     }
 
+    /// Both sides left the game and neither came back in time (as whoever keeps the seats
+    /// decides): drawn, reason `"abandoned"`; returns the new status.
+    fn abandon_by_both(&mut self) -> PyResult<Status> {
+        self.inner
+            .declare(DeclaredEnd::AbandonedByBoth)
+            .map(|inner| Status { inner })
+            .map_err(raise)
+    }
+
     /// Both sides agree to a draw; returns the new status.
     fn agree_draw(&mut self) -> PyResult<Status> {
         self.inner

@@ -88,7 +88,10 @@ def run(op, words):
         game.resign("white")
         {"play": lambda: game.play("e3-e4"), "resign": lambda: game.resign("black"),
          "draw": game.agree_draw, "time": lambda: game.lose_on_time("black"),
-         "abandoned": lambda: game.abandon("black")}[args[0]]()
+         "abandoned": lambda: game.abandon("black"), "both-left": game.abandon_by_both}[args[0]]()
+    elif op == "both-left":
+        status = game.abandon_by_both()
+        assert status == game.status and (status.state, status.winner, status.reason) == ("drawn", None, "abandoned")
     elif op == "end":
         end = {"time": game.lose_on_time, "abandoned": game.abandon}[args[0]]
         status = end(args[1])

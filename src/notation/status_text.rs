@@ -3,7 +3,7 @@
 //! ```text
 //! status      = "-" | ("white" | "black") ":" win-reason | "draw:" draw-reason
 //! win-reason  = "flag-captured" | "flag-reached-end" | "resignation" | "time" | "abandoned"
-//! draw-reason = "agreement" | "move-limit"
+//! draw-reason = "agreement" | "move-limit" | "abandoned"
 //! ```
 //!
 //! `-` is a game that goes on. (`Status`'s `Display` is English for people: "White wins: flag
@@ -41,12 +41,14 @@ impl DrawReason {
         DrawReason::ALL.into_iter().find(|r| r.token() == token)
     }
 
-    /// The reason's word in the status text: `agreement`, `move-limit`.
+    /// The reason's word in the status text: `agreement`, `move-limit`, `abandoned` (both
+    /// sides left).
     #[must_use]
     pub const fn token(self) -> &'static str {
         match self {
             DrawReason::Agreement => "agreement",
             DrawReason::MoveLimit => "move-limit",
+            DrawReason::AbandonedByBoth => "abandoned",
         }
     }
 }
@@ -110,7 +112,8 @@ impl Status {
     }
 
     /// Why the game ended, as a token (`"flag-captured"`, `"flag-reached-end"`,
-    /// `"resignation"`, `"agreement"`, `"move-limit"`), or `None` while it goes on.
+    /// `"resignation"`, `"time"`, `"abandoned"`, `"agreement"`, `"move-limit"`), or `None` while
+    /// it goes on.
     #[must_use]
     pub const fn reason_token(self) -> Option<&'static str> {
         match self {

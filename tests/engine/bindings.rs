@@ -144,6 +144,7 @@ fn run(row: &crate::table::Row) -> Outcome {
                 "abandoned" => game
                     .declare(DeclaredEnd::Abandoned { loser: Side::Black })
                     .map(drop),
+                "both-left" => game.declare(DeclaredEnd::AbandonedByBoth).map(drop),
                 other => panic!("line {}: {other}", row.line),
             }
             .map_err(refused)
@@ -157,6 +158,18 @@ fn run(row: &crate::table::Row) -> Outcome {
             };
             let status = game.declare(end).map_err(refused)?;
             assert_eq!(status.winner(), Some(loser.other()), "line {}", row.line);
+            Ok(())
+        }
+        "both-left" => {
+            let status = game
+                .declare(DeclaredEnd::AbandonedByBoth)
+                .map_err(refused)?;
+            assert_eq!(
+                (status.state_word(), status.reason_token()),
+                ("drawn", Some("abandoned")),
+                "line {}",
+                row.line
+            );
             Ok(())
         }
         "record" => Game::from_record(&text(&row.arg(0), &game.record()))

@@ -473,11 +473,11 @@ fn a_waiting_flag_is_checked_condition_by_condition() {
     );
 }
 
-/// A position text may end by a loss on time or an abandonment, with both Flags on the board,
-/// as after a resignation.
+/// A position text may end by a loss on time, an abandonment or both sides leaving, with both
+/// Flags on the board, as after a resignation.
 #[test]
 fn a_text_may_end_on_time_or_by_abandonment() {
-    for status in ["white:time", "black:abandoned"] {
+    for status in ["white:time", "black:abandoned", "draw:abandoned"] {
         let text = with_fields(&format!("w - 0 0 3 0 {status}"));
         let position: Position = text.parse().unwrap();
         assert_eq!(position.status().token(), status);

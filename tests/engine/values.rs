@@ -174,6 +174,8 @@ fn every_enum_has_the_same_items() {
     assert_eq!(WinReason::try_index(5), None);
     assert_eq!(DrawReason::MoveLimit.index(), 1);
     assert_eq!(DrawReason::MoveLimit as u8, 5, "the C value");
+    assert_eq!(DrawReason::AbandonedByBoth as u8, 8, "the C value");
+    assert_eq!(DrawReason::NUM, 3);
     assert_eq!(Outcome::Tie.name(), "tie");
 }
 
@@ -194,7 +196,7 @@ fn a_status_has_one_text_grammar() {
         assert_eq!(token.parse::<Status>().unwrap(), status);
         assert!(tokens.insert(token));
     }
-    assert_eq!(tokens.len(), 13);
+    assert_eq!(tokens.len(), 1 + 2 * WinReason::NUM + DrawReason::NUM);
     for bad in [
         "",
         "ongoing",
@@ -425,6 +427,14 @@ fn statuses_have_their_words() {
             "drawn",
             None,
             Some("move-limit"),
+        ),
+        (
+            Status::Drawn {
+                reason: DrawReason::AbandonedByBoth,
+            },
+            "drawn",
+            None,
+            Some("abandoned"),
         ),
     ];
     for (status, state, winner, reason) in cases {

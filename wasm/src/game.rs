@@ -181,6 +181,16 @@ impl Game {
         self.declare(&side, |loser| DeclaredEnd::Abandoned { loser })
     }
 
+    /// Both sides left the game and neither came back in time (as whoever keeps the seats
+    /// decides): drawn, reason `"abandoned"`; returns the status.
+    #[wasm_bindgen(js_name = abandonByBoth, unchecked_return_type = "Status")]
+    pub fn abandon_by_both(&mut self) -> Result<JsValue, JsValue> {
+        self.inner
+            .declare(DeclaredEnd::AbandonedByBoth)
+            .map(status_object)
+            .map_err(raise)
+    }
+
     /// Both sides agree to a draw; returns the status.
     #[wasm_bindgen(js_name = agreeDraw, unchecked_return_type = "Status")]
     pub fn agree_draw(&mut self) -> Result<JsValue, JsValue> {

@@ -72,8 +72,15 @@ function run(op, words) {
           draw: () => game.agreeDraw(),
           time: () => game.loseOnTime("black"),
           abandoned: () => game.abandon("black"),
+          "both-left": () => game.abandonByBoth(),
         })[args[0]]();
         break;
+      case "both-left": {
+        const status = game.abandonByBoth();
+        assert.deepEqual({ ...status }, { ...game.status });
+        assert.deepEqual([status.state, status.winner, status.reason], ["drawn", null, "abandoned"]);
+        break;
+      }
       case "end": {
         const status = args[0] === "time" ? game.loseOnTime(args[1]) : game.abandon(args[1]);
         assert.deepEqual({ ...status }, { ...game.status });

@@ -70,7 +70,8 @@ try {
 const ended = new Game(5);
 const timeLoss: Status = ended.loseOnTime("black");
 const left: Status = new Game(6).abandon(1);
-console.log(timeLoss.reason, left.reason);
+const bothLeft: Status = new Game(7).abandonByBoth();
+console.log(timeLoss.reason, left.reason, bothLeft.reason);
 const spectator: PublicView = ended.publicView();
 const firstCell: Side | null = spectator.cells[0];
 // @ts-expect-error: a spectator's cell holds no rank

@@ -21,10 +21,14 @@ const REASONS = {
   "move-limit": "the move limit",
 };
 
+// A draw's reasons where they differ from a win's: both seats left, as a server decides.
+const DRAW_REASONS = { abandoned: "both players left" };
+
 // The end in words, `names` saying who each side is ("You", "The bot", "White", …).
 export function endText(status, names) {
   const who = status.winner ? `${names[status.winner]} ${names[status.winner] === "You" ? "win" : "wins"}` : "Draw";
-  return `${who} — ${REASONS[status.reason] ?? status.reason}.`;
+  const why = (!status.winner && DRAW_REASONS[status.reason]) || REASONS[status.reason] || status.reason;
+  return `${who} — ${why}.`;
 }
 
 // What a challenge did, as a sentence about the attacker (`who`: "You", "The bot", "White" …).

@@ -392,6 +392,14 @@ static void test_resign_draw_and_limit(void) {
     salpakan_game_status(game, &status);
     CHECK(status.state == SALPAKAN_STATE_WON && status.winner == SALPAKAN_BLACK &&
           status.reason == SALPAKAN_REASON_ABANDONED);
+    CHECK_RESULT(salpakan_game_abandon_by_both(game), SALPAKAN_RESULT_GAME_OVER);
+    salpakan_game_free(game);
+    game = random_game(7, SALPAKAN_WHITE);
+    CHECK_RESULT(salpakan_game_abandon_by_both(NULL), SALPAKAN_RESULT_NULL_ARGUMENT);
+    CHECK_RESULT(salpakan_game_abandon_by_both(game), SALPAKAN_RESULT_OK);
+    salpakan_game_status(game, &status);
+    CHECK(status.state == SALPAKAN_STATE_DRAWN && status.winner == SALPAKAN_NO_SIDE &&
+          status.reason == SALPAKAN_REASON_ABANDONED_BY_BOTH);
     salpakan_game_free(game);
 
     game = random_game(4, SALPAKAN_WHITE);

@@ -81,6 +81,11 @@ int main() {
     check(left.status().winner == SALPAKAN_BLACK &&
               left.status().reason == SALPAKAN_REASON_ABANDONED,
           "an abandonment");
+    salpakan::Game both_left = game.clone();
+    both_left.abandon_by_both();
+    check(both_left.status().state == SALPAKAN_STATE_DRAWN &&
+              both_left.status().reason == SALPAKAN_REASON_ABANDONED_BY_BOTH,
+          "both sides left: a draw");
     const salpakan::View view = game.view(SALPAKAN_WHITE);
     int unknown = 0;
     for (const SalpakanCell &cell : view) unknown += cell.rank == SALPAKAN_RANK_UNKNOWN;

@@ -19,6 +19,7 @@ mod spec;
 
 pub use bot::BotTurn;
 pub use event::Event;
+pub use presence::BOTH_AWAY;
 pub use spec::{Player, Saved, Spec, UnknownPlayer};
 
 pub use crate::wire::Phase;
@@ -739,8 +740,9 @@ impl Room {
         self.phase() == Phase::Setup && self.setup_deadline.is_some_and(|at| now >= at)
     }
 
-    /// What time decides by `now`: a loss on time, or by abandonment (a seat with no socket
-    /// for the grace while its opponent has one), as events; none if nothing is due.
+    /// What time decides by `now`: a loss on time, a loss by abandonment (a seat with no
+    /// socket for the grace while its opponent has one), or a draw when both seats have been
+    /// away for [`BOTH_AWAY`] graces, as events; none if nothing is due.
     #[must_use]
     pub fn decide_time(&self, now: Instant) -> Option<Decision> {
         if let Some(timeout) = self.flag_fall(now) {
@@ -748,6 +750,9 @@ impl Room {
         }
         if self.phase() != Phase::Playing {
             return None;
+        }
+        if self.presence.both_abandon_at().is_some_and(|at| now >= at) {
+            return Some(self.declared(DeclaredEnd::AbandonedByBoth, now));
         }
         let loser = Side::ALL
             .into_iter()
@@ -777,6 +782,7 @@ impl Room {
         let away = Side::ALL
             .into_iter()
             .filter_map(|side| self.presence.abandons_at(side))
+            .chain(self.presence.both_abandon_at())
             .min();
         flag.into_iter().chain(away).min()
     }

@@ -1,11 +1,16 @@
 //! Who is at the table: each seat's open sockets, since when an empty seat has been away,
-//! and the grace an absent seat has before it loses. This is the connections' state, not the
+//! the grace an absent seat has before it loses, and the longer one after which a game both
+//! seats left is drawn. This is the connections' state, not the
 //! game's: it is never stored, and a restart starts it afresh.
 
 use salpakan::Side;
 use tokio::time::{Duration, Instant};
 
 use super::Player;
+
+/// How many graces a game both seats left waits before it is drawn (10 minutes with the
+/// default grace of 60 seconds).
+pub const BOTH_AWAY: u32 = 10;
 
 /// Each seat's sockets and absence.
 #[derive(Debug, Clone)]
@@ -66,5 +71,13 @@ impl Presence {
     pub(super) fn abandons_at(&self, side: Side) -> Option<Instant> {
         (!self.present(side) && self.present(side.other()))
             .then(|| self.away_since[side.index()] + self.grace)
+    }
+
+    /// When a game both seats are away from is drawn: [`BOTH_AWAY`] graces after the later
+    /// of them left (so that a game nobody will come back to ends, and one both players lost
+    /// their connection to for a moment does not).
+    pub(super) fn both_abandon_at(&self) -> Option<Instant> {
+        (!self.present(Side::White) && !self.present(Side::Black))
+            .then(|| self.away_since[0].max(self.away_since[1]) + self.grace * BOTH_AWAY)
     }
 }

@@ -157,12 +157,46 @@ fn time_and_absence_are_decided_by_the_room() {
     assert_eq!(room.status().winner(), Some(Side::Black));
 
     let mut room = started(None, t0);
-    assert_eq!(room.deadline(), None, "nobody is present: nobody is away");
+    assert_eq!(
+        room.deadline(),
+        Some(t0 + Duration::from_secs(60) * crate::room::BOTH_AWAY),
+        "nobody is present: nobody loses, and the game is drawn if nobody comes"
+    );
     room.connect(Side::Black);
     assert_eq!(room.deadline(), Some(t0 + Duration::from_secs(60)));
     assert!(room.expire(t0 + Duration::from_secs(60)).is_some());
     assert_eq!(room.status().reason_token(), Some("abandoned"));
     assert_eq!(room.status().winner(), Some(Side::Black));
+}
+
+#[test]
+fn a_game_both_seats_left_is_drawn_after_ten_graces() {
+    let t0 = Instant::now();
+    let grace = Duration::from_secs(60);
+    let mut room = started(None, t0);
+    room.connect(Side::White);
+    room.connect(Side::Black);
+    assert_eq!(room.deadline(), None, "both present: nothing is due");
+    room.disconnect(Side::White, t0 + Duration::from_secs(5));
+    assert_eq!(room.deadline(), Some(t0 + Duration::from_secs(5) + grace));
+    // Black leaves too before White's grace is out: nobody loses, the later departure counts.
+    let later = t0 + Duration::from_secs(30);
+    room.disconnect(Side::Black, later);
+    let drawn_at = later + grace * crate::room::BOTH_AWAY;
+    assert_eq!(room.deadline(), Some(drawn_at));
+    assert_eq!(room.expire(drawn_at - Duration::from_millis(1)), None);
+    // One seat back and away again starts the wait over.
+    room.connect(Side::Black);
+    assert_eq!(room.deadline(), Some(t0 + Duration::from_secs(5) + grace));
+    room.disconnect(Side::Black, later + Duration::from_secs(1));
+    let drawn_at = drawn_at + Duration::from_secs(1);
+    assert_eq!(room.deadline(), Some(drawn_at));
+    assert!(room.expire(drawn_at).is_some());
+    assert_eq!(
+        (room.status().state_word(), room.status().reason_token()),
+        ("drawn", Some("abandoned"))
+    );
+    assert_eq!(room.deadline(), None);
 }
 
 #[test]
@@ -235,8 +269,8 @@ fn a_game_expires_only_in_its_setup_phase() {
     assert!(!room.setup_expired(now + Duration::from_secs(60)));
     assert_eq!(
         room.deadline(),
-        None,
-        "untimed, nobody connected: nothing is due"
+        Some(now + Duration::from_secs(60) * crate::room::BOTH_AWAY),
+        "untimed, nobody connected: only the draw of a game nobody comes to"
     );
 }
 

@@ -85,6 +85,35 @@ async fn a_seat_away_past_the_grace_loses_while_its_opponent_waits() {
     server.stop().await;
 }
 
+#[tokio::test]
+async fn a_game_both_seats_left_is_drawn_and_frees_its_creators_slot() {
+    let server = start_on(scratch("both-away").join("games.db"), 26, |c| {
+        c.limits.abandon_grace = Duration::from_millis(100);
+        c.limits.games_per_ip = 1;
+    })
+    .await;
+    let game = random_game(9, 4);
+    let mut table = Table::open(&server, json!({"first": "white"})).await;
+    table.set_up(&game).await;
+    let mut spectator = server.seat(&table.id, None).await;
+    spectator.until("state").await;
+    let [white, black] = table.seats;
+    white.socket.close().await;
+    black.socket.close().await;
+    // Nobody loses; ten graces (1 s) after the second left, the game is drawn.
+    let over = spectator.until("over").await;
+    assert_eq!(
+        over["status"],
+        json!({"state": "drawn", "winner": null, "reason": "abandoned"})
+    );
+    let record = salpakan::Game::from_record(over["record"].as_str().unwrap()).unwrap();
+    assert_eq!(record.status().token(), "draw:abandoned");
+    // The creator may make another game.
+    let (status, _) = server.json("POST", "/api/games", &json!({})).await;
+    assert_eq!(status, 201);
+    server.stop().await;
+}
+
 /// The rows the database holds for game `id`: (games, events).
 fn stored_rows(db: &std::path::Path, id: &str) -> (i64, i64) {
     let conn = rusqlite::Connection::open(db).expect("the database opens");

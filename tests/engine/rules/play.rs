@@ -495,8 +495,8 @@ fn position_accessors_and_legality() {
     );
 }
 
-/// The ends no move makes: a resignation, an agreed draw, and the two a server decides, a loss
-/// on time and an abandonment. Each ends the game at once for the other side (or drawn), adds
+/// The ends no move makes: a resignation, an agreed draw, and the three a server decides, a
+/// loss on time, an abandonment and both sides leaving (a draw). Each ends the game at once for the other side (or drawn), adds
 /// no ply, leaves every piece where it stood, and is refused once the game is over.
 #[test]
 fn declared_ends_end_the_game_without_a_move() {
@@ -518,6 +518,12 @@ fn declared_ends_end_the_game_without_a_move() {
             DeclaredEnd::Agreement,
             Status::Drawn {
                 reason: DrawReason::Agreement,
+            },
+        ),
+        (
+            DeclaredEnd::AbandonedByBoth,
+            Status::Drawn {
+                reason: DrawReason::AbandonedByBoth,
             },
         ),
     ];

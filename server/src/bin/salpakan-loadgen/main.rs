@@ -36,7 +36,7 @@ use std::time::{Duration, Instant};
 mod attacks;
 
 use salpakan::{Agent, Game, Random, Rules, Setup, Side};
-use salpakan_server::client::{ClientError, Follower, Received, Socket, post_from, request};
+use salpakan_server::client::{ClientError, Follower, Received, Socket, post_from, request_from};
 use salpakan_server::wire::{ClockWords, CreateReply, JoinReply, ServerMessage};
 use serde_json::json;
 use tokio::sync::Mutex;
@@ -129,7 +129,8 @@ struct Tally {
     /// Per round trip and per overcharge, the second of the phase it was measured in.
     latency_seconds: Vec<u32>,
     overcharge_seconds: Vec<u32>,
-    finished: Vec<(String, Vec<String>)>,
+    /// Each finished game: the slot that played it, its id, the plies its clients saw.
+    finished: Vec<(u64, String, Vec<String>)>,
     errors: Vec<String>,
 }
 
@@ -322,7 +323,7 @@ async fn worker(shared: Arc<Shared>, n: u64) {
     while Instant::now() < shared.deadline {
         seed += 1;
         match play_game(&shared, n, seed).await {
-            Ok(game) => shared.tally.lock().await.finished.push(game),
+            Ok((id, seen)) => shared.tally.lock().await.finished.push((n, id, seen)),
             Err(e) => {
                 shared.error(e.to_string()).await;
                 tokio::time::sleep(Duration::from_millis(100)).await;
@@ -331,9 +332,16 @@ async fn worker(shared: Arc<Shared>, n: u64) {
     }
 }
 
-/// Plies a client saw that the game's record does not hold.
-async fn lost_plies(addr: SocketAddr, id: &str, seen: &[String]) -> Result<usize, ClientError> {
-    let (status, record) = request(addr, "GET", &format!("/api/games/{id}/record"), "").await?;
+/// Plies a client saw that the game's record does not hold, asked from the address of the slot `n` that played it (one address asking for every
+/// record would be over the server's connections a minute).
+async fn lost_plies(
+    addr: SocketAddr,
+    n: u64,
+    id: &str,
+    seen: &[String],
+) -> Result<usize, ClientError> {
+    let path = format!("/api/games/{id}/record");
+    let (status, record) = request_from(Some(client_address(n)), addr, "GET", &path, "").await?;
     if status != 200 {
         return Err(ClientError::Refused {
             status,
@@ -575,6 +583,7 @@ async fn play(
     let workers: Vec<_> = (0..args.games as u64)
         .map(|n| tokio::spawn(worker(Arc::clone(&shared), n)))
         .collect();
+    // The plies and the time at the deadline (an attack may take a little longer to stop).
     let sampler = async {
         while Instant::now() < shared.deadline {
             tokio::time::sleep(Duration::from_millis(500)).await;
@@ -582,6 +591,10 @@ async fn play(
                 peak_rss = peak_rss.max(mb);
             }
         }
+        (
+            shared.plies.load(Ordering::Relaxed),
+            started.elapsed().as_secs_f64(),
+        )
     };
     let done = Arc::new(attacks::Done::default());
     let attacking = async {
@@ -589,16 +602,14 @@ async fn play(
             attacks::run(attack, addr, prepared, shared.deadline, Arc::clone(&done)).await;
         }
     };
-    tokio::join!(sampler, attacking);
-    let plies_at_deadline = shared.plies.load(Ordering::Relaxed);
-    let elapsed = started.elapsed().as_secs_f64();
+    let ((plies_at_deadline, elapsed), ()) = tokio::join!(sampler, attacking);
     for w in workers {
         let _ = w.await;
     }
     let mut tally = std::mem::take(&mut *shared.tally.lock().await);
     let mut lost = 0;
-    for (id, seen) in &tally.finished {
-        match lost_plies(addr, id, seen).await {
+    for (n, id, seen) in &tally.finished {
+        match lost_plies(addr, *n, id, seen).await {
             Ok(n) => lost += n,
             Err(e) => tally.errors.push(e.to_string()),
         }
