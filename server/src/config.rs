@@ -100,6 +100,9 @@ pub struct Limits {
     /// The longest a frame may take to be written to a socket; a client that reads nothing
     /// for longer is closed with 1008, its slot freed.
     pub write_timeout: Duration,
+    /// The least time between two changes of one seat's presence told to everyone (a
+    /// change sooner waits, and only the seat's presence then is told).
+    pub presence_gap: Duration,
 }
 
 impl Default for Limits {
@@ -127,6 +130,7 @@ impl Default for Limits {
             setup_expiry: Duration::from_secs(24 * 60 * 60),
             outbox: 512,
             write_timeout: Duration::from_secs(10),
+            presence_gap: Duration::from_secs(1),
         }
     }
 }

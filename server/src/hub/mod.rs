@@ -538,12 +538,9 @@ fn plausible_id(id: &str) -> bool {
     id.len() == 2 * ID_BYTES && id.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
-/// The least time between two changes of one seat's presence told to everyone.
-const PRESENCE_GAP: std::time::Duration = std::time::Duration::from_secs(1);
-
 impl Hub {
     /// Tells everyone each seat's presence that changed since they were last told, at most
-    /// once a second a seat: a change sooner than that waits for the room's timer (which
+    /// once a `presence_gap` (a second) a seat: a change sooner than that waits for the room's timer (which
     /// tells the presence as it is then), so a seat that drops and comes back tells its
     /// opponent little, and a flood of reconnects at most once a second.
     fn show_presence(&self, live: &Live, state: &mut LiveState, now: Instant) {
@@ -553,6 +550,7 @@ impl Hub {
     /// As [`Hub::show_presence`]; `at_once` tells every change now (before events that end
     /// the game, so that they come after what led to them).
     fn tell_presence(&self, live: &Live, state: &mut LiveState, now: Instant, at_once: bool) {
+        let gap = self.config.limits.presence_gap;
         for side in Side::ALL {
             let present = state.room.present(side);
             let (shown, at) = state.shown[side.index()];
@@ -563,8 +561,8 @@ impl Hub {
             // reconnects a minute still bound them).
             let wait = !at_once && state.room.phase() != Phase::Over;
             match at {
-                Some(at) if wait && now < at + PRESENCE_GAP => {
-                    let due = at + PRESENCE_GAP;
+                Some(at) if wait && now < at + gap => {
+                    let due = at + gap;
                     state.presence_due = Some(state.presence_due.map_or(due, |d| d.min(due)));
                     live.timer.notify_one();
                 }

@@ -771,6 +771,7 @@ async fn a_pause_of_the_server_is_charged_to_nobody() {
 async fn a_flood_of_reconnects_tells_the_opponent_at_most_once_a_second() {
     let server = start_on(scratch("flapping").join("games.db"), 47, |c| {
         c.limits.seat_connects_per_minute = 1_000;
+        c.limits.presence_gap = Duration::from_secs(1);
     })
     .await;
     let (id, white, black) = server.pair(json!({"side": "white"})).await;

@@ -45,6 +45,8 @@ pub async fn start_on(db: PathBuf, seed: u64, tweak: impl FnOnce(&mut Config)) -
     // server's own default limit has tests of its own.
     config.limits.default_move_limit = 0;
     config.limits.max_move_limit = 0;
+    // Presence told at once (the coalescing has its own test, with the default gap).
+    config.limits.presence_gap = Duration::ZERO;
     tweak(&mut config);
     let running = salpakan_server::start(config, Arc::new(SeededEntropy::new(seed)))
         .await
