@@ -117,7 +117,7 @@ fn client_ip(hub: &Hub, peer: SocketAddr, headers: &HeaderMap) -> IpAddr {
     config.address_key.of(forwarded_for(config, peer, headers))
 }
 
-fn forwarded_for(config: &crate::Config, peer: SocketAddr, headers: &HeaderMap) -> IpAddr {
+fn forwarded_for(config: &crate::config::Config, peer: SocketAddr, headers: &HeaderMap) -> IpAddr {
     if config
         .trusted_proxies
         .iter()

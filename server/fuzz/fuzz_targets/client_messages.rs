@@ -57,17 +57,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let now = Instant::now();
-    let spec = Spec {
-        id: "0000000000000000".into(),
-        rules: Rules::default(),
-        first: Side::White,
-        players: [Player::Human; 2],
-        clock: None,
-        tokens: [None, None],
-        invite: None,
-        bot_seed: 1,
-        created_ms: 0,
-    };
+    let spec = Spec::plain("0000000000000000", [Player::Human; 2], 1);
     let grace = Duration::from_secs(60);
     let mut room = Room::new(spec, grace, 10, now);
     for (i, line) in text.lines().take(300).enumerate() {

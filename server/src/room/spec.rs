@@ -82,6 +82,26 @@ pub struct Spec {
     pub created_ms: u64,
 }
 
+impl Spec {
+    /// An untimed game `id` of `players` under the official rules, White first, no seat
+    /// taken, no invite, bot seed `bot_seed`, made at the Unix epoch: what a test or a fuzz
+    /// target starts from (the server makes its games with every field chosen).
+    #[must_use]
+    pub fn plain(id: &str, players: [Player; 2], bot_seed: u64) -> Spec {
+        Spec {
+            id: id.to_owned(),
+            rules: Rules::default(),
+            first: Side::White,
+            players,
+            clock: None,
+            tokens: [None, None],
+            invite: None,
+            bot_seed,
+            created_ms: 0,
+        }
+    }
+}
+
 /// What a room is restored from: its spec, formations and events, as the database holds
 /// them.
 #[derive(Debug, Clone)]

@@ -5,15 +5,8 @@ use salpakan::Rules;
 
 fn spec(players: [Player; 2], clock: Option<ClockSettings>) -> Spec {
     Spec {
-        id: "g".into(),
-        rules: Rules::default(),
-        first: Side::White,
-        players,
         clock,
-        tokens: [None, None],
-        invite: None,
-        bot_seed: 5,
-        created_ms: 0,
+        ..Spec::plain("g", players, 5)
     }
 }
 

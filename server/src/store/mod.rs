@@ -222,16 +222,24 @@ impl Store {
         }
     }
 
+    /// Hands the read `job` (made with the sender of its answer) to a reader; its answer.
+    async fn read<T>(
+        &self,
+        job: impl FnOnce(oneshot::Sender<Result<T, StoreError>>) -> ReadJob,
+    ) -> Result<T, StoreError> {
+        let (done, wait) = oneshot::channel();
+        self.reads
+            .send(job(done))
+            .map_err(|_| StoreError::Stopped)?;
+        wait.await.map_err(|_| StoreError::Stopped)?
+    }
+
     /// A game as stored, finished or not (`None` for no such game, or a quarantined one).
     ///
     /// # Errors
     /// The database's error.
     pub async fn load(&self, game: &str) -> Result<Option<Saved>, StoreError> {
-        let (done, wait) = oneshot::channel();
-        self.reads
-            .send(ReadJob::Load(game.to_owned(), done))
-            .map_err(|_| StoreError::Stopped)?;
-        wait.await.map_err(|_| StoreError::Stopped)?
+        self.read(|done| ReadJob::Load(game.to_owned(), done)).await
     }
 
     /// Whether a finished game ended before `cut_ms` (milliseconds since the Unix epoch):
@@ -240,11 +248,7 @@ impl Store {
     /// # Errors
     /// The database's error.
     pub async fn any_ended_before(&self, cut_ms: u64) -> Result<bool, StoreError> {
-        let (done, wait) = oneshot::channel();
-        self.reads
-            .send(ReadJob::EndedBefore(cut_ms, done))
-            .map_err(|_| StoreError::Stopped)?;
-        wait.await.map_err(|_| StoreError::Stopped)?
+        self.read(|done| ReadJob::EndedBefore(cut_ms, done)).await
     }
 
     /// A finished game's summary and record as kept when it ended; `None` for a game not
@@ -253,10 +257,7 @@ impl Store {
     /// # Errors
     /// The database's error.
     pub async fn ending(&self, game: &str) -> Result<Option<Ending>, StoreError> {
-        let (done, wait) = oneshot::channel();
-        self.reads
-            .send(ReadJob::Ending(game.to_owned(), done))
-            .map_err(|_| StoreError::Stopped)?;
-        wait.await.map_err(|_| StoreError::Stopped)?
+        self.read(|done| ReadJob::Ending(game.to_owned(), done))
+            .await
     }
 }

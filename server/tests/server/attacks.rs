@@ -21,8 +21,7 @@ struct Binary {
 
 impl Binary {
     fn start(shell: Option<&str>, args: &[&str], db: &std::path::Path) -> Binary {
-        use std::io::{BufRead, BufReader};
-        use std::process::{Command, Stdio};
+        use std::process::Command;
         let binary = env!("CARGO_BIN_EXE_salpakan-server");
         let mut command = match shell {
             Some(script) => {
@@ -32,31 +31,14 @@ impl Binary {
             }
             None => Command::new(binary),
         };
-        let mut child = command
-            .args(["--addr", "127.0.0.1:0"])
-            .args(args)
-            .arg("--db")
-            .arg(db)
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("the server binary starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let addr = line
-            .trim()
-            .strip_prefix("listening on http://")
-            .unwrap_or_else(|| panic!("not the listening line: {line:?}"))
-            .parse()
-            .unwrap();
-        Binary {
-            child,
-            server: crate::common::Server {
-                running: None,
-                addr,
-            },
-        }
+        let (child, server) = crate::common::spawn_binary(
+            command
+                .args(["--addr", "127.0.0.1:0"])
+                .args(args)
+                .arg("--db")
+                .arg(db),
+        );
+        Binary { child, server }
     }
 }
 
@@ -87,17 +69,7 @@ impl Drop for WriteLock {
 }
 
 fn spec(id: &str) -> Spec {
-    Spec {
-        id: id.into(),
-        rules: Rules::default(),
-        first: Side::White,
-        players: [Player::Human; 2],
-        clock: None,
-        tokens: [None, None],
-        invite: None,
-        bot_seed: 1,
-        created_ms: 0,
-    }
+    Spec::plain(id, [Player::Human; 2], 1)
 }
 
 #[tokio::test]

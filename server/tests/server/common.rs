@@ -58,6 +58,33 @@ pub async fn start_on(db: PathBuf, seed: u64, tweak: impl FnOnce(&mut Config)) -
     }
 }
 
+/// The server binary as `command` starts it (its `--addr 127.0.0.1:0` and database among its
+/// arguments): the child, and the server at the address its first line names.
+pub fn spawn_binary(command: &mut std::process::Command) -> (std::process::Child, Server) {
+    use std::io::{BufRead, BufReader};
+    let mut child = command
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the server binary starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("its output"))
+        .read_line(&mut line)
+        .expect("its first line");
+    let addr: SocketAddr = line
+        .trim()
+        .strip_prefix("listening on http://")
+        .unwrap_or_else(|| panic!("not the listening line: {line:?}"))
+        .parse()
+        .expect("an address");
+    (
+        child,
+        Server {
+            running: None,
+            addr,
+        },
+    )
+}
+
 pub async fn start(seed: u64) -> Server {
     start_on(scratch("t").join("games.db"), seed, |_| {}).await
 }

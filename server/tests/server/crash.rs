@@ -2,38 +2,18 @@
 //! of a game, started again on the same database, and both seats finish the game.
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader};
-use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 
 use salpakan::{Game, Side};
 use serde_json::{Value, json};
 
-use crate::common::{Server, Table, random_game, scratch};
+use crate::common::{Server, Table, random_game, scratch, spawn_binary};
 
 fn spawn(db: &std::path::Path) -> (Child, Server) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_salpakan-server"))
-        .args(["--addr", "127.0.0.1:0", "--db"])
-        .arg(db)
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("the server binary starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr: SocketAddr = line
-        .trim()
-        .strip_prefix("listening on http://")
-        .unwrap_or_else(|| panic!("not the listening line: {line:?}"))
-        .parse()
-        .unwrap();
-    (
-        child,
-        Server {
-            running: None,
-            addr,
-        },
+    spawn_binary(
+        Command::new(env!("CARGO_BIN_EXE_salpakan-server"))
+            .args(["--addr", "127.0.0.1:0", "--db"])
+            .arg(db),
     )
 }
 
