@@ -1,9 +1,11 @@
 //! The listener: every connection counted when accepted, per client address and in all, and
 //! served by hyper with a header timeout, so that a connection that sends nothing (on
-//! arrival, or between requests) is closed. An address at its cap of connections waiting for
-//! a request, one over its connection rate, or any connection past the server's total (the
-//! open-file limit less a reserve), is closed at once: no client can take the descriptors
-//! every other game needs.
+//! arrival, or between requests) is closed. An address at its cap of connections that have
+//! not yet sent a request, one over its connection rate, or any connection past the server's
+//! total (the open-file limit less a reserve), is closed at once: no client can take the
+//! descriptors every other game needs. A connection that has sent a request (a browser's
+//! kept-alive connections) no longer counts as waiting: the header timeout closes it when
+//! idle, so an address holds at most its connections a minute times that timeout.
 
 use std::collections::HashMap;
 use std::io;
@@ -28,11 +30,12 @@ use tower::ServiceExt;
 use crate::budget::Budget;
 use crate::config::{AddressKey, Limits};
 
-/// The connections held: those of each address still in HTTP (not yet a socket), and every
-/// open one.
+/// The connections held: those of each address that have not yet sent a request, those in
+/// HTTP (not sockets), and every open one.
 #[derive(Default)]
 pub struct Connections {
     pending: Mutex<HashMap<IpAddr, (usize, Budget)>>,
+    http: AtomicUsize,
     open: AtomicUsize,
 }
 
@@ -47,10 +50,16 @@ impl Connections {
         self.open.load(Ordering::Relaxed)
     }
 
-    /// Connections still in HTTP now (not sockets).
+    /// Connections that have not yet sent a request now.
     #[must_use]
     pub fn pending(&self) -> usize {
         self.lock().values().map(|(count, _)| count).sum()
+    }
+
+    /// Connections in HTTP now (not sockets, not closed).
+    #[must_use]
+    pub fn in_http(&self) -> usize {
+        self.http.load(Ordering::Relaxed)
     }
 
     /// Counts a new connection from `key` at `now`, or says why it is refused.
@@ -60,7 +69,7 @@ impl Connections {
         limits: &Limits,
         total: usize,
         now: Instant,
-    ) -> Result<(Pending, Open), &'static str> {
+    ) -> Result<(Pending, InHttp, Open), &'static str> {
         if self.open() >= total {
             return Err("the server's connections are all taken");
         }
@@ -79,10 +88,14 @@ impl Connections {
         }
         *count += 1;
         self.open.fetch_add(1, Ordering::Relaxed);
+        self.http.fetch_add(1, Ordering::Relaxed);
         Ok((
             Pending {
                 connections: Arc::clone(self),
                 key,
+            },
+            InHttp {
+                connections: Arc::clone(self),
             },
             Open {
                 connections: Arc::clone(self),
@@ -91,8 +104,19 @@ impl Connections {
     }
 }
 
-/// A connection still in HTTP, counted against its address until dropped (once it is a
-/// socket, or closed).
+/// A connection in HTTP, counted until dropped (once it is a socket, or closed).
+struct InHttp {
+    connections: Arc<Connections>,
+}
+
+impl Drop for InHttp {
+    fn drop(&mut self) {
+        self.connections.http.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// A connection that has not yet sent a request, counted against its address until dropped
+/// (at its first request, or when it closes).
 struct Pending {
     connections: Arc<Connections>,
     key: IpAddr,
@@ -198,7 +222,7 @@ pub async fn serve(
                         continue;
                     }
                 };
-                let Ok((pending, open)) =
+                let Ok((pending, in_http, open)) =
                     connections.admit(key.of(peer.ip()), &limits, total, Instant::now())
                 else {
                     drop(stream);
@@ -210,7 +234,7 @@ pub async fn serve(
                     stream,
                     peer,
                     router.clone(),
-                    pending,
+                    (pending, in_http),
                     limits.header_timeout,
                     stopping.clone(),
                 ));
@@ -219,7 +243,7 @@ pub async fn serve(
         }
     }
     let deadline = Instant::now() + limits.write_timeout;
-    while connections.pending() > 0 && Instant::now() < deadline {
+    while connections.in_http() > 0 && Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
@@ -231,11 +255,19 @@ async fn connection(
     stream: Counted,
     peer: SocketAddr,
     router: Router,
-    pending: Pending,
+    (pending, in_http): (Pending, InHttp),
     header_timeout: Duration,
     mut stopping: watch::Receiver<bool>,
 ) {
+    // The address's slot of connections waiting for a request is given back at the first.
+    let waiting = Mutex::new(Some(pending));
     let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
+        drop(
+            waiting
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take(),
+        );
         request.extensions_mut().insert(ConnectInfo(peer));
         router.clone().oneshot(request.map(axum::body::Body::new))
     });
@@ -253,5 +285,5 @@ async fn connection(
             let _ = conn.await;
         }
     }
-    drop(pending);
+    drop(in_http);
 }

@@ -140,6 +140,18 @@ impl Hub {
         request: JoinRequest,
     ) -> Result<JoinReply, HubError> {
         let live = self.live(id).await?.ok_or(HubError::NotFound)?;
+        let joined = self.join_live(&live, request).await;
+        // A finished game loaded for a refused join leaves memory again.
+        self.let_go(&live).await;
+        joined
+    }
+
+    /// [`Hub::join`] of the game in memory.
+    async fn join_live(
+        self: &Arc<Hub>,
+        live: &Arc<Live>,
+        request: JoinRequest,
+    ) -> Result<JoinReply, HubError> {
         let mut state = live.state.lock().await;
         if state.gone {
             return Err(HubError::NotFound);

@@ -895,3 +895,138 @@ async fn an_addresss_spectators_share_one_budget_a_fresh_socket_does_not_refill_
     other.until("pong").await;
     server.stop().await;
 }
+
+/// Waits up to two seconds for the server to hold no game in memory.
+async fn until_no_game_in_memory(server: &crate::common::Server, after: &str) {
+    let running = server.running.as_ref().unwrap();
+    for _ in 0..100 {
+        if running.games_in_memory() == 0 {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!(
+        "after {after}, {} games stay in memory",
+        running.games_in_memory()
+    );
+}
+
+#[tokio::test]
+async fn a_finished_game_loaded_by_a_failing_request_leaves_memory() {
+    let server = start_on(scratch("let-go").join("games.db"), 56, |c| {
+        c.limits.connections_per_ip = 0;
+    })
+    .await;
+    let game = random_game(11, 400);
+    assert!(!game.status().is_ongoing());
+    let mut table = Table::open(&server, json!({"first": game.first_mover().word()})).await;
+    table.set_up(&game).await;
+    table.replay(&game, 0, game.history().len()).await;
+    let id = table.id.clone();
+    for seat in table.seats {
+        seat.socket.close().await;
+    }
+    until_no_game_in_memory(&server, "the seats left").await;
+    // A socket route asked for without an upgrade: the game is loaded to authorize it.
+    let (status, _) = server
+        .http(
+            "GET",
+            &format!("/api/games/{id}/socket?token={}", table.tokens[0]),
+            "",
+        )
+        .await;
+    assert_eq!(status, 400);
+    until_no_game_in_memory(&server, "a socket request without an upgrade").await;
+    // A spectator refused for its address's sockets (none allowed here): 429.
+    let refused = salpakan_server::client::Socket::connect(server.addr, &id, None).await;
+    assert_eq!(
+        refused.err().and_then(|e| e.body()).map(|b| b.error.word()),
+        Some("too-many-connections")
+    );
+    until_no_game_in_memory(&server, "a refused spectator").await;
+    // A join with a wrong invite.
+    let (status, _) = server
+        .json(
+            "POST",
+            &format!("/api/games/{id}/join"),
+            &json!({"invite": "00"}),
+        )
+        .await;
+    assert_eq!(status, 404);
+    until_no_game_in_memory(&server, "a refused join").await;
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_socket_that_never_reads_is_closed_and_its_slot_freed() {
+    let (id, db) = long_game("never-reads", 57).await;
+    let server = start_on(db, 58, |c| {
+        c.limits.messages_per_window = 100_000;
+        c.limits.connections_per_ip = 1;
+        c.limits.write_timeout = Duration::from_millis(300);
+    })
+    .await;
+    let connect = || salpakan_server::client::Socket::connect(server.addr, &id, None);
+    let mut deaf = connect().await.expect("the first spectator");
+    // Its address's only slot is taken.
+    assert!(connect().await.is_err());
+    // It asks for the whole history (about 300 KB) again and again, and reads none of it:
+    // once the buffers between are full, the server's write waits, past its bound.
+    for _ in 0..40 {
+        if deaf.send(r#"{"t":"hello","v":0}"#).await.is_err() {
+            break;
+        }
+    }
+    let mut tries = 0;
+    let _next = loop {
+        match connect().await {
+            Ok(socket) => break socket,
+            Err(e) => {
+                let code = e.body().map(|b| b.error.word());
+                assert_eq!(code, Some("too-many-connections"), "{e}");
+                tries += 1;
+                assert!(tries < 100, "the socket that reads nothing keeps its slot");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    };
+    drop(deaf);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_browsers_kept_alive_connections_do_not_count_as_waiting() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = start_on(scratch("kept-alive").join("games.db"), 59, |c| {
+        c.limits.header_timeout = Duration::from_secs(5);
+        c.limits.pending_per_ip = 2;
+    })
+    .await;
+    // Six connections from one address, each asks for something and stays open (as a
+    // browser's tabs keep theirs): more than the 2 that may wait for a first request.
+    let mut kept = idle_connections(server.addr, [127, 0, 0, 3], 1).await;
+    for _ in 0..5 {
+        kept.extend(idle_connections(server.addr, [127, 0, 0, 3], 1).await);
+        let stream = kept.last_mut().unwrap();
+        stream
+            .write_all(b"GET /api/health HTTP/1.1\r\nHost: salpakan\r\n\r\n")
+            .await
+            .unwrap();
+        let mut reply = [0u8; 12];
+        stream.read_exact(&mut reply).await.unwrap();
+        assert_eq!(&reply, b"HTTP/1.1 200", "a kept-alive connection is served");
+    }
+    let first = &mut kept[0];
+    first
+        .write_all(b"GET /api/health HTTP/1.1\r\nHost: salpakan\r\n\r\n")
+        .await
+        .unwrap();
+    let mut reply = [0u8; 12];
+    first.read_exact(&mut reply).await.unwrap();
+    assert_eq!(&reply, b"HTTP/1.1 200");
+    // Still, only 2 that send nothing are held.
+    let mut silent = idle_connections(server.addr, [127, 0, 0, 3], 4).await;
+    let closed = closed_by_the_server(&mut silent, Duration::from_millis(300)).await;
+    assert_eq!(closed, 2, "two connections may wait for a first request");
+    server.stop().await;
+}
