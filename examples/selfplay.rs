@@ -2,8 +2,9 @@
 //!
 //! White plays uniformly random legal moves; Black challenges whenever it can. Both decide
 //! from their own view only (their own ranks, where the enemy pieces stand), never from the
-//! arbiter's full position. The output shows each side's view at a few points, every move with
-//! the arbiter's announcement, and the result.
+//! arbiter's full position. The output shows the rank codes, each side's view at a few points,
+//! every move with the arbiter's announcement, the final board with both armies revealed, and
+//! the result.
 //!
 //! ```text
 //! cargo run --release --example selfplay [SEED] [--record FILE]
@@ -12,7 +13,7 @@
 //! With `--record FILE` the game record is written to FILE (replay it with
 //! `cargo run --example replay -- FILE`).
 
-use salpakan::{Game, Move, Outcome, Rules, Setup, Side, SplitMix64, View};
+use salpakan::{Game, Move, Outcome, Rank, Rules, Setup, Side, SplitMix64, Square, View};
 
 /// A bot picks a move from the legal moves and its own view.
 type Bot = fn(&View, &[Move], &mut SplitMix64) -> Move;
@@ -39,6 +40,41 @@ fn show_views(game: &Game, title: &str) {
         println!("--- {title}: the board as {side} sees it ---");
         println!("{}\n", game.view(side));
     }
+}
+
+/// The rank codes as the boards write them (upper case White, lower case Black): the officers
+/// from the highest, the Private, then the Spy (which beats every officer) and the Flag.
+fn legend() -> String {
+    let mut ranks: Vec<Rank> = Rank::ALL
+        .into_iter()
+        .rev()
+        .filter(|&r| r != Rank::Spy && r != Rank::Flag)
+        .collect();
+    ranks.extend([Rank::Spy, Rank::Flag]);
+    let codes: Vec<String> = ranks
+        .iter()
+        .map(|rank| format!("{} {}", rank.code(), rank.name()))
+        .collect();
+    format!("Ranks: {}.", codes.join(", "))
+}
+
+/// The board as it stands, every piece with its rank: what both sides may see once the game
+/// is over.
+fn show_revealed(game: &Game) {
+    println!("--- The final board, both armies revealed ---");
+    for row in (0..8).rev() {
+        print!("{} ", row + 1);
+        for file in 0..9 {
+            let square = Square::from_coords(file, row).expect("on the board");
+            let text = match game.position().piece_at(square) {
+                None => ".",
+                Some((side, rank)) => rank.code_for(side),
+            };
+            print!(" {text:<2}");
+        }
+        println!();
+    }
+    println!("   a  b  c  d  e  f  g  h  i\n");
 }
 
 fn announcement(outcome: Option<Outcome>) -> &'static str {
@@ -79,8 +115,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     ];
     let mut rng = SplitMix64::new(seed);
     println!(
-        "Salpakan self-play, seed {seed}: White is the {}, Black the {}.\n",
+        "Salpakan self-play, seed {seed}: White is the {}, Black the {}.",
         bots[0].0, bots[1].0
+    );
+    println!(
+        "{}\nXX and xx are enemy pieces: their ranks are hidden.\n",
+        legend()
     );
     show_views(&game, "Start");
 
@@ -111,7 +151,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     println!();
-    show_views(&game, "End");
+    show_revealed(&game);
     println!(
         "Result after {} plies and {challenges} challenges: {}",
         game.history().len(),

@@ -1,4 +1,38 @@
-#![doc = include_str!("../README.md")]
+//! A rules engine for **Game of the Generals** (Salpakan), the Filipino hidden-information war
+//! game: exact rules, bitboard move generation, per-side views that never leak a hidden rank,
+//! exact beliefs about every enemy piece, and engine players.
+//!
+//! - A [`Game`] is made from two [`Setup`]s (a formation each, checked against the [`Rules`]),
+//!   the side that moves first, and the rules; [`Game::play`] returns a [`Report`] whose
+//!   [`Outcome`] is all the arbiter says of a challenge: win, lose or tie, never a rank.
+//! - What a side may know: [`Game::view`] (a [`View`]: its own ranks, the enemy's squares),
+//!   [`Game::public_view`] (a spectator's [`PublicView`]), and a [`Tracker`] that keeps a
+//!   side's knowledge from the reports alone, with exact [`Beliefs`] and samples.
+//! - Players: the [`Agent`]s [`Random`], [`Greedy`] and [`Ismcts`]; [`VecEnv`] steps many
+//!   games at once for learning; [`evaluation`] scores matches between them.
+//! - Text: [`PositionText`], game records ([`Game::record`], [`Game::from_record`]), view text
+//!   ([`View::to_text`]), each with errors that name the line and column.
+//! - The exact rules are the [`rulebook`]. The repository's `README.md` and its `docs/`
+//!   folder cover the C, Python and JavaScript bindings and the arbiter server.
+//!
+//! ```
+//! use salpakan::{Game, Rules, Setup, Side, ViewCell};
+//!
+//! let rules = Rules::default(); // official: 3-row setup zone, no move limit
+//! let mut game = Game::new(
+//!     Setup::random(Side::White, rules, 1),
+//!     Setup::random(Side::Black, rules, 2),
+//!     Side::White,
+//!     rules,
+//! )?;
+//! while game.status().is_ongoing() && game.history().len() < 200 {
+//!     game.play(game.legal_moves()[0])?;
+//! }
+//! let view = game.view(Side::Black);
+//! let hidden = view.cells().iter().filter(|c| matches!(c, ViewCell::Enemy { .. })).count();
+//! assert_eq!(hidden, game.position().occupied(Side::White).len() as usize);
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
@@ -58,3 +92,9 @@ pub use status::{DeclaredEnd, DrawReason, Status, WinReason};
 pub use value_error::ValueError;
 pub use vecenv::{Job, StepError, StepOutputs, StepResult, VecEnv};
 pub use view::{PublicView, View, ViewCell};
+
+/// The README's Rust example, run as a doctest (the README itself is written for the
+/// repository's page, where its links to `docs/` resolve).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -11,6 +11,17 @@ use crate::side::Side;
 use crate::square::Square;
 use crate::status::Status;
 
+impl Facts {
+    /// The drawing's last line: `White to move; ongoing; seen by Black` while the game goes
+    /// on, `Black wins: flag captured; seen by White` once it is over (nobody is to move).
+    fn footer(&self, f: &mut fmt::Formatter<'_>, seen_by: impl fmt::Display) -> fmt::Result {
+        if self.status.is_ongoing() {
+            write!(f, "{} to move; ", self.side_to_move)?;
+        }
+        write!(f, "{}; seen by {seen_by}", self.status)
+    }
+}
+
 /// What every view of a game shows alike, a seat's or a spectator's: the side to move, the
 /// status, the public log and the counters, all public.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -307,11 +318,7 @@ impl fmt::Display for PublicView {
             writeln!(f)?;
         }
         writeln!(f, "   a  b  c  d  e  f  g  h  i")?;
-        write!(
-            f,
-            "{} to move; {}; seen by a spectator",
-            self.facts.side_to_move, self.facts.status
-        )
+        self.facts.footer(f, "a spectator")
     }
 }
 
@@ -337,11 +344,7 @@ impl fmt::Display for View {
             writeln!(f)?;
         }
         writeln!(f, "   a  b  c  d  e  f  g  h  i")?;
-        write!(
-            f,
-            "{} to move; {}; seen by {}",
-            self.facts.side_to_move, self.facts.status, self.side
-        )
+        self.facts.footer(f, self.side)
     }
 }
 

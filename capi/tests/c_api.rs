@@ -352,6 +352,12 @@ fn the_documented_snippets_compile_and_run() {
                 let output = run(&exe, &[]);
                 if cxx {
                     assert!(output.contains("SALPAKAN_RESULT_ILLEGAL_MOVE"), "{output}");
+                } else if doc == "README.md" {
+                    // The README's example says what it did.
+                    assert!(
+                        output.contains(" legal moves; White played square "),
+                        "{output}"
+                    );
                 }
                 compiled += 1;
             }

@@ -55,3 +55,19 @@ def test_gymnasium_check_env_and_a_game_against_greedy():
     illegal = int(np.flatnonzero(~info["action_mask"])[0])
     _, reward, terminated, _, info = env.step(illegal)
     assert terminated and reward == -1.0 and info["illegal"]
+
+
+def test_gymnasium_makes_it_by_its_module_name_without_an_import_first():
+    # A fresh interpreter that never imported salpakan.gym: Gymnasium imports the module
+    # named before the colon, which registers the environment.
+    import subprocess
+    import sys
+
+    code = (
+        "import gymnasium\n"
+        "env = gymnasium.make('salpakan.gym:Salpakan-v0', opponent='random')\n"
+        "observation, info = env.reset(seed=2)\n"
+        "print(observation.shape, int(info['action_mask'].sum()) > 0)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "(38, 8, 9) True"

@@ -8,6 +8,13 @@
 //!   when the far row is clear.
 //! - [`Ismcts`]: information-set Monte Carlo tree search over determinizations drawn from the
 //!   exact posterior, with a budget in iterations and a seed.
+//!
+//! Under the official rules a game has no move limit, and two cautious agents (two `Greedy`s
+//! most of all) can step back and forth for ever: neither attacks where it is likely to lose.
+//! A program that must finish plays with a move limit (`Rules::new(3, 200)`: a draw after 200
+//! plies without a challenge, the rule servers use) or caps the plies itself. The agents do
+//! not avoid repeating positions: the rules have no repetition draw, and a repetition rule
+//! would be a rule of its own, not a player's choice.
 
 mod greedy;
 mod ismcts;

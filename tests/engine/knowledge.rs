@@ -756,6 +756,12 @@ fn the_public_view_does_not_change_when_either_sides_hidden_ranks_do() {
                     drawn.ends_with(&format!("{}; seen by a spectator", game.status())),
                     "{drawn}"
                 );
+                // Nobody is to move once the game is over.
+                assert_eq!(
+                    drawn.contains(" to move; "),
+                    game.status().is_ongoing(),
+                    "{drawn}"
+                );
                 let json = serde_json::to_string(&public).unwrap();
                 assert_eq!(
                     serde_json::from_str::<salpakan::PublicView>(&json).unwrap(),

@@ -6,6 +6,7 @@ mod bindings;
 mod client;
 mod common;
 mod evaluation;
+mod examples;
 mod knowledge;
 mod notation;
 mod properties;

@@ -1,7 +1,8 @@
 """A Gymnasium single-agent environment: one side of Game of the Generals against a built-in
 opponent, registered as ``"Salpakan-v0"``.
 
-``gymnasium.make("Salpakan-v0", opponent="greedy")``. The opponent is ``"random"``,
+``gymnasium.make("salpakan.gym:Salpakan-v0", opponent="greedy")`` (Gymnasium imports this module
+first), or ``gymnasium.make("Salpakan-v0", …)`` once it is imported. The opponent is ``"random"``,
 ``"greedy"`` or ``"ismcts"`` (with ``budget`` iterations a move, 0 for its default); it sees
 only its side's information, as every engine agent does. ``side`` is ``"white"``, ``"black"``
 or ``"random"`` (drawn each episode). The observation is the agent's tensor (``float32``,

@@ -1,0 +1,74 @@
+//! The examples a newcomer runs first, run as they are built for `cargo test` (cargo builds
+//! the examples before it runs the tests): `selfplay` says what its codes mean, plays a game
+//! to its end and shows it, and its record replays.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+/// An example's program, beside this test's own (`target/debug/examples/NAME`).
+fn example(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().expect("the test's own path");
+    let deps = exe.parent().expect("the deps folder");
+    deps.parent()
+        .expect("the profile's folder")
+        .join("examples")
+        .join(name)
+}
+
+fn run(name: &str, args: &[&str]) -> String {
+    let output = Command::new(example(name))
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert!(output.status.success(), "{name} {args:?}: {output:?}");
+    String::from_utf8(output.stdout).expect("text")
+}
+
+#[test]
+fn selfplay_explains_plays_to_the_end_and_its_record_replays() {
+    let record = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("selfplay-7.txt");
+    let record = record.to_str().expect("a path");
+    let out = run("selfplay", &["7", "--record", record]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[1].starts_with("Ranks: 5G 5-Star General, ")
+            && lines[1].ends_with("SP Spy, FL Flag."),
+        "the legend: {}",
+        lines[1]
+    );
+    let end = lines
+        .iter()
+        .position(|l| l.starts_with("--- The final board, both armies revealed"))
+        .expect("the final board, once");
+    assert!(
+        !lines[end..].iter().any(|l| l.contains(" to move")),
+        "nobody is to move once it is over:\n{}",
+        lines[end..].join("\n")
+    );
+    let result = lines
+        .iter()
+        .find(|l| l.starts_with("Result after "))
+        .expect("the result");
+    assert!(
+        result.contains(" wins: ") || result.contains("Draw: "),
+        "{result}"
+    );
+    // Every piece on the final board shows its rank: no XX or xx.
+    assert!(
+        !lines[end..end + 9]
+            .iter()
+            .any(|l| l.contains("XX") || l.contains("xx"))
+    );
+    let replayed = run("replay", &[record]);
+    let status = result.split(": ").skip(1).collect::<Vec<_>>().join(": ");
+    assert!(
+        replayed.contains(&status),
+        "the replay ends as the game did ({status}):\n{}",
+        replayed
+            .lines()
+            .rev()
+            .take(5)
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
