@@ -157,6 +157,8 @@ pub struct Room {
     bot_budget: u32,
     /// When a game still in its setup phase expires ([`Room::expire_setup`]).
     setup_deadline: Option<Instant>,
+    /// Since when the side to move has been to move (an absence counts only from then).
+    turn_since: Instant,
     /// The server's pauses already taken out of the clock and the absences.
     absorbed: Duration,
 }
@@ -194,6 +196,7 @@ impl Room {
             last_move: [None, None],
             bot_budget,
             setup_deadline: None,
+            turn_since: now,
             absorbed: Duration::ZERO,
         }
     }
@@ -311,6 +314,7 @@ impl Room {
                         Game::new(white.clone(), black.clone(), *first, self.spec.rules).ok();
                 }
                 self.set_clock(*clock, now);
+                self.turn_since = now;
                 self.follow_bot();
             }
             Event::Ply {
@@ -326,6 +330,7 @@ impl Room {
                 let ply = self.ply() - 1;
                 self.last_move[side.index()] = Some((ply, *mv, self.version() + 1));
                 self.set_clock(*clock, now);
+                self.turn_since = now;
             }
             Event::DrawOffer { side } => self.draw_offer = Some(*side),
             Event::Over { status, clock } => {
@@ -534,6 +539,13 @@ impl Room {
             clock.forgive(new, now);
         }
         self.presence.forgive(new, now);
+        self.turn_since = (self.turn_since + new).min(now).max(self.turn_since);
+    }
+
+    /// The side to move, and since when, while the game is played.
+    fn turn(&self) -> Option<(Side, Instant)> {
+        let game = self.game.as_ref().filter(|g| g.status().is_ongoing())?;
+        Some((game.side_to_move(), self.turn_since))
     }
 
     /// The events from index `from` were committed and sent at `now`: a clock they started
@@ -542,6 +554,9 @@ impl Room {
         let restarted = self.events[from..]
             .iter()
             .any(|e| matches!(e, Event::Start { .. } | Event::Ply { .. }));
+        if restarted {
+            self.turn_since = self.turn_since.max(now);
+        }
         if let (true, Some(clock)) = (restarted, &mut self.clock) {
             clock.start_over_at(now);
         }
@@ -741,7 +756,8 @@ impl Room {
     }
 
     /// What time decides by `now`: a loss on time, a loss by abandonment (a seat with no
-    /// socket for the grace while its opponent has one), or a draw when both seats have been
+    /// socket for the grace, counted while it is to move, while its opponent has one), or a
+    /// draw when both seats have been
     /// away for [`BOTH_AWAY`] graces, as events; none if nothing is due.
     #[must_use]
     pub fn decide_time(&self, now: Instant) -> Option<Decision> {
@@ -754,9 +770,11 @@ impl Room {
         if self.presence.both_abandon_at().is_some_and(|at| now >= at) {
             return Some(self.declared(DeclaredEnd::AbandonedByBoth, now));
         }
-        let loser = Side::ALL
-            .into_iter()
-            .find(|&side| self.presence.abandons_at(side).is_some_and(|at| now >= at))?;
+        let loser = Side::ALL.into_iter().find(|&side| {
+            self.presence
+                .abandons_at(side, self.turn())
+                .is_some_and(|at| now >= at)
+        })?;
         Some(self.declared(DeclaredEnd::Abandoned { loser }, now))
     }
 
@@ -781,7 +799,7 @@ impl Room {
         let flag = self.clock.and_then(|c| c.deadline());
         let away = Side::ALL
             .into_iter()
-            .filter_map(|side| self.presence.abandons_at(side))
+            .filter_map(|side| self.presence.abandons_at(side, self.turn()))
             .chain(self.presence.both_abandon_at())
             .min();
         flag.into_iter().chain(away).min()

@@ -67,10 +67,13 @@ impl Presence {
         }
     }
 
-    /// When `side`, away while its opponent is present, loses by abandonment.
-    pub(super) fn abandons_at(&self, side: Side) -> Option<Instant> {
+    /// When `side`, away while its opponent is present, loses by abandonment: its absence
+    /// counts only while it is to move (`turn`: the side to move and since when), so a player
+    /// who steps away on the opponent's turn loses nothing by it.
+    pub(super) fn abandons_at(&self, side: Side, turn: Option<(Side, Instant)>) -> Option<Instant> {
+        let (_, since) = turn.filter(|&(to_move, _)| to_move == side)?;
         (!self.present(side) && self.present(side.other()))
-            .then(|| self.away_since[side.index()] + self.grace)
+            .then(|| self.away_since[side.index()].max(since) + self.grace)
     }
 
     /// When a game both seats are away from is drawn: [`BOTH_AWAY`] graces after the later

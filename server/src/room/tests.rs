@@ -163,6 +163,28 @@ fn time_and_absence_are_decided_by_the_room() {
 }
 
 #[test]
+fn an_absence_counts_only_while_the_absent_side_is_to_move() {
+    let t0 = Instant::now();
+    let grace = Duration::from_secs(60);
+    let mut room = started(None, t0);
+    room.connect(Side::White);
+    room.connect(Side::Black);
+    // Black steps away at once, on White's turn: nothing is due for it.
+    room.disconnect(Side::Black, t0);
+    assert_eq!(room.deadline(), None);
+    assert_eq!(room.expire(t0 + grace * 5), None, "not Black's turn");
+    // White moves at 100 s: from then Black's absence counts.
+    let moved = t0 + Duration::from_secs(100);
+    let mv = room.game.as_ref().unwrap().legal_moves()[0].to_string();
+    play(&mut room, Side::White, &mv, 0, moved).unwrap();
+    assert_eq!(room.deadline(), Some(moved + grace));
+    assert_eq!(room.expire(moved + grace - Duration::from_millis(1)), None);
+    assert!(room.expire(moved + grace).is_some());
+    assert_eq!(room.status().winner(), Some(Side::White));
+    assert_eq!(room.status().reason_token(), Some("abandoned"));
+}
+
+#[test]
 fn a_game_both_seats_left_is_drawn_after_ten_graces() {
     let t0 = Instant::now();
     let grace = Duration::from_secs(60);

@@ -6,6 +6,7 @@
 
 use std::time::Duration;
 
+use salpakan::Side;
 use serde_json::{Value, json};
 
 use crate::common::{Table, random_game, scratch, start, start_on};
@@ -62,12 +63,13 @@ async fn the_server_flags_the_side_whose_time_runs_out_and_no_client_charges_tim
 }
 
 #[tokio::test]
-async fn a_seat_away_past_the_grace_loses_while_its_opponent_waits() {
+async fn a_seat_away_past_the_grace_on_its_turn_loses_while_its_opponent_waits() {
     let server = start_on(scratch("away").join("games.db"), 21, |c| {
         c.limits.abandon_grace = Duration::from_millis(300);
     })
     .await;
     let game = random_game(8, 4);
+    assert_eq!(game.first_mover(), Side::White);
     let mut table = Table::open(&server, json!({"first": "white"})).await;
     table.set_up(&game).await;
     let [mut white, black] = table.seats;
@@ -77,7 +79,21 @@ async fn a_seat_away_past_the_grace_loses_while_its_opponent_waits() {
         presence,
         json!({"t": "presence", "side": "black", "connected": false})
     );
+    // Black is away on White's turn: that counts for nothing, however long.
+    let early = tokio::time::timeout(Duration::from_millis(900), white.until("over")).await;
+    assert!(early.is_err(), "Black lost while it was not to move");
+    // Once it is Black's turn, its absence counts: it loses a grace later.
+    let mv = game.history()[0].mv.to_string();
+    white
+        .send(&json!({"t": "move", "move": mv, "ply": 0}))
+        .await;
+    let moved = std::time::Instant::now();
     let over = white.until("over").await;
+    assert!(
+        moved.elapsed() >= Duration::from_millis(300),
+        "{:?}",
+        moved.elapsed()
+    );
     assert_eq!(
         over["status"],
         json!({"state": "won", "winner": "white", "reason": "abandoned"})
