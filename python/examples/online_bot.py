@@ -113,6 +113,9 @@ class Seat:
             self.v = frame["v"]
         if t == "state":
             self.side = frame["side"]
+            if frame["phase"] == "aborted":
+                self.over = {"t": "aborted", "reason": None, "side": None}
+                return None
             self.rules = frame["rules"]
             if frame["phase"] == "setup" and frame["view"] is None:
                 return {"t": "setup", "cells": self.formation().cells()}
@@ -133,6 +136,8 @@ class Seat:
             print(f"{frame['ply']:4d}. {frame['side']:5s} {frame['move']}  {what}")
         elif t == "over":
             self.over = frame
+        elif t == "aborted":
+            self.over = frame  # called off before the first ply: no result
         elif t == "error":
             print(f"refused: {frame['code']}: {frame['message']}", file=sys.stderr)
         return None
@@ -177,7 +182,10 @@ def run(url: str, game: str, token: str, choose: Choose, seed: Optional[int] = N
 
 
 def result_line(over: dict[str, Any]) -> str:
-    """The end as this seat sees it: who won, and how."""
+    """The end as this seat sees it: who won, and how (or that the game was aborted)."""
+    if over.get("t") == "aborted":
+        who = f" by {over['side']}" if over.get("side") else ""
+        return f"result: none, the game was aborted{who} ({over.get('reason') or 'before its first ply'})"
     status, you = over["status"], over.get("you")
     if status["state"] == "drawn":
         return f"result: a draw, by {status['reason']}"

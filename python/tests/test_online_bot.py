@@ -44,6 +44,17 @@ def test_the_result_says_whether_this_bot_won(online_bot) -> None:
     assert online_bot.result_line(won).startswith("result: this bot won (black)")
     assert online_bot.result_line(lost).startswith("result: this bot lost (white)")
     assert online_bot.result_line(drawn) == "result: a draw, by move-limit"
+    aborted = {"t": "aborted", "v": 2, "reason": "setup-time", "side": "white", "you": "black"}
+    assert online_bot.result_line(aborted) == "result: none, the game was aborted by white (setup-time)"
+
+
+def test_an_aborted_game_ends_the_bots_play(online_bot) -> None:
+    seat = online_bot.Seat(7)
+    state = {"t": "state", "v": 0, "side": "white", "phase": "setup", "view": None, "rules": {"setup_rows": 3, "move_limit": 0}}
+    assert seat.follow(state)["t"] == "setup"
+    assert seat.follow({"t": "aborted", "v": 1, "reason": "abort", "side": "black"}) is None
+    assert seat.over is not None and seat.over["reason"] == "abort"
+    assert seat.my_move(lambda tracker: None) is None
 
 
 def test_the_help_shows_every_default(online_bot, capsys) -> None:

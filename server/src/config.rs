@@ -90,10 +90,14 @@ pub struct Limits {
     /// A seat with no socket for this long, while its opponent has one, loses the game by
     /// abandonment.
     pub abandon_grace: Duration,
-    /// A game still in its setup phase this long after it was created (its invite never
-    /// used, or a formation never sent) is deleted: its links then answer as for an unknown
-    /// game, and its sockets close with 4410.
+    /// A game whose invite was never used this long after it was created is deleted: its
+    /// links then answer as for an unknown game, and its sockets close with 4410. (Once both
+    /// seats are taken, the game's own setup time applies instead: a side that misses it
+    /// aborts the game.)
     pub setup_expiry: Duration,
+    /// The shortest setup time a game may ask for (the contract's 10 s; a test may shorten
+    /// it).
+    pub min_setup: Duration,
     /// Frames waiting to be sent to one socket; a socket that falls further behind is
     /// closed with 1008.
     pub outbox: usize,
@@ -128,6 +132,7 @@ impl Default for Limits {
             idle_timeout: Duration::from_secs(60),
             abandon_grace: Duration::from_secs(60),
             setup_expiry: Duration::from_secs(24 * 60 * 60),
+            min_setup: Duration::from_secs(10),
             outbox: 512,
             write_timeout: Duration::from_secs(10),
             presence_gap: Duration::from_secs(1),

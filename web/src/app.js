@@ -29,6 +29,7 @@ const ui = {
     reroll: $("reroll"),
     start: $("start"),
     resign: $("resign"),
+    abort: $("abort"),
     offerDraw: $("offer-draw"),
     newGame: $("new-game"),
   },
@@ -76,6 +77,16 @@ const ui = {
     else delete offer.dataset.by;
     offer.textContent = by ? text : "";
   },
+  // The setup time left (a countdown), or nothing while it does not run.
+  showSetupTime(ms) {
+    const shown = $("setup-time");
+    shown.hidden = ms === null;
+    if (ms === null) delete shown.dataset.ms;
+    else {
+      shown.dataset.ms = String(Math.round(ms));
+      shown.textContent = `Setup time left ${formatMs(ms)}`;
+    }
+  },
   showClocks(ms, running) {
     $("clocks").hidden = !ms;
     for (const side of ["white", "black"]) {
@@ -100,6 +111,8 @@ function goOffline() {
   document.body.dataset.mode = "offline";
   ui.links.hidden = true;
   ui.showClocks(null, null);
+  ui.showSetupTime(null);
+  ui.buttons.abort.hidden = true;
   ui.showPresence(null);
   ui.showDrawOffer(null, "");
   ui.buttons.offerDraw.disabled = true;
@@ -121,6 +134,7 @@ async function goOnline(how) {
 $("reroll").addEventListener("click", () => current().reroll());
 $("start").addEventListener("click", () => current().begin());
 $("resign").addEventListener("click", () => current().resign());
+$("abort").addEventListener("click", () => current().abort?.());
 $("offer-draw").addEventListener("click", () => current().offerDraw());
 $("new-game").addEventListener("click", goOffline);
 $("beliefs").addEventListener("change", () => current().render());

@@ -5,7 +5,7 @@
 import { addMove, announce, clearMoves, drawBoard } from "./board.js";
 import { GAME_EXPIRED, GameSocket, createGame, joinGame } from "./online/connection.js";
 import { Followed } from "./online/seat.js";
-import { SIDE_NAMES, challengeText, endText } from "./words.js";
+import { SIDE_NAMES, abortText, challengeText, endText } from "./words.js";
 
 const seatKey = (id) => `salpakan-seat:${id}`;
 const other = (side) => (side === "white" ? "black" : "white");
@@ -52,6 +52,9 @@ export function onlineMode(ui) {
       case "over":
         ui.offerRecord(news.record);
         announce(endText(news.status, who));
+        break;
+      case "aborted":
+        announce(abortText(news, who));
         break;
       case "refused": ui.hint.textContent = `Refused: ${news.message}`; break;
       default: break;
@@ -139,6 +142,7 @@ export function onlineMode(ui) {
 
   function turnOf() {
     if (g.phase === "over") return ["over", endText(g.status, names())];
+    if (g.phase === "aborted") return ["over", abortText(g.aborted ?? {}, names())];
     if (g.phase === "expired") return ["over", "This game expired before it started: create a new one."];
     if (g.phase === "setup") {
       if (!g.side) return ["waiting", "The players are arranging their pieces."];
@@ -154,6 +158,7 @@ export function onlineMode(ui) {
 
   function tick() {
     ui.showClocks(g?.clockNow() ?? null, g?.clock?.running ?? null);
+    ui.showSetupTime(g?.setupLeftNow() ?? null);
   }
 
   function render() {
@@ -178,6 +183,7 @@ export function onlineMode(ui) {
     // The invite matters until play starts; the spectator link stays.
     ui.inviteLink.hidden = ui.copyInvite.hidden = !g.invite || g.phase !== "setup";
     ui.buttons.resign.disabled = !playing;
+    ui.buttons.abort.hidden = !g.abortable();
     ui.buttons.offerDraw.disabled = !playing || g.drawOffer === g.side || g.opponent !== "human";
     const offer = g.drawOffer;
     ui.showDrawOffer(offer, offer && offer !== g.side ? `${names()[offer]} offers a draw: press Offer draw to accept, or move to decline.` : "Your draw offer stands.");
@@ -209,6 +215,9 @@ export function onlineMode(ui) {
     },
     resign() {
       send({ t: "resign" });
+    },
+    abort() {
+      if (g?.abortable()) send({ t: "abort" });
     },
     offerDraw() {
       send({ t: "draw" });

@@ -36,3 +36,13 @@ export function challengeText(who, outcome) {
   const piece = who === "You" ? "Your piece" : `${who}'s piece`;
   return `${piece} ${OUTCOMES[outcome].piece}.`;
 }
+
+// An aborted game in words: who ran out of setup time or called it off (`names` as above).
+export function abortText(aborted, names) {
+  const who = aborted.side ? names[aborted.side] : null;
+  if (aborted.reason === "setup-time" && who) {
+    return `Aborted: ${who} did not arrange ${who === "You" ? "your" : "their"} pieces in time. No result.`;
+  }
+  if (aborted.reason === "abort" && who) return `Aborted by ${who === "You" ? "you" : who} before the first move. No result.`;
+  return "This game was aborted before its first move. No result.";
+}

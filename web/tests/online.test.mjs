@@ -389,3 +389,30 @@ test("a game that never starts expires: the page says so and forgets the seat", 
     child.kill("SIGTERM");
   }
 });
+
+test("the setup time counts down and a seat may abort before the first move", async () => {
+  const page = await newPage();
+  await page.goto(url());
+  await page.selectOption("#bot-choice", "random");
+  await page.click("#play-bot");
+  await waitTurn(page, ["setup"]);
+  await page.waitForSelector("#setup-time:not([hidden])");
+  const first = Number(await page.getAttribute("#setup-time", "data-ms"));
+  assert.ok(first > 170000 && first <= 180000, `three minutes to arrange the pieces (${first})`);
+  assert.match(await page.textContent("#setup-time"), /^Setup time left [23]:\d\d$/);
+  await page.waitForFunction((was) => Number(document.getElementById("setup-time").dataset.ms) < was - 500, first);
+  assert.equal(await page.isVisible("#abort"), true, "abort is offered before the first move");
+  await page.click("#abort");
+  await waitTurn(page, ["over"]);
+  assert.match(await page.textContent("#status"), /^Aborted by you before the first move\. No result\.$/);
+  for (const gone of ["#abort", "#setup-time", "#start"]) {
+    assert.equal(await page.isHidden(gone), true, `${gone} is gone once the game was aborted`);
+  }
+  assert.equal(await page.isHidden("#download"), true, "no record of an aborted game");
+  // A reload shows the same.
+  await page.reload();
+  await waitTurn(page, ["over"]);
+  assert.match(await page.textContent("#status"), /aborted|Aborted/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

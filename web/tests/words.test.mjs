@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { endText } from "../src/words.js";
+import { abortText, endText } from "../src/words.js";
 
 const names = { white: "You", black: "The bot" };
 
@@ -14,4 +14,14 @@ test("a win names its winner and why", () => {
 test("a draw says why, and both players leaving is not an abandonment by one", () => {
   assert.equal(endText({ state: "drawn", winner: null, reason: "move-limit" }, names), "Draw — the move limit.");
   assert.equal(endText({ state: "drawn", winner: null, reason: "abandoned" }, names), "Draw — both players left.");
+});
+
+test("an aborted game says who and why, and that there is no result", () => {
+  assert.equal(
+    abortText({ reason: "setup-time", side: "black" }, names),
+    "Aborted: The bot did not arrange their pieces in time. No result.",
+  );
+  assert.equal(abortText({ reason: "setup-time", side: "white" }, names), "Aborted: You did not arrange your pieces in time. No result.");
+  assert.equal(abortText({ reason: "abort", side: "white" }, names), "Aborted by you before the first move. No result.");
+  assert.equal(abortText({}, names), "This game was aborted before its first move. No result.");
 });

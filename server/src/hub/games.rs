@@ -9,7 +9,7 @@ use tokio::time::Instant;
 
 use super::{Hub, HubError, Live, SocketSlot, lock, plausible_id};
 use crate::clock::ClockSettings;
-use crate::room::{Player, Recipient, Room, Spec};
+use crate::room::{Phase, Player, Recipient, Room, Spec};
 use crate::secret::{self, Entropy, ID_BYTES, INVITE_BYTES, TOKEN_BYTES};
 use crate::store::{Ending, StoreError, Write};
 use crate::wire::{
@@ -77,6 +77,9 @@ impl Hub {
             .map(ClockSettings::check)
             .transpose()
             .map_err(|e| HubError::invalid(Code::BadClock, e.to_string()))?;
+        let min_setup = u64::try_from(self.config.limits.min_setup.as_millis()).unwrap_or(0);
+        let setup_ms = crate::wire::setup_ms(request.setup_ms, min_setup)
+            .map_err(|e| HubError::invalid(Code::BadMessage, e))?;
         let limits = &self.config.limits;
         self.quotas
             .take_game(ip, limits.games_per_ip, limits.games_per_hour)?;
@@ -87,6 +90,7 @@ impl Hub {
         players[side.other().index()] = opponent;
         let mut tokens = [None, None];
         tokens[side.index()] = Some(secret::digest(&token));
+        let created_ms = crate::clock::unix_ms();
         let spec = Spec {
             id: id.clone(),
             rules,
@@ -96,7 +100,10 @@ impl Hub {
             tokens,
             invite: invite.as_deref().map(secret::digest),
             bot_seed: secret::random_u64(entropy),
-            created_ms: crate::clock::unix_ms(),
+            created_ms,
+            setup_ms,
+            // Against a bot both seats are taken at once: the setup time runs from now.
+            seated_ms: (opponent != Player::Human).then_some(created_ms),
         };
         let room = Room::new(
             spec.clone(),
@@ -169,13 +176,19 @@ impl Hub {
             .ok_or(HubError::SeatTaken)?;
         let token = secret::random_hex(&*self.entropy, TOKEN_BYTES);
         let digest = secret::digest(&token);
+        let wall_ms = crate::clock::unix_ms();
+        let mut seated = state.room.spec().clone();
+        seated.tokens[side.index()] = Some(digest.clone());
+        let last = seated.all_seated();
         let write = Write::Join {
             game: live.id.clone(),
             side,
             token: digest.clone(),
+            seated_ms: last.then_some(wall_ms),
         };
         self.store.write(vec![write]).await?;
-        state.room.take_seat(side, digest);
+        state.room.take_seat(side, digest, wall_ms, Instant::now());
+        live.timer.notify_one();
         Ok(JoinReply {
             game: live.id.clone(),
             side: SideWord(side),
@@ -206,10 +219,11 @@ impl Hub {
     /// `GET /api/games/{id}/record`.
     ///
     /// # Errors
-    /// [`HubError::NotFound`] for an unknown game, [`HubError::NotOver`] while it is not over.
+    /// [`HubError::NotFound`] for an unknown game or an aborted one (its formations are never
+    /// revealed), [`HubError::NotOver`] while it is not over.
     pub async fn record(self: &Arc<Hub>, id: &str) -> Result<String, HubError> {
         if let Some(ending) = self.kept_ending(id).await? {
-            return Ok(ending.record);
+            return ending.record.ok_or(HubError::NotFound);
         }
         let live = self.live(id).await?.ok_or(HubError::NotFound)?;
         let state = live.state.lock().await;
@@ -217,8 +231,13 @@ impl Hub {
             return Err(HubError::NotFound);
         }
         let record = state.room.record();
+        let aborted = state.room.phase() == Phase::Aborted;
         self.evict_if_done(&live, &state);
-        record.ok_or(HubError::NotOver)
+        match record {
+            Some(record) => Ok(record),
+            None if aborted => Err(HubError::NotFound),
+            None => Err(HubError::NotOver),
+        }
     }
 
     /// A finished game's summary and record as its row keeps them, when it is not in memory:

@@ -277,7 +277,7 @@ impl Hub {
             Instant::now(),
         );
         let id = room.spec().id.clone();
-        let over = room.phase() == Phase::Over;
+        let over = room.phase().finished();
         let shown = Side::ALL.map(|side| (room.present(side), None));
         let has_bot = room
             .spec()
@@ -405,7 +405,7 @@ impl Hub {
     }
 
     fn evict_if_done(&self, live: &Arc<Live>, state: &LiveState) {
-        if state.room.phase() == Phase::Over && state.subscribers.is_empty() {
+        if state.room.phase().finished() && state.subscribers.is_empty() {
             self.forget(live);
         }
     }
@@ -490,7 +490,7 @@ impl Hub {
                 .subscribers
                 .retain(|s| s.tx.try_send(Out::Text(room.frame(v, s.to))).is_ok());
         }
-        if room.phase() == Phase::Over {
+        if room.phase().finished() {
             let creator = state.creator.take();
             self.release_game(creator);
             self.evict_if_done(live, state);
@@ -526,7 +526,10 @@ impl Hub {
 
 /// What a room keeps in its row once it is over: its summary and record, and when it ended.
 fn ending(room: &Room) -> Option<Ended> {
-    let record = room.record()?;
+    let record = match room.phase() {
+        Phase::Aborted => None,
+        _ => Some(room.record()?),
+    };
     let summary = serde_json::to_string(&room.summary(Instant::now())).ok()?;
     Some(Ended {
         ending: Ending { summary, record },
@@ -559,7 +562,7 @@ impl Hub {
             }
             // Once the game is over no timer runs: every change is told at once (a seat's
             // reconnects a minute still bound them).
-            let wait = !at_once && state.room.phase() != Phase::Over;
+            let wait = !at_once && !state.room.phase().finished();
             match at {
                 Some(at) if wait && now < at + gap => {
                     let due = at + gap;

@@ -6,7 +6,6 @@ use std::sync::Arc;
 use tokio::time::{Instant, sleep_until};
 
 use super::{Hub, Live};
-use crate::room::Phase;
 
 /// How long the timer waits before it tries again to delete an expired game the database
 /// refused to delete.
@@ -85,7 +84,7 @@ impl Hub {
                     state.presence_due = None;
                     self.show_presence(&live, &mut state, Instant::now());
                 }
-                if state.broken || state.gone || state.room.phase() == Phase::Over {
+                if state.broken || state.gone || state.room.phase().finished() {
                     return;
                 }
                 {
@@ -127,7 +126,7 @@ impl Hub {
         loop {
             let turn = {
                 let mut state = live.state.lock().await;
-                if state.broken || state.gone || state.room.phase() == Phase::Over {
+                if state.broken || state.gone || state.room.phase().finished() {
                     return;
                 }
                 state.room.bot_turn()

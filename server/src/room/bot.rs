@@ -90,7 +90,8 @@ impl Room {
         let game = self.game.as_ref()?;
         let ply = game.history().len() as u64;
         let bot = self.bot.as_mut()?;
-        if !game.status().is_ongoing() || game.side_to_move() != bot.side {
+        if self.aborted.is_some() || !game.status().is_ongoing() || game.side_to_move() != bot.side
+        {
             return None;
         }
         let tracker = bot.tracker.take()?;

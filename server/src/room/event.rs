@@ -6,6 +6,7 @@ use salpakan::{Move, Outcome, Setup, Side, Status};
 use serde::{Deserialize, Serialize};
 
 use crate::clock::Reading;
+use crate::wire::AbortReason;
 
 /// A game's event. Stored as JSON in the database, in this form; a `ready`'s formation is
 /// the one part of it kept apart (in the `games` row), never in the public log.
@@ -46,6 +47,13 @@ pub enum Event {
     /// A side offers a draw.
     DrawOffer {
         /// The side.
+        side: Side,
+    },
+    /// The game was called off before its first ply: no result, no formation revealed.
+    Aborted {
+        /// Why.
+        reason: AbortReason,
+        /// The side that ran out of setup time, or that aborted.
         side: Side,
     },
     /// The game ended.

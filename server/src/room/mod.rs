@@ -32,7 +32,7 @@ use thiserror::Error;
 use tokio::time::{Duration, Instant};
 
 use crate::clock::{Clock, Reading};
-use crate::wire::{ClientMessage, Code, Refusal, ServerMessage};
+use crate::wire::{AbortReason, ClientMessage, Code, Refusal, ServerMessage};
 use bot::BotSeat;
 use presence::Presence;
 
@@ -82,6 +82,11 @@ pub enum Command {
     },
     /// `side` offers a draw, or accepts the opponent's standing offer.
     Draw {
+        /// The seat.
+        side: Side,
+    },
+    /// `side` calls the game off (until the first ply).
+    Abort {
         /// The seat.
         side: Side,
     },
@@ -155,8 +160,12 @@ pub struct Room {
     presence: Presence,
     bot: Option<BotSeat>,
     bot_budget: u32,
-    /// When a game still in its setup phase expires ([`Room::expire_setup`]).
+    /// When a game whose seats are not both taken expires ([`Room::expire_setup`]).
     setup_deadline: Option<Instant>,
+    /// When the setup time runs out, once both seats are taken ([`Room::expire_setup`]).
+    abort_at: Option<Instant>,
+    /// Why and by whom the game was aborted, if it was.
+    aborted: Option<(AbortReason, Side)>,
     /// Since when the side to move has been to move (an absence counts only from then).
     turn_since: Instant,
     /// The server's pauses already taken out of the clock and the absences.
@@ -196,6 +205,8 @@ impl Room {
             last_move: [None, None],
             bot_budget,
             setup_deadline: None,
+            abort_at: None,
+            aborted: None,
             turn_since: now,
             absorbed: Duration::ZERO,
         }
@@ -283,6 +294,7 @@ impl Room {
                 Ok(())
             }
             Event::DrawOffer { .. } => self.ongoing_game().map(drop).map_err(|r| r.message),
+            Event::Aborted { .. } => self.abortable().map_err(|r| r.message),
             Event::Over { status, .. } => {
                 let game = self.game.as_ref().ok_or("the end before the start")?;
                 if game.status().is_ongoing() {
@@ -333,6 +345,13 @@ impl Room {
                 self.turn_since = now;
             }
             Event::DrawOffer { side } => self.draw_offer = Some(*side),
+            Event::Aborted { reason, side } => {
+                self.aborted = Some((*reason, *side));
+                self.draw_offer = None;
+                if let Some(clock) = &mut self.clock {
+                    clock.stop(now);
+                }
+            }
             Event::Over { status, clock } => {
                 if let (Some(game), Some(end)) = (self.game.as_mut(), DeclaredEnd::of(*status))
                     && game.status().is_ongoing()
@@ -383,6 +402,39 @@ impl Room {
                     None => Decision::Events(vec![Event::DrawOffer { side }]),
                 })
             }
+            Command::Abort { side } => {
+                self.abortable()?;
+                Ok(Decision::Events(vec![Event::Aborted {
+                    reason: AbortReason::Abort,
+                    side,
+                }]))
+            }
+        }
+    }
+
+    /// Whether the game may still be aborted: not ended, and its first ply not played.
+    fn abortable(&self) -> Result<(), Refusal> {
+        self.not_ended()?;
+        if self.ply() > 0 {
+            return Err(Refusal::new(
+                Code::WrongPhase,
+                "a game can be aborted only before its first ply",
+            ));
+        }
+        Ok(())
+    }
+
+    /// `game-over` for a game that ended or was aborted.
+    fn not_ended(&self) -> Result<(), Refusal> {
+        if self.aborted.is_some() {
+            return Err(Refusal::new(Code::GameOver, "the game was aborted"));
+        }
+        match &self.game {
+            Some(game) if !game.status().is_ongoing() => Err(Refusal::new(
+                Code::GameOver,
+                format!("the game is over ({})", game.status()),
+            )),
+            _ => Ok(()),
         }
     }
 
@@ -407,6 +459,7 @@ impl Room {
     }
 
     fn decide_setup(&self, side: Side, cells: &[i64], now: Instant) -> Result<Decision, Refusal> {
+        self.not_ended()?;
         if self.game.is_some() {
             return Err(Refusal::new(Code::WrongPhase, "play has started"));
         }
@@ -539,12 +592,18 @@ impl Room {
             clock.forgive(new, now);
         }
         self.presence.forgive(new, now);
+        if let Some(at) = &mut self.abort_at {
+            *at += new;
+        }
         self.turn_since = (self.turn_since + new).min(now).max(self.turn_since);
     }
 
     /// The side to move, and since when, while the game is played.
     fn turn(&self) -> Option<(Side, Instant)> {
-        let game = self.game.as_ref().filter(|g| g.status().is_ongoing())?;
+        let game = self
+            .game
+            .as_ref()
+            .filter(|_| self.phase() == Phase::Playing)?;
         Some((game.side_to_move(), self.turn_since))
     }
 
@@ -568,9 +627,15 @@ impl Room {
         &self.spec
     }
 
-    /// Records that `side`'s seat is now held by a token whose digest is `token`.
-    pub fn take_seat(&mut self, side: Side, token: String) {
+    /// Records that `side`'s seat is now held by a token whose digest is `token`; when that
+    /// takes the last open seat, at `wall_ms` (milliseconds since the Unix epoch), the setup
+    /// time starts running from `now`.
+    pub fn take_seat(&mut self, side: Side, token: String, wall_ms: u64, now: Instant) {
         self.spec.tokens[side.index()] = Some(token);
+        if self.spec.seated_ms.is_none() && self.spec.all_seated() {
+            self.spec.seated_ms = Some(wall_ms);
+            self.expire_setup(Duration::ZERO, wall_ms, now);
+        }
     }
 
     /// The events so far (version `v` is at index `v - 1`).
@@ -594,6 +659,9 @@ impl Room {
     /// The phase.
     #[must_use]
     pub fn phase(&self) -> Phase {
+        if self.aborted.is_some() {
+            return Phase::Aborted;
+        }
         match &self.game {
             None => Phase::Setup,
             Some(game) if game.status().is_ongoing() => Phase::Playing,
@@ -618,14 +686,17 @@ impl Room {
     #[must_use]
     pub fn legal_moves(&self) -> salpakan::MoveList {
         match &self.game {
-            Some(game) if game.status().is_ongoing() => game.legal_moves(),
+            Some(game) if self.phase() == Phase::Playing => game.legal_moves(),
             _ => salpakan::MoveList::new(),
         }
     }
 
-    /// The game record (both formations), once the game is over.
+    /// The game record (both formations), once the game is over; never for an aborted game.
     #[must_use]
     pub fn record(&self) -> Option<String> {
+        if self.aborted.is_some() {
+            return None;
+        }
         let game = self.game.as_ref()?;
         (!game.status().is_ongoing()).then(|| game.record())
     }
@@ -659,17 +730,10 @@ impl Room {
     }
 
     fn ongoing_game(&self) -> Result<&Game, Refusal> {
-        match &self.game {
-            None => Err(Refusal::new(
-                Code::WrongPhase,
-                "the game is in its setup phase",
-            )),
-            Some(game) if !game.status().is_ongoing() => Err(Refusal::new(
-                Code::GameOver,
-                format!("the game is over ({})", game.status()),
-            )),
-            Some(game) => Ok(game),
-        }
+        self.not_ended()?;
+        self.game
+            .as_ref()
+            .ok_or_else(|| Refusal::new(Code::WrongPhase, "the game is in its setup phase"))
     }
 
     /// One frame's text from a socket for `to`, at `now`: parsed, then refused, answered to
@@ -696,6 +760,11 @@ impl Room {
             }
             (ClientMessage::Resign, Recipient::Seat(side)) => Ok(Command::Resign { side }),
             (ClientMessage::Draw, Recipient::Seat(side)) => Ok(Command::Draw { side }),
+            (ClientMessage::Abort, Recipient::Seat(side)) => Ok(Command::Abort { side }),
+            (ClientMessage::Rematch, Recipient::Seat(_)) => Err(Refusal::new(
+                Code::WrongPhase,
+                "a rematch is asked for after the end",
+            )),
         };
         match command.and_then(|command| self.execute(&command, now)) {
             Err(refusal) => Answer::Refused(refusal),
@@ -740,19 +809,53 @@ impl Room {
         }
     }
 
-    /// Sets when the game expires if it has not started by then: `expiry` after its
-    /// creation (`Spec::created_ms`), reckoned from the wall clock's `wall_ms` at `now`. A
-    /// creation stamped in the future counts as now.
+    /// Sets the game's setup deadlines, reckoned from the wall clock's `wall_ms` at `now` (a
+    /// time stamped in the future counts as now): while a seat is open, the game expires
+    /// `expiry` after its creation (`Spec::created_ms`); once both are taken, a side has
+    /// `Spec::setup_ms` from then (`Spec::seated_ms`) to have its formation accepted.
     pub fn expire_setup(&mut self, expiry: Duration, wall_ms: u64, now: Instant) {
-        let age = Duration::from_millis(wall_ms.saturating_sub(self.spec.created_ms));
-        self.setup_deadline = Some(now + expiry.saturating_sub(age));
+        let since = |ms: u64| Duration::from_millis(wall_ms.saturating_sub(ms));
+        match self.spec.seated_ms {
+            None => {
+                let age = since(self.spec.created_ms);
+                self.setup_deadline = Some(now + expiry.saturating_sub(age));
+                self.abort_at = None;
+            }
+            Some(seated) => {
+                let setup = Duration::from_millis(self.spec.setup_ms);
+                self.setup_deadline = None;
+                self.abort_at = Some(now + setup.saturating_sub(since(seated)));
+            }
+        }
     }
 
-    /// Whether the game is still in its setup phase at its expiry ([`Room::expire_setup`]):
-    /// it is to be deleted.
+    /// What is left of the setup time at `now`, in milliseconds rounded up to a whole second,
+    /// while it runs.
+    #[must_use]
+    pub fn setup_left(&self, now: Instant) -> Option<u64> {
+        if self.phase() != Phase::Setup {
+            return None;
+        }
+        let left = self.abort_at?.saturating_duration_since(now).as_millis();
+        Some(u64::try_from(left.div_ceil(1000) * 1000).unwrap_or(u64::MAX))
+    }
+
+    /// Whether the game, its seats not both taken, is still in its setup phase at its expiry
+    /// ([`Room::expire_setup`]): it is to be deleted.
     #[must_use]
     pub fn setup_expired(&self, now: Instant) -> bool {
         self.phase() == Phase::Setup && self.setup_deadline.is_some_and(|at| now >= at)
+    }
+
+    /// The side whose setup time has run out at `now`, if one has (White's first when
+    /// neither side's formation is in).
+    fn out_of_setup_time(&self, now: Instant) -> Option<Side> {
+        if self.phase() != Phase::Setup || self.abort_at.is_none_or(|at| now < at) {
+            return None;
+        }
+        Side::ALL
+            .into_iter()
+            .find(|side| self.setups[side.index()].is_none())
     }
 
     /// What time decides by `now`: a loss on time, a loss by abandonment (a seat with no
@@ -763,6 +866,12 @@ impl Room {
     pub fn decide_time(&self, now: Instant) -> Option<Decision> {
         if let Some(timeout) = self.flag_fall(now) {
             return Some(timeout);
+        }
+        if let Some(side) = self.out_of_setup_time(now) {
+            return Some(Decision::Events(vec![Event::Aborted {
+                reason: AbortReason::SetupTime,
+                side,
+            }]));
         }
         if self.phase() != Phase::Playing {
             return None;
@@ -792,8 +901,8 @@ impl Room {
     #[must_use]
     pub fn deadline(&self) -> Option<Instant> {
         match self.phase() {
-            Phase::Setup => return self.setup_deadline,
-            Phase::Over => return None,
+            Phase::Setup => return self.setup_deadline.or(self.abort_at),
+            Phase::Over | Phase::Aborted => return None,
             Phase::Playing => {}
         }
         let flag = self.clock.and_then(|c| c.deadline());

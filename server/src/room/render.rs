@@ -94,6 +94,11 @@ impl Room {
                 v,
                 side: SideWord(*side),
             },
+            Event::Aborted { reason, side } => ServerMessage::Aborted {
+                v,
+                reason: *reason,
+                side: SideWord(*side),
+            },
             Event::Over { status, .. } => ServerMessage::Over {
                 v,
                 status: StatusWords(*status),
@@ -141,6 +146,8 @@ impl Room {
                 black: self.presence.present(Side::Black),
             },
             rules: RulesWords::from(self.spec.rules),
+            setup_ms: self.spec.setup_ms,
+            setup_left_ms: self.setup_left(now),
         }
     }
 
@@ -157,6 +164,7 @@ impl Room {
             players: Players { white, black },
             rules: RulesWords::from(self.spec.rules),
             first: SideWord(self.spec.first),
+            setup_ms: self.spec.setup_ms,
         }
     }
 }

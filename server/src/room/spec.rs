@@ -77,15 +77,21 @@ pub struct Spec {
     pub invite: Option<String>,
     /// The bot's seed (its formation and its choices follow from it).
     pub bot_seed: u64,
-    /// When the game was created, in milliseconds since the Unix epoch (its setup phase
-    /// expires from then).
+    /// When the game was created, in milliseconds since the Unix epoch (a game whose seats
+    /// are not both taken expires from then).
     pub created_ms: u64,
+    /// Milliseconds each side has, from `seated_ms`, to have its formation accepted.
+    pub setup_ms: u64,
+    /// When both seats were taken (a bot's at once), in milliseconds since the Unix epoch;
+    /// `None` while a seat is open. The setup time runs from then.
+    pub seated_ms: Option<u64>,
 }
 
 impl Spec {
     /// An untimed game `id` of `players` under the official rules, White first, no seat
-    /// taken, no invite, bot seed `bot_seed`, made at the Unix epoch: what a test or a fuzz
-    /// target starts from (the server makes its games with every field chosen).
+    /// taken, no invite, bot seed `bot_seed`, made at the Unix epoch, the default setup time
+    /// not yet running: what a test or a fuzz target starts from (the server makes its games
+    /// with every field chosen).
     #[must_use]
     pub fn plain(id: &str, players: [Player; 2], bot_seed: u64) -> Spec {
         Spec {
@@ -98,7 +104,19 @@ impl Spec {
             invite: None,
             bot_seed,
             created_ms: 0,
+            setup_ms: crate::wire::SETUP_MS,
+            seated_ms: None,
         }
+    }
+}
+
+impl Spec {
+    /// Whether every seat a person plays is held by a token.
+    #[must_use]
+    pub fn all_seated(&self) -> bool {
+        Side::ALL.into_iter().all(|side| {
+            self.players[side.index()] != Player::Human || self.tokens[side.index()].is_some()
+        })
     }
 }
 

@@ -455,3 +455,149 @@ fn a_move_limit_bounds_a_games_length_as_the_rules_words_say() {
         assert!(plies > 4 * u32::from(limit), "a long game: {plies} plies");
     }
 }
+
+/// A game of two people, created at 0 ms with `setup_ms`, both seats taken at `seated_ms`
+/// of wall time, seen at `now`.
+fn seated(setup_ms: u64, seated_ms: u64, now: Instant) -> Room {
+    let mut room = Room::new(
+        Spec {
+            setup_ms,
+            ..spec([Player::Human; 2], Some(clock_of(60_000)))
+        },
+        Duration::from_secs(60),
+        100,
+        now,
+    );
+    room.expire_setup(Duration::from_secs(24 * 3600), seated_ms, now);
+    room.take_seat(Side::White, "w".into(), seated_ms, now);
+    assert_eq!(room.spec().seated_ms, None, "one seat is not both");
+    room.take_seat(Side::Black, "b".into(), seated_ms, now);
+    assert_eq!(room.spec().seated_ms, Some(seated_ms));
+    room
+}
+
+#[test]
+fn a_side_without_a_formation_at_its_setup_time_aborts_the_game() {
+    let t0 = Instant::now();
+    let mut room = seated(10_000, 5_000, t0);
+    assert_eq!(room.deadline(), Some(t0 + Duration::from_secs(10)));
+    set_up(&mut room, Side::White, 1, t0).unwrap();
+    let just_before = t0 + Duration::from_millis(9_999);
+    assert_eq!(room.expire(just_before), None, "not a millisecond early");
+    assert_eq!(room.phase(), Phase::Setup);
+    let at = t0 + Duration::from_secs(10);
+    let from = room.expire(at).expect("aborted at the setup time");
+    assert_eq!(
+        room.events()[from..],
+        [Event::Aborted {
+            reason: AbortReason::SetupTime,
+            side: Side::Black,
+        }]
+    );
+    assert_eq!(room.phase(), Phase::Aborted);
+    assert_eq!(room.deadline(), None);
+    assert_eq!(room.record(), None, "an aborted game reveals no formation");
+    let frame = room.frame(room.version(), Recipient::Spectator);
+    assert_eq!(
+        &*frame,
+        r#"{"t":"aborted","v":2,"reason":"setup-time","side":"black"}"#
+    );
+    // Nothing more happens in it: a late formation, a resignation, an abort.
+    let refused = set_up(&mut room, Side::Black, 2, at).unwrap_err();
+    assert_eq!(refused.code, Code::GameOver);
+    for command in [
+        Command::Resign { side: Side::White },
+        Command::Abort { side: Side::White },
+    ] {
+        assert_eq!(room.execute(&command, at).unwrap_err().code, Code::GameOver);
+    }
+    // Restored, it is the same aborted game.
+    let back = Room::restore(room.saved(), Duration::from_secs(60), 100, at).unwrap();
+    assert_eq!(back.phase(), Phase::Aborted);
+    assert_eq!(
+        back.state(Recipient::Spectator, at),
+        room.state(Recipient::Spectator, at)
+    );
+}
+
+#[test]
+fn setup_time_runs_from_when_both_seats_were_taken() {
+    let t0 = Instant::now();
+    // Seated at 5 s of wall time, seen at 65 s (a restart): 2 of 3 minutes are left.
+    let mut room = Room::new(
+        Spec {
+            seated_ms: Some(5_000),
+            ..spec([Player::Human; 2], None)
+        },
+        Duration::from_secs(60),
+        100,
+        t0,
+    );
+    room.expire_setup(Duration::from_secs(24 * 3600), 65_000, t0);
+    assert_eq!(room.deadline(), Some(t0 + Duration::from_secs(120)));
+    assert!(
+        !room.setup_expired(t0 + Duration::from_secs(100_000)),
+        "seated games never expire"
+    );
+    // Neither side has a formation in: White's is named.
+    let from = room.expire(t0 + Duration::from_secs(120)).unwrap();
+    assert_eq!(
+        room.events()[from..],
+        [Event::Aborted {
+            reason: AbortReason::SetupTime,
+            side: Side::White,
+        }]
+    );
+    // With both in, play starts and no setup time runs any more.
+    let mut room = seated(10_000, 0, t0);
+    set_up(&mut room, Side::White, 1, t0).unwrap();
+    set_up(&mut room, Side::Black, 2, t0).unwrap();
+    assert_eq!(room.expire(t0 + Duration::from_secs(11)), None);
+    assert_eq!(room.phase(), Phase::Playing);
+}
+
+#[test]
+fn a_pause_of_the_server_is_not_taken_from_the_setup_time() {
+    let t0 = Instant::now();
+    let mut room = seated(10_000, 0, t0);
+    room.absorb_pauses(Duration::from_secs(3), t0 + Duration::from_secs(4));
+    assert_eq!(room.deadline(), Some(t0 + Duration::from_secs(13)));
+}
+
+#[test]
+fn a_seat_may_abort_until_the_first_ply_and_not_after() {
+    let now = Instant::now();
+    for moves in [0, 1] {
+        let mut room = started(Some(clock_of(60_000)), now);
+        if moves == 1 {
+            let mv = room.legal_moves()[0].to_string();
+            play(&mut room, Side::White, &mv, 0, now).unwrap();
+            let refused = room
+                .execute(&Command::Abort { side: Side::Black }, now)
+                .unwrap_err();
+            assert_eq!(refused.code, Code::WrongPhase);
+            assert_eq!(room.phase(), Phase::Playing);
+            continue;
+        }
+        let answer = room.handle(Recipient::Seat(Side::Black), r#"{"t":"abort"}"#, now);
+        assert_eq!(answer, Answer::Events(3));
+        assert_eq!(room.phase(), Phase::Aborted);
+        assert_eq!(room.record(), None);
+        assert_eq!(room.clock(now).unwrap().running, None, "the clock stopped");
+        let frame = room.frame(room.version(), Recipient::Seat(Side::White));
+        assert_eq!(
+            &*frame,
+            r#"{"t":"aborted","v":4,"reason":"abort","side":"black"}"#
+        );
+        let mv = room.legal_moves();
+        assert!(mv.is_empty(), "no move in an aborted game");
+    }
+    // In the setup phase too, with one formation in; a spectator may not.
+    let mut room = seated(60_000, 0, now);
+    set_up(&mut room, Side::White, 1, now).unwrap();
+    let answer = room.handle(Recipient::Spectator, r#"{"t":"abort"}"#, now);
+    assert!(matches!(answer, Answer::Refused(r) if r.code == Code::BadMessage));
+    room.execute(&Command::Abort { side: Side::White }, now)
+        .unwrap();
+    assert_eq!(room.phase(), Phase::Aborted);
+}

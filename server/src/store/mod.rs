@@ -70,8 +70,8 @@ pub enum Durability {
 pub struct Ending {
     /// `GET /api/games/{id}`'s reply, as JSON.
     pub summary: String,
-    /// The game record.
-    pub record: String,
+    /// The game record; `None` for an aborted game (its formations are never revealed).
+    pub record: Option<String>,
 }
 
 /// A finished game's end as its row keeps it, with when it ended (the write sets the time).
@@ -104,6 +104,9 @@ pub enum Write {
         side: Side,
         /// The token's SHA-256.
         token: String,
+        /// When both seats were taken, if this seat was the last one open (milliseconds
+        /// since the Unix epoch): the setup time runs from then.
+        seated_ms: Option<u64>,
     },
     /// New events of a game; the formation of a `ready` among them goes to the game's row,
     /// never into the event's stored JSON.

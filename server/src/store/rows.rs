@@ -10,7 +10,7 @@ use crate::room::{Event, Player, Saved, Spec};
 
 const SELECT_GAME: &str = "SELECT id, setup_rows, move_limit, first, white_player, black_player,
     clock_initial_ms, clock_increment_ms, white_token, black_token, invite, bot_seed,
-    white_setup, black_setup, created_ms, creator_ip FROM games";
+    white_setup, black_setup, created_ms, creator_ip, setup_ms, seated_ms FROM games";
 
 fn bad(what: String) -> rusqlite::Error {
     rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, what.into())
@@ -43,6 +43,10 @@ fn read_game(row: &rusqlite::Row<'_>) -> rusqlite::Result<Saved> {
         created_ms: row
             .get::<_, Option<i64>>(14)?
             .map_or_else(crate::clock::unix_ms, |ms| ms as u64),
+        setup_ms: row
+            .get::<_, Option<i64>>(16)?
+            .map_or(crate::wire::SETUP_MS, |ms| ms as u64),
+        seated_ms: row.get::<_, Option<i64>>(17)?.map(|ms| ms as u64),
     };
     let creator: Option<String> = row.get(15)?;
     Ok(Saved {
@@ -75,12 +79,12 @@ pub(super) fn load(conn: &Connection, game: &str) -> rusqlite::Result<Option<Sav
     Ok(Some(saved))
 }
 
-/// A finished game's summary and record, kept when it ended (`None` for a game not over, or
-/// one that ended before they were kept).
+/// A finished game's summary and record (no record for an aborted game), kept when it ended
+/// (`None` for a game not over, or one that ended before they were kept).
 pub(super) fn ending(conn: &Connection, game: &str) -> rusqlite::Result<Option<Ending>> {
     conn.prepare_cached(
         "SELECT summary, record FROM games
-         WHERE id = ?1 AND over = 1 AND summary IS NOT NULL AND record IS NOT NULL",
+         WHERE id = ?1 AND over = 1 AND summary IS NOT NULL",
     )?
     .query_row(params![game], |row| {
         Ok(Ending {

@@ -29,7 +29,9 @@ CREATE TABLE IF NOT EXISTS games (
     summary TEXT,
     record TEXT,
     quarantined TEXT,
-    ended_ms INTEGER
+    ended_ms INTEGER,
+    setup_ms INTEGER,
+    seated_ms INTEGER
 );
 CREATE INDEX IF NOT EXISTS games_unfinished ON games (over);
 CREATE TABLE IF NOT EXISTS events (
@@ -43,7 +45,9 @@ CREATE TABLE IF NOT EXISTS events (
 /// Brings a database made by an earlier version up to [`SCHEMA`]: `created_ms` is new (the
 /// games already there count as created now), and so are `creator_ip` (unknown for them),
 /// `summary` and `record` (read by replaying, for games that ended before them),
-/// `quarantined` and `ended_ms` (games that ended before it are as old as their creation).
+/// `quarantined` and `ended_ms` (games that ended before it are as old as their creation),
+/// `setup_ms` (the default for them) and `seated_ms` (their setup time does not run: they
+/// expire as before).
 pub(super) fn migrate(conn: &Connection) -> rusqlite::Result<()> {
     let has = |column: &str| -> rusqlite::Result<bool> {
         conn.prepare("SELECT 1 FROM pragma_table_info('games') WHERE name = ?1")?
@@ -66,6 +70,11 @@ pub(super) fn migrate(conn: &Connection) -> rusqlite::Result<()> {
             "ALTER TABLE games ADD COLUMN ended_ms INTEGER;
              UPDATE games SET ended_ms = COALESCE(created_ms, 0) WHERE over = 1;",
         )?;
+    }
+    for column in ["setup_ms", "seated_ms"] {
+        if !has(column)? {
+            conn.execute_batch(&format!("ALTER TABLE games ADD COLUMN {column} INTEGER"))?;
+        }
     }
     // The pruner's index: finished games by the time they ended.
     conn.execute_batch(

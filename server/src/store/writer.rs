@@ -88,8 +88,8 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
             conn.prepare_cached(
                 "INSERT INTO games (id, setup_rows, move_limit, first, white_player,
                  black_player, clock_initial_ms, clock_increment_ms, white_token, black_token,
-                 invite, bot_seed, created_ms, creator_ip)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                 invite, bot_seed, created_ms, creator_ip, setup_ms, seated_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
             )?
             .execute(params![
                 spec.id,
@@ -106,6 +106,8 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
                 spec.bot_seed as i64,
                 spec.created_ms as i64,
                 creator.map(|ip| ip.to_string()),
+                spec.setup_ms as i64,
+                spec.seated_ms.map(|ms| ms as i64),
             ])?;
         }
         Write::Delete(game) => {
@@ -127,12 +129,27 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
             conn.prepare_cached(&format!("DELETE FROM games WHERE id IN ({old})"))?
                 .execute(params![*ended_before_ms as i64])?;
         }
-        Write::Join { game, side, token } => {
+        Write::Join {
+            game,
+            side,
+            token,
+            seated_ms,
+        } => {
             let sql = match side {
-                Side::White => "UPDATE games SET white_token = ?2 WHERE id = ?1",
-                Side::Black => "UPDATE games SET black_token = ?2 WHERE id = ?1",
+                Side::White => {
+                    "UPDATE games SET white_token = ?2, seated_ms = COALESCE(?3, seated_ms)
+                     WHERE id = ?1"
+                }
+                Side::Black => {
+                    "UPDATE games SET black_token = ?2, seated_ms = COALESCE(?3, seated_ms)
+                     WHERE id = ?1"
+                }
             };
-            conn.prepare_cached(sql)?.execute(params![game, token])?;
+            conn.prepare_cached(sql)?.execute(params![
+                game,
+                token,
+                seated_ms.map(|ms| ms as i64)
+            ])?;
         }
         Write::Events {
             game,

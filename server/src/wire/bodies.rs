@@ -20,6 +20,33 @@ pub struct CreateRequest {
     pub first: Option<String>,
     /// The clock, for a timed game.
     pub clock: Option<ClockSettings>,
+    /// Milliseconds each side has, once both seats are taken, to have its formation accepted
+    /// (default [`SETUP_MS`], at most [`MAX_SETUP_MS`]); a side that misses it aborts the game.
+    pub setup_ms: Option<i64>,
+}
+
+/// The setup time a game has when none is asked for: 3 minutes.
+pub const SETUP_MS: u64 = 180_000;
+
+/// The longest setup time a game may ask for, in milliseconds: an hour (the shortest is the
+/// server's, 10 seconds: [`crate::config::Limits::min_setup`]).
+pub const MAX_SETUP_MS: u64 = 3_600_000;
+
+/// `setup_ms` as asked (the default when absent), at least `min_ms`.
+///
+/// # Errors
+/// The text of a `bad-message` refusal for a value out of `min_ms ..= MAX_SETUP_MS`.
+pub fn setup_ms(asked: Option<i64>, min_ms: u64) -> Result<u64, String> {
+    match asked {
+        None => Ok(SETUP_MS),
+        Some(ms) if ms >= 0 && (min_ms..=MAX_SETUP_MS).contains(&ms.unsigned_abs()) => {
+            Ok(ms.unsigned_abs())
+        }
+        Some(ms) => Err(format!(
+            "setup_ms must be {min_ms} … {MAX_SETUP_MS} (milliseconds to arrange the pieces), \
+             not {ms}"
+        )),
+    }
 }
 
 /// The rules a game is asked for; each absent field is the official rule's.
@@ -91,6 +118,10 @@ pub struct Summary {
     pub rules: RulesWords,
     /// The side that moves first.
     pub first: SideWord,
+    /// The setup time, in milliseconds (absent in the summaries of games that ended before
+    /// it was kept: they had none).
+    #[serde(default)]
+    pub setup_ms: u64,
 }
 
 /// The reply to `GET /api/health`.

@@ -5,8 +5,8 @@ use salpakan::Square;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    ClockWords, Code, MoveText, OutcomeWord, Phase, Presence, RulesWords, SideWord, StatusWords,
-    ViewWords,
+    AbortReason, ClockWords, Code, MoveText, OutcomeWord, Phase, Presence, RulesWords, SideWord,
+    StatusWords, ViewWords,
 };
 
 /// A message from a client, as the contract spells it.
@@ -31,6 +31,10 @@ pub enum ClientMessage {
     Resign,
     /// Offer a draw, or accept the opponent's standing offer.
     Draw,
+    /// Call the game off, until its first ply has been played.
+    Abort,
+    /// After the end: ask for a rematch, or accept the opponent's standing request.
+    Rematch,
     /// On reconnect: the events after version `v`.
     Hello {
         /// The last version the client has.
@@ -88,6 +92,11 @@ pub enum ServerMessage {
         presence: Presence,
         /// The rules.
         rules: RulesWords,
+        /// The game's setup time, in milliseconds.
+        setup_ms: u64,
+        /// What is left of it, rounded up to a whole second, while it runs (both seats
+        /// taken, a formation missing); `null` otherwise.
+        setup_left_ms: Option<u64>,
     },
     /// A side's formation was accepted (nothing of it is shown).
     Ready {
@@ -143,6 +152,31 @@ pub enum ServerMessage {
         /// The crate's game record.
         record: Option<String>,
     },
+    /// The game was called off before its first ply: no result, nothing revealed.
+    Aborted {
+        /// The version.
+        v: u64,
+        /// `"setup-time"` or `"abort"`.
+        reason: AbortReason,
+        /// The side that ran out of setup time, or that aborted.
+        side: SideWord,
+    },
+    /// A seat asks for a rematch (once both have, each gets its own `rematch`).
+    RematchOffer {
+        /// The version.
+        v: u64,
+        /// The side that asks.
+        side: SideWord,
+    },
+    /// The rematch is made: the recipient's seat in the new game (each seat gets its own).
+    Rematch {
+        /// The new game's id.
+        game: String,
+        /// The recipient's side in it.
+        side: SideWord,
+        /// The recipient's seat token in it.
+        token: String,
+    },
     /// A seat's socket came or went.
     Presence {
         /// The seat.
@@ -177,7 +211,9 @@ impl ServerMessage {
             | ServerMessage::Start { v, .. }
             | ServerMessage::Ply { v, .. }
             | ServerMessage::DrawOffer { v, .. }
-            | ServerMessage::Over { v, .. } => Some(*v),
+            | ServerMessage::Over { v, .. }
+            | ServerMessage::Aborted { v, .. }
+            | ServerMessage::RematchOffer { v, .. } => Some(*v),
             _ => None,
         }
     }

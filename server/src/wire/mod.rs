@@ -15,8 +15,8 @@ mod messages;
 mod refusal;
 
 pub use bodies::{
-    CreateReply, CreateRequest, ErrorBody, Health, JoinReply, JoinRequest, Players, RulesRequest,
-    Summary,
+    CreateReply, CreateRequest, ErrorBody, Health, JoinReply, JoinRequest, MAX_SETUP_MS, Players,
+    RulesRequest, SETUP_MS, Summary, setup_ms,
 };
 pub use close::CloseCode;
 pub use messages::{ClientMessage, ServerMessage};
@@ -91,7 +91,18 @@ word!(
     |word| Move::from_str(word).ok()
 );
 
-/// A game's phase: `"setup"`, `"playing"`, `"over"`.
+/// Why a game was aborted: `"setup-time"` (a side had no formation in within the game's
+/// setup time) or `"abort"` (a seat called it off before the first ply).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AbortReason {
+    /// A side's setup time ran out.
+    SetupTime,
+    /// A seat sent `abort`.
+    Abort,
+}
+
+/// A game's phase: `"setup"`, `"playing"`, `"over"`, `"aborted"`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Phase {
@@ -101,6 +112,16 @@ pub enum Phase {
     Playing,
     /// It has ended.
     Over,
+    /// It was called off before its first ply: no result, no formation ever revealed.
+    Aborted,
+}
+
+impl Phase {
+    /// Whether the game has ended, with a result or aborted: nothing more happens in it.
+    #[must_use]
+    pub fn finished(self) -> bool {
+        matches!(self, Phase::Over | Phase::Aborted)
+    }
 }
 
 impl Phase {
@@ -111,6 +132,7 @@ impl Phase {
             Phase::Setup => "setup",
             Phase::Playing => "playing",
             Phase::Over => "over",
+            Phase::Aborted => "aborted",
         }
     }
 }

@@ -10,3 +10,4 @@ mod noninterference;
 mod play;
 mod reconnect;
 mod seats;
+mod setup_time;

@@ -20,7 +20,10 @@ export class Followed {
     this.opponent = seat?.opponent ?? "human";
     this.lastV = 0;
     this.boardV = 0;
-    this.phase = "setup"; // "setup", "playing", "over", "expired"
+    this.phase = "setup"; // "setup", "playing", "over", "aborted", "expired"
+    this.setupLeft = null; // the setup time left at `setupAt`, while it runs
+    this.setupAt = 0;
+    this.aborted = null; // {reason, side}, once aborted
     this.rules = { setup_rows: 3, move_limit: 0 };
     this.status = { state: "ongoing", winner: null, reason: null };
     this.clock = null;
@@ -61,7 +64,14 @@ export class Followed {
         out.news.push({ t: "draw-offer", side: frame.side });
         break;
       case "over": this.onOver(frame, out); break;
-      case "presence": this.presence[frame.side] = frame.connected; break;
+      case "aborted": this.onAborted(frame, out); break;
+      case "presence":
+        this.presence[frame.side] = frame.connected;
+        // The opponent arrived in the setup: the setup time may run now (a fresh state says).
+        if (this.phase === "setup" && this.side && this.setupLeft === null && frame.connected) {
+          out.send.push({ t: "hello", v: Number.MAX_SAFE_INTEGER });
+        }
+        break;
       case "error": out.news.push({ t: "refused", message: frame.message }); break;
       default: break;
     }
@@ -74,6 +84,14 @@ export class Followed {
     this.setClock(frame.clock);
     this.presence = frame.presence ?? {};
     this.drawOffer = frame.draw_offer ?? null;
+    this.setupLeft = frame.setup_left_ms ?? null;
+    this.setupAt = performance.now();
+    if (frame.phase === "aborted") {
+      this.phase = "aborted";
+      this.aborted ??= { reason: null, side: null };
+      if (this.clock) this.clock.running = null;
+      return;
+    }
     if (frame.phase === "setup") {
       this.phase = "setup";
       if (this.side) {
@@ -108,6 +126,7 @@ export class Followed {
 
   onStart(frame, out) {
     this.phase = "playing";
+    this.setupLeft = null;
     this.setClock(frame.clock);
     if (this.side) {
       const own = frame.view.cells.map((c) => (c && c.side === this.side ? RANK_OF.get(c.rank) : NO_PIECE));
@@ -148,6 +167,30 @@ export class Followed {
     this.revealed = Array.from({ length: NUM_SQUARES }, (_, i) => game.pieceAt(i) ?? null);
     game.free();
     out.news.push({ t: "over", status: frame.status, record: frame.record });
+  }
+
+  onAborted(frame, out) {
+    this.phase = "aborted";
+    this.aborted = { reason: frame.reason, side: frame.side };
+    this.drawOffer = null;
+    this.setupLeft = null;
+    this.selected = null;
+    if (this.clock) this.clock.running = null;
+    out.news.push({ t: "aborted", reason: frame.reason, side: frame.side });
+  }
+
+  // The setup time left now (milliseconds), counted down locally from the server's reading;
+  // null while it does not run.
+  setupLeftNow() {
+    if (this.setupLeft === null || this.phase !== "setup") return null;
+    return Math.max(0, this.setupLeft - (performance.now() - this.setupAt));
+  }
+
+  // Whether this seat may still abort: before the first ply.
+  abortable() {
+    if (!this.side) return false;
+    if (this.phase === "setup") return true;
+    return this.phase === "playing" && (this.tracker?.ply ?? 0) === 0;
   }
 
   expire() {
