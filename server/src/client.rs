@@ -124,10 +124,29 @@ pub async fn request_from(
     path: &str,
     body: &str,
 ) -> Result<(u16, String), ClientError> {
+    request_as(from, addr, method, path, body, None).await
+}
+
+/// As [`request_from`], made as the player whose key is `key` (`Authorization: Bearer KEY`)
+/// if one is given.
+///
+/// # Errors
+/// As [`request`].
+pub async fn request_as(
+    from: Option<IpAddr>,
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: &str,
+    key: Option<&str>,
+) -> Result<(u16, String), ClientError> {
     let mut stream = connect_from(from, addr).await?;
+    let authorization = key.map_or_else(String::new, |key| {
+        format!("Authorization: Bearer {key}\r\n")
+    });
     let head = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
-         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+         {authorization}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
         body.len()
     );
     stream
@@ -248,7 +267,20 @@ impl Socket {
         token: Option<&str>,
     ) -> Result<Socket, ClientError> {
         let query = token.map_or_else(String::new, |t| format!("?token={t}"));
-        let url = format!("ws://{addr}/api/games/{game}/socket{query}");
+        Socket::open(from, addr, &format!("/api/games/{game}/socket{query}")).await
+    }
+
+    /// Opens the socket at `path` (`/api/players/socket`, `/api/lobby/socket`, a game's),
+    /// from the local address `from` if one is given.
+    ///
+    /// # Errors
+    /// As [`Socket::connect`].
+    pub async fn open(
+        from: Option<IpAddr>,
+        addr: SocketAddr,
+        path: &str,
+    ) -> Result<Socket, ClientError> {
+        let url = format!("ws://{addr}{path}");
         let stream = connect_from(from, addr).await?;
         stream.set_nodelay(true).map_err(connection)?;
         match tokio_tungstenite::client_async(url, stream).await {

@@ -95,6 +95,22 @@ pub struct Limits {
     /// seats are taken, the game's own setup time applies instead: a side that misses it
     /// aborts the game.)
     pub setup_expiry: Duration,
+    /// Players a client address may register in an hour.
+    pub players_per_hour: usize,
+    /// Open seeks a player may have (the contract's 3).
+    pub seeks_per_player: usize,
+    /// Open seeks of all players at one client address.
+    pub seeks_per_ip: usize,
+    /// Open player sockets of one player.
+    pub sockets_per_player: usize,
+    /// Open lobby sockets, all addresses together (each address's also count in
+    /// `connections_per_ip`).
+    pub lobby_sockets: usize,
+    /// The most seeks the lobby lists (the oldest first); more stay open and can be
+    /// accepted, but are not shown until older ones go.
+    pub lobby_shown: usize,
+    /// The least time between two lobby frames: changes within it are sent together.
+    pub lobby_gap: Duration,
     /// The shortest setup time a game may ask for (the contract's 10 s; a test may shorten
     /// it).
     pub min_setup: Duration,
@@ -133,6 +149,13 @@ impl Default for Limits {
             abandon_grace: Duration::from_secs(60),
             setup_expiry: Duration::from_secs(24 * 60 * 60),
             min_setup: Duration::from_secs(10),
+            players_per_hour: 20,
+            seeks_per_player: 3,
+            seeks_per_ip: 12,
+            sockets_per_player: 4,
+            lobby_sockets: 10_000,
+            lobby_shown: 100,
+            lobby_gap: Duration::from_millis(50),
             outbox: 512,
             write_timeout: Duration::from_secs(10),
             presence_gap: Duration::from_secs(1),
@@ -302,6 +325,8 @@ salpakan-server: the arbiter server of Game of the Generals
                                than the open-file limit less 64)
   --games-per-ip N             unfinished games per client address (default 16)
   --games-per-hour N           games a client address may create in an hour (default 120)
+  --players-per-hour N         players a client address may register in an hour (default 20)
+  --seeks-per-ip N             open seeks of all players at one client address (default 12)
   --retention-days N           a finished game is deleted N days after it ended (default
                                30; 0 keeps every game)
   --default-move-limit N       plies without a challenge that draw, when a game's creator
@@ -372,6 +397,10 @@ impl Config {
                 }
                 "--max-connections" => config.limits.max_connections = number(&flag, &value()?)?,
                 "--games-per-hour" => config.limits.games_per_hour = number(&flag, &value()?)?,
+                "--players-per-hour" => {
+                    config.limits.players_per_hour = number(&flag, &value()?)?;
+                }
+                "--seeks-per-ip" => config.limits.seeks_per_ip = number(&flag, &value()?)?,
                 "--retention-days" => {
                     let days: u64 = number(&flag, &value()?)?;
                     config.limits.retention =

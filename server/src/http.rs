@@ -14,13 +14,15 @@ use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequest, Path, Query, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{any, get, post};
+use axum::routing::{any, delete, get, post};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use tower_http::services::ServeDir;
 
 use crate::hub::{Hub, HubError};
-use crate::wire::{Code, CreateRequest, Health, JoinRequest, Refusal};
+use crate::wire::{
+    Code, CreateRequest, Health, JoinRequest, PoolRequest, Refusal, RegisterRequest, SeekRequest,
+};
 
 /// The largest request body (a game's settings, an invite): 4 KiB.
 const BODY_LIMIT: usize = 4096;
@@ -48,7 +50,14 @@ impl IntoResponse for ApiError {
 impl From<HubError> for ApiError {
     fn from(e: HubError) -> ApiError {
         let status = match &e {
-            HubError::Invalid(_) => StatusCode::BAD_REQUEST,
+            HubError::Invalid(_) | HubError::BadName => StatusCode::BAD_REQUEST,
+            HubError::BadKey => StatusCode::UNAUTHORIZED,
+            HubError::NameTaken | HubError::NoSocket | HubError::OwnSeek | HubError::OwnGame => {
+                StatusCode::CONFLICT
+            }
+            HubError::TooManySeeks(_) | HubError::TooManyPlayers(_) => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
             HubError::NotFound => StatusCode::NOT_FOUND,
             HubError::Unauthorized => StatusCode::UNAUTHORIZED,
             HubError::SeatTaken | HubError::NotOver => StatusCode::CONFLICT,
@@ -145,6 +154,19 @@ async fn health() -> Response {
     )
 }
 
+/// The player a request is made as: `None` without an `Authorization` header.
+fn player(hub: &Hub, headers: &HeaderMap) -> Result<Option<String>, ApiError> {
+    let header = headers
+        .get(header::AUTHORIZATION)
+        .map(|value| value.to_str().unwrap_or(""));
+    Ok(hub.player_of(header)?)
+}
+
+/// The player a request must be made as.
+fn required_player(hub: &Hub, headers: &HeaderMap) -> Result<String, ApiError> {
+    player(hub, headers)?.ok_or_else(|| HubError::BadKey.into())
+}
+
 async fn create(
     State(hub): State<Arc<Hub>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
@@ -152,17 +174,144 @@ async fn create(
     Body(request): Body<CreateRequest>,
 ) -> Result<Response, ApiError> {
     let ip = client_ip(&hub, peer, &headers);
-    let created = hub.create(request, ip).await?;
+    let player = player(&hub, &headers)?;
+    let created = hub.create(request, ip, player).await?;
     Ok(json(StatusCode::CREATED, &created))
 }
 
 async fn join(
     State(hub): State<Arc<Hub>>,
+    headers: HeaderMap,
     Path(id): Path<String>,
     Body(request): Body<JoinRequest>,
 ) -> Result<Response, ApiError> {
-    let joined = hub.join(&id, request).await?;
+    let player = player(&hub, &headers)?;
+    let joined = hub.join(&id, request, player).await?;
     Ok(json(StatusCode::OK, &joined))
+}
+
+async fn register(
+    State(hub): State<Arc<Hub>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Body(request): Body<RegisterRequest>,
+) -> Result<Response, ApiError> {
+    let ip = client_ip(&hub, peer, &headers);
+    let registered = hub.register(request, ip).await?;
+    Ok(json(StatusCode::CREATED, &registered))
+}
+
+async fn profile(
+    State(hub): State<Arc<Hub>>,
+    Path(name): Path<String>,
+) -> Result<Response, ApiError> {
+    Ok(json(StatusCode::OK, &hub.profile(&name)?))
+}
+
+async fn lobby(State(hub): State<Arc<Hub>>) -> Response {
+    json(StatusCode::OK, &hub.lobby())
+}
+
+async fn create_seek(
+    State(hub): State<Arc<Hub>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Body(request): Body<SeekRequest>,
+) -> Result<Response, ApiError> {
+    let player = required_player(&hub, &headers)?;
+    let ip = client_ip(&hub, peer, &headers);
+    Ok(json(
+        StatusCode::CREATED,
+        &hub.create_seek(&player, request, ip)?,
+    ))
+}
+
+async fn withdraw_seek(
+    State(hub): State<Arc<Hub>>,
+    headers: HeaderMap,
+    Path(sid): Path<String>,
+) -> Result<Response, ApiError> {
+    let player = required_player(&hub, &headers)?;
+    hub.withdraw_seek(&player, &sid)?;
+    Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+async fn accept_seek(
+    State(hub): State<Arc<Hub>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Path(sid): Path<String>,
+) -> Result<Response, ApiError> {
+    let player = required_player(&hub, &headers)?;
+    let ip = client_ip(&hub, peer, &headers);
+    Ok(json(
+        StatusCode::OK,
+        &hub.accept_seek(&player, &sid, ip).await?,
+    ))
+}
+
+async fn join_pool(
+    State(hub): State<Arc<Hub>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Body(request): Body<PoolRequest>,
+) -> Result<Response, ApiError> {
+    let player = required_player(&hub, &headers)?;
+    let ip = client_ip(&hub, peer, &headers);
+    Ok(json(
+        StatusCode::ACCEPTED,
+        &hub.join_pool(&player, request, ip).await?,
+    ))
+}
+
+async fn leave_pool(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> Result<Response, ApiError> {
+    let player = required_player(&hub, &headers)?;
+    hub.leave_pool(&player);
+    Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+type Upgrade = Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>;
+
+/// The upgrade of a player or lobby socket: a slot of the address's sockets, small buffers.
+fn upgraded(
+    hub: &Arc<Hub>,
+    peer: SocketAddr,
+    headers: &HeaderMap,
+    upgrade: Upgrade,
+) -> Result<(WebSocketUpgrade, crate::hub::SocketSlot), ApiError> {
+    let upgrade = upgrade.map_err(|rejection| {
+        HubError::Invalid(Refusal::new(Code::BadMessage, rejection.body_text()))
+    })?;
+    let slot = hub
+        .quotas()
+        .take_socket(client_ip(hub, peer, headers), &hub.config().limits)?;
+    let upgrade = upgrade
+        .max_message_size(READ_LIMIT)
+        .max_frame_size(READ_LIMIT)
+        .read_buffer_size(SOCKET_BUFFER)
+        .write_buffer_size(SOCKET_BUFFER);
+    Ok((upgrade, slot))
+}
+
+async fn player_socket(
+    State(hub): State<Arc<Hub>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    upgrade: Upgrade,
+) -> Result<Response, ApiError> {
+    let (upgrade, slot) = upgraded(&hub, peer, &headers, upgrade)?;
+    Ok(upgrade.on_upgrade(move |ws| crate::lobby_socket::serve_player(ws, hub, slot)))
+}
+
+async fn lobby_socket(
+    State(hub): State<Arc<Hub>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    upgrade: Upgrade,
+) -> Result<Response, ApiError> {
+    let (upgrade, slot) = upgraded(&hub, peer, &headers, upgrade)?;
+    hub.open_lobby_socket()?;
+    Ok(upgrade.on_upgrade(move |ws| crate::lobby_socket::serve_lobby(ws, hub, slot)))
 }
 
 async fn summary(
@@ -257,6 +406,15 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/games/{id}/join", post(join))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/socket", get(socket))
+        .route("/api/players", post(register))
+        .route("/api/players/socket", get(player_socket))
+        .route("/api/players/{name}", get(profile))
+        .route("/api/lobby", get(lobby))
+        .route("/api/lobby/socket", get(lobby_socket))
+        .route("/api/seeks", post(create_seek))
+        .route("/api/seeks/{sid}", delete(withdraw_seek))
+        .route("/api/seeks/{sid}/accept", post(accept_seek))
+        .route("/api/pool", post(join_pool).delete(leave_pool))
         .route("/api", any(no_route))
         .route("/api/{*rest}", any(no_route))
         .method_not_allowed_fallback(method_not_allowed)

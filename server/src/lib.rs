@@ -6,6 +6,7 @@
 //! The layers, each importing only those above it in this list:
 //! - [`secret`]: tokens, invite codes and ids from an [`Entropy`], stored as digests;
 //! - [`clock`]: the server's game clock;
+//! - [`rating`]: what a rating says (provisional, the army rank it earns);
 //! - [`wire`]: the contract's JSON typed both ways (every message, refusal code, close
 //!   code and HTTP body), built from views and public facts only;
 //! - `client` (feature `client`): a small client of the contract, reading the wire's types
@@ -16,7 +17,8 @@
 //! - [`config`]: the settings and limits;
 //! - [`hub`]: the games in memory, the per-address quotas, the commit-then-send path, timers
 //!   and bots;
-//! - [`socket`], [`http`]: the game socket and the routes;
+//! - [`socket`], [`lobby_socket`], [`http`]: the game socket, the player and lobby sockets,
+//!   and the routes;
 //! - [`start`]: all of it on a listener.
 //!
 //! ```no_run
@@ -38,6 +40,8 @@ pub mod config;
 pub mod http;
 pub mod hub;
 pub mod listen;
+pub mod lobby_socket;
+pub mod rating;
 pub mod room;
 pub mod secret;
 pub mod socket;
@@ -105,7 +109,7 @@ pub async fn start(config: Config, entropy: Arc<dyn Entropy>) -> Result<Running,
         .map_err(listen)?;
     let addr = listener.local_addr().map_err(listen)?;
     let (limits, key) = (config.limits, config.address_key);
-    let hub = Hub::new(config, store.clone(), entropy, unfinished);
+    let hub = Hub::new(config, store.clone(), entropy, unfinished, opened.players);
     let connections = Arc::new(listen::Connections::default());
     let serving = tokio::spawn(listen::serve(
         listener,

@@ -16,6 +16,45 @@ use crate::wire::{
     Code, CreateReply, CreateRequest, JoinReply, JoinRequest, RulesRequest, SideWord, Summary,
 };
 
+/// A game's settings, as asked for and checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Settings {
+    /// The rules.
+    pub rules: Rules,
+    /// The clock, for a timed game.
+    pub clock: Option<ClockSettings>,
+    /// The setup time, in milliseconds.
+    pub setup_ms: u64,
+    /// Whether the game is rated.
+    pub rated: bool,
+}
+
+/// Who sits where in a new game, and its id.
+pub(super) struct Seating {
+    pub(super) id: String,
+    pub(super) first: Side,
+    pub(super) players: [Player; 2],
+    pub(super) names: [Option<String>; 2],
+    /// Each taken seat's token's digest.
+    pub(super) tokens: [Option<String>; 2],
+    /// The invite's digest, for an open seat.
+    pub(super) invite: Option<String>,
+}
+
+impl Seating {
+    /// Game `id` of two people's seats, none taken yet, `first` to move first.
+    pub(super) fn new(id: String, first: Side) -> Seating {
+        Seating {
+            id,
+            first,
+            players: [Player::Human; 2],
+            names: [None, None],
+            tokens: [None, None],
+            invite: None,
+        }
+    }
+}
+
 /// A side chosen as `"white"`, `"black"` or `"random"` (the default; then from the entropy).
 fn side_choice(word: Option<&str>, what: &str, entropy: &dyn Entropy) -> Result<Side, HubError> {
     match word {
@@ -56,55 +95,68 @@ impl Hub {
             .map_err(|e| HubError::invalid(Code::BadRules, e.to_string()))
     }
 
-    /// `POST /api/games` from `ip`: the creator's seat.
-    ///
-    /// # Errors
-    /// [`HubError::Invalid`] for values out of range, [`HubError::TooManyGames`] past the
-    /// games per client, [`HubError::Store`] if the database fails.
-    pub async fn create(
-        self: &Arc<Hub>,
-        request: CreateRequest,
-        ip: IpAddr,
-    ) -> Result<CreateReply, HubError> {
-        let entropy = &*self.entropy;
-        let side = side_choice(request.side.as_deref(), "side", entropy)?;
-        let first = side_choice(request.first.as_deref(), "first", entropy)?;
-        let opponent = Player::from_word(request.opponent.as_deref().unwrap_or("human"))
-            .map_err(|e| HubError::invalid(Code::BadMessage, e.to_string()))?;
-        let rules = self.rules(request.rules.unwrap_or_default())?;
-        let clock = request
-            .clock
+    /// A game's settings as asked for, checked: the rules, the clock, the setup time, and
+    /// whether it is rated.
+    pub(super) fn settings(
+        &self,
+        rules: Option<RulesRequest>,
+        clock: Option<ClockSettings>,
+        setup_ms: Option<i64>,
+        rated: Option<bool>,
+    ) -> Result<Settings, HubError> {
+        let rules = self.rules(rules.unwrap_or_default())?;
+        let clock = clock
             .map(ClockSettings::check)
             .transpose()
             .map_err(|e| HubError::invalid(Code::BadClock, e.to_string()))?;
         let min_setup = u64::try_from(self.config.limits.min_setup.as_millis()).unwrap_or(0);
-        let setup_ms = crate::wire::setup_ms(request.setup_ms, min_setup)
+        let setup_ms = crate::wire::setup_ms(setup_ms, min_setup)
             .map_err(|e| HubError::invalid(Code::BadMessage, e))?;
+        Ok(Settings {
+            rules,
+            clock,
+            setup_ms,
+            rated: rated.unwrap_or(false),
+        })
+    }
+
+    /// Makes a game of `settings` with `seating`, created by `ip` (its slot taken under the
+    /// limits of games per address): written, then held. Returns its id.
+    pub(super) async fn open_game(
+        self: &Arc<Hub>,
+        settings: &Settings,
+        seating: Seating,
+        ip: IpAddr,
+    ) -> Result<String, HubError> {
         let limits = &self.config.limits;
         self.quotas
             .take_game(ip, limits.games_per_ip, limits.games_per_hour)?;
-        let id = secret::random_hex(entropy, ID_BYTES);
-        let token = secret::random_hex(entropy, TOKEN_BYTES);
-        let invite = (opponent == Player::Human).then(|| secret::random_hex(entropy, INVITE_BYTES));
-        let mut players = [Player::Human; 2];
-        players[side.other().index()] = opponent;
-        let mut tokens = [None, None];
-        tokens[side.index()] = Some(secret::digest(&token));
+        let entropy = &*self.entropy;
+        let id = seating.id.clone();
         let created_ms = crate::clock::unix_ms();
-        let spec = Spec {
+        let mut names = seating.names;
+        for side in Side::ALL {
+            if let Some(bot) = seating.players[side.index()].bot_name() {
+                names[side.index()] = Some(bot);
+            }
+        }
+        let mut spec = Spec {
             id: id.clone(),
-            rules,
-            first,
-            players,
-            clock,
-            tokens,
-            invite: invite.as_deref().map(secret::digest),
+            rules: settings.rules,
+            first: seating.first,
+            players: seating.players,
+            clock: settings.clock,
+            tokens: seating.tokens,
+            invite: seating.invite,
             bot_seed: secret::random_u64(entropy),
             created_ms,
-            setup_ms,
-            // Against a bot both seats are taken at once: the setup time runs from now.
-            seated_ms: (opponent != Player::Human).then_some(created_ms),
+            setup_ms: settings.setup_ms,
+            names,
+            rated: settings.rated,
+            seated_ms: None,
         };
+        // Both seats taken at once (a bot's, or a pairing's): the setup time runs from now.
+        spec.seated_ms = spec.all_seated().then_some(created_ms);
         let room = Room::new(
             spec.clone(),
             self.config.limits.abandon_grace,
@@ -128,8 +180,46 @@ impl Hub {
             return Err(e.into());
         }
         self.admit(room, Some(ip));
+        Ok(id)
+    }
+
+    /// `POST /api/games` from `ip`, made by `player` (or anonymously): the creator's seat.
+    ///
+    /// # Errors
+    /// [`HubError::Invalid`] for values out of range, [`HubError::BadKey`] for a rated game
+    /// asked for anonymously, [`HubError::TooManyGames`] past the games per client,
+    /// [`HubError::Store`] if the database fails.
+    pub async fn create(
+        self: &Arc<Hub>,
+        request: CreateRequest,
+        ip: IpAddr,
+        player: Option<String>,
+    ) -> Result<CreateReply, HubError> {
+        let entropy = &*self.entropy;
+        let side = side_choice(request.side.as_deref(), "side", entropy)?;
+        let first = side_choice(request.first.as_deref(), "first", entropy)?;
+        let opponent = Player::from_word(request.opponent.as_deref().unwrap_or("human"))
+            .map_err(|e| HubError::invalid(Code::BadMessage, e.to_string()))?;
+        let settings = self.settings(
+            request.rules,
+            request.clock,
+            request.setup_ms,
+            request.rated,
+        )?;
+        if settings.rated && player.is_none() {
+            return Err(HubError::BadKey);
+        }
+        let id = secret::random_hex(entropy, ID_BYTES);
+        let token = secret::random_hex(entropy, TOKEN_BYTES);
+        let invite = (opponent == Player::Human).then(|| secret::random_hex(entropy, INVITE_BYTES));
+        let mut seating = Seating::new(id, first);
+        seating.players[side.other().index()] = opponent;
+        seating.tokens[side.index()] = Some(secret::digest(&token));
+        seating.names[side.index()] = player;
+        seating.invite = invite.as_deref().map(secret::digest);
+        let game = self.open_game(&settings, seating, ip).await?;
         Ok(CreateReply {
-            game: id,
+            game,
             side: SideWord(side),
             token,
             invite,
@@ -140,14 +230,16 @@ impl Hub {
     ///
     /// # Errors
     /// [`HubError::NotFound`] for an unknown game or a wrong invite (the same reply),
-    /// [`HubError::SeatTaken`] once the seat is taken.
+    /// [`HubError::SeatTaken`] once the seat is taken, [`HubError::BadKey`] for a rated
+    /// game joined anonymously, [`HubError::OwnGame`] for the player of the other seat.
     pub async fn join(
         self: &Arc<Hub>,
         id: &str,
         request: JoinRequest,
+        player: Option<String>,
     ) -> Result<JoinReply, HubError> {
         let live = self.live(id).await?.ok_or(HubError::NotFound)?;
-        let joined = self.join_live(&live, request).await;
+        let joined = self.join_live(&live, request, player).await;
         // A finished game loaded for a refused join leaves memory again.
         self.let_go(&live).await;
         joined
@@ -158,6 +250,7 @@ impl Hub {
         self: &Arc<Hub>,
         live: &Arc<Live>,
         request: JoinRequest,
+        player: Option<String>,
     ) -> Result<JoinReply, HubError> {
         let mut state = live.state.lock().await;
         if state.gone {
@@ -174,6 +267,13 @@ impl Hub {
             .into_iter()
             .find(|&s| spec.players[s.index()] == Player::Human && spec.tokens[s.index()].is_none())
             .ok_or(HubError::SeatTaken)?;
+        if spec.rated && player.is_none() {
+            return Err(HubError::BadKey);
+        }
+        let other = spec.names[side.other().index()].as_deref();
+        if player.is_some() && other.is_some_and(|o| Some(o) == player.as_deref()) {
+            return Err(HubError::OwnGame);
+        }
         let token = secret::random_hex(&*self.entropy, TOKEN_BYTES);
         let digest = secret::digest(&token);
         let wall_ms = crate::clock::unix_ms();
@@ -185,9 +285,12 @@ impl Hub {
             side,
             token: digest.clone(),
             seated_ms: last.then_some(wall_ms),
+            name: player.clone(),
         };
         self.store.write(vec![write]).await?;
-        state.room.take_seat(side, digest, wall_ms, Instant::now());
+        state
+            .room
+            .take_seat(side, digest, player, wall_ms, Instant::now());
         live.timer.notify_one();
         Ok(JoinReply {
             game: live.id.clone(),

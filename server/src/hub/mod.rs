@@ -3,15 +3,19 @@
 //! (the room's lock); games share nothing but the database's writer thread.
 
 mod games;
+mod lobby;
 mod pauses;
+mod players;
 mod quota;
 mod tasks;
 
+pub use games::Settings;
+pub use lobby::{closest, pool_name};
 pub use quota::{Quotas, SocketSlot};
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use salpakan::Side;
@@ -23,7 +27,7 @@ use crate::budget::Budget;
 use crate::config::Config;
 use crate::room::{Answer, Phase, Player, Recipient, RestoreError, Room, Saved};
 use crate::secret::{Entropy, ID_BYTES};
-use crate::store::{Ended, Ending, Store, StoreError, Write};
+use crate::store::{Ended, Ending, GameResult, PlayerRow, Store, StoreError, Write};
 use crate::wire::{CloseCode, Code, Refusal, ServerMessage, SideWord};
 
 /// A frame on its way to one socket.
@@ -68,6 +72,30 @@ pub enum HubError {
     /// Past the games a client address may create in an hour (429).
     #[error("at most {0} new games an hour per client")]
     TooManyCreated(usize),
+    /// A name the contract does not allow (400).
+    #[error("a name is 3 to 20 characters from A-Z a-z 0-9 _ -")]
+    BadName,
+    /// A name taken in any case, or a bot's (409).
+    #[error("that name is taken")]
+    NameTaken,
+    /// A missing or wrong player key (401), the same reply for every kind of wrong key.
+    #[error("a player's key is needed, and this is not one")]
+    BadKey,
+    /// A seek or pool entry with no player socket open (409).
+    #[error("open a player socket first: seeks and pool entries live only while one is open")]
+    NoSocket,
+    /// Past the open seeks of a player, or of an address (429).
+    #[error("at most {0} open seeks")]
+    TooManySeeks(usize),
+    /// A player accepting its own seek (409).
+    #[error("that is your own seek")]
+    OwnSeek,
+    /// A player taking the second seat of a game whose first it holds (409).
+    #[error("you hold the other seat of this game: the second seat is for another player")]
+    OwnGame,
+    /// Past the players an address may register in an hour (429).
+    #[error("at most {0} new players an hour per client")]
+    TooManyPlayers(usize),
     /// The database failed (500; the cause is logged, never sent).
     #[error("the server could not do that")]
     Store(#[from] StoreError),
@@ -92,6 +120,14 @@ impl HubError {
                 Code::TooManyConnections
             }
             HubError::TooManyCreated(_) => Code::TooManyGames,
+            HubError::BadName => Code::BadName,
+            HubError::NameTaken => Code::NameTaken,
+            HubError::BadKey => Code::BadKey,
+            HubError::NoSocket => Code::NoSocket,
+            HubError::TooManySeeks(_) => Code::TooManySeeks,
+            HubError::OwnSeek => Code::OwnSeek,
+            HubError::OwnGame => Code::OwnGame,
+            HubError::TooManyPlayers(_) => Code::TooManyPlayers,
             HubError::Store(_) | HubError::Restore(_) => Code::Internal,
         };
         Refusal::new(code, self.to_string())
@@ -124,6 +160,8 @@ struct LiveState {
     broken: bool,
     /// The game expired before it started and was deleted: it answers as an unknown game.
     gone: bool,
+    /// Whether the game is counted among the games in play.
+    counted: bool,
 }
 
 /// A game in memory, behind its one lock.
@@ -149,6 +187,10 @@ pub struct Hub {
     /// The pauses of the server itself, charged to nobody.
     pauses: pauses::Pauses,
     shutdown: watch::Sender<bool>,
+    players: Mutex<players::Players>,
+    lobby: lobby::Lobby,
+    /// Games in memory in their playing phase.
+    playing: AtomicUsize,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -157,7 +199,8 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 impl Hub {
     /// A hub over `store`, holding `unfinished` (restored; a game the database holds but the
-    /// rules refuse is left out, and said on stderr), its timers and bots started.
+    /// rules refuse is left out, and said on stderr) and `players`, its timers and bots
+    /// started.
     ///
     /// Call inside a tokio runtime.
     #[must_use]
@@ -166,6 +209,7 @@ impl Hub {
         store: Store,
         entropy: Arc<dyn Entropy>,
         unfinished: Vec<Saved>,
+        players: Vec<PlayerRow>,
     ) -> Arc<Hub> {
         let hub = Arc::new(Hub {
             config,
@@ -177,8 +221,12 @@ impl Hub {
             replays: AtomicU64::new(0),
             pauses: pauses::Pauses::new(Instant::now()),
             shutdown: watch::channel(false).0,
+            players: Mutex::new(players::Players::new(players)),
+            lobby: lobby::Lobby::default(),
+            playing: AtomicUsize::new(0),
         });
         tokio::spawn(Arc::clone(&hub).run_pruner());
+        tokio::spawn(Arc::clone(&hub).run_lobby());
         tokio::spawn(Arc::clone(&hub).watch_pauses());
         for saved in unfinished {
             let id = saved.spec.id.clone();
@@ -215,6 +263,32 @@ impl Hub {
     #[must_use]
     pub fn games_in_memory(&self) -> usize {
         lock(&self.rooms).len()
+    }
+
+    /// Every address's quotas.
+    #[must_use]
+    pub fn quotas(&self) -> &Arc<Quotas> {
+        &self.quotas
+    }
+
+    /// Games in their playing phase.
+    #[must_use]
+    pub fn playing(&self) -> usize {
+        self.playing.load(Ordering::Relaxed)
+    }
+
+    /// Counts the room among the games in play, or no longer, as its phase says now.
+    fn recount(&self, state: &mut LiveState) {
+        let playing = state.room.phase() == Phase::Playing && !state.broken;
+        if playing != state.counted {
+            state.counted = playing;
+            if playing {
+                self.playing.fetch_add(1, Ordering::Relaxed);
+            } else {
+                self.playing.fetch_sub(1, Ordering::Relaxed);
+            }
+            self.lobby_changed();
+        }
     }
 
     /// Asks every socket to close (1012) and every room task to end: the server is stopping.
@@ -307,6 +381,7 @@ impl Hub {
                     creator,
                     broken: false,
                     gone: false,
+                    counted: false,
                 }),
                 timer: Notify::new(),
                 bot: Notify::new(),
@@ -314,6 +389,9 @@ impl Hub {
             rooms.insert(id, Arc::clone(&live));
             live
         };
+        if let Ok(mut state) = live.state.try_lock() {
+            self.recount(&mut state);
+        }
         if !over {
             tokio::spawn(Arc::clone(self).run_timer(Arc::clone(&live)));
             if has_bot {
@@ -460,15 +538,17 @@ impl Hub {
         if events.is_empty() {
             return;
         }
+        let write_ending = ending(&state.room);
         let write = Write::Events {
             game: live.id.clone(),
             first_v: from as u64 + 1,
             events: events.to_vec(),
-            ending: ending(&state.room),
+            ending: write_ending.clone(),
         };
         if let Err(e) = self.store.write(vec![write]).await {
             eprintln!("salpakan-server: game {}: {e}; reloading it", live.id);
             state.broken = true;
+            self.recount(state);
             for s in &state.subscribers {
                 let _ =
                     s.tx.try_send(Out::Close(CloseCode::Reloading, "the game is reloading"));
@@ -483,6 +563,10 @@ impl Hub {
             self.tell_presence(live, state, Instant::now(), true);
         }
         state.room.sent(from, Instant::now());
+        if let Some(ended) = &write_ending {
+            lock(&self.players).count(&ended.results);
+        }
+        self.recount(state);
         let room = &state.room;
         for v in from as u64 + 1..=room.version() {
             // A socket that cannot keep up is dropped (its task closes it with 1008).
@@ -530,10 +614,26 @@ fn ending(room: &Room) -> Option<Ended> {
         Phase::Aborted => None,
         _ => Some(room.record()?),
     };
+    let results = match (room.phase(), room.status().winner()) {
+        (Phase::Aborted, _) => Vec::new(),
+        (_, winner) => Side::ALL
+            .into_iter()
+            .filter_map(|side| {
+                let name = room.spec().names[side.index()].clone()?;
+                let result = match winner {
+                    None => GameResult::Drawn,
+                    Some(w) if w == side => GameResult::Won,
+                    Some(_) => GameResult::Lost,
+                };
+                Some((name, result))
+            })
+            .collect(),
+    };
     let summary = serde_json::to_string(&room.summary(Instant::now())).ok()?;
     Some(Ended {
         ending: Ending { summary, record },
         ended_ms: crate::clock::unix_ms(),
+        results,
     })
 }
 

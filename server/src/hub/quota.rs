@@ -21,6 +21,10 @@ struct PerAddress {
     games: usize,
     /// The games it created in the last hour.
     created: Option<Budget>,
+    /// The players it registered in the last hour.
+    registered: Option<Budget>,
+    /// Its open seeks.
+    seeks: usize,
     /// The message budget its spectators' sockets share (a fresh socket does not refill
     /// it), kept while anything is counted in it.
     spectating: Option<Arc<Mutex<Budget>>>,
@@ -31,7 +35,9 @@ impl PerAddress {
     fn is_empty(&self, now: Instant) -> bool {
         self.sockets == 0
             && self.games == 0
+            && self.seeks == 0
             && self.created.as_ref().is_none_or(|b| b.is_empty(now))
+            && self.registered.as_ref().is_none_or(|b| b.is_empty(now))
             && self.spectating.as_ref().is_none_or(|b| {
                 b.lock()
                     .unwrap_or_else(PoisonError::into_inner)
@@ -110,6 +116,42 @@ impl Quotas {
         }
         count.games += 1;
         Ok(())
+    }
+
+    /// One more player registered from `ip`: at most `per_hour` in an hour.
+    ///
+    /// # Errors
+    /// [`HubError::TooManyPlayers`] past the limit.
+    pub fn take_player(&self, ip: IpAddr, per_hour: usize) -> Result<(), HubError> {
+        let mut all = self.lock();
+        let count = all.entry(ip).or_default();
+        let registered = count
+            .registered
+            .get_or_insert_with(|| Budget::per(per_hour, Duration::from_secs(3600)));
+        if registered.take(Instant::now(), 1) {
+            Ok(())
+        } else {
+            Err(HubError::TooManyPlayers(per_hour))
+        }
+    }
+
+    /// One more open seek from `ip`: at most `most` at once.
+    ///
+    /// # Errors
+    /// [`HubError::TooManySeeks`] past the limit.
+    pub fn take_seek(&self, ip: IpAddr, most: usize) -> Result<(), HubError> {
+        let mut all = self.lock();
+        let count = all.entry(ip).or_default();
+        if count.seeks >= most {
+            return Err(HubError::TooManySeeks(most));
+        }
+        count.seeks += 1;
+        Ok(())
+    }
+
+    /// A seek of `ip` was accepted or withdrawn.
+    pub fn release_seek(&self, ip: IpAddr) {
+        self.update(ip, |count| count.seeks = count.seeks.saturating_sub(1));
     }
 
     /// Counts an unfinished game of `ip` found in the database at start, whatever the limit.

@@ -627,11 +627,19 @@ impl Room {
         &self.spec
     }
 
-    /// Records that `side`'s seat is now held by a token whose digest is `token`; when that
-    /// takes the last open seat, at `wall_ms` (milliseconds since the Unix epoch), the setup
-    /// time starts running from `now`.
-    pub fn take_seat(&mut self, side: Side, token: String, wall_ms: u64, now: Instant) {
+    /// Records that `side`'s seat is now held by a token whose digest is `token`, by the
+    /// player `name` (or anonymously); when that takes the last open seat, at `wall_ms`
+    /// (milliseconds since the Unix epoch), the setup time starts running from `now`.
+    pub fn take_seat(
+        &mut self,
+        side: Side,
+        token: String,
+        name: Option<String>,
+        wall_ms: u64,
+        now: Instant,
+    ) {
         self.spec.tokens[side.index()] = Some(token);
+        self.spec.names[side.index()] = name;
         if self.spec.seated_ms.is_none() && self.spec.all_seated() {
             self.spec.seated_ms = Some(wall_ms);
             self.expire_setup(Duration::ZERO, wall_ms, now);

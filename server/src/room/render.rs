@@ -8,8 +8,8 @@ use tokio::time::Instant;
 
 use super::{Event, Recipient, Room};
 use crate::wire::{
-    ClockWords, MoveText, OutcomeWord, Players, Presence, RulesWords, ServerMessage, SideWord,
-    StatusWords, Summary, ViewWords,
+    ClockWords, MoveText, Names, OutcomeWord, Players, Presence, RulesWords, ServerMessage,
+    SideWord, StatusWords, Summary, ViewWords,
 };
 
 /// An event's frame as sent: the same bytes for every recipient, or (the start, which shows
@@ -148,6 +148,8 @@ impl Room {
             rules: RulesWords::from(self.spec.rules),
             setup_ms: self.spec.setup_ms,
             setup_left_ms: self.setup_left(now),
+            names: self.names(),
+            rated: self.spec.rated,
         }
     }
 
@@ -165,6 +167,15 @@ impl Room {
             rules: RulesWords::from(self.spec.rules),
             first: SideWord(self.spec.first),
             setup_ms: self.spec.setup_ms,
+            names: self.names(),
+            rated: self.spec.rated,
         }
+    }
+
+    /// Each seat's player's name.
+    #[must_use]
+    pub fn names(&self) -> Names {
+        let [white, black] = self.spec.names.clone();
+        Names { white, black }
     }
 }

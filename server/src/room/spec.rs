@@ -35,6 +35,15 @@ impl Player {
         }
     }
 
+    /// The player name of a server bot (`bot-greedy`); `None` for a person.
+    #[must_use]
+    pub fn bot_name(self) -> Option<String> {
+        match self {
+            Player::Human => None,
+            Player::Bot(kind) => Some(format!("{}{}", crate::wire::BOT_PREFIX, kind.word())),
+        }
+    }
+
     /// `"human"` or `"bot"`, as a game's summary says who plays.
     #[must_use]
     pub fn kind_word(self) -> &'static str {
@@ -82,6 +91,11 @@ pub struct Spec {
     pub created_ms: u64,
     /// Milliseconds each side has, from `seated_ms`, to have its formation accepted.
     pub setup_ms: u64,
+    /// Each seat's player's name (a bot's is its player name, `bot-greedy`), `None` for an
+    /// anonymous seat or one not yet taken.
+    pub names: [Option<String>; 2],
+    /// Whether the game is rated.
+    pub rated: bool,
     /// When both seats were taken (a bot's at once), in milliseconds since the Unix epoch;
     /// `None` while a seat is open. The setup time runs from then.
     pub seated_ms: Option<u64>,
@@ -105,6 +119,8 @@ impl Spec {
             bot_seed,
             created_ms: 0,
             setup_ms: crate::wire::SETUP_MS,
+            names: [None, None],
+            rated: false,
             seated_ms: None,
         }
     }

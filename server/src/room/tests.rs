@@ -469,9 +469,15 @@ fn seated(setup_ms: u64, seated_ms: u64, now: Instant) -> Room {
         now,
     );
     room.expire_setup(Duration::from_secs(24 * 3600), seated_ms, now);
-    room.take_seat(Side::White, "w".into(), seated_ms, now);
+    room.take_seat(Side::White, "w".into(), None, seated_ms, now);
     assert_eq!(room.spec().seated_ms, None, "one seat is not both");
-    room.take_seat(Side::Black, "b".into(), seated_ms, now);
+    room.take_seat(
+        Side::Black,
+        "b".into(),
+        Some("maria".into()),
+        seated_ms,
+        now,
+    );
     assert_eq!(room.spec().seated_ms, Some(seated_ms));
     room
 }

@@ -81,6 +81,45 @@ pub struct Ended {
     pub ending: Ending,
     /// When it ended, in milliseconds since the Unix epoch.
     pub ended_ms: u64,
+    /// Each named player's result, counted in its row in the same transaction (none for an
+    /// aborted game).
+    pub results: Vec<(String, GameResult)>,
+}
+
+/// A player's result in a finished game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameResult {
+    /// Won.
+    Won,
+    /// Lost.
+    Lost,
+    /// Drawn.
+    Drawn,
+}
+
+/// A player as its row holds it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlayerRow {
+    /// The name as registered.
+    pub name: String,
+    /// The SHA-256 of its key; `None` for a server bot.
+    pub key: Option<String>,
+    /// Whether it is a server bot.
+    pub bot: bool,
+    /// Its rating.
+    pub rating: f64,
+    /// Its rating deviation.
+    pub rd: f64,
+    /// Its volatility.
+    pub volatility: f64,
+    /// Finished games.
+    pub games: u64,
+    /// Won.
+    pub won: u64,
+    /// Lost.
+    pub lost: u64,
+    /// Drawn.
+    pub drawn: u64,
 }
 
 /// One write: applied in a savepoint of its own, inside a group's transaction.
@@ -107,6 +146,19 @@ pub enum Write {
         /// When both seats were taken, if this seat was the last one open (milliseconds
         /// since the Unix epoch): the setup time runs from then.
         seated_ms: Option<u64>,
+        /// The player who took it, if one did.
+        name: Option<String>,
+    },
+    /// A new player (or one of the server's bots, with no key).
+    Player {
+        /// The name as registered.
+        name: String,
+        /// The SHA-256 of its key.
+        key: Option<String>,
+        /// Whether it is a server bot.
+        bot: bool,
+        /// When, in milliseconds since the Unix epoch.
+        created_ms: u64,
     },
     /// New events of a game; the formation of a `ready` among them goes to the game's row,
     /// never into the event's stored JSON.
@@ -168,6 +220,8 @@ pub struct Opened {
     pub unfinished: Vec<Saved>,
     /// The games left out.
     pub unreadable: Vec<Unreadable>,
+    /// Every player.
+    pub players: Vec<PlayerRow>,
 }
 
 impl Store {
@@ -190,8 +244,10 @@ impl Store {
         ))
         .and_then(|()| conn.execute_batch(schema::SCHEMA))
         .and_then(|()| schema::migrate(&conn))
+        .and_then(|()| schema::seat_bots(&conn))
         .map_err(at)?;
         let (unfinished, unreadable) = rows::load_unfinished(&conn)?;
+        let players = rows::players(&conn)?;
         let reads = readers::start(path, READERS)?;
         let (writes, queue) = mpsc::channel();
         thread::Builder::new()
@@ -202,6 +258,7 @@ impl Store {
             store: Store { writes, reads },
             unfinished,
             unreadable,
+            players,
         })
     }
 

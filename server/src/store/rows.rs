@@ -4,13 +4,14 @@
 use rusqlite::{Connection, OptionalExtension, params};
 use salpakan::{Rules, Side};
 
-use super::Ending;
+use super::{Ending, PlayerRow};
 use crate::clock::ClockSettings;
 use crate::room::{Event, Player, Saved, Spec};
 
 const SELECT_GAME: &str = "SELECT id, setup_rows, move_limit, first, white_player, black_player,
     clock_initial_ms, clock_increment_ms, white_token, black_token, invite, bot_seed,
-    white_setup, black_setup, created_ms, creator_ip, setup_ms, seated_ms FROM games";
+    white_setup, black_setup, created_ms, creator_ip, setup_ms, seated_ms, white_name, black_name,
+    rated FROM games";
 
 fn bad(what: String) -> rusqlite::Error {
     rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, what.into())
@@ -47,6 +48,8 @@ fn read_game(row: &rusqlite::Row<'_>) -> rusqlite::Result<Saved> {
             .get::<_, Option<i64>>(16)?
             .map_or(crate::wire::SETUP_MS, |ms| ms as u64),
         seated_ms: row.get::<_, Option<i64>>(17)?.map(|ms| ms as u64),
+        names: [row.get(18)?, row.get(19)?],
+        rated: row.get::<_, i64>(20)? != 0,
     };
     let creator: Option<String> = row.get(15)?;
     Ok(Saved {
@@ -142,4 +145,26 @@ pub(super) fn quarantine(conn: &Connection, game: &str, reason: &str) -> rusqlit
     conn.prepare_cached("UPDATE games SET quarantined = ?2 WHERE id = ?1")?
         .execute(params![game, reason])?;
     Ok(())
+}
+
+/// Every player, as its row holds it.
+pub(super) fn players(conn: &Connection) -> rusqlite::Result<Vec<PlayerRow>> {
+    conn.prepare(
+        "SELECT name, key, bot, rating, rd, volatility, games, won, lost, drawn FROM players",
+    )?
+    .query_map([], |row| {
+        Ok(PlayerRow {
+            name: row.get(0)?,
+            key: row.get(1)?,
+            bot: row.get::<_, i64>(2)? != 0,
+            rating: row.get(3)?,
+            rd: row.get(4)?,
+            volatility: row.get(5)?,
+            games: row.get::<_, i64>(6)? as u64,
+            won: row.get::<_, i64>(7)? as u64,
+            lost: row.get::<_, i64>(8)? as u64,
+            drawn: row.get::<_, i64>(9)? as u64,
+        })
+    })?
+    .collect()
 }

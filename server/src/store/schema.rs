@@ -5,7 +5,9 @@ use rusqlite::{Connection, params};
 /// The tables. `games` holds a row per game: its spec, the seats' token digests, the invite's
 /// digest, the accepted formations, and, once it is over, its summary and record (so that a
 /// finished game is read without replaying it); `quarantined` marks a game that could not
-/// be read back, left out at every start. `events` holds a row per event, the JSON of an
+/// be read back, left out at every start. `players` holds a row per player: the name as
+/// registered and folded to lower case (unique), the SHA-256 of its key (`NULL` for the
+/// server's bots), its rating and its counts of finished games. `events` holds a row per event, the JSON of an
 /// `Event` (a formation never in it).
 pub(super) const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS games (
@@ -31,9 +33,26 @@ CREATE TABLE IF NOT EXISTS games (
     quarantined TEXT,
     ended_ms INTEGER,
     setup_ms INTEGER,
-    seated_ms INTEGER
+    seated_ms INTEGER,
+    white_name TEXT,
+    black_name TEXT,
+    rated INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS games_unfinished ON games (over);
+CREATE TABLE IF NOT EXISTS players (
+    name TEXT PRIMARY KEY,
+    folded TEXT NOT NULL UNIQUE,
+    key TEXT UNIQUE,
+    bot INTEGER NOT NULL DEFAULT 0,
+    rating REAL NOT NULL DEFAULT 1500,
+    rd REAL NOT NULL DEFAULT 350,
+    volatility REAL NOT NULL DEFAULT 0.06,
+    games INTEGER NOT NULL DEFAULT 0,
+    won INTEGER NOT NULL DEFAULT 0,
+    lost INTEGER NOT NULL DEFAULT 0,
+    drawn INTEGER NOT NULL DEFAULT 0,
+    created_ms INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS events (
     game TEXT NOT NULL,
     v INTEGER NOT NULL,
@@ -47,7 +66,7 @@ CREATE TABLE IF NOT EXISTS events (
 /// `summary` and `record` (read by replaying, for games that ended before them),
 /// `quarantined` and `ended_ms` (games that ended before it are as old as their creation),
 /// `setup_ms` (the default for them) and `seated_ms` (their setup time does not run: they
-/// expire as before).
+/// expire as before), `white_name`, `black_name` and `rated` (anonymous and unrated).
 pub(super) fn migrate(conn: &Connection) -> rusqlite::Result<()> {
     let has = |column: &str| -> rusqlite::Result<bool> {
         conn.prepare("SELECT 1 FROM pragma_table_info('games') WHERE name = ?1")?
@@ -76,9 +95,33 @@ pub(super) fn migrate(conn: &Connection) -> rusqlite::Result<()> {
             conn.execute_batch(&format!("ALTER TABLE games ADD COLUMN {column} INTEGER"))?;
         }
     }
+    for column in ["white_name", "black_name"] {
+        if !has(column)? {
+            conn.execute_batch(&format!("ALTER TABLE games ADD COLUMN {column} TEXT"))?;
+        }
+    }
+    if !has("rated")? {
+        conn.execute_batch("ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0")?;
+    }
     // The pruner's index: finished games by the time they ended.
     conn.execute_batch(
         "CREATE INDEX IF NOT EXISTS games_ended ON games (ended_ms) WHERE over = 1",
     )?;
+    Ok(())
+}
+
+/// Makes sure each of the server's bots is a player (`bot-random`, `bot-greedy`, …), with no
+/// key: nobody can act as one.
+pub(super) fn seat_bots(conn: &Connection) -> rusqlite::Result<()> {
+    let mut insert = conn.prepare(
+        "INSERT OR IGNORE INTO players (name, folded, key, bot, created_ms)
+         VALUES (?1, ?1, NULL, 1, ?2)",
+    )?;
+    for kind in salpakan::AgentKind::ALL {
+        let name = crate::room::Player::Bot(kind)
+            .bot_name()
+            .unwrap_or_default();
+        insert.execute(params![name, crate::clock::unix_ms() as i64])?;
+    }
     Ok(())
 }

@@ -6,7 +6,7 @@ use rusqlite::{Connection, params};
 use salpakan::Side;
 
 use super::rows::quarantine;
-use super::{Done, GROUP, PRUNE_BATCH, StoreError, Write, WriteJob};
+use super::{Done, GROUP, GameResult, PRUNE_BATCH, StoreError, Write, WriteJob};
 use crate::room::Event;
 
 /// The writer thread: takes what is waiting (up to [`GROUP`] writes), commits it as one
@@ -88,8 +88,10 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
             conn.prepare_cached(
                 "INSERT INTO games (id, setup_rows, move_limit, first, white_player,
                  black_player, clock_initial_ms, clock_increment_ms, white_token, black_token,
-                 invite, bot_seed, created_ms, creator_ip, setup_ms, seated_ms)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+                 invite, bot_seed, created_ms, creator_ip, setup_ms, seated_ms, white_name,
+                 black_name, rated)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
+                 ?17, ?18, ?19)",
             )?
             .execute(params![
                 spec.id,
@@ -108,6 +110,9 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
                 creator.map(|ip| ip.to_string()),
                 spec.setup_ms as i64,
                 spec.seated_ms.map(|ms| ms as i64),
+                spec.names[0],
+                spec.names[1],
+                i64::from(spec.rated),
             ])?;
         }
         Write::Delete(game) => {
@@ -134,21 +139,41 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
             side,
             token,
             seated_ms,
+            name,
         } => {
             let sql = match side {
                 Side::White => {
-                    "UPDATE games SET white_token = ?2, seated_ms = COALESCE(?3, seated_ms)
-                     WHERE id = ?1"
+                    "UPDATE games SET white_token = ?2, seated_ms = COALESCE(?3, seated_ms),
+                     white_name = ?4 WHERE id = ?1"
                 }
                 Side::Black => {
-                    "UPDATE games SET black_token = ?2, seated_ms = COALESCE(?3, seated_ms)
-                     WHERE id = ?1"
+                    "UPDATE games SET black_token = ?2, seated_ms = COALESCE(?3, seated_ms),
+                     black_name = ?4 WHERE id = ?1"
                 }
             };
             conn.prepare_cached(sql)?.execute(params![
                 game,
                 token,
-                seated_ms.map(|ms| ms as i64)
+                seated_ms.map(|ms| ms as i64),
+                name
+            ])?;
+        }
+        Write::Player {
+            name,
+            key,
+            bot,
+            created_ms,
+        } => {
+            conn.prepare_cached(
+                "INSERT INTO players (name, folded, key, bot, created_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(params![
+                name,
+                name.to_ascii_lowercase(),
+                key,
+                i64::from(*bot),
+                *created_ms as i64
             ])?;
         }
         Write::Events {
@@ -187,6 +212,19 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
                     ended.ending.record,
                     ended.ended_ms as i64
                 ])?;
+                let mut count = conn.prepare_cached(
+                    "UPDATE players SET games = games + 1, won = won + ?2, lost = lost + ?3,
+                     drawn = drawn + ?4 WHERE name = ?1",
+                )?;
+                for (name, result) in &ended.results {
+                    let one = |r| i64::from(*result == r);
+                    count.execute(params![
+                        name,
+                        one(GameResult::Won),
+                        one(GameResult::Lost),
+                        one(GameResult::Drawn)
+                    ])?;
+                }
             }
         }
     }

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{ClockWords, Code, Phase, RulesWords, SideWord, StatusWords};
+use super::{ClockWords, Code, Names, Phase, RulesWords, SideWord, StatusWords};
 use crate::clock::ClockSettings;
 
 /// `POST /api/games`: every field optional.
@@ -20,6 +20,9 @@ pub struct CreateRequest {
     pub first: Option<String>,
     /// The clock, for a timed game.
     pub clock: Option<ClockSettings>,
+    /// Whether the game is rated (default false): it needs a key, and a person opponent's
+    /// seat taken with one (or a bot opponent).
+    pub rated: Option<bool>,
     /// Milliseconds each side has, once both seats are taken, to have its formation accepted
     /// (default [`SETUP_MS`], at most [`MAX_SETUP_MS`]); a side that misses it aborts the game.
     pub setup_ms: Option<i64>,
@@ -122,6 +125,12 @@ pub struct Summary {
     /// it was kept: they had none).
     #[serde(default)]
     pub setup_ms: u64,
+    /// Each seat's player's name (`null`: anonymous).
+    #[serde(default)]
+    pub names: Names,
+    /// Whether the game is rated.
+    #[serde(default)]
+    pub rated: bool,
 }
 
 /// The reply to `GET /api/health`.

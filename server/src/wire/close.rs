@@ -15,6 +15,8 @@ pub enum CloseCode {
     Restart,
     /// 4410: the game expired before it started and was deleted.
     Expired,
+    /// 4401: a player socket whose first frame was not a good key within 10 s.
+    BadKey,
 }
 
 impl CloseCode {
@@ -28,6 +30,7 @@ impl CloseCode {
             CloseCode::Reloading => 1011,
             CloseCode::Restart => 1012,
             CloseCode::Expired => 4410,
+            CloseCode::BadKey => 4401,
         }
     }
 }

@@ -5,8 +5,8 @@ use salpakan::Square;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    AbortReason, ClockWords, Code, MoveText, OutcomeWord, Phase, Presence, RulesWords, SideWord,
-    StatusWords, ViewWords,
+    AbortReason, ClockWords, Code, MoveText, Names, OutcomeWord, Phase, Presence, RulesWords,
+    SideWord, StatusWords, ViewWords,
 };
 
 /// A message from a client, as the contract spells it.
@@ -97,6 +97,10 @@ pub enum ServerMessage {
         /// What is left of it, rounded up to a whole second, while it runs (both seats
         /// taken, a formation missing); `null` otherwise.
         setup_left_ms: Option<u64>,
+        /// Each seat's player's name (`null`: anonymous).
+        names: Names,
+        /// Whether the game is rated.
+        rated: bool,
     },
     /// A side's formation was accepted (nothing of it is shown).
     Ready {

@@ -12,6 +12,7 @@
 mod bodies;
 mod close;
 mod messages;
+mod players;
 mod refusal;
 
 pub use bodies::{
@@ -20,6 +21,11 @@ pub use bodies::{
 };
 pub use close::CloseCode;
 pub use messages::{ClientMessage, ServerMessage};
+pub use players::Lobby as LobbyWords;
+pub use players::{
+    BOT_PREFIX, LobbyMessage, Names, PlayerClientMessage, PoolReply, PoolRequest, Profile,
+    RegisterReply, RegisterRequest, SeekReply, SeekRequest, SeekWords, valid_name,
+};
 pub use refusal::{Code, Refusal};
 
 use core::str::FromStr;

@@ -50,6 +50,22 @@ pub enum Code {
     TooManyConnections,
     /// The server could not do it (HTTP; the cause is logged, never sent).
     Internal,
+    /// A player name that is not 3 to 20 of `A-Z a-z 0-9 _ -` (HTTP).
+    BadName,
+    /// A name taken (in any case), or one of the bots' (HTTP).
+    NameTaken,
+    /// A missing or wrong player key (HTTP, and the player socket's close 4401).
+    BadKey,
+    /// A seek or pool entry made with no player socket open (HTTP).
+    NoSocket,
+    /// Past the open seeks a player (or an address) may have (HTTP).
+    TooManySeeks,
+    /// A player accepting its own seek (HTTP).
+    OwnSeek,
+    /// A player joining a game whose other seat it holds (HTTP; an addition).
+    OwnGame,
+    /// Past the players an address may register in an hour (HTTP; an addition).
+    TooManyPlayers,
 }
 
 impl Code {
@@ -76,6 +92,14 @@ impl Code {
             Code::TooManyGames => "too-many-games",
             Code::TooManyConnections => "too-many-connections",
             Code::Internal => "internal",
+            Code::BadName => "bad-name",
+            Code::NameTaken => "name-taken",
+            Code::BadKey => "bad-key",
+            Code::NoSocket => "no-socket",
+            Code::TooManySeeks => "too-many-seeks",
+            Code::OwnSeek => "own-seek",
+            Code::OwnGame => "own-game",
+            Code::TooManyPlayers => "too-many-players",
         }
     }
 }

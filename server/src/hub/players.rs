@@ -1,0 +1,188 @@
+//! Players: a name and a secret key (kept only as its SHA-256), a profile with counts. The
+//! players are held in memory (the database's `players` table, read at start) so that a
+//! request's key is checked without touching the disk; a new player is written before its
+//! key is sent.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::Arc;
+
+use super::{Hub, HubError, lock};
+use crate::rating::{self, INITIAL_RATING, INITIAL_RD, INITIAL_VOLATILITY};
+use crate::secret::{self, TOKEN_BYTES};
+use crate::store::{GameResult, PlayerRow, Write};
+use crate::wire::{BOT_PREFIX, Profile, RegisterReply, RegisterRequest, valid_name};
+
+/// Every player, by name folded to lower case, and by the digest of its key.
+#[derive(Default)]
+pub(super) struct Players {
+    by_name: HashMap<String, PlayerRow>,
+    by_key: HashMap<String, String>,
+}
+
+fn fold(name: &str) -> String {
+    name.to_ascii_lowercase()
+}
+
+impl Players {
+    pub(super) fn new(rows: Vec<PlayerRow>) -> Players {
+        let mut players = Players::default();
+        for row in rows {
+            players.insert(row);
+        }
+        players
+    }
+
+    fn insert(&mut self, row: PlayerRow) {
+        let folded = fold(&row.name);
+        if let Some(key) = &row.key {
+            self.by_key.insert(key.clone(), folded.clone());
+        }
+        self.by_name.insert(folded, row);
+    }
+
+    fn remove(&mut self, name: &str) {
+        if let Some(row) = self.by_name.remove(&fold(name))
+            && let Some(key) = row.key
+        {
+            self.by_key.remove(&key);
+        }
+    }
+
+    /// The player named `name`, in any case.
+    pub(super) fn get(&self, name: &str) -> Option<&PlayerRow> {
+        self.by_name.get(&fold(name))
+    }
+
+    /// The name of the player whose key is `key`: found by the key's digest, then compared
+    /// in constant time.
+    fn by_key(&self, key: &str) -> Option<String> {
+        let digest = secret::digest(key);
+        let row = self.by_name.get(self.by_key.get(&digest)?)?;
+        let stored = row.key.as_deref()?;
+        secret::matches(key, stored).then(|| row.name.clone())
+    }
+
+    /// Counts a finished game's results.
+    pub(super) fn count(&mut self, results: &[(String, GameResult)]) {
+        for (name, result) in results {
+            if let Some(row) = self.by_name.get_mut(&fold(name)) {
+                row.games += 1;
+                match result {
+                    GameResult::Won => row.won += 1,
+                    GameResult::Lost => row.lost += 1,
+                    GameResult::Drawn => row.drawn += 1,
+                }
+            }
+        }
+    }
+}
+
+/// A player's rating as a whole number, as the contract shows it.
+pub(super) fn rounded(value: f64) -> i64 {
+    value.round() as i64
+}
+
+impl Hub {
+    /// `POST /api/players` from `ip`.
+    ///
+    /// # Errors
+    /// [`HubError::BadName`], [`HubError::NameTaken`] (in any case, or a bot's prefix),
+    /// [`HubError::TooManyPlayers`] past the address's players an hour, or the database's.
+    pub async fn register(
+        self: &Arc<Hub>,
+        request: RegisterRequest,
+        ip: IpAddr,
+    ) -> Result<RegisterReply, HubError> {
+        let name = request.name;
+        if !valid_name(&name) {
+            return Err(HubError::BadName);
+        }
+        if fold(&name).starts_with(BOT_PREFIX) {
+            return Err(HubError::NameTaken);
+        }
+        let key = secret::random_hex(&*self.entropy, TOKEN_BYTES);
+        let digest = secret::digest(&key);
+        {
+            let mut players = lock(&self.players);
+            if players.get(&name).is_some() {
+                return Err(HubError::NameTaken);
+            }
+            self.quotas
+                .take_player(ip, self.config.limits.players_per_hour)?;
+            players.insert(PlayerRow {
+                name: name.clone(),
+                key: Some(digest.clone()),
+                bot: false,
+                rating: INITIAL_RATING,
+                rd: INITIAL_RD,
+                volatility: INITIAL_VOLATILITY,
+                games: 0,
+                won: 0,
+                lost: 0,
+                drawn: 0,
+            });
+        }
+        let write = Write::Player {
+            name: name.clone(),
+            key: Some(digest),
+            bot: false,
+            created_ms: crate::clock::unix_ms(),
+        };
+        if let Err(e) = self.store.write(vec![write]).await {
+            lock(&self.players).remove(&name);
+            return Err(e.into());
+        }
+        Ok(RegisterReply { name, key })
+    }
+
+    /// The player a request's `Authorization` header names: `None` without the header.
+    ///
+    /// # Errors
+    /// [`HubError::BadKey`] for a header that is not `Bearer KEY` with a player's key: one
+    /// reply for every kind of wrong key.
+    pub fn player_of(&self, authorization: Option<&str>) -> Result<Option<String>, HubError> {
+        let Some(header) = authorization else {
+            return Ok(None);
+        };
+        let key = header.strip_prefix("Bearer ").ok_or(HubError::BadKey)?;
+        self.player_by_key(key.trim()).map(Some)
+    }
+
+    /// The name of the player whose key is `key`.
+    ///
+    /// # Errors
+    /// [`HubError::BadKey`] for anything but a player's key.
+    pub fn player_by_key(&self, key: &str) -> Result<String, HubError> {
+        lock(&self.players).by_key(key).ok_or(HubError::BadKey)
+    }
+
+    /// `GET /api/players/{name}`.
+    ///
+    /// # Errors
+    /// [`HubError::NotFound`] for an unknown name.
+    pub fn profile(&self, name: &str) -> Result<Profile, HubError> {
+        let players = lock(&self.players);
+        let row = players.get(name).ok_or(HubError::NotFound)?;
+        Ok(Profile {
+            name: row.name.clone(),
+            bot: row.bot,
+            rating: rounded(row.rating),
+            rd: rounded(row.rd),
+            provisional: rating::provisional(row.rd),
+            title: rating::title(row.rating, row.rd).to_owned(),
+            games: row.games,
+            won: row.won,
+            lost: row.lost,
+            drawn: row.drawn,
+        })
+    }
+
+    /// A player's rating and deviation, for the lobby and the pool (a new player's if
+    /// unknown).
+    pub(super) fn rating_of(&self, name: &str) -> (f64, f64) {
+        lock(&self.players)
+            .get(name)
+            .map_or((INITIAL_RATING, INITIAL_RD), |row| (row.rating, row.rd))
+    }
+}

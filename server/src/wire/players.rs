@@ -1,0 +1,236 @@
+//! The contract's players, lobby and pairing, typed: the HTTP bodies of `/api/players`,
+//! `/api/lobby`, `/api/seeks` and `/api/pool`, and the frames of the player socket and the
+//! lobby socket. Nothing here depends on a formation or a rank.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Code, RulesRequest, RulesWords, SideWord};
+use crate::clock::ClockSettings;
+
+/// `POST /api/players`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RegisterRequest {
+    /// The name asked for.
+    pub name: String,
+}
+
+/// The reply to `POST /api/players`: the name and its secret key (the only time it is sent).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RegisterReply {
+    /// The name, as registered.
+    pub name: String,
+    /// The player's key.
+    pub key: String,
+}
+
+/// `GET /api/players/{name}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Profile {
+    /// The name.
+    pub name: String,
+    /// Whether it is one of the server's bots.
+    pub bot: bool,
+    /// The rating, rounded.
+    pub rating: i64,
+    /// The rating deviation, rounded.
+    pub rd: i64,
+    /// Whether the rating is provisional (RD above 110).
+    pub provisional: bool,
+    /// The army rank the rating earns, `"Recruit"` while provisional.
+    pub title: String,
+    /// Finished games (rated and unrated; aborted games are not counted).
+    pub games: u64,
+    /// Of which won.
+    pub won: u64,
+    /// Lost.
+    pub lost: u64,
+    /// Drawn.
+    pub drawn: u64,
+}
+
+/// Each seat's player's name; `null` for an anonymous seat.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Names {
+    /// White's.
+    pub white: Option<String>,
+    /// Black's.
+    pub black: Option<String>,
+}
+
+/// `POST /api/seeks`: every field optional.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SeekRequest {
+    /// The clock; untimed when absent or null.
+    pub clock: Option<ClockSettings>,
+    /// The rules (official when absent).
+    pub rules: Option<RulesRequest>,
+    /// Whether the game is rated (default false).
+    pub rated: Option<bool>,
+    /// The setup time, as in `POST /api/games`.
+    pub setup_ms: Option<i64>,
+}
+
+/// The reply to `POST /api/seeks`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeekReply {
+    /// The seek's id.
+    pub seek: String,
+}
+
+/// An open seek as the lobby shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeekWords {
+    /// Its id.
+    pub seek: String,
+    /// Its owner's name.
+    pub name: String,
+    /// Its owner's rating, rounded.
+    pub rating: i64,
+    /// Whether that rating is provisional.
+    pub provisional: bool,
+    /// The clock; `null` for an untimed game.
+    pub clock: Option<ClockSettings>,
+    /// The rules.
+    pub rules: RulesWords,
+    /// Whether the game is rated.
+    pub rated: bool,
+    /// The setup time (an addition).
+    pub setup_ms: u64,
+}
+
+/// `GET /api/lobby`, and the lobby socket's `lobby` frame's content.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Lobby {
+    /// The open seeks, oldest first.
+    pub seeks: Vec<SeekWords>,
+    /// Games in play.
+    pub playing: usize,
+}
+
+/// `POST /api/pool`: every field optional.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PoolRequest {
+    /// The clock; untimed when absent or null.
+    pub clock: Option<ClockSettings>,
+    /// Whether the games are rated (default false).
+    pub rated: Option<bool>,
+}
+
+/// The reply to `POST /api/pool`: the pool's name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PoolReply {
+    /// The pool, as `"5+3"` (minutes and seconds of increment) or `"untimed"`, with
+    /// `" rated"` for a rated pool.
+    pub pool: String,
+}
+
+/// A frame from a client on the player socket.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "kebab-case")]
+pub enum PlayerClientMessage {
+    /// The first frame: the player's key.
+    Auth {
+        /// The key.
+        key: String,
+    },
+    /// Answered with a pong.
+    Ping,
+}
+
+/// A frame the server sends on the player socket or the lobby socket.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "kebab-case")]
+pub enum LobbyMessage {
+    /// The key was good: the socket is the player's.
+    Welcome {
+        /// The player's name.
+        name: String,
+    },
+    /// One of the player's seeks was accepted, or the pool paired the player: its seat.
+    Paired {
+        /// The game.
+        game: String,
+        /// The player's side.
+        side: SideWord,
+        /// The player's seat token in it.
+        token: String,
+    },
+    /// The lobby now (the lobby socket's frame).
+    Lobby {
+        /// The open seeks.
+        seeks: Vec<SeekWords>,
+        /// Games in play.
+        playing: usize,
+    },
+    /// A frame refused; nothing changed.
+    Error {
+        /// Why.
+        code: Code,
+        /// What was wrong.
+        message: String,
+    },
+    /// The answer to a ping.
+    Pong,
+}
+
+impl LobbyMessage {
+    /// The frame's text.
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// Whether `name` is one the contract allows: 3 to 20 characters from `A-Z a-z 0-9 _ -`.
+#[must_use]
+pub fn valid_name(name: &str) -> bool {
+    (3..=20).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+/// The prefix of the server's bots' names (refused to anyone else, in any case).
+pub const BOT_PREFIX: &str = "bot-";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_three_to_twenty_of_the_allowed_characters() {
+        for good in ["abc", "Maria_Santos-7", "x".repeat(20).as_str()] {
+            assert!(valid_name(good), "{good}");
+        }
+        for bad in [
+            "ab",
+            "",
+            "x".repeat(21).as_str(),
+            "a b c",
+            "ñandu",
+            "a.b.c",
+            "abc!",
+        ] {
+            assert!(!valid_name(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn frames_are_spelled_as_the_contract_says() {
+        let paired = LobbyMessage::Paired {
+            game: "g".into(),
+            side: SideWord(salpakan::Side::Black),
+            token: "t".into(),
+        };
+        assert_eq!(
+            paired.to_json(),
+            r#"{"t":"paired","game":"g","side":"black","token":"t"}"#
+        );
+        assert_eq!(
+            serde_json::from_str::<PlayerClientMessage>(r#"{"t":"auth","key":"k"}"#).unwrap(),
+            PlayerClientMessage::Auth { key: "k".into() }
+        );
+    }
+}

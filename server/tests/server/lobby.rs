@@ -1,0 +1,482 @@
+//! Players, the lobby and pairing on the real stack: names and keys (digests only in the
+//! database, one 401 for every wrong key), profiles, seeks (exactly one of two simultaneous
+//! accepts wins, no ghost seeks), the pools (only within a clock), `paired` to its player
+//! alone, and a restart.
+
+use std::time::Duration;
+
+use salpakan::Side;
+use salpakan_server::client::{Socket, request_as};
+use serde_json::{Value, json};
+
+use crate::common::{Seat, Server, random_game, scratch, start, start_on};
+
+/// A request as the player of `key` (or anonymously).
+async fn as_player(
+    server: &Server,
+    key: Option<&str>,
+    method: &str,
+    path: &str,
+    body: &Value,
+) -> (u16, Value) {
+    let body = if body.is_null() {
+        String::new()
+    } else {
+        body.to_string()
+    };
+    let (status, text) = request_as(None, server.addr, method, path, &body, key)
+        .await
+        .expect("an HTTP reply");
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
+
+/// Registers `name`; its key.
+async fn register(server: &Server, name: &str) -> String {
+    let (status, reply) =
+        as_player(server, None, "POST", "/api/players", &json!({"name": name})).await;
+    assert_eq!(status, 201, "{reply}");
+    assert_eq!(reply["name"], name);
+    reply["key"].as_str().unwrap().to_owned()
+}
+
+/// An open socket at `path`.
+async fn socket(server: &Server, path: &str) -> Seat {
+    let socket = Socket::open(None, server.addr, path)
+        .await
+        .expect("the socket opens");
+    Seat {
+        socket,
+        transcript: Vec::new(),
+    }
+}
+
+/// `key`'s player socket, welcomed.
+async fn player_socket(server: &Server, key: &str) -> Seat {
+    let mut seat = socket(server, "/api/players/socket").await;
+    seat.send(&json!({"t": "auth", "key": key})).await;
+    assert_eq!(seat.recv().await["t"], "welcome");
+    seat
+}
+
+/// Whether a frame comes within `ms`.
+async fn quiet_for(seat: &mut Seat, ms: u64) -> bool {
+    tokio::time::timeout(Duration::from_millis(ms), seat.socket.next())
+        .await
+        .is_err()
+}
+
+#[tokio::test]
+async fn names_keys_and_profiles() {
+    let db = scratch("players").join("games.db");
+    let server = start_on(db.clone(), 41, |_| {}).await;
+    let key = register(&server, "Maria_S").await;
+    assert_eq!(key.len(), 64, "256 bits");
+    for (name, status, code) in [
+        ("maria_s", 409, "name-taken"),
+        ("MARIA_S", 409, "name-taken"),
+        ("bot-greedy", 409, "name-taken"),
+        ("BOT-Anyone", 409, "name-taken"),
+        ("ab", 400, "bad-name"),
+        ("a b c", 400, "bad-name"),
+        ("x".repeat(21).as_str(), 400, "bad-name"),
+    ] {
+        let (got, reply) = as_player(
+            &server,
+            None,
+            "POST",
+            "/api/players",
+            &json!({"name": name}),
+        )
+        .await;
+        assert_eq!(
+            (got, reply["error"].as_str()),
+            (status, Some(code)),
+            "{name}: {reply}"
+        );
+    }
+    let (status, profile) =
+        as_player(&server, None, "GET", "/api/players/MARIA_s", &Value::Null).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        profile,
+        json!({"name": "Maria_S", "bot": false, "rating": 1500, "rd": 350, "provisional": true,
+               "title": "Recruit", "games": 0, "won": 0, "lost": 0, "drawn": 0})
+    );
+    for bot in ["bot-random", "bot-greedy", "bot-ismcts"] {
+        let (status, profile) = as_player(
+            &server,
+            None,
+            "GET",
+            &format!("/api/players/{bot}"),
+            &Value::Null,
+        )
+        .await;
+        assert_eq!((status, &profile["bot"]), (200, &json!(true)), "{profile}");
+    }
+    let (status, _) = as_player(&server, None, "GET", "/api/players/nobody", &Value::Null).await;
+    assert_eq!(status, 404);
+    // Every kind of wrong key gets the same reply, byte for byte.
+    let other = register(&server, "Jose").await;
+    let mut replies = Vec::new();
+    for header in [
+        None,
+        Some("wrong"),
+        Some(&other[..63]),
+        Some(""),
+        Some("Basic x"),
+    ] {
+        let head = header.map(|h| h.to_owned());
+        let reply = request_as(
+            None,
+            server.addr,
+            "POST",
+            "/api/seeks",
+            "{}",
+            head.as_deref(),
+        )
+        .await
+        .unwrap();
+        replies.push(reply);
+    }
+    let malformed = salpakan_server::client::request(server.addr, "POST", "/api/pool", "{}")
+        .await
+        .unwrap();
+    replies.push(malformed);
+    for reply in &replies {
+        assert_eq!(reply.0, 401);
+        assert_eq!(
+            reply.1,
+            r#"{"error":"bad-key","message":"a player's key is needed, and this is not one"}"#
+        );
+    }
+    // A player socket with a wrong key, or none in time, is closed with 4401.
+    let mut wrong = socket(&server, "/api/players/socket").await;
+    wrong
+        .send(&json!({"t": "auth", "key": "0".repeat(64)}))
+        .await;
+    assert_eq!(wrong.until_close().await, 4401);
+    let mut welcome = socket(&server, "/api/players/socket").await;
+    welcome.send(&json!({"t": "auth", "key": key})).await;
+    assert_eq!(
+        welcome.recv().await,
+        json!({"t": "welcome", "name": "Maria_S"})
+    );
+    welcome.send(&json!({"t": "ping"})).await;
+    assert_eq!(welcome.recv().await, json!({"t": "pong"}));
+    server.stop().await;
+    // The database holds the keys' digests only.
+    for file in [db.clone(), db.with_extension("db-wal")] {
+        let bytes = std::fs::read(&file).unwrap_or_default();
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(
+            !text.contains(&key) && !text.contains(&other),
+            "{}",
+            file.display()
+        );
+    }
+    // And the players are there after a restart.
+    let server = start_on(db, 41, |_| {}).await;
+    let (status, _) = as_player(&server, None, "GET", "/api/players/maria_s", &Value::Null).await;
+    assert_eq!(status, 200);
+    let _welcomed = player_socket(&server, &key).await;
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn two_accepts_at_once_make_one_game_and_paired_reaches_only_its_player() {
+    let server = start(42).await;
+    let [owner, a, b] = [
+        register(&server, "owner").await,
+        register(&server, "alice").await,
+        register(&server, "bruno").await,
+    ];
+    // No socket, no seek.
+    let seek_body = json!({"clock": {"initial_ms": 300000, "increment_ms": 3000}, "rated": true});
+    let (status, reply) = as_player(&server, Some(&owner), "POST", "/api/seeks", &seek_body).await;
+    assert_eq!((status, &reply["error"]), (409, &json!("no-socket")));
+    let mut lobby = socket(&server, "/api/lobby/socket").await;
+    assert_eq!(
+        lobby.recv().await,
+        json!({"t": "lobby", "seeks": [], "playing": 0})
+    );
+    let mut owner_socket = player_socket(&server, &owner).await;
+    let mut alice_socket = player_socket(&server, &a).await;
+    let mut bruno_socket = player_socket(&server, &b).await;
+    let (status, reply) = as_player(&server, Some(&owner), "POST", "/api/seeks", &seek_body).await;
+    assert_eq!(status, 201, "{reply}");
+    let sid = reply["seek"].as_str().unwrap().to_owned();
+    let listed = json!({"seek": sid, "name": "owner", "rating": 1500, "provisional": true,
+        "clock": {"initial_ms": 300000, "increment_ms": 3000},
+        "rules": {"setup_rows": 3, "move_limit": 0, "max_plies": null}, "rated": true,
+        "setup_ms": 180000});
+    let (_, listing) = as_player(&server, None, "GET", "/api/lobby", &Value::Null).await;
+    assert_eq!(listing, json!({"seeks": [listed], "playing": 0}));
+    let frame = lobby.until("lobby").await;
+    assert_eq!(frame["seeks"], json!([listed]));
+    // Its owner cannot accept it; two others at once: exactly one game.
+    let path = format!("/api/seeks/{sid}/accept");
+    let (status, reply) = as_player(&server, Some(&owner), "POST", &path, &Value::Null).await;
+    assert_eq!((status, &reply["error"]), (409, &json!("own-seek")));
+    let (first, second) = tokio::join!(
+        as_player(&server, Some(&a), "POST", &path, &Value::Null),
+        as_player(&server, Some(&b), "POST", &path, &Value::Null),
+    );
+    let mut statuses = [first.0, second.0];
+    statuses.sort_unstable();
+    assert_eq!(statuses, [200, 404], "{first:?} {second:?}");
+    let (winner, winner_socket, loser_socket) = if first.0 == 200 {
+        (first.1, &mut alice_socket, &mut bruno_socket)
+    } else {
+        (second.1, &mut bruno_socket, &mut alice_socket)
+    };
+    let paired = owner_socket.until("paired").await;
+    assert_eq!(paired["game"], winner["game"]);
+    assert_ne!(paired["side"], winner["side"]);
+    assert_ne!(paired["token"], winner["token"]);
+    // Nobody else hears of it: not the accepter's socket, not the other player's.
+    assert!(quiet_for(winner_socket, 300).await);
+    assert!(quiet_for(loser_socket, 10).await);
+    let game = winner["game"].as_str().unwrap();
+    for (token, side) in [
+        (&paired["token"], &paired["side"]),
+        (&winner["token"], &winner["side"]),
+    ] {
+        let mut seat = server.seat(game, token.as_str()).await;
+        let state = seat.until("state").await;
+        assert_eq!(&state["side"], side);
+        assert_eq!(state["rated"], true);
+        assert_eq!(state["phase"], "setup");
+        assert!(
+            state["setup_left_ms"].as_u64().is_some(),
+            "both seats are taken"
+        );
+        let names = &state["names"];
+        assert!(
+            names["white"].is_string() && names["black"].is_string(),
+            "{names}"
+        );
+    }
+    let frame = lobby.until("lobby").await;
+    assert_eq!(
+        frame["seeks"],
+        json!([]),
+        "an accepted seek leaves the lobby"
+    );
+    // At most three seeks a player.
+    for _ in 0..3 {
+        let (status, _) = as_player(&server, Some(&owner), "POST", "/api/seeks", &json!({})).await;
+        assert_eq!(status, 201);
+    }
+    let (status, reply) = as_player(&server, Some(&owner), "POST", "/api/seeks", &json!({})).await;
+    assert_eq!((status, &reply["error"]), (429, &json!("too-many-seeks")));
+    // Withdrawn by its owner only.
+    let (_, listing) = as_player(&server, None, "GET", "/api/lobby", &Value::Null).await;
+    let sid = listing["seeks"][0]["seek"].as_str().unwrap().to_owned();
+    let (status, _) = as_player(
+        &server,
+        Some(&a),
+        "DELETE",
+        &format!("/api/seeks/{sid}"),
+        &Value::Null,
+    )
+    .await;
+    assert_eq!(status, 404);
+    let (status, _) = as_player(
+        &server,
+        Some(&owner),
+        "DELETE",
+        &format!("/api/seeks/{sid}"),
+        &Value::Null,
+    )
+    .await;
+    assert_eq!(status, 204);
+    // The owner's last player socket closes: its seeks go with it.
+    drop(owner_socket);
+    let mut gone = false;
+    for _ in 0..50 {
+        let frame = lobby.until("lobby").await;
+        if frame["seeks"] == json!([]) {
+            gone = true;
+            break;
+        }
+    }
+    assert!(gone, "no ghost seeks");
+    let (_, listing) = as_player(&server, None, "GET", "/api/lobby", &Value::Null).await;
+    assert_eq!(listing["seeks"], json!([]));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_pool_pairs_only_within_a_clock() {
+    let server = start(43).await;
+    let keys = [
+        register(&server, "ana").await,
+        register(&server, "ben").await,
+        register(&server, "cruz").await,
+    ];
+    let mut sockets = Vec::new();
+    for key in &keys {
+        sockets.push(player_socket(&server, key).await);
+    }
+    let blitz = json!({"clock": {"initial_ms": 300000, "increment_ms": 3000}});
+    let rapid = json!({"clock": {"initial_ms": 600000, "increment_ms": 0}});
+    let (status, reply) = as_player(&server, Some(&keys[0]), "POST", "/api/pool", &blitz).await;
+    assert_eq!((status, reply), (202, json!({"pool": "5+3"})));
+    let (status, reply) = as_player(&server, Some(&keys[1]), "POST", "/api/pool", &rapid).await;
+    assert_eq!((status, reply), (202, json!({"pool": "10+0"})));
+    assert!(
+        quiet_for(&mut sockets[0], 200).await,
+        "nobody to pair with yet"
+    );
+    let (status, _) = as_player(&server, Some(&keys[2]), "POST", "/api/pool", &blitz).await;
+    assert_eq!(status, 202);
+    let ana = sockets[0].until("paired").await;
+    let cruz = sockets[2].until("paired").await;
+    assert_eq!(ana["game"], cruz["game"]);
+    assert_ne!(ana["side"], cruz["side"]);
+    assert!(
+        quiet_for(&mut sockets[1], 200).await,
+        "ben waits in another pool"
+    );
+    let game = ana["game"].as_str().unwrap();
+    let (_, summary) = server
+        .json("GET", &format!("/api/games/{game}"), &Value::Null)
+        .await;
+    assert_eq!(
+        summary["clock"],
+        json!({"white_ms": 300000, "black_ms": 300000, "running": null})
+    );
+    // Ben leaves his pool; nothing pairs him.
+    let (status, _) = as_player(&server, Some(&keys[1]), "DELETE", "/api/pool", &Value::Null).await;
+    assert_eq!(status, 204);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn named_games_are_counted_and_rated_ones_need_keys() {
+    let server = start(44).await;
+    let [w, b] = [
+        register(&server, "white_one").await,
+        register(&server, "black_one").await,
+    ];
+    // Anonymous rated: refused; a rated game against a bot is fine.
+    let (status, reply) =
+        as_player(&server, None, "POST", "/api/games", &json!({"rated": true})).await;
+    assert_eq!((status, &reply["error"]), (401, &json!("bad-key")));
+    let (status, vs_bot) = as_player(
+        &server,
+        Some(&w),
+        "POST",
+        "/api/games",
+        &json!({"rated": true, "opponent": "random"}),
+    )
+    .await;
+    assert_eq!(status, 201);
+    let (_, summary) = server
+        .json(
+            "GET",
+            &format!("/api/games/{}", vs_bot["game"].as_str().unwrap()),
+            &Value::Null,
+        )
+        .await;
+    let bot_side = if vs_bot["side"] == "white" {
+        "black"
+    } else {
+        "white"
+    };
+    assert_eq!(summary["names"][bot_side], "bot-random");
+    assert_eq!(
+        summary["names"][vs_bot["side"].as_str().unwrap()],
+        "white_one"
+    );
+    // A rated game between two: the joiner needs a key, and not the creator's own.
+    let game_body = json!({"rated": true, "side": "white", "first": "white"});
+    let (status, created) = as_player(&server, Some(&w), "POST", "/api/games", &game_body).await;
+    assert_eq!(status, 201);
+    let id = created["game"].as_str().unwrap();
+    let join = format!("/api/games/{id}/join");
+    let invite = json!({"invite": created["invite"]});
+    let (status, reply) = as_player(&server, None, "POST", &join, &invite).await;
+    assert_eq!((status, &reply["error"]), (401, &json!("bad-key")));
+    let (status, reply) = as_player(&server, Some(&w), "POST", &join, &invite).await;
+    assert_eq!((status, &reply["error"]), (409, &json!("own-game")));
+    let (status, joined) = as_player(&server, Some(&b), "POST", &join, &invite).await;
+    assert_eq!(status, 200, "{joined}");
+    // Played to a resignation: both players' counts.
+    let game = random_game(9, 2);
+    let mut white = server.seat(id, created["token"].as_str()).await;
+    let mut black = server.seat(id, joined["token"].as_str()).await;
+    for (seat, side) in [(&mut white, Side::White), (&mut black, Side::Black)] {
+        seat.until("state").await;
+        let cells = crate::common::cells(game.setup(side).unwrap());
+        seat.send(&json!({"t": "setup", "cells": cells})).await;
+    }
+    white.until("start").await;
+    black.send(&json!({"t": "resign"})).await;
+    let over = white.until("over").await;
+    assert_eq!(over["status"]["winner"], "white");
+    let (_, won) = as_player(&server, None, "GET", "/api/players/white_one", &Value::Null).await;
+    let (_, lost) = as_player(&server, None, "GET", "/api/players/black_one", &Value::Null).await;
+    assert_eq!(
+        (won["games"].as_u64(), won["won"].as_u64()),
+        (Some(1), Some(1))
+    );
+    assert_eq!(
+        (lost["games"].as_u64(), lost["lost"].as_u64()),
+        (Some(1), Some(1))
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn after_a_restart_players_and_games_remain_and_seeks_are_withdrawn() {
+    let db = scratch("lobby-restart").join("games.db");
+    let server = start_on(db.clone(), 45, |_| {}).await;
+    let [a, b] = [
+        register(&server, "rosa").await,
+        register(&server, "tomas").await,
+    ];
+    let _sockets = [
+        player_socket(&server, &a).await,
+        player_socket(&server, &b).await,
+    ];
+    let (_, seek) = as_player(&server, Some(&a), "POST", "/api/seeks", &json!({})).await;
+    let (_, open) = as_player(&server, Some(&a), "POST", "/api/seeks", &json!({})).await;
+    let (status, seat) = as_player(
+        &server,
+        Some(&b),
+        "POST",
+        &format!("/api/seeks/{}/accept", seek["seek"].as_str().unwrap()),
+        &Value::Null,
+    )
+    .await;
+    assert_eq!(status, 200);
+    server.stop().await;
+    let server = start_on(db, 45, |_| {}).await;
+    let (_, listing) = as_player(&server, None, "GET", "/api/lobby", &Value::Null).await;
+    assert_eq!(
+        listing["seeks"],
+        json!([]),
+        "a seek does not outlive its socket"
+    );
+    let (status, _) = as_player(
+        &server,
+        Some(&b),
+        "POST",
+        &format!("/api/seeks/{}/accept", open["seek"].as_str().unwrap()),
+        &Value::Null,
+    )
+    .await;
+    assert_eq!(status, 404);
+    let mut back = server
+        .seat(seat["game"].as_str().unwrap(), seat["token"].as_str())
+        .await;
+    let state = back.until("state").await;
+    assert_eq!(state["phase"], "setup");
+    assert_eq!(state["names"][seat["side"].as_str().unwrap()], "tomas");
+    let _welcomed = player_socket(&server, &a).await;
+    server.stop().await;
+}
