@@ -123,6 +123,10 @@ fuzz_target!(|data: &[u8]| {
                         assert!(!replies.iter().any(|f| shows_enemy_rank(&f.to_json(), side)));
                     }
                 }
+                Answer::Rematch(_) => {
+                    assert_eq!(room.version(), version);
+                    assert_eq!(seen(&room), before, "asking for a rematch's seat changed the game");
+                }
                 Answer::Replay(frames) => {
                     assert_eq!(room.version(), version);
                     assert_eq!(seen(&room), before, "a replay changed the game");

@@ -121,16 +121,20 @@ impl Hub {
     }
 
     /// Makes a game of `settings` with `seating`, created by `ip` (its slot taken under the
-    /// limits of games per address): written, then held. Returns its id.
+    /// limits of games per address; a rematch has none): written, with `also` in the same
+    /// transaction, then held. Returns its id.
     pub(super) async fn open_game(
         self: &Arc<Hub>,
         settings: &Settings,
         seating: Seating,
-        ip: IpAddr,
+        ip: Option<IpAddr>,
+        also: Vec<Write>,
     ) -> Result<String, HubError> {
         let limits = &self.config.limits;
-        self.quotas
-            .take_game(ip, limits.games_per_ip, limits.games_per_hour)?;
+        if let Some(ip) = ip {
+            self.quotas
+                .take_game(ip, limits.games_per_ip, limits.games_per_hour)?;
+        }
         let entropy = &*self.entropy;
         let id = seating.id.clone();
         let created_ms = crate::clock::unix_ms();
@@ -163,10 +167,7 @@ impl Hub {
             self.config.bot_budget,
             Instant::now(),
         );
-        let mut writes = vec![Write::Create {
-            spec,
-            creator: Some(ip),
-        }];
+        let mut writes = vec![Write::Create { spec, creator: ip }];
         if !room.events().is_empty() {
             writes.push(Write::Events {
                 game: id.clone(),
@@ -175,11 +176,12 @@ impl Hub {
                 ending: None,
             });
         }
+        writes.extend(also);
         if let Err(e) = self.store.write(writes).await {
-            self.release_game(Some(ip));
+            self.release_game(ip);
             return Err(e.into());
         }
-        self.admit(room, Some(ip));
+        self.admit(room, ip);
         Ok(id)
     }
 
@@ -217,7 +219,9 @@ impl Hub {
         seating.tokens[side.index()] = Some(secret::digest(&token));
         seating.names[side.index()] = player;
         seating.invite = invite.as_deref().map(secret::digest);
-        let game = self.open_game(&settings, seating, ip).await?;
+        let game = self
+            .open_game(&settings, seating, Some(ip), Vec::new())
+            .await?;
         Ok(CreateReply {
             game,
             side: SideWord(side),

@@ -375,7 +375,9 @@ impl Hub {
         seating.tokens = [0, 1].map(|i| Some(secret::digest(&tokens[i])));
         seating.names[waiting_side.index()] = Some(pairing.waiting.clone());
         seating.names[waiting_side.other().index()] = Some(pairing.arriving.clone());
-        let game = self.open_game(&pairing.settings, seating, ip).await?;
+        let game = self
+            .open_game(&pairing.settings, seating, Some(ip), Vec::new())
+            .await?;
         self.tell_player(
             &pairing.waiting,
             &LobbyMessage::Paired {

@@ -7,6 +7,7 @@ mod lobby;
 mod pauses;
 mod players;
 mod quota;
+mod rematch;
 mod tasks;
 
 pub use games::Settings;
@@ -25,7 +26,7 @@ use tokio::time::Instant;
 
 use crate::budget::Budget;
 use crate::config::Config;
-use crate::room::{Answer, Phase, Player, Recipient, RestoreError, Room, Saved};
+use crate::room::{Answer, Event, Phase, Player, Recipient, RestoreError, Room, Saved};
 use crate::secret::{Entropy, ID_BYTES};
 use crate::store::{Ended, Ending, GameResult, PlayerRow, Store, StoreError, Write};
 use crate::wire::{CloseCode, Code, Refusal, ServerMessage, SideWord};
@@ -494,7 +495,7 @@ impl Hub {
     /// frames it would send, and `false` from it (the socket's budget cannot pay) sends
     /// nothing and returns `false`.
     pub async fn handle(
-        &self,
+        self: &Arc<Hub>,
         live: &Arc<Live>,
         subscriber: u64,
         to: Recipient,
@@ -527,7 +528,17 @@ impl Hub {
                 }
                 reply(&state, Out::Frames(frames));
             }
-            Answer::Events(from) => self.settle(live, &mut state, from).await,
+            Answer::Events(from) => {
+                self.settle(live, &mut state, from).await;
+                if state.room.rematch_due(now) {
+                    self.make_rematch(live, &mut state, now).await;
+                }
+            }
+            Answer::Rematch(side) => {
+                if let Some(message) = self.reissue(&state, side).await {
+                    reply(&state, Out::Text(message.to_json().into()));
+                }
+            }
         }
         true
     }
@@ -538,7 +549,12 @@ impl Hub {
         if events.is_empty() {
             return;
         }
-        let write_ending = ending(&state.room);
+        // A game's end is kept (and its players' results counted) once: with the events that
+        // end it, not with a rematch offer after it.
+        let ends = events
+            .iter()
+            .any(|e| matches!(e, Event::Over { .. } | Event::Aborted { .. }));
+        let write_ending = if ends { ending(&state.room) } else { None };
         let write = Write::Events {
             game: live.id.clone(),
             first_v: from as u64 + 1,

@@ -56,6 +56,16 @@ pub enum Event {
         /// The side that ran out of setup time, or that aborted.
         side: Side,
     },
+    /// After the end, a seat asks for a rematch.
+    RematchOffer {
+        /// The side that asks.
+        side: Side,
+    },
+    /// Both seats asked: the rematch was made (in the same transaction as this event).
+    Rematched {
+        /// The new game's id.
+        game: String,
+    },
     /// The game ended.
     Over {
         /// How.

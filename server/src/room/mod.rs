@@ -90,7 +90,15 @@ pub enum Command {
         /// The seat.
         side: Side,
     },
+    /// After the end, `side` asks for a rematch (or accepts the opponent's standing request).
+    Rematch {
+        /// The seat.
+        side: Side,
+    },
 }
+
+/// How long a rematch offer stands.
+pub const REMATCH_LAPSE: Duration = Duration::from_secs(5 * 60);
 
 /// What a request decides.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -100,6 +108,8 @@ pub enum Decision {
     /// The seat's last move sent again: the event with this version answers it, nothing else
     /// happens.
     Resend(u64),
+    /// A seat asks again for its seat in the rematch already made: the hub gives it one.
+    Rematch(Side),
 }
 
 /// How a request changed a room.
@@ -109,6 +119,8 @@ pub enum Change {
     Events(usize),
     /// The seat's last move sent again: the event with this version answers it.
     Resend(u64),
+    /// A seat asks again for its seat in the rematch already made.
+    Rematch(Side),
 }
 
 /// A room's answer to one frame from a client ([`Room::handle`]).
@@ -122,6 +134,8 @@ pub enum Answer {
     Messages(Vec<ServerMessage>),
     /// The events a `hello` asked for, as their frames (rendered once, shared).
     Replay(Vec<Arc<str>>),
+    /// The seat asks again for its seat in the rematch already made: give it one.
+    Rematch(Side),
 }
 
 /// A stored game that does not fit the rules: it cannot be restored.
@@ -166,6 +180,10 @@ pub struct Room {
     abort_at: Option<Instant>,
     /// Why and by whom the game was aborted, if it was.
     aborted: Option<(AbortReason, Side)>,
+    /// Each side's standing rematch offer, since when.
+    rematch_offers: [Option<Instant>; 2],
+    /// The rematch's id, once it was made.
+    rematched: Option<String>,
     /// Since when the side to move has been to move (an absence counts only from then).
     turn_since: Instant,
     /// The server's pauses already taken out of the clock and the absences.
@@ -207,6 +225,8 @@ impl Room {
             setup_deadline: None,
             abort_at: None,
             aborted: None,
+            rematch_offers: [None, None],
+            rematched: None,
             turn_since: now,
             absorbed: Duration::ZERO,
         }
@@ -295,6 +315,20 @@ impl Room {
             }
             Event::DrawOffer { .. } => self.ongoing_game().map(drop).map_err(|r| r.message),
             Event::Aborted { .. } => self.abortable().map_err(|r| r.message),
+            Event::RematchOffer { .. } => {
+                if self.phase() == Phase::Over && self.rematched.is_none() {
+                    Ok(())
+                } else {
+                    Err("a rematch offer outside the end".into())
+                }
+            }
+            Event::Rematched { .. } => {
+                if self.phase() == Phase::Over && self.rematched.is_none() {
+                    Ok(())
+                } else {
+                    Err("a rematch made twice, or before the end".into())
+                }
+            }
             Event::Over { status, .. } => {
                 let game = self.game.as_ref().ok_or("the end before the start")?;
                 if game.status().is_ongoing() {
@@ -345,6 +379,8 @@ impl Room {
                 self.turn_since = now;
             }
             Event::DrawOffer { side } => self.draw_offer = Some(*side),
+            Event::RematchOffer { side } => self.rematch_offers[side.index()] = Some(now),
+            Event::Rematched { game } => self.rematched = Some(game.clone()),
             Event::Aborted { reason, side } => {
                 self.aborted = Some((*reason, *side));
                 self.draw_offer = None;
@@ -402,6 +438,7 @@ impl Room {
                     None => Decision::Events(vec![Event::DrawOffer { side }]),
                 })
             }
+            Command::Rematch { side } => self.decide_rematch(side, now),
             Command::Abort { side } => {
                 self.abortable()?;
                 Ok(Decision::Events(vec![Event::Aborted {
@@ -410,6 +447,50 @@ impl Room {
                 }]))
             }
         }
+    }
+
+    /// A rematch asked for by `side` at `now`: its offer (and at once a bot opponent's), or,
+    /// once the rematch is made, the seat's place in it again.
+    fn decide_rematch(&self, side: Side, now: Instant) -> Result<Decision, Refusal> {
+        if self.phase() != Phase::Over {
+            return Err(Refusal::new(
+                Code::WrongPhase,
+                "a rematch is asked for after the end",
+            ));
+        }
+        if self.rematched.is_some() {
+            return Ok(Decision::Rematch(side));
+        }
+        if self.offer_stands(side, now) {
+            return Err(Refusal::new(Code::WrongPhase, "your rematch offer stands"));
+        }
+        let mut events = vec![Event::RematchOffer { side }];
+        let other = side.other();
+        if matches!(self.spec.players[other.index()], Player::Bot(_))
+            && !self.offer_stands(other, now)
+        {
+            // A server bot accepts at once.
+            events.push(Event::RematchOffer { side: other });
+        }
+        Ok(Decision::Events(events))
+    }
+
+    /// Whether `side`'s rematch offer stands at `now` (made, not lapsed).
+    fn offer_stands(&self, side: Side, now: Instant) -> bool {
+        self.rematch_offers[side.index()]
+            .is_some_and(|at| now.saturating_duration_since(at) < REMATCH_LAPSE)
+    }
+
+    /// Whether both seats' rematch offers stand at `now` and the rematch is still to be made.
+    #[must_use]
+    pub fn rematch_due(&self, now: Instant) -> bool {
+        self.rematched.is_none() && Side::ALL.into_iter().all(|s| self.offer_stands(s, now))
+    }
+
+    /// The rematch's id, once it was made.
+    #[must_use]
+    pub fn rematched(&self) -> Option<&str> {
+        self.rematched.as_deref()
     }
 
     /// Whether the game may still be aborted: not ended, and its first ply not played.
@@ -445,6 +526,7 @@ impl Room {
     pub fn execute(&mut self, command: &Command, now: Instant) -> Result<Change, Refusal> {
         Ok(match self.decide(command, now)? {
             Decision::Resend(v) => Change::Resend(v),
+            Decision::Rematch(side) => Change::Rematch(side),
             Decision::Events(events) => Change::Events(self.apply_all(events, now)),
         })
     }
@@ -769,15 +851,13 @@ impl Room {
             (ClientMessage::Resign, Recipient::Seat(side)) => Ok(Command::Resign { side }),
             (ClientMessage::Draw, Recipient::Seat(side)) => Ok(Command::Draw { side }),
             (ClientMessage::Abort, Recipient::Seat(side)) => Ok(Command::Abort { side }),
-            (ClientMessage::Rematch, Recipient::Seat(_)) => Err(Refusal::new(
-                Code::WrongPhase,
-                "a rematch is asked for after the end",
-            )),
+            (ClientMessage::Rematch, Recipient::Seat(side)) => Ok(Command::Rematch { side }),
         };
         match command.and_then(|command| self.execute(&command, now)) {
             Err(refusal) => Answer::Refused(refusal),
             Ok(Change::Resend(v)) => Answer::Replay(vec![self.frame(v, to)]),
             Ok(Change::Events(from)) => Answer::Events(from),
+            Ok(Change::Rematch(side)) => Answer::Rematch(side),
         }
     }
 
@@ -900,7 +980,7 @@ impl Room {
     pub fn expire(&mut self, now: Instant) -> Option<usize> {
         match self.decide_time(now)? {
             Decision::Events(events) => Some(self.apply_all(events, now)),
-            Decision::Resend(_) => None,
+            Decision::Resend(_) | Decision::Rematch(_) => None,
         }
     }
 

@@ -94,6 +94,14 @@ impl Room {
                 v,
                 side: SideWord(*side),
             },
+            Event::RematchOffer { side } => ServerMessage::RematchOffer {
+                v,
+                side: SideWord(*side),
+            },
+            Event::Rematched { game } => ServerMessage::RematchMade {
+                v,
+                game: game.clone(),
+            },
             Event::Aborted { reason, side } => ServerMessage::Aborted {
                 v,
                 reason: *reason,

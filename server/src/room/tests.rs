@@ -607,3 +607,84 @@ fn a_seat_may_abort_until_the_first_ply_and_not_after() {
         .unwrap();
     assert_eq!(room.phase(), Phase::Aborted);
 }
+
+#[test]
+fn a_rematch_is_due_when_both_offers_stand_and_an_offer_lapses() {
+    let now = Instant::now();
+    let mut room = started(None, now);
+    let ask = |room: &mut Room, side, at| room.execute(&Command::Rematch { side }, at);
+    assert_eq!(
+        ask(&mut room, Side::White, now).unwrap_err().code,
+        Code::WrongPhase
+    );
+    room.execute(&Command::Resign { side: Side::Black }, now)
+        .unwrap();
+    let from = room.version() as usize;
+    assert_eq!(ask(&mut room, Side::White, now), Ok(Change::Events(from)));
+    assert_eq!(
+        &*room.frame(room.version(), Recipient::Spectator),
+        r#"{"t":"rematch-offer","v":5,"side":"white"}"#
+    );
+    assert_eq!(
+        ask(&mut room, Side::White, now).unwrap_err().code,
+        Code::WrongPhase
+    );
+    assert!(!room.rematch_due(now));
+    // Black answers after the offer lapsed: its own offer stands, White's does not.
+    let late = now + REMATCH_LAPSE;
+    ask(&mut room, Side::Black, late).unwrap();
+    assert!(!room.rematch_due(late));
+    ask(&mut room, Side::White, late).unwrap();
+    assert!(room.rematch_due(late));
+    // Made: asking again is for the seat in it; the log restores with it.
+    room.apply(
+        Event::Rematched {
+            game: "next".into(),
+        },
+        late,
+    );
+    assert!(!room.rematch_due(late));
+    assert_eq!(
+        ask(&mut room, Side::Black, late),
+        Ok(Change::Rematch(Side::Black))
+    );
+    let back = Room::restore(room.saved(), Duration::from_secs(60), 100, late).unwrap();
+    assert_eq!(back.rematched(), Some("next"));
+    // An aborted game has no rematch.
+    let mut aborted = started(None, now);
+    aborted
+        .execute(&Command::Abort { side: Side::White }, now)
+        .unwrap();
+    assert_eq!(
+        ask(&mut aborted, Side::White, now).unwrap_err().code,
+        Code::WrongPhase
+    );
+}
+
+#[test]
+fn a_bot_accepts_a_rematch_at_once() {
+    let now = Instant::now();
+    let mut room = Room::new(
+        spec(
+            [Player::Human, Player::Bot(salpakan::AgentKind::Random)],
+            None,
+        ),
+        Duration::from_secs(60),
+        100,
+        now,
+    );
+    set_up(&mut room, Side::White, 1, now).unwrap();
+    room.execute(&Command::Resign { side: Side::White }, now)
+        .unwrap();
+    let from = room.version() as usize;
+    room.execute(&Command::Rematch { side: Side::White }, now)
+        .unwrap();
+    assert_eq!(
+        room.events()[from..],
+        [
+            Event::RematchOffer { side: Side::White },
+            Event::RematchOffer { side: Side::Black }
+        ]
+    );
+    assert!(room.rematch_due(now));
+}

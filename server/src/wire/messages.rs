@@ -172,6 +172,14 @@ pub enum ServerMessage {
         /// The side that asks.
         side: SideWord,
     },
+    /// The rematch was made (to everyone: a spectator may follow it); each seat then gets its
+    /// own `rematch`.
+    RematchMade {
+        /// The version.
+        v: u64,
+        /// The new game's id.
+        game: String,
+    },
     /// The rematch is made: the recipient's seat in the new game (each seat gets its own).
     Rematch {
         /// The new game's id.
@@ -217,7 +225,8 @@ impl ServerMessage {
             | ServerMessage::DrawOffer { v, .. }
             | ServerMessage::Over { v, .. }
             | ServerMessage::Aborted { v, .. }
-            | ServerMessage::RematchOffer { v, .. } => Some(*v),
+            | ServerMessage::RematchOffer { v, .. }
+            | ServerMessage::RematchMade { v, .. } => Some(*v),
             _ => None,
         }
     }

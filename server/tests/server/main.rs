@@ -10,5 +10,6 @@ mod lobby;
 mod noninterference;
 mod play;
 mod reconnect;
+mod rematch;
 mod seats;
 mod setup_time;

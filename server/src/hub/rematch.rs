@@ -1,0 +1,119 @@
+//! The rematch: once both seats of a finished game have asked, a new game with the same
+//! settings, each player taking the other colour, the same colour moving first (now played by
+//! the other person). It is made in the same transaction as the old game's `rematch-made`
+//! event, so a crash cannot make it twice; each seat then hears its own new token only.
+
+use std::sync::Arc;
+
+use salpakan::Side;
+use tokio::time::Instant;
+
+use super::games::{Seating, Settings};
+use super::{Hub, Live, LiveState, Out};
+use crate::room::{Event, Player};
+use crate::secret::{self, ID_BYTES, TOKEN_BYTES};
+use crate::store::Write;
+use crate::wire::{ServerMessage, SideWord};
+
+impl Hub {
+    /// Makes the rematch of the game in `state` (both offers stand at `now`): the new game and
+    /// the old game's `rematch-made` event in one transaction, then each seat its `rematch`.
+    pub(super) async fn make_rematch(
+        self: &Arc<Hub>,
+        live: &Arc<Live>,
+        state: &mut LiveState,
+        now: Instant,
+    ) {
+        let old = state.room.spec().clone();
+        let entropy = &*self.entropy;
+        let id = secret::random_hex(entropy, ID_BYTES);
+        let mut seating = Seating::new(id.clone(), old.first);
+        let mut tokens: [Option<String>; 2] = [None, None];
+        for side in Side::ALL {
+            let new = side.other();
+            seating.players[new.index()] = old.players[side.index()];
+            seating.names[new.index()] = old.names[side.index()].clone();
+            if old.players[side.index()] == Player::Human {
+                let token = secret::random_hex(entropy, TOKEN_BYTES);
+                seating.tokens[new.index()] = Some(secret::digest(&token));
+                tokens[new.index()] = Some(token);
+            }
+        }
+        let settings = Settings {
+            rules: old.rules,
+            clock: old.clock,
+            setup_ms: old.setup_ms,
+            rated: old.rated,
+        };
+        let event = Event::Rematched { game: id.clone() };
+        let also = vec![Write::Events {
+            game: live.id.clone(),
+            first_v: state.room.version() + 1,
+            events: vec![event.clone()],
+            ending: None,
+        }];
+        if let Err(e) = self.open_game(&settings, seating, None, also).await {
+            eprintln!("salpakan-server: game {}: rematch not made: {e}", live.id);
+            return;
+        }
+        state.room.apply(event, now);
+        let v = state.room.version();
+        let room = &state.room;
+        state
+            .subscribers
+            .retain(|s| s.tx.try_send(Out::Text(room.frame(v, s.to))).is_ok());
+        for s in &state.subscribers {
+            let Some(side) = s.to.side() else { continue };
+            let new = side.other();
+            if let Some(token) = &tokens[new.index()] {
+                let message = ServerMessage::Rematch {
+                    game: id.clone(),
+                    side: SideWord(new),
+                    token: token.clone(),
+                };
+                let _ = s.tx.try_send(Out::Text(message.to_json().into()));
+            }
+        }
+    }
+
+    /// `side` of the finished game in `state` asks again for its seat in the rematch already
+    /// made (its page lost the first answer): a fresh token for that seat, which replaces the
+    /// one given before (sockets already open with it stay open).
+    pub(super) async fn reissue(
+        self: &Arc<Hub>,
+        state: &LiveState,
+        side: Side,
+    ) -> Option<ServerMessage> {
+        let id = state.room.rematched()?.to_owned();
+        let new = side.other();
+        let live = self.live(&id).await.ok().flatten()?;
+        let mut rematch = live.state.lock().await;
+        if rematch.gone || rematch.room.spec().players[new.index()] != Player::Human {
+            return None;
+        }
+        let token = secret::random_hex(&*self.entropy, TOKEN_BYTES);
+        let digest = secret::digest(&token);
+        let name = rematch.room.spec().names[new.index()].clone();
+        let write = Write::Join {
+            game: id.clone(),
+            side: new,
+            token: digest.clone(),
+            seated_ms: None,
+            name: name.clone(),
+        };
+        if let Err(e) = self.store.write(vec![write]).await {
+            eprintln!("salpakan-server: game {id}: seat not given again: {e}");
+            return None;
+        }
+        let wall = crate::clock::unix_ms();
+        rematch
+            .room
+            .take_seat(new, digest, name, wall, Instant::now());
+        self.evict_if_done(&live, &rematch);
+        Some(ServerMessage::Rematch {
+            game: id,
+            side: SideWord(new),
+            token,
+        })
+    }
+}
