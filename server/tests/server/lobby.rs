@@ -3,70 +3,13 @@
 //! accepts wins, no ghost seeks), the pools (only within a clock), `paired` to its player
 //! alone, and a restart.
 
-use std::time::Duration;
-
 use salpakan::Side;
-use salpakan_server::client::{Socket, request_as};
+use salpakan_server::client::request_as;
 use serde_json::{Value, json};
 
-use crate::common::{Seat, Server, random_game, scratch, start, start_on};
-
-/// A request as the player of `key` (or anonymously).
-async fn as_player(
-    server: &Server,
-    key: Option<&str>,
-    method: &str,
-    path: &str,
-    body: &Value,
-) -> (u16, Value) {
-    let body = if body.is_null() {
-        String::new()
-    } else {
-        body.to_string()
-    };
-    let (status, text) = request_as(None, server.addr, method, path, &body, key)
-        .await
-        .expect("an HTTP reply");
-    (
-        status,
-        serde_json::from_str(&text).unwrap_or(Value::String(text)),
-    )
-}
-
-/// Registers `name`; its key.
-async fn register(server: &Server, name: &str) -> String {
-    let (status, reply) =
-        as_player(server, None, "POST", "/api/players", &json!({"name": name})).await;
-    assert_eq!(status, 201, "{reply}");
-    assert_eq!(reply["name"], name);
-    reply["key"].as_str().unwrap().to_owned()
-}
-
-/// An open socket at `path`.
-async fn socket(server: &Server, path: &str) -> Seat {
-    let socket = Socket::open(None, server.addr, path)
-        .await
-        .expect("the socket opens");
-    Seat {
-        socket,
-        transcript: Vec::new(),
-    }
-}
-
-/// `key`'s player socket, welcomed.
-async fn player_socket(server: &Server, key: &str) -> Seat {
-    let mut seat = socket(server, "/api/players/socket").await;
-    seat.send(&json!({"t": "auth", "key": key})).await;
-    assert_eq!(seat.recv().await["t"], "welcome");
-    seat
-}
-
-/// Whether a frame comes within `ms`.
-async fn quiet_for(seat: &mut Seat, ms: u64) -> bool {
-    tokio::time::timeout(Duration::from_millis(ms), seat.socket.next())
-        .await
-        .is_err()
-}
+use crate::common::{
+    as_player, player_socket, quiet_for, random_game, register, scratch, socket, start, start_on,
+};
 
 #[tokio::test]
 async fn names_keys_and_profiles() {

@@ -310,3 +310,173 @@ async fn two_games_at_once_give_what_each_gives_alone() {
         assert_eq!(alone.spectator, together.spectator);
     }
 }
+
+/// What the watched player, a third player and the public see over a run through the lobby:
+/// a game paired by the pool and aborted after both formations are in, and a game from an
+/// accepted seek played to a resignation and its rematch.
+#[derive(Debug, PartialEq, Eq)]
+struct LobbyRun {
+    /// The watched player's player socket, its seats' sockets (the `over` frame, which
+    /// reveals both formations, left out) and its HTTP replies.
+    watched: Vec<String>,
+    /// A player who plays neither game: its player socket.
+    bystander: Vec<String>,
+    /// The lobby (its socket's frame at each step, and `GET /api/lobby`), and the profiles.
+    public: Vec<String>,
+}
+
+/// The side the watched player gets in each of the two games for `seed` (the server's
+/// entropy is seeded: the same in every run).
+async fn lobby_run(games: [&Game; 2], seed: u64) -> (LobbyRun, [Side; 2]) {
+    use crate::common::{as_player, player_socket, register, socket};
+    let server = start_busy(seed).await;
+    let mut public = Vec::new();
+    let mut lobby = socket(&server, "/api/lobby/socket").await;
+    let look = async |lobby: &mut Seat, public: &mut Vec<String>| {
+        let (_, listing) = as_player(&server, None, "GET", "/api/lobby", &Value::Null).await;
+        let want = json!({"t": "lobby", "seeks": listing["seeks"], "playing": listing["playing"]});
+        while lobby.recv().await != want {}
+        public.push(format!("{listing}"));
+    };
+    let keys = [
+        register(&server, "watched").await,
+        register(&server, "opponent").await,
+        register(&server, "bystander").await,
+    ];
+    let mut sockets = Vec::new();
+    for key in &keys {
+        sockets.push(player_socket(&server, key).await);
+    }
+    let mut http = Vec::new();
+    let mut sides = [Side::White; 2];
+    // The pool pairs the two; both formations in, the watched player aborts.
+    let pool = json!({"clock": {"initial_ms": 300000, "increment_ms": 3000}});
+    for key in &keys[..2] {
+        let (status, reply) = as_player(&server, Some(key), "POST", "/api/pool", &pool).await;
+        http.push(format!("{status} {reply}"));
+    }
+    let mine = sockets[0].until("paired").await;
+    let theirs = sockets[1].until("paired").await;
+    sides[0] = if mine["side"] == "white" {
+        Side::White
+    } else {
+        Side::Black
+    };
+    let game = mine["game"].as_str().unwrap().to_owned();
+    let mut seat = server.seat(&game, mine["token"].as_str()).await;
+    let mut other = server.seat(&game, theirs["token"].as_str()).await;
+    seat.until("state").await;
+    other.until("state").await;
+    look(&mut lobby, &mut public).await;
+    for (s, side) in [(&mut seat, sides[0]), (&mut other, sides[0].other())] {
+        let setup = cells(games[0].setup(side).unwrap());
+        s.send(&json!({"t": "setup", "cells": setup})).await;
+        s.until("ready").await;
+    }
+    seat.until("start").await;
+    look(&mut lobby, &mut public).await;
+    seat.send(&json!({"t": "abort"})).await;
+    seat.until("aborted").await;
+    let path = format!("/api/games/{game}/record");
+    let (status, reply) = as_player(&server, None, "GET", &path, &Value::Null).await;
+    assert_eq!(status, 404, "an aborted game's record");
+    http.push(format!("{status} {reply}"));
+    let mut watched: Vec<String> = std::mem::take(&mut seat.transcript);
+    // A seek accepted; play, a resignation by the other side, both ask for a rematch.
+    let (_, seek) = as_player(&server, Some(&keys[0]), "POST", "/api/seeks", &json!({})).await;
+    look(&mut lobby, &mut public).await;
+    let accept = format!("/api/seeks/{}/accept", seek["seek"].as_str().unwrap());
+    let (_, theirs) = as_player(&server, Some(&keys[1]), "POST", &accept, &Value::Null).await;
+    let mine = sockets[0].until("paired").await;
+    sides[1] = if mine["side"] == "white" {
+        Side::White
+    } else {
+        Side::Black
+    };
+    let game = mine["game"].as_str().unwrap().to_owned();
+    let mut seat = server.seat(&game, mine["token"].as_str()).await;
+    let mut other = server.seat(&game, theirs["token"].as_str()).await;
+    seat.until("state").await;
+    other.until("state").await;
+    let (w, b) = if sides[1] == Side::White {
+        (&mut seat, &mut other)
+    } else {
+        (&mut other, &mut seat)
+    };
+    for (s, side) in [(&mut *w, Side::White), (&mut *b, Side::Black)] {
+        s.send(&json!({"t": "setup", "cells": cells(games[1].setup(side).unwrap())}))
+            .await;
+        s.until("ready").await;
+    }
+    w.until("start").await;
+    b.until("start").await;
+    let history = games[1].history().to_vec();
+    let mut mover = games[1].first_mover();
+    for (ply, report) in history.iter().enumerate() {
+        let s = if mover == Side::White {
+            &mut *w
+        } else {
+            &mut *b
+        };
+        s.send(&json!({"t": "move", "move": report.mv.to_string(), "ply": ply}))
+            .await;
+        w.until("ply").await;
+        b.until("ply").await;
+        mover = mover.other();
+    }
+    look(&mut lobby, &mut public).await;
+    other.send(&json!({"t": "resign"})).await;
+    seat.until("over").await;
+    look(&mut lobby, &mut public).await;
+    seat.send(&json!({"t": "rematch"})).await;
+    other.until("rematch-offer").await;
+    other.send(&json!({"t": "rematch"})).await;
+    seat.until("rematch").await;
+    watched.extend(
+        seat.transcript
+            .drain(..)
+            .filter(|f| !f.starts_with(r#"{"t":"over""#)),
+    );
+    watched.append(&mut sockets[0].transcript);
+    watched.extend(http);
+    for name in ["watched", "opponent", "bystander"] {
+        let path = format!("/api/players/{name}");
+        let (status, profile) = as_player(&server, None, "GET", &path, &Value::Null).await;
+        public.push(format!("{status} {profile}"));
+    }
+    let bystander = std::mem::take(&mut sockets[2].transcript);
+    server.stop().await;
+    (
+        LobbyRun {
+            watched,
+            bystander,
+            public,
+        },
+        sides,
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_profiles_and_a_players_sockets_cannot_tell_games_from_their_twins() {
+    let games = [random_prefix(301, 0), random_prefix(302, 24)];
+    let (real, sides) = lobby_run([&games[0], &games[1]], 5).await;
+    let twins = [twin(&games[0], sides[0], 1), twin(&games[1], sides[1], 2)];
+    let (other, twin_sides) = lobby_run([&twins[0], &twins[1]], 5).await;
+    assert_eq!(sides, twin_sides, "the same seeded pairing");
+    if let Some((i, a, b)) = first_difference(&real.watched, &other.watched) {
+        panic!("the watched player's frame {i} differs:\n{a}\n{b}");
+    }
+    assert_eq!(real.bystander, other.bystander);
+    assert_eq!(real.public, other.public);
+    assert!(real.watched.iter().any(|f| f.contains(r#""t":"aborted""#)));
+    assert!(real.watched.iter().any(|f| f.contains(r#""t":"rematch""#)));
+    // The finished game is counted, the aborted one is not.
+    assert!(
+        real.public
+            .iter()
+            .any(|f| f.starts_with(r#"200 {"name":"watched""#)
+                && f.contains(r#""games":1,"won":1,"lost":0,"drawn":0"#)),
+        "{:?}",
+        real.public
+    );
+}
