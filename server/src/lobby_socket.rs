@@ -36,7 +36,8 @@ async fn send(sink: &mut Sink, text: &str, within: Duration) -> bool {
 }
 
 /// The answer to a frame on an open player or lobby socket: a pong, or a `bad-message`.
-fn answer(text: &str) -> String {
+#[must_use]
+pub fn answer(text: &str) -> String {
     match serde_json::from_str::<PlayerClientMessage>(text) {
         Ok(PlayerClientMessage::Ping) => LobbyMessage::Pong,
         Ok(PlayerClientMessage::Auth { .. }) => LobbyMessage::Error {
