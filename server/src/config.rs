@@ -109,6 +109,9 @@ pub struct Limits {
     /// The most seeks the lobby lists (the oldest first); more stay open and can be
     /// accepted, but are not shown until older ones go.
     pub lobby_shown: usize,
+    /// How long a player waits in a pool before a server bot takes the other seat (the bot
+    /// whose rating is closest); `None`: it waits for a person only.
+    pub pool_bot_after: Option<Duration>,
     /// The least time between two lobby frames: changes within it are sent together.
     pub lobby_gap: Duration,
     /// The shortest setup time a game may ask for (the contract's 10 s; a test may shorten
@@ -156,6 +159,7 @@ impl Default for Limits {
             lobby_sockets: 10_000,
             lobby_shown: 100,
             lobby_gap: Duration::from_millis(50),
+            pool_bot_after: Some(Duration::from_secs(30)),
             outbox: 512,
             write_timeout: Duration::from_secs(10),
             presence_gap: Duration::from_secs(1),
@@ -327,6 +331,8 @@ salpakan-server: the arbiter server of Game of the Generals
   --games-per-hour N           games a client address may create in an hour (default 120)
   --players-per-hour N         players a client address may register in an hour (default 20)
   --seeks-per-ip N             open seeks of all players at one client address (default 12)
+  --pool-bot-secs N            a player alone in a pool this long plays a server bot (default
+                               30; 0: never)
   --retention-days N           a finished game is deleted N days after it ended (default
                                30; 0 keeps every game)
   --default-move-limit N       plies without a challenge that draw, when a game's creator
@@ -401,6 +407,10 @@ impl Config {
                     config.limits.players_per_hour = number(&flag, &value()?)?;
                 }
                 "--seeks-per-ip" => config.limits.seeks_per_ip = number(&flag, &value()?)?,
+                "--pool-bot-secs" => {
+                    let secs: u64 = number(&flag, &value()?)?;
+                    config.limits.pool_bot_after = (secs > 0).then(|| Duration::from_secs(secs));
+                }
                 "--retention-days" => {
                     let days: u64 = number(&flag, &value()?)?;
                     config.limits.retention =

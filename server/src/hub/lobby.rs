@@ -17,8 +17,11 @@ use tokio::sync::{Notify, mpsc, watch};
 use super::games::{Seating, Settings};
 use super::players::rounded;
 use super::{Hub, HubError, Out, lock};
+use salpakan::AgentKind;
+
 use crate::clock::ClockSettings;
 use crate::rating;
+use crate::room::Player;
 use crate::secret::{self, ID_BYTES, TOKEN_BYTES};
 use crate::wire::{
     JoinReply, LobbyMessage, LobbyWords, PoolReply, PoolRequest, RulesWords, SeekReply,
@@ -35,6 +38,8 @@ struct Seek {
 
 /// A player waiting in a pool.
 struct Waiting {
+    /// Which wait this is (a player who leaves and joins again waits anew).
+    id: u64,
     player: String,
     pool: String,
     settings: Settings,
@@ -411,6 +416,7 @@ impl Hub {
         let pool = pool_name(settings.clock, settings.rated);
         let (rating, _) = self.rating_of(player);
         let folded = fold(player);
+        let wait = self.lobby.next_socket.fetch_add(1, Ordering::Relaxed);
         let partner = {
             let mut state = lock(&self.lobby.state);
             if !state.sockets.contains_key(&folded) {
@@ -426,6 +432,7 @@ impl Hub {
                 Some(i) => Some(state.pool.remove(i)),
                 None => {
                     state.pool.push(Waiting {
+                        id: wait,
                         player: player.to_owned(),
                         pool: pool.clone(),
                         settings,
@@ -457,8 +464,72 @@ impl Hub {
                     token: seat.token,
                 },
             );
+        } else if let Some(after) = self.config.limits.pool_bot_after {
+            // Nobody came: a server bot takes the other seat.
+            let hub = Arc::clone(self);
+            tokio::spawn(async move {
+                tokio::time::sleep(after).await;
+                hub.pair_with_bot(wait, ip).await;
+            });
         }
         Ok(PoolReply { pool })
+    }
+
+    /// The wait `wait` is still unanswered: its player is paired with the server's bot whose
+    /// rating is closest to its own, on its player sockets.
+    async fn pair_with_bot(self: &Arc<Hub>, wait: u64, ip: IpAddr) {
+        let waiting = {
+            let mut state = lock(&self.lobby.state);
+            let Some(at) = state.pool.iter().position(|w| w.id == wait) else {
+                return;
+            };
+            state.pool.remove(at)
+        };
+        let bots: Vec<(AgentKind, f64)> = AgentKind::ALL
+            .into_iter()
+            .map(|kind| {
+                let name = Player::Bot(kind).bot_name().unwrap_or_default();
+                (kind, self.rating_of(&name).0)
+            })
+            .collect();
+        let Some(&(kind, _)) = bots.iter().min_by(|a, b| {
+            (a.1 - waiting.rating)
+                .abs()
+                .total_cmp(&(b.1 - waiting.rating).abs())
+        }) else {
+            return;
+        };
+        let entropy = &*self.entropy;
+        let side = if secret::random_u64(entropy) & 1 == 0 {
+            Side::White
+        } else {
+            Side::Black
+        };
+        let first = if secret::random_u64(entropy) & 1 == 0 {
+            Side::White
+        } else {
+            Side::Black
+        };
+        let id = secret::random_hex(entropy, ID_BYTES);
+        let token = secret::random_hex(entropy, TOKEN_BYTES);
+        let mut seating = Seating::new(id, first);
+        seating.players[side.other().index()] = Player::Bot(kind);
+        seating.tokens[side.index()] = Some(secret::digest(&token));
+        seating.names[side.index()] = Some(waiting.player.clone());
+        match self
+            .open_game(&waiting.settings, seating, Some(ip), Vec::new())
+            .await
+        {
+            Ok(game) => self.tell_player(
+                &waiting.player,
+                &LobbyMessage::Paired {
+                    game,
+                    side: SideWord(side),
+                    token,
+                },
+            ),
+            Err(e) => eprintln!("salpakan-server: a pool's bot game not made: {e}"),
+        }
     }
 
     /// `DELETE /api/pool` by `player` (nothing to leave is no error).

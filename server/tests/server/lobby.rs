@@ -423,3 +423,32 @@ async fn after_a_restart_players_and_games_remain_and_seeks_are_withdrawn() {
     let _welcomed = player_socket(&server, &a).await;
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_player_alone_in_a_pool_plays_a_server_bot() {
+    let server = start_on(scratch("pool-bot").join("games.db"), 46, |c| {
+        c.limits.pool_bot_after = Some(std::time::Duration::from_millis(300));
+    })
+    .await;
+    let key = register(&server, "solo").await;
+    let mut mine = player_socket(&server, &key).await;
+    let (status, _) = as_player(&server, Some(&key), "POST", "/api/pool", &json!({})).await;
+    assert_eq!(status, 202);
+    let paired = mine.until("paired").await;
+    let game = paired["game"].as_str().unwrap();
+    let (_, summary) = server
+        .json("GET", &format!("/api/games/{game}"), &Value::Null)
+        .await;
+    let side = paired["side"].as_str().unwrap();
+    let bot = if side == "white" { "black" } else { "white" };
+    assert_eq!(summary["players"][bot], "bot");
+    assert!(summary["names"][bot].as_str().unwrap().starts_with("bot-"));
+    assert_eq!(summary["names"][side], "solo");
+    // Leaving the pool in time keeps the bot away.
+    let (status, _) = as_player(&server, Some(&key), "POST", "/api/pool", &json!({})).await;
+    assert_eq!(status, 202);
+    let (status, _) = as_player(&server, Some(&key), "DELETE", "/api/pool", &Value::Null).await;
+    assert_eq!(status, 204);
+    assert!(quiet_for(&mut mine, 600).await, "no pairing after leaving");
+    server.stop().await;
+}
