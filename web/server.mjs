@@ -18,6 +18,12 @@ const types = {
 export function serve(port = Number(process.env.PORT ?? 8080)) {
   const server = createServer(async (request, response) => {
     const path = decodeURIComponent(new URL(request.url, "http://localhost").pathname);
+    if (path === "/api/health") {
+      // Not the arbiter server: the page then offers only the game against the bot in this
+      // browser (it asks here, so that a page served alone logs no failed request).
+      response.writeHead(200, { "content-type": "application/json" }).end('{"ok":false,"arbiter":false}');
+      return;
+    }
     const file = normalize(join(root, path.endsWith("/") ? `${path}index.html` : path));
     if (!file.startsWith(root)) {
       response.writeHead(403).end();

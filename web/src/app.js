@@ -4,6 +4,7 @@
 // seat), `?watch=ID`; none: the offline game.
 // Both modes have one shape: enter(how), leave(), reroll(), begin(), resign(), offerDraw(),
 // render() and tick(); this page sends the shared controls to the mode in use.
+import { lobbyPanel, serverPresent } from "./lobby.js";
 import { offlineMode } from "./offline.js";
 import { onlineMode } from "./online.js";
 import "./arbiter.js";
@@ -30,6 +31,7 @@ const ui = {
     start: $("start"),
     resign: $("resign"),
     abort: $("abort"),
+    rematch: $("rematch"),
     offerDraw: $("offer-draw"),
     newGame: $("new-game"),
   },
@@ -113,6 +115,10 @@ function goOffline() {
   ui.showClocks(null, null);
   ui.showSetupTime(null);
   ui.buttons.abort.hidden = true;
+  ui.buttons.rematch.hidden = true;
+  for (const id of ["player-top", "player-bottom", "you-play", "board-note", "eliminated-white", "eliminated-black"]) {
+    $(id).hidden = true;
+  }
   ui.showPresence(null);
   ui.showDrawOffer(null, "");
   ui.buttons.offerDraw.disabled = true;
@@ -133,8 +139,35 @@ async function goOnline(how) {
 
 $("reroll").addEventListener("click", () => current().reroll());
 $("start").addEventListener("click", () => current().begin());
-$("resign").addEventListener("click", () => current().resign());
+// Resign is pressed twice: once to arm it, once (within 4 seconds) to resign.
+let resignArmed = 0;
+function disarmResign() {
+  resignArmed = 0;
+  ui.buttons.resign.textContent = "Resign";
+}
+$("resign").addEventListener("click", () => {
+  if (resignArmed && Date.now() - resignArmed < 4000) {
+    disarmResign();
+    current().resign();
+    return;
+  }
+  resignArmed = Date.now();
+  ui.buttons.resign.textContent = "Confirm resign";
+  ui.hint.textContent = "Press Confirm resign to resign the game.";
+  setTimeout(() => {
+    if (resignArmed && Date.now() - resignArmed >= 4000) disarmResign();
+  }, 4100);
+});
 $("abort").addEventListener("click", () => current().abort?.());
+$("rematch").addEventListener("click", () => current().rematch?.());
+$("copy-key").addEventListener("click", async () => {
+  try {
+    await navigator.clipboard.writeText($("player-key").textContent);
+    $("lobby-status").textContent = "Key copied.";
+  } catch {
+    $("lobby-status").textContent = "Select the key above and copy it.";
+  }
+});
 $("offer-draw").addEventListener("click", () => current().offerDraw());
 $("new-game").addEventListener("click", goOffline);
 $("beliefs").addEventListener("change", () => current().render());
@@ -149,6 +182,33 @@ $("copy-invite").addEventListener("click", async () => {
   }
 });
 setInterval(() => current().tick(), 200);
+
+// Served without the arbiter server (`npm start`), the page offers only what works alone.
+const online = await serverPresent();
+document.body.dataset.server = online ? "present" : "none";
+const lobby = lobbyPanel(
+  {
+    root: $("lobby-panel"),
+    who: $("player-who"),
+    name: $("player-name"),
+    register: $("register"),
+    key: $("player-key"),
+    keyBox: $("key-box"),
+    keyName: $("key-name"),
+    keyInput: $("key-input"),
+    useKey: $("use-key"),
+    clock: $("clock-choice"),
+    seek: $("seek"),
+    quickPair: $("quick-pair"),
+    list: $("lobby"),
+    playing: $("lobby-playing"),
+    status: (text) => {
+      $("lobby-status").textContent = text;
+    },
+  },
+  (seat) => goOnline({ seat: { game: seat.game, seat: { token: seat.token, side: seat.side, invite: null, opponent: seat.opponent } } }),
+);
+if (online) lobby.start();
 
 const params = new URLSearchParams(location.search);
 if (params.get("join")) await goOnline({ join: { id: params.get("join"), invite: params.get("invite") ?? "" } });

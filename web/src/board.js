@@ -3,6 +3,7 @@
 // (in the browser) or the arbiter server; square names, rank codes and names come from the
 // engine too.
 import { NUM_SQUARES, rankCode, rankName, squareIndex as indexOf, squareName as nameOf } from "./pkg/salpakan.js";
+import { insignia } from "./insignia.js";
 import { OUTCOMES, SIDE_NAMES } from "./words.js";
 
 // The board's geometry, read from the engine's square names: the files of the first row.
@@ -74,9 +75,12 @@ function label(name, piece) {
 
 // Draws the board. `model`: `cells` (NUM_SQUARES × null or {owner: "own" | "enemy" |
 // "white" | "black", rank?}), `selected` (a square name), `targets` (a Set of names), `last`
-// (the last move's two names), `zone` (a Set of square indices to tint), `flip` (Black's
-// view: the far row at the bottom), `heat` (optional: per square index, the chance the piece
-// is the Flag). `onPick` gets every click or keyboard pick.
+// (the last move's two names), `challenge` (the square of the last challenge, if the last
+// move was one), `zone` (a Set of square indices to tint), `flip` (Black's view: the far row
+// at the bottom), `ownSide` (the side "own" pieces belong to: each piece is drawn in its
+// side's colour, White light and Black dark, everywhere on the page), `heat` (optional: per
+// square index, the chance the piece is the Flag). `onPick` gets every click or keyboard
+// pick.
 export function drawBoard(model, onPick) {
   pick = onPick;
   flipped = Boolean(model.flip);
@@ -99,6 +103,7 @@ export function drawBoard(model, onPick) {
       square.dataset.index = index;
       if (model.zone?.has(index)) square.classList.add("zone");
       if (model.last?.includes(name)) square.classList.add("last");
+      if (model.challenge === name) square.classList.add("challenged");
       if (model.selected === name) square.classList.add("selected");
       if (model.targets?.has(name)) square.dataset.legal = "";
       const piece = model.cells[index];
@@ -106,11 +111,17 @@ export function drawBoard(model, onPick) {
       if (piece) {
         square.dataset.piece = piece.owner;
         const token = document.createElement("div");
-        const colour = piece.owner === "own" || piece.owner === model.ownColour ? "own" : "enemy";
-        token.className = `piece ${colour}`;
+        const own = model.ownSide ?? "white";
+        const side = { own, enemy: own === "white" ? "black" : "white" }[piece.owner] ?? piece.owner;
+        token.className = `piece side-${side}`;
         if (piece.rank !== undefined) {
-          square.dataset.rank = rankCode(piece.rank);
-          token.textContent = rankCode(piece.rank);
+          const code = rankCode(piece.rank);
+          square.dataset.rank = code;
+          token.innerHTML = insignia(code);
+          const text = document.createElement("span");
+          text.className = "code";
+          text.textContent = code;
+          token.appendChild(text);
           token.title = rankName(piece.rank);
           if (piece.rank === 0) token.classList.add("flag");
         } else {
@@ -169,6 +180,57 @@ export function addMove(ply, side, move, outcome) {
   }
   movesList.appendChild(item);
   movesList.scrollTop = movesList.scrollHeight;
+}
+
+// Adds the end of a game that no move made (a resignation, time, an agreement…) to the move
+// list, in `text`.
+export function addEnd(text) {
+  const item = document.createElement("li");
+  item.className = "end";
+  item.textContent = text;
+  movesList.appendChild(item);
+  movesList.scrollTop = movesList.scrollHeight;
+}
+
+// Shows `text` on the board itself (the last challenge's result), or nothing.
+export function noteOnBoard(text) {
+  const note = document.getElementById("board-note");
+  note.hidden = !text;
+  note.textContent = text ?? "";
+}
+
+// Each side's eliminated pieces: `own` (ranks, or null when unknown) and `counts`; shown
+// beside the board as insignia, or as a count of pieces whose ranks are hidden.
+export function showEliminated(lists) {
+  for (const [side, ranks, count] of lists) {
+    const box = document.getElementById(`eliminated-${side}`);
+    if (!box) continue;
+    const title = box.querySelector("h3");
+    const shelf = box.querySelector(".shelf");
+    title.textContent = `${SIDE_NAMES[side]} lost ${count}`;
+    box.dataset.count = String(count);
+    shelf.replaceChildren();
+    if (ranks) {
+      for (const rank of ranks) {
+        const code = rankCode(rank);
+        const piece = document.createElement("span");
+        piece.className = `piece mini side-${side}`;
+        piece.dataset.rank = code;
+        piece.title = rankName(rank);
+        piece.setAttribute("aria-label", rankName(rank));
+        piece.innerHTML = insignia(code);
+        shelf.appendChild(piece);
+      }
+    } else {
+      for (let i = 0; i < count; i++) {
+        const piece = document.createElement("span");
+        piece.className = `piece mini side-${side} hidden`;
+        piece.setAttribute("aria-label", "a piece of hidden rank");
+        shelf.appendChild(piece);
+      }
+    }
+    box.hidden = false;
+  }
 }
 
 export function clearMoves() {

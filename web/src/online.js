@@ -2,10 +2,11 @@
 // bot, or a spectator. The browser never receives an enemy rank before the end. This is the
 // online mode's view: the connection (online/connection.js) brings frames, the followed game
 // (online/seat.js) keeps what this page may know, and this draws it and takes the clicks.
-import { addMove, announce, clearMoves, drawBoard } from "./board.js";
-import { GAME_EXPIRED, GameSocket, createGame, joinGame } from "./online/connection.js";
+import { addEnd, addMove, announce, clearMoves, drawBoard, noteOnBoard, showEliminated } from "./board.js";
+import { api, clockOf } from "./lobby.js";
+import { GAME_EXPIRED, GameSocket } from "./online/connection.js";
 import { Followed } from "./online/seat.js";
-import { SIDE_NAMES, abortText, challengeText, endText } from "./words.js";
+import { SIDE_NAMES, abortText, challengeText, eliminationText, endText } from "./words.js";
 
 const seatKey = (id) => `salpakan-seat:${id}`;
 const other = (side) => (side === "white" ? "black" : "white");
@@ -14,10 +15,44 @@ export function onlineMode(ui) {
   let g = null; // the game followed now
   let connection = null;
 
+  // Who each side is, in words: "You", the opponent's name (or "Your opponent", "The bot"),
+  // and for a spectator the players' names or the colours.
   function names() {
-    if (!g.side) return { white: "White", black: "Black" };
-    const them = g.opponent === "human" ? "Your opponent" : "The bot";
+    const named = (side, fallback) => g.names?.[side] ?? fallback;
+    if (!g.side) return { white: named("white", "White"), black: named("black", "Black") };
+    const enemy = other(g.side);
+    const them = named(enemy, g.opponent === "human" ? "Your opponent" : "The bot");
     return g.side === "white" ? { white: "You", black: them } : { white: them, black: "You" };
+  }
+
+  // The players' names and ratings above (the opponent) and below (you) the board.
+  const ratings = new Map();
+  function showPlayers() {
+    const bottom = g.side ?? "white";
+    const top = other(bottom);
+    for (const [id, side] of [["player-top", top], ["player-bottom", bottom]]) {
+      const bar = document.getElementById(id);
+      const name = g.names?.[side] ?? null;
+      bar.hidden = false;
+      bar.dataset.side = side;
+      const who = side === g.side ? `You${name ? ` (${name})` : ""}` : name ?? (g.opponent === "human" || !g.side ? "Anonymous" : "The bot");
+      const rating = name && ratings.get(name.toLowerCase());
+      bar.replaceChildren(
+        Object.assign(document.createElement("span"), { textContent: `${SIDE_NAMES[side]}: ${who}` }),
+        Object.assign(document.createElement("span"), { className: "rating", textContent: rating ?? (g.rated ? "rated" : "") }),
+      );
+      if (name && !ratings.has(name.toLowerCase())) {
+        ratings.set(name.toLowerCase(), "");
+        api("GET", `/api/players/${encodeURIComponent(name)}`).then((reply) => {
+          if (!reply.ok) return;
+          ratings.set(name.toLowerCase(), `${reply.body.rating}${reply.body.provisional ? "?" : ""} · ${reply.body.title}`);
+          if (g) showPlayers();
+        });
+      }
+    }
+    const youPlay = document.getElementById("you-play");
+    youPlay.hidden = !g.side;
+    youPlay.textContent = g.side ? `You play ${SIDE_NAMES[g.side]}${g.rated ? " (rated)" : ""}.` : "";
   }
 
   function send(message) {
@@ -46,11 +81,22 @@ export function onlineMode(ui) {
         announce(`${who[news.side]}: ${news.move}.${what ? ` ${what}` : ""}`);
         break;
       }
+      case "rematch-offer":
+        ui.hint.textContent = news.side === g.side
+          ? "You asked for a rematch: waiting for your opponent (the offer stands 5 minutes)."
+          : `${who[news.side]} ${news.side === g.side ? "ask" : "asks"} for a rematch: press Rematch to play again.`;
+        announce(ui.hint.textContent);
+        break;
+      case "rematch":
+        // Straight to the rematch's setup, in this seat's new colour.
+        setTimeout(() => seated(news.game, news.seat), 0);
+        break;
       case "draw-offer":
         announce(`${who[news.side]} ${news.side === g.side ? "offer" : "offers"} a draw.`);
         break;
       case "over":
         ui.offerRecord(news.record);
+        if (!["flag-captured", "flag-reached-end"].includes(news.status.reason)) addEnd(endText(news.status, who));
         announce(endText(news.status, who));
         break;
       case "aborted":
@@ -108,19 +154,31 @@ export function onlineMode(ui) {
   }
 
   const routes = {
-    // Creates a game (`opponent` "human" or a bot's name) and takes its first seat.
+    // Creates a game (`opponent` "human" or a bot's name) and takes its first seat (as this
+    // browser's player, if it has one).
     async create({ opponent, clock }) {
-      const created = await createGame(opponent, clock);
+      const reply = await api("POST", "/api/games", { side: "random", opponent, clock: clockOf(clock) });
+      if (!reply.ok) throw new Error(reply.body?.message ?? "the server refused the game");
+      const created = reply.body;
       seated(created.game, { token: created.token, side: created.side, invite: created.invite, opponent });
+    },
+    // Follows a seat this player was given (a pairing, an accepted seek).
+    seat({ game, seat }) {
+      seated(game, seat);
     },
     // Takes the seat an invite opens (or the one this browser already holds).
     async join({ id, invite }) {
       const held = localStorage.getItem(seatKey(id));
       if (held) {
-        seated(id, JSON.parse(held));
+        const seat = JSON.parse(held);
+        seated(id, seat);
+        if (seat.invite) {
+          // This browser made the game: the invite is for somebody else.
+          ui.hint.textContent = "This browser already holds the other seat of this game (you created it). To take the second seat, open the invite link in another browser or a private window.";
+        }
         return;
       }
-      const reply = await joinGame(id, invite);
+      const reply = await api("POST", `/api/games/${id}/join`, { invite });
       if (!reply.ok) {
         const taken = reply.status === 409;
         ui.setStatus("over", taken ? "This game already has two players: you can watch it." : "No such game or invite.");
@@ -170,9 +228,10 @@ export function onlineMode(ui) {
       selected: g.selection(),
       targets: g.targets(),
       last: g.last,
+      challenge: g.challenge?.square ?? null,
       zone: g.arranging() ? g.formation.zone : null,
       flip: g.side === "black",
-      ownColour: g.side ? null : "white",
+      ownSide: g.side ?? "white",
     }, (name, index) => {
       const move = g?.pick(name, index);
       if (move) send(move);
@@ -184,6 +243,11 @@ export function onlineMode(ui) {
     ui.inviteLink.hidden = ui.copyInvite.hidden = !g.invite || g.phase !== "setup";
     ui.buttons.resign.disabled = !playing;
     ui.buttons.abort.hidden = !g.abortable();
+    ui.buttons.rematch.hidden = !(g.side && g.phase === "over");
+    ui.buttons.rematch.disabled = Boolean(g.rematchOffers[g.side]) && !g.rematchGame;
+    showPlayers();
+    showEliminated(g.eliminated());
+    noteOnBoard(g.challenge && g.phase === "playing" ? eliminationText(g.challenge.side, g.challenge.outcome, names()) : null);
     ui.buttons.offerDraw.disabled = !playing || g.drawOffer === g.side || g.opponent !== "human";
     const offer = g.drawOffer;
     ui.showDrawOffer(offer, offer && offer !== g.side ? `${names()[offer]} offers a draw: press Offer draw to accept, or move to decline.` : "Your draw offer stands.");
@@ -215,6 +279,9 @@ export function onlineMode(ui) {
     },
     resign() {
       send({ t: "resign" });
+    },
+    rematch() {
+      send({ t: "rematch" });
     },
     abort() {
       if (g?.abortable()) send({ t: "abort" });

@@ -46,3 +46,13 @@ export function abortText(aborted, names) {
   if (aborted.reason === "abort" && who) return `Aborted by ${who === "You" ? "you" : who} before the first move. No result.`;
   return "This game was aborted before its first move. No result.";
 }
+
+// A challenge's result as the board shows it: which piece was eliminated. `side` attacked;
+// `names` as above ("You", a name, "White", …).
+export function eliminationText(side, outcome, names) {
+  const piece = (who) => (names[who] === "You" ? "your piece" : `${names[who]}'s piece`);
+  const defender = side === "white" ? "black" : "white";
+  if (outcome === "win") return `Challenge: ${piece(defender)} is eliminated.`;
+  if (outcome === "lose") return `Challenge: ${piece(side)} is eliminated.`;
+  return "Challenge: a tie, both pieces are eliminated.";
+}

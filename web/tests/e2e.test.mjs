@@ -124,6 +124,8 @@ test("a game in the browser: setup, moves, a challenge, beliefs, resignation", a
     await page.uncheck("#beliefs");
 
     await page.click("#resign");
+    assert.equal(await page.textContent("#resign"), "Confirm resign", "resigning asks to be pressed again");
+    await page.click("#resign");
   }
   await waitForTurn(page, ["over"]);
   const revealed = await page.$$eval('[data-piece="enemy"] .piece', (s) => s.map((x) => x.textContent));

@@ -249,6 +249,7 @@ test("two players, a spectator, a reload, a server restart, a declined draw, a r
   }
   if ((await turnOf(a)) !== "over") {
     await a.click("#resign");
+    await a.click("#resign");
   }
   for (const page of [a, b, c]) await waitTurn(page, ["over"]);
   // The end: every rank revealed to everyone, the record to download.
@@ -292,7 +293,10 @@ test("a game against the server's bot: the same flow with a bot seat", async () 
   assert.ok(sides.includes("white") && sides.includes("black"), "both seats moved");
   assert.equal(await page.getAttribute("#presence", "data-connected"), "true", "a bot is always present");
   await waitTurn(page, ["you", "over"]);
-  if ((await turnOf(page)) === "you") await page.click("#resign");
+  if ((await turnOf(page)) === "you") {
+    await page.click("#resign");
+    await page.click("#resign");
+  }
   await waitTurn(page, ["over"]);
   assert.equal(await page.$$eval("[data-piece]", (s) => s.filter((x) => x.dataset.rank === undefined).length), 0);
   assert.deepEqual(page.errors, []);
@@ -302,7 +306,7 @@ test("a game against the server's bot: the same flow with a bot seat", async () 
 test("the arbiter for a physical board gives the engine's answer for all 225 pairs", async () => {
   const page = await newPage();
   await page.goto(url());
-  await page.click("#arbiter summary");
+  assert.equal(await page.getAttribute("#arbiter", "open"), "", "the arbiter is open, not hidden in a collapsed box");
   for (let attacker = 0; attacker < NUM_RANKS; attacker++) {
     for (let defender = 0; defender < NUM_RANKS; defender++) {
       await page.selectOption("#arbiter-attacker", rankCode(attacker));
@@ -362,6 +366,7 @@ test("a game played with the keyboard alone", async () => {
   assert.ok((await page.textContent("#live")).length > 0, "announcements reach the live region");
   await page.focus("#resign");
   await page.keyboard.press("Enter");
+  await page.keyboard.press("Enter");
   await waitTurn(page, ["over"]);
   assert.deepEqual(page.errors, []);
   await page.context().close();
@@ -415,4 +420,108 @@ test("the setup time counts down and a seat may abort before the first move", as
   assert.match(await page.textContent("#status"), /aborted|Aborted/);
   assert.deepEqual(page.errors, []);
   await page.context().close();
+});
+
+// A player registers a name on `page` and waits until the page says it plays as that name.
+async function registerAs(page, name) {
+  await page.fill("#player-name", name);
+  await page.click("#register");
+  await page.waitForSelector('#lobby-panel[data-player="named"]');
+  await page.waitForFunction((n) => document.getElementById("player-who").textContent.includes(n), name);
+}
+
+// The player to move on `a` or `b` makes one move; returns once both pages show it.
+async function oneMoveEither(a, b, wantChallenge) {
+  await Promise.all([waitTurn(a, ["you", "opponent", "over"]), waitTurn(b, ["you", "opponent", "over"])]);
+  const mover = (await turnOf(a)) === "you" ? a : b;
+  const before = await moveCount(a);
+  await playOneMove(mover, wantChallenge);
+  for (const page of [a, b]) await page.waitForFunction((n) => document.querySelectorAll("#moves li[data-ply]").length > n, before);
+}
+
+test("strangers meet in the lobby, play, resign, rematch; a third is paired with a bot", async () => {
+  const [child, at] = await spawnServer("127.0.0.1:0", join(dataDir, "lobby.db"), ["--pool-bot-secs", "2"]);
+  try {
+    const home = `http://${at}/`;
+    const [a, b, c] = [await newPage(), await newPage(), await newPage({ width: 390, height: 844 })];
+    for (const page of [a, b, c]) await page.goto(home);
+    await registerAs(a, "Amihan");
+    await registerAs(b, "Bathala");
+    await registerAs(c, "Cruz");
+    // Amihan's seek reaches Bathala's live list; Bathala accepts it there.
+    await a.selectOption("#clock-choice", "5+3");
+    await a.click("#seek");
+    await b.waitForSelector('#lobby [data-name="Amihan"] button');
+    assert.match(await b.textContent('#lobby [data-name="Amihan"]'), /Amihan \(1500\?\) · 5\+3 · casual/);
+    assert.ok(await b.getAttribute('#lobby [data-name="Amihan"]', "data-seek"));
+    await b.screenshot({ path: `${artifacts}/lobby.png` });
+    await phoneShot(b, "lobby-phone.png");
+    await b.click('#lobby [data-name="Amihan"] button');
+    for (const page of [a, b]) await waitTurn(page, ["setup"]);
+    await a.waitForSelector("#setup-time:not([hidden])");
+    const sides = [];
+    for (const page of [a, b]) {
+      const said = await page.textContent("#you-play");
+      assert.match(said, /^You play (White|Black)\.$/);
+      sides.push(said.includes("White") ? "white" : "black");
+      assert.match(await page.textContent("#player-top"), /(Amihan|Bathala)/);
+    }
+    assert.notEqual(sides[0], sides[1]);
+    await a.screenshot({ path: `${artifacts}/lobby-setup.png` });
+    await phoneShot(a, "lobby-setup-phone.png");
+    for (const page of [a, b]) {
+      await flagToCorner(page);
+      await page.click("#start");
+    }
+    // Play by clicks until a challenge is announced on the board.
+    let guard = 0;
+    while ((await a.$$("#moves li[data-outcome]")).length === 0 && guard++ < 120) {
+      await oneMoveEither(a, b, true);
+      for (const page of [a, b]) await assertNothingHidden(page, false);
+    }
+    assert.ok((await a.$$("#moves li[data-outcome]")).length > 0, "a challenge");
+    for (const page of [a, b]) {
+      await page.waitForSelector("#board-note:not([hidden])");
+      assert.match(await page.textContent("#board-note"), /^Challenge: /);
+      assert.equal((await page.$$(".square.challenged")).length, 1, "the challenge's square is marked");
+      const lost = await page.$$eval(".lost:not([hidden])", (boxes) => boxes.map((b) => Number(b.dataset.count)));
+      assert.equal(lost.length, 2);
+      assert.ok(lost.reduce((x, y) => x + y) >= 1, "a piece was eliminated");
+      // The enemy's eliminated pieces are shown by count only.
+      const enemy = sides[[a, b].indexOf(page)] === "white" ? "black" : "white";
+      assert.equal(await page.$$eval(`#eliminated-${enemy} [data-rank]`, (p) => p.length), 0);
+    }
+    await a.screenshot({ path: `${artifacts}/lobby-mid.png` });
+    await phoneShot(a, "lobby-mid-phone.png");
+    // Amihan resigns (pressed twice); the move list says so.
+    await waitTurn(a, ["you", "opponent"]);
+    await a.click("#resign");
+    await a.click("#resign");
+    for (const page of [a, b]) await waitTurn(page, ["over"]);
+    assert.match(await b.textContent("#moves li.end"), /resignation/);
+    await b.screenshot({ path: `${artifacts}/lobby-end.png` });
+    await phoneShot(b, "lobby-end-phone.png");
+    // Both press Rematch: each is taken to the new game, in the other colour.
+    await a.click("#rematch");
+    await b.waitForFunction(() => /rematch/.test(document.getElementById("hint").textContent));
+    await b.click("#rematch");
+    for (const [i, page] of [a, b].entries()) {
+      await waitTurn(page, ["setup"]);
+      const now = sides[i] === "white" ? "Black" : "White";
+      await page.waitForFunction((want) => document.getElementById("you-play").textContent === `You play ${want}.`, now);
+    }
+    for (const page of [a, b]) await page.click("#start");
+    for (let ply = 0; ply < 2; ply++) await oneMoveEither(a, b, false);
+    assert.equal(await moveCount(a), 2);
+    // Cruz, alone in the 3+2 pool, is paired with a server bot.
+    await c.selectOption("#clock-choice", "3+2");
+    await c.click("#quick-pair");
+    await waitTurn(c, ["setup"]);
+    await c.waitForFunction(() => /bot-/.test(document.getElementById("player-top").textContent));
+    await c.screenshot({ path: `${artifacts}/lobby-bot-phone.png` });
+    for (const page of [a, b, c]) assert.deepEqual(page.errors, []);
+    for (const page of [a, b, c]) await page.context().close();
+  } finally {
+    child.kill("SIGTERM");
+  }
 });

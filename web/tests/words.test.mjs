@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { abortText, endText } from "../src/words.js";
+import { abortText, eliminationText, endText } from "../src/words.js";
 
 const names = { white: "You", black: "The bot" };
 
@@ -24,4 +24,12 @@ test("an aborted game says who and why, and that there is no result", () => {
   assert.equal(abortText({ reason: "setup-time", side: "white" }, names), "Aborted: You did not arrange your pieces in time. No result.");
   assert.equal(abortText({ reason: "abort", side: "white" }, names), "Aborted by you before the first move. No result.");
   assert.equal(abortText({}, names), "This game was aborted before its first move. No result.");
+});
+
+test("a challenge on the board names the eliminated piece", () => {
+  const who = { white: "You", black: "Maria" };
+  assert.equal(eliminationText("white", "win", who), "Challenge: Maria's piece is eliminated.");
+  assert.equal(eliminationText("white", "lose", who), "Challenge: your piece is eliminated.");
+  assert.equal(eliminationText("black", "lose", who), "Challenge: Maria's piece is eliminated.");
+  assert.equal(eliminationText("black", "tie", who), "Challenge: a tie, both pieces are eliminated.");
 });

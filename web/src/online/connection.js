@@ -1,30 +1,9 @@
-// The online mode's connection to the arbiter server (docs/SERVER.md): the HTTP requests that
-// make and join games, and a game socket that reconnects by itself with a growing pause.
+// The online mode's connection to the arbiter server (docs/SERVER.md): a game socket that
+// reconnects by itself with a growing pause (the HTTP requests are lobby.js's `api`).
 // Nothing here knows the game; frames go to the handler as parsed JSON.
 
 // The close code of a game deleted because it never started (docs/SERVER.md, "Expiry").
 export const GAME_EXPIRED = 4410;
-
-async function post(path, body) {
-  const reply = await fetch(path, { method: "POST", body: JSON.stringify(body) });
-  return { ok: reply.ok, status: reply.status, body: await reply.json() };
-}
-
-// Creates a game against `opponent` ("human" or a bot's name) with the clock `clockChoice`
-// ("none" or "M+S"): the creator's seat, {game, side, token, invite}.
-export async function createGame(opponent, clockChoice) {
-  const body = { side: "random", opponent };
-  const match = /^(\d+)\+(\d+)$/.exec(clockChoice);
-  if (match) body.clock = { initial_ms: Number(match[1]) * 60000, increment_ms: Number(match[2]) * 1000 };
-  const reply = await post("/api/games", body);
-  if (!reply.ok) throw new Error(reply.body.message ?? "the server refused the game");
-  return reply.body;
-}
-
-// Takes the seat an invite opens: {ok, status, body} (a 409 means the seat is taken).
-export function joinGame(id, invite) {
-  return post(`/api/games/${id}/join`, { invite });
-}
 
 // A game's socket, as a seat (with its token) or a spectator. `handlers`: `frame(message)`,
 // `open()`, `closed(event)` (return false to stop reconnecting), `lost()` (it will retry).

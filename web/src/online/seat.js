@@ -2,7 +2,7 @@
 // (its formation, the enemy's squares, the arbiter's words) and, before play, its formation;
 // as a spectator, the server's public view. No DOM here: `receive` takes a frame and says
 // what to send back and what happened, for the view to show.
-import { Game, NO_PIECE, NUM_RANKS, NUM_SQUARES, Tracker, rankCode } from "../pkg/salpakan.js";
+import { ARMY, Game, NO_PIECE, NUM_RANKS, NUM_SQUARES, Tracker, rankCode } from "../pkg/salpakan.js";
 import { Formation } from "../formation.js";
 
 const other = (side) => (side === "white" ? "black" : "white");
@@ -24,6 +24,11 @@ export class Followed {
     this.setupLeft = null; // the setup time left at `setupAt`, while it runs
     this.setupAt = 0;
     this.aborted = null; // {reason, side}, once aborted
+    this.names = { white: null, black: null }; // the players' names (null: anonymous)
+    this.rated = false;
+    this.challenge = null; // the last ply's challenge: {square, side, outcome}
+    this.rematchOffers = {}; // side → true while its rematch offer stands
+    this.rematchGame = null;
     this.rules = { setup_rows: 3, move_limit: 0 };
     this.status = { state: "ongoing", winner: null, reason: null };
     this.clock = null;
@@ -65,6 +70,15 @@ export class Followed {
         break;
       case "over": this.onOver(frame, out); break;
       case "aborted": this.onAborted(frame, out); break;
+      case "rematch-offer":
+        this.rematchOffers[frame.side] = true;
+        out.news.push({ t: "rematch-offer", side: frame.side });
+        break;
+      case "rematch-made": this.rematchGame = frame.game; break;
+      case "rematch":
+        out.news.push({ t: "rematch", seat: { token: frame.token, side: frame.side, invite: null, opponent: this.opponent } });
+        out.news.at(-1).game = frame.game;
+        break;
       case "presence":
         this.presence[frame.side] = frame.connected;
         // The opponent arrived in the setup: the setup time may run now (a fresh state says).
@@ -85,6 +99,8 @@ export class Followed {
     this.presence = frame.presence ?? {};
     this.drawOffer = frame.draw_offer ?? null;
     this.setupLeft = frame.setup_left_ms ?? null;
+    this.names = frame.names ?? this.names;
+    this.rated = Boolean(frame.rated);
     this.setupAt = performance.now();
     if (frame.phase === "aborted") {
       this.phase = "aborted";
@@ -149,6 +165,7 @@ export class Followed {
     if (this.drawOffer && this.drawOffer !== frame.side) this.drawOffer = null;
     if (this.pending && frame.side === this.side && frame.ply === this.pending.ply + 1) this.pending = null;
     this.last = frame.move.split("-");
+    this.challenge = frame.challenge ? { square: this.last[1], side: frame.side, outcome: frame.outcome } : null;
     this.selected = null;
     this.sideToMove = other(frame.side);
     out.news.push({ t: "ply", ply: frame.ply, side: frame.side, move: frame.move, outcome: frame.outcome });
@@ -186,6 +203,34 @@ export class Followed {
     return Math.max(0, this.setupLeft - (performance.now() - this.setupAt));
   }
 
+  // Each side's eliminated pieces as this page may know them: [side, ranks or null, count]:
+  // a seat knows its own by rank and the enemy's by count, a spectator both by count, and
+  // after the end everyone knows every rank.
+  eliminated() {
+    if (this.phase === "setup" || this.phase === "expired") return [];
+    const army = ARMY.length;
+    const lost = (alive) => {
+      const left = [...ARMY];
+      for (const rank of alive) left.splice(left.indexOf(rank), 1);
+      return left;
+    };
+    return ["white", "black"].map((side) => {
+      if (this.revealed) {
+        const ranks = lost(this.revealed.filter((p) => p && p.side === side).map((p) => p.rank));
+        return [side, ranks, ranks.length];
+      }
+      if (this.side && this.tracker) {
+        if (side === this.side) {
+          const ranks = lost([...this.tracker.ownCells()].filter((r) => r !== NO_PIECE));
+          return [side, ranks, ranks.length];
+        }
+        return [side, null, army - this.tracker.enemySquares().length];
+      }
+      const count = this.publicCells ? this.publicCells.filter((c) => c && c.side === side).length : army;
+      return [side, null, army - count];
+    });
+  }
+
   // Whether this seat may still abort: before the first ply.
   abortable() {
     if (!this.side) return false;
@@ -221,7 +266,7 @@ export class Followed {
 
   // Whether this seat is arranging its formation (not yet sent).
   arranging() {
-    return this.phase === "setup" && Boolean(this.side) && !this.submitted;
+    return this.phase === "setup" && Boolean(this.side) && !this.submitted && this.formation !== null;
   }
 
   // The board's cells now (NUM_SQUARES × null or {owner, rank?}).
