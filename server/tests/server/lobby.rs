@@ -374,10 +374,34 @@ async fn named_games_are_counted_and_rated_ones_need_keys() {
     server.stop().await;
 }
 
+/// A server process, killed with SIGKILL when dropped (also when a test fails).
+struct Killed(std::process::Child);
+
+impl Killed {
+    fn kill(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
 #[tokio::test]
-async fn after_a_restart_players_and_games_remain_and_seeks_are_withdrawn() {
-    let db = scratch("lobby-restart").join("games.db");
-    let server = start_on(db.clone(), 45, |_| {}).await;
+async fn killed_the_server_keeps_players_and_games_and_withdraws_seeks() {
+    let db = scratch("lobby-crash").join("games.db");
+    let spawn = || {
+        let (child, server) = crate::common::spawn_binary(
+            std::process::Command::new(env!("CARGO_BIN_EXE_salpakan-server"))
+                .args(["--addr", "127.0.0.1:0", "--db"])
+                .arg(&db),
+        );
+        (Killed(child), server)
+    };
+    let (mut child, server) = spawn();
     let [a, b] = [
         register(&server, "rosa").await,
         register(&server, "tomas").await,
@@ -388,40 +412,40 @@ async fn after_a_restart_players_and_games_remain_and_seeks_are_withdrawn() {
     ];
     let (_, seek) = as_player(&server, Some(&a), "POST", "/api/seeks", &json!({})).await;
     let (_, open) = as_player(&server, Some(&a), "POST", "/api/seeks", &json!({})).await;
-    let (status, seat) = as_player(
-        &server,
-        Some(&b),
-        "POST",
-        &format!("/api/seeks/{}/accept", seek["seek"].as_str().unwrap()),
-        &Value::Null,
-    )
-    .await;
+    let accept = format!("/api/seeks/{}/accept", seek["seek"].as_str().unwrap());
+    let (status, seat) = as_player(&server, Some(&b), "POST", &accept, &Value::Null).await;
     assert_eq!(status, 200);
-    server.stop().await;
-    let server = start_on(db, 45, |_| {}).await;
+    let (_, listing) = as_player(&server, None, "GET", "/api/lobby", &Value::Null).await;
+    assert_eq!(
+        listing["seeks"].as_array().unwrap().len(),
+        1,
+        "one seek still open"
+    );
+    child.kill();
+    let (_child, server) = spawn();
     let (_, listing) = as_player(&server, None, "GET", "/api/lobby", &Value::Null).await;
     assert_eq!(
         listing["seeks"],
         json!([]),
         "a seek does not outlive its socket"
     );
-    let (status, _) = as_player(
-        &server,
-        Some(&b),
-        "POST",
-        &format!("/api/seeks/{}/accept", open["seek"].as_str().unwrap()),
-        &Value::Null,
-    )
-    .await;
+    let accept = format!("/api/seeks/{}/accept", open["seek"].as_str().unwrap());
+    let (status, _) = as_player(&server, Some(&b), "POST", &accept, &Value::Null).await;
     assert_eq!(status, 404);
+    // The game in its setup, with its names and its seat, and both players with their keys.
     let mut back = server
         .seat(seat["game"].as_str().unwrap(), seat["token"].as_str())
         .await;
     let state = back.until("state").await;
     assert_eq!(state["phase"], "setup");
     assert_eq!(state["names"][seat["side"].as_str().unwrap()], "tomas");
-    let _welcomed = player_socket(&server, &a).await;
-    server.stop().await;
+    assert!(state["setup_left_ms"].as_u64().is_some());
+    let _welcomed = [
+        player_socket(&server, &a).await,
+        player_socket(&server, &b).await,
+    ];
+    let (status, _) = as_player(&server, Some(&a), "POST", "/api/seeks", &json!({})).await;
+    assert_eq!(status, 201, "a new seek, from a new socket");
 }
 
 #[tokio::test]
