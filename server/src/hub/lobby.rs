@@ -141,11 +141,13 @@ impl Hub {
             }
             .to_json();
             self.lobby.frame.send_replace(Arc::from(frame));
+            // The next change is rendered at once; the changes within a gap after it wait
+            // for the gap's end, and go together.
+            tokio::time::sleep(self.config.limits.lobby_gap).await;
             tokio::select! {
                 () = self.lobby.changed.notified() => {}
                 _ = stopping.changed() => return,
             }
-            tokio::time::sleep(self.config.limits.lobby_gap).await;
         }
     }
 

@@ -34,6 +34,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 mod attacks;
+mod lobby;
 
 use salpakan::{Agent, Game, Random, Rules, Setup, Side};
 use salpakan_server::client::{ClientError, Follower, Received, Socket, post_from, request_from};
@@ -57,6 +58,12 @@ salpakan-loadgen: concurrent games of random bots against a salpakan-server on l
                  about 6,500 plies/s; 0 plays as fast as the server answers)
   --url URL      a running server on loopback (http://127.0.0.1:PORT); without it the load
                  generator starts its own
+  --lobby        reach the games through the lobby: two named players per game, paired by a
+                 seek and its acceptance or by a quick-pairing pool, with lobby sockets
+                 watching (the line adds pairings/s and the lobby's update delay)
+  --lobby-sockets N  lobby sockets open beside the games with --lobby (default 500)
+  --plies N      resign each game after N plies and start the next (default: play each game
+                 to its end or the deadline), to measure pairings
   --attack KIND  S seconds without, then S seconds beside an attack: readers, replayers,
                  idle, reconnects or all; fails if the p99 round trip more than doubles (+5 ms)
                  or a clock is overcharged by more than 50 ms
@@ -68,6 +75,9 @@ struct Args {
     think: Duration,
     url: Option<SocketAddr>,
     attack: Option<Attack>,
+    lobby: bool,
+    lobby_sockets: usize,
+    plies: Option<u64>,
 }
 
 fn parse_args() -> Result<Option<Args>, String> {
@@ -77,6 +87,9 @@ fn parse_args() -> Result<Option<Args>, String> {
         think: Duration::from_millis(150),
         url: None,
         attack: None,
+        lobby: false,
+        lobby_sockets: 500,
+        plies: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -108,6 +121,15 @@ fn parse_args() -> Result<Option<Args>, String> {
                 args.url = Some(addr);
             }
             "--attack" => args.attack = Some(value()?.parse()?),
+            "--lobby" => args.lobby = true,
+            "--plies" => {
+                args.plies = Some(value()?.parse().map_err(|_| "--plies takes a number")?);
+            }
+            "--lobby-sockets" => {
+                args.lobby_sockets = value()?
+                    .parse()
+                    .map_err(|_| "--lobby-sockets takes a number")?;
+            }
             other => return Err(format!("unknown argument {other} (see --help)")),
         }
     }
@@ -141,6 +163,10 @@ struct Shared {
     deadline: Instant,
     plies: AtomicU64,
     tally: Mutex<Tally>,
+    /// The lobby's players, with `--lobby`.
+    lobby: Option<Arc<lobby::Lobby>>,
+    /// A game is resigned after this many plies.
+    resign_after: Option<u64>,
 }
 
 impl Shared {
@@ -175,16 +201,23 @@ async fn play_game(
     let addr = shared.addr;
     let from = Some(client_address(n));
     let rules = Rules::new(3, MOVE_LIMIT).expect("a move limit in range");
-    let body = json!({
-        "side": "white",
-        "rules": {"move_limit": MOVE_LIMIT},
-        "clock": {"initial_ms": CLOCK_MS, "increment_ms": 0},
-    });
-    let created: CreateReply = post_from(from, addr, "/api/games", &body.to_string()).await?;
-    let id = created.game;
-    let join = json!({"invite": created.invite}).to_string();
-    let joined: JoinReply = post_from(from, addr, &format!("/api/games/{id}/join"), &join).await?;
-    let tokens = [created.token, joined.token];
+    let (id, tokens) = match &shared.lobby {
+        Some(lobby) => lobby.pair(addr, n, seed).await?,
+        None => {
+            let body = json!({
+                "side": "white",
+                "rules": {"move_limit": MOVE_LIMIT},
+                "clock": {"initial_ms": CLOCK_MS, "increment_ms": 0},
+            });
+            let created: CreateReply =
+                post_from(from, addr, "/api/games", &body.to_string()).await?;
+            let id = created.game;
+            let join = json!({"invite": created.invite}).to_string();
+            let path = format!("/api/games/{id}/join");
+            let joined: JoinReply = post_from(from, addr, &path, &join).await?;
+            (id, [created.token, joined.token])
+        }
+    };
     let mut seats = Vec::new();
     let mut followers = Vec::new();
     for side in Side::ALL {
@@ -285,7 +318,10 @@ async fn play_game(
         if !tracker.status().is_ongoing() || tracker.side_to_move() != side {
             continue;
         }
-        if Instant::now() >= shared.deadline {
+        let enough = shared
+            .resign_after
+            .is_some_and(|most| tracker.history().len() as u64 >= most);
+        if Instant::now() >= shared.deadline || enough {
             if !resigned {
                 resigned = true;
                 seats[i].send(r#"{"t":"resign"}"#).await?;
@@ -404,7 +440,14 @@ fn spawn_server(dir: &Path, unlimited: bool) -> Result<(Child, SocketAddr), Stri
     let mut child = Command::new(std::env::current_exe().map_err(|e| e.to_string())?)
         .args(["--serve", "--addr", "127.0.0.1:0", "--db"])
         .arg(dir.join("games.db"))
-        .args(["--games-per-hour", "1000000000"])
+        .args([
+            "--games-per-hour",
+            "1000000000",
+            "--players-per-hour",
+            "1000000000",
+        ])
+        // The lobby's pools pair people only: no bot steps in for a slow client.
+        .args(["--pool-bot-secs", "0"])
         // A bot pausing 150 ms a move sends about 70 messages in 10 s, within the default
         // budget (200); one that does not pause needs more.
         .args(if unlimited {
@@ -529,8 +572,16 @@ async fn run(
     server_pid: Option<u32>,
     prepared: Option<Result<attacks::Prepared, ClientError>>,
 ) -> (String, bool) {
+    let lobby = if args.lobby {
+        match lobby::Lobby::prepare(addr, args.games).await {
+            Ok(lobby) => Some(Arc::new(lobby)),
+            Err(e) => return (format!("loadgen: the lobby's players: {e}"), true),
+        }
+    } else {
+        None
+    };
     let (Some(attack), Some(prepared)) = (args.attack, prepared) else {
-        let phase = play(args, addr, server_pid, None).await;
+        let phase = play(args, addr, server_pid, None, lobby).await;
         return (phase.line, phase.failed);
     };
     let prepared = match prepared {
@@ -542,8 +593,8 @@ async fn run(
             );
         }
     };
-    let calm = play(args, addr, server_pid, None).await;
-    let stormy = play(args, addr, server_pid, Some((attack, &prepared))).await;
+    let calm = play(args, addr, server_pid, None, lobby.clone()).await;
+    let stormy = play(args, addr, server_pid, Some((attack, &prepared)), lobby).await;
     let ratio = stormy.typical_p99_ms / calm.typical_p99_ms.max(0.001);
     let slow = stormy.typical_p99_ms > 2.0 * calm.typical_p99_ms + 5.0;
     let overcharged = stormy.typical_overcharge_ms > 50.0;
@@ -569,6 +620,7 @@ async fn play(
     addr: SocketAddr,
     server_pid: Option<u32>,
     attack: Option<(Attack, &attacks::Prepared)>,
+    lobby: Option<Arc<lobby::Lobby>>,
 ) -> Phase {
     let started = Instant::now();
     let shared = Arc::new(Shared {
@@ -578,6 +630,16 @@ async fn play(
         deadline: started + Duration::from_secs(args.seconds),
         plies: AtomicU64::new(0),
         tally: Mutex::new(Tally::default()),
+        lobby: lobby.clone(),
+        resign_after: args.plies,
+    });
+    let watching = lobby.as_ref().map(|lobby| {
+        tokio::spawn(lobby::watch(
+            addr,
+            args.lobby_sockets,
+            shared.deadline,
+            Arc::clone(&lobby.updates_us),
+        ))
     });
     let mut peak_rss: f64 = 0.0;
     let workers: Vec<_> = (0..args.games as u64)
@@ -607,6 +669,34 @@ async fn play(
         let _ = w.await;
     }
     let mut tally = std::mem::take(&mut *shared.tally.lock().await);
+    if let Some(watching) = watching {
+        match watching.await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => {
+                eprintln!("loadgen: the lobby's watchers: {e}");
+                tally.errors.push(format!("the lobby's watchers: {e}"));
+            }
+            Err(e) => tally.errors.push(format!("the lobby's watchers: {e}")),
+        }
+    }
+    let lobby_words = match &lobby {
+        None => String::new(),
+        Some(lobby) => {
+            let mut pairings = std::mem::take(&mut *lobby.pairings_us.lock().await);
+            let mut updates = std::mem::take(&mut *lobby.updates_us.lock().await);
+            pairings.sort_unstable();
+            updates.sort_unstable();
+            format!(
+                "; lobby: {:.0} pairings/s, pairing p99 {:.1} ms, lobby update p50 {:.1} ms, p99 {:.1} ms over {} sockets ({} updates timed)",
+                pairings.len() as f64 / elapsed,
+                percentile(&pairings, 0.99),
+                percentile(&updates, 0.50),
+                percentile(&updates, 0.99),
+                args.lobby_sockets,
+                updates.len(),
+            )
+        }
+    };
     let mut lost = 0;
     for (n, id, seen) in &tally.finished {
         match lost_plies(addr, *n, id, seen).await {
@@ -651,7 +741,7 @@ async fn play(
         ),
     };
     let line = format!(
-        "loadgen: {} games{beside}, {:.0} plies/s, p50 {:.1} ms, p99 {p99_ms:.1} ms, overcharge at most {overcharge_ms:.1} ms, server RSS {rss} MB, {} errors, {lost} lost",
+        "loadgen: {} games{beside}, {:.0} plies/s, p50 {:.1} ms, p99 {p99_ms:.1} ms, overcharge at most {overcharge_ms:.1} ms, server RSS {rss} MB, {} errors, {lost} lost{lobby_words}",
         args.games,
         plies_at_deadline as f64 / elapsed,
         percentile(&tally.latencies_us, 0.50),
