@@ -27,9 +27,15 @@ function fill(select) {
   }
   select.selectedIndex = -1;
   select.addEventListener("change", () => {
-    // Chosen, and hidden: the select shows no rank once it is closed.
+    // Chosen, and hidden: the select shows no rank once it is closed, and the page says
+    // that the pick registered (never which rank).
     select.classList.toggle("chosen", select.selectedIndex >= 0);
     resolve.disabled = attacker.selectedIndex < 0 || defender.selectedIndex < 0;
+    const picked = [attacker, defender].filter((s) => s.selectedIndex >= 0).map((s) => (s === attacker ? "attacker" : "defender"));
+    delete result.dataset.outcome;
+    result.textContent = picked.length === 2
+      ? "Both ranks picked (hidden): press Resolve."
+      : `The ${picked[0]}'s rank is picked (hidden): now the ${picked[0] === "attacker" ? "defender" : "attacker"} picks.`;
   });
 }
 

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
-import { NUM_RANKS, capturesFlag, challenge, rankCode } from "../../wasm/pkg/node/salpakan.js";
+import { NUM_RANKS, capturesFlag, challenge, rankCode, rankName } from "../../wasm/pkg/node/salpakan.js";
 import { randomness, watchRandomness } from "./randomness.mjs";
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
@@ -310,6 +310,10 @@ test("the arbiter for a physical board gives the engine's answer for all 225 pai
   for (let attacker = 0; attacker < NUM_RANKS; attacker++) {
     for (let defender = 0; defender < NUM_RANKS; defender++) {
       await page.selectOption("#arbiter-attacker", rankCode(attacker));
+      if (attacker === 0 && defender === 0) {
+        assert.match(await page.textContent("#arbiter-result"), /attacker's rank is picked \(hidden\)/);
+        assert.doesNotMatch(await page.textContent("#arbiter-result"), new RegExp(rankName(attacker)));
+      }
       await page.selectOption("#arbiter-defender", rankCode(defender));
       await page.click("#arbiter-resolve");
       const shown = await page.getAttribute("#arbiter-result", "data-outcome");

@@ -61,10 +61,12 @@ fuzz_target!(|data: &[u8]| {
     let grace = Duration::from_secs(60);
     let mut room = Room::new(spec, grace, 10, now);
     for (i, line) in text.lines().take(300).enumerate() {
-        let (to, frame) = match line.as_bytes().first() {
-            Some(b'w') => (Recipient::Seat(Side::White), &line[1..]),
-            Some(b'b') => (Recipient::Seat(Side::Black), &line[1..]),
-            Some(_) => (Recipient::Spectator, &line[1..]),
+        // The sender is the line's first character (which may be more than one byte).
+        let mut chars = line.chars();
+        let (to, frame) = match chars.next() {
+            Some('w') => (Recipient::Seat(Side::White), chars.as_str()),
+            Some('b') => (Recipient::Seat(Side::Black), chars.as_str()),
+            Some(_) => (Recipient::Spectator, chars.as_str()),
             None => continue,
         };
         let mut frames = vec![];
