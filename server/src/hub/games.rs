@@ -55,14 +55,19 @@ impl Seating {
     }
 }
 
+/// White or Black, from one random draw of `entropy`.
+pub(super) fn random_side(entropy: &dyn Entropy) -> Side {
+    if secret::random_u64(entropy) & 1 == 0 {
+        Side::White
+    } else {
+        Side::Black
+    }
+}
+
 /// A side chosen as `"white"`, `"black"` or `"random"` (the default; then from the entropy).
 fn side_choice(word: Option<&str>, what: &str, entropy: &dyn Entropy) -> Result<Side, HubError> {
     match word {
-        None | Some("random") => Ok(if secret::random_u64(entropy) & 1 == 0 {
-            Side::White
-        } else {
-            Side::Black
-        }),
+        None | Some("random") => Ok(random_side(entropy)),
         Some("white") => Ok(Side::White),
         Some("black") => Ok(Side::Black),
         Some(other) => Err(HubError::invalid(

@@ -11,10 +11,9 @@ use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use salpakan::Side;
 use tokio::sync::{Notify, mpsc, watch};
 
-use super::games::{Seating, Settings};
+use super::games::{Seating, Settings, random_side};
 use super::players::rounded;
 use super::{Hub, HubError, Out, lock};
 use salpakan::AgentKind;
@@ -366,16 +365,8 @@ impl Hub {
     /// told its seat on its player sockets; the arriving player's is returned.
     async fn pair(self: &Arc<Hub>, pairing: Pairing, ip: IpAddr) -> Result<JoinReply, HubError> {
         let entropy = &*self.entropy;
-        let waiting_side = if secret::random_u64(entropy) & 1 == 0 {
-            Side::White
-        } else {
-            Side::Black
-        };
-        let first = if secret::random_u64(entropy) & 1 == 0 {
-            Side::White
-        } else {
-            Side::Black
-        };
+        let waiting_side = random_side(entropy);
+        let first = random_side(entropy);
         let id = secret::random_hex(entropy, ID_BYTES);
         let tokens = [(); 2].map(|()| secret::random_hex(entropy, TOKEN_BYTES));
         let mut seating = Seating::new(id, first);
@@ -502,16 +493,8 @@ impl Hub {
             return;
         };
         let entropy = &*self.entropy;
-        let side = if secret::random_u64(entropy) & 1 == 0 {
-            Side::White
-        } else {
-            Side::Black
-        };
-        let first = if secret::random_u64(entropy) & 1 == 0 {
-            Side::White
-        } else {
-            Side::Black
-        };
+        let side = random_side(entropy);
+        let first = random_side(entropy);
         let id = secret::random_hex(entropy, ID_BYTES);
         let token = secret::random_hex(entropy, TOKEN_BYTES);
         let mut seating = Seating::new(id, first);
