@@ -158,7 +158,7 @@ impl Default for Limits {
             sockets_per_player: 4,
             lobby_sockets: 10_000,
             lobby_shown: 100,
-            lobby_gap: Duration::from_millis(50),
+            lobby_gap: Duration::from_millis(100),
             pool_bot_after: Some(Duration::from_secs(30)),
             outbox: 512,
             write_timeout: Duration::from_secs(10),
