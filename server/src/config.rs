@@ -114,6 +114,9 @@ pub struct Limits {
     pub pool_bot_after: Option<Duration>,
     /// The least time between two lobby frames: changes within it are sent together.
     pub lobby_gap: Duration,
+    /// How often the lobby frame's count of games in play is brought up to date (a seek's
+    /// coming or going is sent at once).
+    pub lobby_playing_every: Duration,
     /// The shortest setup time a game may ask for (the contract's 10 s; a test may shorten
     /// it).
     pub min_setup: Duration,
@@ -159,6 +162,7 @@ impl Default for Limits {
             lobby_sockets: 10_000,
             lobby_shown: 100,
             lobby_gap: Duration::from_millis(100),
+            lobby_playing_every: Duration::from_secs(1),
             pool_bot_after: Some(Duration::from_secs(30)),
             outbox: 512,
             write_timeout: Duration::from_secs(10),

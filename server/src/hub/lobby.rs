@@ -129,24 +129,30 @@ impl Hub {
         self.lobby.changed.notify_one();
     }
 
-    /// Renders the lobby frame whenever it changed, at most once a `lobby_gap`, until the
-    /// server stops.
+    /// Renders the lobby frame whenever a seek came or went (at once, then the changes within
+    /// a `lobby_gap` together) and, for the count of games in play, at most once a
+    /// `lobby_playing_every` (then only if the frame differs from the last). Until the server
+    /// stops.
     pub(super) async fn run_lobby(self: Arc<Hub>) {
         let mut stopping = self.stopping();
+        let mut last = String::new();
+        let mut changed = true;
         loop {
             let frame = LobbyMessage::Lobby {
                 seeks: self.lobby().seeks,
                 playing: self.playing(),
             }
             .to_json();
-            self.lobby.frame.send_replace(Arc::from(frame));
-            // The next change is rendered at once; the changes within a gap after it wait
-            // for the gap's end, and go together.
-            tokio::time::sleep(self.config.limits.lobby_gap).await;
-            tokio::select! {
-                () = self.lobby.changed.notified() => {}
-                _ = stopping.changed() => return,
+            if changed || frame != last {
+                self.lobby.frame.send_replace(Arc::from(frame.as_str()));
+                last = frame;
             }
+            tokio::time::sleep(self.config.limits.lobby_gap).await;
+            changed = tokio::select! {
+                () = self.lobby.changed.notified() => true,
+                () = tokio::time::sleep(self.config.limits.lobby_playing_every) => false,
+                _ = stopping.changed() => return,
+            };
         }
     }
 

@@ -283,12 +283,12 @@ impl Hub {
         let playing = state.room.phase() == Phase::Playing && !state.broken;
         if playing != state.counted {
             state.counted = playing;
+            // The lobby's frame shows the new count within a second.
             if playing {
                 self.playing.fetch_add(1, Ordering::Relaxed);
             } else {
                 self.playing.fetch_sub(1, Ordering::Relaxed);
             }
-            self.lobby_changed();
         }
     }
 

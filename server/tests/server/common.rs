@@ -47,6 +47,8 @@ pub async fn start_on(db: PathBuf, seed: u64, tweak: impl FnOnce(&mut Config)) -
     config.limits.max_move_limit = 0;
     // Presence told at once (the coalescing has its own test, with the default gap).
     config.limits.presence_gap = Duration::ZERO;
+    // The lobby's count of games in play told soon (its pace has the load generator's runs).
+    config.limits.lobby_playing_every = Duration::from_millis(20);
     tweak(&mut config);
     let running = salpakan_server::start(config, Arc::new(SeededEntropy::new(seed)))
         .await
