@@ -208,6 +208,25 @@ async fn profile(
     Ok(json(StatusCode::OK, &hub.profile(&name)?))
 }
 
+async fn player_games(
+    State(hub): State<Arc<Hub>>,
+    Path(name): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Result<Response, ApiError> {
+    let list = hub
+        .player_games(
+            &name,
+            query.get("limit").map(String::as_str),
+            query.get("before").map(String::as_str),
+        )
+        .await?;
+    Ok(json(StatusCode::OK, &list))
+}
+
+async fn leaderboard(State(hub): State<Arc<Hub>>) -> Response {
+    json(StatusCode::OK, &hub.leaderboard())
+}
+
 async fn lobby(State(hub): State<Arc<Hub>>) -> Response {
     json(StatusCode::OK, &hub.lobby())
 }
@@ -409,6 +428,8 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/players", post(register))
         .route("/api/players/socket", get(player_socket))
         .route("/api/players/{name}", get(profile))
+        .route("/api/players/{name}/games", get(player_games))
+        .route("/api/leaderboard", get(leaderboard))
         .route("/api/lobby", get(lobby))
         .route("/api/lobby/socket", get(lobby_socket))
         .route("/api/seeks", post(create_seek))

@@ -561,27 +561,28 @@ impl Hub {
             events: events.to_vec(),
             ending: write_ending.clone(),
         };
-        if let Err(e) = self.store.write(vec![write]).await {
-            eprintln!("salpakan-server: game {}: {e}; reloading it", live.id);
-            state.broken = true;
-            self.recount(state);
-            for s in &state.subscribers {
-                let _ =
-                    s.tx.try_send(Out::Close(CloseCode::Reloading, "the game is reloading"));
+        let committed = match self.store.write(vec![write]).await {
+            Ok(committed) => committed,
+            Err(e) => {
+                eprintln!("salpakan-server: game {}: {e}; reloading it", live.id);
+                state.broken = true;
+                self.recount(state);
+                for s in &state.subscribers {
+                    let _ =
+                        s.tx.try_send(Out::Close(CloseCode::Reloading, "the game is reloading"));
+                }
+                state.subscribers.clear();
+                self.forget(live);
+                live.timer.notify_one();
+                live.bot.notify_one();
+                return;
             }
-            state.subscribers.clear();
-            self.forget(live);
-            live.timer.notify_one();
-            live.bot.notify_one();
-            return;
-        }
+        };
         if state.presence_due.take().is_some() {
             self.tell_presence(live, state, Instant::now(), true);
         }
         state.room.sent(from, Instant::now());
-        if let Some(ended) = &write_ending {
-            lock(&self.players).count(&ended.results);
-        }
+        lock(&self.players).update(committed.players);
         self.recount(state);
         let room = &state.room;
         for v in from as u64 + 1..=room.version() {
@@ -649,6 +650,7 @@ fn ending(room: &Room) -> Option<Ended> {
     Some(Ended {
         ending: Ending { summary, record },
         ended_ms: crate::clock::unix_ms(),
+        rated: room.spec().rated,
         results,
     })
 }

@@ -10,8 +10,12 @@ use std::sync::Arc;
 use super::{Hub, HubError, lock};
 use crate::rating::{self, INITIAL_RATING, INITIAL_RD, INITIAL_VOLATILITY};
 use crate::secret::{self, TOKEN_BYTES};
-use crate::store::{GameResult, PlayerRow, Write};
-use crate::wire::{BOT_PREFIX, Profile, RegisterReply, RegisterRequest, valid_name};
+use crate::store::{ListedRow, PlayerRow, Write};
+use crate::wire::{
+    BOT_PREFIX, Code, GAMES_LISTED, GameList, LEADERBOARD_SIZE, Leaderboard, Listed,
+    MAX_GAMES_LISTED, Names, Profile, Ranked, Refusal, RegisterReply, RegisterRequest, StatusWords,
+    valid_name,
+};
 
 /// Every player, by name folded to lower case, and by the digest of its key.
 #[derive(Default)]
@@ -63,16 +67,18 @@ impl Players {
         secret::matches(key, stored).then(|| row.name.clone())
     }
 
-    /// Counts a finished game's results.
-    pub(super) fn count(&mut self, results: &[(String, GameResult)]) {
-        for (name, result) in results {
-            if let Some(row) = self.by_name.get_mut(&fold(name)) {
-                row.games += 1;
-                match result {
-                    GameResult::Won => row.won += 1,
-                    GameResult::Lost => row.lost += 1,
-                    GameResult::Drawn => row.drawn += 1,
-                }
+    /// Takes the rows a committed game's end left (counts and ratings), each only if it is
+    /// newer than the one held (more games): two games' ends committed in one order and
+    /// handed over in the other leave the later.
+    pub(super) fn update(&mut self, rows: Vec<PlayerRow>) {
+        for row in rows {
+            if let Some(held) = self.by_name.get_mut(&fold(&row.name))
+                && row.games > held.games
+            {
+                *held = PlayerRow {
+                    key: held.key.take(),
+                    ..row
+                };
             }
         }
     }
@@ -185,4 +191,107 @@ impl Hub {
             .get(name)
             .map_or((INITIAL_RATING, INITIAL_RD), |row| (row.rating, row.rd))
     }
+}
+
+impl Hub {
+    /// `GET /api/players/{name}/games`: a page of the player's finished games, newest first;
+    /// `limit` (default [`GAMES_LISTED`], at most [`MAX_GAMES_LISTED`]) and `before` (a game
+    /// of the list: the page starts after it) as the query gives them.
+    ///
+    /// # Errors
+    /// [`HubError::NotFound`] for no such player; [`HubError::Invalid`] for a `limit` that
+    /// is not 1 to 100 or a `before` that is not one of the player's finished games (the same
+    /// reply whether that game is in play, someone else's or none).
+    pub async fn player_games(
+        &self,
+        name: &str,
+        limit: Option<&str>,
+        before: Option<&str>,
+    ) -> Result<GameList, HubError> {
+        let name = lock(&self.players)
+            .get(name)
+            .map(|row| row.name.clone())
+            .ok_or(HubError::NotFound)?;
+        let limit = match limit {
+            None => GAMES_LISTED,
+            Some(text) => text
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (1..=MAX_GAMES_LISTED).contains(n))
+                .ok_or_else(|| {
+                    HubError::Invalid(Refusal::new(
+                        Code::BadMessage,
+                        format!("limit must be a whole number from 1 to {MAX_GAMES_LISTED}"),
+                    ))
+                })?,
+        };
+        let rows = self
+            .store
+            .player_games(&name, before, limit)
+            .await?
+            .ok_or_else(|| {
+                HubError::Invalid(Refusal::new(
+                    Code::BadMessage,
+                    format!("before must be one of {name}'s finished games"),
+                ))
+            })?;
+        let games = rows.into_iter().filter_map(listed).collect();
+        Ok(GameList { games })
+    }
+
+    /// `GET /api/leaderboard`: the players whose ratings are not provisional, highest first
+    /// (of equal ratings the lower deviation, then the name), at most [`LEADERBOARD_SIZE`].
+    #[must_use]
+    pub fn leaderboard(&self) -> Leaderboard {
+        let players = lock(&self.players);
+        let mut rated: Vec<&PlayerRow> = players
+            .by_name
+            .values()
+            .filter(|row| !rating::provisional(row.rd))
+            .collect();
+        let order = |a: &&PlayerRow, b: &&PlayerRow| {
+            b.rating
+                .total_cmp(&a.rating)
+                .then(a.rd.total_cmp(&b.rd))
+                .then_with(|| a.name.cmp(&b.name))
+        };
+        if rated.len() > LEADERBOARD_SIZE {
+            rated.select_nth_unstable_by(LEADERBOARD_SIZE - 1, order);
+            rated.truncate(LEADERBOARD_SIZE);
+        }
+        rated.sort_unstable_by(order);
+        Leaderboard {
+            players: rated
+                .into_iter()
+                .map(|row| Ranked {
+                    name: row.name.clone(),
+                    bot: row.bot,
+                    rating: rounded(row.rating),
+                    rd: rounded(row.rd),
+                    games: row.games,
+                    title: rating::title(row.rating, row.rd).to_owned(),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A listed game from its row: the names, status, rating flag and plies its summary keeps.
+fn listed(row: ListedRow) -> Option<Listed> {
+    #[derive(serde::Deserialize)]
+    struct Kept {
+        names: Names,
+        status: StatusWords,
+        rated: bool,
+        ply: u64,
+    }
+    let kept: Kept = serde_json::from_str(&row.summary).ok()?;
+    Some(Listed {
+        game: row.game,
+        names: kept.names,
+        status: kept.status,
+        rated: kept.rated,
+        plies: kept.ply,
+        ended_ms: row.ended_ms,
+    })
 }

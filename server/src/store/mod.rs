@@ -14,7 +14,7 @@ mod rows;
 mod schema;
 mod writer;
 
-pub use rows::Unreadable;
+pub use rows::{ListedRow, Unreadable};
 
 use std::net::IpAddr;
 use std::path::Path;
@@ -84,6 +84,17 @@ pub struct Ended {
     /// Each named player's result, counted in its row in the same transaction (none for an
     /// aborted game).
     pub results: Vec<(String, GameResult)>,
+    /// Whether the game is rated: then both players' ratings move by Glicko-2 in the same
+    /// transaction, from their rows' values before it.
+    pub rated: bool,
+}
+
+/// What a committed write changed that memory keeps too: each player whose row a game's end
+/// counted, as its row holds it after the commit.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Committed {
+    /// The players' rows after the write (their keys left out).
+    pub players: Vec<PlayerRow>,
 }
 
 /// A player's result in a finished game.
@@ -188,7 +199,7 @@ pub enum Write {
 }
 
 /// Where a write's result goes.
-type Done = oneshot::Sender<Result<(), StoreError>>;
+type Done = oneshot::Sender<Result<Committed, StoreError>>;
 
 enum WriteJob {
     Write(Vec<Write>, Done),
@@ -266,7 +277,7 @@ impl Store {
     ///
     /// # Errors
     /// The database's error; nothing was written.
-    pub async fn write(&self, writes: Vec<Write>) -> Result<(), StoreError> {
+    pub async fn write(&self, writes: Vec<Write>) -> Result<Committed, StoreError> {
         let (done, wait) = oneshot::channel();
         self.writes
             .send(WriteJob::Write(writes, done))
@@ -319,5 +330,25 @@ impl Store {
     pub async fn ending(&self, game: &str) -> Result<Option<Ending>, StoreError> {
         self.read(|done| ReadJob::Ending(game.to_owned(), done))
             .await
+    }
+
+    /// A page of player `name`'s finished games, newest first, at most `limit`, starting
+    /// after the game `before` if given; `None` if `before` is not one of them.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub async fn player_games(
+        &self,
+        name: &str,
+        before: Option<&str>,
+        limit: usize,
+    ) -> Result<Option<Vec<ListedRow>>, StoreError> {
+        self.read(|done| ReadJob::PlayerGames {
+            name: name.to_owned(),
+            before: before.map(str::to_owned),
+            limit,
+            done,
+        })
+        .await
     }
 }

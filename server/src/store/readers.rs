@@ -9,7 +9,7 @@ use std::thread;
 use rusqlite::Connection;
 use tokio::sync::oneshot;
 
-use super::rows::{any_ended_before, ending, load};
+use super::rows::{ListedRow, any_ended_before, ending, load, player_games};
 use super::{Ending, StoreError};
 use crate::room::Saved;
 
@@ -19,6 +19,13 @@ pub(super) enum ReadJob {
     Load(String, oneshot::Sender<Result<Option<Saved>, StoreError>>),
     /// A finished game's kept summary and record.
     Ending(String, oneshot::Sender<Result<Option<Ending>, StoreError>>),
+    /// A page of a player's finished games: the name, the game to start before, the limit.
+    PlayerGames {
+        name: String,
+        before: Option<String>,
+        limit: usize,
+        done: oneshot::Sender<Result<Option<Vec<ListedRow>>, StoreError>>,
+    },
     /// Whether a finished game ended before the cut.
     EndedBefore(u64, oneshot::Sender<Result<bool, StoreError>>),
 }
@@ -51,6 +58,15 @@ fn serve(conn: &Connection, queue: &Mutex<mpsc::Receiver<ReadJob>>) {
             }
             Ok(ReadJob::Ending(game, done)) => {
                 let _ = done.send(ending(conn, &game).map_err(StoreError::from));
+            }
+            Ok(ReadJob::PlayerGames {
+                name,
+                before,
+                limit,
+                done,
+            }) => {
+                let page = player_games(conn, &name, before.as_deref(), limit);
+                let _ = done.send(page.map_err(StoreError::from));
             }
             Ok(ReadJob::EndedBefore(cut_ms, done)) => {
                 let _ = done.send(any_ended_before(conn, cut_ms).map_err(StoreError::from));

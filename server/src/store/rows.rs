@@ -98,6 +98,74 @@ pub(super) fn ending(conn: &Connection, game: &str) -> rusqlite::Result<Option<E
     .optional()
 }
 
+/// One finished game of a player's list, as its row keeps it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListedRow {
+    /// The game's id.
+    pub game: String,
+    /// Its summary's JSON.
+    pub summary: String,
+    /// When it ended, in milliseconds since the Unix epoch.
+    pub ended_ms: u64,
+}
+
+/// Where a page of a player's games starts: before the game `before` (one of the player's
+/// finished games), or from the newest.
+fn list_start(
+    conn: &Connection,
+    name: &str,
+    before: Option<&str>,
+) -> rusqlite::Result<Option<(i64, String)>> {
+    let Some(before) = before else {
+        return Ok(Some((i64::MAX, String::new())));
+    };
+    conn.prepare_cached(
+        "SELECT ended_ms FROM games WHERE id = ?1 AND over = 1 AND record IS NOT NULL
+         AND summary IS NOT NULL AND (white_name = ?2 OR black_name = ?2)",
+    )?
+    .query_row(params![before, name], |row| row.get::<_, i64>(0))
+    .optional()
+    .map(|ended| ended.map(|ms| (ms, before.to_owned())))
+}
+
+/// Player `name`'s finished games (those with a record: never an aborted one, never one in
+/// play), newest first, at most `limit`, after `before` if given; `None` if `before` is not
+/// one of them. Each seat's index of ended games answers it in `limit` steps.
+pub(super) fn player_games(
+    conn: &Connection,
+    name: &str,
+    before: Option<&str>,
+    limit: usize,
+) -> rusqlite::Result<Option<Vec<ListedRow>>> {
+    let Some((ended_ms, id)) = list_start(conn, name, before)? else {
+        return Ok(None);
+    };
+    let seat = |column: &str| {
+        format!(
+            "SELECT id, summary, ended_ms FROM games INDEXED BY games_{column}
+             WHERE {column} = ?1 AND over = 1 AND record IS NOT NULL AND summary IS NOT NULL
+             AND (ended_ms < ?2 OR (ended_ms = ?2 AND id < ?3))"
+        )
+    };
+    let sql = format!(
+        "SELECT * FROM ({white} ORDER BY ended_ms DESC, id DESC LIMIT ?4)
+         UNION ALL SELECT * FROM ({black} ORDER BY ended_ms DESC, id DESC LIMIT ?4)
+         ORDER BY 3 DESC, 1 DESC LIMIT ?4",
+        white = seat("white_name"),
+        black = seat("black_name"),
+    );
+    conn.prepare_cached(&sql)?
+        .query_map(params![name, ended_ms, id, limit as i64], |row| {
+            Ok(ListedRow {
+                game: row.get(0)?,
+                summary: row.get(1)?,
+                ended_ms: row.get::<_, i64>(2)? as u64,
+            })
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()
+        .map(Some)
+}
+
 /// A game that could not be read back: its id and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unreadable {

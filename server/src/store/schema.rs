@@ -103,9 +103,14 @@ pub(super) fn migrate(conn: &Connection) -> rusqlite::Result<()> {
     if !has("rated")? {
         conn.execute_batch("ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0")?;
     }
-    // The pruner's index: finished games by the time they ended.
+    // The pruner's index: finished games by the time they ended; and each seat's, for a
+    // player's list of games.
     conn.execute_batch(
-        "CREATE INDEX IF NOT EXISTS games_ended ON games (ended_ms) WHERE over = 1",
+        "CREATE INDEX IF NOT EXISTS games_ended ON games (ended_ms) WHERE over = 1;
+         CREATE INDEX IF NOT EXISTS games_white_name ON games (white_name, ended_ms, id)
+             WHERE over = 1;
+         CREATE INDEX IF NOT EXISTS games_black_name ON games (black_name, ended_ms, id)
+             WHERE over = 1;",
     )?;
     Ok(())
 }

@@ -6,7 +6,10 @@ use rusqlite::{Connection, params};
 use salpakan::Side;
 
 use super::rows::quarantine;
-use super::{Done, GROUP, GameResult, PRUNE_BATCH, StoreError, Write, WriteJob};
+use super::{
+    Committed, Done, Ended, GROUP, GameResult, PRUNE_BATCH, PlayerRow, StoreError, Write, WriteJob,
+};
+use crate::rating::glicko::Glicko;
 use crate::room::Event;
 
 /// The writer thread: takes what is waiting (up to [`GROUP`] writes), commits it as one
@@ -39,17 +42,23 @@ pub(super) fn run(mut conn: Connection, queue: &mpsc::Receiver<WriteJob>) {
     }
 }
 
-fn commit(conn: &mut Connection, group: &[(Vec<Write>, Done)]) -> Vec<Result<(), StoreError>> {
+fn commit(
+    conn: &mut Connection,
+    group: &[(Vec<Write>, Done)],
+) -> Vec<Result<Committed, StoreError>> {
     let mut results = Vec::with_capacity(group.len());
     let outcome = (|| -> rusqlite::Result<()> {
         let mut tx = conn.transaction()?;
         for (writes, _) in group {
             let mut sp = tx.savepoint()?;
-            let result = writes.iter().try_for_each(|w| apply(&sp, w));
+            let mut committed = Committed::default();
+            let result = writes
+                .iter()
+                .try_for_each(|w| apply(&sp, w, &mut committed));
             match result {
                 Ok(()) => {
                     sp.commit()?;
-                    results.push(Ok(()));
+                    results.push(Ok(committed));
                 }
                 Err(e) => {
                     sp.rollback()?;
@@ -81,7 +90,7 @@ fn clone_error(e: &rusqlite::Error) -> rusqlite::Error {
     }
 }
 
-fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
+fn apply(conn: &Connection, write: &Write, committed: &mut Committed) -> rusqlite::Result<()> {
     match write {
         Write::Create { spec, creator } => {
             let clock = spec.clock;
@@ -212,21 +221,81 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
                     ended.ending.record,
                     ended.ended_ms as i64
                 ])?;
-                let mut count = conn.prepare_cached(
-                    "UPDATE players SET games = games + 1, won = won + ?2, lost = lost + ?3,
-                     drawn = drawn + ?4 WHERE name = ?1",
-                )?;
-                for (name, result) in &ended.results {
-                    let one = |r| i64::from(*result == r);
-                    count.execute(params![
-                        name,
-                        one(GameResult::Won),
-                        one(GameResult::Lost),
-                        one(GameResult::Drawn)
-                    ])?;
-                }
+                count_results(conn, ended, committed)?;
             }
         }
     }
     Ok(())
+}
+
+/// Counts a finished game's results in its players' rows and, for a rated game, moves both
+/// ratings by Glicko-2 from the rows' values before it; notes the rows as they end up.
+fn count_results(
+    conn: &Connection,
+    ended: &Ended,
+    committed: &mut Committed,
+) -> rusqlite::Result<()> {
+    let mut count = conn.prepare_cached(
+        "UPDATE players SET games = games + 1, won = won + ?2, lost = lost + ?3,
+         drawn = drawn + ?4 WHERE name = ?1",
+    )?;
+    for (name, result) in &ended.results {
+        let one = |r| i64::from(*result == r);
+        count.execute(params![
+            name,
+            one(GameResult::Won),
+            one(GameResult::Lost),
+            one(GameResult::Drawn)
+        ])?;
+    }
+    if let [(first, result), (second, _)] = ended.results.as_slice()
+        && ended.rated
+    {
+        let score = match result {
+            GameResult::Won => 1.0,
+            GameResult::Drawn => 0.5,
+            GameResult::Lost => 0.0,
+        };
+        let (a, b) = Glicko::game(glicko(conn, first)?, glicko(conn, second)?, score);
+        let mut set = conn.prepare_cached(
+            "UPDATE players SET rating = ?2, rd = ?3, volatility = ?4 WHERE name = ?1",
+        )?;
+        for (name, after) in [(first, a), (second, b)] {
+            set.execute(params![name, after.rating, after.rd, after.volatility])?;
+        }
+    }
+    let mut read = conn.prepare_cached(
+        "SELECT name, bot, rating, rd, volatility, games, won, lost, drawn FROM players
+         WHERE name = ?1",
+    )?;
+    for (name, _) in &ended.results {
+        let row = read.query_row(params![name], |row| {
+            Ok(PlayerRow {
+                name: row.get(0)?,
+                key: None,
+                bot: row.get::<_, i64>(1)? != 0,
+                rating: row.get(2)?,
+                rd: row.get(3)?,
+                volatility: row.get(4)?,
+                games: row.get::<_, i64>(5)? as u64,
+                won: row.get::<_, i64>(6)? as u64,
+                lost: row.get::<_, i64>(7)? as u64,
+                drawn: row.get::<_, i64>(8)? as u64,
+            })
+        })?;
+        committed.players.push(row);
+    }
+    Ok(())
+}
+
+/// A player's rating, deviation and volatility as its row holds them.
+fn glicko(conn: &Connection, name: &str) -> rusqlite::Result<Glicko> {
+    conn.prepare_cached("SELECT rating, rd, volatility FROM players WHERE name = ?1")?
+        .query_row(params![name], |row| {
+            Ok(Glicko {
+                rating: row.get(0)?,
+                rd: row.get(1)?,
+                volatility: row.get(2)?,
+            })
+        })
 }

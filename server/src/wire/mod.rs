@@ -23,7 +23,8 @@ pub use close::CloseCode;
 pub use messages::{ClientMessage, ServerMessage};
 pub use players::Lobby as LobbyWords;
 pub use players::{
-    BOT_PREFIX, LobbyMessage, Names, PlayerClientMessage, PoolReply, PoolRequest, Profile,
+    BOT_PREFIX, GAMES_LISTED, GameList, LEADERBOARD_SIZE, Leaderboard, Listed, LobbyMessage,
+    MAX_GAMES_LISTED, Names, PlayerClientMessage, PoolReply, PoolRequest, Profile, Ranked,
     RegisterReply, RegisterRequest, SeekReply, SeekRequest, SeekWords, valid_name,
 };
 pub use refusal::{Code, Refusal};

@@ -48,6 +48,62 @@ pub struct Profile {
     pub drawn: u64,
 }
 
+/// One finished game in `GET /api/players/{name}/games`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Listed {
+    /// The game's id.
+    pub game: String,
+    /// Each seat's player's name.
+    pub names: Names,
+    /// How it ended, as the summary's `status` says it.
+    pub status: super::StatusWords,
+    /// Whether it was rated.
+    pub rated: bool,
+    /// The plies played.
+    pub plies: u64,
+    /// When it ended, in milliseconds since the Unix epoch.
+    pub ended_ms: u64,
+}
+
+/// `GET /api/players/{name}/games`: newest first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameList {
+    /// The games.
+    pub games: Vec<Listed>,
+}
+
+/// One player of `GET /api/leaderboard`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ranked {
+    /// The name.
+    pub name: String,
+    /// Whether it is one of the server's bots.
+    pub bot: bool,
+    /// The rating, rounded.
+    pub rating: i64,
+    /// The rating deviation, rounded.
+    pub rd: i64,
+    /// Finished games.
+    pub games: u64,
+    /// The army rank the rating earns.
+    pub title: String,
+}
+
+/// `GET /api/leaderboard`: at most [`LEADERBOARD_SIZE`] players whose ratings are not
+/// provisional, highest first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Leaderboard {
+    /// The players.
+    pub players: Vec<Ranked>,
+}
+
+/// The most players `GET /api/leaderboard` lists.
+pub const LEADERBOARD_SIZE: usize = 50;
+/// The games `GET /api/players/{name}/games` lists without a `limit`.
+pub const GAMES_LISTED: usize = 20;
+/// The most games one page of `GET /api/players/{name}/games` lists.
+pub const MAX_GAMES_LISTED: usize = 100;
+
 /// Each seat's player's name; `null` for an anonymous seat.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Names {

@@ -6,6 +6,7 @@ mod clocks;
 mod common;
 mod crash;
 mod golden;
+mod history;
 mod lobby;
 mod noninterference;
 mod play;

@@ -337,6 +337,19 @@ async fn lobby_run(games: [&Game; 2], seed: u64) -> (LobbyRun, [Side; 2]) {
         let want = json!({"t": "lobby", "seeks": listing["seeks"], "playing": listing["playing"]});
         while lobby.recv().await != want {}
         public.push(format!("{listing}"));
+        // Every player's finished games (when each ended is the clock's, not the game's:
+        // left out) and the leaderboard.
+        for name in ["watched", "opponent", "bystander"] {
+            let path = format!("/api/players/{name}/games");
+            let (status, mut list) = as_player(&server, None, "GET", &path, &Value::Null).await;
+            for game in list["games"].as_array_mut().into_iter().flatten() {
+                game["ended_ms"] = Value::Null;
+            }
+            public.push(format!("{status} {list}"));
+        }
+        let (status, board) =
+            as_player(&server, None, "GET", "/api/leaderboard", &Value::Null).await;
+        public.push(format!("{status} {board}"));
     };
     let keys = [
         register(&server, "watched").await,
@@ -350,7 +363,7 @@ async fn lobby_run(games: [&Game; 2], seed: u64) -> (LobbyRun, [Side; 2]) {
     let mut http = Vec::new();
     let mut sides = [Side::White; 2];
     // The pool pairs the two; both formations in, the watched player aborts.
-    let pool = json!({"clock": {"initial_ms": 300000, "increment_ms": 3000}});
+    let pool = json!({"clock": {"initial_ms": 300000, "increment_ms": 3000}, "rated": true});
     for key in &keys[..2] {
         let (status, reply) = as_player(&server, Some(key), "POST", "/api/pool", &pool).await;
         http.push(format!("{status} {reply}"));
@@ -383,7 +396,14 @@ async fn lobby_run(games: [&Game; 2], seed: u64) -> (LobbyRun, [Side; 2]) {
     http.push(format!("{status} {reply}"));
     let mut watched: Vec<String> = std::mem::take(&mut seat.transcript);
     // A seek accepted; play, a resignation by the other side, both ask for a rematch.
-    let (_, seek) = as_player(&server, Some(&keys[0]), "POST", "/api/seeks", &json!({})).await;
+    let (_, seek) = as_player(
+        &server,
+        Some(&keys[0]),
+        "POST",
+        "/api/seeks",
+        &json!({"rated": true}),
+    )
+    .await;
     look(&mut lobby, &mut public).await;
     let accept = format!("/api/seeks/{}/accept", seek["seek"].as_str().unwrap());
     let (_, theirs) = as_player(&server, Some(&keys[1]), "POST", &accept, &Value::Null).await;
@@ -442,6 +462,12 @@ async fn lobby_run(games: [&Game; 2], seed: u64) -> (LobbyRun, [Side; 2]) {
     for name in ["watched", "opponent", "bystander"] {
         let path = format!("/api/players/{name}");
         let (status, profile) = as_player(&server, None, "GET", &path, &Value::Null).await;
+        if name == "opponent" {
+            assert_ne!(
+                profile["rating"], 1500,
+                "the resigned rated game moved the rating"
+            );
+        }
         public.push(format!("{status} {profile}"));
     }
     let bystander = std::mem::take(&mut sockets[2].transcript);

@@ -1,5 +1,8 @@
 //! What a rating says of a player: the values a new player starts from, whether a rating is
-//! still provisional, and the army rank it earns as a title (the contract's table).
+//! still provisional, and the army rank it earns as a title (the contract's table); how a game
+//! moves it is [`glicko`]'s.
+
+pub mod glicko;
 
 /// A new player's rating.
 pub const INITIAL_RATING: f64 = 1500.0;

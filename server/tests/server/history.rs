@@ -1,0 +1,339 @@
+//! After the game: each player's finished games (newest first, paged, never a game in play or
+//! an aborted one), ratings moved by Glicko-2 in the transaction that ends a rated game (and
+//! not lost or doubled by a SIGKILL at any moment around it), and the leaderboard.
+
+use salpakan::Side;
+use salpakan_server::rating::glicko::Glicko;
+use serde_json::{Value, json};
+
+use crate::common::{Server, as_player, random_game, register, scratch, start};
+
+/// How a test game ends.
+#[derive(Clone, Copy)]
+pub enum End {
+    /// Black resigns after the first ply.
+    BlackResigns,
+    /// White resigns after the first ply.
+    WhiteResigns,
+    /// A draw agreed after the first ply.
+    Draw,
+    /// Not ended: left after the first ply.
+    InPlay,
+    /// Aborted before the first ply.
+    Aborted,
+}
+
+/// A game between the players of `white` and `black` (keys) ended as `end`; its id.
+pub async fn play(server: &Server, white: &str, black: &str, rated: bool, end: End) -> String {
+    let body = json!({"rated": rated, "side": "white", "first": "white"});
+    let (status, created) = as_player(server, Some(white), "POST", "/api/games", &body).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["game"].as_str().unwrap().to_owned();
+    let join = format!("/api/games/{id}/join");
+    let invite = json!({"invite": created["invite"]});
+    let (status, joined) = as_player(server, Some(black), "POST", &join, &invite).await;
+    assert_eq!(status, 200, "{joined}");
+    SEATS
+        .lock()
+        .unwrap()
+        .insert(id.clone(), joined["token"].as_str().unwrap().to_owned());
+    let game = random_game(2 * u64::from(id.as_bytes()[0]), 2);
+    let mut w = server.seat(&id, created["token"].as_str()).await;
+    let mut b = server.seat(&id, joined["token"].as_str()).await;
+    for (seat, side) in [(&mut w, Side::White), (&mut b, Side::Black)] {
+        seat.until("state").await;
+        let cells = crate::common::cells(game.setup(side).unwrap());
+        seat.send(&json!({"t": "setup", "cells": cells})).await;
+    }
+    w.until("start").await;
+    if let End::Aborted = end {
+        w.send(&json!({"t": "abort"})).await;
+        w.until("aborted").await;
+        return id;
+    }
+    let first = game.history()[0].mv.to_string();
+    w.send(&json!({"t": "move", "move": first, "ply": 0})).await;
+    w.until("ply").await;
+    match end {
+        End::BlackResigns => b.send(&json!({"t": "resign"})).await,
+        End::WhiteResigns => w.send(&json!({"t": "resign"})).await,
+        End::Draw => {
+            w.send(&json!({"t": "draw"})).await;
+            b.until("draw-offer").await;
+            b.send(&json!({"t": "draw"})).await;
+        }
+        End::InPlay | End::Aborted => return id,
+    }
+    w.until("over").await;
+    id
+}
+
+async fn get(server: &Server, path: &str) -> (u16, Value) {
+    as_player(server, None, "GET", path, &Value::Null).await
+}
+
+/// A player's stored values as its profile shows them (rounded).
+fn shown(g: Glicko) -> (i64, i64) {
+    (g.rating.round() as i64, g.rd.round() as i64)
+}
+
+async fn profile_of(server: &Server, name: &str) -> (i64, i64) {
+    let (status, p) = get(server, &format!("/api/players/{name}")).await;
+    assert_eq!(status, 200, "{p}");
+    (p["rating"].as_i64().unwrap(), p["rd"].as_i64().unwrap())
+}
+
+fn ids(list: &Value) -> Vec<String> {
+    list["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["game"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn ratings_move_by_glicko_2_and_each_player_lists_its_finished_games() {
+    let server = start(61).await;
+    let [ana, ben, cy] = [
+        register(&server, "ana").await,
+        register(&server, "ben").await,
+        register(&server, "cyd").await,
+    ];
+    // Ana beats Ben (rated): both from 1500 / 350 / 0.06.
+    let first = play(&server, &ana, &ben, true, End::BlackResigns).await;
+    let (a1, b1) = Glicko::game(Glicko::NEW, Glicko::NEW, 1.0);
+    assert_eq!(profile_of(&server, "ana").await, shown(a1));
+    assert_eq!(profile_of(&server, "BEN").await, shown(b1));
+    assert_eq!(shown(a1), (1662, 290), "a new player's first win");
+    // Ben and Ana draw (Ben White): each from its values after the first game.
+    let second = play(&server, &ben, &ana, true, End::Draw).await;
+    let (b2, a2) = Glicko::game(b1, a1, 0.5);
+    assert_eq!(profile_of(&server, "ana").await, shown(a2));
+    assert_eq!(profile_of(&server, "ben").await, shown(b2));
+    assert!(b2.rating > b1.rating && a2.rating < a1.rating);
+    assert!(a2.rd <= a1.rd && b2.rd <= b1.rd);
+    // Unrated, aborted and unfinished games move nothing and are not listed.
+    let unrated = play(&server, &ana, &cy, false, End::WhiteResigns).await;
+    let _aborted = play(&server, &ana, &cy, true, End::Aborted).await;
+    let in_play = play(&server, &cy, &ana, true, End::InPlay).await;
+    assert_eq!(profile_of(&server, "ana").await, shown(a2));
+    assert_eq!(profile_of(&server, "cyd").await, (1500, 350));
+    let (_, p) = get(&server, "/api/players/cyd").await;
+    assert_eq!((p["games"].as_u64(), p["won"].as_u64()), (Some(1), Some(1)));
+
+    // Newest first, with what the contract names.
+    let (status, list) = get(&server, "/api/players/Ana/games").await;
+    assert_eq!(status, 200, "{list}");
+    assert_eq!(ids(&list), [unrated.clone(), second.clone(), first.clone()]);
+    let newest = &list["games"][0];
+    assert_eq!(newest["names"], json!({"white": "ana", "black": "cyd"}));
+    assert_eq!(
+        newest["status"],
+        json!({"state": "won", "winner": "black", "reason": "resignation"})
+    );
+    assert_eq!(
+        (newest["rated"].as_bool(), newest["plies"].as_u64()),
+        (Some(false), Some(1))
+    );
+    assert!(newest["ended_ms"].as_u64().unwrap() >= list["games"][1]["ended_ms"].as_u64().unwrap());
+    assert_eq!(list["games"][1]["status"]["reason"], "agreement");
+    // Paged: one at a time, each page after the last one's game.
+    let mut paged = Vec::new();
+    let mut path = "/api/players/ana/games?limit=1".to_owned();
+    loop {
+        let (status, page) = get(&server, &path).await;
+        assert_eq!(status, 200, "{page}");
+        let got = ids(&page);
+        assert!(got.len() <= 1);
+        let Some(last) = got.last() else { break };
+        paged.push(last.clone());
+        path = format!("/api/players/ana/games?limit=1&before={last}");
+    }
+    assert_eq!(paged, ids(&list));
+    let (_, cys) = get(&server, "/api/players/cyd/games").await;
+    assert_eq!(ids(&cys), std::slice::from_ref(&unrated));
+    // Bad queries: each refused with its reason; the game in play is refused as a game
+    // that does not exist is.
+    for (query, status, code) in [
+        ("limit=0", 400, "bad-message"),
+        ("limit=101", 400, "bad-message"),
+        ("limit=ten", 400, "bad-message"),
+        ("before=0123", 400, "bad-message"),
+    ] {
+        let (got, reply) = get(&server, &format!("/api/players/ana/games?{query}")).await;
+        assert_eq!(
+            (got, reply["error"].as_str()),
+            (status, Some(code)),
+            "{query}: {reply}"
+        );
+    }
+    let (_, a) = get(&server, &format!("/api/players/ana/games?before={in_play}")).await;
+    let (_, b) = get(
+        &server,
+        "/api/players/ana/games?before=ffffffffffffffffffffffffffffffff",
+    )
+    .await;
+    assert_eq!(a, b);
+    let (status, _) = get(&server, "/api/players/nobody/games").await;
+    assert_eq!(status, 404);
+    let (_, limit100) = get(&server, "/api/players/ana/games?limit=100").await;
+    assert_eq!(ids(&limit100), ids(&list));
+    // The record of a game in play: 409, as before.
+    let (status, _) = get(&server, &format!("/api/games/{in_play}/record")).await;
+    assert_eq!(status, 409);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_leaderboard_lists_settled_ratings_highest_first() {
+    let server = start(62).await;
+    let [ana, ben] = [
+        register(&server, "ana").await,
+        register(&server, "ben").await,
+    ];
+    let (_, empty) = get(&server, "/api/leaderboard").await;
+    assert_eq!(empty, json!({"players": []}), "nobody settled yet");
+    // Ana wins two of three, again and again, until both are settled.
+    let (mut a, mut b) = (Glicko::NEW, Glicko::NEW);
+    let mut games = 0;
+    while a.rd > 110.0 || b.rd > 110.0 {
+        let ana_scores = games % 3 != 2;
+        let end = if ana_scores {
+            End::BlackResigns
+        } else {
+            End::WhiteResigns
+        };
+        play(&server, &ana, &ben, true, end).await;
+        (a, b) = Glicko::game(a, b, if ana_scores { 1.0 } else { 0.0 });
+        games += 1;
+        let (_, board) = get(&server, "/api/leaderboard").await;
+        let listed: Vec<&str> = board["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["name"].as_str().unwrap())
+            .collect();
+        let settled: Vec<&str> = [("ana", a), ("ben", b)]
+            .into_iter()
+            .filter(|(_, g)| g.rd <= 110.0)
+            .map(|(n, _)| n)
+            .collect();
+        assert_eq!(listed, settled, "after {games} games");
+    }
+    let (_, board) = get(&server, "/api/leaderboard").await;
+    assert_eq!(
+        board["players"][0],
+        json!({"name": "ana", "bot": false, "rating": a.rating.round() as i64,
+               "rd": a.rd.round() as i64, "games": games, "title": title_of(a)})
+    );
+    assert!(a.rating > b.rating);
+    assert_eq!(profile_of(&server, "ben").await, shown(b));
+    server.stop().await;
+}
+
+fn title_of(g: Glicko) -> &'static str {
+    salpakan_server::rating::title(g.rating, g.rd)
+}
+
+/// A server process, killed with SIGKILL when dropped.
+struct Killed(std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[tokio::test]
+async fn a_sigkill_around_a_rated_games_end_neither_loses_nor_doubles_the_ratings() {
+    let db = scratch("rating-crash").join("games.db");
+    let spawn = || {
+        let (child, server) = crate::common::spawn_binary(
+            std::process::Command::new(env!("CARGO_BIN_EXE_salpakan-server"))
+                .args(["--addr", "127.0.0.1:0", "--db"])
+                .arg(&db),
+        );
+        (Killed(child), server)
+    };
+    let (mut child, mut server) = spawn();
+    let keys = [
+        register(&server, "kim").await,
+        register(&server, "lee").await,
+    ];
+    // Kim's expected values, game by game: a game counts once or not at all.
+    let (mut kim, mut lee) = (Glicko::NEW, Glicko::NEW);
+    let mut counted = 0;
+    for round in 0..10u64 {
+        let id = play(&server, &keys[0], &keys[1], true, End::InPlay).await;
+        // Black resigns, and the server is killed after a delay that sweeps the window
+        // between the resignation's arrival and its commit (and the memory's update).
+        let mut black = reseat(&server, &id).await;
+        black.send(&json!({"t": "resign"})).await;
+        if round > 0 {
+            // A blocking sleep: the runtime's timer rounds to milliseconds.
+            std::thread::sleep(std::time::Duration::from_micros(round * round * 40));
+        }
+        drop(child);
+        (child, server) = spawn();
+        let (_, summary) = get(&server, &format!("/api/games/{id}")).await;
+        let over = summary["phase"] == "over";
+        eprintln!(
+            "round {round}: the resignation {}",
+            if over {
+                "was committed"
+            } else {
+                "was lost with the process"
+            }
+        );
+        if over {
+            (kim, lee) = Glicko::game(kim, lee, 1.0);
+            counted += 1;
+        }
+        assert_eq!(
+            profile_of(&server, "kim").await,
+            shown(kim),
+            "round {round}"
+        );
+        assert_eq!(
+            profile_of(&server, "lee").await,
+            shown(lee),
+            "round {round}"
+        );
+        let (_, p) = get(&server, "/api/players/kim").await;
+        assert_eq!(p["games"].as_u64(), Some(counted), "round {round}");
+        if !over {
+            // Still in play after the restart: ended now, and counted once.
+            let mut black = reseat(&server, &id).await;
+            black.send(&json!({"t": "resign"})).await;
+            black.until("over").await;
+            (kim, lee) = Glicko::game(kim, lee, 1.0);
+            counted += 1;
+            assert_eq!(profile_of(&server, "kim").await, shown(kim));
+        }
+    }
+    // The stored values are exact, not just their rounding: one more restart, then the list.
+    drop(child);
+    let (_child, server) = spawn();
+    assert_eq!(profile_of(&server, "lee").await, shown(lee));
+    let (_, list) = get(&server, "/api/players/kim/games?limit=100").await;
+    assert_eq!(list["games"].as_array().unwrap().len() as u64, counted);
+}
+
+/// Black's seat of game `id` again (its token from the seat table kept by [`play`]).
+async fn reseat(server: &Server, id: &str) -> crate::common::Seat {
+    let token = SEATS
+        .lock()
+        .unwrap()
+        .get(id)
+        .cloned()
+        .expect("a seat played");
+    let mut seat = server.seat(id, Some(&token)).await;
+    seat.until("state").await;
+    seat
+}
+
+/// Black's token of each game [`play`] made.
+static SEATS: std::sync::Mutex<std::collections::BTreeMap<String, String>> =
+    std::sync::Mutex::new(std::collections::BTreeMap::new());
