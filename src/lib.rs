@@ -7,7 +7,9 @@
 //!   [`Outcome`] is all the arbiter says of a challenge: win, lose or tie, never a rank.
 //! - What a side may know: [`Game::view`] (a [`View`]: its own ranks, the enemy's squares),
 //!   [`Game::public_view`] (a spectator's [`PublicView`]), and a [`Tracker`] that keeps a
-//!   side's knowledge from the reports alone, with exact [`Beliefs`] and samples.
+//!   side's knowledge from the reports alone, with exact [`Beliefs`] and samples; a
+//!   [`Replay`] shows a finished game as each side knew it, ply by ply, with each
+//!   challenge's [`Odds`] and each side's [`Luck`].
 //! - Players: the [`Agent`]s [`Random`], [`Greedy`] and [`Ismcts`]; [`VecEnv`] steps many
 //!   games at once for learning; [`evaluation`] scores matches between them.
 //! - Text: [`PositionText`], game records ([`Game::record`], [`Game::from_record`]), view text
@@ -49,6 +51,7 @@ mod parse;
 mod piece;
 mod position;
 mod rank;
+mod replay;
 mod rng;
 mod rules;
 mod select;
@@ -83,6 +86,7 @@ pub use parse::ParseError;
 pub use piece::PieceId;
 pub use position::{MoveError, Playout, Position, Report};
 pub use rank::Rank;
+pub use replay::{Luck, Odds, Replay, ReplayError, Walk};
 pub use rng::SplitMix64;
 pub use rules::{Rules, RulesError};
 pub use setup::{CellsError, Setup, SetupError};

@@ -10,6 +10,7 @@ mod examples;
 mod knowledge;
 mod notation;
 mod properties;
+mod replay;
 mod rules;
 mod table;
 mod training;
