@@ -27,8 +27,8 @@ pub enum ReplayError {
     /// The game has no start a side's knowledge can follow (it started from a position).
     #[error(transparent)]
     Observe(#[from] ObserveError),
-    /// A ply past the end.
-    #[error("ply {ply} is past the game's end (it has {plies} plies)")]
+    /// A ply the game does not have: past the end (or, for a ply's odds, 0).
+    #[error("ply {ply} is not in the game (it has {plies} plies)")]
     Ply {
         /// The ply asked for.
         ply: usize,
@@ -223,6 +223,21 @@ impl Replay {
     #[must_use]
     pub fn odds(&self, ply: usize) -> Option<Odds> {
         self.odds.get(ply.checked_sub(1)?).copied().flatten()
+    }
+
+    /// As [`Replay::odds`], refusing a ply that is not one of the game's: what the bindings
+    /// answer for `odds(ply)`.
+    ///
+    /// # Errors
+    /// [`ReplayError::Ply`] for ply 0 or a ply past the end.
+    pub fn challenge(&self, ply: usize) -> Result<Option<Odds>, ReplayError> {
+        if ply == 0 || ply > self.plies() {
+            return Err(ReplayError::Ply {
+                ply,
+                plies: self.plies(),
+            });
+        }
+        Ok(self.odds(ply))
     }
 
     /// `side`'s luck over the whole game.

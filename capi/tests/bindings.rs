@@ -244,6 +244,8 @@ fn run(row: &table::Row) -> Option<SalpakanResult> {
                     value => salpakan_game_beliefs(game.0, byte(&value)?, p.as_mut_ptr()),
                 }
             }
+            // The replay of knowledge is not in the C ABI (docs/C.md says so).
+            "replay" | "replay-beliefs" | "replay-odds" => return None,
             other => panic!("line {}: unknown operation {other}", row.line),
         })
     }

@@ -364,7 +364,7 @@ impl Game {
 /// side to move, the history and the status. `str(view)` draws the board as that side sees it.
 #[pyclass(module = "salpakan", frozen)]
 pub(crate) struct View {
-    inner: salpakan::View,
+    pub(crate) inner: salpakan::View,
 }
 
 #[pymethods]
@@ -410,7 +410,7 @@ impl View {
 /// status. `str(view)` draws the board (White's pieces `XX`, Black's `xx`).
 #[pyclass(module = "salpakan", frozen)]
 pub(crate) struct PublicView {
-    inner: salpakan::PublicView,
+    pub(crate) inner: salpakan::PublicView,
 }
 
 #[pymethods]

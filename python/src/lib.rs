@@ -9,6 +9,7 @@ mod evaluation;
 mod game;
 mod handles;
 mod knowledge;
+mod replay;
 mod report;
 mod values;
 mod vecenv;
@@ -35,6 +36,7 @@ fn _salpakan(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::View>()?;
     m.add_class::<game::PublicView>()?;
     m.add_class::<handles::Tracker>()?;
+    m.add_class::<replay::Replay>()?;
     m.add_class::<agents::Random>()?;
     m.add_class::<agents::Greedy>()?;
     m.add_class::<agents::Ismcts>()?;

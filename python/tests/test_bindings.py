@@ -105,6 +105,20 @@ def run(op, words):
             salpakan.Game.from_text(game.to_text()).beliefs("white")
         else:
             game.beliefs(args[0])
+    elif op == "replay":
+        if args[0] == "@position":
+            record = salpakan.Game.from_text(game.to_text()).record()
+        else:
+            record = text(args[0], game.record())
+        salpakan.Replay.from_record(record)
+    elif op in ("replay-beliefs", "replay-odds"):
+        game.play("e3-e4")
+        replay = salpakan.Replay(game)
+        if op == "replay-odds":
+            assert replay.odds(args[0]) is None
+        else:
+            beliefs = replay.beliefs(args[0], args[1])
+            assert beliefs.shape == (72, 15)
     else:
         raise AssertionError(f"unknown operation {op}")
 

@@ -4,7 +4,7 @@
 
 use salpakan::{
     Agent, AgentKind, CellsError, DeclaredEnd, EngineError, ErrorKind, Game, Move, Position, Rank,
-    Rules, Setup, Side, Square, challenge,
+    Replay, Rules, Setup, Side, Square, challenge,
 };
 
 use serde_json::Value;
@@ -190,6 +190,26 @@ fn run(row: &crate::table::Row) -> Outcome {
             };
             game.tracker(side)
                 .and_then(|tracker| tracker.beliefs_by_square())
+                .map(drop)
+                .map_err(refused)
+        }
+        "replay" => {
+            let record = match row.arg(0).as_str().expect("a string") {
+                "@position" => Game::from_position(*game.position()).record(),
+                _ => text(&row.arg(0), &game.record()),
+            };
+            Replay::from_record(&record).map(drop).map_err(refused)
+        }
+        "replay-beliefs" | "replay-odds" => {
+            game.play("e3-e4".parse().expect("a move")).expect("legal");
+            let replay = Replay::new(&game).expect("a replay");
+            // A ply is a count: a negative one is refused as any value out of range.
+            let ply = usize::try_from(number(&row.arg(0))).map_err(|_| ErrorKind::Argument)?;
+            if row.op == "replay-odds" {
+                return replay.challenge(ply).map(drop).map_err(refused);
+            }
+            replay
+                .beliefs_by_square(ply, side(&row.arg(1))?)
                 .map(drop)
                 .map_err(refused)
         }

@@ -207,3 +207,98 @@ fn a_replay_refuses_what_it_cannot_show() {
     assert_eq!(replay.plies(), 1);
     assert_eq!(replay.game_at(1).unwrap().history(), early.history());
 }
+
+/// The replays every binding checks (`tests/data/replays.txt`): the crate writes it when
+/// `SALPAKAN_BLESS` is set and otherwise checks that it says what the crate computes; the
+/// Python and npm packages' tests read it and must give the same numbers.
+fn replay_vectors() -> String {
+    let mut out = String::from(
+        "# Replays every binding must give alike: written by the crate's tests\n\
+         # (SALPAKAN_BLESS=1 cargo test --test engine replay_vectors), read by the Python and npm\n\
+         # packages' tests. A game: `record` and its text as a JSON string; `plies N`; `odds PLY\n\
+         # WIN TIE LOSE OUTCOME` for each challenge (the attacker's, from its beliefs just before);\n\
+         # `luck SIDE CHALLENGES SCORE EXPECTED`; `beliefs PLY SIDE D0 … D14`, where Dr is the sum\n\
+         # over squares s of (s + 1) × the probability that the piece on s has rank r, from\n\
+         # that side's (72, 15) beliefs after PLY plies. Numbers to 12 decimals; compare within 1e-9.\n",
+    );
+    // The first three games with 8 challenges or more, one of them resigned.
+    let games = (0..)
+        .map(random_game)
+        .filter(|g| g.history().iter().filter(|r| r.outcome.is_some()).count() >= 8);
+    let resigned = games
+        .clone()
+        .find(|g| g.status().reason_token() == Some("resignation"));
+    for game in games.take(2).chain(resigned) {
+        let replay = Replay::new(&game).unwrap();
+        out += &format!("\nrecord {}\n", json_string(&game.record()));
+        out += &format!("plies {}\n", replay.plies());
+        for ply in 1..=replay.plies() {
+            if let Some(o) = replay.odds(ply) {
+                out += &format!(
+                    "odds {ply} {:.12} {:.12} {:.12} {}\n",
+                    o.win,
+                    o.tie,
+                    o.lose,
+                    o.outcome.name()
+                );
+            }
+        }
+        for side in Side::ALL {
+            let l = replay.luck(side);
+            out += &format!(
+                "luck {side_word} {} {:.12} {:.12}\n",
+                l.challenges,
+                l.score,
+                l.expected,
+                side_word = side.word()
+            );
+        }
+        for ply in [0, replay.plies() / 2, replay.plies()] {
+            for side in Side::ALL {
+                let rows = replay.beliefs_by_square(ply, side).unwrap();
+                let digest: Vec<String> = (0..Rank::NUM)
+                    .map(|r| {
+                        let d: f64 = rows
+                            .iter()
+                            .enumerate()
+                            .map(|(s, row)| (s + 1) as f64 * row[r])
+                            .sum();
+                        format!("{d:.12}")
+                    })
+                    .collect();
+                out += &format!("beliefs {ply} {} {}\n", side.word(), digest.join(" "));
+            }
+        }
+    }
+    out
+}
+
+/// `text` as a JSON string.
+fn json_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out += "\\\"",
+            '\\' => out += "\\\\",
+            '\n' => out += "\\n",
+            c if (c as u32) < 0x20 => out += &format!("\\u{:04x}", c as u32),
+            c => out.push(c),
+        }
+    }
+    out + "\""
+}
+
+#[test]
+fn replay_vectors_say_what_the_crate_computes() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/replays.txt");
+    let want = replay_vectors();
+    if std::env::var_os("SALPAKAN_BLESS").is_some() {
+        std::fs::write(path, &want).unwrap();
+    }
+    let have = std::fs::read_to_string(path).unwrap_or_default();
+    assert!(
+        have == want,
+        "tests/data/replays.txt is not what the crate computes; after checking why, rewrite it:\n    \
+         SALPAKAN_BLESS=1 cargo test --test engine replay_vectors"
+    );
+}
