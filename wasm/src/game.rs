@@ -35,6 +35,45 @@ fn options(
     Ok((side_or_white(first.as_ref().unwrap_or(&none))?, rules))
 }
 
+/// A side's view as the package hands it out (the `View` declaration).
+pub(crate) fn view_object(view: &salpakan::View) -> JsValue {
+    let cells: Array = view
+        .cells()
+        .iter()
+        .map(|cell| match cell {
+            ViewCell::Empty => JsValue::NULL,
+            ViewCell::Own { rank, .. } => rank_object(("owner", "own"), *rank),
+            ViewCell::Enemy { .. } => {
+                let object = Object::new();
+                set(&object, "owner", "enemy");
+                object.into()
+            }
+        })
+        .collect();
+    let object = Object::new();
+    set(&object, "side", view.side().word());
+    set(&object, "sideToMove", view.side_to_move().word());
+    set(&object, "cells", cells);
+    set(&object, "text", view.to_string());
+    object.into()
+}
+
+/// A spectator's view as the package hands it out (the `PublicView` declaration).
+pub(crate) fn public_view_object(view: &salpakan::PublicView) -> JsValue {
+    let cells: Array = view
+        .cells()
+        .iter()
+        .map(|cell| cell.map_or(JsValue::NULL, |id| id.side().word().into()))
+        .collect();
+    let object = Object::new();
+    set(&object, "sideToMove", view.side_to_move().word());
+    set(&object, "ply", view.ply());
+    set(&object, "status", status_object(view.status()));
+    set(&object, "cells", cells);
+    set(&object, "text", view.to_text().to_string());
+    object.into()
+}
+
 /// A new game from two setups.
 fn start(white: Setup, black: Setup, first: Side, rules: Rules) -> Result<Game, JsValue> {
     salpakan::Game::new(white, black, first, rules)
@@ -233,45 +272,14 @@ impl Game {
         #[wasm_bindgen(unchecked_param_type = "SideInput")] side: JsValue,
     ) -> Result<JsValue, JsValue> {
         let side = convert::side(&side)?;
-        let view = self.inner.view(side);
-        let cells: Array = view
-            .cells()
-            .iter()
-            .map(|cell| match cell {
-                ViewCell::Empty => JsValue::NULL,
-                ViewCell::Own { rank, .. } => rank_object(("owner", "own"), *rank),
-                ViewCell::Enemy { .. } => {
-                    let object = Object::new();
-                    set(&object, "owner", "enemy");
-                    object.into()
-                }
-            })
-            .collect();
-        let object = Object::new();
-        set(&object, "side", side.word());
-        set(&object, "sideToMove", view.side_to_move().word());
-        set(&object, "cells", cells);
-        set(&object, "text", view.to_string());
-        Ok(object.into())
+        Ok(view_object(&self.inner.view(side)))
     }
 
     /// The game as a spectator sees it: where each side's pieces stand, no rank, the side to
     /// move, and the board drawn with every piece hidden.
     #[wasm_bindgen(js_name = publicView, unchecked_return_type = "PublicView")]
     pub fn public_view(&self) -> JsValue {
-        let view = self.inner.public_view();
-        let cells: Array = view
-            .cells()
-            .iter()
-            .map(|cell| cell.map_or(JsValue::NULL, |id| id.side().word().into()))
-            .collect();
-        let object = Object::new();
-        set(&object, "sideToMove", view.side_to_move().word());
-        set(&object, "ply", view.ply());
-        set(&object, "status", status_object(view.status()));
-        set(&object, "cells", cells);
-        set(&object, "text", view.to_text().to_string());
-        object.into()
+        public_view_object(&self.inner.public_view())
     }
 
     /// `side`'s exact beliefs, 72 × 15 probabilities: `[square * 15 + rank]`.

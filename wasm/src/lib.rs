@@ -12,6 +12,7 @@
 mod agents;
 mod convert;
 mod game;
+mod replay;
 mod rules;
 mod setup;
 mod tracker;
@@ -19,6 +20,7 @@ mod types;
 
 pub use agents::{Greedy, Ismcts, Random};
 pub use game::Game;
+pub use replay::Replay;
 pub use rules::{
     captures_flag, challenge, constants, observation_shape, rank_code, rank_name, setup_zone,
     square_index, square_name,

@@ -76,6 +76,19 @@ export interface PublicView {
   /** The view text with every piece hidden (`XX` White, `xx` Black). */
   text: string;
 }
+/** A challenge's odds as the attacker saw them just before it attacked (`Replay.odds`). */
+export interface Odds {
+  attacker: Side;
+  /** The attacking piece's rank number (the attacker knows it). */
+  rank: number;
+  win: number;
+  tie: number;
+  lose: number;
+  /** What happened. */
+  outcome: Outcome;
+}
+/** A side's luck over a game (`Replay.luck`): a win scores 1, a tie 0.5, a loss 0. */
+export interface Luck { challenges: number; score: number; expected: number; luck: number }
 /** A piece with its rank, as the arbiter knows it (for the final board). */
 export interface Piece { side: Side; rank: number; code: RankCode; name: string }
 /** The kind of an error, the crate's `ErrorKind`: the same for the C ABI and Python. */

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-import { Game, Greedy, Ismcts, Random, challenge } from "../pkg/node/salpakan.js";
+import { Game, Greedy, Ismcts, Random, Replay, challenge } from "../pkg/node/salpakan.js";
 
 const TABLE = fileURLToPath(new URL("../../tests/data/bindings.txt", import.meta.url));
 const AGENTS = { random: () => new Random(1), greedy: () => new Greedy(1), ismcts: () => new Ismcts(1, 100) };
@@ -93,6 +93,23 @@ function run(op, words) {
         if (args[0] === "from-text") Game.fromText(game.toText()).beliefs("white");
         else game.beliefs(args[0]);
         break;
+      case "replay": {
+        const record = args[0] === "@position" ? Game.fromText(game.toText()).record() : own(args[0], game.record());
+        Replay.fromRecord(record).free();
+        break;
+      }
+      case "replay-beliefs":
+      case "replay-odds": {
+        game.play("e3-e4");
+        const replay = new Replay(game);
+        try {
+          if (op === "replay-odds") assert.equal(replay.odds(args[0]), null);
+          else assert.equal(replay.beliefs(args[0], args[1]).length, 72 * 15);
+        } finally {
+          replay.free();
+        }
+        break;
+      }
       default: throw new Error(`unknown operation ${op}`);
     }
     return "ok";
