@@ -1,12 +1,16 @@
 // The page: against the bot in this browser (no server needed), or through the arbiter
 // server against a friend or the server's bot, or watching a game; and the arbiter for a
 // physical board. The address says which: `?join=ID&invite=CODE`, `?game=ID` (this browser's
-// seat), `?watch=ID`; none: the offline game.
+// seat), `?watch=ID`, and after the game `?replay=ID` (a finished game, ply by ply, as each
+// side knew it), `?player=NAME` (a profile and its games), `?leaderboard`; none: the offline
+// game.
 // Both modes have one shape: enter(how), leave(), reroll(), begin(), resign(), offerDraw(),
 // render() and tick(); this page sends the shared controls to the mode in use.
-import { lobbyPanel, serverPresent } from "./lobby.js";
+import { showLeaderboard, showPlayer } from "./history.js";
+import { lobbyPanel, serverPresent, storedPlayer } from "./lobby.js";
 import { offlineMode } from "./offline.js";
 import { onlineMode } from "./online.js";
+import { showReplay } from "./replay.js";
 import "./arbiter.js";
 
 const $ = (id) => document.getElementById(id);
@@ -54,6 +58,13 @@ const ui = {
   },
   hideRecord() {
     ui.download.hidden = true;
+    $("replay-link").hidden = true;
+  },
+  // The finished game's replay (a link anyone can open).
+  offerReplay(id) {
+    const link = $("replay-link");
+    link.href = `?replay=${id}`;
+    link.hidden = false;
   },
   // The formation's buttons: shown during the setup phase only, enabled while arranging.
   showSetupControls(shown, enabled) {
@@ -198,6 +209,7 @@ const lobby = lobbyPanel(
     keyInput: $("key-input"),
     useKey: $("use-key"),
     clock: $("clock-choice"),
+    rated: $("rated"),
     seek: $("seek"),
     quickPair: $("quick-pair"),
     list: $("lobby"),
@@ -209,9 +221,18 @@ const lobby = lobbyPanel(
   (seat) => goOnline({ seat: { game: seat.game, seat: { token: seat.token, side: seat.side, invite: null, opponent: seat.opponent } } }),
 );
 if (online) lobby.start();
+// "My games": this browser's player's profile.
+$("open-my-games").addEventListener("click", (event) => {
+  const player = storedPlayer();
+  event.preventDefault();
+  if (player) location.search = `?player=${encodeURIComponent(player.name)}`;
+});
 
 const params = new URLSearchParams(location.search);
-if (params.get("join")) await goOnline({ join: { id: params.get("join"), invite: params.get("invite") ?? "" } });
+if (online && params.get("replay")) await showReplay(params.get("replay"));
+else if (online && params.get("player")) await showPlayer(params.get("player"), storedPlayer()?.name);
+else if (online && params.has("leaderboard")) await showLeaderboard();
+else if (params.get("join")) await goOnline({ join: { id: params.get("join"), invite: params.get("invite") ?? "" } });
 else if (params.get("game")) await goOnline({ resume: { id: params.get("game") } });
 else if (params.get("watch")) await goOnline({ watch: { id: params.get("watch") } });
 else goOffline();

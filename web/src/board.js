@@ -79,8 +79,8 @@ function label(name, piece) {
 // move was one), `zone` (a Set of square indices to tint), `flip` (Black's view: the far row
 // at the bottom), `ownSide` (the side "own" pieces belong to: each piece is drawn in its
 // side's colour, White light and Black dark, everywhere on the page), `heat` (optional: per
-// square index, the chance the piece is the Flag). `onPick` gets every click or keyboard
-// pick.
+// square index, `{p, title, likely?}`: the chance the piece is the Flag, and in a replay the
+// viewer's likeliest rank code for it). `onPick` gets every click or keyboard pick.
 export function drawBoard(model, onPick) {
   pick = onPick;
   flipped = Boolean(model.flip);
@@ -139,6 +139,14 @@ export function drawBoard(model, onPick) {
           pct.className = "pct";
           pct.textContent = `${Math.round(100 * heat.p)}%`;
           token.appendChild(pct);
+          // A replay shows the viewer's likeliest rank for the piece: a belief, not its rank.
+          if (heat.likely) {
+            square.dataset.likely = heat.likely;
+            const likely = document.createElement("span");
+            likely.className = "likely";
+            likely.textContent = `${heat.likely}?`;
+            token.appendChild(likely);
+          }
           token.title = heat.title;
         }
         square.appendChild(token);

@@ -206,11 +206,11 @@ export function lobbyPanel(ui, onSeat) {
   });
   ui.useKey.addEventListener("click", useKey);
   ui.seek.addEventListener("click", async () => {
-    const reply = await api("POST", "/api/seeks", { clock: clockOf(ui.clock.value), rated: false });
+    const reply = await api("POST", "/api/seeks", { clock: clockOf(ui.clock.value), rated: ui.rated.checked });
     ui.status(reply.ok ? "Your seek is open: it stays in the lobby while this page is open." : reply.body?.message ?? "Refused.");
   });
   ui.quickPair.addEventListener("click", async () => {
-    const reply = await api("POST", "/api/pool", { clock: clockOf(ui.clock.value), rated: false });
+    const reply = await api("POST", "/api/pool", { clock: clockOf(ui.clock.value), rated: ui.rated.checked });
     ui.status(reply.ok ? `Looking for an opponent (${reply.body.pool})… a server bot steps in if nobody comes.` : reply.body?.message ?? "Refused.");
   });
 

@@ -96,6 +96,7 @@ export function onlineMode(ui) {
         break;
       case "over":
         ui.offerRecord(news.record);
+        ui.offerReplay(g.id);
         if (!["flag-captured", "flag-reached-end"].includes(news.status.reason)) addEnd(endText(news.status, who));
         announce(endText(news.status, who));
         break;

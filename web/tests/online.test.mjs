@@ -529,3 +529,164 @@ test("strangers meet in the lobby, play, resign, rematch; a third is paired with
     child.kill("SIGTERM");
   }
 });
+
+// Glicko-2 as Glickman's example computes it, one game, written plainly here (the server's is
+// server/src/rating/glicko.rs): the values after a game against `opponent` scoring `score`.
+function glicko(player, opponent, score) {
+  const scale = 173.7178;
+  const [mu, phi, sigma] = [(player.rating - 1500) / scale, player.rd / scale, player.volatility];
+  const [muJ, phiJ] = [(opponent.rating - 1500) / scale, opponent.rd / scale];
+  const g = 1 / Math.sqrt(1 + (3 * phiJ * phiJ) / (Math.PI * Math.PI));
+  const e = 1 / (1 + Math.exp(-g * (mu - muJ)));
+  const v = 1 / (g * g * e * (1 - e));
+  const delta = v * g * (score - e);
+  const a = Math.log(sigma * sigma);
+  const f = (x) => (Math.exp(x) * (delta * delta - phi * phi - v - Math.exp(x))) / (2 * (phi * phi + v + Math.exp(x)) ** 2) - (x - a) / 0.25;
+  let [lo, hi] = [a - 1, a + 1];
+  while (f(lo) < 0) lo -= 1;
+  while (f(hi) > 0) hi += 1;
+  for (let i = 0; i < 200; i++) {
+    const mid = (lo + hi) / 2;
+    if (f(mid) > 0) lo = mid;
+    else hi = mid;
+  }
+  const sigmaNew = Math.exp((lo + hi) / 4);
+  const phiNew = 1 / Math.sqrt(1 / (phi * phi + sigmaNew * sigmaNew) + 1 / v);
+  return { rating: 1500 + scale * (mu + phiNew * phiNew * g * (score - e)), rd: Math.min(scale * phiNew, player.rd), volatility: sigmaNew };
+}
+
+// The fixture of finished games: `count` rated games between the players of `keys` (White's,
+// Black's), resigned after the formations by Black in the first, White in the second, and so
+// on, played from `page` through the API (fetch and WebSocket, as any client would).
+async function resignedGames(page, keys, count) {
+  await page.evaluate(async ([keys, count]) => {
+    const { Setup } = await import("/pkg/salpakan.js");
+    const call = async (key, method, path, body) => {
+      const reply = await fetch(path, { method, headers: { Authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
+      if (!reply.ok) throw new Error(`${path}: ${reply.status} ${await reply.text()}`);
+      return reply.json();
+    };
+    const seat = (game, token) => new Promise((resolve) => {
+      const socket = new WebSocket(`ws://${location.host}/api/games/${game}/socket?token=${token}`);
+      const waiting = [];
+      socket.onmessage = (event) => {
+        const frame = JSON.parse(event.data);
+        for (const w of waiting.splice(0)) if (w.t !== frame.t) waiting.push(w); else w.done(frame);
+      };
+      socket.until = (t) => new Promise((done) => waiting.push({ t, done }));
+      socket.onopen = () => resolve(socket);
+    });
+    for (let i = 0; i < count; i++) {
+      const made = await call(keys[0], "POST", "/api/games", { rated: true, side: "white", first: "white" });
+      const joined = await call(keys[1], "POST", `/api/games/${made.game}/join`, { invite: made.invite });
+      const [w, b] = [await seat(made.game, made.token), await seat(made.game, joined.token)];
+      const started = w.until("start");
+      w.send(JSON.stringify({ t: "setup", cells: Array.from(Setup.random("white").cells()) }));
+      b.send(JSON.stringify({ t: "setup", cells: Array.from(Setup.random("black").cells()) }));
+      await started;
+      const over = w.until("over");
+      (i % 2 === 0 ? b : w).send(JSON.stringify({ t: "resign" }));
+      await over;
+      w.close();
+      b.close();
+    }
+  }, [keys, count]);
+}
+
+const profileOf = (page, name) => page.evaluate(async (n) => (await fetch(`/api/players/${n}`)).json(), name);
+
+test("after a rated game: ratings by Glicko-2, my games, a replay as each side knew it, the leaderboard", async () => {
+  const [child, at] = await spawnServer("127.0.0.1:0", join(dataDir, "history.db"));
+  try {
+    const home = `http://${at}/`;
+    const [a, b] = [await newPage(), await newPage()];
+    for (const page of [a, b]) await page.goto(home);
+    await registerAs(a, "Dalisay");
+    await registerAs(b, "Lakan");
+    // A rated seek, accepted; played by clicks past a challenge; Dalisay resigns.
+    await a.check("#rated");
+    await a.click("#seek");
+    await b.waitForSelector('#lobby [data-name="Dalisay"] button');
+    assert.match(await b.textContent('#lobby [data-name="Dalisay"]'), /· rated/);
+    await b.click('#lobby [data-name="Dalisay"] button');
+    for (const page of [a, b]) await waitTurn(page, ["setup"]);
+    for (const page of [a, b]) {
+      await flagToCorner(page);
+      await page.click("#start");
+    }
+    let guard = 0;
+    while (((await a.$$("#moves li[data-outcome]")).length === 0 || (await moveCount(a)) < 6) && guard++ < 120) {
+      await oneMoveEither(a, b, true);
+    }
+    assert.ok((await a.$$("#moves li[data-outcome]")).length > 0, "a challenge");
+    await waitTurn(a, ["you", "opponent"]);
+    await a.click("#resign");
+    await a.click("#resign");
+    for (const page of [a, b]) await waitTurn(page, ["over"]);
+    const plies = await moveCount(a) - 1; // the resignation closes the list
+    // Both ratings moved as Glicko-2 says, from 1500 / 350 / 0.06 each.
+    const fresh = { rating: 1500, rd: 350, volatility: 0.06 };
+    const [won, lost] = [glicko(fresh, fresh, 1), glicko(fresh, fresh, 0)];
+    const [dalisay, lakan] = [await profileOf(a, "Dalisay"), await profileOf(a, "Lakan")];
+    assert.deepEqual([dalisay.rating, dalisay.rd, dalisay.lost], [Math.round(lost.rating), Math.round(lost.rd), 1]);
+    assert.deepEqual([lakan.rating, lakan.rd, lakan.won], [Math.round(won.rating), Math.round(won.rd), 1]);
+    // The game is in both players' games; from there, its replay.
+    const link = await a.getAttribute("#replay-link", "href");
+    const id = new URLSearchParams(link.slice(link.indexOf("?"))).get("replay");
+    for (const page of [a, b]) {
+      await page.click("#open-my-games");
+      await page.waitForSelector(`#my-games li[data-game="${id}"]`);
+      assert.match(await page.textContent(`#my-games li[data-game="${id}"]`), /Dalisay .* vs .*Lakan|rated/);
+    }
+    assert.match(await b.textContent("#profile"), /Lakan[\s\S]*rating 1662\?/);
+    await b.screenshot({ path: `${artifacts}/my-games.png` });
+    await b.click(`#my-games li[data-game="${id}"] a`);
+    await b.waitForSelector('#replay-controls:not([hidden])[data-ply="0"]');
+    assert.equal(await b.getAttribute("#replay-ply", "max"), String(plies));
+    // Stepped from ply 0 to the end with #replay-next, both armies shown.
+    for (let ply = 1; ply <= plies; ply++) {
+      await b.click("#replay-next");
+      assert.equal(await b.getAttribute("#replay-ply", "data-ply"), String(ply));
+    }
+    assert.ok(await b.isDisabled("#replay-next"));
+    assert.equal(await b.$$eval("[data-piece][data-rank]", (s) => s.length) > 0, true, "every rank at the end, both armies");
+    await b.screenshot({ path: `${artifacts}/replay-all.png` });
+    // As White knew it: no Black rank at any ply (White's pieces are "own", Black's "enemy",
+    // shaded by White's beliefs); each challenge in the list carries the attacker's odds.
+    await b.selectOption("#replay-side", "white");
+    await b.click("#replay-prev");
+    while (!(await b.isDisabled("#replay-prev"))) await b.click("#replay-prev");
+    for (let ply = 0; ply <= plies; ply++) {
+      assert.equal(await b.getAttribute("#replay-ply", "data-ply"), String(ply));
+      const ranks = await b.$$eval('[data-piece="enemy"]', (squares) => squares.filter((s) => s.dataset.rank !== undefined).length);
+      assert.equal(ranks, 0, `a Black rank at ply ${ply}`);
+      const shaded = await b.$$eval('[data-piece="enemy"][data-p-flag][data-likely]', (s) => s.length);
+      assert.equal(shaded, await b.$$eval('[data-piece="enemy"]', (s) => s.length), `ply ${ply}: every enemy piece shaded`);
+      if (ply === Math.floor(plies / 2)) await b.screenshot({ path: `${artifacts}/replay-white.png` });
+      if (ply < plies) await b.click("#replay-next");
+    }
+    const odds = await b.$$eval("#moves li[data-outcome]", (items) => items.map((i) => i.querySelector(".odds")?.textContent));
+    assert.ok(odds.length > 0 && odds.every((t) => /saw \d+% win · \d+% tie · \d+% lose/.test(t)), String(odds));
+    assert.match(await b.textContent("#replay-luck"), /luck [+-]\d/);
+    await phoneShot(b, "replay-phone.png");
+    // The replay needs no account: a fresh browser opens the link.
+    const stranger = await newPage();
+    await stranger.goto(`${home}?replay=${id}`);
+    await stranger.waitForSelector('#replay-controls[data-ply="0"]');
+    // The leaderboard, seeded by a fixture of rated games between the two, shows both once
+    // their RDs are 110 or less, highest first.
+    const keys = await Promise.all([a, b].map((page) => page.evaluate(() => JSON.parse(localStorage.getItem("salpakan-player")).key)));
+    await stranger.goto(`${home}?leaderboard`);
+    assert.equal(await stranger.$$eval("#leaderboard li[data-name]", (l) => l.length), 0, "nobody settled after one game");
+    await resignedGames(stranger, keys, 13);
+    await stranger.goto(`${home}?leaderboard`);
+    await stranger.waitForSelector("#leaderboard li[data-name]");
+    const names = await stranger.$$eval("#leaderboard li[data-name]", (l) => l.map((i) => i.dataset.name));
+    assert.deepEqual(names, ["Dalisay", "Lakan"], "Dalisay won 7 of the fixture's 13");
+    await stranger.screenshot({ path: `${artifacts}/leaderboard.png` });
+    for (const page of [a, b, stranger]) assert.deepEqual(page.errors, []);
+    for (const page of [a, b, stranger]) await page.context().close();
+  } finally {
+    child.kill("SIGTERM");
+  }
+});
