@@ -73,6 +73,10 @@ impl From<HubError> for ApiError {
                 eprintln!("salpakan-server: {cause}");
                 StatusCode::INTERNAL_SERVER_ERROR
             }
+            HubError::Unreplayable(cause) => {
+                eprintln!("salpakan-server: {cause}");
+                StatusCode::INTERNAL_SERVER_ERROR
+            }
         };
         ApiError(status, e.refusal())
     }
@@ -350,6 +354,16 @@ async fn record(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Result<R
         .into_response())
 }
 
+async fn replay(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let reply = hub.replay(&id).await?;
+    Ok((
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "application/json")],
+        reply.to_string(),
+    )
+        .into_response())
+}
+
 async fn socket(
     State(hub): State<Arc<Hub>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
@@ -424,6 +438,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/games/{id}", get(summary))
         .route("/api/games/{id}/join", post(join))
         .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/replay", get(replay))
         .route("/api/games/{id}/socket", get(socket))
         .route("/api/players", post(register))
         .route("/api/players/socket", get(player_socket))

@@ -8,6 +8,7 @@ mod pauses;
 mod players;
 mod quota;
 mod rematch;
+mod replays;
 mod tasks;
 
 pub use games::Settings;
@@ -103,6 +104,9 @@ pub enum HubError {
     /// A stored game the rules refuse (500; logged).
     #[error("the server could not do that")]
     Restore(#[from] RestoreError),
+    /// A kept record the engine does not replay (500; logged).
+    #[error("the server could not do that")]
+    Unreplayable(String),
 }
 
 impl HubError {
@@ -129,7 +133,7 @@ impl HubError {
             HubError::OwnSeek => Code::OwnSeek,
             HubError::OwnGame => Code::OwnGame,
             HubError::TooManyPlayers(_) => Code::TooManyPlayers,
-            HubError::Store(_) | HubError::Restore(_) => Code::Internal,
+            HubError::Store(_) | HubError::Restore(_) | HubError::Unreplayable(_) => Code::Internal,
         };
         Refusal::new(code, self.to_string())
     }
@@ -190,6 +194,8 @@ pub struct Hub {
     shutdown: watch::Sender<bool>,
     players: Mutex<players::Players>,
     lobby: lobby::Lobby,
+    /// Finished games' replays: the last ones asked, and the gate of their computation.
+    finished_replays: replays::Replays,
     /// Games in memory in their playing phase.
     playing: AtomicUsize,
 }
@@ -224,6 +230,7 @@ impl Hub {
             shutdown: watch::channel(false).0,
             players: Mutex::new(players::Players::new(players)),
             lobby: lobby::Lobby::default(),
+            finished_replays: replays::Replays::default(),
             playing: AtomicUsize::new(0),
         });
         tokio::spawn(Arc::clone(&hub).run_pruner());

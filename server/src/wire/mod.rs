@@ -14,6 +14,7 @@ mod close;
 mod messages;
 mod players;
 mod refusal;
+mod replay;
 
 pub use bodies::{
     CreateReply, CreateRequest, ErrorBody, Health, JoinReply, JoinRequest, MAX_SETUP_MS, Players,
@@ -28,6 +29,7 @@ pub use players::{
     RegisterReply, RegisterRequest, SeekReply, SeekRequest, SeekWords, valid_name,
 };
 pub use refusal::{Code, Refusal};
+pub use replay::{ChallengeWords, LuckBySide, LuckWords, ReplayReply};
 
 use core::str::FromStr;
 

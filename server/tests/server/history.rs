@@ -337,3 +337,86 @@ async fn reseat(server: &Server, id: &str) -> crate::common::Seat {
 /// Black's token of each game [`play`] made.
 static SEATS: std::sync::Mutex<std::collections::BTreeMap<String, String>> =
     std::sync::Mutex::new(std::collections::BTreeMap::new());
+
+#[tokio::test]
+async fn a_finished_games_replay_is_the_engines_and_a_game_in_play_has_none() {
+    let server = start(63).await;
+    // A whole random game with challenges, played through the server.
+    let game = (0..)
+        .map(|seed| crate::common::random_game(seed, 400))
+        .find(|g| {
+            !g.status().is_ongoing()
+                && g.history().iter().filter(|r| r.outcome.is_some()).count() >= 5
+        })
+        .unwrap();
+    let mut table = crate::common::Table::open(
+        &server,
+        json!({"first": game.first_mover().word(), "move_limit": 0}),
+    )
+    .await;
+    table.set_up(&game).await;
+    table.replay(&game, 0, game.history().len()).await;
+    let id = table.id.clone();
+    let (status, text) = server
+        .http("GET", &format!("/api/games/{id}/record"), "")
+        .await;
+    assert_eq!(status, 200);
+    let (status, reply) = get(&server, &format!("/api/games/{id}/replay")).await;
+    assert_eq!(status, 200, "{reply}");
+    let want = salpakan::Replay::from_record(&text).unwrap();
+    assert_eq!(reply["game"], id.as_str());
+    assert_eq!(reply["plies"].as_u64(), Some(game.history().len() as u64));
+    let challenges = reply["challenges"].as_array().unwrap();
+    let plies: Vec<usize> = (1..=want.plies())
+        .filter(|&p| want.odds(p).is_some())
+        .collect();
+    assert_eq!(challenges.len(), plies.len());
+    for (c, ply) in challenges.iter().zip(plies) {
+        let o = want.odds(ply).unwrap();
+        assert_eq!(c["ply"].as_u64(), Some(ply as u64));
+        assert_eq!(c["attacker"], o.attacker.word());
+        assert_eq!(c["rank"].as_u64(), Some(o.rank as u64));
+        assert_eq!(c["outcome"], o.outcome.name());
+        for (key, value) in [("win", o.win), ("tie", o.tie), ("lose", o.lose)] {
+            assert!((c[key].as_f64().unwrap() - value).abs() < 1e-12, "{c}");
+        }
+    }
+    for side in Side::ALL {
+        let luck = want.luck(side);
+        let got = &reply["luck"][side.word()];
+        assert_eq!(got["challenges"].as_u64(), Some(u64::from(luck.challenges)));
+        assert!((got["luck"].as_f64().unwrap() - luck.luck()).abs() < 1e-12);
+    }
+    // Asked again: the same bytes (kept).
+    let path = format!("/api/games/{id}/replay");
+    let first = server.http("GET", &path, "").await;
+    assert_eq!(first, server.http("GET", &path, "").await);
+    // A game in play: refused as its record is; an aborted one and none at all: 404.
+    let [ana, ben] = [
+        register(&server, "ana").await,
+        register(&server, "ben").await,
+    ];
+    let in_play = play(&server, &ana, &ben, true, End::InPlay).await;
+    let aborted = play(&server, &ana, &ben, true, End::Aborted).await;
+    for (game, status) in [
+        (in_play.as_str(), 409),
+        (aborted.as_str(), 404),
+        ("ffffffffffffffffffffffffffffffff", 404),
+        ("nonsense", 404),
+    ] {
+        let record = server
+            .http("GET", &format!("/api/games/{game}/record"), "")
+            .await;
+        let replay = server
+            .http("GET", &format!("/api/games/{game}/replay"), "")
+            .await;
+        assert_eq!(replay.0, status, "{game}");
+        if status == 409 {
+            assert_eq!(
+                record, replay,
+                "the replay of a game in play is refused as its record is"
+            );
+        }
+    }
+    server.stop().await;
+}

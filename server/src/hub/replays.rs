@@ -1,0 +1,86 @@
+//! `GET /api/games/{id}/replay`: the engine's replay of a finished game's record, computed
+//! off the runtime's threads, a few at a time, and kept for the most recently asked games
+//! (a finished game's replay never changes).
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+
+use tokio::sync::Semaphore;
+
+use super::{Hub, HubError, lock};
+use crate::wire::ReplayReply;
+
+/// The replies kept.
+const KEPT: usize = 64;
+
+/// Replays being computed at most at once (the rest wait their turn).
+const AT_ONCE: usize = 2;
+
+/// Replies by game, and the games in the order they were kept (the oldest first out).
+type Kept = (HashMap<String, Arc<str>>, VecDeque<String>);
+
+/// The kept replies, and the gate of the computations.
+pub(super) struct Replays {
+    kept: Mutex<Kept>,
+    gate: Semaphore,
+}
+
+impl Default for Replays {
+    fn default() -> Replays {
+        Replays {
+            kept: Mutex::new((HashMap::new(), VecDeque::new())),
+            gate: Semaphore::new(AT_ONCE),
+        }
+    }
+}
+
+impl Replays {
+    fn get(&self, id: &str) -> Option<Arc<str>> {
+        lock(&self.kept).0.get(id).cloned()
+    }
+
+    fn keep(&self, id: &str, reply: Arc<str>) {
+        let mut kept = lock(&self.kept);
+        let (map, order) = &mut *kept;
+        if map.insert(id.to_owned(), reply).is_none() {
+            order.push_back(id.to_owned());
+        }
+        while order.len() > KEPT {
+            if let Some(old) = order.pop_front() {
+                map.remove(&old);
+            }
+        }
+    }
+}
+
+impl Hub {
+    /// `GET /api/games/{id}/replay` as JSON: refused as the record is (404 for no such game
+    /// or an aborted one, 409 while it is in play).
+    ///
+    /// # Errors
+    /// As [`Hub::record`]; [`HubError::Unreplayable`] if the record does not replay.
+    pub async fn replay(self: &Arc<Hub>, id: &str) -> Result<Arc<str>, HubError> {
+        if let Some(reply) = self.finished_replays.get(id) {
+            return Ok(reply);
+        }
+        let record = self.record(id).await?;
+        let _turn = self
+            .finished_replays
+            .gate
+            .acquire()
+            .await
+            .map_err(|_| HubError::Unreplayable("the replay gate is closed".into()))?;
+        let game = id.to_owned();
+        let reply = tokio::task::spawn_blocking(move || {
+            let replay = salpakan::Replay::from_record(&record)
+                .map_err(|e| HubError::Unreplayable(format!("game {game}: {e}")))?;
+            serde_json::to_string(&ReplayReply::of(&game, &replay))
+                .map_err(|e| HubError::Unreplayable(format!("game {game}: {e}")))
+        })
+        .await
+        .map_err(|e| HubError::Unreplayable(e.to_string()))??;
+        let reply: Arc<str> = reply.into();
+        self.finished_replays.keep(id, Arc::clone(&reply));
+        Ok(reply)
+    }
+}
