@@ -1,6 +1,7 @@
 //! Criterion benches of the engine's hot paths: move generation, play, perft, playouts, the
-//! C ABI's per-ply path, beliefs (a typical midgame and the slowest positions of 40 long games)
-//! an agent's move, and a step of a batch of games for training (`VecEnv`).
+//! C ABI's per-ply path, beliefs (a typical midgame and the slowest positions of 40 long games),
+//! a finished game's replay, an agent's move, and a step of a batch of games for training
+//! (`VecEnv`).
 //!
 //! ```text
 //! cargo bench --bench engine
@@ -10,8 +11,8 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use salpakan::{
-    Agent, Game, Greedy, Ismcts, Move, Observation, Position, Rules, Setup, Side, SplitMix64,
-    StepOutputs, StepResult, Tracker, VecEnv,
+    Agent, Game, Greedy, Ismcts, Move, Observation, Position, Random, Replay, Rules, Setup, Side,
+    SplitMix64, StepOutputs, StepResult, Tracker, VecEnv,
 };
 use salpakan_capi::{
     SALPAKAN_MAX_MOVES, SALPAKAN_NO_PIECE, SalpakanGame, SalpakanMove, salpakan_game_clone,
@@ -310,6 +311,79 @@ fn knowledge(c: &mut Criterion) {
     });
 }
 
+/// Eight finished games of Greedy (White) against Random (resigned by Random at ply 1,000 if
+/// still going on): what a replay is made from.
+fn finished_games() -> Vec<Game> {
+    (0..8)
+        .map(|seed| {
+            let rules = Rules::default();
+            let mut game = Game::new(
+                Setup::random(Side::White, rules, 2 * seed + 11),
+                Setup::random(Side::Black, rules, 2 * seed + 12),
+                Side::White,
+                rules,
+            )
+            .expect("valid setups");
+            let mut agents: [Box<dyn Agent>; 2] = [
+                Box::new(Greedy::new(seed)),
+                Box::new(Random::new(seed + 100)),
+            ];
+            while game.status().is_ongoing() {
+                if game.history().len() == 1000 {
+                    game.resign(Side::Black).expect("going on");
+                    break;
+                }
+                let side = game.side_to_move();
+                let mv = agents[side.index()].choose_in(&game, side).expect("a move");
+                game.play(mv).expect("legal");
+            }
+            game
+        })
+        .collect()
+}
+
+fn replays(c: &mut Criterion) {
+    let games = finished_games();
+    let plies: usize = games.iter().map(|g| g.history().len()).sum();
+    let challenges: usize = games
+        .iter()
+        .map(|g| g.history().iter().filter(|r| r.outcome.is_some()).count())
+        .sum();
+    eprintln!(
+        "replay benches: 8 games of Greedy against Random, {} plies and {} challenges on average",
+        plies / 8,
+        challenges / 8
+    );
+    let mut i = 0;
+    c.bench_function(
+        "replay/new: every challenge's odds and the luck (a whole game)",
+        |b| {
+            b.iter(|| {
+                i += 1;
+                Replay::new(&games[i % games.len()]).expect("a game from setups")
+            })
+        },
+    );
+    let replays: Vec<Replay> = games
+        .iter()
+        .map(|g| Replay::new(g).expect("a game from setups"))
+        .collect();
+    c.bench_function(
+        "replay/walk a whole game as one side, beliefs at every ply",
+        |b| {
+            b.iter(|| {
+                i += 1;
+                let mut walk = replays[i % replays.len()]
+                    .walk(Side::ALL[i % 2])
+                    .expect("a game from setups");
+                while walk.advance().expect("the game's own reports") {
+                    black_box(walk.tracker().beliefs().expect("consistent"));
+                }
+            })
+        },
+    );
+}
+
 fn agents(c: &mut Criterion) {
     let games = midgame_games();
     let trackers: Vec<Tracker> = games
@@ -390,6 +464,7 @@ criterion_group!(
     playout,
     ffi_per_ply,
     knowledge,
+    replays,
     agents
 );
 criterion_main!(benches);
