@@ -215,24 +215,29 @@ pub(super) fn quarantine(conn: &Connection, game: &str, reason: &str) -> rusqlit
     Ok(())
 }
 
+/// The columns [`player_row`] reads, in its order.
+pub(super) const PLAYER_COLUMNS: &str =
+    "name, key, bot, rating, rd, volatility, games, won, lost, drawn";
+
+/// A player from a row of [`PLAYER_COLUMNS`].
+pub(super) fn player_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<PlayerRow> {
+    Ok(PlayerRow {
+        name: row.get(0)?,
+        key: row.get(1)?,
+        bot: row.get::<_, i64>(2)? != 0,
+        rating: row.get(3)?,
+        rd: row.get(4)?,
+        volatility: row.get(5)?,
+        games: row.get::<_, i64>(6)? as u64,
+        won: row.get::<_, i64>(7)? as u64,
+        lost: row.get::<_, i64>(8)? as u64,
+        drawn: row.get::<_, i64>(9)? as u64,
+    })
+}
+
 /// Every player, as its row holds it.
 pub(super) fn players(conn: &Connection) -> rusqlite::Result<Vec<PlayerRow>> {
-    conn.prepare(
-        "SELECT name, key, bot, rating, rd, volatility, games, won, lost, drawn FROM players",
-    )?
-    .query_map([], |row| {
-        Ok(PlayerRow {
-            name: row.get(0)?,
-            key: row.get(1)?,
-            bot: row.get::<_, i64>(2)? != 0,
-            rating: row.get(3)?,
-            rd: row.get(4)?,
-            volatility: row.get(5)?,
-            games: row.get::<_, i64>(6)? as u64,
-            won: row.get::<_, i64>(7)? as u64,
-            lost: row.get::<_, i64>(8)? as u64,
-            drawn: row.get::<_, i64>(9)? as u64,
-        })
-    })?
-    .collect()
+    conn.prepare(&format!("SELECT {PLAYER_COLUMNS} FROM players"))?
+        .query_map([], player_row)?
+        .collect()
 }

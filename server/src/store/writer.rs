@@ -5,7 +5,7 @@ use std::sync::mpsc;
 use rusqlite::{Connection, params};
 use salpakan::Side;
 
-use super::rows::quarantine;
+use super::rows::{PLAYER_COLUMNS, player_row, quarantine};
 use super::{
     Committed, Done, Ended, GROUP, GameResult, PRUNE_BATCH, PlayerRow, StoreError, Write, WriteJob,
 };
@@ -264,26 +264,13 @@ fn count_results(
             set.execute(params![name, after.rating, after.rd, after.volatility])?;
         }
     }
-    let mut read = conn.prepare_cached(
-        "SELECT name, bot, rating, rd, volatility, games, won, lost, drawn FROM players
-         WHERE name = ?1",
-    )?;
+    let mut read = conn.prepare_cached(&format!(
+        "SELECT {PLAYER_COLUMNS} FROM players WHERE name = ?1"
+    ))?;
     for (name, _) in &ended.results {
-        let row = read.query_row(params![name], |row| {
-            Ok(PlayerRow {
-                name: row.get(0)?,
-                key: None,
-                bot: row.get::<_, i64>(1)? != 0,
-                rating: row.get(2)?,
-                rd: row.get(3)?,
-                volatility: row.get(4)?,
-                games: row.get::<_, i64>(5)? as u64,
-                won: row.get::<_, i64>(6)? as u64,
-                lost: row.get::<_, i64>(7)? as u64,
-                drawn: row.get::<_, i64>(8)? as u64,
-            })
-        })?;
-        committed.players.push(row);
+        let row = read.query_row(params![name], player_row)?;
+        // Memory keeps the key it has: the row's is not handed on.
+        committed.players.push(PlayerRow { key: None, ..row });
     }
     Ok(())
 }

@@ -390,3 +390,19 @@ pub async fn quiet_for(seat: &mut Seat, ms: u64) -> bool {
         .await
         .is_err()
 }
+
+/// A server process, killed with SIGKILL when dropped (also when a test fails).
+pub struct Killed(pub std::process::Child);
+
+impl Killed {
+    pub fn kill(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}

@@ -236,16 +236,6 @@ fn title_of(g: Glicko) -> &'static str {
     salpakan_server::rating::title(g.rating, g.rd)
 }
 
-/// A server process, killed with SIGKILL when dropped.
-struct Killed(std::process::Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 #[tokio::test]
 async fn a_sigkill_around_a_rated_games_end_neither_loses_nor_doubles_the_ratings() {
     let db = scratch("rating-crash").join("games.db");
@@ -255,7 +245,7 @@ async fn a_sigkill_around_a_rated_games_end_neither_loses_nor_doubles_the_rating
                 .args(["--addr", "127.0.0.1:0", "--db"])
                 .arg(&db),
         );
-        (Killed(child), server)
+        (crate::common::Killed(child), server)
     };
     let (mut child, mut server) = spawn();
     let keys = [

@@ -374,22 +374,6 @@ async fn named_games_are_counted_and_rated_ones_need_keys() {
     server.stop().await;
 }
 
-/// A server process, killed with SIGKILL when dropped (also when a test fails).
-struct Killed(std::process::Child);
-
-impl Killed {
-    fn kill(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        self.kill();
-    }
-}
-
 #[tokio::test]
 async fn killed_the_server_keeps_players_and_games_and_withdraws_seeks() {
     let db = scratch("lobby-crash").join("games.db");
@@ -399,7 +383,7 @@ async fn killed_the_server_keeps_players_and_games_and_withdraws_seeks() {
                 .args(["--addr", "127.0.0.1:0", "--db"])
                 .arg(&db),
         );
-        (Killed(child), server)
+        (crate::common::Killed(child), server)
     };
     let (mut child, server) = spawn();
     let [a, b] = [
