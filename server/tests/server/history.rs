@@ -410,3 +410,26 @@ async fn a_finished_games_replay_is_the_engines_and_a_game_in_play_has_none() {
     }
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_server_bot_is_a_rated_player() {
+    let server = start(64).await;
+    let key = register(&server, "solo").await;
+    let body = json!({"rated": true, "opponent": "greedy", "side": "white", "first": "white"});
+    let (status, created) = as_player(&server, Some(&key), "POST", "/api/games", &body).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["game"].as_str().unwrap();
+    let mut seat = server.seat(id, created["token"].as_str()).await;
+    seat.until("state").await;
+    let cells = crate::common::cells(random_game(2, 0).setup(Side::White).unwrap());
+    seat.send(&json!({"t": "setup", "cells": cells})).await;
+    seat.until("start").await;
+    seat.send(&json!({"t": "resign"})).await;
+    seat.until("over").await;
+    let (bot, solo) = Glicko::game(Glicko::NEW, Glicko::NEW, 1.0);
+    assert_eq!(profile_of(&server, "bot-greedy").await, shown(bot));
+    assert_eq!(profile_of(&server, "solo").await, shown(solo));
+    let (_, list) = get(&server, "/api/players/bot-greedy/games").await;
+    assert_eq!(ids(&list), [id.to_owned()]);
+    server.stop().await;
+}

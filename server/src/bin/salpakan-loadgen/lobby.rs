@@ -113,8 +113,8 @@ impl Lobby {
         })
     }
 
-    /// Pairs slot `n`'s players for its `count`th game: by a seek and its acceptance, or by
-    /// the slot's own pool. The game's id and its seats' tokens, White's first.
+    /// Pairs slot `n`'s players for its `count`th game, rated (so that each end moves two
+    /// ratings in its transaction): by a seek and its acceptance, or by the slot's own pool. The game's id and its seats' tokens, White's first.
     pub async fn pair(
         &self,
         addr: SocketAddr,
@@ -125,7 +125,7 @@ impl Lobby {
         let started = Instant::now();
         let clock = json!({"initial_ms": CLOCK_MS + 1000 * n, "increment_ms": 0});
         let seats: [(String, SideWord, String); 2] = if count.is_multiple_of(2) {
-            let body = json!({"rules": {"move_limit": MOVE_LIMIT}, "clock": clock});
+            let body = json!({"rules": {"move_limit": MOVE_LIMIT}, "clock": clock, "rated": true});
             let seek = call(addr, a.from, &a.key, "POST", "/api/seeks", &body).await?;
             let sid = seek["seek"].as_str().unwrap_or_default();
             let path = format!("/api/seeks/{sid}/accept");
@@ -135,7 +135,7 @@ impl Lobby {
             let mine = paired(a).await?;
             [mine, (joined.game, joined.side, joined.token)]
         } else {
-            let body = json!({"clock": clock});
+            let body = json!({"clock": clock, "rated": true});
             call(addr, a.from, &a.key, "POST", "/api/pool", &body).await?;
             call(addr, b.from, &b.key, "POST", "/api/pool", &body).await?;
             [paired(a).await?, paired(b).await?]

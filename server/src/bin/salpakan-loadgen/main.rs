@@ -59,7 +59,8 @@ salpakan-loadgen: concurrent games of random bots against a salpakan-server on l
   --url URL      a running server on loopback (http://127.0.0.1:PORT); without it the load
                  generator starts its own
   --lobby        reach the games through the lobby: two named players per game, paired by a
-                 seek and its acceptance or by a quick-pairing pool, with lobby sockets
+                 rated seek and its acceptance or by a rated quick-pairing pool (each end moves
+                 both ratings), with lobby sockets
                  watching (the line adds pairings/s and the lobby's update delay)
   --lobby-sockets N  lobby sockets open beside the games with --lobby (default 500)
   --plies N      resign each game after N plies and start the next (default: play each game
