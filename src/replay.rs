@@ -263,9 +263,7 @@ impl Replay {
             });
         }
         let mut walk = self.walk(side)?;
-        while walk.ply() < ply {
-            walk.advance()?;
-        }
+        while walk.ply() < ply && walk.advance()? {}
         Ok(walk)
     }
 
@@ -394,15 +392,16 @@ impl<'a> Walk<'a> {
         let Some(report) = self.replay.game.history().get(self.ply) else {
             return Ok(false);
         };
+        let ply = self.ply + 1;
         self.game
             .play(report.mv)
             .map_err(|_| ObserveError::IllegalMove {
-                ply: self.ply + 1,
+                ply,
                 mv: report.mv,
                 why: "the replayed game refuses its own move",
             })?;
         self.tracker.observe(report)?;
-        self.ply += 1;
+        self.ply = ply;
         self.settle()?;
         Ok(true)
     }

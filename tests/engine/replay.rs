@@ -159,6 +159,9 @@ fn every_ply_of_a_replay_is_what_each_side_knew_then() {
                 Outcome::Tie => 0.5,
                 Outcome::Lose => 0.0,
             };
+            assert!((odds.score() - score).abs() < 1e-12);
+            assert!((odds.expected() - (win + tie / 2.0)).abs() < 1e-12);
+            assert!((odds.luck() - (score - win - tie / 2.0)).abs() < 1e-12);
             let l = &mut luck[attacker.index()];
             l.0 += 1;
             l.1 += score;
