@@ -151,7 +151,6 @@ impl Luck {
 pub struct Replay {
     game: Game,
     odds: Vec<Option<Odds>>,
-    luck: [Luck; 2],
 }
 
 impl Replay {
@@ -164,37 +163,28 @@ impl Replay {
         let mut replay = Replay {
             game: game.clone(),
             odds: Vec::new(),
-            luck: [Luck::default(); 2],
         };
-        (replay.odds, replay.luck) = replay.challenges()?;
+        replay.odds = replay.challenges()?;
         Ok(replay)
     }
 
-    /// Every ply's odds (for challenges) and each side's luck, from one walk per side.
-    fn challenges(&self) -> Result<(Vec<Option<Odds>>, [Luck; 2]), ReplayError> {
+    /// Every ply's odds (for challenges), from one walk per side.
+    fn challenges(&self) -> Result<Vec<Option<Odds>>, ReplayError> {
         let mut walks = [self.walk(Side::White)?, self.walk(Side::Black)?];
         let mut odds = Vec::with_capacity(self.plies());
-        let mut luck = [Luck::default(); 2];
         for report in self.game.history() {
             let attacker = walks[0].game().side_to_move();
-            let challenge = match report.outcome {
+            odds.push(match report.outcome {
                 Some(outcome) => {
-                    let seen =
-                        walks[attacker.index()].odds(report.mv.from, report.mv.to, outcome)?;
-                    let luck = &mut luck[attacker.index()];
-                    luck.challenges += 1;
-                    luck.score += seen.score();
-                    luck.expected += seen.expected();
-                    Some(seen)
+                    Some(walks[attacker.index()].odds(report.mv.from, report.mv.to, outcome)?)
                 }
                 None => None,
-            };
-            odds.push(challenge);
+            });
             for walk in &mut walks {
                 walk.advance()?;
             }
         }
-        Ok((odds, luck))
+        Ok(odds)
     }
 
     /// The replay of the game a record's text gives ([`Game::from_record`]).
@@ -240,10 +230,18 @@ impl Replay {
         Ok(self.odds(ply))
     }
 
-    /// `side`'s luck over the whole game.
+    /// `side`'s luck over the whole game: the sums over its challenges' odds.
     #[must_use]
     pub fn luck(&self, side: Side) -> Luck {
-        self.luck[side.index()]
+        self.odds
+            .iter()
+            .flatten()
+            .filter(|o| o.attacker == side)
+            .fold(Luck::default(), |luck, o| Luck {
+                challenges: luck.challenges + 1,
+                score: luck.score + o.score(),
+                expected: luck.expected + o.expected(),
+            })
     }
 
     /// A walk through the game as `side` knew it, from ply 0.
@@ -362,11 +360,6 @@ impl<'a> Walk<'a> {
             )
             .into());
         };
-        let (own, enemy) = match side {
-            Side::White => (white, black),
-            Side::Black => (black, white),
-        };
-        let tracker = Tracker::new(own, enemy.occupied(), whole.first_mover(), whole.rules())?;
         let game = Game::new(
             white.clone(),
             black.clone(),
@@ -374,6 +367,7 @@ impl<'a> Walk<'a> {
             whole.rules(),
         )
         .map_err(|e| ObserveError::Start(e.to_string()))?;
+        let tracker = game.tracker(side)?;
         let mut walk = Walk {
             replay,
             game,

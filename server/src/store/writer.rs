@@ -248,7 +248,18 @@ fn count_results(
             one(GameResult::Drawn)
         ])?;
     }
-    if let [(first, result), (second, _)] = ended.results.as_slice()
+    let mut read = conn.prepare_cached(&format!(
+        "SELECT {PLAYER_COLUMNS} FROM players WHERE name = ?1"
+    ))?;
+    let mut rows = Vec::with_capacity(ended.results.len());
+    for (name, _) in &ended.results {
+        // Memory keeps the key it has: the row's is not handed on.
+        rows.push(PlayerRow {
+            key: None,
+            ..read.query_row(params![name], player_row)?
+        });
+    }
+    if let ([(_, result), _], [first, second]) = (ended.results.as_slice(), rows.as_mut_slice())
         && ended.rated
     {
         let score = match result {
@@ -256,33 +267,24 @@ fn count_results(
             GameResult::Drawn => 0.5,
             GameResult::Lost => 0.0,
         };
-        let (a, b) = Glicko::game(glicko(conn, first)?, glicko(conn, second)?, score);
+        let (a, b) = Glicko::game(glicko(first), glicko(second), score);
         let mut set = conn.prepare_cached(
             "UPDATE players SET rating = ?2, rd = ?3, volatility = ?4 WHERE name = ?1",
         )?;
-        for (name, after) in [(first, a), (second, b)] {
-            set.execute(params![name, after.rating, after.rd, after.volatility])?;
+        for (row, after) in [(first, a), (second, b)] {
+            set.execute(params![row.name, after.rating, after.rd, after.volatility])?;
+            (row.rating, row.rd, row.volatility) = (after.rating, after.rd, after.volatility);
         }
     }
-    let mut read = conn.prepare_cached(&format!(
-        "SELECT {PLAYER_COLUMNS} FROM players WHERE name = ?1"
-    ))?;
-    for (name, _) in &ended.results {
-        let row = read.query_row(params![name], player_row)?;
-        // Memory keeps the key it has: the row's is not handed on.
-        committed.players.push(PlayerRow { key: None, ..row });
-    }
+    committed.players.extend(rows);
     Ok(())
 }
 
 /// A player's rating, deviation and volatility as its row holds them.
-fn glicko(conn: &Connection, name: &str) -> rusqlite::Result<Glicko> {
-    conn.prepare_cached("SELECT rating, rd, volatility FROM players WHERE name = ?1")?
-        .query_row(params![name], |row| {
-            Ok(Glicko {
-                rating: row.get(0)?,
-                rd: row.get(1)?,
-                volatility: row.get(2)?,
-            })
-        })
+fn glicko(row: &PlayerRow) -> Glicko {
+    Glicko {
+        rating: row.rating,
+        rd: row.rd,
+        volatility: row.volatility,
+    }
 }
