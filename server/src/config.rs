@@ -35,7 +35,24 @@ pub enum ConfigError {
     /// Not an address block (`ADDR/PREFIX`).
     #[error("not an address block (ADDR/PREFIX): {0}")]
     Cidr(String),
+    /// `--log-format` other than `text` or `json`.
+    #[error("--log-format text or json, not {0}")]
+    LogFormat(String),
+    /// A switch's environment variable that is neither on (`1`, `true`, `yes`) nor off
+    /// (`0`, `false`, `no`, empty).
+    #[error("1 or 0, not {0}")]
+    Switch(String),
+    /// What is wrong with an environment variable.
+    #[error("{name}: {error}")]
+    Env {
+        /// The variable.
+        name: String,
+        /// What is wrong with its value.
+        error: Box<ConfigError>,
+    },
 }
+
+pub use crate::telemetry::LogFormat;
 
 /// The bounds that keep one client from disturbing the others (`docs/SERVER.md`, "Limits").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -191,6 +208,10 @@ pub struct Config {
     pub address_key: AddressKey,
     /// The server's Ismcts bot's budget in iterations per move.
     pub bot_budget: u32,
+    /// The log's format.
+    pub log_format: LogFormat,
+    /// Where `/metrics` and the admin routes are served (`None`: nowhere).
+    pub metrics_addr: Option<SocketAddr>,
     /// The limits.
     pub limits: Limits,
 }
@@ -205,6 +226,8 @@ impl Default for Config {
             trusted_proxies: Vec::new(),
             address_key: AddressKey::default(),
             bot_budget: 2_000,
+            log_format: LogFormat::Text,
+            metrics_addr: None,
             limits: Limits::default(),
         }
     }
@@ -245,6 +268,12 @@ impl Cidr {
                 prefix: 128,
             },
         ]
+    }
+}
+
+impl std::fmt::Display for Cidr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.addr, self.prefix)
     }
 }
 
@@ -307,16 +336,83 @@ impl AddressKey {
     }
 }
 
+/// What a flag takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Takes {
+    /// A value (`--flag VALUE`; in the environment, the value).
+    Value,
+    /// Nothing (`--flag`; in the environment, `1`/`true` or `0`/`false`).
+    Switch,
+    /// A value, repeatable (in the environment, the values separated by commas).
+    List,
+}
+
+/// Every flag of the server, in the order `--help` lists them; each is also read from the
+/// environment as `SALPAKAN_` and its name in capitals with `_` for `-` ([`env_name`]).
+const FLAGS: &[(&str, Takes)] = &[
+    ("--addr", Takes::Value),
+    ("--db", Takes::Value),
+    ("--static", Takes::Value),
+    ("--durability", Takes::Value),
+    ("--log-format", Takes::Value),
+    ("--metrics-addr", Takes::Value),
+    ("--trusted-proxy", Takes::List),
+    ("--trust-forwarded-for", Takes::Switch),
+    ("--ipv6-prefix", Takes::Value),
+    ("--bot-budget", Takes::Value),
+    ("--connections-per-ip", Takes::Value),
+    ("--sockets-per-seat", Takes::Value),
+    ("--pending-per-ip", Takes::Value),
+    ("--connects-per-minute", Takes::Value),
+    ("--header-timeout-secs", Takes::Value),
+    ("--max-connections", Takes::Value),
+    ("--games-per-ip", Takes::Value),
+    ("--games-per-hour", Takes::Value),
+    ("--players-per-hour", Takes::Value),
+    ("--seeks-per-ip", Takes::Value),
+    ("--pool-bot-secs", Takes::Value),
+    ("--retention-days", Takes::Value),
+    ("--default-move-limit", Takes::Value),
+    ("--max-move-limit", Takes::Value),
+    ("--messages-per-window", Takes::Value),
+    ("--abandon-grace-secs", Takes::Value),
+    ("--setup-expiry-secs", Takes::Value),
+];
+
+/// The environment variable of `flag`: `--games-per-ip` is `SALPAKAN_GAMES_PER_IP`.
+#[must_use]
+pub fn env_name(flag: &str) -> String {
+    format!(
+        "SALPAKAN_{}",
+        flag.trim_start_matches('-')
+            .replace('-', "_")
+            .to_ascii_uppercase()
+    )
+}
+
 /// The `--help` text.
 pub const USAGE: &str = "\
 salpakan-server: the arbiter server of Game of the Generals
 
-  --addr ADDR                  listen on ADDR (env SALPAKAN_ADDR; default 127.0.0.1:8080)
-  --db PATH                    the SQLite database, created if missing (env SALPAKAN_DB;
-                               default ./salpakan.db)
+usage: salpakan-server [FLAG...]                 serve (until SIGTERM or SIGINT)
+       salpakan-server backup --db PATH --to PATH
+                                                 an online, checked copy of a live database
+       salpakan-server migrate --db PATH         bring a database's schema up to date
+       salpakan-server health [--addr ADDR]      exit 0 if the server at ADDR is ready
+
+Every flag is also read from the environment: --games-per-ip is SALPAKAN_GAMES_PER_IP (a
+switch takes 1 or 0, --trusted-proxy a list separated by commas); the command line wins.
+
+  --addr ADDR                  listen on ADDR (default 127.0.0.1:8080)
+  --db PATH                    the SQLite database, created if missing (default
+                               ./salpakan.db)
   --static DIR                 serve the page's files from DIR at /
   --durability full|normal     full (default): a commit survives a power cut; normal: it
                                survives a crash of the server, not of the machine
+  --log-format text|json       the log's format on standard error (default text; RUST_LOG
+                               filters it, default info)
+  --metrics-addr ADDR          serve Prometheus text at /metrics, and the admin routes, on
+                               ADDR only (default: off; keep it on loopback)
   --trusted-proxy CIDR         believe X-Forwarded-For on connections from CIDR (a proxy
                                that sets it; repeat for more); otherwise it is never read
   --trust-forwarded-for        the same for a proxy on this machine (127.0.0.0/8 and ::1)
@@ -351,97 +447,192 @@ salpakan-server: the arbiter server of Game of the Generals
 ";
 
 impl Config {
-    /// The settings from command-line arguments (without the program's name) and the
-    /// environment's `SALPAKAN_ADDR` and `SALPAKAN_DB`. `Ok(None)` for `--help`.
+    /// The settings from the environment (every flag's `SALPAKAN_*` variable, see
+    /// [`env_name`]), then the command-line arguments (without the program's name), which
+    /// win. `Ok(None)` for `--help`.
+    ///
+    /// ```
+    /// use salpakan_server::Config;
+    /// let env = |name: &str| (name == "SALPAKAN_GAMES_PER_IP").then(|| "3".to_owned());
+    /// let args = ["--db".to_owned(), "games.db".to_owned()];
+    /// let config = Config::from_args(args, env).unwrap().unwrap();
+    /// assert_eq!((config.limits.games_per_ip, config.db.to_str()), (3, Some("games.db")));
+    /// ```
     ///
     /// # Errors
-    /// What is wrong with the arguments.
+    /// What is wrong with the arguments or the environment.
     pub fn from_args(
         args: impl IntoIterator<Item = String>,
         env: impl Fn(&str) -> Option<String>,
     ) -> Result<Option<Config>, ConfigError> {
         let mut config = Config::default();
-        if let Some(addr) = env("SALPAKAN_ADDR") {
-            config.addr = parse_addr(&addr)?;
-        }
-        if let Some(db) = env("SALPAKAN_DB") {
-            config.db = PathBuf::from(db);
+        for &(flag, takes) in FLAGS {
+            let name = env_name(flag);
+            let Some(text) = env(&name) else { continue };
+            let in_env = |error| ConfigError::Env {
+                name: name.clone(),
+                error: Box::new(error),
+            };
+            match takes {
+                Takes::Value => config.set(flag, &text).map_err(in_env)?,
+                Takes::List => {
+                    for item in text.split(',').map(str::trim).filter(|t| !t.is_empty()) {
+                        config.set(flag, item).map_err(in_env)?;
+                    }
+                }
+                Takes::Switch => match text.as_str() {
+                    "1" | "true" | "yes" => config.set(flag, "")?,
+                    "0" | "false" | "no" | "" => {}
+                    other => return Err(in_env(ConfigError::Switch(other.to_owned()))),
+                },
+            }
         }
         let mut args = args.into_iter();
         while let Some(flag) = args.next() {
-            let mut value = || {
-                args.next()
-                    .ok_or_else(|| ConfigError::MissingValue(flag.clone()))
-            };
-            match flag.as_str() {
-                "--help" | "-h" => return Ok(None),
-                "--addr" => config.addr = parse_addr(&value()?)?,
-                "--db" => config.db = PathBuf::from(value()?),
-                "--static" => config.static_dir = Some(PathBuf::from(value()?)),
-                "--durability" => {
-                    config.durability = match value()?.as_str() {
-                        "full" => Durability::Full,
-                        "normal" => Durability::Normal,
-                        other => return Err(ConfigError::Durability(other.to_owned())),
-                    }
-                }
-                "--trust-forwarded-for" => config.trusted_proxies.extend(Cidr::loopback()),
-                "--trusted-proxy" => config.trusted_proxies.push(value()?.parse()?),
-                "--ipv6-prefix" => {
-                    let prefix: u8 = number(&flag, &value()?)?;
-                    if prefix > 128 {
-                        return Err(ConfigError::Number {
-                            flag,
-                            value: prefix.to_string(),
-                        });
-                    }
-                    config.address_key.ipv6_prefix = prefix;
-                }
-                "--sockets-per-seat" => config.limits.sockets_per_seat = number(&flag, &value()?)?,
-                "--pending-per-ip" => config.limits.pending_per_ip = number(&flag, &value()?)?,
-                "--connects-per-minute" => {
-                    config.limits.connects_per_minute = number(&flag, &value()?)?;
-                }
-                "--header-timeout-secs" => {
-                    config.limits.header_timeout = Duration::from_secs(number(&flag, &value()?)?);
-                }
-                "--max-connections" => config.limits.max_connections = number(&flag, &value()?)?,
-                "--games-per-hour" => config.limits.games_per_hour = number(&flag, &value()?)?,
-                "--players-per-hour" => {
-                    config.limits.players_per_hour = number(&flag, &value()?)?;
-                }
-                "--seeks-per-ip" => config.limits.seeks_per_ip = number(&flag, &value()?)?,
-                "--pool-bot-secs" => {
-                    let secs: u64 = number(&flag, &value()?)?;
-                    config.limits.pool_bot_after = (secs > 0).then(|| Duration::from_secs(secs));
-                }
-                "--retention-days" => {
-                    let days: u64 = number(&flag, &value()?)?;
-                    config.limits.retention =
-                        (days > 0).then(|| Duration::from_secs(days * 24 * 60 * 60));
-                }
-                "--default-move-limit" => {
-                    config.limits.default_move_limit = number(&flag, &value()?)?;
-                }
-                "--max-move-limit" => config.limits.max_move_limit = number(&flag, &value()?)?,
-                "--bot-budget" => config.bot_budget = number(&flag, &value()?)?,
-                "--connections-per-ip" => {
-                    config.limits.connections_per_ip = number(&flag, &value()?)?;
-                }
-                "--games-per-ip" => config.limits.games_per_ip = number(&flag, &value()?)?,
-                "--messages-per-window" => {
-                    config.limits.messages_per_window = number(&flag, &value()?)?;
-                }
-                "--abandon-grace-secs" => {
-                    config.limits.abandon_grace = Duration::from_secs(number(&flag, &value()?)?);
-                }
-                "--setup-expiry-secs" => {
-                    config.limits.setup_expiry = Duration::from_secs(number(&flag, &value()?)?);
-                }
-                other => return Err(ConfigError::Unknown(other.to_owned())),
+            if flag == "--help" || flag == "-h" {
+                return Ok(None);
             }
+            let Some(&(known, takes)) = FLAGS.iter().find(|(f, _)| *f == flag) else {
+                return Err(ConfigError::Unknown(flag));
+            };
+            let value = match takes {
+                Takes::Switch => String::new(),
+                Takes::Value | Takes::List => args
+                    .next()
+                    .ok_or_else(|| ConfigError::MissingValue(flag.clone()))?,
+            };
+            config.set(known, &value)?;
         }
         Ok(Some(config))
+    }
+
+    /// Sets what `flag` (one of [`FLAGS`]) sets, to `value` (empty for a switch).
+    fn set(&mut self, flag: &str, value: &str) -> Result<(), ConfigError> {
+        let secs = |value: &str| number(flag, value).map(Duration::from_secs);
+        let limits = &mut self.limits;
+        match flag {
+            "--addr" => self.addr = parse_addr(value)?,
+            "--db" => self.db = PathBuf::from(value),
+            "--static" => self.static_dir = Some(PathBuf::from(value)),
+            "--durability" => {
+                self.durability = match value {
+                    "full" => Durability::Full,
+                    "normal" => Durability::Normal,
+                    other => return Err(ConfigError::Durability(other.to_owned())),
+                }
+            }
+            "--log-format" => {
+                self.log_format = match value {
+                    "text" => LogFormat::Text,
+                    "json" => LogFormat::Json,
+                    other => return Err(ConfigError::LogFormat(other.to_owned())),
+                }
+            }
+            "--metrics-addr" => self.metrics_addr = Some(parse_addr(value)?),
+            "--trust-forwarded-for" => self.trusted_proxies.extend(Cidr::loopback()),
+            "--trusted-proxy" => self.trusted_proxies.push(value.parse()?),
+            "--ipv6-prefix" => {
+                let prefix: u8 = number(flag, value)?;
+                if prefix > 128 {
+                    return Err(ConfigError::Number {
+                        flag: flag.to_owned(),
+                        value: value.to_owned(),
+                    });
+                }
+                self.address_key.ipv6_prefix = prefix;
+            }
+            "--bot-budget" => self.bot_budget = number(flag, value)?,
+            "--connections-per-ip" => limits.connections_per_ip = number(flag, value)?,
+            "--sockets-per-seat" => limits.sockets_per_seat = number(flag, value)?,
+            "--pending-per-ip" => limits.pending_per_ip = number(flag, value)?,
+            "--connects-per-minute" => limits.connects_per_minute = number(flag, value)?,
+            "--header-timeout-secs" => limits.header_timeout = secs(value)?,
+            "--max-connections" => limits.max_connections = number(flag, value)?,
+            "--games-per-ip" => limits.games_per_ip = number(flag, value)?,
+            "--games-per-hour" => limits.games_per_hour = number(flag, value)?,
+            "--players-per-hour" => limits.players_per_hour = number(flag, value)?,
+            "--seeks-per-ip" => limits.seeks_per_ip = number(flag, value)?,
+            "--pool-bot-secs" => {
+                limits.pool_bot_after = Some(secs(value)?).filter(|d| !d.is_zero());
+            }
+            "--retention-days" => {
+                let days: u64 = number(flag, value)?;
+                limits.retention =
+                    Some(Duration::from_secs(days.saturating_mul(86_400))).filter(|d| !d.is_zero());
+            }
+            "--default-move-limit" => limits.default_move_limit = number(flag, value)?,
+            "--max-move-limit" => limits.max_move_limit = number(flag, value)?,
+            "--messages-per-window" => limits.messages_per_window = number(flag, value)?,
+            "--abandon-grace-secs" => limits.abandon_grace = secs(value)?,
+            "--setup-expiry-secs" => limits.setup_expiry = secs(value)?,
+            other => return Err(ConfigError::Unknown(other.to_owned())),
+        }
+        Ok(())
+    }
+
+    /// Every flag with its effective value, as the command line would give it (a switch
+    /// `true` or `false`, a list its values joined by commas, an unset value empty): what
+    /// the server logs at start. Nothing in it is secret.
+    #[must_use]
+    pub fn settings(&self) -> Vec<(&'static str, String)> {
+        let limits = &self.limits;
+        let secs = |d: Duration| d.as_secs().to_string();
+        FLAGS
+            .iter()
+            .map(|&(flag, _)| {
+                let value = match flag {
+                    "--addr" => self.addr.to_string(),
+                    "--db" => self.db.display().to_string(),
+                    "--static" => self
+                        .static_dir
+                        .as_ref()
+                        .map(|d| d.display().to_string())
+                        .unwrap_or_default(),
+                    "--durability" => match self.durability {
+                        Durability::Full => "full".to_owned(),
+                        Durability::Normal => "normal".to_owned(),
+                    },
+                    "--log-format" => match self.log_format {
+                        LogFormat::Text => "text".to_owned(),
+                        LogFormat::Json => "json".to_owned(),
+                    },
+                    "--metrics-addr" => {
+                        self.metrics_addr.map(|a| a.to_string()).unwrap_or_default()
+                    }
+                    "--trusted-proxy" => self
+                        .trusted_proxies
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join(","),
+                    // Folded into --trusted-proxy's list.
+                    "--trust-forwarded-for" => "false".to_owned(),
+                    "--ipv6-prefix" => self.address_key.ipv6_prefix.to_string(),
+                    "--bot-budget" => self.bot_budget.to_string(),
+                    "--connections-per-ip" => limits.connections_per_ip.to_string(),
+                    "--sockets-per-seat" => limits.sockets_per_seat.to_string(),
+                    "--pending-per-ip" => limits.pending_per_ip.to_string(),
+                    "--connects-per-minute" => limits.connects_per_minute.to_string(),
+                    "--header-timeout-secs" => secs(limits.header_timeout),
+                    "--max-connections" => limits.max_connections.to_string(),
+                    "--games-per-ip" => limits.games_per_ip.to_string(),
+                    "--games-per-hour" => limits.games_per_hour.to_string(),
+                    "--players-per-hour" => limits.players_per_hour.to_string(),
+                    "--seeks-per-ip" => limits.seeks_per_ip.to_string(),
+                    "--pool-bot-secs" => secs(limits.pool_bot_after.unwrap_or_default()),
+                    "--retention-days" => {
+                        (limits.retention.unwrap_or_default().as_secs() / 86_400).to_string()
+                    }
+                    "--default-move-limit" => limits.default_move_limit.to_string(),
+                    "--max-move-limit" => limits.max_move_limit.to_string(),
+                    "--messages-per-window" => limits.messages_per_window.to_string(),
+                    "--abandon-grace-secs" => secs(limits.abandon_grace),
+                    "--setup-expiry-secs" => secs(limits.setup_expiry),
+                    _ => String::new(),
+                };
+                (flag, value)
+            })
+            .collect()
     }
 }
 
@@ -520,7 +711,16 @@ mod tests {
                 "--max-move-limit",
                 "0",
             ]),
-            |name| (name == "SALPAKAN_ADDR").then(|| "127.0.0.1:9000".to_owned()),
+            |name| match name {
+                "SALPAKAN_ADDR" => Some("127.0.0.1:9000".to_owned()),
+                // The command line wins.
+                "SALPAKAN_DB" => Some("env.db".to_owned()),
+                "SALPAKAN_BOT_BUDGET" => Some("77".to_owned()),
+                "SALPAKAN_TRUSTED_PROXY" => Some("192.0.2.0/24, 198.51.100.7".to_owned()),
+                "SALPAKAN_LOG_FORMAT" => Some("json".to_owned()),
+                "SALPAKAN_TRUST_FORWARDED_FOR" => Some("0".to_owned()),
+                _ => None,
+            },
         )
         .unwrap()
         .unwrap();
@@ -529,7 +729,13 @@ mod tests {
         assert_eq!(config.limits.games_per_ip, 3);
         assert_eq!(config.durability, Durability::Normal);
         assert_eq!(config.limits.setup_expiry, Duration::from_secs(3600));
-        assert_eq!(config.trusted_proxies, vec!["10.0.0.0/8".parse().unwrap()]);
+        assert_eq!(config.bot_budget, 77);
+        assert_eq!(config.log_format, LogFormat::Json);
+        let proxies: Vec<Cidr> = ["192.0.2.0/24", "198.51.100.7", "10.0.0.0/8"]
+            .iter()
+            .map(|c| c.parse().unwrap())
+            .collect();
+        assert_eq!(config.trusted_proxies, proxies);
         assert_eq!(config.address_key.ipv6_prefix, 56);
         assert_eq!(config.limits.max_move_limit, 0);
         assert_eq!(Config::from_args(args(&["--help"]), |_| None), Ok(None));
@@ -544,5 +750,85 @@ mod tests {
         ] {
             assert!(Config::from_args(args(bad), |_| None).is_err(), "{bad:?}");
         }
+        for (name, value) in [
+            ("SALPAKAN_GAMES_PER_IP", "many"),
+            ("SALPAKAN_TRUST_FORWARDED_FOR", "maybe"),
+            ("SALPAKAN_METRICS_ADDR", "loopback"),
+        ] {
+            let error = Config::from_args(args(&[]), |n| (n == name).then(|| value.to_owned()));
+            let Err(ConfigError::Env { name: said, .. }) = error else {
+                panic!("{name}={value}: {error:?}");
+            };
+            assert_eq!(said, name);
+        }
+        let on = |n: &str| (n == "SALPAKAN_TRUST_FORWARDED_FOR").then(|| "1".to_owned());
+        let config = Config::from_args(args(&[]), on).unwrap().unwrap();
+        assert_eq!(config.trusted_proxies, Cidr::loopback().to_vec());
+    }
+
+    /// Every flag is in `--help`, has its variable, and the settings logged at start give
+    /// back the same configuration, through the command line and through the environment.
+    #[test]
+    fn every_flag_is_documented_read_from_the_environment_and_logged_faithfully() {
+        let mut listed: Vec<&str> = USAGE
+            .lines()
+            .filter_map(|l| l.trim_start().strip_prefix("--"))
+            .filter_map(|l| l.split_whitespace().next())
+            .filter(|f| *f != "help")
+            .collect();
+        listed.dedup();
+        let flags: Vec<&str> = FLAGS.iter().map(|(f, _)| &f[2..]).collect();
+        assert_eq!(listed, flags);
+        let mut config = Config::from_args(
+            args(&[
+                "--static",
+                "web",
+                "--metrics-addr",
+                "127.0.0.1:9090",
+                "--trusted-proxy",
+                "10.0.0.0/8",
+                "--trust-forwarded-for",
+                "--pool-bot-secs",
+                "0",
+                "--retention-days",
+                "7",
+                "--durability",
+                "normal",
+            ]),
+            |_| None,
+        )
+        .unwrap()
+        .unwrap();
+        config.limits.games_per_ip = 5;
+        let settings = config.settings();
+        assert_eq!(settings.len(), FLAGS.len());
+        let mut line = Vec::new();
+        for (flag, value) in &settings {
+            let takes = FLAGS.iter().find(|(f, _)| f == flag).unwrap().1;
+            match takes {
+                Takes::Switch if value == "true" => line.push((*flag).to_owned()),
+                Takes::Switch => {}
+                Takes::List => {
+                    for item in value.split(',').filter(|v| !v.is_empty()) {
+                        line.extend([(*flag).to_owned(), item.to_owned()]);
+                    }
+                }
+                Takes::Value if value.is_empty() => {}
+                Takes::Value => line.extend([(*flag).to_owned(), value.clone()]),
+            }
+        }
+        assert_eq!(
+            Config::from_args(line, |_| None).unwrap(),
+            Some(config.clone())
+        );
+        let from_env = Config::from_args(Vec::new(), |name| {
+            settings
+                .iter()
+                .find(|(flag, _)| env_name(flag) == name)
+                .map(|(_, value)| value.clone())
+                .filter(|v| !v.is_empty())
+        });
+        assert_eq!(from_env.unwrap(), Some(config));
+        assert_eq!(env_name("--games-per-ip"), "SALPAKAN_GAMES_PER_IP");
     }
 }

@@ -43,7 +43,21 @@ struct ApiError(StatusCode, Refusal);
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
+        crate::telemetry::refused(self.1.code.word());
         json(self.0, &self.1.body())
+    }
+}
+
+/// An internal error's cause for the log (the client's reply never names it).
+struct DebugCause<'a>(&'a HubError);
+
+impl std::fmt::Display for DebugCause<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            HubError::Store(cause) => write!(f, "{cause}"),
+            HubError::Restore(cause) => write!(f, "{cause}"),
+            other => write!(f, "{other:?}"),
+        }
     }
 }
 
@@ -59,22 +73,15 @@ impl From<HubError> for ApiError {
                 StatusCode::TOO_MANY_REQUESTS
             }
             HubError::NotFound => StatusCode::NOT_FOUND,
+            HubError::Draining => StatusCode::SERVICE_UNAVAILABLE,
             HubError::Unauthorized => StatusCode::UNAUTHORIZED,
             HubError::SeatTaken | HubError::NotOver => StatusCode::CONFLICT,
             HubError::TooManyGames(_)
             | HubError::TooManyConnections(_)
             | HubError::TooManyReconnects(_)
             | HubError::TooManyCreated(_) => StatusCode::TOO_MANY_REQUESTS,
-            HubError::Store(cause) => {
-                eprintln!("salpakan-server: {cause}");
-                StatusCode::INTERNAL_SERVER_ERROR
-            }
-            HubError::Restore(cause) => {
-                eprintln!("salpakan-server: {cause}");
-                StatusCode::INTERNAL_SERVER_ERROR
-            }
-            HubError::Unreplayable(cause) => {
-                eprintln!("salpakan-server: {cause}");
+            HubError::Store(_) | HubError::Restore(_) | HubError::Unreplayable(_) => {
+                tracing::error!(error = %DebugCause(&e), "a request failed");
                 StatusCode::INTERNAL_SERVER_ERROR
             }
         };
@@ -156,6 +163,18 @@ async fn health() -> Response {
             version: env!("CARGO_PKG_VERSION"),
         },
     )
+}
+
+/// `GET /api/ready`: 200 `{"ready": true}` while the server accepts games; 503
+/// `{"ready": false}` while it starts, drains, or its database does not answer.
+async fn ready(State(hub): State<Arc<Hub>>) -> Response {
+    let ready = hub.ready().await;
+    let status = if ready {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
+    json(status, &serde_json::json!({ "ready": ready }))
 }
 
 /// The player a request is made as: `None` without an `Authorization` header.
@@ -434,6 +453,7 @@ async fn no_page() -> Response {
 pub fn router(hub: Arc<Hub>) -> Router {
     let api = Router::new()
         .route("/api/health", get(health))
+        .route("/api/ready", get(ready))
         .route("/api/games", post(create))
         .route("/api/games/{id}", get(summary))
         .route("/api/games/{id}/join", post(join))

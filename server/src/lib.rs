@@ -7,6 +7,7 @@
 //! - [`secret`]: tokens, invite codes and ids from an [`Entropy`], stored as digests;
 //! - [`clock`]: the server's game clock;
 //! - [`rating`]: what a rating says (provisional, the army rank it earns);
+//! - [`telemetry`]: the metrics the server counts and the log's set-up;
 //! - [`wire`]: the contract's JSON typed both ways (every message, refusal code, close
 //!   code and HTTP body), built from views and public facts only;
 //! - `client` (feature `client`): a small client of the contract, reading the wire's types
@@ -19,7 +20,8 @@
 //!   and bots;
 //! - [`socket`], [`lobby_socket`], [`http`]: the game socket, the player and lobby sockets,
 //!   and the routes;
-//! - [`start`]: all of it on a listener.
+//! - [`operator`]: the operator's listener, `/metrics` and the admin routes;
+//! - [`start`]: all of it on a listener; [`command`]: the `salpakan-server` command.
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), salpakan_server::StartError> {
@@ -36,22 +38,26 @@ pub mod budget;
 #[cfg(feature = "client")]
 pub mod client;
 pub mod clock;
+pub mod command;
 pub mod config;
 pub mod http;
 pub mod hub;
 pub mod listen;
 pub mod lobby_socket;
+pub mod operator;
 pub mod rating;
 pub mod room;
 pub mod secret;
 pub mod socket;
 pub mod store;
+pub mod telemetry;
 pub mod wire;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-pub use config::{Config, ConfigError, Limits};
+pub use command::{run_command, serve_until_signal};
+pub use config::{Config, ConfigError, Limits, LogFormat};
 pub use secret::{Entropy, OsEntropy, SeededEntropy};
 pub use store::{Durability, StoreError};
 
@@ -76,6 +82,14 @@ pub enum StartError {
     /// The async runtime could not be started.
     #[error("the runtime: {0}")]
     Runtime(std::io::Error),
+    /// The operator's address (`--metrics-addr`) could not be listened on.
+    #[error("--metrics-addr {addr}: {source}")]
+    Metrics {
+        /// The address.
+        addr: SocketAddr,
+        /// The system's error.
+        source: std::io::Error,
+    },
 }
 
 /// A server accepting connections.
@@ -85,6 +99,7 @@ pub struct Running {
     store: Store,
     connections: Arc<listen::Connections>,
     serving: tokio::task::JoinHandle<()>,
+    operator: Option<(SocketAddr, tokio::task::JoinHandle<()>)>,
 }
 
 /// Opens the database, restores every unfinished game, binds `config.addr` and serves.
@@ -92,14 +107,23 @@ pub struct Running {
 /// # Errors
 /// [`StartError`]: the database's or the listener's error.
 pub async fn start(config: Config, entropy: Arc<dyn Entropy>) -> Result<Running, StartError> {
+    let settings: Vec<String> = config
+        .settings()
+        .into_iter()
+        .map(|(flag, value)| format!("{}={value}", &flag[2..]))
+        .collect();
+    tracing::info!(
+        version = telemetry::VERSION,
+        commit = telemetry::COMMIT,
+        config = %settings.join(" "),
+        "starting"
+    );
     let opened = Store::open(&config.db, config.durability)?;
     for game in &opened.unreadable {
-        eprintln!(
-            "salpakan-server: game {} could not be read and is quarantined: {}",
-            game.game, game.reason
-        );
+        tracing::warn!(game = %game.game, reason = %game.reason, "game quarantined: it could not be read");
     }
     let (store, unfinished) = (opened.store, opened.unfinished);
+    let (restored, players) = (unfinished.len(), opened.players.len());
     let listen = |source| StartError::Listen {
         addr: config.addr,
         source,
@@ -108,6 +132,14 @@ pub async fn start(config: Config, entropy: Arc<dyn Entropy>) -> Result<Running,
         .await
         .map_err(listen)?;
     let addr = listener.local_addr().map_err(listen)?;
+    let operator_listener = match config.metrics_addr {
+        Some(at) => {
+            let metrics = |source| StartError::Metrics { addr: at, source };
+            let listener = tokio::net::TcpListener::bind(at).await.map_err(metrics)?;
+            Some(listener)
+        }
+        None => None,
+    };
     let (limits, key) = (config.limits, config.address_key);
     let hub = Hub::new(config, store.clone(), entropy, unfinished, opened.players);
     let connections = Arc::new(listen::Connections::default());
@@ -119,12 +151,41 @@ pub async fn start(config: Config, entropy: Arc<dyn Entropy>) -> Result<Running,
         Arc::clone(&connections),
         hub.stopping(),
     ));
+    let operator = match operator_listener {
+        Some(listener) => {
+            let at = listener
+                .local_addr()
+                .map_err(|source| StartError::Metrics { addr, source })?;
+            let router = operator::router(Arc::clone(&hub), telemetry::install());
+            let mut stopping = hub.stopping();
+            let task = tokio::spawn(async move {
+                let stopped = async move {
+                    let _ = stopping.changed().await;
+                };
+                let _ = axum::serve(listener, router)
+                    .with_graceful_shutdown(stopped)
+                    .await;
+            });
+            Some((at, task))
+        }
+        None => None,
+    };
+    hub.set_ready();
+    tracing::info!(
+        %addr,
+        metrics = %operator.as_ref().map_or("off".to_owned(), |(at, _)| at.to_string()),
+        games_restored = restored,
+        players,
+        max_connections = listen::total_connections(&limits),
+        "listening"
+    );
     Ok(Running {
         addr,
         hub,
         store,
         connections,
         serving,
+        operator,
     })
 }
 
@@ -147,6 +208,12 @@ impl Running {
         self.connections.open()
     }
 
+    /// Where `/metrics` and the admin routes are served, if anywhere.
+    #[must_use]
+    pub fn metrics_addr(&self) -> Option<SocketAddr> {
+        self.operator.as_ref().map(|(addr, _)| *addr)
+    }
+
     /// Rooms replayed from the database since the start.
     #[must_use]
     pub fn replays(&self) -> u64 {
@@ -156,70 +223,13 @@ impl Running {
     /// Stops accepting, closes every socket (1012), and returns once every accepted write is
     /// committed.
     pub async fn stop(self) {
+        tracing::info!(games = self.hub.games_in_memory(), "stopping");
         self.hub.shut_down();
         let _ = self.serving.await;
+        if let Some((_, task)) = self.operator {
+            let _ = task.await;
+        }
         self.store.flush().await;
-    }
-}
-
-/// The `salpakan-server` command: reads `args` (without the program's name) and the
-/// environment, then serves until SIGTERM or SIGINT. Exits 0 after a clean stop (and for
-/// `--help`), 2 for bad arguments, 1 if the server cannot start.
-#[must_use]
-pub fn run_command(args: Vec<String>) -> std::process::ExitCode {
-    use std::process::ExitCode;
-    let config = match Config::from_args(args, |name| std::env::var(name).ok()) {
-        Ok(Some(config)) => config,
-        Ok(None) => {
-            print!("{}", config::USAGE);
-            return ExitCode::SUCCESS;
-        }
-        Err(e) => {
-            eprintln!("salpakan-server: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let result = tokio::runtime::Runtime::new()
-        .map_err(StartError::Runtime)
-        .and_then(|runtime| runtime.block_on(serve_until_signal(config)));
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("salpakan-server: {e}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-/// Serves with `config` until SIGTERM or SIGINT, printing `listening on http://ADDR` once it
-/// accepts connections; then stops as [`Running::stop`] does. The `salpakan-server` binary.
-///
-/// # Errors
-/// [`StartError`]: the database's or the listener's error.
-pub async fn serve_until_signal(config: Config) -> Result<(), StartError> {
-    use std::io::Write as _;
-    let server = start(config, Arc::new(OsEntropy)).await?;
-    println!("listening on http://{}", server.addr());
-    let _ = std::io::stdout().flush();
-    wait_for_signal().await;
-    server.stop().await;
-    Ok(())
-}
-
-async fn wait_for_signal() {
-    use tokio::signal::unix::{SignalKind, signal};
-    match (
-        signal(SignalKind::terminate()),
-        signal(SignalKind::interrupt()),
-    ) {
-        (Ok(mut term), Ok(mut int)) => {
-            tokio::select! {
-                _ = term.recv() => {}
-                _ = int.recv() => {}
-            }
-        }
-        _ => {
-            let _ = tokio::signal::ctrl_c().await;
-        }
+        tracing::info!("stopped: every accepted write is committed");
     }
 }

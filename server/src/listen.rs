@@ -179,12 +179,23 @@ impl AsyncWrite for Counted {
     }
 }
 
-/// The open-file soft limit of this process (Linux's `/proc/self/limits`), if it can be read.
+/// The open-file soft limit of this process, if it can be read.
 #[must_use]
 pub fn open_file_limit() -> Option<usize> {
-    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
-    let line = limits.lines().find(|l| l.starts_with("Max open files"))?;
-    line.split_whitespace().nth(3)?.parse().ok()
+    let (soft, _) = rlimit::Resource::NOFILE.get().ok()?;
+    usize::try_from(soft).ok()
+}
+
+/// Raises this process's open-file soft limit to its hard limit (a systemd service starts
+/// at 1,024, about 500 games' sockets); returns the soft limit before and after, or the
+/// system's error (the limit is then as it was).
+///
+/// # Errors
+/// The system's refusal.
+pub fn raise_open_file_limit() -> std::io::Result<(u64, u64)> {
+    let (before, _) = rlimit::Resource::NOFILE.get()?;
+    let after = rlimit::increase_nofile_limit(u64::MAX)?;
+    Ok((before, after))
 }
 
 /// The most connections the server holds at once: its open-file limit less `reserve` (the

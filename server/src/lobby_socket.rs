@@ -13,6 +13,7 @@ use tokio::time::{Duration, Instant, MissedTickBehavior, interval_at, timeout};
 
 use crate::budget::Budget;
 use crate::hub::{Hub, Out, SocketSlot};
+use crate::telemetry::SocketGauge;
 use crate::wire::{CloseCode, Code, LobbyMessage, PlayerClientMessage};
 
 /// How long a player socket may take to send its key.
@@ -22,6 +23,7 @@ type Sink = SplitSink<WebSocket, Message>;
 type Stream = SplitStream<WebSocket>;
 
 async fn close(sink: &mut Sink, code: CloseCode, reason: &'static str, within: Duration) {
+    crate::telemetry::closed(code.number());
     let frame = Message::Close(Some(CloseFrame {
         code: code.number(),
         reason: reason.into(),
@@ -139,6 +141,7 @@ async fn first_key(stream: &mut Stream) -> Option<String> {
 /// `welcome`, then the player's `paired` frames. The player's seeks and pool entry live while
 /// one of its player sockets is open.
 pub async fn serve_player(socket: WebSocket, hub: Arc<Hub>, slot: SocketSlot) {
+    let _open = SocketGauge::open("player");
     let within = hub.config().limits.write_timeout;
     let (mut sink, mut stream) = socket.split();
     let name = match first_key(&mut stream)
@@ -163,6 +166,7 @@ pub async fn serve_player(socket: WebSocket, hub: Arc<Hub>, slot: SocketSlot) {
 /// Serves a lobby socket: the lobby frame now, then the newest after each change (a socket
 /// that reads slowly skips to the latest).
 pub async fn serve_lobby(socket: WebSocket, hub: Arc<Hub>, slot: SocketSlot) {
+    let _open = SocketGauge::open("lobby");
     let (mut sink, mut stream) = socket.split();
     let (tx, outbox) = mpsc::channel(2);
     let mut frames = hub.lobby_frames();

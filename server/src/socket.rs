@@ -11,6 +11,7 @@ use tokio::time::{Instant, MissedTickBehavior, interval_at};
 use crate::config::Limits;
 use crate::hub::{Hub, Live, Out, SocketSlot};
 use crate::room::Recipient;
+use crate::telemetry::SocketGauge;
 use crate::wire::{CloseCode, Code, Refusal};
 
 /// How long a closing socket waits for the client's close frame.
@@ -86,6 +87,11 @@ pub async fn serve(
     slot: Option<SocketSlot>,
 ) {
     let limits = hub.config().limits;
+    let kind = match to {
+        Recipient::Seat(_) => "seat",
+        Recipient::Spectator => "spectator",
+    };
+    let _open = SocketGauge::open(kind);
     let (mut sink, mut stream) = socket.split();
     let (tx, mut outbox) = mpsc::channel(limits.outbox);
     let spectating = slot.as_ref().map(SocketSlot::budget);
@@ -170,7 +176,10 @@ pub async fn serve(
         }
     };
     hub.detach(&live, subscriber, to).await;
+    let code = closing.as_ref().map(|(code, ..)| code.number());
+    tracing::info!(game = live.id(), kind, code, "socket closed");
     if let Some((code, reason, last)) = closing {
+        crate::telemetry::closed(code.number());
         // Frames already queued go out first, then the refusal that closes, then the close;
         // each within the write timeout, so that a client that reads nothing holds nothing.
         let mut queued = Vec::new();

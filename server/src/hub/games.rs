@@ -135,6 +135,8 @@ impl Hub {
         ip: Option<IpAddr>,
         also: Vec<Write>,
     ) -> Result<String, HubError> {
+        self.check_open()?;
+        let kinds = seating.players.map(Player::kind_word);
         let limits = &self.config.limits;
         if let Some(ip) = ip {
             self.quotas
@@ -187,6 +189,14 @@ impl Hub {
             return Err(e.into());
         }
         self.admit(room, ip);
+        crate::telemetry::game_created();
+        tracing::info!(
+            game = %id,
+            white = kinds[0],
+            black = kinds[1],
+            rated = settings.rated,
+            "game created"
+        );
         Ok(id)
     }
 

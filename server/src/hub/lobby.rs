@@ -519,7 +519,7 @@ impl Hub {
                     token,
                 },
             ),
-            Err(e) => eprintln!("salpakan-server: a pool's bot game not made: {e}"),
+            Err(e) => tracing::error!(error = %e, "a pool's bot game not made"),
         }
     }
 

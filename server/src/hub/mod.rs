@@ -2,6 +2,7 @@
 //! room's decision, the commit, then the messages to each recipient. One writer per game
 //! (the room's lock); games share nothing but the database's writer thread.
 
+mod admin;
 mod games;
 mod lobby;
 mod pauses;
@@ -98,6 +99,9 @@ pub enum HubError {
     /// Past the players an address may register in an hour (429).
     #[error("at most {0} new players an hour per client")]
     TooManyPlayers(usize),
+    /// The server is draining: it makes no new game (503).
+    #[error("the server is draining: it makes no new games; try again shortly")]
+    Draining,
     /// The database failed (500; the cause is logged, never sent).
     #[error("the server could not do that")]
     Store(#[from] StoreError),
@@ -133,6 +137,7 @@ impl HubError {
             HubError::OwnSeek => Code::OwnSeek,
             HubError::OwnGame => Code::OwnGame,
             HubError::TooManyPlayers(_) => Code::TooManyPlayers,
+            HubError::Draining => Code::Draining,
             HubError::Store(_) | HubError::Restore(_) | HubError::Unreplayable(_) => Code::Internal,
         };
         Refusal::new(code, self.to_string())
@@ -172,11 +177,21 @@ struct LiveState {
 /// A game in memory, behind its one lock.
 pub struct Live {
     id: String,
+    /// What the operator's list and the metrics read without the room's lock.
+    shown: admin::Shown,
     state: AsyncMutex<LiveState>,
     /// Wakes the room's timer (a deadline may have moved).
     timer: Notify,
     /// Wakes the room's bot (it may be its move).
     bot: Notify,
+}
+
+impl Live {
+    /// The game's id.
+    #[must_use]
+    pub fn id(&self) -> &str {
+        &self.id
+    }
 }
 
 /// Every game the server holds.
@@ -198,6 +213,8 @@ pub struct Hub {
     finished_replays: replays::Replays,
     /// Games in memory in their playing phase.
     playing: AtomicUsize,
+    /// Whether it is ready, or draining.
+    readiness: admin::Readiness,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -232,6 +249,7 @@ impl Hub {
             lobby: lobby::Lobby::default(),
             finished_replays: replays::Replays::default(),
             playing: AtomicUsize::new(0),
+            readiness: admin::Readiness::default(),
         });
         tokio::spawn(Arc::clone(&hub).run_pruner());
         tokio::spawn(Arc::clone(&hub).run_lobby());
@@ -248,7 +266,7 @@ impl Hub {
                     hub.admit(room, creator);
                 }
                 Err(e) => {
-                    eprintln!("salpakan-server: game {id} not restored, quarantined: {e}");
+                    tracing::warn!(game = %id, error = %e, "game not restored: quarantined");
                     let store = hub.store.clone();
                     let write = Write::Quarantine {
                         game: id,
@@ -285,8 +303,10 @@ impl Hub {
         self.playing.load(Ordering::Relaxed)
     }
 
-    /// Counts the room among the games in play, or no longer, as its phase says now.
-    fn recount(&self, state: &mut LiveState) {
+    /// Counts the room among the games in play, or no longer, as its phase says now; notes
+    /// its phase and plies for the operator.
+    fn recount(&self, live: &Live, state: &mut LiveState) {
+        live.shown.note(&state.room, state.broken);
         let playing = state.room.phase() == Phase::Playing && !state.broken;
         if playing != state.counted {
             state.counted = playing;
@@ -373,6 +393,7 @@ impl Hub {
             }
             let live = Arc::new(Live {
                 id: id.clone(),
+                shown: admin::Shown::of(room.spec()),
                 state: AsyncMutex::new(LiveState {
                     room,
                     subscribers: Vec::new(),
@@ -398,7 +419,7 @@ impl Hub {
             live
         };
         if let Ok(mut state) = live.state.try_lock() {
-            self.recount(&mut state);
+            self.recount(&live, &mut state);
         }
         if !over {
             tokio::spawn(Arc::clone(self).run_timer(Arc::clone(&live)));
@@ -522,6 +543,7 @@ impl Hub {
         let now = self.at(&mut state.room, received);
         match state.room.handle(to, text, now) {
             Answer::Refused(refusal) => {
+                crate::telemetry::refused(refusal.code.word());
                 reply(&state, Out::Text(refusal.message().to_json().into()))
             }
             Answer::Messages(messages) => {
@@ -571,9 +593,9 @@ impl Hub {
         let committed = match self.store.write(vec![write]).await {
             Ok(committed) => committed,
             Err(e) => {
-                eprintln!("salpakan-server: game {}: {e}; reloading it", live.id);
+                tracing::error!(game = %live.id, error = %e, "commit failed: the game reloads");
                 state.broken = true;
-                self.recount(state);
+                self.recount(live, state);
                 for s in &state.subscribers {
                     let _ =
                         s.tx.try_send(Out::Close(CloseCode::Reloading, "the game is reloading"));
@@ -590,7 +612,8 @@ impl Hub {
         }
         state.room.sent(from, Instant::now());
         lock(&self.players).update(committed.players);
-        self.recount(state);
+        self.recount(live, state);
+        admin::tell(&live.id, &state.room.events()[from..], state.room.ply());
         let room = &state.room;
         for v in from as u64 + 1..=room.version() {
             // A socket that cannot keep up is dropped (its task closes it with 1008).
@@ -616,7 +639,7 @@ impl Hub {
     /// down. If the database refuses, the room stays as it is and the timer tries again later.
     async fn discard(&self, live: &Arc<Live>, state: &mut LiveState) -> bool {
         if let Err(e) = self.store.write(vec![Write::Delete(live.id.clone())]).await {
-            eprintln!("salpakan-server: game {}: {e}; not deleted yet", live.id);
+            tracing::error!(game = %live.id, error = %e, "expired game not deleted yet");
             return false;
         }
         state.gone = true;

@@ -53,7 +53,7 @@ impl Hub {
             ending: None,
         }];
         if let Err(e) = self.open_game(&settings, seating, None, also).await {
-            eprintln!("salpakan-server: game {}: rematch not made: {e}", live.id);
+            tracing::error!(game = %live.id, error = %e, "rematch not made");
             return;
         }
         state.room.apply(event, now);
@@ -102,7 +102,7 @@ impl Hub {
             name: name.clone(),
         };
         if let Err(e) = self.store.write(vec![write]).await {
-            eprintln!("salpakan-server: game {id}: seat not given again: {e}");
+            tracing::error!(game = %id, error = %e, "seat not given again");
             return None;
         }
         let wall = crate::clock::unix_ms();

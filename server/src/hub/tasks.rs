@@ -50,7 +50,7 @@ impl Hub {
                     Ok(true) => {}
                     Ok(false) => break,
                     Err(e) => {
-                        eprintln!("salpakan-server: finished games not pruned: {e}");
+                        tracing::error!(error = %e, "finished games not pruned");
                         break;
                     }
                 }
@@ -58,7 +58,7 @@ impl Hub {
                     ended_before_ms: cut,
                 };
                 if let Err(e) = self.store.write(vec![write]).await {
-                    eprintln!("salpakan-server: finished games not pruned: {e}");
+                    tracing::error!(error = %e, "finished games not pruned");
                     break;
                 }
                 tokio::select! {
@@ -139,9 +139,15 @@ impl Hub {
                 continue;
             };
             let (side, ply) = (turn.side, turn.ply);
+            let bot = match live.shown.players[side.index()] {
+                crate::room::Player::Bot(kind) => kind.word(),
+                crate::room::Player::Human => "none",
+            };
+            let thinking = std::time::Instant::now();
             let Ok((tracker, mv)) = tokio::task::spawn_blocking(move || turn.think()).await else {
                 return;
             };
+            crate::telemetry::bot_thought(bot, thinking.elapsed());
             let mut state = live.state.lock().await;
             let now = self.now(&mut state.room);
             if let Some(from) = state.room.bot_done(side, ply, tracker, mv, now) {

@@ -9,12 +9,15 @@
 //!
 //! [`Room::restore`]: crate::room::Room::restore
 
+mod backup;
 mod readers;
 mod rows;
 mod schema;
 mod writer;
 
+pub use backup::{Backup, backup};
 pub use rows::{ListedRow, Unreadable};
+pub use schema::{Upgrade, VERSION};
 
 use std::net::IpAddr;
 use std::path::Path;
@@ -52,6 +55,27 @@ pub enum StoreError {
     /// A stored value that does not read back.
     #[error("a stored value does not read back: {0}")]
     Corrupt(String),
+    /// The database was made by a newer binary: it is left untouched.
+    #[error(
+        "{path}: the database is at schema version {found}, newer than this binary's \
+         {known}; run a newer salpakan-server (nothing was changed)"
+    )]
+    Newer {
+        /// The database's path.
+        path: String,
+        /// Its version.
+        found: u32,
+        /// The newest version this binary knows.
+        known: u32,
+    },
+    /// A backup that could not be made, or whose copy did not check.
+    #[error("backup to {to}: {reason}")]
+    Backup {
+        /// Where the copy was to go.
+        to: String,
+        /// What went wrong.
+        reason: String,
+    },
 }
 
 /// How hard a commit presses the data to disk.
@@ -206,6 +230,18 @@ enum WriteJob {
     Flush(oneshot::Sender<()>),
 }
 
+/// `upgrade`'s answer, a newer database an error.
+fn upgraded(path: &Path, upgrade: Upgrade) -> Result<Upgrade, StoreError> {
+    match upgrade {
+        Upgrade::Newer { found, known } => Err(StoreError::Newer {
+            path: path.display().to_string(),
+            found,
+            known,
+        }),
+        done @ Upgrade::Done { .. } => Ok(done),
+    }
+}
+
 /// The most finished games one [`Write::Prune`] deletes, so that no prune holds the writer
 /// for long.
 pub const PRUNE_BATCH: usize = 256;
@@ -245,7 +281,10 @@ impl Store {
             path: path.display().to_string(),
             source,
         };
-        let conn = Connection::open(path).map_err(at)?;
+        let mut conn = Connection::open(path).map_err(at)?;
+        if let Some(newer) = schema::newer(&conn, VERSION).map_err(at)? {
+            upgraded(path, newer)?;
+        }
         let sync = match durability {
             Durability::Full => "FULL",
             Durability::Normal => "NORMAL",
@@ -253,10 +292,9 @@ impl Store {
         conn.execute_batch(&format!(
             "PRAGMA journal_mode = WAL; PRAGMA synchronous = {sync}; PRAGMA busy_timeout = 5000;"
         ))
-        .and_then(|()| conn.execute_batch(schema::SCHEMA))
-        .and_then(|()| schema::migrate(&conn))
-        .and_then(|()| schema::seat_bots(&conn))
         .map_err(at)?;
+        upgraded(path, schema::upgrade(&mut conn, schema::STEPS).map_err(at)?)?;
+        schema::seat_bots(&conn).map_err(at)?;
         let (unfinished, unreadable) = rows::load_unfinished(&conn)?;
         let players = rows::players(&conn)?;
         let reads = readers::start(path, READERS)?;
@@ -271,6 +309,26 @@ impl Store {
             unreadable,
             players,
         })
+    }
+
+    /// Brings the database at `path` (created if missing) up to this binary's schema
+    /// version: `salpakan-server migrate`. A server does the same at every start.
+    ///
+    /// # Errors
+    /// [`StoreError::Newer`] for a database a newer binary made (left untouched), or the
+    /// database's error.
+    pub fn migrate(path: &Path) -> Result<Upgrade, StoreError> {
+        let at = |source| StoreError::Open {
+            path: path.display().to_string(),
+            source,
+        };
+        let mut conn = Connection::open(path).map_err(at)?;
+        if let Some(newer) = schema::newer(&conn, VERSION).map_err(at)? {
+            upgraded(path, newer)?;
+        }
+        conn.execute_batch("PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000;")
+            .map_err(at)?;
+        upgraded(path, schema::upgrade(&mut conn, schema::STEPS).map_err(at)?)
     }
 
     /// Commits `writes` (all or none of them); returns once they are on disk.
@@ -303,6 +361,14 @@ impl Store {
             .send(job(done))
             .map_err(|_| StoreError::Stopped)?;
         wait.await.map_err(|_| StoreError::Stopped)?
+    }
+
+    /// A read through one of the readers (a readiness probe).
+    ///
+    /// # Errors
+    /// The database's error.
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        self.read(ReadJob::Ping).await
     }
 
     /// A game as stored, finished or not (`None` for no such game, or a quarantined one).

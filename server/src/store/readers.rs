@@ -28,6 +28,8 @@ pub(super) enum ReadJob {
     },
     /// Whether a finished game ended before the cut.
     EndedBefore(u64, oneshot::Sender<Result<bool, StoreError>>),
+    /// A read of the games table, for a readiness probe.
+    Ping(oneshot::Sender<Result<(), StoreError>>),
 }
 
 /// Starts `count` readers of the database at `path`; they end when the sender is dropped.
@@ -70,6 +72,16 @@ fn serve(conn: &Connection, queue: &Mutex<mpsc::Receiver<ReadJob>>) {
             }
             Ok(ReadJob::EndedBefore(cut_ms, done)) => {
                 let _ = done.send(any_ended_before(conn, cut_ms).map_err(StoreError::from));
+            }
+            Ok(ReadJob::Ping(done)) => {
+                let read = conn
+                    .query_row(
+                        "SELECT COUNT(*) FROM (SELECT 1 FROM games LIMIT 1)",
+                        [],
+                        |_| Ok(()),
+                    )
+                    .map_err(StoreError::from);
+                let _ = done.send(read);
             }
             Err(_) => return,
         }

@@ -1,6 +1,74 @@
-//! The database's tables, and the bringing up to date of a database an earlier version made.
+//! The database's tables, and the bringing up to date of a database an earlier version made:
+//! ordered steps, the schema's version in `PRAGMA user_version`.
 
 use rusqlite::{Connection, params};
+
+/// One step of the schema: what takes a database from the version before it to its own.
+pub(super) type Step = fn(&Connection) -> rusqlite::Result<()>;
+
+/// The steps, in order: step `i` brings a database to version `i + 1`. A new layout is a
+/// step added at the end, never a change to one already released.
+pub(super) const STEPS: &[Step] = &[baseline];
+
+/// The schema version this binary writes.
+pub const VERSION: u32 = STEPS.len() as u32;
+
+/// Version 1: every table and index of the first versioned release. Databases from before
+/// versions (`user_version` 0) may hold any earlier layout: [`migrate`] brings each up to
+/// it (every part of it does nothing to a database that has it).
+fn baseline(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch(SCHEMA)?;
+    migrate(conn)
+}
+
+/// The version a database is at.
+pub(super) fn version(conn: &Connection) -> rusqlite::Result<u32> {
+    conn.query_row("PRAGMA user_version", [], |row| row.get(0))
+}
+
+/// A database at a version newer than `known`, found before anything is written to it (not
+/// even its journal mode).
+pub(super) fn newer(conn: &Connection, known: u32) -> rusqlite::Result<Option<Upgrade>> {
+    let found = version(conn)?;
+    Ok((found > known).then_some(Upgrade::Newer { found, known }))
+}
+
+/// What bringing a database up to date found and did ([`Store::migrate`](super::Store::migrate)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Upgrade {
+    /// It was at `from` and is now at `to` (equal: nothing to do).
+    Done {
+        /// The version it was at.
+        from: u32,
+        /// The version it is at.
+        to: u32,
+    },
+    /// It is at `found`, newer than the `known` steps: left untouched.
+    Newer {
+        /// Its version.
+        found: u32,
+        /// The newest this binary knows.
+        known: u32,
+    },
+}
+
+/// Runs the `steps` a database at an older version lacks, each in a transaction of its own
+/// that also sets its version (a step that fails leaves the database at the one before);
+/// leaves a newer database untouched.
+pub(super) fn upgrade(conn: &mut Connection, steps: &[Step]) -> rusqlite::Result<Upgrade> {
+    let from = version(conn)?;
+    let known = u32::try_from(steps.len()).unwrap_or(u32::MAX);
+    if from > known {
+        return Ok(Upgrade::Newer { found: from, known });
+    }
+    for (at, step) in steps.iter().enumerate().skip(from as usize) {
+        let tx = conn.transaction()?;
+        step(&tx)?;
+        tx.execute_batch(&format!("PRAGMA user_version = {}", at + 1))?;
+        tx.commit()?;
+    }
+    Ok(Upgrade::Done { from, to: known })
+}
 
 /// The tables. `games` holds a row per game: its spec, the seats' token digests, the invite's
 /// digest, the accepted formations, and, once it is over, its summary and record (so that a
@@ -9,7 +77,7 @@ use rusqlite::{Connection, params};
 /// registered and folded to lower case (unique), the SHA-256 of its key (`NULL` for the
 /// server's bots), its rating and its counts of finished games. `events` holds a row per event, the JSON of an
 /// `Event` (a formation never in it).
-pub(super) const SCHEMA: &str = "
+const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
     setup_rows INTEGER NOT NULL,
@@ -67,7 +135,7 @@ CREATE TABLE IF NOT EXISTS events (
 /// `quarantined` and `ended_ms` (games that ended before it are as old as their creation),
 /// `setup_ms` (the default for them) and `seated_ms` (their setup time does not run: they
 /// expire as before), `white_name`, `black_name` and `rated` (anonymous and unrated).
-pub(super) fn migrate(conn: &Connection) -> rusqlite::Result<()> {
+fn migrate(conn: &Connection) -> rusqlite::Result<()> {
     let has = |column: &str| -> rusqlite::Result<bool> {
         conn.prepare("SELECT 1 FROM pragma_table_info('games') WHERE name = ?1")?
             .exists([column])
@@ -129,4 +197,91 @@ pub(super) fn seat_bots(conn: &Connection) -> rusqlite::Result<()> {
         insert.execute(params![name, crate::clock::unix_ms() as i64])?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn step_a(conn: &Connection) -> rusqlite::Result<()> {
+        conn.execute_batch("CREATE TABLE a (x INTEGER)")
+    }
+    fn step_b(conn: &Connection) -> rusqlite::Result<()> {
+        conn.execute_batch("INSERT INTO a VALUES (1)")
+    }
+    fn step_bad(conn: &Connection) -> rusqlite::Result<()> {
+        conn.execute_batch("INSERT INTO a VALUES (2); INSERT INTO nowhere VALUES (3)")
+    }
+
+    fn count(conn: &Connection) -> i64 {
+        conn.query_row("SELECT COUNT(*) FROM a", [], |r| r.get(0))
+            .unwrap()
+    }
+
+    #[test]
+    fn steps_run_in_order_once_each_and_a_failed_step_changes_nothing() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        assert_eq!(
+            upgrade(&mut conn, &[step_a]).unwrap(),
+            Upgrade::Done { from: 0, to: 1 }
+        );
+        assert_eq!(
+            upgrade(&mut conn, &[step_a, step_b]).unwrap(),
+            Upgrade::Done { from: 1, to: 2 }
+        );
+        assert_eq!(count(&conn), 1);
+        // Again: nothing runs twice.
+        assert_eq!(
+            upgrade(&mut conn, &[step_a, step_b]).unwrap(),
+            Upgrade::Done { from: 2, to: 2 }
+        );
+        assert_eq!(count(&conn), 1);
+        // A failing step: its version is not set and its first statement is undone.
+        assert!(upgrade(&mut conn, &[step_a, step_b, step_bad]).is_err());
+        assert_eq!((version(&conn).unwrap(), count(&conn)), (2, 1));
+        // A newer database is left alone.
+        assert_eq!(
+            upgrade(&mut conn, &[step_a]).unwrap(),
+            Upgrade::Newer { found: 2, known: 1 }
+        );
+        assert_eq!((version(&conn).unwrap(), count(&conn)), (2, 1));
+    }
+
+    #[test]
+    fn a_database_from_before_versions_is_brought_to_the_baseline() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        // The layout of the first release: games lacked every later column.
+        conn.execute_batch(
+            "CREATE TABLE games (id TEXT PRIMARY KEY, setup_rows INTEGER NOT NULL,
+             move_limit INTEGER NOT NULL, first TEXT NOT NULL, white_player TEXT NOT NULL,
+             black_player TEXT NOT NULL, clock_initial_ms INTEGER, clock_increment_ms INTEGER,
+             white_token TEXT, black_token TEXT, invite TEXT, bot_seed INTEGER NOT NULL,
+             white_setup BLOB, black_setup BLOB, over INTEGER NOT NULL DEFAULT 0);
+             INSERT INTO games (id, setup_rows, move_limit, first, white_player, black_player,
+             bot_seed, over) VALUES ('g', 3, 200, 'white', 'person', 'person', 1, 1);",
+        )
+        .unwrap();
+        assert_eq!(
+            upgrade(&mut conn, STEPS).unwrap(),
+            Upgrade::Done {
+                from: 0,
+                to: VERSION
+            }
+        );
+        let (ended, rated): (i64, i64) = conn
+            .query_row(
+                "SELECT ended_ms, rated FROM games WHERE id = 'g'",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert!(ended > 0);
+        assert_eq!(rated, 0);
+        for table in ["players", "events"] {
+            let n: i64 = conn
+                .query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get(0))
+                .unwrap();
+            assert_eq!(n, 0);
+        }
+    }
 }

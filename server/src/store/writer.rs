@@ -31,7 +31,13 @@ pub(super) fn run(mut conn: Connection, queue: &mpsc::Receiver<WriteJob>) {
             }
         }
         if !group.is_empty() {
+            let started = std::time::Instant::now();
             let results = commit(&mut conn, &group);
+            let failed = results.iter().filter(|r| r.is_err()).count();
+            crate::telemetry::committed(group.len(), started.elapsed(), failed == 0);
+            if let Some(Err(e)) = results.iter().find(|r| r.is_err()) {
+                tracing::error!(error = %e, failed, writes = group.len(), "commit failed");
+            }
             for ((_, done), result) in group.into_iter().zip(results) {
                 let _ = done.send(result);
             }

@@ -66,6 +66,9 @@ pub enum Code {
     OwnGame,
     /// Past the players an address may register in an hour (HTTP; an addition).
     TooManyPlayers,
+    /// The server is draining and makes no new game: another node (or this one after its
+    /// restart) will (HTTP 503; an addition).
+    Draining,
 }
 
 impl Code {
@@ -100,6 +103,7 @@ impl Code {
             Code::OwnSeek => "own-seek",
             Code::OwnGame => "own-game",
             Code::TooManyPlayers => "too-many-players",
+            Code::Draining => "draining",
         }
     }
 }
@@ -175,6 +179,15 @@ mod tests {
             Code::TooManyGames,
             Code::TooManyConnections,
             Code::Internal,
+            Code::BadName,
+            Code::NameTaken,
+            Code::BadKey,
+            Code::NoSocket,
+            Code::TooManySeeks,
+            Code::OwnSeek,
+            Code::OwnGame,
+            Code::TooManyPlayers,
+            Code::Draining,
         ];
         for code in all {
             let json = serde_json::to_string(&code).unwrap();

@@ -9,6 +9,7 @@ mod golden;
 mod history;
 mod lobby;
 mod noninterference;
+mod operations;
 mod play;
 mod reconnect;
 mod rematch;

@@ -456,6 +456,11 @@ fn spawn_server(dir: &Path, unlimited: bool) -> Result<(Child, SocketAddr), Stri
         } else {
             &[]
         })
+        // Its log says little unless asked (RUST_LOG): a line per game would bury the report.
+        .env(
+            "RUST_LOG",
+            std::env::var("RUST_LOG").unwrap_or_else(|_| "warn".to_owned()),
+        )
         .stdout(Stdio::piped())
         .spawn()
         .map_err(|e| e.to_string())?;
@@ -506,6 +511,10 @@ fn main() -> ExitCode {
     let raw: Vec<String> = std::env::args().skip(1).collect();
     if raw.first().map(String::as_str) == Some("--serve") {
         return salpakan_server::run_command(raw[1..].to_vec());
+    }
+    // Its clients hold two sockets a game: as many files as the system allows.
+    if let Err(e) = salpakan_server::listen::raise_open_file_limit() {
+        eprintln!("salpakan-loadgen: the open-file limit could not be raised: {e}");
     }
     let args = match parse_args() {
         Ok(Some(args)) => args,

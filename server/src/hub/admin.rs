@@ -1,0 +1,229 @@
+//! What the operator sees of the games: each room's phase and plies as of its last commit
+//! (read without the room's lock), the log lines and counts of a game's life, readiness and
+//! draining. Never a token, an invite or a formation.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
+use std::time::Duration;
+
+use serde::Serialize;
+
+use super::{Hub, HubError, lock};
+use crate::room::{Event, Phase, Player, Room, Spec};
+use crate::telemetry;
+use crate::wire::AbortReason;
+
+/// A room's facts for the operator: fixed ones from its spec, and its phase and plies noted
+/// after each commit.
+pub(super) struct Shown {
+    phase: AtomicU8,
+    plies: AtomicU64,
+    /// Who plays each side.
+    pub(super) players: [Player; 2],
+    names: [Option<String>; 2],
+    created_ms: u64,
+    rated: bool,
+}
+
+/// A phase as a number (`BROKEN` for a room being reloaded).
+const PHASES: [Phase; 4] = [Phase::Setup, Phase::Playing, Phase::Over, Phase::Aborted];
+const BROKEN: u8 = u8::MAX;
+
+impl Shown {
+    pub(super) fn of(spec: &Spec) -> Shown {
+        Shown {
+            phase: AtomicU8::new(0),
+            plies: AtomicU64::new(0),
+            players: spec.players,
+            names: spec.names.clone(),
+            created_ms: spec.created_ms,
+            rated: spec.rated,
+        }
+    }
+
+    /// Notes the room's phase and plies now.
+    pub(super) fn note(&self, room: &Room, broken: bool) {
+        let phase = if broken {
+            BROKEN
+        } else {
+            PHASES.iter().position(|&p| p == room.phase()).unwrap_or(0) as u8
+        };
+        self.phase.store(phase, Ordering::Relaxed);
+        self.plies.store(room.ply(), Ordering::Relaxed);
+    }
+
+    fn phase(&self) -> Option<Phase> {
+        PHASES
+            .get(usize::from(self.phase.load(Ordering::Relaxed)))
+            .copied()
+    }
+}
+
+/// A committed stretch of game `id`'s events, for the log and the counts: its start, its
+/// plies, its end (the last `ply` played).
+pub(super) fn tell(id: &str, events: &[Event], ply: u64) {
+    let mut plies = 0;
+    for event in events {
+        match event {
+            Event::Start { first, .. } => {
+                tracing::info!(game = %id, first = first.word(), "game started");
+            }
+            Event::Ply { .. } => plies += 1,
+            Event::Over { status, .. } => {
+                let reason = status.reason_token().unwrap_or("unknown");
+                let winner = status.winner().map_or("none", |w| w.word());
+                tracing::info!(game = %id, reason, winner, plies = ply, "game ended");
+                telemetry::game_ended(reason);
+            }
+            Event::Aborted { reason, side } => {
+                let reason = match reason {
+                    AbortReason::SetupTime => "setup-time",
+                    AbortReason::Abort => "abort",
+                };
+                tracing::info!(game = %id, reason, side = side.word(), "game aborted");
+                telemetry::game_ended("aborted");
+            }
+            _ => {}
+        }
+    }
+    if plies > 0 {
+        telemetry::plies(plies);
+    }
+}
+
+/// One side of a game in the operator's list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ListedSide {
+    /// `"human"` or `"bot"`.
+    pub player: &'static str,
+    /// The player's name, if a named player (or a server bot) holds the seat.
+    pub name: Option<String>,
+}
+
+/// A game in memory, as `GET /admin/games` lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LiveGame {
+    /// Its id.
+    pub id: String,
+    /// Its phase as of its last commit (`"reloading"` while its room is rebuilt).
+    pub phase: &'static str,
+    /// Plies played.
+    pub plies: u64,
+    /// White.
+    pub white: ListedSide,
+    /// Black.
+    pub black: ListedSide,
+    /// Whether it is rated.
+    pub rated: bool,
+    /// When it was created, in milliseconds since the Unix epoch.
+    pub created_ms: u64,
+}
+
+/// The flags of readiness, and the last probe of the database (one at a time, its answer
+/// kept for [`PROBE_KEPT`]: a client asking often costs the database nothing more).
+#[derive(Default)]
+pub(super) struct Readiness {
+    ready: AtomicBool,
+    draining: AtomicBool,
+    probed: tokio::sync::Mutex<Option<(tokio::time::Instant, bool)>>,
+}
+
+/// How long a probe's answer is kept.
+const PROBE_KEPT: Duration = Duration::from_secs(1);
+
+/// The longest a readiness probe waits for the database.
+const PROBE: Duration = Duration::from_secs(2);
+
+impl Hub {
+    /// Every game in memory, oldest first (at most `limit`).
+    #[must_use]
+    pub fn live_games(&self, limit: usize) -> Vec<LiveGame> {
+        let mut games: Vec<LiveGame> = lock(&self.rooms)
+            .values()
+            .map(|live| {
+                let shown = &live.shown;
+                let side = |i: usize| ListedSide {
+                    player: shown.players[i].kind_word(),
+                    name: shown.names[i]
+                        .clone()
+                        .or_else(|| shown.players[i].bot_name()),
+                };
+                LiveGame {
+                    id: live.id.clone(),
+                    phase: shown.phase().map_or("reloading", Phase::word),
+                    plies: shown.plies.load(Ordering::Relaxed),
+                    white: side(0),
+                    black: side(1),
+                    rated: shown.rated,
+                    created_ms: shown.created_ms,
+                }
+            })
+            .collect();
+        games.sort_by(|a, b| (a.created_ms, &a.id).cmp(&(b.created_ms, &b.id)));
+        games.truncate(limit);
+        games
+    }
+
+    /// Sets the gauge of games in memory by phase (for a scrape of `/metrics`).
+    pub fn count_phases(&self) {
+        let mut counts = PHASES.map(|p| (p.word(), 0));
+        for live in lock(&self.rooms).values() {
+            if let Some(i) = PHASES.iter().position(|&p| Some(p) == live.shown.phase()) {
+                counts[i].1 += 1;
+            }
+        }
+        telemetry::games_live(&counts);
+    }
+
+    /// The server accepts games from now on (its restore is done).
+    pub fn set_ready(&self) {
+        self.readiness.ready.store(true, Ordering::Relaxed);
+    }
+
+    /// From now on the server makes no new game (creations, pairings and rematches are
+    /// refused with 503 `draining`) and `/api/ready` answers 503; the games it holds go on.
+    pub fn drain(&self) {
+        if !self.readiness.draining.swap(true, Ordering::Relaxed) {
+            tracing::info!("draining: no new games");
+        }
+    }
+
+    /// Whether the server is draining.
+    #[must_use]
+    pub fn draining(&self) -> bool {
+        self.readiness.draining.load(Ordering::Relaxed)
+    }
+
+    /// Refuses a new game while draining.
+    pub(super) fn check_open(&self) -> Result<(), HubError> {
+        if self.draining() {
+            Err(HubError::Draining)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Whether the server should be sent new clients: its restore is done, it is not
+    /// draining, and a read and a commit round trip through the database each answer
+    /// within two seconds.
+    pub async fn ready(self: &Arc<Hub>) -> bool {
+        if !self.readiness.ready.load(Ordering::Relaxed) || self.draining() {
+            return false;
+        }
+        let mut probed = self.readiness.probed.lock().await;
+        let now = tokio::time::Instant::now();
+        if let Some((at, answer)) = *probed
+            && now.duration_since(at) < PROBE_KEPT
+        {
+            return answer;
+        }
+        let read = tokio::time::timeout(PROBE, self.store.ping()).await;
+        let write = tokio::time::timeout(PROBE, self.store.write(Vec::new())).await;
+        let answer = matches!(read, Ok(Ok(()))) && matches!(write, Ok(Ok(_)));
+        if !answer {
+            tracing::warn!("readiness probe: the database did not answer");
+        }
+        *probed = Some((tokio::time::Instant::now(), answer));
+        answer
+    }
+}

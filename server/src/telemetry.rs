@@ -1,0 +1,175 @@
+//! What the server tells its operator: the metrics it counts (Prometheus text at
+//! `/metrics` on `--metrics-addr`) and the log's set-up (`tracing`, filtered by `RUST_LOG`).
+//!
+//! Nothing here ever receives a token, a key, an invite, a formation or a query string:
+//! the callers hand over ids, phases, codes and reasons only. Without a recorder installed
+//! (no `--metrics-addr`), every count is a no-op.
+
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use metrics::{counter, gauge, histogram};
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+
+/// The log's format on standard error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LogFormat {
+    /// One line of text per event (the default).
+    #[default]
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+/// Games in memory by phase (`phase`: setup, playing, over, aborted).
+pub const GAMES_LIVE: &str = "salpakan_games_live";
+/// Games created.
+pub const GAMES_CREATED: &str = "salpakan_games_created_total";
+/// Games ended, by `reason` (the contract's reason words, `aborted-…` for an abort).
+pub const GAMES_ENDED: &str = "salpakan_games_ended_total";
+/// Plies committed.
+pub const PLIES: &str = "salpakan_plies_total";
+/// Open sockets by `kind` (seat, spectator, player, lobby).
+pub const SOCKETS: &str = "salpakan_sockets_open";
+/// Refusals sent (HTTP replies and socket `error` messages), by `code`.
+pub const REFUSALS: &str = "salpakan_refusals_total";
+/// Sockets the server closed, by `code`.
+pub const CLOSES: &str = "salpakan_socket_closes_total";
+/// Seconds a group commit took (the transaction, its flush included).
+pub const COMMIT_SECONDS: &str = "salpakan_commit_seconds";
+/// Writes in a group commit.
+pub const COMMIT_WRITES: &str = "salpakan_commit_writes";
+/// Group commits that failed.
+pub const COMMIT_FAILURES: &str = "salpakan_commit_failures_total";
+/// Seconds a server bot thought, by `bot`.
+pub const BOT_SECONDS: &str = "salpakan_bot_think_seconds";
+/// 1, with the build's `version` and `commit`.
+pub const BUILD_INFO: &str = "salpakan_build_info";
+
+/// The version and commit the binary was built from (`unknown` without git at build).
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+/// The commit the binary was built from.
+pub const COMMIT: &str = env!("SALPAKAN_COMMIT");
+
+static HANDLE: OnceLock<Option<PrometheusHandle>> = OnceLock::new();
+
+/// Installs the process's metrics recorder (once; later calls return the same handle), or
+/// `None` if another recorder was installed first.
+pub fn install() -> Option<PrometheusHandle> {
+    HANDLE
+        .get_or_init(|| {
+            let seconds = [
+                0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0,
+            ];
+            let writes = [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0];
+            let recorder = PrometheusBuilder::new()
+                .set_buckets_for_metric(Matcher::Full(COMMIT_SECONDS.into()), &seconds)
+                .and_then(|b| b.set_buckets_for_metric(Matcher::Full(BOT_SECONDS.into()), &seconds))
+                .and_then(|b| {
+                    b.set_buckets_for_metric(Matcher::Full(COMMIT_WRITES.into()), &writes)
+                })
+                .ok()?
+                .build_recorder();
+            let handle = recorder.handle();
+            metrics::set_global_recorder(recorder).ok()?;
+            describe();
+            gauge!(BUILD_INFO, "version" => VERSION, "commit" => COMMIT).set(1.0);
+            Some(handle)
+        })
+        .clone()
+}
+
+fn describe() {
+    use metrics::{describe_counter, describe_gauge, describe_histogram};
+    describe_gauge!(GAMES_LIVE, "Games in memory by phase.");
+    describe_counter!(GAMES_CREATED, "Games created.");
+    describe_counter!(GAMES_ENDED, "Games ended, by reason.");
+    describe_counter!(PLIES, "Plies committed.");
+    describe_gauge!(SOCKETS, "Open sockets by kind.");
+    describe_counter!(REFUSALS, "Refusals sent, by code.");
+    describe_counter!(CLOSES, "Sockets the server closed, by close code.");
+    describe_histogram!(COMMIT_SECONDS, "Seconds a group commit took.");
+    describe_histogram!(COMMIT_WRITES, "Writes in a group commit.");
+    describe_counter!(COMMIT_FAILURES, "Group commits that failed.");
+    describe_histogram!(BOT_SECONDS, "Seconds a server bot thought about a move.");
+    describe_gauge!(BUILD_INFO, "The build: version and commit.");
+}
+
+/// A game was created.
+pub fn game_created() {
+    counter!(GAMES_CREATED).increment(1);
+}
+
+/// A game ended for `reason`.
+pub fn game_ended(reason: &'static str) {
+    counter!(GAMES_ENDED, "reason" => reason).increment(1);
+}
+
+/// `n` plies were committed.
+pub fn plies(n: u64) {
+    counter!(PLIES).increment(n);
+}
+
+/// A refusal with `code` was sent.
+pub fn refused(code: &'static str) {
+    counter!(REFUSALS, "code" => code).increment(1);
+}
+
+/// The server closed a socket with `code`.
+pub fn closed(code: u16) {
+    counter!(CLOSES, "code" => code.to_string()).increment(1);
+}
+
+/// A group commit of `writes` took `took`; `ok` whether it committed.
+pub fn committed(writes: usize, took: Duration, ok: bool) {
+    histogram!(COMMIT_SECONDS).record(took.as_secs_f64());
+    histogram!(COMMIT_WRITES).record(writes as f64);
+    if !ok {
+        counter!(COMMIT_FAILURES).increment(1);
+    }
+}
+
+/// Bot `bot` thought for `took`.
+pub fn bot_thought(bot: &'static str, took: Duration) {
+    histogram!(BOT_SECONDS, "bot" => bot).record(took.as_secs_f64());
+}
+
+/// Sets the live games of each phase.
+pub fn games_live(counts: &[(&'static str, usize)]) {
+    for &(phase, n) in counts {
+        gauge!(GAMES_LIVE, "phase" => phase).set(n as f64);
+    }
+}
+
+/// An open socket of `kind`, counted while it lives.
+pub struct SocketGauge(&'static str);
+
+impl SocketGauge {
+    /// Counts a socket of `kind` open until the gauge is dropped.
+    #[must_use]
+    pub fn open(kind: &'static str) -> SocketGauge {
+        gauge!(SOCKETS, "kind" => kind).increment(1.0);
+        SocketGauge(kind)
+    }
+}
+
+impl Drop for SocketGauge {
+    fn drop(&mut self) {
+        gauge!(SOCKETS, "kind" => self.0).decrement(1.0);
+    }
+}
+
+/// Sets up the log on standard error in `format`, filtered by `RUST_LOG` (default `info`).
+/// Does nothing if a log was set up already (a test's, or a second server in one process).
+pub fn init_log(format: LogFormat) {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false);
+    let _ = match format {
+        LogFormat::Text => builder.with_ansi(false).try_init(),
+        LogFormat::Json => builder.json().flatten_event(true).try_init(),
+    };
+}
