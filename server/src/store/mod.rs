@@ -230,6 +230,22 @@ enum WriteJob {
     Flush(oneshot::Sender<()>),
 }
 
+/// Opens the database at `path` (created if missing), refuses one a newer binary made before
+/// anything is written to it, sets `pragmas`, and runs the steps of the schema it lacks.
+fn open_current(path: &Path, pragmas: &str) -> Result<(Connection, Upgrade), StoreError> {
+    let at = |source| StoreError::Open {
+        path: path.display().to_string(),
+        source,
+    };
+    let mut conn = Connection::open(path).map_err(at)?;
+    if let Some(newer) = schema::newer(&conn, VERSION).map_err(at)? {
+        upgraded(path, newer)?;
+    }
+    conn.execute_batch(pragmas).map_err(at)?;
+    let upgrade = upgraded(path, schema::upgrade(&mut conn, schema::STEPS).map_err(at)?)?;
+    Ok((conn, upgrade))
+}
+
 /// `upgrade`'s answer, a newer database an error.
 fn upgraded(path: &Path, upgrade: Upgrade) -> Result<Upgrade, StoreError> {
     match upgrade {
@@ -277,23 +293,21 @@ impl Store {
     /// # Errors
     /// [`StoreError`] if it cannot be opened, brought up to date or read.
     pub fn open(path: &Path, durability: Durability) -> Result<Opened, StoreError> {
-        let at = |source| StoreError::Open {
-            path: path.display().to_string(),
-            source,
-        };
-        let mut conn = Connection::open(path).map_err(at)?;
-        if let Some(newer) = schema::newer(&conn, VERSION).map_err(at)? {
-            upgraded(path, newer)?;
-        }
         let sync = match durability {
             Durability::Full => "FULL",
             Durability::Normal => "NORMAL",
         };
-        conn.execute_batch(&format!(
-            "PRAGMA journal_mode = WAL; PRAGMA synchronous = {sync}; PRAGMA busy_timeout = 5000;"
-        ))
-        .map_err(at)?;
-        upgraded(path, schema::upgrade(&mut conn, schema::STEPS).map_err(at)?)?;
+        let (conn, _) = open_current(
+            path,
+            &format!(
+                "PRAGMA journal_mode = WAL; PRAGMA synchronous = {sync}; \
+                 PRAGMA busy_timeout = 5000;"
+            ),
+        )?;
+        let at = |source| StoreError::Open {
+            path: path.display().to_string(),
+            source,
+        };
         schema::seat_bots(&conn).map_err(at)?;
         let (unfinished, unreadable) = rows::load_unfinished(&conn)?;
         let players = rows::players(&conn)?;
@@ -318,17 +332,11 @@ impl Store {
     /// [`StoreError::Newer`] for a database a newer binary made (left untouched), or the
     /// database's error.
     pub fn migrate(path: &Path) -> Result<Upgrade, StoreError> {
-        let at = |source| StoreError::Open {
-            path: path.display().to_string(),
-            source,
-        };
-        let mut conn = Connection::open(path).map_err(at)?;
-        if let Some(newer) = schema::newer(&conn, VERSION).map_err(at)? {
-            upgraded(path, newer)?;
-        }
-        conn.execute_batch("PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000;")
-            .map_err(at)?;
-        upgraded(path, schema::upgrade(&mut conn, schema::STEPS).map_err(at)?)
+        open_current(
+            path,
+            "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000;",
+        )
+        .map(|(_, upgrade)| upgrade)
     }
 
     /// Commits `writes` (all or none of them); returns once they are on disk.

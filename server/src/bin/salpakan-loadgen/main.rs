@@ -56,7 +56,9 @@ salpakan-loadgen: concurrent games of random bots against a salpakan-server on l
   --seconds S    how long to play (1 … 600; default 10)
   --think-ms T   each bot's pause before each move (default 150: 1,000 games then ask for
                  about 6,500 plies/s; 0 plays as fast as the server answers)
-  --url URL      a running server on loopback (http://127.0.0.1:PORT); without it the load
+  --url URL[,URL…]
+                 a running server on loopback (http://127.0.0.1:PORT), or several: the games
+                 are spread over them in turn; without it the load
                  generator starts its own
   --lobby        reach the games through the lobby: two named players per game, paired by a
                  rated seek and its acceptance or by a rated quick-pairing pool (each end moves
@@ -75,6 +77,9 @@ struct Args {
     seconds: u64,
     think: Duration,
     url: Option<SocketAddr>,
+    /// Every node `--url` names (the first is `url`): the `n`th game is played at the
+    /// `n % len`th.
+    nodes: Vec<SocketAddr>,
     attack: Option<Attack>,
     lobby: bool,
     lobby_sockets: usize,
@@ -87,6 +92,7 @@ fn parse_args() -> Result<Option<Args>, String> {
         seconds: 10,
         think: Duration::from_millis(150),
         url: None,
+        nodes: Vec::new(),
         attack: None,
         lobby: false,
         lobby_sockets: 500,
@@ -108,18 +114,22 @@ fn parse_args() -> Result<Option<Args>, String> {
                 args.think = Duration::from_millis(ms.min(10_000));
             }
             "--url" => {
-                let url = value()?;
-                let addr: SocketAddr = url
-                    .trim_start_matches("http://")
-                    .trim_end_matches('/')
-                    .parse()
-                    .map_err(|_| format!("--url http://IP:PORT, not {url}"))?;
-                if !addr.ip().is_loopback() {
-                    return Err(format!(
-                        "the load generator plays on loopback only, not {addr}"
-                    ));
+                let mut nodes = Vec::new();
+                for url in value()?.split(',') {
+                    let addr: SocketAddr = url
+                        .trim_start_matches("http://")
+                        .trim_end_matches('/')
+                        .parse()
+                        .map_err(|_| format!("--url http://IP:PORT[,…], not {url}"))?;
+                    if !addr.ip().is_loopback() {
+                        return Err(format!(
+                            "the load generator plays on loopback only, not {addr}"
+                        ));
+                    }
+                    nodes.push(addr);
                 }
-                args.url = Some(addr);
+                args.url = nodes.first().copied();
+                args.nodes = nodes;
             }
             "--attack" => args.attack = Some(value()?.parse()?),
             "--lobby" => args.lobby = true,
@@ -159,6 +169,8 @@ struct Tally {
 
 struct Shared {
     addr: SocketAddr,
+    /// The nodes the games are spread over (empty: all at `addr`).
+    nodes: Vec<SocketAddr>,
     think: Duration,
     started: Instant,
     deadline: Instant,
@@ -171,6 +183,14 @@ struct Shared {
 }
 
 impl Shared {
+    /// Where the `n`th game is played.
+    fn node(&self, n: u64) -> SocketAddr {
+        match self.nodes.len() {
+            0 => self.addr,
+            len => self.nodes[(n % len as u64) as usize],
+        }
+    }
+
     /// The second of the phase it is now.
     fn second(&self) -> u32 {
         u32::try_from(self.started.elapsed().as_secs()).unwrap_or(u32::MAX)
@@ -199,7 +219,7 @@ async fn play_game(
     n: u64,
     seed: u64,
 ) -> Result<(String, Vec<String>), ClientError> {
-    let addr = shared.addr;
+    let addr = shared.node(n);
     let from = Some(client_address(n));
     let rules = Rules::new(3, MOVE_LIMIT).expect("a move limit in range");
     let (id, tokens) = match &shared.lobby {
@@ -527,6 +547,10 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if args.nodes.len() > 1 && (args.lobby || args.attack.is_some()) {
+        eprintln!("salpakan-loadgen: --lobby and --attack play at one node: give one --url");
+        return ExitCode::from(2);
+    }
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
     let dir = std::env::temp_dir().join(format!("salpakan-loadgen-{}", std::process::id()));
     let started = match args.url {
@@ -635,6 +659,7 @@ async fn play(
     let started = Instant::now();
     let shared = Arc::new(Shared {
         addr,
+        nodes: args.nodes.clone(),
         think: args.think,
         started,
         deadline: started + Duration::from_secs(args.seconds),
@@ -709,7 +734,7 @@ async fn play(
     };
     let mut lost = 0;
     for (n, id, seen) in &tally.finished {
-        match lost_plies(addr, *n, id, seen).await {
+        match lost_plies(shared.node(*n), *n, id, seen).await {
             Ok(n) => lost += n,
             Err(e) => tally.errors.push(e.to_string()),
         }
