@@ -582,7 +582,7 @@ impl Config {
             .map(|&(flag, _)| {
                 let value = match flag {
                     "--addr" => self.addr.to_string(),
-                    "--db" => self.db.display().to_string(),
+                    "--db" => without_password(&self.db.display().to_string()),
                     "--static" => self
                         .static_dir
                         .as_ref()
@@ -634,6 +634,26 @@ impl Config {
             })
             .collect()
     }
+}
+
+/// A database URL with its password (`user:PASSWORD@`, `password=PASSWORD`) written as
+/// `***`: what the log may show of it. A path is itself.
+#[must_use]
+pub fn without_password(db: &str) -> String {
+    let mut shown = db.to_owned();
+    if let Some(scheme) = shown.find("://") {
+        let rest = scheme + 3;
+        if let Some(at) = shown[rest..].find('@').map(|i| i + rest)
+            && let Some(colon) = shown[rest..at].find(':').map(|i| i + rest)
+        {
+            shown.replace_range(colon + 1..at, "***");
+        }
+    }
+    if let Some(start) = shown.find("password=").map(|i| i + "password=".len()) {
+        let end = shown[start..].find('&').map_or(shown.len(), |i| i + start);
+        shown.replace_range(start..end, "***");
+    }
+    shown
 }
 
 fn parse_addr(text: &str) -> Result<SocketAddr, ConfigError> {
@@ -764,6 +784,26 @@ mod tests {
         let on = |n: &str| (n == "SALPAKAN_TRUST_FORWARDED_FOR").then(|| "1".to_owned());
         let config = Config::from_args(args(&[]), on).unwrap().unwrap();
         assert_eq!(config.trusted_proxies, Cidr::loopback().to_vec());
+    }
+
+    #[test]
+    fn a_database_urls_password_is_never_shown() {
+        assert_eq!(
+            without_password("postgres://salpakan:hunter2@db:5432/games"),
+            "postgres://salpakan:***@db:5432/games"
+        );
+        assert_eq!(
+            without_password("postgresql:///games?host=/run&password=hunter2&user=s"),
+            "postgresql:///games?host=/run&password=***&user=s"
+        );
+        assert_eq!(
+            without_password("postgres://db/games"),
+            "postgres://db/games"
+        );
+        assert_eq!(
+            without_password("/var/lib/salpakan/games.db"),
+            "/var/lib/salpakan/games.db"
+        );
     }
 
     /// Every flag is in `--help`, has its variable, and the settings logged at start give

@@ -118,7 +118,14 @@ pub async fn start(config: Config, entropy: Arc<dyn Entropy>) -> Result<Running,
         config = %settings.join(" "),
         "starting"
     );
-    let opened = Store::open(&config.db, config.durability)?;
+    // Off the async threads: a restore reads every unfinished game, and PostgreSQL's client
+    // blocks on a runtime of its own.
+    let opened = {
+        let (db, durability) = (config.db.clone(), config.durability);
+        tokio::task::spawn_blocking(move || Store::open(&db, durability))
+            .await
+            .map_err(|e| StartError::Runtime(std::io::Error::other(e)))??
+    };
     for game in &opened.unreadable {
         tracing::warn!(game = %game.game, reason = %game.reason, "game quarantined: it could not be read");
     }

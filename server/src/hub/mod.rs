@@ -444,8 +444,20 @@ impl Hub {
         // An unfinished game reloaded (after a refused write) still holds its creator's
         // slot: it is given back when the game ends.
         let creator = saved.creator;
-        let room = self.restore(saved)?;
-        Ok(Some(self.admit(room, creator)))
+        match self.restore(saved) {
+            Ok(room) => Ok(Some(self.admit(room, creator))),
+            // A stored game the rules refuse is quarantined (if the start's own quarantine
+            // of it is not committed yet, this one is) and answers as no game.
+            Err(e) => {
+                tracing::warn!(game = %id, error = %e, "game not restored: quarantined");
+                let write = Write::Quarantine {
+                    game: id.to_owned(),
+                    reason: e.to_string(),
+                };
+                self.store.write(vec![write]).await?;
+                Ok(None)
+            }
+        }
     }
 
     fn release_game(&self, ip: Option<IpAddr>) {

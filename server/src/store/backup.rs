@@ -31,6 +31,13 @@ pub fn backup(db: &Path, to: &Path) -> Result<Backup, StoreError> {
         to: to.display().to_string(),
         reason,
     };
+    if matches!(super::Location::of(db), super::Location::Postgres(_)) {
+        return Err(failed(
+            "a PostgreSQL database is backed up with its own tools (pg_dump, or the \
+             server's base backups and write-ahead log)"
+                .into(),
+        ));
+    }
     if to.exists() {
         return Err(failed("it exists; a backup never overwrites".into()));
     }

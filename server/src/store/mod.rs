@@ -1,7 +1,8 @@
-//! The database: SQLite (compiled in). One thread writes, committing whatever is waiting in
-//! one transaction (a group commit), so that every event is durable before any client hears
-//! of it and many games share each disk flush; readers of their own serve every load, so
-//! that no read delays a commit.
+//! The database: SQLite (compiled in, the default) or PostgreSQL (`--db postgres://…`),
+//! through one seam (`sql::Sql`): every statement is written once and runs on both. One
+//! thread writes, committing whatever is waiting in one transaction (a group commit), so that
+//! every event is durable before any client hears of it and many games share each flush;
+//! readers of their own serve every load, so that no read delays a commit.
 //!
 //! A room is its `games` row plus its events, replayed ([`Room::restore`]); a finished game
 //! also keeps its summary and record in its row, so that reading it needs no replay. A game
@@ -13,6 +14,7 @@ mod backup;
 mod readers;
 mod rows;
 mod schema;
+mod sql;
 mod writer;
 
 pub use backup::{Backup, backup};
@@ -31,6 +33,7 @@ use tokio::sync::oneshot;
 
 use crate::room::{Event, Saved, Spec};
 use readers::ReadJob;
+use sql::Sql;
 
 /// What went wrong with the database.
 #[derive(Debug, Error)]
@@ -46,6 +49,16 @@ pub enum StoreError {
     /// SQLite's error while reading or writing.
     #[error(transparent)]
     Sqlite(#[from] rusqlite::Error),
+    /// PostgreSQL's error while connecting, reading or writing.
+    #[error(transparent)]
+    Postgres(#[from] postgres::Error),
+    /// Another server writes this PostgreSQL database (several servers on one database are
+    /// not supported yet: each would hold the same games).
+    #[error("another salpakan-server writes this database; give each server a database of its own")]
+    Busy,
+    /// The transaction this write was part of failed (the same error for each of its writes).
+    #[error("the transaction failed: {0}")]
+    Failed(String),
     /// The writer thread has stopped (the server is stopping).
     #[error("the database has stopped")]
     Stopped,
@@ -230,6 +243,36 @@ enum WriteJob {
     Flush(oneshot::Sender<()>),
 }
 
+/// Where the database is: an SQLite file, or a PostgreSQL server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Location {
+    /// An SQLite database file (created if missing).
+    Sqlite(std::path::PathBuf),
+    /// A PostgreSQL connection URL (`postgres://…` or `postgresql://…`).
+    Postgres(String),
+}
+
+impl Location {
+    /// What `--db` names: a URL of PostgreSQL's, or a path.
+    #[must_use]
+    pub fn of(db: &Path) -> Location {
+        match db.to_str() {
+            Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+                Location::Postgres(url.to_owned())
+            }
+            _ => Location::Sqlite(db.to_path_buf()),
+        }
+    }
+}
+
+/// Opens the PostgreSQL database at `url` and brings its schema up to date.
+fn open_postgres(url: &str) -> Result<(sql::Postgres, Upgrade), StoreError> {
+    let mut conn = sql::Postgres::connect(url)?;
+    let upgrade = schema::upgrade_postgres(&mut conn)?;
+    let upgrade = upgraded(Path::new("the PostgreSQL database"), upgrade)?;
+    Ok((conn, upgrade))
+}
+
 /// Opens the database at `path` (created if missing), refuses one a newer binary made before
 /// anything is written to it, sets `pragmas`, and runs the steps of the schema it lacks.
 fn open_current(path: &Path, pragmas: &str) -> Result<(Connection, Upgrade), StoreError> {
@@ -293,6 +336,13 @@ impl Store {
     /// # Errors
     /// [`StoreError`] if it cannot be opened, brought up to date or read.
     pub fn open(path: &Path, durability: Durability) -> Result<Opened, StoreError> {
+        match Location::of(path) {
+            Location::Sqlite(path) => Store::open_sqlite(&path, durability),
+            Location::Postgres(url) => Store::open_postgres(&url, durability),
+        }
+    }
+
+    fn open_sqlite(path: &Path, durability: Durability) -> Result<Opened, StoreError> {
         let sync = match durability {
             Durability::Full => "FULL",
             Durability::Normal => "NORMAL",
@@ -304,14 +354,40 @@ impl Store {
                  PRAGMA busy_timeout = 5000;"
             ),
         )?;
-        let at = |source| StoreError::Open {
-            path: path.display().to_string(),
-            source,
-        };
-        schema::seat_bots(&conn).map_err(at)?;
-        let (unfinished, unreadable) = rows::load_unfinished(&conn)?;
-        let players = rows::players(&conn)?;
-        let reads = readers::start(path, READERS)?;
+        let readers = (0..READERS)
+            .map(|_| {
+                let conn = Connection::open(path).map_err(|source| StoreError::Open {
+                    path: path.display().to_string(),
+                    source,
+                })?;
+                conn.execute_batch("PRAGMA query_only = ON; PRAGMA busy_timeout = 5000;")?;
+                Ok(conn)
+            })
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        Store::serve(conn, readers)
+    }
+
+    fn open_postgres(url: &str, durability: Durability) -> Result<Opened, StoreError> {
+        let (mut conn, _) = open_postgres(url)?;
+        conn.take_writer_lock()?;
+        if durability == Durability::Normal {
+            // A commit returns before PostgreSQL's own flush: it survives this server's crash
+            // (the database has it), not the database machine's.
+            conn.set_session("SET synchronous_commit = off")?;
+        }
+        let readers = (0..READERS)
+            .map(|_| sql::Postgres::connect(url))
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        Store::serve(conn, readers)
+    }
+
+    /// Reads what a start needs through `conn`, then makes it the writer and starts the
+    /// `readers`.
+    fn serve<C: Sql + Send + 'static>(mut conn: C, readers: Vec<C>) -> Result<Opened, StoreError> {
+        schema::seat_bots(&mut conn)?;
+        let (unfinished, unreadable) = rows::load_unfinished(&mut conn)?;
+        let players = rows::players(&mut conn)?;
+        let reads = readers::start(readers)?;
         let (writes, queue) = mpsc::channel();
         thread::Builder::new()
             .name("salpakan-store".into())
@@ -332,11 +408,14 @@ impl Store {
     /// [`StoreError::Newer`] for a database a newer binary made (left untouched), or the
     /// database's error.
     pub fn migrate(path: &Path) -> Result<Upgrade, StoreError> {
-        open_current(
-            path,
-            "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000;",
-        )
-        .map(|(_, upgrade)| upgrade)
+        match Location::of(path) {
+            Location::Sqlite(path) => open_current(
+                &path,
+                "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000;",
+            )
+            .map(|(_, upgrade)| upgrade),
+            Location::Postgres(url) => open_postgres(&url).map(|(_, upgrade)| upgrade),
+        }
     }
 
     /// Commits `writes` (all or none of them); returns once they are on disk.

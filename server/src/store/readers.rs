@@ -1,15 +1,14 @@
 //! The readers: threads of their own, each with its own connection, so that loading a game
 //! (however long) never delays the writer's commits. SQLite's WAL lets them read while it
-//! writes.
+//! writes; PostgreSQL's snapshots do the same.
 
-use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError, mpsc};
 use std::thread;
 
-use rusqlite::Connection;
 use tokio::sync::oneshot;
 
 use super::rows::{ListedRow, any_ended_before, ending, load, player_games};
+use super::sql::Sql;
 use super::{Ending, StoreError};
 use crate::room::Saved;
 
@@ -32,34 +31,31 @@ pub(super) enum ReadJob {
     Ping(oneshot::Sender<Result<(), StoreError>>),
 }
 
-/// Starts `count` readers of the database at `path`; they end when the sender is dropped.
-pub(super) fn start(path: &Path, count: usize) -> Result<mpsc::Sender<ReadJob>, StoreError> {
+/// Starts a reader on each of `conns`; they end when the sender is dropped.
+pub(super) fn start<C: Sql + Send + 'static>(
+    conns: Vec<C>,
+) -> Result<mpsc::Sender<ReadJob>, StoreError> {
     let (jobs, queue) = mpsc::channel::<ReadJob>();
     let queue = Arc::new(Mutex::new(queue));
-    for i in 0..count {
-        let conn = Connection::open(path).map_err(|source| StoreError::Open {
-            path: path.display().to_string(),
-            source,
-        })?;
-        conn.execute_batch("PRAGMA query_only = ON; PRAGMA busy_timeout = 5000;")?;
+    for (i, mut conn) in conns.into_iter().enumerate() {
         let queue = Arc::clone(&queue);
         thread::Builder::new()
             .name(format!("salpakan-reader-{i}"))
-            .spawn(move || serve(&conn, &queue))
+            .spawn(move || serve(&mut conn, &queue))
             .map_err(StoreError::Thread)?;
     }
     Ok(jobs)
 }
 
-fn serve(conn: &Connection, queue: &Mutex<mpsc::Receiver<ReadJob>>) {
+fn serve(conn: &mut impl Sql, queue: &Mutex<mpsc::Receiver<ReadJob>>) {
     loop {
         let job = queue.lock().unwrap_or_else(PoisonError::into_inner).recv();
         match job {
             Ok(ReadJob::Load(game, done)) => {
-                let _ = done.send(load(conn, &game).map_err(StoreError::from));
+                let _ = done.send(load(conn, &game));
             }
             Ok(ReadJob::Ending(game, done)) => {
-                let _ = done.send(ending(conn, &game).map_err(StoreError::from));
+                let _ = done.send(ending(conn, &game));
             }
             Ok(ReadJob::PlayerGames {
                 name,
@@ -68,19 +64,13 @@ fn serve(conn: &Connection, queue: &Mutex<mpsc::Receiver<ReadJob>>) {
                 done,
             }) => {
                 let page = player_games(conn, &name, before.as_deref(), limit);
-                let _ = done.send(page.map_err(StoreError::from));
+                let _ = done.send(page);
             }
             Ok(ReadJob::EndedBefore(cut_ms, done)) => {
-                let _ = done.send(any_ended_before(conn, cut_ms).map_err(StoreError::from));
+                let _ = done.send(any_ended_before(conn, cut_ms));
             }
             Ok(ReadJob::Ping(done)) => {
-                let read = conn
-                    .query_row(
-                        "SELECT COUNT(*) FROM (SELECT 1 FROM games LIMIT 1)",
-                        [],
-                        |_| Ok(()),
-                    )
-                    .map_err(StoreError::from);
+                let read = conn.query("SELECT 1 FROM games LIMIT 1", &[]).map(|_| ());
                 let _ = done.send(read);
             }
             Err(_) => return,

@@ -1,10 +1,10 @@
 //! Reading games back: a game's row and events, a finished game's summary and record, and
 //! every unfinished game at start (a game that cannot be read is quarantined, not fatal).
 
-use rusqlite::{Connection, OptionalExtension, params};
 use salpakan::{Rules, Side};
 
-use super::{Ending, PlayerRow};
+use super::sql::{Row, Sql};
+use super::{Ending, PlayerRow, StoreError};
 use crate::clock::ClockSettings;
 use crate::room::{Event, Player, Saved, Spec};
 
@@ -13,89 +13,92 @@ const SELECT_GAME: &str = "SELECT id, setup_rows, move_limit, first, white_playe
     white_setup, black_setup, created_ms, creator_ip, setup_ms, seated_ms, white_name, black_name,
     rated FROM games";
 
-fn bad(what: String) -> rusqlite::Error {
-    rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, what.into())
+fn bad(what: impl std::fmt::Display) -> StoreError {
+    StoreError::Corrupt(what.to_string())
+}
+
+/// A number of a column that holds one in range.
+fn small<T: TryFrom<i64>>(row: &Row, i: usize) -> Result<T, StoreError> {
+    let n = row.int(i)?;
+    T::try_from(n).map_err(|_| bad(format!("column {i}: {n} is out of range")))
 }
 
 /// A game's row, its events not yet read.
-fn read_game(row: &rusqlite::Row<'_>) -> rusqlite::Result<Saved> {
-    let rules = Rules::from_numbers(row.get(1)?, row.get(2)?).map_err(|e| bad(e.to_string()))?;
-    let first: String = row.get(3)?;
-    let first = first.parse::<Side>().map_err(|e| bad(e.to_string()))?;
-    let player = |i: usize| -> rusqlite::Result<Player> {
-        let word: String = row.get(i)?;
-        Player::from_word(&word).map_err(|e| bad(e.to_string()))
-    };
-    let initial: Option<i64> = row.get(6)?;
-    let increment: Option<i64> = row.get(7)?;
-    let clock = initial.map(|initial| ClockSettings {
+fn read_game(row: &Row) -> Result<Saved, StoreError> {
+    let rules = Rules::from_numbers(small(row, 1)?, small(row, 2)?).map_err(bad)?;
+    let first = row.text(3)?.parse::<Side>().map_err(bad)?;
+    let player =
+        |i: usize| -> Result<Player, StoreError> { Player::from_word(&row.text(i)?).map_err(bad) };
+    let clock = row.opt_int(6)?.map(|initial| ClockSettings {
         initial_ms: initial as u64,
-        increment_ms: increment.unwrap_or(0) as u64,
+        increment_ms: row.opt_int(7).ok().flatten().unwrap_or(0) as u64,
     });
     let spec = Spec {
-        id: row.get(0)?,
+        id: row.text(0)?,
         rules,
         first,
         players: [player(4)?, player(5)?],
         clock,
-        tokens: [row.get(8)?, row.get(9)?],
-        invite: row.get(10)?,
-        bot_seed: row.get::<_, i64>(11)? as u64,
+        tokens: [row.opt_text(8)?, row.opt_text(9)?],
+        invite: row.opt_text(10)?,
+        bot_seed: row.int(11)? as u64,
         created_ms: row
-            .get::<_, Option<i64>>(14)?
+            .opt_int(14)?
             .map_or_else(crate::clock::unix_ms, |ms| ms as u64),
         setup_ms: row
-            .get::<_, Option<i64>>(16)?
+            .opt_int(16)?
             .map_or(crate::wire::SETUP_MS, |ms| ms as u64),
-        seated_ms: row.get::<_, Option<i64>>(17)?.map(|ms| ms as u64),
-        names: [row.get(18)?, row.get(19)?],
-        rated: row.get::<_, i64>(20)? != 0,
+        seated_ms: row.opt_int(17)?.map(|ms| ms as u64),
+        names: [row.opt_text(18)?, row.opt_text(19)?],
+        rated: row.int(20)? != 0,
     };
-    let creator: Option<String> = row.get(15)?;
     Ok(Saved {
         spec,
-        setups: [row.get(12)?, row.get(13)?],
+        setups: [row.opt_blob(12)?, row.opt_blob(13)?],
         events: Vec::new(),
-        creator: creator.and_then(|ip| ip.parse().ok()),
+        creator: row.opt_text(15)?.and_then(|ip| ip.parse().ok()),
     })
 }
 
-fn events(conn: &Connection, game: &str) -> rusqlite::Result<Vec<Event>> {
-    let mut stmt = conn.prepare_cached("SELECT body FROM events WHERE game = ?1 ORDER BY v")?;
-    let rows = stmt.query_map(params![game], |row| row.get::<_, String>(0))?;
-    rows.map(|body| serde_json::from_str(&body?).map_err(|e| bad(e.to_string())))
-        .collect()
+fn events(conn: &mut impl Sql, game: &str) -> Result<Vec<Event>, StoreError> {
+    conn.query(
+        "SELECT body FROM events WHERE game = $1 ORDER BY v",
+        &[game.into()],
+    )?
+    .iter()
+    .map(|row| serde_json::from_str(&row.text(0)?).map_err(bad))
+    .collect()
 }
 
 /// A game as stored, finished or not (`None` for no such game, or a quarantined one).
-pub(super) fn load(conn: &Connection, game: &str) -> rusqlite::Result<Option<Saved>> {
-    let found = conn
-        .prepare_cached(&format!(
-            "{SELECT_GAME} WHERE id = ?1 AND quarantined IS NULL"
-        ))?
-        .query_row(params![game], read_game)
-        .optional()?;
-    let Some(mut saved) = found else {
+pub(super) fn load(conn: &mut impl Sql, game: &str) -> Result<Option<Saved>, StoreError> {
+    let found = conn.query_one(
+        &format!("{SELECT_GAME} WHERE id = $1 AND quarantined IS NULL"),
+        &[game.into()],
+    )?;
+    let Some(row) = found else {
         return Ok(None);
     };
+    let mut saved = read_game(&row)?;
     saved.events = events(conn, game)?;
     Ok(Some(saved))
 }
 
 /// A finished game's summary and record (no record for an aborted game), kept when it ended
 /// (`None` for a game not over, or one that ended before they were kept).
-pub(super) fn ending(conn: &Connection, game: &str) -> rusqlite::Result<Option<Ending>> {
-    conn.prepare_cached(
+pub(super) fn ending(conn: &mut impl Sql, game: &str) -> Result<Option<Ending>, StoreError> {
+    conn.query_one(
         "SELECT summary, record FROM games
-         WHERE id = ?1 AND over = 1 AND summary IS NOT NULL",
+         WHERE id = $1 AND over = 1 AND summary IS NOT NULL",
+        &[game.into()],
     )?
-    .query_row(params![game], |row| {
+    .map(|row| {
         Ok(Ending {
-            summary: row.get(0)?,
-            record: row.get(1)?,
+            summary: row.text(0)?,
+            record: row.opt_text(1)?,
         })
     })
-    .optional()
+    .transpose()
 }
 
 /// One finished game of a player's list, as its row keeps it.
@@ -112,58 +115,69 @@ pub struct ListedRow {
 /// Where a page of a player's games starts: before the game `before` (one of the player's
 /// finished games), or from the newest.
 fn list_start(
-    conn: &Connection,
+    conn: &mut impl Sql,
     name: &str,
     before: Option<&str>,
-) -> rusqlite::Result<Option<(i64, String)>> {
+) -> Result<Option<(i64, String)>, StoreError> {
     let Some(before) = before else {
         return Ok(Some((i64::MAX, String::new())));
     };
-    conn.prepare_cached(
-        "SELECT ended_ms FROM games WHERE id = ?1 AND over = 1 AND record IS NOT NULL
-         AND summary IS NOT NULL AND (white_name = ?2 OR black_name = ?2)",
+    conn.query_one(
+        "SELECT ended_ms FROM games WHERE id = $1 AND over = 1 AND record IS NOT NULL
+         AND summary IS NOT NULL AND (white_name = $2 OR black_name = $2)",
+        &[before.into(), name.into()],
     )?
-    .query_row(params![before, name], |row| row.get::<_, i64>(0))
-    .optional()
-    .map(|ended| ended.map(|ms| (ms, before.to_owned())))
+    .map(|row| Ok((row.int(0)?, before.to_owned())))
+    .transpose()
 }
 
 /// Player `name`'s finished games (those with a record: never an aborted one, never one in
 /// play), newest first, at most `limit`, after `before` if given; `None` if `before` is not
 /// one of them. Each seat's index of ended games answers it in `limit` steps.
 pub(super) fn player_games(
-    conn: &Connection,
+    conn: &mut impl Sql,
     name: &str,
     before: Option<&str>,
     limit: usize,
-) -> rusqlite::Result<Option<Vec<ListedRow>>> {
+) -> Result<Option<Vec<ListedRow>>, StoreError> {
     let Some((ended_ms, id)) = list_start(conn, name, before)? else {
         return Ok(None);
     };
+    let dialect = conn.dialect();
     let seat = |column: &str| {
         format!(
-            "SELECT id, summary, ended_ms FROM games INDEXED BY games_{column}
-             WHERE {column} = ?1 AND over = 1 AND record IS NOT NULL AND summary IS NOT NULL
-             AND (ended_ms < ?2 OR (ended_ms = ?2 AND id < ?3))"
+            "SELECT id, summary, ended_ms FROM games{indexed}
+             WHERE {column} = $1 AND over = 1 AND record IS NOT NULL AND summary IS NOT NULL
+             AND (ended_ms < $2 OR (ended_ms = $2 AND id < $3))",
+            indexed = dialect.indexed_by(&format!("games_{column}")),
         )
     };
     let sql = format!(
-        "SELECT * FROM ({white} ORDER BY ended_ms DESC, id DESC LIMIT ?4)
-         UNION ALL SELECT * FROM ({black} ORDER BY ended_ms DESC, id DESC LIMIT ?4)
-         ORDER BY 3 DESC, 1 DESC LIMIT ?4",
+        "SELECT * FROM ({white} ORDER BY ended_ms DESC, id DESC LIMIT $4) AS w
+         UNION ALL SELECT * FROM ({black} ORDER BY ended_ms DESC, id DESC LIMIT $4) AS b
+         ORDER BY 3 DESC, 1 DESC LIMIT $4",
         white = seat("white_name"),
         black = seat("black_name"),
     );
-    conn.prepare_cached(&sql)?
-        .query_map(params![name, ended_ms, id, limit as i64], |row| {
-            Ok(ListedRow {
-                game: row.get(0)?,
-                summary: row.get(1)?,
-                ended_ms: row.get::<_, i64>(2)? as u64,
-            })
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()
-        .map(Some)
+    conn.query(
+        &sql,
+        &[
+            name.into(),
+            ended_ms.into(),
+            id.into(),
+            (limit as i64).into(),
+        ],
+    )?
+    .iter()
+    .map(|row| {
+        Ok(ListedRow {
+            game: row.text(0)?,
+            summary: row.text(1)?,
+            ended_ms: row.int(2)? as u64,
+        })
+    })
+    .collect::<Result<Vec<_>, StoreError>>()
+    .map(Some)
 }
 
 /// A game that could not be read back: its id and why.
@@ -178,11 +192,15 @@ pub struct Unreadable {
 /// Every unfinished game, and each one that could not be read (marked quarantined, so that
 /// it is left out from then on; the others start).
 pub(super) fn load_unfinished(
-    conn: &Connection,
-) -> rusqlite::Result<(Vec<Saved>, Vec<Unreadable>)> {
+    conn: &mut impl Sql,
+) -> Result<(Vec<Saved>, Vec<Unreadable>), StoreError> {
     let ids: Vec<String> = conn
-        .prepare("SELECT id FROM games WHERE over = 0 AND quarantined IS NULL")?
-        .query_map([], |row| row.get(0))?
+        .query(
+            "SELECT id FROM games WHERE over = 0 AND quarantined IS NULL",
+            &[],
+        )?
+        .iter()
+        .map(|row| row.text(0))
         .collect::<Result<_, _>>()?;
     let (mut games, mut unreadable) = (Vec::new(), Vec::new());
     for id in ids {
@@ -203,15 +221,21 @@ pub(super) fn load_unfinished(
 
 /// Whether a finished game ended before `cut_ms` (milliseconds since the Unix epoch): one
 /// look in the index of ended games.
-pub(super) fn any_ended_before(conn: &Connection, cut_ms: u64) -> rusqlite::Result<bool> {
-    conn.prepare_cached("SELECT 1 FROM games WHERE over = 1 AND ended_ms < ?1 LIMIT 1")?
-        .exists(params![cut_ms as i64])
+pub(super) fn any_ended_before(conn: &mut impl Sql, cut_ms: u64) -> Result<bool, StoreError> {
+    Ok(conn
+        .query_one(
+            "SELECT 1 FROM games WHERE over = 1 AND ended_ms < $1 LIMIT 1",
+            &[cut_ms.into()],
+        )?
+        .is_some())
 }
 
 /// Marks `game` quarantined, saying why.
-pub(super) fn quarantine(conn: &Connection, game: &str, reason: &str) -> rusqlite::Result<()> {
-    conn.prepare_cached("UPDATE games SET quarantined = ?2 WHERE id = ?1")?
-        .execute(params![game, reason])?;
+pub(super) fn quarantine(conn: &mut impl Sql, game: &str, reason: &str) -> Result<(), StoreError> {
+    conn.execute(
+        "UPDATE games SET quarantined = $2 WHERE id = $1",
+        &[game.into(), reason.into()],
+    )?;
     Ok(())
 }
 
@@ -220,24 +244,25 @@ pub(super) const PLAYER_COLUMNS: &str =
     "name, key, bot, rating, rd, volatility, games, won, lost, drawn";
 
 /// A player from a row of [`PLAYER_COLUMNS`].
-pub(super) fn player_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<PlayerRow> {
+pub(super) fn player_row(row: &Row) -> Result<PlayerRow, StoreError> {
     Ok(PlayerRow {
-        name: row.get(0)?,
-        key: row.get(1)?,
-        bot: row.get::<_, i64>(2)? != 0,
-        rating: row.get(3)?,
-        rd: row.get(4)?,
-        volatility: row.get(5)?,
-        games: row.get::<_, i64>(6)? as u64,
-        won: row.get::<_, i64>(7)? as u64,
-        lost: row.get::<_, i64>(8)? as u64,
-        drawn: row.get::<_, i64>(9)? as u64,
+        name: row.text(0)?,
+        key: row.opt_text(1)?,
+        bot: row.int(2)? != 0,
+        rating: row.real(3)?,
+        rd: row.real(4)?,
+        volatility: row.real(5)?,
+        games: row.int(6)? as u64,
+        won: row.int(7)? as u64,
+        lost: row.int(8)? as u64,
+        drawn: row.int(9)? as u64,
     })
 }
 
 /// Every player, as its row holds it.
-pub(super) fn players(conn: &Connection) -> rusqlite::Result<Vec<PlayerRow>> {
-    conn.prepare(&format!("SELECT {PLAYER_COLUMNS} FROM players"))?
-        .query_map([], player_row)?
+pub(super) fn players(conn: &mut impl Sql) -> Result<Vec<PlayerRow>, StoreError> {
+    conn.query(&format!("SELECT {PLAYER_COLUMNS} FROM players"), &[])?
+        .iter()
+        .map(player_row)
         .collect()
 }

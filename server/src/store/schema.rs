@@ -3,6 +3,9 @@
 
 use rusqlite::{Connection, params};
 
+use super::StoreError;
+use super::sql::Sql;
+
 /// One step of the schema: what takes a database from the version before it to its own.
 pub(super) type Step = fn(&Connection) -> rusqlite::Result<()>;
 
@@ -185,18 +188,121 @@ fn migrate(conn: &Connection) -> rusqlite::Result<()> {
 
 /// Makes sure each of the server's bots is a player (`bot-random`, `bot-greedy`, …), with no
 /// key: nobody can act as one.
-pub(super) fn seat_bots(conn: &Connection) -> rusqlite::Result<()> {
-    let mut insert = conn.prepare(
-        "INSERT OR IGNORE INTO players (name, folded, key, bot, created_ms)
-         VALUES (?1, ?1, NULL, 1, ?2)",
-    )?;
+pub(super) fn seat_bots(conn: &mut impl Sql) -> Result<(), StoreError> {
     for kind in salpakan::AgentKind::ALL {
         let name = crate::room::Player::Bot(kind)
             .bot_name()
             .unwrap_or_default();
-        insert.execute(params![name, crate::clock::unix_ms() as i64])?;
+        conn.execute(
+            "INSERT INTO players (name, folded, key, bot, created_ms)
+             VALUES ($1, $1, NULL, 1, $2) ON CONFLICT DO NOTHING",
+            &[name.into(), crate::clock::unix_ms().into()],
+        )?;
     }
     Ok(())
+}
+
+/// PostgreSQL's steps, in order (its own types; the same tables, columns and indexes as
+/// SQLite's [`STEPS`], so that every statement of the store runs on both). Its version is
+/// the row of `salpakan_schema`.
+const PG_STEPS: &[&str] = &[PG_BASELINE];
+
+/// Version 1 on PostgreSQL.
+const PG_BASELINE: &str = "
+CREATE TABLE games (
+    id TEXT PRIMARY KEY,
+    setup_rows BIGINT NOT NULL,
+    move_limit BIGINT NOT NULL,
+    first TEXT NOT NULL,
+    white_player TEXT NOT NULL,
+    black_player TEXT NOT NULL,
+    clock_initial_ms BIGINT,
+    clock_increment_ms BIGINT,
+    white_token TEXT,
+    black_token TEXT,
+    invite TEXT,
+    bot_seed BIGINT NOT NULL,
+    white_setup BYTEA,
+    black_setup BYTEA,
+    over BIGINT NOT NULL DEFAULT 0,
+    created_ms BIGINT,
+    creator_ip TEXT,
+    summary TEXT,
+    record TEXT,
+    quarantined TEXT,
+    ended_ms BIGINT,
+    setup_ms BIGINT,
+    seated_ms BIGINT,
+    white_name TEXT,
+    black_name TEXT,
+    rated BIGINT NOT NULL DEFAULT 0
+);
+CREATE INDEX games_unfinished ON games (over);
+CREATE INDEX games_ended ON games (ended_ms) WHERE over = 1;
+CREATE INDEX games_white_name ON games (white_name, ended_ms, id) WHERE over = 1;
+CREATE INDEX games_black_name ON games (black_name, ended_ms, id) WHERE over = 1;
+CREATE TABLE players (
+    name TEXT PRIMARY KEY,
+    folded TEXT NOT NULL UNIQUE,
+    key TEXT UNIQUE,
+    bot BIGINT NOT NULL DEFAULT 0,
+    rating DOUBLE PRECISION NOT NULL DEFAULT 1500,
+    rd DOUBLE PRECISION NOT NULL DEFAULT 350,
+    volatility DOUBLE PRECISION NOT NULL DEFAULT 0.06,
+    games BIGINT NOT NULL DEFAULT 0,
+    won BIGINT NOT NULL DEFAULT 0,
+    lost BIGINT NOT NULL DEFAULT 0,
+    drawn BIGINT NOT NULL DEFAULT 0,
+    created_ms BIGINT NOT NULL
+);
+CREATE TABLE events (
+    game TEXT NOT NULL,
+    v BIGINT NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (game, v)
+);
+";
+
+/// Brings a PostgreSQL database up to [`PG_STEPS`]: in one transaction that first locks the
+/// version's table, so that servers started together migrate it once; a newer database is
+/// left untouched.
+pub(super) fn upgrade_postgres(conn: &mut impl Sql) -> Result<Upgrade, StoreError> {
+    let known = PG_STEPS.len() as u32;
+    conn.batch(
+        "CREATE TABLE IF NOT EXISTS salpakan_schema (version BIGINT NOT NULL);
+         BEGIN;
+         LOCK TABLE salpakan_schema IN EXCLUSIVE MODE;",
+    )?;
+    let result = (|| {
+        let from = match conn.query_one("SELECT version FROM salpakan_schema", &[])? {
+            Some(row) => u32::try_from(row.int(0)?).unwrap_or(u32::MAX),
+            None => {
+                conn.execute("INSERT INTO salpakan_schema (version) VALUES (0)", &[])?;
+                0
+            }
+        };
+        if from > known {
+            return Ok(Upgrade::Newer { found: from, known });
+        }
+        for step in PG_STEPS.iter().skip(from as usize) {
+            conn.batch(step)?;
+        }
+        conn.execute(
+            "UPDATE salpakan_schema SET version = $1",
+            &[i64::from(known).into()],
+        )?;
+        Ok(Upgrade::Done { from, to: known })
+    })();
+    match result {
+        Ok(upgrade) => {
+            conn.batch("COMMIT")?;
+            Ok(upgrade)
+        }
+        Err(e) => {
+            let _ = conn.batch("ROLLBACK");
+            Err(e)
+        }
+    }
 }
 
 #[cfg(test)]

@@ -2,10 +2,10 @@
 
 use std::sync::mpsc;
 
-use rusqlite::{Connection, params};
 use salpakan::Side;
 
 use super::rows::{PLAYER_COLUMNS, player_row, quarantine};
+use super::sql::{Sql, Value};
 use super::{
     Committed, Done, Ended, GROUP, GameResult, PRUNE_BATCH, PlayerRow, StoreError, Write, WriteJob,
 };
@@ -16,7 +16,7 @@ use crate::room::Event;
 /// transaction, then answers each. It only writes (reads have connections of their own, so
 /// no read ever delays a commit). It ends when every [`Store`] is dropped, after the last
 /// write.
-pub(super) fn run(mut conn: Connection, queue: &mpsc::Receiver<WriteJob>) {
+pub(super) fn run(mut conn: impl Sql, queue: &mpsc::Receiver<WriteJob>) {
     while let Ok(job) = queue.recv() {
         let mut group = Vec::new();
         let mut flushed = Vec::new();
@@ -48,106 +48,117 @@ pub(super) fn run(mut conn: Connection, queue: &mpsc::Receiver<WriteJob>) {
     }
 }
 
-fn commit(
-    conn: &mut Connection,
-    group: &[(Vec<Write>, Done)],
-) -> Vec<Result<Committed, StoreError>> {
+fn commit(conn: &mut impl Sql, group: &[(Vec<Write>, Done)]) -> Vec<Result<Committed, StoreError>> {
+    // Almost every group commits whole: tried first as one plain transaction (on
+    // PostgreSQL each statement is a round trip, and a savepoint costs two more). Only a
+    // group with a failing write is done again, each write in a savepoint of its own.
     let mut results = Vec::with_capacity(group.len());
-    let outcome = (|| -> rusqlite::Result<()> {
-        let mut tx = conn.transaction()?;
-        for (writes, _) in group {
-            let mut sp = tx.savepoint()?;
-            let mut committed = Committed::default();
-            let result = writes
-                .iter()
-                .try_for_each(|w| apply(&sp, w, &mut committed));
-            match result {
-                Ok(()) => {
-                    sp.commit()?;
-                    results.push(Ok(committed));
-                }
-                Err(e) => {
-                    sp.rollback()?;
-                    drop(sp);
-                    results.push(Err(StoreError::Sqlite(e)));
-                }
-            }
+    match commit_group(conn, group, &mut results, false) {
+        Ok(()) => return results,
+        Err(_) => {
+            let _ = conn.batch("ROLLBACK");
+            results.clear();
         }
-        tx.commit()
-    })();
-    match outcome {
+    }
+    match commit_group(conn, group, &mut results, true) {
         Ok(()) => results,
         // The whole transaction failed: every write in it fails alike.
-        Err(e) => group
-            .iter()
-            .map(|_| Err(StoreError::Sqlite(clone_error(&e))))
-            .collect(),
-    }
-}
-
-/// An SQLite error again, for each write of a failed group (rusqlite's errors are not
-/// `Clone`): its code and message kept.
-fn clone_error(e: &rusqlite::Error) -> rusqlite::Error {
-    match e {
-        rusqlite::Error::SqliteFailure(code, message) => {
-            rusqlite::Error::SqliteFailure(*code, message.clone())
+        Err(e) => {
+            let _ = conn.batch("ROLLBACK");
+            let said = e.to_string();
+            group
+                .iter()
+                .map(|_| Err(StoreError::Failed(said.clone())))
+                .collect()
         }
-        other => rusqlite::Error::ToSqlConversionFailure(other.to_string().into()),
     }
 }
 
-fn apply(conn: &Connection, write: &Write, committed: &mut Committed) -> rusqlite::Result<()> {
+/// One transaction for the group. With `savepoints`, each write has one of its own: a
+/// write that fails is undone alone, and answered with its error; without, the first
+/// failure fails the transaction.
+fn commit_group(
+    conn: &mut impl Sql,
+    group: &[(Vec<Write>, Done)],
+    results: &mut Vec<Result<Committed, StoreError>>,
+    savepoints: bool,
+) -> Result<(), StoreError> {
+    conn.batch("BEGIN")?;
+    for (writes, _) in group {
+        if savepoints {
+            conn.batch("SAVEPOINT w")?;
+        }
+        let mut committed = Committed::default();
+        match writes
+            .iter()
+            .try_for_each(|w| apply(conn, w, &mut committed))
+        {
+            Ok(()) => {
+                if savepoints {
+                    conn.batch("RELEASE SAVEPOINT w")?;
+                }
+                results.push(Ok(committed));
+            }
+            Err(e) if savepoints => {
+                conn.batch("ROLLBACK TO SAVEPOINT w; RELEASE SAVEPOINT w")?;
+                results.push(Err(e));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    conn.batch("COMMIT")
+}
+
+fn apply(conn: &mut impl Sql, write: &Write, committed: &mut Committed) -> Result<(), StoreError> {
     match write {
         Write::Create { spec, creator } => {
             let clock = spec.clock;
-            conn.prepare_cached(
+            conn.execute(
                 "INSERT INTO games (id, setup_rows, move_limit, first, white_player,
                  black_player, clock_initial_ms, clock_increment_ms, white_token, black_token,
                  invite, bot_seed, created_ms, creator_ip, setup_ms, seated_ms, white_name,
                  black_name, rated)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
-                 ?17, ?18, ?19)",
-            )?
-            .execute(params![
-                spec.id,
-                spec.rules.setup_rows(),
-                spec.rules.move_limit().unwrap_or(0),
-                spec.first.word(),
-                spec.players[0].word(),
-                spec.players[1].word(),
-                clock.map(|c| c.initial_ms as i64),
-                clock.map(|c| c.increment_ms as i64),
-                spec.tokens[0],
-                spec.tokens[1],
-                spec.invite,
-                spec.bot_seed as i64,
-                spec.created_ms as i64,
-                creator.map(|ip| ip.to_string()),
-                spec.setup_ms as i64,
-                spec.seated_ms.map(|ms| ms as i64),
-                spec.names[0],
-                spec.names[1],
-                i64::from(spec.rated),
-            ])?;
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
+                 $17, $18, $19)",
+                &[
+                    Value::from(&spec.id),
+                    i64::from(spec.rules.setup_rows()).into(),
+                    i64::from(spec.rules.move_limit().unwrap_or(0)).into(),
+                    spec.first.word().into(),
+                    spec.players[0].word().into(),
+                    spec.players[1].word().into(),
+                    clock.map(|c| c.initial_ms).into(),
+                    clock.map(|c| c.increment_ms).into(),
+                    spec.tokens[0].clone().into(),
+                    spec.tokens[1].clone().into(),
+                    spec.invite.clone().into(),
+                    // The seed's bits, as SQLite's and PostgreSQL's signed 64-bit integer.
+                    Value::Int(spec.bot_seed as i64),
+                    spec.created_ms.into(),
+                    creator.map(|ip| ip.to_string()).into(),
+                    spec.setup_ms.into(),
+                    spec.seated_ms.into(),
+                    spec.names[0].clone().into(),
+                    spec.names[1].clone().into(),
+                    spec.rated.into(),
+                ],
+            )?;
         }
         Write::Delete(game) => {
-            conn.prepare_cached("DELETE FROM events WHERE game = ?1")?
-                .execute(params![game])?;
-            conn.prepare_cached("DELETE FROM games WHERE id = ?1")?
-                .execute(params![game])?;
+            conn.execute("DELETE FROM events WHERE game = $1", &[game.into()])?;
+            conn.execute("DELETE FROM games WHERE id = $1", &[game.into()])?;
         }
         Write::Quarantine { game, reason } => quarantine(conn, game, reason)?,
         Write::Prune { ended_before_ms } => {
             // A batch at most, the oldest first, through the index of ended games: a prune
             // never holds the writer for long, whatever the backlog.
             let old = format!(
-                "SELECT id FROM games WHERE over = 1 AND ended_ms < ?1
+                "SELECT id FROM games WHERE over = 1 AND ended_ms < $1
                  ORDER BY ended_ms LIMIT {PRUNE_BATCH}"
             );
-            conn.prepare_cached(&format!("DELETE FROM events WHERE game IN ({old})"))?
-                .execute(params![*ended_before_ms as i64])?;
-            conn.prepare_cached(&format!("DELETE FROM games WHERE id IN ({old})"))?
-                .execute(params![*ended_before_ms as i64])?;
+            let cut = [Value::from(*ended_before_ms)];
+            conn.execute(&format!("DELETE FROM events WHERE game IN ({old})"), &cut)?;
+            conn.execute(&format!("DELETE FROM games WHERE id IN ({old})"), &cut)?;
         }
         Write::Join {
             game,
@@ -158,20 +169,23 @@ fn apply(conn: &Connection, write: &Write, committed: &mut Committed) -> rusqlit
         } => {
             let sql = match side {
                 Side::White => {
-                    "UPDATE games SET white_token = ?2, seated_ms = COALESCE(?3, seated_ms),
-                     white_name = ?4 WHERE id = ?1"
+                    "UPDATE games SET white_token = $2, seated_ms = COALESCE($3, seated_ms),
+                     white_name = $4 WHERE id = $1"
                 }
                 Side::Black => {
-                    "UPDATE games SET black_token = ?2, seated_ms = COALESCE(?3, seated_ms),
-                     black_name = ?4 WHERE id = ?1"
+                    "UPDATE games SET black_token = $2, seated_ms = COALESCE($3, seated_ms),
+                     black_name = $4 WHERE id = $1"
                 }
             };
-            conn.prepare_cached(sql)?.execute(params![
-                game,
-                token,
-                seated_ms.map(|ms| ms as i64),
-                name
-            ])?;
+            conn.execute(
+                sql,
+                &[
+                    game.into(),
+                    token.into(),
+                    (*seated_ms).into(),
+                    name.clone().into(),
+                ],
+            )?;
         }
         Write::Player {
             name,
@@ -179,17 +193,17 @@ fn apply(conn: &Connection, write: &Write, committed: &mut Committed) -> rusqlit
             bot,
             created_ms,
         } => {
-            conn.prepare_cached(
+            conn.execute(
                 "INSERT INTO players (name, folded, key, bot, created_ms)
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
-            )?
-            .execute(params![
-                name,
-                name.to_ascii_lowercase(),
-                key,
-                i64::from(*bot),
-                *created_ms as i64
-            ])?;
+                 VALUES ($1, $2, $3, $4, $5)",
+                &[
+                    name.into(),
+                    name.to_ascii_lowercase().into(),
+                    key.clone().into(),
+                    (*bot).into(),
+                    (*created_ms).into(),
+                ],
+            )?;
         }
         Write::Events {
             game,
@@ -197,36 +211,36 @@ fn apply(conn: &Connection, write: &Write, committed: &mut Committed) -> rusqlit
             events,
             ending,
         } => {
-            let mut insert =
-                conn.prepare_cached("INSERT INTO events (game, v, body) VALUES (?1, ?2, ?3)")?;
             for (i, event) in events.iter().enumerate() {
-                let body = serde_json::to_string(event)
-                    .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
-                insert.execute(params![game, (*first_v + i as u64) as i64, body])?;
+                let body =
+                    serde_json::to_string(event).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+                conn.execute(
+                    "INSERT INTO events (game, v, body) VALUES ($1, $2, $3)",
+                    &[game.into(), (*first_v + i as u64).into(), body.into()],
+                )?;
                 if let Event::Ready {
                     side,
                     formation: Some(setup),
                 } = event
                 {
                     let sql = match side {
-                        Side::White => "UPDATE games SET white_setup = ?2 WHERE id = ?1",
-                        Side::Black => "UPDATE games SET black_setup = ?2 WHERE id = ?1",
+                        Side::White => "UPDATE games SET white_setup = $2 WHERE id = $1",
+                        Side::Black => "UPDATE games SET black_setup = $2 WHERE id = $1",
                     };
-                    conn.prepare_cached(sql)?
-                        .execute(params![game, setup.cell_values().to_vec()])?;
+                    conn.execute(sql, &[game.into(), setup.cell_values().to_vec().into()])?;
                 }
             }
             if let Some(ended) = ending {
-                conn.prepare_cached(
-                    "UPDATE games SET over = 1, creator_ip = NULL, summary = ?2, record = ?3,
-                     ended_ms = ?4 WHERE id = ?1",
-                )?
-                .execute(params![
-                    game,
-                    ended.ending.summary,
-                    ended.ending.record,
-                    ended.ended_ms as i64
-                ])?;
+                conn.execute(
+                    "UPDATE games SET over = 1, creator_ip = NULL, summary = $2, record = $3,
+                     ended_ms = $4 WHERE id = $1",
+                    &[
+                        game.into(),
+                        (&ended.ending.summary).into(),
+                        ended.ending.record.clone().into(),
+                        ended.ended_ms.into(),
+                    ],
+                )?;
                 count_results(conn, ended, committed)?;
             }
         }
@@ -235,34 +249,40 @@ fn apply(conn: &Connection, write: &Write, committed: &mut Committed) -> rusqlit
 }
 
 /// Counts a finished game's results in its players' rows and, for a rated game, moves both
-/// ratings by Glicko-2 from the rows' values before it; notes the rows as they end up.
+/// ratings by Glicko-2 from the rows' values before it (rows locked on PostgreSQL, where
+/// another server may end another game of the same player at once); notes the rows as they
+/// end up.
 fn count_results(
-    conn: &Connection,
+    conn: &mut impl Sql,
     ended: &Ended,
     committed: &mut Committed,
-) -> rusqlite::Result<()> {
-    let mut count = conn.prepare_cached(
-        "UPDATE players SET games = games + 1, won = won + ?2, lost = lost + ?3,
-         drawn = drawn + ?4 WHERE name = ?1",
-    )?;
+) -> Result<(), StoreError> {
     for (name, result) in &ended.results {
-        let one = |r| i64::from(*result == r);
-        count.execute(params![
-            name,
-            one(GameResult::Won),
-            one(GameResult::Lost),
-            one(GameResult::Drawn)
-        ])?;
+        let one = |r| Value::from(*result == r);
+        conn.execute(
+            "UPDATE players SET games = games + 1, won = won + $2, lost = lost + $3,
+             drawn = drawn + $4 WHERE name = $1",
+            &[
+                name.into(),
+                one(GameResult::Won),
+                one(GameResult::Lost),
+                one(GameResult::Drawn),
+            ],
+        )?;
     }
-    let mut read = conn.prepare_cached(&format!(
-        "SELECT {PLAYER_COLUMNS} FROM players WHERE name = ?1"
-    ))?;
+    let read = format!(
+        "SELECT {PLAYER_COLUMNS} FROM players WHERE name = $1{}",
+        conn.dialect().for_update()
+    );
     let mut rows = Vec::with_capacity(ended.results.len());
     for (name, _) in &ended.results {
+        let row = conn
+            .query_one(&read, &[name.into()])?
+            .ok_or_else(|| StoreError::Corrupt(format!("no player {name}")))?;
         // Memory keeps the key it has: the row's is not handed on.
         rows.push(PlayerRow {
             key: None,
-            ..read.query_row(params![name], player_row)?
+            ..player_row(&row)?
         });
     }
     if let ([(_, result), _], [first, second]) = (ended.results.as_slice(), rows.as_mut_slice())
@@ -274,11 +294,16 @@ fn count_results(
             GameResult::Lost => 0.0,
         };
         let (a, b) = Glicko::game(glicko(first), glicko(second), score);
-        let mut set = conn.prepare_cached(
-            "UPDATE players SET rating = ?2, rd = ?3, volatility = ?4 WHERE name = ?1",
-        )?;
         for (row, after) in [(first, a), (second, b)] {
-            set.execute(params![row.name, after.rating, after.rd, after.volatility])?;
+            conn.execute(
+                "UPDATE players SET rating = $2, rd = $3, volatility = $4 WHERE name = $1",
+                &[
+                    (&row.name).into(),
+                    after.rating.into(),
+                    after.rd.into(),
+                    after.volatility.into(),
+                ],
+            )?;
             (row.rating, row.rd, row.volatility) = (after.rating, after.rd, after.volatility);
         }
     }

@@ -9,7 +9,7 @@ use salpakan_server::room::{Player, Spec};
 use salpakan_server::store::{Durability, Store, Write};
 use serde_json::{Value, json};
 
-use crate::common::{Table, random_game, scratch, start_on};
+use crate::common::{Table, columns, database, exec, query_int, random_game, start_on};
 
 /// The real binary in a child process, killed when dropped (a failing test leaves no server
 /// behind): started with `args` (and `sh -c` first when `shell` is given), listening on a
@@ -50,22 +50,69 @@ impl Drop for Binary {
 }
 
 /// Holds the database's write lock from a connection of its own until dropped: the server's
-/// writer waits meanwhile, as behind a slow disk.
-struct WriteLock(Connection);
+/// writer waits meanwhile, as behind a slow disk (SQLite: the database's lock; PostgreSQL:
+/// the games table's, which lets reads through).
+enum WriteLock {
+    Sqlite(Connection),
+    Postgres(
+        Option<std::sync::mpsc::Sender<()>>,
+        Option<std::thread::JoinHandle<()>>,
+    ),
+}
 
 impl WriteLock {
     fn take(db: &std::path::Path) -> WriteLock {
-        let conn = Connection::open(db).expect("the database");
-        conn.execute_batch("BEGIN IMMEDIATE")
-            .expect("the write lock");
-        WriteLock(conn)
+        match db.to_str().filter(|d| d.starts_with("postgresql://")) {
+            None => {
+                let conn = Connection::open(db).expect("the database");
+                conn.execute_batch("BEGIN IMMEDIATE")
+                    .expect("the write lock");
+                WriteLock::Sqlite(conn)
+            }
+            Some(url) => {
+                let url = url.to_owned();
+                let (taken, locked) = std::sync::mpsc::channel();
+                let (release, released) = std::sync::mpsc::channel::<()>();
+                let holder = std::thread::spawn(move || {
+                    let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+                    client
+                        .batch_execute(
+                            "BEGIN; LOCK TABLE games, events, players IN EXCLUSIVE MODE;",
+                        )
+                        .expect("the write lock");
+                    taken.send(()).unwrap();
+                    let _ = released.recv();
+                    let _ = client.batch_execute("ROLLBACK");
+                });
+                locked.recv().expect("the lock taken");
+                WriteLock::Postgres(Some(release), Some(holder))
+            }
+        }
     }
 }
 
 impl Drop for WriteLock {
     fn drop(&mut self) {
-        let _ = self.0.execute_batch("ROLLBACK");
+        match self {
+            WriteLock::Sqlite(conn) => {
+                let _ = conn.execute_batch("ROLLBACK");
+            }
+            WriteLock::Postgres(release, holder) => {
+                drop(release.take());
+                if let Some(holder) = holder.take() {
+                    let _ = holder.join();
+                }
+            }
+        }
     }
+}
+
+/// The store at `db`, opened off the test's runtime (PostgreSQL's client blocks on its own).
+fn open_store(db: &std::path::Path) -> salpakan_server::store::Opened {
+    let db = db.to_path_buf();
+    std::thread::spawn(move || Store::open(&db, Durability::Normal).unwrap())
+        .join()
+        .unwrap()
 }
 
 fn spec(id: &str) -> Spec {
@@ -74,8 +121,8 @@ fn spec(id: &str) -> Spec {
 
 #[tokio::test]
 async fn a_read_never_waits_for_the_writer() {
-    let db = scratch("reads").join("games.db");
-    let store = Store::open(&db, Durability::Normal).unwrap().store;
+    let db = database("reads");
+    let store = open_store(&db).store;
     let created = Write::Create {
         spec: spec("00000000000000aa"),
         creator: None,
@@ -113,7 +160,7 @@ async fn a_read_never_waits_for_the_writer() {
 
 #[tokio::test]
 async fn a_finished_game_is_read_from_its_row_never_replayed() {
-    let db = scratch("finished").join("games.db");
+    let db = database("finished");
     let server = start_on(db, 31, |_| {}).await;
     let game = random_game(11, 400);
     assert!(!game.status().is_ongoing());
@@ -160,7 +207,7 @@ async fn a_finished_game_is_read_from_its_row_never_replayed() {
 
 #[tokio::test]
 async fn a_commits_delay_is_charged_to_nobody() {
-    let db = scratch("delay").join("games.db");
+    let db = database("delay");
     let server = start_on(db.clone(), 32, |_| {}).await;
     let game = random_game(14, 4);
     let clock = json!({"initial_ms": 60_000, "increment_ms": 0});
@@ -193,7 +240,7 @@ async fn a_commits_delay_is_charged_to_nobody() {
 
 #[tokio::test]
 async fn an_unreadable_game_is_quarantined_and_the_rest_start() {
-    let db = scratch("quarantine").join("games.db");
+    let db = database("quarantine");
     let server = start_on(db.clone(), 33, |_| {}).await;
     let mut ids = Vec::new();
     for _ in 0..3 {
@@ -202,24 +249,22 @@ async fn an_unreadable_game_is_quarantined_and_the_rest_start() {
         ids.push(created["game"].as_str().unwrap().to_owned());
     }
     server.stop().await;
-    let conn = Connection::open(&db).unwrap();
-    // An unknown player kind, and a formation no rule allows.
-    conn.execute(
-        "UPDATE games SET white_player = 'grandmaster' WHERE id = ?1",
-        [&ids[0]],
-    )
-    .unwrap();
-    conn.execute(
-        "UPDATE games SET white_setup = X'00' WHERE id = ?1",
-        [&ids[1]],
-    )
-    .unwrap();
-    conn.execute(
-        "INSERT INTO events (game, v, body) VALUES (?1, 1, '{\"t\":\"ready\",\"side\":\"White\"}')",
-        [&ids[1]],
-    )
-    .unwrap();
-    drop(conn);
+    // An unknown player kind, and a formation no rule allows (a byte: '\\x00' is
+    // PostgreSQL's way to write it, X'00' SQLite's).
+    let byte = if db.to_str().is_some_and(|d| d.starts_with("postgresql://")) {
+        "'\\x00'"
+    } else {
+        "X'00'"
+    };
+    exec(
+        &db,
+        &format!(
+            "UPDATE games SET white_player = 'grandmaster' WHERE id = '{}';
+             UPDATE games SET white_setup = {byte} WHERE id = '{}';
+             INSERT INTO events (game, v, body) VALUES ('{}', 1, '{{\"t\":\"ready\",\"side\":\"White\"}}');",
+            ids[0], ids[1], ids[1]
+        ),
+    );
     let server = start_on(db.clone(), 34, |_| {}).await;
     for (id, status) in [(&ids[0], 404), (&ids[1], 404), (&ids[2], 200)] {
         let (got, _) = server
@@ -228,26 +273,20 @@ async fn an_unreadable_game_is_quarantined_and_the_rest_start() {
         assert_eq!(got, status, "game {id}");
     }
     server.stop().await;
-    let conn = Connection::open(&db).unwrap();
-    let quarantined: Vec<Option<String>> = ids
-        .iter()
-        .map(|id| {
-            conn.query_row("SELECT quarantined FROM games WHERE id = ?1", [id], |r| {
-                r.get(0)
-            })
-            .unwrap()
-        })
-        .collect();
+    let quarantined = |id: &str, saying: &str| {
+        query_int(
+            &db,
+            &format!(
+                "SELECT COUNT(*) FROM games WHERE id = '{id}' AND quarantined LIKE '%{saying}%'"
+            ),
+        ) == 1
+    };
+    assert!(quarantined(&ids[0], "grandmaster"));
     assert!(
-        quarantined[0]
-            .as_deref()
-            .is_some_and(|why| why.contains("grandmaster"))
-    );
-    assert!(
-        quarantined[1].is_some(),
+        quarantined(&ids[1], ""),
         "a game the rules refuse is quarantined too"
     );
-    assert_eq!(quarantined[2], None);
+    assert!(!quarantined(&ids[2], ""));
 }
 
 /// A game of `pairs` × 2 plies with no challenge: White and Black each step one piece out
@@ -298,7 +337,7 @@ async fn shuffled(server: &crate::common::Server, pairs: usize) -> Table {
 /// with a raised budget, then that server stopped: its id and database, for a server with the
 /// default limits to serve.
 async fn long_game(name: &str, seed: u64) -> (String, std::path::PathBuf) {
-    let db = scratch(name).join("games.db");
+    let db = database(name);
     let busy = start_on(db.clone(), seed, |c| {
         c.limits.messages_per_window = 100_000;
         c.limits.max_move_limit = 0;
@@ -392,29 +431,32 @@ async fn a_replay_longer_than_a_window_is_served_once_on_a_full_budget() {
 
 #[tokio::test]
 async fn a_game_reloaded_after_a_refused_write_still_frees_its_creators_slot() {
-    let db = scratch("refused").join("games.db");
+    let db = database("refused");
     let server = start_on(db.clone(), 39, |c| c.limits.games_per_ip = 1).await;
     let game = random_game(16, 6);
     let mut table = Table::open(&server, json!({"first": game.first_mover().word()})).await;
     table.set_up(&game).await;
     // The next event's row is taken behind the server's back: its write is refused, and
     // the room is dropped (its sockets closed with 1011) to be reloaded from the database.
-    let conn = Connection::open(&db).unwrap();
     let next_v = table.v + 1;
-    conn.execute(
-        "INSERT INTO events (game, v, body) VALUES (?1, ?2, '{}')",
-        rusqlite::params![table.id, next_v as i64],
-    )
-    .unwrap();
+    exec(
+        &db,
+        &format!(
+            "INSERT INTO events (game, v, body) VALUES ('{}', {next_v}, '{{}}')",
+            table.id
+        ),
+    );
     let first = game.first_mover();
     let mv = json!({"t": "move", "move": game.history()[0].mv.to_string(), "ply": 0});
     table.seats[first.index()].send(&mv).await;
     assert_eq!(table.seats[first.index()].until_close().await, 1011);
-    conn.execute(
-        "DELETE FROM events WHERE game = ?1 AND v = ?2",
-        rusqlite::params![table.id, next_v as i64],
-    )
-    .unwrap();
+    exec(
+        &db,
+        &format!(
+            "DELETE FROM events WHERE game = '{}' AND v = {next_v}",
+            table.id
+        ),
+    );
     // Reloaded, the game ends by a resignation; its creator may create again.
     let mut seat = server
         .seat(&table.id, Some(&table.tokens[first.index()]))
@@ -456,7 +498,7 @@ async fn every_refusal_has_the_contracts_shape() {
 #[tokio::test]
 async fn every_game_is_bounded_by_a_move_limit_shown_before_it_starts() {
     // A server as shipped: its default move limit, and a longest one a creator may ask for.
-    let server = start_on(scratch("bounded").join("games.db"), 41, |c| {
+    let server = start_on(database("bounded"), 41, |c| {
         c.limits.default_move_limit = 200;
         c.limits.max_move_limit = 1_000;
     })
@@ -521,7 +563,7 @@ async fn closed_by_the_server(streams: &mut [tokio::net::TcpStream], wait: Durat
 
 #[tokio::test]
 async fn idle_connections_are_capped_per_address_and_closed_after_the_header_timeout() {
-    let server = start_on(scratch("idle").join("games.db"), 42, |c| {
+    let server = start_on(database("idle"), 42, |c| {
         c.limits.header_timeout = Duration::from_millis(800);
         c.limits.pending_per_ip = 8;
     })
@@ -548,7 +590,7 @@ async fn idle_connections_are_capped_per_address_and_closed_after_the_header_tim
 
 #[tokio::test]
 async fn with_few_descriptors_one_address_cannot_take_the_last_of_them() {
-    let db = scratch("descriptors").join("games.db");
+    let db = database("descriptors");
     // The real binary, with 256 descriptors.
     let mut binary = Binary::start(Some("ulimit -n 256 && exec \"$0\" \"$@\""), &[], &db);
     let (addr, server) = (binary.server.addr, &binary.server);
@@ -589,7 +631,7 @@ async fn a_seats_socket_is_never_refused_for_other_clients_sockets() {
 
 #[tokio::test]
 async fn a_seat_reconnecting_gets_no_fresh_budget_and_a_bounded_number_of_sockets() {
-    let server = start_on(scratch("reconnects").join("games.db"), 44, |c| {
+    let server = start_on(database("reconnects"), 44, |c| {
         c.limits.messages_per_window = 20;
         c.limits.seat_connects_per_minute = 5;
     })
@@ -633,7 +675,7 @@ async fn a_seat_reconnecting_gets_no_fresh_budget_and_a_bounded_number_of_socket
 
 #[tokio::test]
 async fn finished_games_past_their_retention_are_deleted() {
-    let db = scratch("retention").join("games.db");
+    let db = database("retention");
     let server = start_on(db.clone(), 45, |_| {}).await;
     let mut ids = Vec::new();
     for seed in [17, 18] {
@@ -650,23 +692,20 @@ async fn finished_games_past_their_retention_are_deleted() {
     // One ended 40 days ago, one yesterday; the unfinished game is as old as the first.
     let day = 24 * 60 * 60 * 1000i64;
     let now = i64::try_from(salpakan_server::clock::unix_ms()).unwrap();
-    let conn = Connection::open(&db).unwrap();
-    conn.execute(
-        "UPDATE games SET ended_ms = ?2 WHERE id = ?1",
-        rusqlite::params![ids[0], now - 40 * day],
-    )
-    .unwrap();
-    conn.execute(
-        "UPDATE games SET ended_ms = ?2 WHERE id = ?1",
-        rusqlite::params![ids[1], now - day],
-    )
-    .unwrap();
-    conn.execute(
-        "UPDATE games SET created_ms = ?2 WHERE id = ?1",
-        rusqlite::params![unfinished["game"].as_str().unwrap(), now - 40 * day],
-    )
-    .unwrap();
-    drop(conn);
+    exec(
+        &db,
+        &format!(
+            "UPDATE games SET ended_ms = {} WHERE id = '{}';
+             UPDATE games SET ended_ms = {} WHERE id = '{}';
+             UPDATE games SET created_ms = {} WHERE id = '{}';",
+            now - 40 * day,
+            ids[0],
+            now - day,
+            ids[1],
+            now - 40 * day,
+            unfinished["game"].as_str().unwrap(),
+        ),
+    );
     let server = start_on(db.clone(), 46, |c| {
         c.limits.retention = Some(Duration::from_secs(30 * 24 * 60 * 60));
         c.limits.setup_expiry = Duration::from_secs(365 * 24 * 60 * 60);
@@ -690,20 +729,16 @@ async fn finished_games_past_their_retention_are_deleted() {
         "unfinished games stay"
     );
     server.stop().await;
-    let conn = Connection::open(&db).unwrap();
-    let events: i64 = conn
-        .query_row(
-            "SELECT COUNT(*) FROM events WHERE game = ?1",
-            [&ids[0]],
-            |r| r.get(0),
-        )
-        .unwrap();
+    let events = query_int(
+        &db,
+        &format!("SELECT COUNT(*) FROM events WHERE game = '{}'", ids[0]),
+    );
     assert_eq!(events, 0);
 }
 
 #[tokio::test]
 async fn a_pause_of_the_server_is_charged_to_nobody() {
-    let db = scratch("paused").join("games.db");
+    let db = database("paused");
     let binary = Binary::start(None, &["--max-move-limit", "0"], &db);
     let server = &binary.server;
     let game = random_game(19, 4);
@@ -741,7 +776,7 @@ async fn a_pause_of_the_server_is_charged_to_nobody() {
 
 #[tokio::test]
 async fn a_flood_of_reconnects_tells_the_opponent_at_most_once_a_second() {
-    let server = start_on(scratch("flapping").join("games.db"), 47, |c| {
+    let server = start_on(database("flapping"), 47, |c| {
         c.limits.seat_connects_per_minute = 1_000;
         c.limits.presence_gap = Duration::from_secs(1);
     })
@@ -773,7 +808,7 @@ async fn a_flood_of_reconnects_tells_the_opponent_at_most_once_a_second() {
 #[tokio::test]
 async fn a_backlog_of_old_games_is_pruned_a_batch_at_a_time_oldest_first() {
     use salpakan_server::store::PRUNE_BATCH;
-    let db = scratch("prune-backlog").join("games.db");
+    let db = database("prune-backlog");
     let server = start_on(db.clone(), 49, |_| {}).await;
     let game = random_game(19, 4);
     let mut table = Table::open(&server, json!({"first": game.first_mover().word()})).await;
@@ -788,35 +823,24 @@ async fn a_backlog_of_old_games_is_pruned_a_batch_at_a_time_oldest_first() {
     let backlog = 2 * PRUNE_BATCH + 10;
     let day = 24 * 60 * 60 * 1000i64;
     let now = i64::try_from(salpakan_server::clock::unix_ms()).unwrap();
-    let conn = Connection::open(&db).unwrap();
-    let columns: Vec<String> = conn
-        .prepare("SELECT name FROM pragma_table_info('games') WHERE name NOT IN ('id', 'ended_ms')")
-        .unwrap()
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
+    let columns: Vec<String> = columns(&db, "games")
+        .into_iter()
+        .filter(|c| c != "id" && c != "ended_ms")
+        .collect();
     let columns = columns.join(", ");
+    let mut copies = String::new();
     for i in 0..backlog {
         let i = i64::try_from(i).unwrap();
-        conn.execute(
-            &format!(
-                "INSERT INTO games (id, ended_ms, {columns}) SELECT ?2, ?3, {columns} \
-                 FROM games WHERE id = ?1"
-            ),
-            rusqlite::params![kept, format!("old{i:04}"), now - 100 * day + i * 1000],
-        )
-        .unwrap();
+        copies.push_str(&format!(
+            "INSERT INTO games (id, ended_ms, {columns}) SELECT 'old{i:04}', {}, {columns} \
+             FROM games WHERE id = '{kept}';",
+            now - 100 * day + i * 1000
+        ));
     }
-    drop(conn);
-    let count = |db: &std::path::Path| -> i64 {
-        Connection::open(db)
-            .unwrap()
-            .query_row("SELECT COUNT(*) FROM games", [], |r| r.get(0))
-            .unwrap()
-    };
+    exec(&db, &copies);
+    let count = |db: &std::path::Path| -> i64 { query_int(db, "SELECT COUNT(*) FROM games") };
     // One prune deletes one batch, the oldest.
-    let opened = Store::open(&db, Durability::Normal).unwrap();
+    let opened = open_store(&db);
     let cut = u64::try_from(now - 30 * day).unwrap();
     assert!(opened.store.any_ended_before(cut).await.unwrap());
     opened
@@ -830,13 +854,27 @@ async fn a_backlog_of_old_games_is_pruned_a_batch_at_a_time_oldest_first() {
         count(&db),
         i64::try_from(backlog - PRUNE_BATCH + 1).unwrap()
     );
-    let oldest_left: String = Connection::open(&db)
-        .unwrap()
-        .query_row("SELECT MIN(id) FROM games WHERE id LIKE 'old%'", [], |r| {
-            r.get(0)
-        })
-        .unwrap();
-    assert_eq!(oldest_left, format!("old{PRUNE_BATCH:04}"));
+    // The oldest left is the first of the second batch.
+    let oldest_left = query_int(
+        &db,
+        "SELECT COUNT(*) FROM games WHERE id LIKE 'old%' AND id < (SELECT MIN(id) FROM games WHERE id LIKE 'old%')",
+    );
+    assert_eq!(oldest_left, 0);
+    let first_left = format!("old{PRUNE_BATCH:04}");
+    assert_eq!(
+        query_int(
+            &db,
+            &format!("SELECT COUNT(*) FROM games WHERE id = '{first_left}'")
+        ),
+        1
+    );
+    assert_eq!(
+        query_int(
+            &db,
+            &format!("SELECT COUNT(*) FROM games WHERE id LIKE 'old%' AND id < '{first_left}'")
+        ),
+        0
+    );
     drop(opened);
     // The server's pruner takes batch after batch until none is left.
     let server = start_on(db.clone(), 50, |c| {
@@ -858,7 +896,7 @@ async fn a_backlog_of_old_games_is_pruned_a_batch_at_a_time_oldest_first() {
 
 #[tokio::test]
 async fn an_addresss_spectators_share_one_budget_a_fresh_socket_does_not_refill_it() {
-    let server = start_on(scratch("spectators-budget").join("games.db"), 51, |c| {
+    let server = start_on(database("spectators-budget"), 51, |c| {
         c.limits.messages_per_window = 10;
     })
     .await;
@@ -913,7 +951,7 @@ async fn until_no_game_in_memory(server: &crate::common::Server, after: &str) {
 
 #[tokio::test]
 async fn a_finished_game_loaded_by_a_failing_request_leaves_memory() {
-    let server = start_on(scratch("let-go").join("games.db"), 56, |c| {
+    let server = start_on(database("let-go"), 56, |c| {
         c.limits.connections_per_ip = 0;
     })
     .await;
@@ -997,7 +1035,7 @@ async fn a_socket_that_never_reads_is_closed_and_its_slot_freed() {
 #[tokio::test]
 async fn a_browsers_kept_alive_connections_do_not_count_as_waiting() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let server = start_on(scratch("kept-alive").join("games.db"), 59, |c| {
+    let server = start_on(database("kept-alive"), 59, |c| {
         c.limits.header_timeout = Duration::from_secs(5);
         c.limits.pending_per_ip = 2;
     })

@@ -9,7 +9,7 @@ use std::time::Duration;
 use salpakan::Side;
 use serde_json::{Value, json};
 
-use crate::common::{Table, random_game, scratch, start, start_on};
+use crate::common::{Table, database, query_int, random_game, scratch, start, start_on};
 
 #[tokio::test]
 async fn the_server_flags_the_side_whose_time_runs_out_and_no_client_charges_time() {
@@ -64,7 +64,7 @@ async fn the_server_flags_the_side_whose_time_runs_out_and_no_client_charges_tim
 
 #[tokio::test]
 async fn a_seat_away_past_the_grace_on_its_turn_loses_while_its_opponent_waits() {
-    let server = start_on(scratch("away").join("games.db"), 21, |c| {
+    let server = start_on(database("away"), 21, |c| {
         c.limits.abandon_grace = Duration::from_millis(300);
     })
     .await;
@@ -103,7 +103,7 @@ async fn a_seat_away_past_the_grace_on_its_turn_loses_while_its_opponent_waits()
 
 #[tokio::test]
 async fn a_game_both_seats_left_is_drawn_and_frees_its_creators_slot() {
-    let server = start_on(scratch("both-away").join("games.db"), 26, |c| {
+    let server = start_on(database("both-away"), 26, |c| {
         c.limits.abandon_grace = Duration::from_millis(100);
         c.limits.games_per_ip = 1;
     })
@@ -132,17 +132,18 @@ async fn a_game_both_seats_left_is_drawn_and_frees_its_creators_slot() {
 
 /// The rows the database holds for game `id`: (games, events).
 fn stored_rows(db: &std::path::Path, id: &str) -> (i64, i64) {
-    let conn = rusqlite::Connection::open(db).expect("the database opens");
-    let count = |sql: &str| -> i64 { conn.query_row(sql, [id], |row| row.get(0)).unwrap() };
     (
-        count("SELECT count(*) FROM games WHERE id = ?1"),
-        count("SELECT count(*) FROM events WHERE game = ?1"),
+        query_int(db, &format!("SELECT count(*) FROM games WHERE id = '{id}'")),
+        query_int(
+            db,
+            &format!("SELECT count(*) FROM events WHERE game = '{id}'"),
+        ),
     )
 }
 
 #[tokio::test]
 async fn a_game_not_started_in_time_is_deleted_and_a_started_one_is_not() {
-    let db = scratch("expiry").join("games.db");
+    let db = database("expiry");
     let server = start_on(db.clone(), 22, |c| {
         c.limits.setup_expiry = Duration::from_millis(1500);
         c.limits.games_per_ip = 2;
@@ -208,7 +209,7 @@ async fn a_game_not_started_in_time_is_deleted_and_a_started_one_is_not() {
 
 #[tokio::test]
 async fn a_game_past_its_expiry_when_the_server_restarts_is_deleted_at_once() {
-    let db = scratch("expiry-restart").join("games.db");
+    let db = database("expiry-restart");
     let server = start_on(db.clone(), 23, |_| {}).await;
     let (_, created) = server.json("POST", "/api/games", &json!({})).await;
     let id = created["game"].as_str().unwrap().to_owned();
@@ -232,7 +233,8 @@ async fn a_game_past_its_expiry_when_the_server_restarts_is_deleted_at_once() {
 
 #[tokio::test]
 async fn a_database_from_before_expiry_gets_creation_times_on_opening() {
-    // The games table as 0.2's server made it: no created_ms.
+    // The games table as 0.2's server made it: no created_ms (SQLite: the one store that
+    // had databases before versions).
     let db = scratch("expiry-migrate").join("games.db");
     let id = "00112233aabbccdd";
     {

@@ -2,7 +2,7 @@
 //! database in cargo's temporary folder, and clients that keep every byte they receive.
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
@@ -24,6 +24,142 @@ pub fn scratch(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a scratch folder");
     dir
+}
+
+/// Whether the suite runs against PostgreSQL: `SALPAKAN_TEST_POSTGRES` names the socket
+/// directory of a throwaway cluster (`scripts/test-postgres` starts one, runs the suite, and
+/// stops it).
+pub fn postgres_host() -> Option<String> {
+    std::env::var("SALPAKAN_TEST_POSTGRES")
+        .ok()
+        .filter(|h| !h.is_empty())
+}
+
+/// The URL of database `name` on the test cluster at `host`.
+fn postgres_url(host: &str, name: &str) -> String {
+    format!("postgresql:///{name}?host={host}&user=salpakan")
+}
+
+/// Runs `f` with a connection to `url`, on a thread of its own (the blocking client may
+/// not run inside the test's runtime).
+fn on_postgres<T: Send + 'static>(
+    url: String,
+    f: impl FnOnce(&mut postgres::Client) -> T + Send + 'static,
+) -> T {
+    std::thread::spawn(move || {
+        let mut client =
+            postgres::Client::connect(&url, postgres::NoTls).expect("the test cluster answers");
+        f(&mut client)
+    })
+    .join()
+    .expect("the database's thread")
+}
+
+/// The database a test's server uses (`--db`): an SQLite file in a fresh folder, or, when
+/// the suite runs against PostgreSQL, a fresh database on the test cluster.
+pub fn database(name: &str) -> PathBuf {
+    let dir = scratch(name);
+    match postgres_host() {
+        None => dir.join("games.db"),
+        Some(host) => {
+            let db = format!(
+                "t_{}_{}",
+                std::process::id(),
+                NEXT.fetch_add(1, Ordering::Relaxed)
+            );
+            let create = format!("CREATE DATABASE {db}");
+            on_postgres(postgres_url(&host, "postgres"), move |c| {
+                c.batch_execute(&create).expect("a database")
+            });
+            PathBuf::from(postgres_url(&host, &db))
+        }
+    }
+}
+
+/// Runs `sql` (its values written in it) on the database at `db`, behind its server's back.
+pub fn exec(db: &Path, sql: &str) {
+    match db.to_str().filter(|d| d.starts_with("postgresql://")) {
+        Some(url) => {
+            let sql = sql.to_owned();
+            on_postgres(url.to_owned(), move |c| {
+                c.batch_execute(&sql).expect("the statement runs")
+            });
+        }
+        None => rusqlite::Connection::open(db)
+            .expect("the database opens")
+            .execute_batch(sql)
+            .expect("the statement runs"),
+    }
+}
+
+/// The integer the query `sql` answers on the database at `db`.
+pub fn query_int(db: &Path, sql: &str) -> i64 {
+    match db.to_str().filter(|d| d.starts_with("postgresql://")) {
+        Some(url) => {
+            let sql = sql.to_owned();
+            on_postgres(url.to_owned(), move |c| {
+                let row = c.query_one(&sql, &[]).expect("the query runs");
+                row.try_get::<_, i64>(0)
+                    .or_else(|_| row.try_get::<_, i32>(0).map(i64::from))
+                    .expect("an integer")
+            })
+        }
+        None => rusqlite::Connection::open(db)
+            .expect("the database opens")
+            .query_row(sql, [], |r| r.get(0))
+            .expect("the query runs"),
+    }
+}
+
+/// Everything the database at `db` holds, as text: SQLite's files (the database and its
+/// write-ahead log) read as bytes, or every row of PostgreSQL's tables written out.
+pub fn stored_text(db: &Path) -> String {
+    match db.to_str().filter(|d| d.starts_with("postgresql://")) {
+        Some(url) => on_postgres(url.to_owned(), |c| {
+            let mut text = String::new();
+            for table in ["games", "events", "players"] {
+                let sql = format!("SELECT COALESCE(string_agg(t::text, ' '), '') FROM {table} t");
+                let row = c.query_one(&sql, &[]).expect("the query runs");
+                text.push_str(&row.get::<_, String>(0));
+            }
+            text
+        }),
+        None => {
+            let mut stored = Vec::new();
+            for suffix in ["", "-wal"] {
+                let path = format!("{}{suffix}", db.display());
+                stored.extend(std::fs::read(&path).unwrap_or_default());
+            }
+            String::from_utf8_lossy(&stored).into_owned()
+        }
+    }
+}
+
+/// The columns of table `table` at `db`, in their order.
+pub fn columns(db: &Path, table: &str) -> Vec<String> {
+    match db.to_str().filter(|d| d.starts_with("postgresql://")) {
+        Some(url) => {
+            let sql = format!(
+                "SELECT column_name::text FROM information_schema.columns
+                 WHERE table_name = '{table}' ORDER BY ordinal_position"
+            );
+            on_postgres(url.to_owned(), move |c| {
+                c.query(&sql, &[])
+                    .expect("the query runs")
+                    .iter()
+                    .map(|r| r.get(0))
+                    .collect()
+            })
+        }
+        None => rusqlite::Connection::open(db)
+            .expect("the database opens")
+            .prepare(&format!("SELECT name FROM pragma_table_info('{table}')"))
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap(),
+    }
 }
 
 /// A server in this process (or, without `running`, one this test started as a process).
@@ -64,6 +200,10 @@ pub async fn start_on(db: PathBuf, seed: u64, tweak: impl FnOnce(&mut Config)) -
 /// arguments): the child, and the server at the address its first line names.
 pub fn spawn_binary(command: &mut std::process::Command) -> (std::process::Child, Server) {
     use std::io::{BufRead, BufReader};
+    // The server's log says only what is wrong, unless the test asks for more.
+    if command.get_envs().all(|(name, _)| name != "RUST_LOG") {
+        command.env("RUST_LOG", "warn");
+    }
     let mut child = command
         .stdout(std::process::Stdio::piped())
         .spawn()
@@ -88,12 +228,12 @@ pub fn spawn_binary(command: &mut std::process::Command) -> (std::process::Child
 }
 
 pub async fn start(seed: u64) -> Server {
-    start_on(scratch("t").join("games.db"), seed, |_| {}).await
+    start_on(database("t"), seed, |_| {}).await
 }
 
 /// As [`start`], with a budget for tests that send many messages.
 pub async fn start_busy(seed: u64) -> Server {
-    start_on(scratch("t").join("games.db"), seed, |c| {
+    start_on(database("t"), seed, |c| {
         c.limits.messages_per_window = 100_000;
     })
     .await

@@ -7,7 +7,7 @@ use std::process::{Child, Command};
 use salpakan::{Game, Side};
 use serde_json::{Value, json};
 
-use crate::common::{Server, Table, random_game, scratch, spawn_binary};
+use crate::common::{Server, Table, database, random_game, spawn_binary};
 
 fn spawn(db: &std::path::Path) -> (Child, Server) {
     spawn_binary(
@@ -31,7 +31,7 @@ fn note_plies(seen: &mut BTreeMap<u64, String>, transcript: &[String]) {
 
 #[tokio::test]
 async fn killed_mid_game_the_server_restores_it_and_the_seats_finish() {
-    let db = scratch("crash").join("games.db");
+    let db = database("crash");
     let game = random_game(400, 60);
     let (mut child, server) = spawn(&db);
     let mut table = Table::open(&server, json!({"first": game.first_mover().word()})).await;

@@ -6,7 +6,7 @@ use salpakan::Side;
 use salpakan_server::rating::glicko::Glicko;
 use serde_json::{Value, json};
 
-use crate::common::{Server, as_player, random_game, register, scratch, start};
+use crate::common::{Server, as_player, database, random_game, register, start};
 
 /// How a test game ends.
 #[derive(Clone, Copy)]
@@ -238,7 +238,7 @@ fn title_of(g: Glicko) -> &'static str {
 
 #[tokio::test]
 async fn a_sigkill_around_a_rated_games_end_neither_loses_nor_doubles_the_ratings() {
-    let db = scratch("rating-crash").join("games.db");
+    let db = database("rating-crash");
     let spawn = || {
         let (child, server) = crate::common::spawn_binary(
             std::process::Command::new(env!("CARGO_BIN_EXE_salpakan-server"))

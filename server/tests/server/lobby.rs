@@ -8,12 +8,12 @@ use salpakan_server::client::request_as;
 use serde_json::{Value, json};
 
 use crate::common::{
-    as_player, player_socket, quiet_for, random_game, register, scratch, socket, start, start_on,
+    as_player, database, player_socket, quiet_for, random_game, register, socket, start, start_on,
 };
 
 #[tokio::test]
 async fn names_keys_and_profiles() {
-    let db = scratch("players").join("games.db");
+    let db = database("players");
     let server = start_on(db.clone(), 41, |_| {}).await;
     let key = register(&server, "Maria_S").await;
     assert_eq!(key.len(), 64, "256 bits");
@@ -111,13 +111,15 @@ async fn names_keys_and_profiles() {
     assert_eq!(welcome.recv().await, json!({"t": "pong"}));
     server.stop().await;
     // The database holds the keys' digests only.
-    for file in [db.clone(), db.with_extension("db-wal")] {
-        let bytes = std::fs::read(&file).unwrap_or_default();
-        let text = String::from_utf8_lossy(&bytes);
+    let text = crate::common::stored_text(&db);
+    assert!(
+        !text.contains(&key) && !text.contains(&other),
+        "a key is stored"
+    );
+    for k in [&key, &other] {
         assert!(
-            !text.contains(&key) && !text.contains(&other),
-            "{}",
-            file.display()
+            text.contains(&salpakan_server::secret::digest(k)),
+            "no digest stored"
         );
     }
     // And the players are there after a restart.
@@ -376,7 +378,7 @@ async fn named_games_are_counted_and_rated_ones_need_keys() {
 
 #[tokio::test]
 async fn killed_the_server_keeps_players_and_games_and_withdraws_seeks() {
-    let db = scratch("lobby-crash").join("games.db");
+    let db = database("lobby-crash");
     let spawn = || {
         let (child, server) = crate::common::spawn_binary(
             std::process::Command::new(env!("CARGO_BIN_EXE_salpakan-server"))
@@ -434,7 +436,7 @@ async fn killed_the_server_keeps_players_and_games_and_withdraws_seeks() {
 
 #[tokio::test]
 async fn a_player_alone_in_a_pool_plays_a_server_bot() {
-    let server = start_on(scratch("pool-bot").join("games.db"), 46, |c| {
+    let server = start_on(database("pool-bot"), 46, |c| {
         c.limits.pool_bot_after = Some(std::time::Duration::from_millis(300));
     })
     .await;

@@ -12,8 +12,8 @@ use salpakan_server::client::request;
 use serde_json::{Value, json};
 
 use crate::common::{
-    Killed, Server, Table, as_player, cells, player_socket, random_game, register, scratch, socket,
-    spawn_binary,
+    Killed, Server, Table, as_player, cells, database, exec, player_socket, postgres_host,
+    query_int, random_game, register, scratch, socket, spawn_binary, stored_text,
 };
 
 const BINARY: &str = env!("CARGO_BIN_EXE_salpakan-server");
@@ -178,13 +178,9 @@ async fn scrape(addr: std::net::SocketAddr) -> Vec<Sample> {
 
 #[tokio::test]
 async fn a_whole_runs_log_holds_no_secret_and_its_metrics_count_what_it_did() {
-    let dir = scratch("ops-log");
-    let log = dir.join("server.log");
-    let (mut child, server) = spawn_logged(
-        &dir.join("games.db"),
-        &log,
-        &["--metrics-addr", "127.0.0.1:0"],
-    );
+    let log = scratch("ops-log").join("server.log");
+    let db = database("ops-log");
+    let (mut child, server) = spawn_logged(&db, &log, &["--metrics-addr", "127.0.0.1:0"]);
     let operator = metrics_addr(&log);
     let mut secrets: Vec<String> = Vec::new();
 
@@ -431,17 +427,19 @@ async fn a_whole_runs_log_holds_no_secret_and_its_metrics_count_what_it_did() {
             "the log holds a secret: {secret}"
         );
     }
-    assert!(!whole.contains('?'), "a query string in the log");
+    // No request's URL (a PostgreSQL database's URL, in the configuration, may have a query).
+    let requests = whole.replace(&db.display().to_string(), "");
+    assert!(!requests.contains('?'), "a query string in the log");
 }
 
 #[tokio::test]
 async fn the_environment_sets_every_flag_and_a_bad_variable_is_named() {
-    let dir = scratch("ops-env");
+    let db = database("ops-env");
     let (mut child, server) = {
         let (child, server) = spawn_binary(
             Command::new(BINARY)
                 .env("SALPAKAN_ADDR", "127.0.0.1:0")
-                .env("SALPAKAN_DB", dir.join("games.db"))
+                .env("SALPAKAN_DB", &db)
                 .env("SALPAKAN_GAMES_PER_IP", "1")
                 .stderr(Stdio::null()),
         );
@@ -453,7 +451,7 @@ async fn the_environment_sets_every_flag_and_a_bad_variable_is_named() {
     assert_eq!((status, &refused["error"]), (429, &json!("too-many-games")));
     terminate(&mut child);
     let output = Command::new(BINARY)
-        .env("SALPAKAN_DB", dir.join("games.db"))
+        .env("SALPAKAN_DB", &db)
         .env("SALPAKAN_SEEKS_PER_IP", "twelve")
         .output()
         .unwrap();
@@ -472,6 +470,7 @@ fn the_open_file_soft_limit_is_raised_to_the_hard_limit() {
             .args(["--nofile=1024:4096", BINARY])
             .args(["--addr", "127.0.0.1:0", "--log-format", "json", "--db"])
             .arg(dir.join("games.db"))
+            .env("RUST_LOG", "info")
             .stderr(Stdio::from(std::fs::File::create(&log).unwrap())),
     );
     let mut child = Killed(child);
@@ -491,8 +490,7 @@ fn the_open_file_soft_limit_is_raised_to_the_hard_limit() {
 
 #[test]
 fn a_database_newer_than_the_binary_is_refused_and_left_untouched() {
-    let dir = scratch("ops-schema");
-    let db = dir.join("games.db");
+    let db = database("ops-schema");
     let migrate = |db: &Path| {
         Command::new(BINARY)
             .arg("migrate")
@@ -502,16 +500,32 @@ fn a_database_newer_than_the_binary_is_refused_and_left_untouched() {
             .unwrap()
     };
     let first = migrate(&db);
-    assert!(first.status.success());
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
     assert!(String::from_utf8_lossy(&first.stdout).contains("schema version 0 -> 1"));
     let again = migrate(&db);
     assert!(String::from_utf8_lossy(&again.stdout).contains("schema version 1, up to date"));
-    {
-        let conn = rusqlite::Connection::open(&db).unwrap();
-        conn.execute_batch("PRAGMA user_version = 7; PRAGMA journal_mode = DELETE;")
-            .unwrap();
+    // A newer binary's database: SQLite's user_version, PostgreSQL's version row.
+    let postgres = postgres_host().is_some();
+    if postgres {
+        exec(&db, "UPDATE salpakan_schema SET version = 7");
+    } else {
+        exec(
+            &db,
+            "PRAGMA user_version = 7; PRAGMA journal_mode = DELETE;",
+        );
     }
-    let before = std::fs::read(&db).unwrap();
+    let snapshot = |db: &Path| {
+        if postgres {
+            stored_text(db).into_bytes()
+        } else {
+            std::fs::read(db).unwrap()
+        }
+    };
+    let before = snapshot(&db);
     let serve = Command::new(BINARY)
         .args(["--addr", "127.0.0.1:0", "--db"])
         .arg(&db)
@@ -526,10 +540,19 @@ fn a_database_newer_than_the_binary_is_refused_and_left_untouched() {
     let refused = migrate(&db);
     assert_eq!(refused.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("newer than this binary's 1"));
-    assert!(
-        std::fs::read(&db).unwrap() == before,
-        "the database was changed"
-    );
+    assert!(snapshot(&db) == before, "the database was changed");
+    if postgres {
+        assert_eq!(query_int(&db, "SELECT version FROM salpakan_schema"), 7);
+        // Its backups are PostgreSQL's own tools' work.
+        let backup = Command::new(BINARY)
+            .args(["backup", "--db"])
+            .arg(&db)
+            .args(["--to", "copy.db"])
+            .output()
+            .unwrap();
+        assert_eq!(backup.status.code(), Some(1));
+        assert!(String::from_utf8_lossy(&backup.stderr).contains("pg_dump"));
+    }
 }
 
 /// Games played on while `salpakan-server backup` copies the live database; the copy put in
@@ -628,4 +651,38 @@ async fn a_backup_under_load_restores_to_a_server_whose_games_all_finish() {
             .await;
         assert_eq!((status, summary["phase"].as_str()), (200, Some("over")));
     }
+}
+
+/// One server writes a PostgreSQL database: a second one started on it is refused, and
+/// starts once the first has stopped. (SQLite's run of the suite has no cluster to ask.)
+#[tokio::test]
+async fn a_second_server_on_one_postgresql_database_is_refused() {
+    if postgres_host().is_none() {
+        return;
+    }
+    let db = database("ops-two");
+    let serve = |db: &Path| {
+        let mut command = Command::new(BINARY);
+        command
+            .args(["--addr", "127.0.0.1:0", "--db"])
+            .arg(db)
+            .env("RUST_LOG", "warn");
+        command
+    };
+    let (child, server) = spawn_binary(&mut serve(&db));
+    let mut first = Killed(child);
+    let second = serve(&db).output().unwrap();
+    assert_eq!(second.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&second.stderr);
+    assert!(
+        said.contains("another salpakan-server writes this database"),
+        "{said}"
+    );
+    let (status, _) = server.json("POST", "/api/games", &json!({})).await;
+    assert_eq!(status, 201, "the first serves on");
+    terminate(&mut first);
+    let (child, server) = spawn_binary(&mut serve(&db));
+    let _second = Killed(child);
+    let (status, _) = server.json("POST", "/api/games", &json!({})).await;
+    assert_eq!(status, 201);
 }

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use salpakan::{Game, Side};
 use serde_json::{Value, json};
 
-use crate::common::{Server, Table, random_prefix, scratch, start, start_on};
+use crate::common::{Server, Table, database, random_prefix, start, start_on};
 
 /// White's events by version, and its final `state`, over `game` played through `server`;
 /// with `drops`, White's socket is dropped around every ply.
@@ -84,7 +84,7 @@ async fn after_drops_around_every_ply_a_seat_has_exactly_what_it_had_without() {
     calm.stop().await;
     // A seat that drops around every ply reconnects more often than a person would: its
     // budget of reconnects is raised for the test.
-    let stormy = start_on(scratch("stormy").join("games.db"), 9, |c| {
+    let stormy = start_on(database("stormy"), 9, |c| {
         c.limits.seat_connects_per_minute = 1_000;
     })
     .await;

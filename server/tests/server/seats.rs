@@ -4,7 +4,7 @@
 use salpakan::Side;
 use serde_json::json;
 
-use crate::common::{Table, random_game, scratch, start, start_on};
+use crate::common::{Table, database, random_game, start, start_on};
 
 #[tokio::test]
 async fn joining_takes_the_free_seat_once_and_wrong_invites_look_like_unknown_games() {
@@ -73,7 +73,7 @@ async fn joining_takes_the_free_seat_once_and_wrong_invites_look_like_unknown_ga
 
 #[tokio::test]
 async fn sockets_refuse_every_wrong_token_alike_and_a_seat_speaks_only_for_itself() {
-    let db = scratch("seats").join("games.db");
+    let db = database("seats");
     let server = start_on(db.clone(), 2, |_| {}).await;
     let game = random_game(8, 6);
     assert_eq!(game.first_mover(), Side::White);
@@ -160,12 +160,7 @@ async fn sockets_refuse_every_wrong_token_alike_and_a_seat_speaks_only_for_itsel
     );
     server.stop().await;
     // The database holds each token's digest, never the token.
-    let mut stored = Vec::new();
-    for suffix in ["", "-wal"] {
-        let path = format!("{}{suffix}", db.display());
-        stored.extend(std::fs::read(&path).unwrap_or_default());
-    }
-    let stored = String::from_utf8_lossy(&stored);
+    let stored = crate::common::stored_text(&db);
     for token in &table.tokens {
         assert!(!stored.contains(token.as_str()), "a token is stored");
         assert!(

@@ -8,7 +8,7 @@ use std::time::Duration;
 use salpakan::Side;
 use serde_json::{Value, json};
 
-use crate::common::{Table, cells, random_game, scratch, start, start_on};
+use crate::common::{Table, cells, database, random_game, start, start_on};
 
 /// What an aborted game shows of itself: its summary says so, its record is 404, and no
 /// frame anyone received carries a formation or a record.
@@ -64,7 +64,7 @@ async fn setup_ms_is_checked_and_shown() {
 
 #[tokio::test]
 async fn a_side_that_misses_its_setup_time_aborts_the_game_and_nothing_is_revealed() {
-    let db = scratch("setup-time").join("games.db");
+    let db = database("setup-time");
     let server = start_on(db.clone(), 92, |c| c.limits.min_setup = Duration::ZERO).await;
     let game = random_game(3, 0);
     let mut table = Table::open(&server, json!({"setup_ms": 600})).await;
@@ -114,10 +114,7 @@ async fn a_side_that_misses_its_setup_time_aborts_the_game_and_nothing_is_reveal
 
 #[tokio::test]
 async fn a_seat_may_abort_until_the_first_ply_and_its_slot_is_freed() {
-    let server = start_on(scratch("abort").join("games.db"), 93, |c| {
-        c.limits.games_per_ip = 1
-    })
-    .await;
+    let server = start_on(database("abort"), 93, |c| c.limits.games_per_ip = 1).await;
     let game = random_game(4, 2);
     // Against a bot: the creator aborts during the setup; its one game slot is free again.
     let (status, created) = server

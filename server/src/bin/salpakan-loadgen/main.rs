@@ -60,6 +60,8 @@ salpakan-loadgen: concurrent games of random bots against a salpakan-server on l
                  a running server on loopback (http://127.0.0.1:PORT), or several: the games
                  are spread over them in turn; without it the load
                  generator starts its own
+  --db DB        its own server's database: a PostgreSQL URL (postgres://…) or a path
+                 (default: a temporary SQLite file)
   --lobby        reach the games through the lobby: two named players per game, paired by a
                  rated seek and its acceptance or by a rated quick-pairing pool (each end moves
                  both ratings), with lobby sockets
@@ -80,6 +82,8 @@ struct Args {
     /// Every node `--url` names (the first is `url`): the `n`th game is played at the
     /// `n % len`th.
     nodes: Vec<SocketAddr>,
+    /// The database of its own server (`--db`; default: a temporary SQLite file).
+    db: Option<String>,
     attack: Option<Attack>,
     lobby: bool,
     lobby_sockets: usize,
@@ -93,6 +97,7 @@ fn parse_args() -> Result<Option<Args>, String> {
         think: Duration::from_millis(150),
         url: None,
         nodes: Vec::new(),
+        db: None,
         attack: None,
         lobby: false,
         lobby_sockets: 500,
@@ -132,6 +137,7 @@ fn parse_args() -> Result<Option<Args>, String> {
                 args.nodes = nodes;
             }
             "--attack" => args.attack = Some(value()?.parse()?),
+            "--db" => args.db = Some(value()?),
             "--lobby" => args.lobby = true,
             "--plies" => {
                 args.plies = Some(value()?.parse().map_err(|_| "--plies takes a number")?);
@@ -457,10 +463,15 @@ fn percentile(sorted: &[u32], p: f64) -> f64 {
 /// may create more than 120 games an hour (one creates a new game as soon as the last
 /// ended), and `unlimited` lifts the message budget and the move limit (for bots that do
 /// not pause, and to prepare an attack's long games).
-fn spawn_server(dir: &Path, unlimited: bool) -> Result<(Child, SocketAddr), String> {
+fn spawn_server(
+    dir: &Path,
+    db: Option<&str>,
+    unlimited: bool,
+) -> Result<(Child, SocketAddr), String> {
+    let db = db.map_or_else(|| dir.join("games.db"), std::path::PathBuf::from);
     let mut child = Command::new(std::env::current_exe().map_err(|e| e.to_string())?)
         .args(["--serve", "--addr", "127.0.0.1:0", "--db"])
-        .arg(dir.join("games.db"))
+        .arg(db)
         .args([
             "--games-per-hour",
             "1000000000",
@@ -516,14 +527,14 @@ fn start_own(
     std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
     let mut prepared = None;
     if let Some(attack) = args.attack {
-        let (child, addr) = spawn_server(dir, true)?;
+        let (child, addr) = spawn_server(dir, args.db.as_deref(), true)?;
         let made = runtime.block_on(attacks::prepare(attack, addr));
         stop(child);
         prepared = Some(made.map_err(|e| format!("the attack could not be prepared: {e}"))?);
     }
     let unlimited = args.think < Duration::from_millis(60);
-    let (child, addr) =
-        spawn_server(dir, unlimited).map_err(|e| format!("the server did not start: {e}"))?;
+    let (child, addr) = spawn_server(dir, args.db.as_deref(), unlimited)
+        .map_err(|e| format!("the server did not start: {e}"))?;
     Ok((Some(child), addr, prepared))
 }
 
