@@ -236,7 +236,7 @@ impl Running {
         if let Some((_, task)) = self.operator {
             let _ = task.await;
         }
-        self.store.flush().await;
+        self.store.close().await;
         tracing::info!("stopped: every accepted write is committed");
     }
 }

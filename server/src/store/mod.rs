@@ -52,8 +52,8 @@ pub enum StoreError {
     /// PostgreSQL's error while connecting, reading or writing.
     #[error(transparent)]
     Postgres(#[from] postgres::Error),
-    /// Another server writes this PostgreSQL database (several servers on one database are
-    /// not supported yet: each would hold the same games).
+    /// Another server writes this database (several servers on one database are not
+    /// supported yet: each would hold the same games).
     #[error("another salpakan-server writes this database; give each server a database of its own")]
     Busy,
     /// The transaction this write was part of failed (the same error for each of its writes).
@@ -241,6 +241,9 @@ type Done = oneshot::Sender<Result<Committed, StoreError>>;
 enum WriteJob {
     Write(Vec<Write>, Done),
     Flush(oneshot::Sender<()>),
+    /// The writes before it committed, the writer ends: later writes fail with
+    /// [`StoreError::Stopped`].
+    Close(oneshot::Sender<()>),
 }
 
 /// Where the database is: an SQLite file, or a PostgreSQL server.
@@ -343,6 +346,30 @@ impl Store {
     }
 
     fn open_sqlite(path: &Path, durability: Durability) -> Result<Opened, StoreError> {
+        // One server writes a database: the first holds a lock on its file while it runs
+        // (advisory, apart from SQLite's own locks; `backup` and `migrate` do not take it).
+        let held = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(|e| StoreError::Open {
+                path: path.display().to_string(),
+                source: rusqlite::Error::SqliteFailure(
+                    rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CANTOPEN),
+                    Some(e.to_string()),
+                ),
+            })?;
+        // A server stopping (in this process, or a process still exiting) lets go soon.
+        let mut waited = 0;
+        while held.try_lock().is_err() {
+            waited += 1;
+            if waited > 50 {
+                return Err(StoreError::Busy);
+            }
+            thread::sleep(std::time::Duration::from_millis(100));
+        }
         let sync = match durability {
             Durability::Full => "FULL",
             Durability::Normal => "NORMAL",
@@ -364,7 +391,7 @@ impl Store {
                 Ok(conn)
             })
             .collect::<Result<Vec<_>, StoreError>>()?;
-        Store::serve(conn, readers)
+        Store::serve(conn, readers, Some(held))
     }
 
     fn open_postgres(url: &str, durability: Durability) -> Result<Opened, StoreError> {
@@ -378,12 +405,17 @@ impl Store {
         let readers = (0..READERS)
             .map(|_| sql::Postgres::connect(url))
             .collect::<Result<Vec<_>, StoreError>>()?;
-        Store::serve(conn, readers)
+        Store::serve(conn, readers, None)
     }
 
     /// Reads what a start needs through `conn`, then makes it the writer and starts the
-    /// `readers`.
-    fn serve<C: Sql + Send + 'static>(mut conn: C, readers: Vec<C>) -> Result<Opened, StoreError> {
+    /// `readers`; the writer keeps `held` (the file whose lock says a server writes the
+    /// database) until it ends.
+    fn serve<C: Sql + Send + 'static>(
+        mut conn: C,
+        readers: Vec<C>,
+        held: Option<std::fs::File>,
+    ) -> Result<Opened, StoreError> {
         schema::seat_bots(&mut conn)?;
         let (unfinished, unreadable) = rows::load_unfinished(&mut conn)?;
         let players = rows::players(&mut conn)?;
@@ -391,7 +423,10 @@ impl Store {
         let (writes, queue) = mpsc::channel();
         thread::Builder::new()
             .name("salpakan-store".into())
-            .spawn(move || writer::run(conn, &queue))
+            .spawn(move || {
+                writer::run(conn, &queue);
+                drop(held);
+            })
             .map_err(StoreError::Thread)?;
         Ok(Opened {
             store: Store { writes, reads },
@@ -428,6 +463,15 @@ impl Store {
             .send(WriteJob::Write(writes, done))
             .map_err(|_| StoreError::Stopped)?;
         wait.await.map_err(|_| StoreError::Stopped)?
+    }
+
+    /// Commits every write sent before it, then ends the writer (and lets go of the
+    /// database: another server may open it); later writes fail with [`StoreError::Stopped`].
+    pub async fn close(&self) {
+        let (done, wait) = oneshot::channel();
+        if self.writes.send(WriteJob::Close(done)).is_ok() {
+            let _ = wait.await;
+        }
     }
 
     /// Returns once every write sent before it is committed.

@@ -15,9 +15,11 @@ use crate::room::Event;
 /// The writer thread: takes what is waiting (up to [`GROUP`] writes), commits it as one
 /// transaction, then answers each. It only writes (reads have connections of their own, so
 /// no read ever delays a commit). It ends when every [`Store`] is dropped, after the last
-/// write.
+/// write, or when closed ([`Store::close`]): then its connection (and the lock that says a
+/// server writes the database) goes with it.
 pub(super) fn run(mut conn: impl Sql, queue: &mpsc::Receiver<WriteJob>) {
-    while let Ok(job) = queue.recv() {
+    let mut closing = false;
+    while !closing && let Ok(job) = queue.recv() {
         let mut group = Vec::new();
         let mut flushed = Vec::new();
         let mut next = Some(job);
@@ -25,6 +27,11 @@ pub(super) fn run(mut conn: impl Sql, queue: &mpsc::Receiver<WriteJob>) {
             match job {
                 WriteJob::Write(writes, done) => group.push((writes, done)),
                 WriteJob::Flush(done) => flushed.push(done),
+                WriteJob::Close(done) => {
+                    closing = true;
+                    flushed.push(done);
+                    break;
+                }
             }
             if group.len() < GROUP {
                 next = queue.try_recv().ok();

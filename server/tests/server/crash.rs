@@ -112,3 +112,121 @@ async fn killed_mid_game_the_server_restores_it_and_the_seats_finish() {
     assert!(status.success());
     assert!(child.wait().unwrap().success());
 }
+
+/// `pg_ctl` of the test cluster with `action` (`SALPAKAN_TEST_POSTGRES_CTL`, the command
+/// without its action: `scripts/test-postgres` sets it and runs the tests that use it alone,
+/// after the suite); `None` when the suite has no cluster to control.
+pub fn postgres_ctl(action: &str) -> Option<std::process::ExitStatus> {
+    let ctl = std::env::var("SALPAKAN_TEST_POSTGRES_CTL").ok()?;
+    let command = format!("{ctl} -w {action} > /dev/null");
+    Some(Command::new("sh").args(["-c", &command]).status().unwrap())
+}
+
+/// PostgreSQL restarted mid-game (`scripts/test-postgres` runs this test alone): the
+/// writes in flight fail, the game reloads (its sockets close with 1011), the seats
+/// reconnect with their tokens, and the game ends with every ply any client saw.
+#[tokio::test]
+#[ignore = "restarts the test cluster: scripts/test-postgres runs it alone"]
+async fn postgres_down_a_restart_mid_game_loses_nothing_a_client_saw() {
+    if std::env::var("SALPAKAN_TEST_POSTGRES_CTL").is_err() {
+        return;
+    }
+    let db = database("pg-restart");
+    let game = random_game(401, 60);
+    let (child, server) = spawn(&db);
+    let _child = crate::common::Killed(child);
+    let mut table = Table::open(&server, json!({"first": game.first_mover().word()})).await;
+    table.set_up(&game).await;
+    table.replay(&game, 0, 20).await;
+    let restarted = postgres_ctl("-m fast restart").unwrap();
+    assert!(restarted.success(), "the cluster restarts");
+    let mut seen = BTreeMap::new();
+    // The next moves, until one is committed: each refused write reloads the game.
+    let mut ply = 20;
+    let mut attempts = 0;
+    while ply < 40 {
+        attempts += 1;
+        assert!(attempts < 40, "the service never resumed");
+        let side = if (ply % 2 == 0) == (game.first_mover() == Side::White) {
+            0
+        } else {
+            1
+        };
+        let mv = game.history()[ply].mv.to_string();
+        table.seats[side]
+            .send(&json!({"t": "move", "move": mv, "ply": ply}))
+            .await;
+        let frame = table.seats[side].recv().await;
+        if frame["t"] == "ply" {
+            ply += 1;
+            table.v = frame["v"].as_u64().unwrap();
+            // The other seat reads it too.
+            table.seats[1 - side].until_v(table.v).await;
+            continue;
+        }
+        // Closed (1011, the game reloading): both seats come back and read where it is.
+        for seat in &table.seats {
+            note_plies(&mut seen, &seat.transcript);
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        let tokens = table.tokens.clone();
+        table.seats = [
+            server.seat(&table.id, Some(&tokens[0])).await,
+            server.seat(&table.id, Some(&tokens[1])).await,
+        ];
+        let state = table.seats[0].until("state").await;
+        table.seats[1].until("state").await;
+        ply = usize::try_from(state["ply"].as_u64().unwrap()).unwrap();
+        table.v = state["v"].as_u64().unwrap();
+        assert!(ply >= 20, "nothing a client saw is lost");
+    }
+    table.act(Side::White, json!({"t": "resign"}), 1).await;
+    for seat in &table.seats {
+        note_plies(&mut seen, &seat.transcript);
+    }
+    let (status, record) = server
+        .http("GET", &format!("/api/games/{}/record", table.id), "")
+        .await;
+    assert_eq!(status, 200);
+    let finished = Game::from_record(&record).unwrap();
+    assert_eq!(finished.history().len(), 40);
+    for (ply, mv) in &seen {
+        assert_eq!(
+            &finished.history()[*ply as usize - 1].mv.to_string(),
+            mv,
+            "ply {ply}"
+        );
+    }
+}
+
+/// While PostgreSQL is down, `/api/ready` answers 503 (within its probe's 2 s and the second
+/// its answer is kept), `/api/health` still 200; once it is back, 200 again and games are made.
+#[tokio::test]
+#[ignore = "stops the test cluster: scripts/test-postgres runs it alone"]
+async fn postgres_down_readiness_follows_the_database() {
+    if std::env::var("SALPAKAN_TEST_POSTGRES_CTL").is_err() {
+        return;
+    }
+    let db = database("pg-ready");
+    let (child, server) = spawn(&db);
+    let _child = crate::common::Killed(child);
+    let ready = || async { server.http("GET", "/api/ready", "").await.0 };
+    assert_eq!(ready().await, 200);
+    assert!(postgres_ctl("-m fast stop").unwrap().success());
+    let mut waited = 0;
+    while ready().await != 503 {
+        waited += 1;
+        assert!(waited < 50, "still ready with the database down");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(server.http("GET", "/api/health", "").await.0, 200);
+    assert!(postgres_ctl("start").unwrap().success());
+    let mut waited = 0;
+    while ready().await != 200 {
+        waited += 1;
+        assert!(waited < 100, "not ready again with the database back");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let (status, _) = server.json("POST", "/api/games", &json!({})).await;
+    assert_eq!(status, 201);
+}
