@@ -289,6 +289,7 @@ fn open_current(path: &Path, pragmas: &str) -> Result<(Connection, Upgrade), Sto
     }
     conn.execute_batch(pragmas).map_err(at)?;
     let upgrade = upgraded(path, schema::upgrade(&mut conn, schema::STEPS).map_err(at)?)?;
+    conn.set_prepared_statement_cache_capacity(STATEMENTS);
     Ok((conn, upgrade))
 }
 
@@ -307,6 +308,10 @@ fn upgraded(path: &Path, upgrade: Upgrade) -> Result<Upgrade, StoreError> {
 /// The most finished games one [`Write::Prune`] deletes, so that no prune holds the writer
 /// for long.
 pub const PRUNE_BATCH: usize = 256;
+
+/// Statements an SQLite connection keeps prepared: every one the store makes (rusqlite's
+/// default, 16, is fewer, and a statement pushed out is prepared again).
+const STATEMENTS: usize = 64;
 
 /// The most writes one transaction takes.
 const GROUP: usize = 512;
@@ -388,6 +393,7 @@ impl Store {
                     source,
                 })?;
                 conn.execute_batch("PRAGMA query_only = ON; PRAGMA busy_timeout = 5000;")?;
+                conn.set_prepared_statement_cache_capacity(STATEMENTS);
                 Ok(conn)
             })
             .collect::<Result<Vec<_>, StoreError>>()?;

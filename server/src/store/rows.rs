@@ -62,7 +62,7 @@ fn read_game(row: &Row) -> Result<Saved, StoreError> {
 
 fn events(conn: &mut impl Sql, game: &str) -> Result<Vec<Event>, StoreError> {
     conn.query(
-        "SELECT body FROM events WHERE game = $1 ORDER BY v",
+        "SELECT body FROM events WHERE game = ?1 ORDER BY v",
         &[game.into()],
     )?
     .iter()
@@ -73,7 +73,7 @@ fn events(conn: &mut impl Sql, game: &str) -> Result<Vec<Event>, StoreError> {
 /// A game as stored, finished or not (`None` for no such game, or a quarantined one).
 pub(super) fn load(conn: &mut impl Sql, game: &str) -> Result<Option<Saved>, StoreError> {
     let found = conn.query_one(
-        &format!("{SELECT_GAME} WHERE id = $1 AND quarantined IS NULL"),
+        &format!("{SELECT_GAME} WHERE id = ?1 AND quarantined IS NULL"),
         &[game.into()],
     )?;
     let Some(row) = found else {
@@ -89,7 +89,7 @@ pub(super) fn load(conn: &mut impl Sql, game: &str) -> Result<Option<Saved>, Sto
 pub(super) fn ending(conn: &mut impl Sql, game: &str) -> Result<Option<Ending>, StoreError> {
     conn.query_one(
         "SELECT summary, record FROM games
-         WHERE id = $1 AND over = 1 AND summary IS NOT NULL",
+         WHERE id = ?1 AND over = 1 AND summary IS NOT NULL",
         &[game.into()],
     )?
     .map(|row| {
@@ -123,8 +123,8 @@ fn list_start(
         return Ok(Some((i64::MAX, String::new())));
     };
     conn.query_one(
-        "SELECT ended_ms FROM games WHERE id = $1 AND over = 1 AND record IS NOT NULL
-         AND summary IS NOT NULL AND (white_name = $2 OR black_name = $2)",
+        "SELECT ended_ms FROM games WHERE id = ?1 AND over = 1 AND record IS NOT NULL
+         AND summary IS NOT NULL AND (white_name = ?2 OR black_name = ?2)",
         &[before.into(), name.into()],
     )?
     .map(|row| Ok((row.int(0)?, before.to_owned())))
@@ -147,15 +147,15 @@ pub(super) fn player_games(
     let seat = |column: &str| {
         format!(
             "SELECT id, summary, ended_ms FROM games{indexed}
-             WHERE {column} = $1 AND over = 1 AND record IS NOT NULL AND summary IS NOT NULL
-             AND (ended_ms < $2 OR (ended_ms = $2 AND id < $3))",
+             WHERE {column} = ?1 AND over = 1 AND record IS NOT NULL AND summary IS NOT NULL
+             AND (ended_ms < ?2 OR (ended_ms = ?2 AND id < ?3))",
             indexed = dialect.indexed_by(&format!("games_{column}")),
         )
     };
     let sql = format!(
-        "SELECT * FROM ({white} ORDER BY ended_ms DESC, id DESC LIMIT $4) AS w
-         UNION ALL SELECT * FROM ({black} ORDER BY ended_ms DESC, id DESC LIMIT $4) AS b
-         ORDER BY 3 DESC, 1 DESC LIMIT $4",
+        "SELECT * FROM ({white} ORDER BY ended_ms DESC, id DESC LIMIT ?4) AS w
+         UNION ALL SELECT * FROM ({black} ORDER BY ended_ms DESC, id DESC LIMIT ?4) AS b
+         ORDER BY 3 DESC, 1 DESC LIMIT ?4",
         white = seat("white_name"),
         black = seat("black_name"),
     );
@@ -224,7 +224,7 @@ pub(super) fn load_unfinished(
 pub(super) fn any_ended_before(conn: &mut impl Sql, cut_ms: u64) -> Result<bool, StoreError> {
     Ok(conn
         .query_one(
-            "SELECT 1 FROM games WHERE over = 1 AND ended_ms < $1 LIMIT 1",
+            "SELECT 1 FROM games WHERE over = 1 AND ended_ms < ?1 LIMIT 1",
             &[cut_ms.into()],
         )?
         .is_some())
@@ -233,7 +233,7 @@ pub(super) fn any_ended_before(conn: &mut impl Sql, cut_ms: u64) -> Result<bool,
 /// Marks `game` quarantined, saying why.
 pub(super) fn quarantine(conn: &mut impl Sql, game: &str, reason: &str) -> Result<(), StoreError> {
     conn.execute(
-        "UPDATE games SET quarantined = $2 WHERE id = $1",
+        "UPDATE games SET quarantined = ?2 WHERE id = ?1",
         &[game.into(), reason.into()],
     )?;
     Ok(())

@@ -195,7 +195,7 @@ pub(super) fn seat_bots(conn: &mut impl Sql) -> Result<(), StoreError> {
             .unwrap_or_default();
         conn.execute(
             "INSERT INTO players (name, folded, key, bot, created_ms)
-             VALUES ($1, $1, NULL, 1, $2) ON CONFLICT DO NOTHING",
+             VALUES (?1, ?1, NULL, 1, ?2) ON CONFLICT DO NOTHING",
             &[name.into(), crate::clock::unix_ms().into()],
         )?;
     }
@@ -288,7 +288,7 @@ pub(super) fn upgrade_postgres(conn: &mut impl Sql) -> Result<Upgrade, StoreErro
             conn.batch(step)?;
         }
         conn.execute(
-            "UPDATE salpakan_schema SET version = $1",
+            "UPDATE salpakan_schema SET version = ?1",
             &[i64::from(known).into()],
         )?;
         Ok(Upgrade::Done { from, to: known })

@@ -1,7 +1,8 @@
 //! The one seam between the store and its two databases: a connection that runs a statement
 //! with values and returns rows of values. Every statement the store makes is written once,
-//! with `$1`, `$2`, … for its values (PostgreSQL's form; for SQLite each becomes `?1`, …), and
-//! runs on either database; the few places where their dialects differ ask [`Dialect`].
+//! with `?1`, `?2`, … for its values (SQLite's form, run as written; for PostgreSQL each
+//! becomes `$1`, …, once per statement, when it is first prepared), and runs on either
+//! database; the few places where their dialects differ ask [`Dialect`].
 
 use std::collections::HashMap;
 
@@ -182,8 +183,8 @@ pub(super) trait Sql {
     }
 }
 
-/// `$1`, `$2`, … as SQLite's `?1`, `?2`, … (a `$` inside a quoted literal is left alone).
-fn sqlite_placeholders(sql: &str) -> String {
+/// `?1`, `?2`, … as PostgreSQL's `$1`, `$2`, … (a `?` inside a quoted literal is left alone).
+fn postgres_placeholders(sql: &str) -> String {
     let mut out = String::with_capacity(sql.len());
     let mut quoted = false;
     let mut chars = sql.chars().peekable();
@@ -191,8 +192,8 @@ fn sqlite_placeholders(sql: &str) -> String {
         if c == '\'' {
             quoted = !quoted;
         }
-        if c == '$' && !quoted && chars.peek().is_some_and(char::is_ascii_digit) {
-            out.push('?');
+        if c == '?' && !quoted && chars.peek().is_some_and(char::is_ascii_digit) {
+            out.push('$');
         } else {
             out.push(c);
         }
@@ -231,12 +232,12 @@ impl Sql for rusqlite::Connection {
     }
 
     fn execute(&mut self, sql: &str, params: &[Value]) -> Result<u64, StoreError> {
-        let mut stmt = self.prepare_cached(&sqlite_placeholders(sql))?;
+        let mut stmt = self.prepare_cached(sql)?;
         Ok(stmt.execute(rusqlite::params_from_iter(params))? as u64)
     }
 
     fn query(&mut self, sql: &str, params: &[Value]) -> Result<Vec<Row>, StoreError> {
-        let mut stmt = self.prepare_cached(&sqlite_placeholders(sql))?;
+        let mut stmt = self.prepare_cached(sql)?;
         let columns = stmt.column_count();
         let mut rows = stmt.query(rusqlite::params_from_iter(params))?;
         let mut out = Vec::new();
@@ -366,7 +367,7 @@ impl Postgres {
         if let Some(stmt) = self.prepared.get(sql) {
             return Ok(stmt.clone());
         }
-        let stmt = self.client.prepare(sql)?;
+        let stmt = self.client.prepare(&postgres_placeholders(sql))?;
         self.prepared.insert(sql.to_owned(), stmt.clone());
         Ok(stmt)
     }
@@ -414,10 +415,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn placeholders_become_sqlites_outside_literals() {
+    fn placeholders_become_postgresqls_outside_literals() {
         assert_eq!(
-            sqlite_placeholders("SELECT '$1', x FROM t WHERE a = $1 AND b = $12"),
-            "SELECT '$1', x FROM t WHERE a = ?1 AND b = ?12"
+            postgres_placeholders("SELECT '?1', x FROM t WHERE a = ?1 AND b = ?12 AND c = '?'"),
+            "SELECT '?1', x FROM t WHERE a = $1 AND b = $12 AND c = '?'"
         );
     }
 
@@ -434,12 +435,12 @@ mod tests {
             Value::from(None::<i64>),
         ];
         assert_eq!(
-            Sql::execute(&mut conn, "INSERT INTO t VALUES ($1, $2, $3, $4, $5)", &row).unwrap(),
+            Sql::execute(&mut conn, "INSERT INTO t VALUES (?1, ?2, ?3, ?4, ?5)", &row).unwrap(),
             1
         );
         let read = Sql::query_one(
             &mut conn,
-            "SELECT a, b, c, d, e FROM t WHERE a = $1",
+            "SELECT a, b, c, d, e FROM t WHERE a = ?1",
             &[7_i64.into()],
         )
         .unwrap()

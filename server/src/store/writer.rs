@@ -82,8 +82,9 @@ fn commit(conn: &mut impl Sql, group: &[(Vec<Write>, Done)]) -> Vec<Result<Commi
 }
 
 /// One transaction for the group. With `savepoints`, each write has one of its own: a
-/// write that fails is undone alone, and answered with its error; without, the first
-/// failure fails the transaction.
+/// write that fails is undone alone, and answered with its error. Without, the first
+/// failure fails the transaction, and the group's events are inserted together at its end
+/// (a few statements for a group of plies, not one each: on PostgreSQL each is a round trip).
 fn commit_group(
     conn: &mut impl Sql,
     group: &[(Vec<Write>, Done)],
@@ -91,14 +92,16 @@ fn commit_group(
     savepoints: bool,
 ) -> Result<(), StoreError> {
     conn.batch("BEGIN")?;
+    let mut rows = Vec::new();
     for (writes, _) in group {
         if savepoints {
             conn.batch("SAVEPOINT w")?;
         }
         let mut committed = Committed::default();
+        let mut gathered = (!savepoints).then_some(&mut rows);
         match writes
             .iter()
-            .try_for_each(|w| apply(conn, w, &mut committed))
+            .try_for_each(|w| apply(conn, w, &mut committed, gathered.as_deref_mut()))
         {
             Ok(()) => {
                 if savepoints {
@@ -113,10 +116,50 @@ fn commit_group(
             Err(e) => return Err(e),
         }
     }
+    insert_events(conn, rows)?;
     conn.batch("COMMIT")
 }
 
-fn apply(conn: &mut impl Sql, write: &Write, committed: &mut Committed) -> Result<(), StoreError> {
+/// The sizes of the multi-row inserts a group's events are cut into: a few distinct
+/// statements, each prepared once.
+const EVENT_CHUNKS: [usize; 4] = [64, 16, 4, 1];
+
+/// Inserts `rows` (game, version, body) with as few statements as [`EVENT_CHUNKS`] allow.
+fn insert_events(conn: &mut impl Sql, rows: Vec<[Value; 3]>) -> Result<(), StoreError> {
+    let mut rows = rows.into_iter().peekable();
+    let mut left = rows.len();
+    for size in EVENT_CHUNKS {
+        let sql = events_insert(size);
+        while left >= size {
+            let values: Vec<Value> = rows.by_ref().take(size).flatten().collect();
+            conn.execute(&sql, &values)?;
+            left -= size;
+        }
+    }
+    Ok(())
+}
+
+/// `INSERT INTO events … VALUES (?1, ?2, ?3), (?4, ?5, ?6), …` for `rows` rows.
+fn events_insert(rows: usize) -> String {
+    let mut sql = String::from("INSERT INTO events (game, v, body) VALUES ");
+    for row in 0..rows {
+        let first = row * 3 + 1;
+        if row > 0 {
+            sql.push_str(", ");
+        }
+        sql.push_str(&format!("(?{first}, ?{}, ?{})", first + 1, first + 2));
+    }
+    sql
+}
+
+/// Applies `write`; its events' rows go to `gathered` if given (inserted by the caller),
+/// else are inserted now.
+fn apply(
+    conn: &mut impl Sql,
+    write: &Write,
+    committed: &mut Committed,
+    gathered: Option<&mut Vec<[Value; 3]>>,
+) -> Result<(), StoreError> {
     match write {
         Write::Create { spec, creator } => {
             let clock = spec.clock;
@@ -125,8 +168,8 @@ fn apply(conn: &mut impl Sql, write: &Write, committed: &mut Committed) -> Resul
                  black_player, clock_initial_ms, clock_increment_ms, white_token, black_token,
                  invite, bot_seed, created_ms, creator_ip, setup_ms, seated_ms, white_name,
                  black_name, rated)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-                 $17, $18, $19)",
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
+                 ?17, ?18, ?19)",
                 &[
                     Value::from(&spec.id),
                     i64::from(spec.rules.setup_rows()).into(),
@@ -152,15 +195,15 @@ fn apply(conn: &mut impl Sql, write: &Write, committed: &mut Committed) -> Resul
             )?;
         }
         Write::Delete(game) => {
-            conn.execute("DELETE FROM events WHERE game = $1", &[game.into()])?;
-            conn.execute("DELETE FROM games WHERE id = $1", &[game.into()])?;
+            conn.execute("DELETE FROM events WHERE game = ?1", &[game.into()])?;
+            conn.execute("DELETE FROM games WHERE id = ?1", &[game.into()])?;
         }
         Write::Quarantine { game, reason } => quarantine(conn, game, reason)?,
         Write::Prune { ended_before_ms } => {
             // A batch at most, the oldest first, through the index of ended games: a prune
             // never holds the writer for long, whatever the backlog.
             let old = format!(
-                "SELECT id FROM games WHERE over = 1 AND ended_ms < $1
+                "SELECT id FROM games WHERE over = 1 AND ended_ms < ?1
                  ORDER BY ended_ms LIMIT {PRUNE_BATCH}"
             );
             let cut = [Value::from(*ended_before_ms)];
@@ -176,12 +219,12 @@ fn apply(conn: &mut impl Sql, write: &Write, committed: &mut Committed) -> Resul
         } => {
             let sql = match side {
                 Side::White => {
-                    "UPDATE games SET white_token = $2, seated_ms = COALESCE($3, seated_ms),
-                     white_name = $4 WHERE id = $1"
+                    "UPDATE games SET white_token = ?2, seated_ms = COALESCE(?3, seated_ms),
+                     white_name = ?4 WHERE id = ?1"
                 }
                 Side::Black => {
-                    "UPDATE games SET black_token = $2, seated_ms = COALESCE($3, seated_ms),
-                     black_name = $4 WHERE id = $1"
+                    "UPDATE games SET black_token = ?2, seated_ms = COALESCE(?3, seated_ms),
+                     black_name = ?4 WHERE id = ?1"
                 }
             };
             conn.execute(
@@ -202,7 +245,7 @@ fn apply(conn: &mut impl Sql, write: &Write, committed: &mut Committed) -> Resul
         } => {
             conn.execute(
                 "INSERT INTO players (name, folded, key, bot, created_ms)
-                 VALUES ($1, $2, $3, $4, $5)",
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
                 &[
                     name.into(),
                     name.to_ascii_lowercase().into(),
@@ -218,29 +261,27 @@ fn apply(conn: &mut impl Sql, write: &Write, committed: &mut Committed) -> Resul
             events,
             ending,
         } => {
+            let mut rows = Vec::with_capacity(events.len());
             for (i, event) in events.iter().enumerate() {
                 let body =
                     serde_json::to_string(event).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-                conn.execute(
-                    "INSERT INTO events (game, v, body) VALUES ($1, $2, $3)",
-                    &[game.into(), (*first_v + i as u64).into(), body.into()],
-                )?;
+                rows.push([game.into(), (*first_v + i as u64).into(), body.into()]);
                 if let Event::Ready {
                     side,
                     formation: Some(setup),
                 } = event
                 {
                     let sql = match side {
-                        Side::White => "UPDATE games SET white_setup = $2 WHERE id = $1",
-                        Side::Black => "UPDATE games SET black_setup = $2 WHERE id = $1",
+                        Side::White => "UPDATE games SET white_setup = ?2 WHERE id = ?1",
+                        Side::Black => "UPDATE games SET black_setup = ?2 WHERE id = ?1",
                     };
                     conn.execute(sql, &[game.into(), setup.cell_values().to_vec().into()])?;
                 }
             }
             if let Some(ended) = ending {
                 conn.execute(
-                    "UPDATE games SET over = 1, creator_ip = NULL, summary = $2, record = $3,
-                     ended_ms = $4 WHERE id = $1",
+                    "UPDATE games SET over = 1, creator_ip = NULL, summary = ?2, record = ?3,
+                     ended_ms = ?4 WHERE id = ?1",
                     &[
                         game.into(),
                         (&ended.ending.summary).into(),
@@ -249,6 +290,10 @@ fn apply(conn: &mut impl Sql, write: &Write, committed: &mut Committed) -> Resul
                     ],
                 )?;
                 count_results(conn, ended, committed)?;
+            }
+            match gathered {
+                Some(gathered) => gathered.extend(rows),
+                None => insert_events(conn, rows)?,
             }
         }
     }
@@ -267,8 +312,8 @@ fn count_results(
     for (name, result) in &ended.results {
         let one = |r| Value::from(*result == r);
         conn.execute(
-            "UPDATE players SET games = games + 1, won = won + $2, lost = lost + $3,
-             drawn = drawn + $4 WHERE name = $1",
+            "UPDATE players SET games = games + 1, won = won + ?2, lost = lost + ?3,
+             drawn = drawn + ?4 WHERE name = ?1",
             &[
                 name.into(),
                 one(GameResult::Won),
@@ -278,7 +323,7 @@ fn count_results(
         )?;
     }
     let read = format!(
-        "SELECT {PLAYER_COLUMNS} FROM players WHERE name = $1{}",
+        "SELECT {PLAYER_COLUMNS} FROM players WHERE name = ?1{}",
         conn.dialect().for_update()
     );
     let mut rows = Vec::with_capacity(ended.results.len());
@@ -303,7 +348,7 @@ fn count_results(
         let (a, b) = Glicko::game(glicko(first), glicko(second), score);
         for (row, after) in [(first, a), (second, b)] {
             conn.execute(
-                "UPDATE players SET rating = $2, rd = $3, volatility = $4 WHERE name = $1",
+                "UPDATE players SET rating = ?2, rd = ?3, volatility = ?4 WHERE name = ?1",
                 &[
                     (&row.name).into(),
                     after.rating.into(),
