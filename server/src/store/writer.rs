@@ -126,9 +126,12 @@ const EVENT_CHUNKS: [usize; 4] = [64, 16, 4, 1];
 
 /// Inserts `rows` (game, version, body) with as few statements as [`EVENT_CHUNKS`] allow.
 fn insert_events(conn: &mut impl Sql, rows: Vec<[Value; 3]>) -> Result<(), StoreError> {
-    let mut rows = rows.into_iter().peekable();
     let mut left = rows.len();
+    let mut rows = rows.into_iter();
     for size in EVENT_CHUNKS {
+        if left < size {
+            continue;
+        }
         let sql = events_insert(size);
         while left >= size {
             let values: Vec<Value> = rows.by_ref().take(size).flatten().collect();
@@ -369,5 +372,52 @@ fn glicko(row: &PlayerRow) -> Glicko {
         rating: row.rating,
         rd: row.rd,
         volatility: row.volatility,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_groups_events_go_in_at_most_four_kinds_of_insert_and_all_arrive_in_order() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        conn.execute_batch(
+            "CREATE TABLE events (game TEXT, v INTEGER, body TEXT, PRIMARY KEY (game, v))",
+        )
+        .unwrap();
+        for n in [0_u64, 1, 3, 5, 64, 85, 150] {
+            let game = format!("g{n}");
+            let rows = (1..=n)
+                .map(|v| {
+                    [
+                        Value::from(&game),
+                        v.into(),
+                        format!("{{\"n\":{v}}}").into(),
+                    ]
+                })
+                .collect();
+            insert_events(&mut conn, rows).unwrap();
+            let stored = Sql::query(
+                &mut conn,
+                "SELECT v, body FROM events WHERE game = ?1 ORDER BY v",
+                &[game.as_str().into()],
+            )
+            .unwrap();
+            assert_eq!(stored.len() as u64, n);
+            for (i, row) in stored.iter().enumerate() {
+                let v = i as i64 + 1;
+                assert_eq!(
+                    (row.int(0).unwrap(), row.text(1).unwrap()),
+                    (v, format!("{{\"n\":{v}}}"))
+                );
+            }
+        }
+        // 64 + 16 + 4 + 1 = 85 rows in four statements, each of a size the list names.
+        assert_eq!(EVENT_CHUNKS.iter().sum::<usize>(), 85);
+        assert_eq!(
+            events_insert(2),
+            "INSERT INTO events (game, v, body) VALUES (?1, ?2, ?3), (?4, ?5, ?6)"
+        );
     }
 }
