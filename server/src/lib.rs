@@ -56,7 +56,6 @@ pub mod wire;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-pub use command::{run_command, serve_until_signal};
 pub use config::{Config, ConfigError, Limits, LogFormat};
 pub use secret::{Entropy, OsEntropy, SeededEntropy};
 pub use store::{Durability, StoreError};

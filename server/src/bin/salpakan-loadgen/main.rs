@@ -541,7 +541,7 @@ fn start_own(
 fn main() -> ExitCode {
     let raw: Vec<String> = std::env::args().skip(1).collect();
     if raw.first().map(String::as_str) == Some("--serve") {
-        return salpakan_server::run_command(raw[1..].to_vec());
+        return salpakan_server::command::run_command(raw[1..].to_vec());
     }
     // Its clients hold two sockets a game: as many files as the system allows.
     if let Err(e) = salpakan_server::listen::raise_open_file_limit() {
