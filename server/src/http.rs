@@ -55,7 +55,6 @@ impl std::fmt::Display for DebugCause<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.0 {
             HubError::Store(cause) => write!(f, "{cause}"),
-            HubError::Restore(cause) => write!(f, "{cause}"),
             other => write!(f, "{other:?}"),
         }
     }
@@ -80,7 +79,7 @@ impl From<HubError> for ApiError {
             | HubError::TooManyConnections(_)
             | HubError::TooManyReconnects(_)
             | HubError::TooManyCreated(_) => StatusCode::TOO_MANY_REQUESTS,
-            HubError::Store(_) | HubError::Restore(_) | HubError::Unreplayable(_) => {
+            HubError::Store(_) | HubError::Unreplayable(_) => {
                 tracing::error!(error = %DebugCause(&e), "a request failed");
                 StatusCode::INTERNAL_SERVER_ERROR
             }

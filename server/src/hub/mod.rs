@@ -105,9 +105,6 @@ pub enum HubError {
     /// The database failed (500; the cause is logged, never sent).
     #[error("the server could not do that")]
     Store(#[from] StoreError),
-    /// A stored game the rules refuse (500; logged).
-    #[error("the server could not do that")]
-    Restore(#[from] RestoreError),
     /// A kept record the engine does not replay (500; logged).
     #[error("the server could not do that")]
     Unreplayable(String),
@@ -138,7 +135,7 @@ impl HubError {
             HubError::OwnGame => Code::OwnGame,
             HubError::TooManyPlayers(_) => Code::TooManyPlayers,
             HubError::Draining => Code::Draining,
-            HubError::Store(_) | HubError::Restore(_) | HubError::Unreplayable(_) => Code::Internal,
+            HubError::Store(_) | HubError::Unreplayable(_) => Code::Internal,
         };
         Refusal::new(code, self.to_string())
     }
@@ -266,12 +263,8 @@ impl Hub {
                     hub.admit(room, creator);
                 }
                 Err(e) => {
-                    tracing::warn!(game = %id, error = %e, "game not restored: quarantined");
                     let store = hub.store.clone();
-                    let write = Write::Quarantine {
-                        game: id,
-                        reason: e.to_string(),
-                    };
+                    let write = quarantine(&id, &e);
                     tokio::spawn(async move { store.write(vec![write]).await });
                 }
             }
@@ -449,12 +442,7 @@ impl Hub {
             // A stored game the rules refuse is quarantined (if the start's own quarantine
             // of it is not committed yet, this one is) and answers as no game.
             Err(e) => {
-                tracing::warn!(game = %id, error = %e, "game not restored: quarantined");
-                let write = Write::Quarantine {
-                    game: id.to_owned(),
-                    reason: e.to_string(),
-                };
-                self.store.write(vec![write]).await?;
+                self.store.write(vec![quarantine(id, &e)]).await?;
                 Ok(None)
             }
         }
@@ -664,6 +652,16 @@ impl Hub {
         self.forget(live);
         live.bot.notify_one();
         true
+    }
+}
+
+/// The write that leaves out stored game `id`, which the rules refuse (`why`), from now on;
+/// said in the log.
+fn quarantine(id: &str, why: &RestoreError) -> Write {
+    tracing::warn!(game = %id, error = %why, "game not restored: quarantined");
+    Write::Quarantine {
+        game: id.to_owned(),
+        reason: why.to_string(),
     }
 }
 

@@ -29,6 +29,33 @@ fn note_plies(seen: &mut BTreeMap<u64, String>, transcript: &[String]) {
     }
 }
 
+/// White resigns; the game's record then holds `plies` plies, among them every ply any
+/// client saw (`seen`, with what the seats read since).
+async fn resign_and_check_record(
+    server: &Server,
+    table: &mut Table,
+    mut seen: BTreeMap<u64, String>,
+    plies: usize,
+) {
+    table.act(Side::White, json!({"t": "resign"}), 1).await;
+    for seat in &table.seats {
+        note_plies(&mut seen, &seat.transcript);
+    }
+    let (status, record) = server
+        .http("GET", &format!("/api/games/{}/record", table.id), "")
+        .await;
+    assert_eq!(status, 200);
+    let finished = Game::from_record(&record).unwrap();
+    assert_eq!(finished.history().len(), plies);
+    for (ply, mv) in &seen {
+        assert_eq!(
+            &finished.history()[*ply as usize - 1].mv.to_string(),
+            mv,
+            "ply {ply}"
+        );
+    }
+}
+
 #[tokio::test]
 async fn killed_mid_game_the_server_restores_it_and_the_seats_finish() {
     let db = database("crash");
@@ -87,23 +114,7 @@ async fn killed_mid_game_the_server_restores_it_and_the_seats_finish() {
         "the restored game is at ply 20 or 21, not {ply}"
     );
     table.replay(&game, ply as usize, 40).await;
-    table.act(Side::White, json!({"t": "resign"}), 1).await;
-    for seat in &table.seats {
-        note_plies(&mut seen, &seat.transcript);
-    }
-    let (status, record) = server
-        .http("GET", &format!("/api/games/{}/record", table.id), "")
-        .await;
-    assert_eq!(status, 200);
-    let finished = Game::from_record(&record).unwrap();
-    assert_eq!(finished.history().len(), 40);
-    for (ply, mv) in &seen {
-        assert_eq!(
-            &finished.history()[*ply as usize - 1].mv.to_string(),
-            mv,
-            "ply {ply}"
-        );
-    }
+    resign_and_check_record(&server, &mut table, seen, 40).await;
     // SIGTERM: the server stops and exits 0.
     let status = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
@@ -180,23 +191,7 @@ async fn postgres_down_a_restart_mid_game_loses_nothing_a_client_saw() {
         table.v = state["v"].as_u64().unwrap();
         assert!(ply >= 20, "nothing a client saw is lost");
     }
-    table.act(Side::White, json!({"t": "resign"}), 1).await;
-    for seat in &table.seats {
-        note_plies(&mut seen, &seat.transcript);
-    }
-    let (status, record) = server
-        .http("GET", &format!("/api/games/{}/record", table.id), "")
-        .await;
-    assert_eq!(status, 200);
-    let finished = Game::from_record(&record).unwrap();
-    assert_eq!(finished.history().len(), 40);
-    for (ply, mv) in &seen {
-        assert_eq!(
-            &finished.history()[*ply as usize - 1].mv.to_string(),
-            mv,
-            "ply {ply}"
-        );
-    }
+    resign_and_check_record(&server, &mut table, seen, 40).await;
 }
 
 /// While PostgreSQL is down, `/api/ready` answers 503 (within its probe's 2 s and the second
