@@ -38,6 +38,12 @@ pub enum ConfigError {
     /// `--log-format` other than `text` or `json`.
     #[error("--log-format text or json, not {0}")]
     LogFormat(String),
+    /// `--node` other than 1 to 32 of `a-z 0-9 _ -`.
+    #[error("--node takes 1 to 32 of a-z 0-9 _ -, not {0:?}")]
+    Node(String),
+    /// `--public-url` that is not an `http://` or `https://` URL without a query.
+    #[error("--public-url takes http://HOST:PORT (or https://), not {0:?}")]
+    PublicUrl(String),
     /// A switch's environment variable that is neither on (`1`, `true`, `yes`) nor off
     /// (`0`, `false`, `no`, empty).
     #[error("1 or 0, not {0}")]
@@ -212,6 +218,15 @@ pub struct Config {
     pub log_format: LogFormat,
     /// Where `/metrics` and the admin routes are served (`None`: nowhere).
     pub metrics_addr: Option<SocketAddr>,
+    /// This node's name among the nodes sharing a PostgreSQL database (`--node`; default
+    /// `main`). Names nothing on SQLite.
+    pub node: String,
+    /// Where the other nodes reach this one (`--public-url`; default `http://` and the
+    /// listening address, a loopback one when it listens on every address).
+    pub public_url: Option<String>,
+    /// How long a node owns its games without renewing its lease (`--lease-secs`): a node
+    /// silent this long has its games taken over by the others.
+    pub lease: Duration,
     /// The limits.
     pub limits: Limits,
 }
@@ -228,6 +243,9 @@ impl Default for Config {
             bot_budget: 2_000,
             log_format: LogFormat::Text,
             metrics_addr: None,
+            node: "main".to_owned(),
+            public_url: None,
+            lease: Duration::from_secs(10),
             limits: Limits::default(),
         }
     }
@@ -356,6 +374,9 @@ const FLAGS: &[(&str, Takes)] = &[
     ("--durability", Takes::Value),
     ("--log-format", Takes::Value),
     ("--metrics-addr", Takes::Value),
+    ("--node", Takes::Value),
+    ("--public-url", Takes::Value),
+    ("--lease-secs", Takes::Value),
     ("--trusted-proxy", Takes::List),
     ("--trust-forwarded-for", Takes::Switch),
     ("--ipv6-prefix", Takes::Value),
@@ -378,6 +399,36 @@ const FLAGS: &[(&str, Takes)] = &[
     ("--abandon-grace-secs", Takes::Value),
     ("--setup-expiry-secs", Takes::Value),
 ];
+
+/// Whether `name` may name a node: 1 to 32 of `a-z 0-9 _ -`.
+#[must_use]
+pub fn valid_node(name: &str) -> bool {
+    (1..=32).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-')
+}
+
+impl Config {
+    /// Where the other nodes reach this one, `--public-url` or what `addr` (the address
+    /// bound) gives.
+    #[must_use]
+    pub fn public_url_for(&self, addr: SocketAddr) -> String {
+        if let Some(url) = &self.public_url {
+            return url.clone();
+        }
+        let ip = match addr.ip() {
+            std::net::IpAddr::V4(ip) if ip.is_unspecified() => {
+                std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST)
+            }
+            std::net::IpAddr::V6(ip) if ip.is_unspecified() => {
+                std::net::IpAddr::V6(std::net::Ipv6Addr::LOCALHOST)
+            }
+            ip => ip,
+        };
+        format!("http://{}", SocketAddr::new(ip, addr.port()))
+    }
+}
 
 /// The environment variable of `flag`: `--games-per-ip` is `SALPAKAN_GAMES_PER_IP`.
 #[must_use]
@@ -413,6 +464,12 @@ switch takes 1 or 0, --trusted-proxy a list separated by commas); the command li
                                filters it, default info)
   --metrics-addr ADDR          serve Prometheus text at /metrics, and the admin routes, on
                                ADDR only (default: off; keep it on loopback)
+  --node NAME                  this node's name among the servers sharing one PostgreSQL
+                               database (default main; 1 to 32 of a-z 0-9 _ -)
+  --public-url URL             where the other nodes reach this one (default http:// and
+                               the address listened on; loopback for an unspecified one)
+  --lease-secs N               a node silent this long has its games taken over by the
+                               others (default 10; 2 to 600)
   --trusted-proxy CIDR         believe X-Forwarded-For on connections from CIDR (a proxy
                                that sets it; repeat for more); otherwise it is never read
   --trust-forwarded-for        the same for a proxy on this machine (127.0.0.0/8 and ::1)
@@ -529,6 +586,30 @@ impl Config {
                 }
             }
             "--metrics-addr" => self.metrics_addr = Some(parse_addr(value)?),
+            "--node" => {
+                if !valid_node(value) {
+                    return Err(ConfigError::Node(value.to_owned()));
+                }
+                value.clone_into(&mut self.node);
+            }
+            "--public-url" => {
+                if !(value.starts_with("http://") || value.starts_with("https://"))
+                    || value.contains(['?', '#', ' '])
+                {
+                    return Err(ConfigError::PublicUrl(value.to_owned()));
+                }
+                self.public_url = Some(value.trim_end_matches('/').to_owned());
+            }
+            "--lease-secs" => {
+                let lease: u64 = number(flag, value)?;
+                if !(2..=600).contains(&lease) {
+                    return Err(ConfigError::Number {
+                        flag: flag.to_owned(),
+                        value: value.to_owned(),
+                    });
+                }
+                self.lease = Duration::from_secs(lease);
+            }
             "--trust-forwarded-for" => self.trusted_proxies.extend(Cidr::loopback()),
             "--trusted-proxy" => self.trusted_proxies.push(value.parse()?),
             "--ipv6-prefix" => {
@@ -599,6 +680,9 @@ impl Config {
                     "--metrics-addr" => {
                         self.metrics_addr.map(|a| a.to_string()).unwrap_or_default()
                     }
+                    "--node" => self.node.clone(),
+                    "--public-url" => self.public_url.clone().unwrap_or_default(),
+                    "--lease-secs" => secs(self.lease),
                     "--trusted-proxy" => self
                         .trusted_proxies
                         .iter()

@@ -72,7 +72,7 @@ impl From<HubError> for ApiError {
                 StatusCode::TOO_MANY_REQUESTS
             }
             HubError::NotFound => StatusCode::NOT_FOUND,
-            HubError::Draining => StatusCode::SERVICE_UNAVAILABLE,
+            HubError::Draining | HubError::Elsewhere(_) => StatusCode::SERVICE_UNAVAILABLE,
             HubError::Unauthorized => StatusCode::UNAUTHORIZED,
             HubError::SeatTaken | HubError::NotOver => StatusCode::CONFLICT,
             HubError::TooManyGames(_)
@@ -132,11 +132,25 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
 /// connection from a trusted proxy, the last `X-Forwarded-For` entry; an IPv6 address by its
 /// prefix ([`crate::config::AddressKey`]).
 fn client_ip(hub: &Hub, peer: SocketAddr, headers: &HeaderMap) -> IpAddr {
-    let config = hub.config();
-    config.address_key.of(forwarded_for(config, peer, headers))
+    hub.config()
+        .address_key
+        .of(forwarded_for(hub, peer, headers))
 }
 
-fn forwarded_for(config: &crate::config::Config, peer: SocketAddr, headers: &HeaderMap) -> IpAddr {
+fn forwarded_for(hub: &Hub, peer: SocketAddr, headers: &HeaderMap) -> IpAddr {
+    let config = hub.config();
+    // A request another node forwarded names its client, believed with the nodes' key.
+    if let Some(key) = hub.node_key()
+        && headers
+            .get(crate::forward::NODE_KEY)
+            .is_some_and(|got| crate::secret::same(got.as_bytes(), key.as_bytes()))
+        && let Some(ip) = headers
+            .get(crate::forward::CLIENT)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse().ok())
+    {
+        return ip;
+    }
     if config
         .trusted_proxies
         .iter()
@@ -448,6 +462,60 @@ async fn no_page() -> Response {
         .into_response()
 }
 
+/// What owns the requests to `path`: a game (its id), the lobby ([`LOBBY`]), or nothing
+/// (served by any node).
+///
+/// [`LOBBY`]: crate::store::LOBBY
+fn owned_by(path: &str) -> Option<&str> {
+    let rest = path.strip_prefix("/api/")?;
+    if let Some(game) = rest.strip_prefix("games/") {
+        return game.split('/').next().filter(|id| !id.is_empty());
+    }
+    let lobby = rest == "lobby"
+        || rest == "lobby/socket"
+        || rest == "players/socket"
+        || rest == "pool"
+        || rest == "seeks"
+        || rest.starts_with("seeks/");
+    lobby.then_some(crate::store::LOBBY)
+}
+
+/// Serves here what this node owns; forwards the rest to its owner (a request another node
+/// forwarded is never forwarded again: it is refused with 503 `draining`, try again).
+async fn to_owner(
+    State(hub): State<Arc<Hub>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    request: Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let Some(key) = owned_by(request.uri().path()).map(str::to_owned) else {
+        return next.run(request).await;
+    };
+    let place = match hub.place(&key).await {
+        Ok(place) => place,
+        Err(e) => return ApiError::from(e).into_response(),
+    };
+    let crate::hub::Place::At(url) = place else {
+        return next.run(request).await;
+    };
+    let Some(forwarder) = request
+        .extensions()
+        .get::<Arc<crate::forward::Forwarder>>()
+        .cloned()
+    else {
+        return next.run(request).await;
+    };
+    if forwarder.from_node(request.headers()) {
+        return ApiError::from(HubError::Elsewhere(url)).into_response();
+    }
+    let client = client_ip(&hub, peer, request.headers());
+    if request.uri().path().ends_with("/socket") {
+        forwarder.socket(&url, request, client, READ_LIMIT).await
+    } else {
+        forwarder.http(&url, request, client).await
+    }
+}
+
 /// The server's routes over `hub`.
 pub fn router(hub: Arc<Hub>) -> Router {
     let api = Router::new()
@@ -474,6 +542,18 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/{*rest}", any(no_route))
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(BODY_LIMIT));
+    // One node of several: a game's (or the lobby's) requests go to the node that owns it.
+    let api = match hub.node_key() {
+        Some(key) => api
+            .layer(axum::middleware::from_fn_with_state(
+                Arc::clone(&hub),
+                to_owner,
+            ))
+            .layer(axum::Extension(Arc::new(crate::forward::Forwarder::new(
+                key,
+            )))),
+        None => api,
+    };
     let router = match hub.config().static_dir.clone() {
         Some(dir) => api.fallback_service(ServeDir::new(dir)),
         None => api.fallback(no_page),

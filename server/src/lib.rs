@@ -18,6 +18,7 @@
 //! - [`config`]: the settings and limits;
 //! - [`hub`]: the games in memory, the per-address quotas, the commit-then-send path, timers
 //!   and bots;
+//! - [`forward`]: requests and sockets handed on to the node that owns their game;
 //! - [`socket`], [`lobby_socket`], [`http`]: the game socket, the player and lobby sockets,
 //!   and the routes;
 //! - [`operator`]: the operator's listener, `/metrics` and the admin routes;
@@ -40,6 +41,7 @@ pub mod client;
 pub mod clock;
 pub mod command;
 pub mod config;
+pub mod forward;
 pub mod http;
 pub mod hub;
 pub mod listen;
@@ -117,11 +119,25 @@ pub async fn start(config: Config, entropy: Arc<dyn Entropy>) -> Result<Running,
         config = %settings.join(" "),
         "starting"
     );
+    let listen = |source| StartError::Listen {
+        addr: config.addr,
+        source,
+    };
+    // Bound first: the other nodes are told where this one is.
+    let listener = tokio::net::TcpListener::bind(config.addr)
+        .await
+        .map_err(listen)?;
+    let addr = listener.local_addr().map_err(listen)?;
+    let node = store::Node {
+        name: config.node.clone(),
+        url: config.public_url_for(addr),
+        lease: config.lease,
+    };
     // Off the async threads: a restore reads every unfinished game, and PostgreSQL's client
     // blocks on a runtime of its own.
     let opened = {
         let (db, durability) = (config.db.clone(), config.durability);
-        tokio::task::spawn_blocking(move || Store::open(&db, durability))
+        tokio::task::spawn_blocking(move || Store::open(&db, durability, &node))
             .await
             .map_err(|e| StartError::Runtime(std::io::Error::other(e)))??
     };
@@ -130,14 +146,6 @@ pub async fn start(config: Config, entropy: Arc<dyn Entropy>) -> Result<Running,
     }
     let (store, unfinished) = (opened.store, opened.unfinished);
     let (restored, players) = (unfinished.len(), opened.players.len());
-    let listen = |source| StartError::Listen {
-        addr: config.addr,
-        source,
-    };
-    let listener = tokio::net::TcpListener::bind(config.addr)
-        .await
-        .map_err(listen)?;
-    let addr = listener.local_addr().map_err(listen)?;
     let operator_listener = match config.metrics_addr {
         Some(at) => {
             let metrics = |source| StartError::Metrics { addr: at, source };
@@ -147,8 +155,29 @@ pub async fn start(config: Config, entropy: Arc<dyn Entropy>) -> Result<Running,
         None => None,
     };
     let (limits, key) = (config.limits, config.address_key);
-    let hub = Hub::new(config, store.clone(), entropy, unfinished, opened.players);
+    let hub = Hub::new(
+        config,
+        store.clone(),
+        entropy,
+        unfinished,
+        opened.players,
+        opened.cluster,
+    );
     let connections = Arc::new(listen::Connections::default());
+    if store.shared() {
+        // The other nodes' forwarded connections are not held to one client's limits.
+        let (hub, connections) = (Arc::clone(&hub), Arc::clone(&connections));
+        let mut stopping = hub.stopping();
+        tokio::spawn(async move {
+            loop {
+                connections.set_peers(hub.peer_addresses().await);
+                tokio::select! {
+                    () = tokio::time::sleep(std::time::Duration::from_secs(2)) => {}
+                    _ = stopping.changed() => return,
+                }
+            }
+        });
+    }
     let serving = tokio::spawn(listen::serve(
         listener,
         http::router(Arc::clone(&hub)),
@@ -234,6 +263,13 @@ impl Running {
         let _ = self.serving.await;
         if let Some((_, task)) = self.operator {
             let _ = task.await;
+        }
+        // One node of several hands its games over: its lease ends after its last write,
+        // and the others take them at once.
+        if self.store.shared()
+            && let Err(e) = self.store.expire().await
+        {
+            tracing::warn!(error = %e, "the lease could not be ended: the others take over when it lapses");
         }
         self.store.close().await;
         tracing::info!("stopped: every accepted write is committed");

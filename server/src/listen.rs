@@ -37,9 +37,24 @@ pub struct Connections {
     pending: Mutex<HashMap<IpAddr, (usize, Budget)>>,
     http: AtomicUsize,
     open: AtomicUsize,
+    /// The other nodes' addresses: their forwarded requests and sockets carry many clients,
+    /// so the per-address limits do not apply to them (the server's total still does).
+    peers: Mutex<Vec<IpAddr>>,
 }
 
 impl Connections {
+    /// The other nodes' addresses from now on.
+    pub fn set_peers(&self, peers: Vec<IpAddr>) {
+        *self.peers.lock().unwrap_or_else(PoisonError::into_inner) = peers;
+    }
+
+    fn is_peer(&self, ip: IpAddr) -> bool {
+        self.peers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .contains(&ip)
+    }
+
     fn lock(&self) -> MutexGuard<'_, HashMap<IpAddr, (usize, Budget)>> {
         self.pending.lock().unwrap_or_else(PoisonError::into_inner)
     }
@@ -65,6 +80,7 @@ impl Connections {
     /// Counts a new connection from `key` at `now`, or says why it is refused.
     fn admit(
         self: &Arc<Self>,
+        ip: IpAddr,
         key: IpAddr,
         limits: &Limits,
         total: usize,
@@ -72,6 +88,22 @@ impl Connections {
     ) -> Result<(Pending, InHttp, Open), &'static str> {
         if self.open() >= total {
             return Err("the server's connections are all taken");
+        }
+        if self.is_peer(ip) {
+            self.open.fetch_add(1, Ordering::Relaxed);
+            self.http.fetch_add(1, Ordering::Relaxed);
+            return Ok((
+                Pending {
+                    connections: Arc::clone(self),
+                    key: None,
+                },
+                InHttp {
+                    connections: Arc::clone(self),
+                },
+                Open {
+                    connections: Arc::clone(self),
+                },
+            ));
         }
         let mut pending = self.lock();
         let (count, rate) = pending.entry(key).or_insert_with(|| {
@@ -92,7 +124,7 @@ impl Connections {
         Ok((
             Pending {
                 connections: Arc::clone(self),
-                key,
+                key: Some(key),
             },
             InHttp {
                 connections: Arc::clone(self),
@@ -119,16 +151,18 @@ impl Drop for InHttp {
 /// (at its first request, or when it closes).
 struct Pending {
     connections: Arc<Connections>,
-    key: IpAddr,
+    /// The address counted (none for another node's connection).
+    key: Option<IpAddr>,
 }
 
 impl Drop for Pending {
     fn drop(&mut self) {
+        let Some(key) = self.key else { return };
         let mut pending = self.connections.lock();
-        if let Some((count, rate)) = pending.get_mut(&self.key) {
+        if let Some((count, rate)) = pending.get_mut(&key) {
             *count = count.saturating_sub(1);
             if *count == 0 && rate.is_empty(Instant::now()) {
-                pending.remove(&self.key);
+                pending.remove(&key);
             }
         }
     }
@@ -234,7 +268,7 @@ pub async fn serve(
                     }
                 };
                 let Ok((pending, in_http, open)) =
-                    connections.admit(key.of(peer.ip()), &limits, total, Instant::now())
+                    connections.admit(peer.ip(), key.of(peer.ip()), &limits, total, Instant::now())
                 else {
                     drop(stream);
                     continue;

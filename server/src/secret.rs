@@ -108,16 +108,18 @@ pub fn digest(secret: &str) -> String {
     hex(&Sha256::digest(secret.as_bytes()))
 }
 
+/// Whether `a` and `b` are the same bytes, compared in time that does not depend on where
+/// they differ.
+#[must_use]
+pub fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
 /// Whether `secret` is the one whose digest is `stored`, comparing the digests in time that
 /// does not depend on where they differ.
 #[must_use]
 pub fn matches(secret: &str, stored: &str) -> bool {
-    let given = digest(secret);
-    let (a, b) = (given.as_bytes(), stored.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    same(digest(secret).as_bytes(), stored.as_bytes())
 }
 
 #[cfg(test)]

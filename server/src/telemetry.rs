@@ -43,6 +43,10 @@ pub const COMMIT_WRITES: &str = "salpakan_commit_writes";
 pub const COMMIT_FAILURES: &str = "salpakan_commit_failures_total";
 /// Seconds a server bot thought, by `bot`.
 pub const BOT_SECONDS: &str = "salpakan_bot_think_seconds";
+/// Games this node took over from nodes whose leases lapsed.
+pub const GAMES_TAKEN_OVER: &str = "salpakan_games_taken_over_total";
+/// Requests and sockets this node forwarded to the node owning their game, by `kind`.
+pub const FORWARDED: &str = "salpakan_forwarded_total";
 /// 1, with the build's `version` and `commit`.
 pub const BUILD_INFO: &str = "salpakan_build_info";
 
@@ -93,6 +97,24 @@ fn describe() {
     describe_counter!(COMMIT_FAILURES, "Group commits that failed.");
     describe_histogram!(BOT_SECONDS, "Seconds a server bot thought about a move.");
     describe_gauge!(BUILD_INFO, "The build: version and commit.");
+    describe_counter!(
+        GAMES_TAKEN_OVER,
+        "Games taken over from nodes whose leases lapsed."
+    );
+    describe_counter!(
+        FORWARDED,
+        "Requests (kind http) and sockets (kind socket) forwarded to their game's node."
+    );
+}
+
+/// `n` games were taken over from a lapsed node.
+pub fn taken_over(n: usize) {
+    counter!(GAMES_TAKEN_OVER).increment(n as u64);
+}
+
+/// A request (`http`) or a socket (`socket`) was forwarded to another node.
+pub fn forwarded(kind: &'static str) {
+    counter!(FORWARDED, "kind" => kind).increment(1);
 }
 
 /// A game was created.

@@ -532,6 +532,27 @@ impl Hub {
     }
 }
 
+impl Hub {
+    /// This node no longer holds the lobby (its lease lapsed): every seek and pool entry
+    /// goes, and every player socket is told to connect again (1012), to the lobby's owner
+    /// now.
+    pub(super) fn lobby_given_up(&self) {
+        let sockets = {
+            let mut state = lock(&self.lobby.state);
+            state.seeks.clear();
+            state.pool.clear();
+            std::mem::take(&mut state.sockets)
+        };
+        for (_, sender) in sockets.into_values().flatten() {
+            let _ = sender.try_send(Out::Close(
+                crate::wire::CloseCode::Restart,
+                "the lobby moves to another server; connect again",
+            ));
+        }
+        self.lobby_changed();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

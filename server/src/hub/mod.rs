@@ -5,6 +5,7 @@
 mod admin;
 mod games;
 mod lobby;
+mod nodes;
 mod pauses;
 mod players;
 mod quota;
@@ -14,6 +15,7 @@ mod tasks;
 
 pub use games::Settings;
 pub use lobby::{closest, pool_name};
+pub use nodes::Place;
 pub use quota::{Quotas, SocketSlot};
 
 use std::collections::HashMap;
@@ -102,6 +104,9 @@ pub enum HubError {
     /// The server is draining: it makes no new game (503).
     #[error("the server is draining: it makes no new games; try again shortly")]
     Draining,
+    /// The game moved to another node after the request reached this one (503).
+    #[error("the game moved to another server; try again")]
+    Elsewhere(String),
     /// The database failed (500; the cause is logged, never sent).
     #[error("the server could not do that")]
     Store(#[from] StoreError),
@@ -134,7 +139,7 @@ impl HubError {
             HubError::OwnSeek => Code::OwnSeek,
             HubError::OwnGame => Code::OwnGame,
             HubError::TooManyPlayers(_) => Code::TooManyPlayers,
-            HubError::Draining => Code::Draining,
+            HubError::Draining | HubError::Elsewhere(_) => Code::Draining,
             HubError::Store(_) | HubError::Unreplayable(_) => Code::Internal,
         };
         Refusal::new(code, self.to_string())
@@ -212,6 +217,8 @@ pub struct Hub {
     playing: AtomicUsize,
     /// Whether it is ready, or draining.
     readiness: admin::Readiness,
+    /// The key of the nodes' forwarded requests (one node of several).
+    cluster_key: Option<String>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -231,7 +238,12 @@ impl Hub {
         entropy: Arc<dyn Entropy>,
         unfinished: Vec<Saved>,
         players: Vec<PlayerRow>,
+        cluster: Option<crate::store::Cluster>,
     ) -> Arc<Hub> {
+        let (cluster_key, notices) = match cluster {
+            Some(c) => (Some(c.key), Some(c.notices)),
+            None => (None, None),
+        };
         let hub = Arc::new(Hub {
             config,
             store,
@@ -247,7 +259,12 @@ impl Hub {
             finished_replays: replays::Replays::default(),
             playing: AtomicUsize::new(0),
             readiness: admin::Readiness::default(),
+            cluster_key,
         });
+        if let Some(notices) = notices {
+            tokio::spawn(Arc::clone(&hub).run_lease());
+            tokio::spawn(Arc::clone(&hub).run_sweeper(notices));
+        }
         tokio::spawn(Arc::clone(&hub).run_pruner());
         tokio::spawn(Arc::clone(&hub).run_lobby());
         tokio::spawn(Arc::clone(&hub).watch_pauses());
@@ -428,6 +445,17 @@ impl Hub {
         if !plausible_id(id) {
             return Ok(None);
         }
+        if let Some(live) = lock(&self.rooms).get(id) {
+            return Ok(Some(Arc::clone(live)));
+        }
+        if let Place::At(url) = self.place(id).await? {
+            return Err(HubError::Elsewhere(url));
+        }
+        self.load_here(id).await
+    }
+
+    /// The game `id` loaded from the database into memory (this node owns it).
+    async fn load_here(self: &Arc<Hub>, id: &str) -> Result<Option<Arc<Live>>, HubError> {
         if let Some(live) = lock(&self.rooms).get(id) {
             return Ok(Some(Arc::clone(live)));
         }

@@ -67,6 +67,16 @@ impl Players {
         secret::matches(key, stored).then(|| row.name.clone())
     }
 
+    /// Takes `row` as the database holds it now (another node changed it): a new player, or
+    /// newer counts and ratings.
+    pub(super) fn upsert(&mut self, row: PlayerRow) {
+        match self.by_name.get_mut(&fold(&row.name)) {
+            Some(held) if row.games >= held.games => *held = row,
+            Some(_) => {}
+            None => self.insert(row),
+        }
+    }
+
     /// Takes the rows a committed game's end left (counts and ratings), each only if it is
     /// newer than the one held (more games): two games' ends committed in one order and
     /// handed over in the other leave the later.
@@ -137,6 +147,10 @@ impl Hub {
         };
         if let Err(e) = self.store.write(vec![write]).await {
             lock(&self.players).remove(&name);
+            // Another node registered the name first.
+            if e.is_conflict() {
+                return Err(HubError::NameTaken);
+            }
             return Err(e.into());
         }
         Ok(RegisterReply { name, key })

@@ -11,6 +11,8 @@
 //! [`Room::restore`]: crate::room::Room::restore
 
 mod backup;
+mod lease;
+mod nodes;
 mod readers;
 mod rows;
 mod schema;
@@ -18,8 +20,9 @@ mod sql;
 mod writer;
 
 pub use backup::{Backup, backup};
+pub use lease::{LOBBY, Notice, Owner};
 pub use rows::{ListedRow, Unreadable};
-pub use schema::{Upgrade, VERSION};
+pub use schema::{PG_VERSION, Upgrade, VERSION};
 
 use std::net::IpAddr;
 use std::path::Path;
@@ -52,13 +55,20 @@ pub enum StoreError {
     /// PostgreSQL's error while connecting, reading or writing.
     #[error(transparent)]
     Postgres(#[from] postgres::Error),
-    /// Another server writes this database (several servers on one database are not
-    /// supported yet: each would hold the same games).
-    #[error("another salpakan-server writes this database; give each server a database of its own")]
+    /// Another server writes this SQLite database, or runs as this node on this PostgreSQL
+    /// database (each would hold the same games).
+    #[error(
+        "another salpakan-server writes this database (on PostgreSQL: as this --node); give each \
+         server an SQLite database of its own, or each node of a PostgreSQL database its own --node"
+    )]
     Busy,
     /// The transaction this write was part of failed (the same error for each of its writes).
     #[error("the transaction failed: {0}")]
     Failed(String),
+    /// This node's lease lapsed (or another node took its games): it writes nothing more
+    /// until it registers again.
+    #[error("this node's lease lapsed: another node may own its games")]
+    Fenced,
     /// The writer thread has stopped (the server is stopping).
     #[error("the database has stopped")]
     Stopped,
@@ -89,6 +99,22 @@ pub enum StoreError {
         /// What went wrong.
         reason: String,
     },
+}
+
+impl StoreError {
+    /// Whether a unique key refused the write (a name another node registered first).
+    #[must_use]
+    pub fn is_conflict(&self) -> bool {
+        match self {
+            StoreError::Postgres(e) => {
+                e.code() == Some(&postgres::error::SqlState::UNIQUE_VIOLATION)
+            }
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => {
+                e.code == rusqlite::ErrorCode::ConstraintViolation
+            }
+            _ => false,
+        }
+    }
 }
 
 /// How hard a commit presses the data to disk.
@@ -244,6 +270,46 @@ enum WriteJob {
     /// The writes before it committed, the writer ends: later writes fail with
     /// [`StoreError::Stopped`].
     Close(oneshot::Sender<()>),
+    /// One of the lease's jobs (PostgreSQL), after the writes before it.
+    Lease(LeaseJob),
+}
+
+/// A job of this node's lease, run by the writer (whose connection is the node's).
+enum LeaseJob {
+    /// Register again with this key for the nodes if none is kept: a new epoch.
+    Register(
+        String,
+        oneshot::Sender<Result<lease::Registered, StoreError>>,
+    ),
+    /// Extend the lease.
+    Renew(oneshot::Sender<Result<bool, StoreError>>),
+    /// End the lease now.
+    Expire(oneshot::Sender<Result<(), StoreError>>),
+    /// Take over from a node whose lease lapsed.
+    TakeOver {
+        dead: String,
+        game: Option<String>,
+        done: oneshot::Sender<Result<Vec<String>, StoreError>>,
+    },
+}
+
+/// This server as one node of several sharing a PostgreSQL database (ignored on SQLite).
+#[derive(Debug, Clone)]
+pub struct Node {
+    /// Its name (`--node`).
+    pub name: String,
+    /// Where the others reach it (`--public-url`).
+    pub url: String,
+    /// How long its lease lasts unrenewed (`--lease-secs`).
+    pub lease: std::time::Duration,
+}
+
+/// What a node of several learns at start.
+pub struct Cluster {
+    /// The key the nodes' forwarded requests carry, shared through the database.
+    pub key: String,
+    /// What the other nodes say at once.
+    pub notices: tokio::sync::mpsc::UnboundedReceiver<Notice>,
 }
 
 /// Where the database is: an SQLite file, or a PostgreSQL server.
@@ -323,6 +389,8 @@ const READERS: usize = 2;
 pub struct Store {
     writes: mpsc::Sender<WriteJob>,
     reads: mpsc::Sender<ReadJob>,
+    /// Whether games have owners among several nodes (PostgreSQL).
+    shared: bool,
 }
 
 /// What opening the database found: the store, every unfinished game, and the games that
@@ -336,6 +404,8 @@ pub struct Opened {
     pub unreadable: Vec<Unreadable>,
     /// Every player.
     pub players: Vec<PlayerRow>,
+    /// On PostgreSQL: the nodes' key, and what they say.
+    pub cluster: Option<Cluster>,
 }
 
 impl Store {
@@ -343,10 +413,10 @@ impl Store {
     ///
     /// # Errors
     /// [`StoreError`] if it cannot be opened, brought up to date or read.
-    pub fn open(path: &Path, durability: Durability) -> Result<Opened, StoreError> {
+    pub fn open(path: &Path, durability: Durability, node: &Node) -> Result<Opened, StoreError> {
         match Location::of(path) {
             Location::Sqlite(path) => Store::open_sqlite(&path, durability),
-            Location::Postgres(url) => Store::open_postgres(&url, durability),
+            Location::Postgres(url) => Store::open_postgres(&url, durability, node),
         }
     }
 
@@ -397,12 +467,12 @@ impl Store {
                 Ok(conn)
             })
             .collect::<Result<Vec<_>, StoreError>>()?;
-        Store::serve(conn, readers, Some(held))
+        Store::serve(conn, readers, Some(held), None)
     }
 
-    fn open_postgres(url: &str, durability: Durability) -> Result<Opened, StoreError> {
+    fn open_postgres(url: &str, durability: Durability, node: &Node) -> Result<Opened, StoreError> {
         let (mut conn, _) = open_postgres(url)?;
-        conn.take_writer_lock()?;
+        conn.take_writer_lock(&node.name)?;
         if durability == Durability::Normal {
             // A commit returns before PostgreSQL's own flush: it survives this server's crash
             // (the database has it), not the database machine's.
@@ -411,7 +481,23 @@ impl Store {
         let readers = (0..READERS)
             .map(|_| sql::Postgres::connect(url))
             .collect::<Result<Vec<_>, StoreError>>()?;
-        Store::serve(conn, readers, None)
+        let mut fence = lease::Fence {
+            node: node.name.clone(),
+            url: node.url.clone(),
+            epoch: 0,
+            lease_ms: i64::try_from(node.lease.as_millis()).unwrap_or(i64::MAX),
+        };
+        let fresh = crate::secret::random_hex(&crate::secret::OsEntropy, 32);
+        let registered = lease::register(&mut conn, &fence, &fresh)?;
+        fence.epoch = registered.epoch;
+        let (tx, notices) = tokio::sync::mpsc::unbounded_channel();
+        lease::listen(url.to_owned(), tx)?;
+        let mut opened = Store::serve(conn, readers, None, Some(fence))?;
+        opened.cluster = Some(Cluster {
+            key: registered.key,
+            notices,
+        });
+        Ok(opened)
     }
 
     /// Reads what a start needs through `conn`, then makes it the writer and starts the
@@ -421,24 +507,32 @@ impl Store {
         mut conn: C,
         readers: Vec<C>,
         held: Option<std::fs::File>,
+        fence: Option<lease::Fence>,
     ) -> Result<Opened, StoreError> {
         schema::seat_bots(&mut conn)?;
-        let (unfinished, unreadable) = rows::load_unfinished(&mut conn)?;
+        let owner = fence.as_ref().map(|f| f.node.as_str());
+        let (unfinished, unreadable) = rows::load_unfinished(&mut conn, owner)?;
         let players = rows::players(&mut conn)?;
         let reads = readers::start(readers)?;
         let (writes, queue) = mpsc::channel();
+        let shared = fence.is_some();
         thread::Builder::new()
             .name("salpakan-store".into())
             .spawn(move || {
-                writer::run(conn, &queue);
+                writer::run(conn, &queue, fence);
                 drop(held);
             })
             .map_err(StoreError::Thread)?;
         Ok(Opened {
-            store: Store { writes, reads },
+            store: Store {
+                writes,
+                reads,
+                shared,
+            },
             unfinished,
             unreadable,
             players,
+            cluster: None,
         })
     }
 

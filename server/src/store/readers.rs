@@ -7,9 +7,10 @@ use std::thread;
 
 use tokio::sync::oneshot;
 
+use super::lease::{self, Owner};
 use super::rows::{ListedRow, any_ended_before, ending, load, player_games};
 use super::sql::Sql;
-use super::{Ending, StoreError};
+use super::{Ending, PlayerRow, StoreError};
 use crate::room::Saved;
 
 /// A read for one of the readers.
@@ -29,6 +30,19 @@ pub(super) enum ReadJob {
     EndedBefore(u64, oneshot::Sender<Result<bool, StoreError>>),
     /// A read of the games table, for a readiness probe.
     Ping(oneshot::Sender<Result<(), StoreError>>),
+    /// Who owns a game (PostgreSQL).
+    Owner(String, oneshot::Sender<Result<Option<Owner>, StoreError>>),
+    /// The nodes whose leases lapsed with games on them (PostgreSQL).
+    Lapsed(oneshot::Sender<Result<Vec<String>, StoreError>>),
+    /// A player's row.
+    Player(
+        String,
+        oneshot::Sender<Result<Option<PlayerRow>, StoreError>>,
+    ),
+    /// The other nodes' URLs.
+    Others(String, oneshot::Sender<Result<Vec<String>, StoreError>>),
+    /// Every player's row.
+    Players(oneshot::Sender<Result<Vec<PlayerRow>, StoreError>>),
 }
 
 /// Starts a reader on each of `conns`; they end when the sender is dropped.
@@ -72,6 +86,21 @@ fn serve(conn: &mut impl Sql, queue: &Mutex<mpsc::Receiver<ReadJob>>) {
             Ok(ReadJob::Ping(done)) => {
                 let read = conn.query("SELECT 1 FROM games LIMIT 1", &[]).map(|_| ());
                 let _ = done.send(read);
+            }
+            Ok(ReadJob::Owner(game, done)) => {
+                let _ = done.send(lease::owner(conn, &game));
+            }
+            Ok(ReadJob::Lapsed(done)) => {
+                let _ = done.send(lease::lapsed(conn));
+            }
+            Ok(ReadJob::Player(name, done)) => {
+                let _ = done.send(lease::player(conn, &name));
+            }
+            Ok(ReadJob::Others(me, done)) => {
+                let _ = done.send(lease::others(conn, &me));
+            }
+            Ok(ReadJob::Players(done)) => {
+                let _ = done.send(super::rows::players(conn));
             }
             Err(_) => return,
         }

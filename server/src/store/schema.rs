@@ -205,7 +205,11 @@ pub(super) fn seat_bots(conn: &mut impl Sql) -> Result<(), StoreError> {
 /// PostgreSQL's steps, in order (its own types; the same tables, columns and indexes as
 /// SQLite's [`STEPS`], so that every statement of the store runs on both). Its version is
 /// the row of `salpakan_schema`.
-const PG_STEPS: &[&str] = &[PG_BASELINE];
+const PG_STEPS: &[&str] = &[PG_BASELINE, super::lease::PG_NODES];
+
+/// The newest PostgreSQL schema version this binary knows (SQLite's is [`VERSION`]: its
+/// databases have no nodes).
+pub const PG_VERSION: u32 = PG_STEPS.len() as u32;
 
 /// Version 1 on PostgreSQL.
 const PG_BASELINE: &str = "
@@ -267,7 +271,7 @@ CREATE TABLE events (
 /// version's table, so that servers started together migrate it once; a newer database is
 /// left untouched.
 pub(super) fn upgrade_postgres(conn: &mut impl Sql) -> Result<Upgrade, StoreError> {
-    let known = PG_STEPS.len() as u32;
+    let known = PG_VERSION;
     conn.batch(
         "CREATE TABLE IF NOT EXISTS salpakan_schema (version BIGINT NOT NULL);
          BEGIN;

@@ -310,8 +310,8 @@ pub(super) struct Postgres {
     url: String,
     /// Statements run on every new connection (`SET …`).
     session: String,
-    /// Whether this connection holds the database's writer lock (taken again by a new one).
-    writer: bool,
+    /// The node whose writer lock this connection holds (taken again by a new one).
+    writer: Option<String>,
     client: postgres::Client,
     prepared: HashMap<String, postgres::Statement>,
 }
@@ -323,7 +323,7 @@ impl Postgres {
         Ok(Postgres {
             url: url.to_owned(),
             session: String::new(),
-            writer: false,
+            writer: None,
             client,
             prepared: HashMap::new(),
         })
@@ -337,14 +337,19 @@ impl Postgres {
 
     /// Takes the database's writer lock (a session's advisory lock): one server writes a
     /// database. Fails if another server's connection holds it.
-    pub(super) fn take_writer_lock(&mut self) -> Result<(), StoreError> {
+    pub(super) fn take_writer_lock(&mut self, node: &str) -> Result<(), StoreError> {
+        // One key per node name: FNV-1a of the name, mixed into the server's key.
+        let key = node.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |hash, b| {
+            (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+        let key = WRITER_LOCK ^ (key as i64);
         let row = self
             .client
-            .query_one("SELECT pg_try_advisory_lock($1)", &[&WRITER_LOCK])?;
+            .query_one("SELECT pg_try_advisory_lock($1)", &[&key])?;
         if !row.try_get::<_, bool>(0)? {
             return Err(StoreError::Busy);
         }
-        self.writer = true;
+        self.writer = Some(node.to_owned());
         Ok(())
     }
 
@@ -355,8 +360,8 @@ impl Postgres {
             if !self.session.is_empty() {
                 self.client.batch_execute(&self.session)?;
             }
-            if self.writer {
-                self.take_writer_lock()?;
+            if let Some(node) = self.writer.clone() {
+                self.take_writer_lock(&node)?;
             }
         }
         Ok(())

@@ -4,10 +4,12 @@ use std::sync::mpsc;
 
 use salpakan::Side;
 
+use super::lease::{self, Fence, PLAYERS_CHANNEL};
 use super::rows::{PLAYER_COLUMNS, player_row, quarantine};
 use super::sql::{Sql, Value};
 use super::{
-    Committed, Done, Ended, GROUP, GameResult, PRUNE_BATCH, PlayerRow, StoreError, Write, WriteJob,
+    Committed, Done, Ended, GROUP, GameResult, LeaseJob, PRUNE_BATCH, PlayerRow, StoreError, Write,
+    WriteJob,
 };
 use crate::rating::glicko::Glicko;
 use crate::room::Event;
@@ -16,8 +18,9 @@ use crate::room::Event;
 /// transaction, then answers each. It only writes (reads have connections of their own, so
 /// no read ever delays a commit). It ends when every [`Store`] is dropped, after the last
 /// write, or when closed ([`Store::close`]): then its connection (and the lock that says a
-/// server writes the database) goes with it.
-pub(super) fn run(mut conn: impl Sql, queue: &mpsc::Receiver<WriteJob>) {
+/// server writes the database) goes with it. With a `fence` (PostgreSQL), every transaction
+/// first checks this node's lease, and the lease's own jobs run here too.
+pub(super) fn run(mut conn: impl Sql, queue: &mpsc::Receiver<WriteJob>, mut fence: Option<Fence>) {
     let mut closing = false;
     while !closing && let Ok(job) = queue.recv() {
         let mut group = Vec::new();
@@ -32,22 +35,20 @@ pub(super) fn run(mut conn: impl Sql, queue: &mpsc::Receiver<WriteJob>) {
                     flushed.push(done);
                     break;
                 }
+                WriteJob::Lease(job) => {
+                    // The writes before it first: a lease's end comes after them.
+                    if !group.is_empty() {
+                        commit_and_answer(&mut conn, std::mem::take(&mut group), fence.as_ref());
+                    }
+                    lease_job(&mut conn, &mut fence, job);
+                }
             }
             if group.len() < GROUP {
                 next = queue.try_recv().ok();
             }
         }
         if !group.is_empty() {
-            let started = std::time::Instant::now();
-            let results = commit(&mut conn, &group);
-            let failed = results.iter().filter(|r| r.is_err()).count();
-            crate::telemetry::committed(group.len(), started.elapsed(), failed == 0);
-            if let Some(Err(e)) = results.iter().find(|r| r.is_err()) {
-                tracing::error!(error = %e, failed, writes = group.len(), "commit failed");
-            }
-            for ((_, done), result) in group.into_iter().zip(results) {
-                let _ = done.send(result);
-            }
+            commit_and_answer(&mut conn, group, fence.as_ref());
         }
         for done in flushed {
             let _ = done.send(());
@@ -55,19 +56,67 @@ pub(super) fn run(mut conn: impl Sql, queue: &mpsc::Receiver<WriteJob>) {
     }
 }
 
-fn commit(conn: &mut impl Sql, group: &[(Vec<Write>, Done)]) -> Vec<Result<Committed, StoreError>> {
+/// Commits `group`, counts it, and answers each of its writes.
+fn commit_and_answer(conn: &mut impl Sql, group: Vec<(Vec<Write>, Done)>, fence: Option<&Fence>) {
+    let started = std::time::Instant::now();
+    let results = commit(conn, &group, fence);
+    let failed = results.iter().filter(|r| r.is_err()).count();
+    crate::telemetry::committed(group.len(), started.elapsed(), failed == 0);
+    if let Some(Err(e)) = results.iter().find(|r| r.is_err()) {
+        tracing::error!(error = %e, failed, writes = group.len(), "commit failed");
+    }
+    for ((_, done), result) in group.into_iter().zip(results) {
+        let _ = done.send(result);
+    }
+}
+
+/// Runs one of the lease's jobs; a new registration's epoch becomes the fence.
+fn lease_job(conn: &mut impl Sql, fence: &mut Option<Fence>, job: LeaseJob) {
+    let Some(held) = fence.as_mut() else {
+        // SQLite: no nodes, nothing to do.
+        return;
+    };
+    match job {
+        LeaseJob::Register(key, done) => {
+            let registered = lease::register(conn, held, &key);
+            if let Ok(registered) = &registered {
+                held.epoch = registered.epoch;
+            }
+            let _ = done.send(registered);
+        }
+        LeaseJob::Renew(done) => {
+            let _ = done.send(lease::renew(conn, held));
+        }
+        LeaseJob::Expire(done) => {
+            let _ = done.send(lease::expire(conn, held));
+        }
+        LeaseJob::TakeOver { dead, game, done } => {
+            let _ = done.send(lease::take_over(conn, held, &dead, game.as_deref()));
+        }
+    }
+}
+
+fn commit(
+    conn: &mut impl Sql,
+    group: &[(Vec<Write>, Done)],
+    fence: Option<&Fence>,
+) -> Vec<Result<Committed, StoreError>> {
     // Almost every group commits whole: tried first as one plain transaction (on
     // PostgreSQL each statement is a round trip, and a savepoint costs two more). Only a
     // group with a failing write is done again, each write in a savepoint of its own.
     let mut results = Vec::with_capacity(group.len());
-    match commit_group(conn, group, &mut results, false) {
+    match commit_group(conn, group, &mut results, false, fence) {
         Ok(()) => return results,
-        Err(_) => {
+        Err(e) => {
             let _ = conn.batch("ROLLBACK");
             results.clear();
+            // A node that lost its lease writes nothing: no write is tried alone.
+            if matches!(e, StoreError::Fenced) {
+                return group.iter().map(|_| Err(StoreError::Fenced)).collect();
+            }
         }
     }
-    match commit_group(conn, group, &mut results, true) {
+    match commit_group(conn, group, &mut results, true, fence) {
         Ok(()) => results,
         // The whole transaction failed: every write in it fails alike.
         Err(e) => {
@@ -90,8 +139,12 @@ fn commit_group(
     group: &[(Vec<Write>, Done)],
     results: &mut Vec<Result<Committed, StoreError>>,
     savepoints: bool,
+    fence: Option<&Fence>,
 ) -> Result<(), StoreError> {
-    conn.batch("BEGIN")?;
+    match fence {
+        Some(fence) => lease::begin_checked(conn, fence)?,
+        None => conn.batch("BEGIN")?,
+    }
     let mut rows = Vec::new();
     for (writes, _) in group {
         if savepoints {
@@ -101,7 +154,7 @@ fn commit_group(
         let mut gathered = (!savepoints).then_some(&mut rows);
         match writes
             .iter()
-            .try_for_each(|w| apply(conn, w, &mut committed, gathered.as_deref_mut()))
+            .try_for_each(|w| apply(conn, w, &mut committed, gathered.as_deref_mut(), fence))
         {
             Ok(()) => {
                 if savepoints {
@@ -162,6 +215,7 @@ fn apply(
     write: &Write,
     committed: &mut Committed,
     gathered: Option<&mut Vec<[Value; 3]>>,
+    fence: Option<&Fence>,
 ) -> Result<(), StoreError> {
     match write {
         Write::Create { spec, creator } => {
@@ -196,10 +250,16 @@ fn apply(
                     spec.rated.into(),
                 ],
             )?;
+            if let Some(fence) = fence {
+                lease::claim(conn, fence, &spec.id)?;
+            }
         }
         Write::Delete(game) => {
             conn.execute("DELETE FROM events WHERE game = ?1", &[game.into()])?;
             conn.execute("DELETE FROM games WHERE id = ?1", &[game.into()])?;
+            if fence.is_some() {
+                conn.execute("DELETE FROM owners WHERE game = ?1", &[game.into()])?;
+            }
         }
         Write::Quarantine { game, reason } => quarantine(conn, game, reason)?,
         Write::Prune { ended_before_ms } => {
@@ -210,6 +270,9 @@ fn apply(
                  ORDER BY ended_ms LIMIT {PRUNE_BATCH}"
             );
             let cut = [Value::from(*ended_before_ms)];
+            if fence.is_some() {
+                conn.execute(&format!("DELETE FROM owners WHERE game IN ({old})"), &cut)?;
+            }
             conn.execute(&format!("DELETE FROM events WHERE game IN ({old})"), &cut)?;
             conn.execute(&format!("DELETE FROM games WHERE id IN ({old})"), &cut)?;
         }
@@ -257,6 +320,9 @@ fn apply(
                     (*created_ms).into(),
                 ],
             )?;
+            if fence.is_some() {
+                lease::notify(conn, PLAYERS_CHANNEL, name)?;
+            }
         }
         Write::Events {
             game,
@@ -293,6 +359,12 @@ fn apply(
                     ],
                 )?;
                 count_results(conn, ended, committed)?;
+                if fence.is_some() {
+                    // The other nodes read these players' rows again.
+                    for (name, _) in &ended.results {
+                        lease::notify(conn, PLAYERS_CHANNEL, name)?;
+                    }
+                }
             }
             match gathered {
                 Some(gathered) => gathered.extend(rows),

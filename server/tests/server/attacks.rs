@@ -9,7 +9,7 @@ use salpakan_server::room::{Player, Spec};
 use salpakan_server::store::{Durability, Store, Write};
 use serde_json::{Value, json};
 
-use crate::common::{Table, columns, database, exec, query_int, random_game, start_on};
+use crate::common::{Table, columns, database, exec, node, query_int, random_game, start_on};
 
 /// The real binary in a child process, killed when dropped (a failing test leaves no server
 /// behind): started with `args` (and `sh -c` first when `shell` is given), listening on a
@@ -110,7 +110,7 @@ impl Drop for WriteLock {
 /// The store at `db`, opened off the test's runtime (PostgreSQL's client blocks on its own).
 fn open_store(db: &std::path::Path) -> salpakan_server::store::Opened {
     let db = db.to_path_buf();
-    std::thread::spawn(move || Store::open(&db, Durability::Normal).unwrap())
+    std::thread::spawn(move || Store::open(&db, Durability::Normal, &node()).unwrap())
         .join()
         .unwrap()
 }

@@ -546,3 +546,12 @@ impl Drop for Killed {
         self.kill();
     }
 }
+
+/// The node a store opened by a test is (one node: the default's name).
+pub fn node() -> salpakan_server::store::Node {
+    salpakan_server::store::Node {
+        name: "main".to_owned(),
+        url: "http://127.0.0.1:9".to_owned(),
+        lease: std::time::Duration::from_secs(10),
+    }
+}

@@ -8,6 +8,7 @@ mod crash;
 mod golden;
 mod history;
 mod lobby;
+mod nodes;
 mod noninterference;
 mod operations;
 mod play;

@@ -505,11 +505,23 @@ fn a_database_newer_than_the_binary_is_refused_and_left_untouched() {
         "{}",
         String::from_utf8_lossy(&first.stderr)
     );
-    assert!(String::from_utf8_lossy(&first.stdout).contains("schema version 0 -> 1"));
-    let again = migrate(&db);
-    assert!(String::from_utf8_lossy(&again.stdout).contains("schema version 1, up to date"));
     // A newer binary's database: SQLite's user_version, PostgreSQL's version row.
     let postgres = postgres_host().is_some();
+    let known = if postgres {
+        salpakan_server::store::PG_VERSION
+    } else {
+        salpakan_server::store::VERSION
+    };
+    let said = String::from_utf8_lossy(&first.stdout).into_owned();
+    assert!(
+        said.contains(&format!("schema version 0 -> {known}")),
+        "{said}"
+    );
+    let again = migrate(&db);
+    assert!(
+        String::from_utf8_lossy(&again.stdout)
+            .contains(&format!("schema version {known}, up to date"))
+    );
     if postgres {
         exec(&db, "UPDATE salpakan_schema SET version = 7");
     } else {
@@ -534,12 +546,17 @@ fn a_database_newer_than_the_binary_is_refused_and_left_untouched() {
     assert_eq!(serve.status.code(), Some(1));
     let said = String::from_utf8_lossy(&serve.stderr);
     assert!(
-        said.contains("schema version 7, newer than this binary's 1"),
+        said.contains(&format!(
+            "schema version 7, newer than this binary's {known}"
+        )),
         "{said}"
     );
     let refused = migrate(&db);
     assert_eq!(refused.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("newer than this binary's 1"));
+    assert!(
+        String::from_utf8_lossy(&refused.stderr)
+            .contains(&format!("newer than this binary's {known}"))
+    );
     assert!(snapshot(&db) == before, "the database was changed");
     if postgres {
         assert_eq!(query_int(&db, "SELECT version FROM salpakan_schema"), 7);

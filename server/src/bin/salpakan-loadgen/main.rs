@@ -23,7 +23,10 @@
 //! `--connections-per-ip`, `--games-per-ip`, `--games-per-hour`, `--pending-per-ip` and
 //! `--connects-per-minute` above what N games need, `--messages-per-window` too with
 //! `--think-ms` under 60, and `--max-move-limit 0` for an attack's long games). The last line is `loadgen: N games, P plies/s, p50 X ms, p99 Y ms, overcharge
-//! at most C ms, server RSS Z MB, E errors, L lost`.
+//! at most C ms, server RSS Z MB, E errors, L lost, R reconnects, longest stall S ms`. A
+//! seat whose socket is closed with 1011 or 1012 (or vanishes) connects again, at the next
+//! node, with `hello` from the last version it saw; the longest stall is the longest wait
+//! between two plies of a game (with a node killed: until its last game played on).
 
 use std::io::{BufRead, BufReader};
 use std::net::{IpAddr, SocketAddr};
@@ -38,7 +41,7 @@ mod lobby;
 
 use salpakan::{Agent, Game, Random, Rules, Setup, Side};
 use salpakan_server::client::{ClientError, Follower, Received, Socket, post_from, request_from};
-use salpakan_server::wire::{ClockWords, CreateReply, JoinReply, ServerMessage};
+use salpakan_server::wire::{ClockWords, Code, CreateReply, JoinReply, ServerMessage};
 use serde_json::json;
 use tokio::sync::Mutex;
 
@@ -69,6 +72,8 @@ salpakan-loadgen: concurrent games of random bots against a salpakan-server on l
   --lobby-sockets N  lobby sockets open beside the games with --lobby (default 500)
   --plies N      resign each game after N plies and start the next (default: play each game
                  to its end or the deadline), to measure pairings
+  --spread       with several --url: each game is created at one node, joined at the next,
+                 and its Black seat plays through that one (the nodes forward to the owner)
   --attack KIND  S seconds without, then S seconds beside an attack: readers, replayers,
                  idle, reconnects or all; fails if the p99 round trip more than doubles (+5 ms)
                  or a clock is overcharged by more than 50 ms
@@ -88,6 +93,8 @@ struct Args {
     lobby: bool,
     lobby_sockets: usize,
     plies: Option<u64>,
+    /// Each game's join and seats at other nodes than its creation.
+    spread: bool,
 }
 
 fn parse_args() -> Result<Option<Args>, String> {
@@ -102,6 +109,7 @@ fn parse_args() -> Result<Option<Args>, String> {
         lobby: false,
         lobby_sockets: 500,
         plies: None,
+        spread: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -136,6 +144,7 @@ fn parse_args() -> Result<Option<Args>, String> {
                 args.url = nodes.first().copied();
                 args.nodes = nodes;
             }
+            "--spread" => args.spread = true,
             "--attack" => args.attack = Some(value()?.parse()?),
             "--db" => args.db = Some(value()?),
             "--lobby" => args.lobby = true,
@@ -186,6 +195,13 @@ struct Shared {
     lobby: Option<Arc<lobby::Lobby>>,
     /// A game is resigned after this many plies.
     resign_after: Option<u64>,
+    /// Whether a game's join and Black seat go through the next node (`--spread`).
+    spread: bool,
+    /// Sockets opened again after their server closed them (1011, 1012) or vanished.
+    reconnects: AtomicU64,
+    /// The longest wait between two plies of one game (microseconds): with a node killed,
+    /// from the kill until its last game played on elsewhere.
+    longest_stall_us: AtomicU64,
 }
 
 impl Shared {
@@ -223,32 +239,34 @@ fn client_address(n: u64) -> IpAddr {
 async fn play_game(
     shared: &Shared,
     n: u64,
+    at: u64,
     seed: u64,
 ) -> Result<(String, Vec<String>), ClientError> {
-    let addr = shared.node(n);
     let from = Some(client_address(n));
     let rules = Rules::new(3, MOVE_LIMIT).expect("a move limit in range");
-    let (id, tokens) = match &shared.lobby {
-        Some(lobby) => lobby.pair(addr, n, seed).await?,
-        None => {
-            let body = json!({
-                "side": "white",
-                "rules": {"move_limit": MOVE_LIMIT},
-                "clock": {"initial_ms": CLOCK_MS, "increment_ms": 0},
-            });
-            let created: CreateReply =
-                post_from(from, addr, "/api/games", &body.to_string()).await?;
-            let id = created.game;
-            let join = json!({"invite": created.invite}).to_string();
-            let path = format!("/api/games/{id}/join");
-            let joined: JoinReply = post_from(from, addr, &path, &join).await?;
-            (id, [created.token, joined.token])
+    // A node that does not answer (killed) is passed over: the game is made at the next.
+    let mut tries = 0_u64;
+    let (addr, id, tokens) = loop {
+        let addr = shared.node(at + tries);
+        let made = match &shared.lobby {
+            Some(lobby) => lobby.pair(addr, n, seed).await,
+            None => create_and_join(shared, from, addr, at + tries).await,
+        };
+        match made {
+            Ok((id, tokens)) => break (addr, id, tokens),
+            Err(ClientError::Connection(_)) if tries + 1 < shared.nodes.len() as u64 => tries += 1,
+            Err(e) => return Err(e),
         }
     };
     let mut seats = Vec::new();
     let mut followers = Vec::new();
     for side in Side::ALL {
-        let mut socket = Socket::connect_from(from, addr, &id, Some(&tokens[side.index()])).await?;
+        let at = if shared.spread && side == Side::Black {
+            shared.node(at + tries + 1)
+        } else {
+            addr
+        };
+        let mut socket = Socket::connect_from(from, at, &id, Some(&tokens[side.index()])).await?;
         let setup = Setup::random(side, rules, seed * 2 + side.index() as u64);
         let cells = setup.cell_values().to_vec();
         socket
@@ -268,6 +286,11 @@ async fn play_game(
     let mut over = [false, false];
     let mut resigned = false;
     let failed = |what: String| ClientError::Game(format!("game {id}: {what}"));
+    // The last event version each seat received: a seat whose socket closes (its node
+    // stopped, or the game moved) connects again, at the next node, with `hello` from it.
+    let mut last_v = [0_u64; 2];
+    let mut last_ply_at: Option<Instant> = None;
+    let mut reconnected = [false, false];
     while !(over[0] && over[1]) {
         let (side, received) = {
             let [white, black] = &mut seats[..] else {
@@ -278,16 +301,40 @@ async fn play_game(
                 r = black.receive(), if !over[1] => (Side::Black, r),
             }
         };
-        let message = match received? {
-            Received::Message(message) => message,
-            Received::Closed(code) => return Err(failed(format!("closed with {code}"))),
-        };
         let i = side.index();
+        let message = match received {
+            Ok(Received::Message(message)) => message,
+            Ok(Received::Closed(code)) if code != RESTART && code != RELOADING => {
+                return Err(failed(format!("closed with {code}")));
+            }
+            // 1011, 1012, or a connection that vanished: connect again, elsewhere if need be.
+            _ => {
+                let token = &tokens[side.index()];
+                seats[i] = reconnect(shared, n, &id, token, last_v[i]).await?;
+                reconnected[i] = true;
+                continue;
+            }
+        };
+        if let Some(v) = message.version() {
+            if v <= last_v[i] {
+                continue;
+            }
+            last_v[i] = v;
+        }
         followers[i].follow(&message)?;
         match &message {
+            // After a reconnect, a move sent before it may be answered as already played.
+            ServerMessage::Error { code, .. }
+                if reconnected[i] && matches!(code, Code::StalePly | Code::NotYourTurn) =>
+            {
+                continue;
+            }
             ServerMessage::Error { code, message } => {
                 return Err(failed(format!("refused: {}: {message}", code.word())));
             }
+            // A fresh connection's state: if nothing was missed, it may be this seat's turn
+            // (a move sent before the socket closed may not have been committed).
+            ServerMessage::State { v, .. } if *v == last_v[i] && reconnected[i] => {}
             ServerMessage::Over { .. } => {
                 over[i] = true;
                 continue;
@@ -319,6 +366,10 @@ async fn play_game(
                 if side == Side::White {
                     seen.push(mv.0.to_string());
                     shared.plies.fetch_add(1, Ordering::Relaxed);
+                    if let Some(before) = last_ply_at.replace(Instant::now()) {
+                        let us = u64::try_from(before.elapsed().as_micros()).unwrap_or(u64::MAX);
+                        shared.longest_stall_us.fetch_max(us, Ordering::Relaxed);
+                    }
                 }
                 if let Some((sent_ply, at)) = sent_at
                     && sent_ply == ply
@@ -373,6 +424,63 @@ async fn play_game(
     Ok((id, seen))
 }
 
+/// A game made at `addr` and joined there (at the next node, `--spread`): its id and both
+/// seats' tokens.
+async fn create_and_join(
+    shared: &Shared,
+    from: Option<IpAddr>,
+    addr: SocketAddr,
+    at: u64,
+) -> Result<(String, [String; 2]), ClientError> {
+    let body = json!({
+        "side": "white",
+        "rules": {"move_limit": MOVE_LIMIT},
+        "clock": {"initial_ms": CLOCK_MS, "increment_ms": 0},
+    });
+    let created: CreateReply = post_from(from, addr, "/api/games", &body.to_string()).await?;
+    let id = created.game;
+    let join = json!({"invite": created.invite}).to_string();
+    let path = format!("/api/games/{id}/join");
+    let joining = if shared.spread {
+        shared.node(at + 1)
+    } else {
+        addr
+    };
+    let joined: JoinReply = post_from(from, joining, &path, &join).await?;
+    Ok((id, [created.token, joined.token]))
+}
+
+/// Close codes after which a seat connects again: the game reloads, or its server stops.
+const RESTART: u16 = 1012;
+const RELOADING: u16 = 1011;
+
+/// A seat's socket opened again (at the next node each try, for up to a minute), and its
+/// `hello` from version `v` sent.
+async fn reconnect(
+    shared: &Shared,
+    n: u64,
+    id: &str,
+    token: &str,
+    v: u64,
+) -> Result<Socket, ClientError> {
+    shared.reconnects.fetch_add(1, Ordering::Relaxed);
+    let mut last = None;
+    for attempt in 0..240_u64 {
+        let addr = shared.node(n + attempt + 1);
+        match Socket::connect_from(Some(client_address(n)), addr, id, Some(token)).await {
+            Ok(mut socket) => {
+                socket
+                    .send(&json!({"t": "hello", "v": v}).to_string())
+                    .await?;
+                return Ok(socket);
+            }
+            Err(e) => last = Some(e),
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    Err(last.unwrap_or_else(|| ClientError::Connection("no node answered".into())))
+}
+
 /// `side`'s time left on a clock.
 fn time_left(clock: &ClockWords, side: Side) -> u64 {
     match side {
@@ -383,12 +491,15 @@ fn time_left(clock: &ClockWords, side: Side) -> u64 {
 
 async fn worker(shared: Arc<Shared>, n: u64) {
     let mut seed = n * 1_000_003;
+    // A game that could not be made at its node is tried at the next.
+    let mut at = n;
     while Instant::now() < shared.deadline {
         seed += 1;
-        match play_game(&shared, n, seed).await {
+        match play_game(&shared, n, at, seed).await {
             Ok((id, seen)) => shared.tally.lock().await.finished.push((n, id, seen)),
             Err(e) => {
                 shared.error(e.to_string()).await;
+                at += 1;
                 tokio::time::sleep(Duration::from_millis(100)).await;
             }
         }
@@ -678,6 +789,9 @@ async fn play(
         tally: Mutex::new(Tally::default()),
         lobby: lobby.clone(),
         resign_after: args.plies,
+        reconnects: AtomicU64::new(0),
+        longest_stall_us: AtomicU64::new(0),
+        spread: args.spread,
     });
     let watching = lobby.as_ref().map(|lobby| {
         tokio::spawn(lobby::watch(
@@ -745,7 +859,15 @@ async fn play(
     };
     let mut lost = 0;
     for (n, id, seen) in &tally.finished {
-        match lost_plies(shared.node(*n), *n, id, seen).await {
+        // Any node answers for any game: the first that does is asked.
+        let mut answer = Err(ClientError::Connection("no node".into()));
+        for k in 0..shared.nodes.len().max(1) as u64 {
+            answer = lost_plies(shared.node(*n + k), *n, id, seen).await;
+            if answer.is_ok() {
+                break;
+            }
+        }
+        match answer {
             Ok(n) => lost += n,
             Err(e) => tally.errors.push(e.to_string()),
         }
@@ -787,11 +909,13 @@ async fn play(
         ),
     };
     let line = format!(
-        "loadgen: {} games{beside}, {:.0} plies/s, p50 {:.1} ms, p99 {p99_ms:.1} ms, overcharge at most {overcharge_ms:.1} ms, server RSS {rss} MB, {} errors, {lost} lost{lobby_words}",
+        "loadgen: {} games{beside}, {:.0} plies/s, p50 {:.1} ms, p99 {p99_ms:.1} ms, overcharge at most {overcharge_ms:.1} ms, server RSS {rss} MB, {} errors, {lost} lost{lobby_words}, {} reconnects, longest stall {:.0} ms",
         args.games,
         plies_at_deadline as f64 / elapsed,
         percentile(&tally.latencies_us, 0.50),
         tally.errors.len(),
+        shared.reconnects.load(Ordering::Relaxed),
+        shared.longest_stall_us.load(Ordering::Relaxed) as f64 / 1000.0,
     );
     Phase {
         line,

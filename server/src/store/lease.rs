@@ -1,0 +1,375 @@
+//! The nodes sharing one PostgreSQL database, and which of them owns each game.
+//!
+//! A node holds a lease: its row in `nodes`, valid until `until_ms` by the database's clock,
+//! renewed every third of its length. Its epoch changes each time it registers. Every
+//! transaction a node's writer commits first locks that row for share and checks it is still
+//! the node's epoch and unexpired: a node whose lease lapsed (paused, cut off, or thought dead)
+//! commits nothing more, however late it wakes. The fence.
+//!
+//! Every game has an owner in `owners`: the node that created it. A node that finds a game's
+//! owner expired takes over the owner's unfinished games in one transaction (which waits for
+//! any commit of the old owner still holding its row's lock), then restores them from their
+//! events. `~lobby` is the lobby's row: the node owning it holds the seeks, the pool and the
+//! lobby's sockets.
+
+use super::sql::{Sql, Value};
+use super::{PlayerRow, StoreError};
+
+/// The owner's row of the lobby (no game id has a `~`).
+pub const LOBBY: &str = "~lobby";
+
+/// The channel on which a node that stops says so (its name), so that another takes its
+/// games over at once.
+pub(super) const NODES_CHANNEL: &str = "salpakan_nodes";
+/// The channel on which a player's row that changed is named.
+pub(super) const PLAYERS_CHANNEL: &str = "salpakan_players";
+
+/// This node, as its writer's transactions check it.
+#[derive(Debug, Clone)]
+pub(super) struct Fence {
+    pub(super) node: String,
+    pub(super) url: String,
+    pub(super) epoch: i64,
+    pub(super) lease_ms: i64,
+}
+
+/// Who owns a game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Owner {
+    /// The owner's name.
+    pub node: String,
+    /// Where it is reached.
+    pub url: String,
+    /// Whether its lease is valid now.
+    pub alive: bool,
+}
+
+/// What a node that registers finds.
+#[derive(Debug, Clone)]
+pub(super) struct Registered {
+    pub(super) epoch: i64,
+    /// The key the nodes' forwarded requests carry (made by the first node to register).
+    pub(super) key: String,
+}
+
+/// Registers `fence.node` (a new epoch, its lease from now), claims the games no node owns
+/// (made before nodes were kept) and the lobby if no node has it; returns its epoch and the
+/// nodes' shared key (`fresh_key` if it is the first).
+pub(super) fn register(
+    conn: &mut impl Sql,
+    fence: &Fence,
+    fresh_key: &str,
+) -> Result<Registered, StoreError> {
+    conn.batch("BEGIN")?;
+    let done = (|| {
+        let epoch = conn
+            .query_one(
+                "INSERT INTO nodes (name, url, epoch, until_ms)
+                 VALUES (?1, ?2, 1, salpakan_now_ms() + ?3)
+                 ON CONFLICT (name) DO UPDATE SET url = EXCLUDED.url,
+                 epoch = nodes.epoch + 1, until_ms = EXCLUDED.until_ms
+                 RETURNING epoch",
+                &[
+                    Value::from(&fence.node),
+                    Value::from(&fence.url),
+                    Value::Int(fence.lease_ms),
+                ],
+            )?
+            .ok_or_else(|| StoreError::Corrupt("no epoch returned".into()))?
+            .int(0)?;
+        conn.execute(
+            "INSERT INTO owners (game, node)
+             SELECT id, ?1 FROM games WHERE over = 0 AND quarantined IS NULL
+             ON CONFLICT (game) DO NOTHING",
+            &[Value::from(&fence.node)],
+        )?;
+        conn.execute(
+            "INSERT INTO owners (game, node) VALUES (?1, ?2) ON CONFLICT (game) DO NOTHING",
+            &[Value::from(LOBBY), Value::from(&fence.node)],
+        )?;
+        conn.execute(
+            "INSERT INTO cluster (id, key) VALUES (1, ?1) ON CONFLICT (id) DO NOTHING",
+            &[Value::from(fresh_key)],
+        )?;
+        let key = conn
+            .query_one("SELECT key FROM cluster WHERE id = 1", &[])?
+            .ok_or_else(|| StoreError::Corrupt("no cluster key".into()))?
+            .text(0)?;
+        Ok(Registered { epoch, key })
+    })();
+    finish(conn, done)
+}
+
+/// Commits if `done` is a success, rolls back otherwise.
+fn finish<T>(conn: &mut impl Sql, done: Result<T, StoreError>) -> Result<T, StoreError> {
+    match done {
+        Ok(value) => {
+            conn.batch("COMMIT")?;
+            Ok(value)
+        }
+        Err(e) => {
+            let _ = conn.batch("ROLLBACK");
+            Err(e)
+        }
+    }
+}
+
+/// `BEGIN`, then this node's row locked for share and checked (`salpakan_fence`), in one
+/// round trip: unless the lease is this epoch's and unexpired, the check raises an error,
+/// read back as [`StoreError::Fenced`].
+pub(super) fn begin_checked(conn: &mut impl Sql, fence: &Fence) -> Result<(), StoreError> {
+    // The name is `a-z 0-9 _ -` (checked by the configuration; anything else is refused
+    // here too), the epoch a number: both are written into the statement as they are.
+    if !fence
+        .node
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-')
+    {
+        return Err(StoreError::Fenced);
+    }
+    let sql = format!(
+        "BEGIN; SELECT salpakan_fence('{}', {})",
+        fence.node, fence.epoch
+    );
+    match conn.batch(&sql) {
+        Err(StoreError::Postgres(e))
+            if e.as_db_error().is_some_and(|db| db.message() == FENCED) =>
+        {
+            Err(StoreError::Fenced)
+        }
+        other => other,
+    }
+}
+
+/// The message `salpakan_fence` raises.
+const FENCED: &str = "salpakan: this node's lease lapsed";
+
+/// Extends the lease from now, if it is still valid: `false` if it lapsed or was taken.
+pub(super) fn renew(conn: &mut impl Sql, fence: &Fence) -> Result<bool, StoreError> {
+    let changed = conn.execute(
+        "UPDATE nodes SET until_ms = salpakan_now_ms() + ?3
+         WHERE name = ?1 AND epoch = ?2 AND until_ms > salpakan_now_ms()",
+        &[
+            Value::from(&fence.node),
+            Value::Int(fence.epoch),
+            Value::Int(fence.lease_ms),
+        ],
+    )?;
+    Ok(changed == 1)
+}
+
+/// Ends the lease now (a node that stops) and says so on [`NODES_CHANNEL`].
+pub(super) fn expire(conn: &mut impl Sql, fence: &Fence) -> Result<(), StoreError> {
+    conn.execute(
+        "UPDATE nodes SET until_ms = 0 WHERE name = ?1 AND epoch = ?2",
+        &[Value::from(&fence.node), Value::Int(fence.epoch)],
+    )?;
+    notify(conn, NODES_CHANNEL, &fence.node)
+}
+
+/// `NOTIFY channel, payload` (delivered when the transaction commits).
+pub(super) fn notify(conn: &mut impl Sql, channel: &str, payload: &str) -> Result<(), StoreError> {
+    conn.execute(
+        "SELECT pg_notify(?1, ?2)",
+        &[Value::from(channel), Value::from(payload)],
+    )
+    .map(|_| ())
+}
+
+/// Takes over from `dead` (if its lease has lapsed): its unfinished games and the lobby, or
+/// only `game` (one of its finished games, asked for). Returns the games now this node's
+/// (none if `dead` is alive, or another node took them first).
+pub(super) fn take_over(
+    conn: &mut impl Sql,
+    fence: &Fence,
+    dead: &str,
+    game: Option<&str>,
+) -> Result<Vec<String>, StoreError> {
+    begin_checked(conn, fence)?;
+    let done = (|| {
+        // Waits for the lapsed owner's commits still holding its row's lock: what they wrote
+        // is in the games taken.
+        let lapsed = conn.execute(
+            "UPDATE nodes SET epoch = epoch + 1
+             WHERE name = ?1 AND until_ms <= salpakan_now_ms()",
+            &[Value::from(dead)],
+        )?;
+        if lapsed == 0 {
+            return Ok(Vec::new());
+        }
+        let moved = match game {
+            Some(game) => conn.query(
+                "UPDATE owners SET node = ?2 WHERE node = ?1 AND game = ?3 RETURNING game",
+                &[
+                    Value::from(dead),
+                    Value::from(&fence.node),
+                    Value::from(game),
+                ],
+            )?,
+            None => conn.query(
+                "UPDATE owners SET node = ?2 WHERE node = ?1 AND (game = ?3 OR game IN
+                 (SELECT id FROM games WHERE over = 0 AND quarantined IS NULL))
+                 RETURNING game",
+                &[
+                    Value::from(dead),
+                    Value::from(&fence.node),
+                    Value::from(LOBBY),
+                ],
+            )?,
+        };
+        moved.iter().map(|row| row.text(0)).collect()
+    })();
+    finish(conn, done)
+}
+
+/// Records that this node owns the new game `game` (in the transaction that creates it).
+pub(super) fn claim(conn: &mut impl Sql, fence: &Fence, game: &str) -> Result<(), StoreError> {
+    conn.execute(
+        "INSERT INTO owners (game, node) VALUES (?1, ?2)",
+        &[Value::from(game), Value::from(&fence.node)],
+    )
+    .map(|_| ())
+}
+
+/// Who owns `game` (`None`: no row, a game of before nodes were kept, or none).
+pub(super) fn owner(conn: &mut impl Sql, game: &str) -> Result<Option<Owner>, StoreError> {
+    conn.query_one(
+        "SELECT o.node, n.url, CASE WHEN n.until_ms > salpakan_now_ms() THEN 1 ELSE 0 END
+         FROM owners o
+         JOIN nodes n ON n.name = o.node WHERE o.game = ?1",
+        &[Value::from(game)],
+    )?
+    .map(|row| {
+        Ok(Owner {
+            node: row.text(0)?,
+            url: row.text(1)?,
+            alive: row.int(2)? != 0,
+        })
+    })
+    .transpose()
+}
+
+/// The nodes whose leases lapsed while they own an unfinished game or the lobby.
+pub(super) fn lapsed(conn: &mut impl Sql) -> Result<Vec<String>, StoreError> {
+    conn.query(
+        "SELECT n.name FROM nodes n WHERE n.until_ms <= salpakan_now_ms() AND EXISTS
+         (SELECT 1 FROM owners o LEFT JOIN games g ON g.id = o.game WHERE o.node = n.name
+          AND (o.game = ?1 OR (g.over = 0 AND g.quarantined IS NULL)))",
+        &[Value::from(LOBBY)],
+    )?
+    .iter()
+    .map(|row| row.text(0))
+    .collect()
+}
+
+/// The URLs of the nodes whose leases are valid, but `me`.
+pub(super) fn others(conn: &mut impl Sql, me: &str) -> Result<Vec<String>, StoreError> {
+    conn.query(
+        "SELECT url FROM nodes WHERE until_ms > salpakan_now_ms() AND name <> ?1",
+        &[Value::from(me)],
+    )?
+    .iter()
+    .map(|row| row.text(0))
+    .collect()
+}
+
+/// The player `name` as its row holds it now.
+pub(super) fn player(conn: &mut impl Sql, name: &str) -> Result<Option<PlayerRow>, StoreError> {
+    conn.query_one(
+        &format!(
+            "SELECT {} FROM players WHERE name = ?1",
+            super::rows::PLAYER_COLUMNS
+        ),
+        &[Value::from(name)],
+    )?
+    .map(|row| super::rows::player_row(&row))
+    .transpose()
+}
+
+/// PostgreSQL's step 2: the nodes, the owners, the nodes' shared key, and the database's
+/// clock in milliseconds (every lease is read by it, never by a node's own).
+pub(super) const PG_NODES: &str = "
+CREATE TABLE nodes (
+    name TEXT PRIMARY KEY,
+    url TEXT NOT NULL,
+    epoch BIGINT NOT NULL,
+    until_ms BIGINT NOT NULL
+);
+CREATE TABLE owners (
+    game TEXT PRIMARY KEY,
+    node TEXT NOT NULL
+);
+CREATE INDEX owners_node ON owners (node);
+CREATE TABLE cluster (
+    id BIGINT PRIMARY KEY,
+    key TEXT NOT NULL
+);
+CREATE FUNCTION salpakan_now_ms() RETURNS BIGINT LANGUAGE SQL VOLATILE AS
+    'SELECT (extract(epoch FROM clock_timestamp()) * 1000)::BIGINT';
+CREATE FUNCTION salpakan_fence(node TEXT, node_epoch BIGINT) RETURNS VOID LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM 1 FROM nodes WHERE name = node AND epoch = node_epoch
+        AND until_ms > salpakan_now_ms() FOR SHARE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'salpakan: this node''s lease lapsed';
+    END IF;
+END $$;
+";
+
+/// What a node hears from the others at once (`LISTEN`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Notice {
+    /// A node stopped: its games are to be taken over now.
+    NodeStopped(String),
+    /// A player's row changed (registered, or a game of theirs ended).
+    Player(String),
+    /// The listening connection was made again: what was said meanwhile is lost, so every
+    /// player is to be read again.
+    Resync,
+}
+
+/// Listens on [`NODES_CHANNEL`] and [`PLAYERS_CHANNEL`] through a connection of its own (made
+/// again when it drops) until `tx`'s receiver is dropped.
+pub(super) fn listen(
+    url: String,
+    tx: tokio::sync::mpsc::UnboundedSender<Notice>,
+) -> Result<(), StoreError> {
+    use postgres::fallible_iterator::FallibleIterator;
+    let wait = std::time::Duration::from_secs(1);
+    std::thread::Builder::new()
+        .name("salpakan-listen".into())
+        .spawn(move || {
+            while !tx.is_closed() {
+                let mut client = match postgres::Client::connect(&url, postgres::NoTls) {
+                    Ok(client) => client,
+                    Err(_) => {
+                        std::thread::sleep(wait);
+                        continue;
+                    }
+                };
+                let channels = format!("LISTEN {NODES_CHANNEL}; LISTEN {PLAYERS_CHANNEL};");
+                if client.batch_execute(&channels).is_err() {
+                    std::thread::sleep(wait);
+                    continue;
+                }
+                let _ = tx.send(Notice::Resync);
+                while !tx.is_closed() {
+                    let heard = client.notifications().timeout_iter(wait).next();
+                    match heard {
+                        Ok(Some(heard)) => {
+                            let notice = if heard.channel() == NODES_CHANNEL {
+                                Notice::NodeStopped(heard.payload().to_owned())
+                            } else {
+                                Notice::Player(heard.payload().to_owned())
+                            };
+                            let _ = tx.send(notice);
+                        }
+                        Ok(None) if !client.is_closed() => {}
+                        _ => break,
+                    }
+                }
+            }
+        })
+        .map(|_| ())
+        .map_err(StoreError::Thread)
+}

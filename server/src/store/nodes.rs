@@ -1,0 +1,122 @@
+//! A node's side of the lease, as the hub uses it: renewed, ended, taken over, and who owns
+//! a game ([`super::lease`] holds the statements; the writer runs the lease's jobs, the readers
+//! the reads).
+
+use super::lease::Owner;
+use super::readers::ReadJob;
+use super::{LeaseJob, PlayerRow, Store, StoreError, WriteJob};
+
+impl Store {
+    /// Sends a lease's job to the writer; its answer.
+    async fn lease<T>(
+        &self,
+        job: impl FnOnce(tokio::sync::oneshot::Sender<Result<T, StoreError>>) -> LeaseJob,
+    ) -> Result<T, StoreError> {
+        let (done, wait) = tokio::sync::oneshot::channel();
+        self.writes
+            .send(WriteJob::Lease(job(done)))
+            .map_err(|_| StoreError::Stopped)?;
+        wait.await.map_err(|_| StoreError::Stopped)?
+    }
+
+    /// Whether this store is one node of several (PostgreSQL): games have owners.
+    #[must_use]
+    pub fn shared(&self) -> bool {
+        self.shared
+    }
+
+    /// Extends this node's lease: `Ok(false)` if it lapsed (the node owns nothing now).
+    ///
+    /// # Errors
+    /// The database's error.
+    pub async fn renew(&self) -> Result<bool, StoreError> {
+        self.lease(LeaseJob::Renew).await
+    }
+
+    /// Registers this node again after its lease lapsed: a new epoch, owning what is still
+    /// its own.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub async fn register(&self) -> Result<(), StoreError> {
+        let key = crate::secret::random_hex(&crate::secret::OsEntropy, 32);
+        self.lease(|done| LeaseJob::Register(key, done))
+            .await
+            .map(|_| ())
+    }
+
+    /// Ends this node's lease after every write before it (a node that stops hands its games
+    /// over), and tells the others.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub async fn expire(&self) -> Result<(), StoreError> {
+        self.lease(LeaseJob::Expire).await
+    }
+
+    /// Takes over from `dead`, if its lease lapsed: its unfinished games and the lobby, or
+    /// only `game`. The games now this node's.
+    ///
+    /// # Errors
+    /// The database's error ([`StoreError::Fenced`] if this node's own lease lapsed).
+    pub async fn take_over(
+        &self,
+        dead: &str,
+        game: Option<&str>,
+    ) -> Result<Vec<String>, StoreError> {
+        let (dead, game) = (dead.to_owned(), game.map(str::to_owned));
+        self.lease(|done| LeaseJob::TakeOver { dead, game, done })
+            .await
+    }
+
+    /// Who owns `game` (`None` on SQLite, or for a game with no owner's row).
+    ///
+    /// # Errors
+    /// The database's error.
+    pub async fn owner(&self, game: &str) -> Result<Option<Owner>, StoreError> {
+        if !self.shared {
+            return Ok(None);
+        }
+        self.read(|done| ReadJob::Owner(game.to_owned(), done))
+            .await
+    }
+
+    /// The nodes whose leases lapsed with unfinished games or the lobby on them.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub async fn lapsed(&self) -> Result<Vec<String>, StoreError> {
+        if !self.shared {
+            return Ok(Vec::new());
+        }
+        self.read(ReadJob::Lapsed).await
+    }
+
+    /// The URLs of the other nodes alive now (none on SQLite).
+    ///
+    /// # Errors
+    /// The database's error.
+    pub async fn other_nodes(&self, me: &str) -> Result<Vec<String>, StoreError> {
+        if !self.shared {
+            return Ok(Vec::new());
+        }
+        self.read(|done| ReadJob::Others(me.to_owned(), done)).await
+    }
+
+    /// The player `name` as its row holds it now.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub async fn player(&self, name: &str) -> Result<Option<PlayerRow>, StoreError> {
+        self.read(|done| ReadJob::Player(name.to_owned(), done))
+            .await
+    }
+
+    /// Every player as the rows hold them now.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub async fn players(&self) -> Result<Vec<PlayerRow>, StoreError> {
+        self.read(ReadJob::Players).await
+    }
+}
