@@ -761,6 +761,49 @@ mod tests {
     }
 
     #[test]
+    fn a_node_s_name_url_and_lease_are_checked() {
+        let config = Config::from_args(
+            args(&[
+                "--node",
+                "eu-1_b",
+                "--public-url",
+                "http://10.0.0.7:8080/",
+                "--lease-secs",
+                "4",
+            ]),
+            |_| None,
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(config.node, "eu-1_b");
+        assert_eq!(config.public_url.as_deref(), Some("http://10.0.0.7:8080"));
+        assert_eq!(config.lease, Duration::from_secs(4));
+        let bound: SocketAddr = "0.0.0.0:9000".parse().unwrap();
+        assert_eq!(config.public_url_for(bound), "http://10.0.0.7:8080");
+        // Without --public-url: the address bound, loopback for an unspecified one.
+        let default = Config::default();
+        assert_eq!(default.node, "main");
+        assert_eq!(default.public_url_for(bound), "http://127.0.0.1:9000");
+        let v6: SocketAddr = "[::]:9000".parse().unwrap();
+        assert_eq!(default.public_url_for(v6), "http://[::1]:9000");
+        let at: SocketAddr = "192.0.2.4:81".parse().unwrap();
+        assert_eq!(default.public_url_for(at), "http://192.0.2.4:81");
+        for (flag, bad) in [
+            ("--node", ""),
+            ("--node", "Upper"),
+            ("--node", "a'b"),
+            ("--node", &"x".repeat(33)),
+            ("--public-url", "10.0.0.7:8080"),
+            ("--public-url", "http://h/?q=1"),
+            ("--lease-secs", "1"),
+            ("--lease-secs", "601"),
+        ] {
+            let refused = Config::from_args(args(&[flag, bad]), |_| None);
+            assert!(refused.is_err(), "{flag} {bad}");
+        }
+    }
+
+    #[test]
     fn address_blocks_and_keys() {
         let block: Cidr = "10.1.0.0/16".parse().unwrap();
         assert!(block.contains("10.1.200.3".parse().unwrap()));

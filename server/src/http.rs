@@ -560,3 +560,38 @@ pub fn router(hub: Arc<Hub>) -> Router {
     };
     router.with_state(hub)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::owned_by;
+    use crate::store::LOBBY;
+
+    #[test]
+    fn a_game_s_routes_and_the_lobby_s_are_owned_the_rest_served_anywhere() {
+        for (path, owner) in [
+            ("/api/games/abc", Some("abc")),
+            ("/api/games/abc/join", Some("abc")),
+            ("/api/games/abc/record", Some("abc")),
+            ("/api/games/abc/replay", Some("abc")),
+            ("/api/games/abc/socket", Some("abc")),
+            ("/api/lobby", Some(LOBBY)),
+            ("/api/lobby/socket", Some(LOBBY)),
+            ("/api/players/socket", Some(LOBBY)),
+            ("/api/seeks", Some(LOBBY)),
+            ("/api/seeks/s1", Some(LOBBY)),
+            ("/api/seeks/s1/accept", Some(LOBBY)),
+            ("/api/pool", Some(LOBBY)),
+            ("/api/games", None),
+            ("/api/games/", None),
+            ("/api/players", None),
+            ("/api/players/Maria", None),
+            ("/api/players/Maria/games", None),
+            ("/api/leaderboard", None),
+            ("/api/ready", None),
+            ("/api/health", None),
+            ("/index.html", None),
+        ] {
+            assert_eq!(owned_by(path), owner, "{path}");
+        }
+    }
+}

@@ -146,13 +146,30 @@ impl Hub {
                 Ok(false) => {
                     tracing::warn!("this node's lease lapsed: its games are given up");
                     self.give_up_all();
-                    if let Err(e) = self.store.register().await {
-                        tracing::warn!(error = %e, "this node could not register again");
+                    match self.store.register().await {
+                        // What no other node took is this node's again: its clocks and bots
+                        // run here.
+                        Ok(()) => self.load_owned().await,
+                        Err(e) => tracing::warn!(error = %e, "this node could not register again"),
                     }
                 }
                 Err(StoreError::Stopped) => return,
                 Err(e) => tracing::warn!(error = %e, "this node's lease not renewed"),
             }
+        }
+    }
+
+    /// Loads every unfinished game this node owns that is not in memory.
+    async fn load_owned(self: &Arc<Hub>) {
+        match self.store.owned(self.node()).await {
+            Ok(ids) => {
+                for id in ids {
+                    if let Err(e) = self.load_here(&id).await {
+                        tracing::warn!(game = %id, error = %e, "own game not loaded");
+                    }
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "own games not read"),
         }
     }
 

@@ -262,6 +262,18 @@ pub(super) fn lapsed(conn: &mut impl Sql) -> Result<Vec<String>, StoreError> {
     .collect()
 }
 
+/// The unfinished games `node` owns.
+pub(super) fn owned(conn: &mut impl Sql, node: &str) -> Result<Vec<String>, StoreError> {
+    conn.query(
+        "SELECT g.id FROM games g JOIN owners o ON o.game = g.id
+         WHERE g.over = 0 AND g.quarantined IS NULL AND o.node = ?1",
+        &[Value::from(node)],
+    )?
+    .iter()
+    .map(|row| row.text(0))
+    .collect()
+}
+
 /// The URLs of the nodes whose leases are valid, but `me`.
 pub(super) fn others(conn: &mut impl Sql, me: &str) -> Result<Vec<String>, StoreError> {
     conn.query(

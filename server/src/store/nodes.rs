@@ -103,6 +103,15 @@ impl Store {
         self.read(|done| ReadJob::Others(me.to_owned(), done)).await
     }
 
+    /// The unfinished games `node` owns.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub async fn owned(&self, node: &str) -> Result<Vec<String>, StoreError> {
+        self.read(|done| ReadJob::Owned(node.to_owned(), done))
+            .await
+    }
+
     /// The player `name` as its row holds it now.
     ///
     /// # Errors

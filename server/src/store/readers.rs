@@ -39,6 +39,8 @@ pub(super) enum ReadJob {
         String,
         oneshot::Sender<Result<Option<PlayerRow>, StoreError>>,
     ),
+    /// The unfinished games a node owns.
+    Owned(String, oneshot::Sender<Result<Vec<String>, StoreError>>),
     /// The other nodes' URLs.
     Others(String, oneshot::Sender<Result<Vec<String>, StoreError>>),
     /// Every player's row.
@@ -95,6 +97,9 @@ fn serve(conn: &mut impl Sql, queue: &Mutex<mpsc::Receiver<ReadJob>>) {
             }
             Ok(ReadJob::Player(name, done)) => {
                 let _ = done.send(lease::player(conn, &name));
+            }
+            Ok(ReadJob::Owned(node, done)) => {
+                let _ = done.send(lease::owned(conn, &node));
             }
             Ok(ReadJob::Others(me, done)) => {
                 let _ = done.send(lease::others(conn, &me));

@@ -196,20 +196,17 @@ pub(super) fn load_unfinished(
     owner: Option<&str>,
 ) -> Result<(Vec<Saved>, Vec<Unreadable>), StoreError> {
     let ids: Vec<String> = match owner {
-        None => conn.query(
-            "SELECT id FROM games WHERE over = 0 AND quarantined IS NULL",
-            &[],
-        )?,
+        None => conn
+            .query(
+                "SELECT id FROM games WHERE over = 0 AND quarantined IS NULL",
+                &[],
+            )?
+            .iter()
+            .map(|row| row.text(0))
+            .collect::<Result<_, _>>()?,
         // One node of several: its own games.
-        Some(node) => conn.query(
-            "SELECT g.id FROM games g JOIN owners o ON o.game = g.id
-             WHERE g.over = 0 AND g.quarantined IS NULL AND o.node = ?1",
-            &[node.into()],
-        )?,
-    }
-    .iter()
-    .map(|row| row.text(0))
-    .collect::<Result<_, _>>()?;
+        Some(node) => super::lease::owned(conn, node)?,
+    };
     let (mut games, mut unreadable) = (Vec::new(), Vec::new());
     for id in ids {
         match load(conn, &id) {

@@ -339,3 +339,39 @@ async fn nodes_a_store_that_lost_its_lease_commits_nothing() {
     x.write(Vec::new()).await.expect("x commits again");
     assert_eq!(owned_by(&db, "x"), 0);
 }
+
+/// A request's status, sent with `headers` as given.
+async fn status_with(addr: SocketAddr, method: &str, path: &str, headers: &str) -> u16 {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let body = "{}";
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{headers}\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let mut reply = Vec::new();
+    stream.read_to_end(&mut reply).await.unwrap();
+    let reply = String::from_utf8_lossy(&reply);
+    reply.split(' ').nth(1).unwrap().parse().unwrap()
+}
+
+/// A client naming another address in the nodes' headers, without the nodes' key (kept in
+/// the database, never sent), is counted by its own: on both stores.
+#[tokio::test]
+async fn a_forged_forward_is_counted_by_the_client_s_own_address() {
+    let server = crate::common::start_on(database("nodes-forged"), 5, |c| {
+        c.limits.games_per_ip = 2;
+    })
+    .await;
+    for n in 0..3 {
+        let forged = format!(
+            "x-salpakan-node-key: {}\r\nx-salpakan-client: 10.0.0.{n}\r\n",
+            "0".repeat(64)
+        );
+        let status = status_with(server.addr, "POST", "/api/games", &forged).await;
+        assert_eq!(status, if n < 2 { 201 } else { 429 }, "game {n}");
+    }
+    server.stop().await;
+}
