@@ -141,6 +141,18 @@ impl Hub {
         if let Some(ip) = ip {
             self.quotas
                 .take_game(ip, limits.games_per_ip, limits.games_per_hour)?;
+            // One node of several: the address's unfinished games at every node count.
+            let everywhere = match self.store.unfinished_by(ip).await {
+                Ok(held) => held,
+                Err(e) => {
+                    self.release_game(Some(ip));
+                    return Err(e.into());
+                }
+            };
+            if everywhere.is_some_and(|held| held >= limits.games_per_ip as u64) {
+                self.release_game(Some(ip));
+                return Err(HubError::TooManyGames(limits.games_per_ip));
+            }
         }
         let entropy = &*self.entropy;
         let id = seating.id.clone();

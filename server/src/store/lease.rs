@@ -262,6 +262,15 @@ pub(super) fn lapsed(conn: &mut impl Sql) -> Result<Vec<String>, StoreError> {
     .collect()
 }
 
+/// The unfinished games created from the address `ip` (at every node).
+pub(super) fn unfinished_by(conn: &mut impl Sql, ip: &str) -> Result<u64, StoreError> {
+    let row = conn.query_one(
+        "SELECT count(*) FROM games WHERE creator_ip = ?1 AND over = 0",
+        &[Value::from(ip)],
+    )?;
+    Ok(row.map_or(Ok(0), |row| row.int(0))?.max(0) as u64)
+}
+
 /// The unfinished games `node` owns.
 pub(super) fn owned(conn: &mut impl Sql, node: &str) -> Result<Vec<String>, StoreError> {
     conn.query(
@@ -312,6 +321,7 @@ CREATE TABLE owners (
     node TEXT NOT NULL
 );
 CREATE INDEX owners_node ON owners (node);
+CREATE INDEX games_creator ON games (creator_ip) WHERE over = 0;
 CREATE TABLE cluster (
     id BIGINT PRIMARY KEY,
     key TEXT NOT NULL

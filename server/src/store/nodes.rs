@@ -103,6 +103,20 @@ impl Store {
         self.read(|done| ReadJob::Others(me.to_owned(), done)).await
     }
 
+    /// The unfinished games created from `ip` at every node (`None` on SQLite: one server
+    /// counts its own in memory).
+    ///
+    /// # Errors
+    /// The database's error.
+    pub async fn unfinished_by(&self, ip: std::net::IpAddr) -> Result<Option<u64>, StoreError> {
+        if !self.shared {
+            return Ok(None);
+        }
+        self.read(|done| ReadJob::UnfinishedBy(ip.to_string(), done))
+            .await
+            .map(Some)
+    }
+
     /// The unfinished games `node` owns.
     ///
     /// # Errors

@@ -39,6 +39,8 @@ pub(super) enum ReadJob {
         String,
         oneshot::Sender<Result<Option<PlayerRow>, StoreError>>,
     ),
+    /// The unfinished games created from an address, at every node.
+    UnfinishedBy(String, oneshot::Sender<Result<u64, StoreError>>),
     /// The unfinished games a node owns.
     Owned(String, oneshot::Sender<Result<Vec<String>, StoreError>>),
     /// The other nodes' URLs.
@@ -97,6 +99,9 @@ fn serve(conn: &mut impl Sql, queue: &Mutex<mpsc::Receiver<ReadJob>>) {
             }
             Ok(ReadJob::Player(name, done)) => {
                 let _ = done.send(lease::player(conn, &name));
+            }
+            Ok(ReadJob::UnfinishedBy(ip, done)) => {
+                let _ = done.send(lease::unfinished_by(conn, &ip));
             }
             Ok(ReadJob::Owned(node, done)) => {
                 let _ = done.send(lease::owned(conn, &node));

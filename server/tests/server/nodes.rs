@@ -375,3 +375,33 @@ async fn a_forged_forward_is_counted_by_the_client_s_own_address() {
     }
     server.stop().await;
 }
+
+/// One client's unfinished games are counted at every node: past the limit at one node, it
+/// is refused at another.
+#[tokio::test]
+#[ignore = "several nodes on PostgreSQL: scripts/test-postgres runs it alone"]
+async fn nodes_one_address_s_unfinished_games_count_at_every_node() {
+    assert!(on_postgres(), "needs SALPAKAN_TEST_POSTGRES");
+    let db = database("nodes-quota");
+    let limited = |name: &str| {
+        let (child, server) = spawn_binary(Command::new(SERVER).args([
+            "--db",
+            db.to_str().unwrap(),
+            "--node",
+            name,
+            "--addr",
+            "127.0.0.1:0",
+            "--games-per-ip",
+            "2",
+        ]));
+        Node {
+            child,
+            addr: server.addr,
+        }
+    };
+    let (a, b) = (limited("a"), limited("b"));
+    for (node, expected) in [(&a, 201), (&b, 201), (&a, 429), (&b, 429)] {
+        let status = status_with(node.addr, "POST", "/api/games", "").await;
+        assert_eq!(status, expected, "at {}", node.addr);
+    }
+}
