@@ -254,7 +254,13 @@ async fn play_game(
         };
         match made {
             Ok((id, tokens)) => break (addr, id, tokens),
-            Err(ClientError::Connection(_)) if tries + 1 < shared.nodes.len() as u64 => tries += 1,
+            // A node that vanished mid-request is passed over too (its game, if made, is
+            // left to expire unplayed).
+            Err(ClientError::Connection(_) | ClientError::NotHttp(_))
+                if tries + 1 < shared.nodes.len() as u64 =>
+            {
+                tries += 1;
+            }
             Err(e) => return Err(e),
         }
     };
@@ -266,7 +272,7 @@ async fn play_game(
         } else {
             addr
         };
-        let mut socket = Socket::connect_from(from, at, &id, Some(&tokens[side.index()])).await?;
+        let mut socket = open_seat(shared, n, at, &id, &tokens[side.index()]).await?;
         let setup = Setup::random(side, rules, seed * 2 + side.index() as u64);
         let cells = setup.cell_values().to_vec();
         socket
@@ -441,18 +447,50 @@ async fn create_and_join(
     let id = created.game;
     let join = json!({"invite": created.invite}).to_string();
     let path = format!("/api/games/{id}/join");
-    let joining = if shared.spread {
-        shared.node(at + 1)
-    } else {
-        addr
-    };
-    let joined: JoinReply = post_from(from, joining, &path, &join).await?;
-    Ok((id, [created.token, joined.token]))
+    // A join refused with 503 (its game's node did not answer: the game is being taken over)
+    // or not answered at all (that node is gone) is tried again, at the next node, for up to
+    // 30 s.
+    let mut tries = 0;
+    loop {
+        let joining = if shared.spread || tries > 0 {
+            shared.node(at + 1 + tries)
+        } else {
+            addr
+        };
+        match post_from::<JoinReply>(from, joining, &path, &join).await {
+            Ok(joined) => return Ok((id, [created.token, joined.token])),
+            Err(ClientError::Refused { status: 503, .. } | ClientError::Connection(_))
+                if tries < 120 =>
+            {
+                tries += 1;
+                tokio::time::sleep(Duration::from_millis(250)).await;
+            }
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 /// Close codes after which a seat connects again: the game reloads, or its server stops.
 const RESTART: u16 = 1012;
 const RELOADING: u16 = 1011;
+
+/// A seat's first socket, at `addr`, or (if that node does not answer) at the next ones.
+async fn open_seat(
+    shared: &Shared,
+    n: u64,
+    addr: SocketAddr,
+    id: &str,
+    token: &str,
+) -> Result<Socket, ClientError> {
+    let from = Some(client_address(n));
+    match Socket::connect_from(from, addr, id, Some(token)).await {
+        Err(ClientError::Connection(_) | ClientError::NotHttp(_)) if shared.nodes.len() > 1 => {
+            // `hello` from 0 asks for nothing: the `state` comes on connect.
+            reconnect(shared, n, id, token, 0).await
+        }
+        opened => opened,
+    }
+}
 
 /// A seat's socket opened again (at the next node each try, for up to a minute), and its
 /// `hello` from version `v` sent.
@@ -879,6 +917,16 @@ async fn play(
     let typical_overcharge_ms = typical(&tally.overcharges_us, &tally.overcharge_seconds, |s| {
         s.iter().copied().max().unwrap_or(0).max(0) as f64 / 1000.0
     });
+    // The round trips once every game has been made and set up (after the first 5 s), apart
+    // from the start's burst of creations, joins, sockets and setups.
+    let mut steady: Vec<u32> = tally
+        .latencies_us
+        .iter()
+        .zip(&tally.latency_seconds)
+        .filter(|&(_, &second)| second >= 5)
+        .map(|(&us, _)| us)
+        .collect();
+    steady.sort_unstable();
     tally.latencies_us.sort_unstable();
     let rss = if server_pid.is_some() {
         format!("{peak_rss:.0}")
@@ -886,10 +934,12 @@ async fn play(
         "n/a".to_owned()
     };
     eprintln!(
-        "loadgen: {} games finished, {} plies in {elapsed:.1} s, {} round trips timed",
+        "loadgen: {} games finished, {} plies in {elapsed:.1} s, {} round trips timed; after the first 5 s: p50 {:.1} ms, p99 {:.1} ms; the typical second's p99 {typical_p99_ms:.1} ms",
         tally.finished.len(),
         plies_at_deadline,
-        tally.latencies_us.len()
+        tally.latencies_us.len(),
+        percentile(&steady, 0.50),
+        percentile(&steady, 0.99),
     );
     let overcharge_ms = tally
         .overcharges_us
