@@ -14,7 +14,8 @@
 //!   (the load generator's and the tests');
 //! - [`room`]: one game as an event-sourced state machine (no I/O): commands decided into
 //!   events, one `apply`;
-//! - [`store`]: SQLite, one writer thread with group commits;
+//! - [`store`]: SQLite or PostgreSQL, one writer thread with group commits, and on
+//!   PostgreSQL the nodes: leases, their fence, the owner of each game;
 //! - [`config`]: the settings and limits;
 //! - [`hub`]: the games in memory, the per-address quotas, the commit-then-send path, timers
 //!   and bots;

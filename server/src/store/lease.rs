@@ -12,8 +12,8 @@
 //! events. `~lobby` is the lobby's row: the node owning it holds the seeks, the pool and the
 //! lobby's sockets.
 
+use super::StoreError;
 use super::sql::{Sql, Value};
-use super::{PlayerRow, StoreError};
 
 /// The owner's row of the lobby (no game id has a `~`).
 pub const LOBBY: &str = "~lobby";
@@ -292,19 +292,6 @@ pub(super) fn others(conn: &mut impl Sql, me: &str) -> Result<Vec<String>, Store
     .iter()
     .map(|row| row.text(0))
     .collect()
-}
-
-/// The player `name` as its row holds it now.
-pub(super) fn player(conn: &mut impl Sql, name: &str) -> Result<Option<PlayerRow>, StoreError> {
-    conn.query_one(
-        &format!(
-            "SELECT {} FROM players WHERE name = ?1",
-            super::rows::PLAYER_COLUMNS
-        ),
-        &[Value::from(name)],
-    )?
-    .map(|row| super::rows::player_row(&row))
-    .transpose()
 }
 
 /// PostgreSQL's step 2: the nodes, the owners, the nodes' shared key, and the database's

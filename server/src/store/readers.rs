@@ -98,7 +98,7 @@ fn serve(conn: &mut impl Sql, queue: &Mutex<mpsc::Receiver<ReadJob>>) {
                 let _ = done.send(lease::lapsed(conn));
             }
             Ok(ReadJob::Player(name, done)) => {
-                let _ = done.send(lease::player(conn, &name));
+                let _ = done.send(super::rows::player(conn, &name));
             }
             Ok(ReadJob::UnfinishedBy(ip, done)) => {
                 let _ = done.send(lease::unfinished_by(conn, &ip));

@@ -271,3 +271,13 @@ pub(super) fn players(conn: &mut impl Sql) -> Result<Vec<PlayerRow>, StoreError>
         .map(player_row)
         .collect()
 }
+
+/// The player `name` as its row holds it now.
+pub(super) fn player(conn: &mut impl Sql, name: &str) -> Result<Option<PlayerRow>, StoreError> {
+    conn.query_one(
+        &format!("SELECT {} FROM players WHERE name = ?1", PLAYER_COLUMNS),
+        &[name.into()],
+    )?
+    .map(|row| player_row(&row))
+    .transpose()
+}
