@@ -153,6 +153,17 @@ impl Hub {
                 self.release_game(Some(ip));
                 return Err(HubError::TooManyGames(limits.games_per_ip));
             }
+            let this_hour = match self.store.arrivals_last_hour("game", ip).await {
+                Ok(made) => made,
+                Err(e) => {
+                    self.release_game(Some(ip));
+                    return Err(e.into());
+                }
+            };
+            if this_hour.is_some_and(|made| made >= limits.games_per_hour as u64) {
+                self.release_game(Some(ip));
+                return Err(HubError::TooManyCreated(limits.games_per_hour));
+            }
         }
         let entropy = &*self.entropy;
         let id = seating.id.clone();
@@ -187,6 +198,13 @@ impl Hub {
             Instant::now(),
         );
         let mut writes = vec![Write::Create { spec, creator: ip }];
+        if let Some(ip) = ip {
+            writes.push(Write::Arrival {
+                kind: "game",
+                ip,
+                at_ms: created_ms,
+            });
+        }
         if !room.events().is_empty() {
             writes.push(Write::Events {
                 game: id.clone(),

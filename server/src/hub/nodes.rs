@@ -202,7 +202,17 @@ impl Hub {
     /// reads again a player's row another node changed.
     pub(super) async fn run_sweeper(self: Arc<Hub>, mut notices: UnboundedReceiver<Notice>) {
         let mut stopping = self.stopping();
+        let mut arrivals_forgotten = std::time::Instant::now();
         loop {
+            // The arrivals counted against the hourly limits are kept an hour and a minute.
+            if arrivals_forgotten.elapsed() >= Duration::from_secs(60) {
+                arrivals_forgotten = std::time::Instant::now();
+                let before_ms = crate::clock::unix_ms().saturating_sub(3_660_000);
+                let forget = crate::store::Write::ForgetArrivals { before_ms };
+                if let Err(e) = self.store.write(vec![forget]).await {
+                    tracing::debug!(error = %e, "old arrivals not forgotten");
+                }
+            }
             let notice = tokio::select! {
                 () = tokio::time::sleep(SWEEP) => None,
                 notice = notices.recv() => notice,

@@ -117,6 +117,16 @@ impl Hub {
         if fold(&name).starts_with(BOT_PREFIX) {
             return Err(HubError::NameTaken);
         }
+        // One node of several: the address's registrations at every node count.
+        let limit = self.config.limits.players_per_hour;
+        if self
+            .store
+            .arrivals_last_hour("player", ip)
+            .await?
+            .is_some_and(|made| made >= limit as u64)
+        {
+            return Err(HubError::TooManyPlayers(limit));
+        }
         let key = secret::random_hex(&*self.entropy, TOKEN_BYTES);
         let digest = secret::digest(&key);
         {
@@ -139,13 +149,19 @@ impl Hub {
                 drawn: 0,
             });
         }
+        let created_ms = crate::clock::unix_ms();
         let write = Write::Player {
             name: name.clone(),
             key: Some(digest),
             bot: false,
-            created_ms: crate::clock::unix_ms(),
+            created_ms,
         };
-        if let Err(e) = self.store.write(vec![write]).await {
+        let arrival = Write::Arrival {
+            kind: "player",
+            ip,
+            at_ms: created_ms,
+        };
+        if let Err(e) = self.store.write(vec![write, arrival]).await {
             lock(&self.players).remove(&name);
             // Another node registered the name first.
             if e.is_conflict() {

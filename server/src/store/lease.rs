@@ -271,6 +271,20 @@ pub(super) fn unfinished_by(conn: &mut impl Sql, ip: &str) -> Result<u64, StoreE
     Ok(row.map_or(Ok(0), |row| row.int(0))?.max(0) as u64)
 }
 
+/// The arrivals of `kind` from `ip` since `since_ms` (at every node).
+pub(super) fn arrivals(
+    conn: &mut impl Sql,
+    kind: &str,
+    ip: &str,
+    since_ms: u64,
+) -> Result<u64, StoreError> {
+    let row = conn.query_one(
+        "SELECT count(*) FROM arrivals WHERE kind = ?1 AND ip = ?2 AND at_ms >= ?3",
+        &[Value::from(kind), Value::from(ip), Value::from(since_ms)],
+    )?;
+    Ok(row.map_or(Ok(0), |row| row.int(0))?.max(0) as u64)
+}
+
 /// The unfinished games `node` owns.
 pub(super) fn owned(conn: &mut impl Sql, node: &str) -> Result<Vec<String>, StoreError> {
     conn.query(
@@ -309,6 +323,12 @@ CREATE TABLE owners (
 );
 CREATE INDEX owners_node ON owners (node);
 CREATE INDEX games_creator ON games (creator_ip) WHERE over = 0;
+CREATE TABLE arrivals (
+    kind TEXT NOT NULL,
+    ip TEXT NOT NULL,
+    at_ms BIGINT NOT NULL
+);
+CREATE INDEX arrivals_by_ip ON arrivals (kind, ip, at_ms);
 CREATE TABLE cluster (
     id BIGINT PRIMARY KEY,
     key TEXT NOT NULL

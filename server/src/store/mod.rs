@@ -252,6 +252,21 @@ pub enum Write {
         /// The cut.
         ended_before_ms: u64,
     },
+    /// A creation counted against an address's hourly limit at every node (PostgreSQL; on
+    /// SQLite one server counts in memory, and this writes nothing).
+    Arrival {
+        /// What arrived: `game` or `player`.
+        kind: &'static str,
+        /// The address (as the per-address limits group it).
+        ip: IpAddr,
+        /// When, in milliseconds since the Unix epoch.
+        at_ms: u64,
+    },
+    /// The arrivals before `before_ms` are forgotten (PostgreSQL).
+    ForgetArrivals {
+        /// The cut, in milliseconds since the Unix epoch.
+        before_ms: u64,
+    },
     /// A game that could not be restored is left out from now on.
     Quarantine {
         /// The game.

@@ -117,6 +117,30 @@ impl Store {
             .map(Some)
     }
 
+    /// The arrivals of `kind` (`game`, `player`) from `ip` in the last hour, at every node
+    /// (`None` on SQLite: one server counts its own in memory).
+    ///
+    /// # Errors
+    /// The database's error.
+    pub async fn arrivals_last_hour(
+        &self,
+        kind: &'static str,
+        ip: std::net::IpAddr,
+    ) -> Result<Option<u64>, StoreError> {
+        if !self.shared {
+            return Ok(None);
+        }
+        let since_ms = crate::clock::unix_ms().saturating_sub(3_600_000);
+        self.read(|done| ReadJob::Arrivals {
+            kind,
+            ip: ip.to_string(),
+            since_ms,
+            done,
+        })
+        .await
+        .map(Some)
+    }
+
     /// The unfinished games `node` owns.
     ///
     /// # Errors

@@ -41,6 +41,13 @@ pub(super) enum ReadJob {
     ),
     /// The unfinished games created from an address, at every node.
     UnfinishedBy(String, oneshot::Sender<Result<u64, StoreError>>),
+    /// The arrivals of a kind from an address since a time, at every node.
+    Arrivals {
+        kind: &'static str,
+        ip: String,
+        since_ms: u64,
+        done: oneshot::Sender<Result<u64, StoreError>>,
+    },
     /// The unfinished games a node owns.
     Owned(String, oneshot::Sender<Result<Vec<String>, StoreError>>),
     /// The other nodes' URLs.
@@ -102,6 +109,14 @@ fn serve(conn: &mut impl Sql, queue: &Mutex<mpsc::Receiver<ReadJob>>) {
             }
             Ok(ReadJob::UnfinishedBy(ip, done)) => {
                 let _ = done.send(lease::unfinished_by(conn, &ip));
+            }
+            Ok(ReadJob::Arrivals {
+                kind,
+                ip,
+                since_ms,
+                done,
+            }) => {
+                let _ = done.send(lease::arrivals(conn, kind, &ip, since_ms));
             }
             Ok(ReadJob::Owned(node, done)) => {
                 let _ = done.send(lease::owned(conn, &node));

@@ -262,6 +262,22 @@ fn apply(
             }
         }
         Write::Quarantine { game, reason } => quarantine(conn, game, reason)?,
+        Write::Arrival { kind, ip, at_ms } => {
+            if fence.is_some() {
+                conn.execute(
+                    "INSERT INTO arrivals (kind, ip, at_ms) VALUES (?1, ?2, ?3)",
+                    &[(*kind).into(), ip.to_string().into(), (*at_ms).into()],
+                )?;
+            }
+        }
+        Write::ForgetArrivals { before_ms } => {
+            if fence.is_some() {
+                conn.execute(
+                    "DELETE FROM arrivals WHERE at_ms < ?1",
+                    &[(*before_ms).into()],
+                )?;
+            }
+        }
         Write::Prune { ended_before_ms } => {
             // A batch at most, the oldest first, through the index of ended games: a prune
             // never holds the writer for long, whatever the backlog.
