@@ -488,11 +488,18 @@ impl Store {
     fn open_postgres(url: &str, durability: Durability, node: &Node) -> Result<Opened, StoreError> {
         let (mut conn, _) = open_postgres(url)?;
         conn.take_writer_lock(&node.name)?;
+        // A node paused in the middle of a transaction (SIGSTOP) would hold its lease's row
+        // locked, and no other node could take its games over: PostgreSQL ends a writer's
+        // transaction left idle for half a lease (a writer's statements follow each other
+        // within microseconds), and the paused node's commit then fails.
+        let idle_ms = (node.lease.as_millis() / 2).max(500);
+        let mut session = format!("SET idle_in_transaction_session_timeout = {idle_ms};");
         if durability == Durability::Normal {
             // A commit returns before PostgreSQL's own flush: it survives this server's crash
             // (the database has it), not the database machine's.
-            conn.set_session("SET synchronous_commit = off")?;
+            session.push_str(" SET synchronous_commit = off;");
         }
+        conn.set_session(&session)?;
         let readers = (0..READERS)
             .map(|_| sql::Postgres::connect(url))
             .collect::<Result<Vec<_>, StoreError>>()?;
