@@ -27,6 +27,16 @@ pub const NODE_KEY: &str = "x-salpakan-node-key";
 /// The header with the client's address, believed only with [`NODE_KEY`].
 pub const CLIENT: &str = "x-salpakan-client";
 
+/// Whether `headers` carry the nodes' `key` (compared in time that does not depend on where
+/// they differ; an empty key is never carried).
+#[must_use]
+pub fn carries_key(headers: &axum::http::HeaderMap, key: &[u8]) -> bool {
+    !key.is_empty()
+        && headers
+            .get(NODE_KEY)
+            .is_some_and(|got| crate::secret::same(got.as_bytes(), key))
+}
+
 /// The longest a node waits for the owner's reply (or its socket's opening).
 const WAIT: Duration = Duration::from_secs(10);
 
@@ -80,9 +90,7 @@ impl Forwarder {
     /// Whether `request` was forwarded by a node (it carries the nodes' key).
     #[must_use]
     pub fn from_node(&self, headers: &axum::http::HeaderMap) -> bool {
-        headers.get(NODE_KEY).is_some_and(|got| {
-            crate::secret::same(got.as_bytes(), self.key.as_bytes()) && !self.key.is_empty()
-        })
+        carries_key(headers, self.key.as_bytes())
     }
 
     /// `request` handed to the node at `base` (`http://host:port`) for `client`; its reply.

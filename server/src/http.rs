@@ -141,9 +141,7 @@ fn forwarded_for(hub: &Hub, peer: SocketAddr, headers: &HeaderMap) -> IpAddr {
     let config = hub.config();
     // A request another node forwarded names its client, believed with the nodes' key.
     if let Some(key) = hub.node_key()
-        && headers
-            .get(crate::forward::NODE_KEY)
-            .is_some_and(|got| crate::secret::same(got.as_bytes(), key.as_bytes()))
+        && crate::forward::carries_key(headers, key.as_bytes())
         && let Some(ip) = headers
             .get(crate::forward::CLIENT)
             .and_then(|v| v.to_str().ok())

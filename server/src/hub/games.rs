@@ -141,28 +141,10 @@ impl Hub {
         if let Some(ip) = ip {
             self.quotas
                 .take_game(ip, limits.games_per_ip, limits.games_per_hour)?;
-            // One node of several: the address's unfinished games at every node count.
-            let everywhere = match self.store.unfinished_by(ip).await {
-                Ok(held) => held,
-                Err(e) => {
-                    self.release_game(Some(ip));
-                    return Err(e.into());
-                }
-            };
-            if everywhere.is_some_and(|held| held >= limits.games_per_ip as u64) {
+            // One node of several: the address's games at every node count.
+            if let Err(e) = self.shared_game_limits(ip).await {
                 self.release_game(Some(ip));
-                return Err(HubError::TooManyGames(limits.games_per_ip));
-            }
-            let this_hour = match self.store.arrivals_last_hour("game", ip).await {
-                Ok(made) => made,
-                Err(e) => {
-                    self.release_game(Some(ip));
-                    return Err(e.into());
-                }
-            };
-            if this_hour.is_some_and(|made| made >= limits.games_per_hour as u64) {
-                self.release_game(Some(ip));
-                return Err(HubError::TooManyCreated(limits.games_per_hour));
+                return Err(e);
             }
         }
         let entropy = &*self.entropy;
@@ -228,6 +210,21 @@ impl Hub {
             "game created"
         );
         Ok(id)
+    }
+
+    /// With several nodes: refuses a game past the address's unfinished games, or its games
+    /// an hour, counted in the database at every node (nothing to do on SQLite).
+    async fn shared_game_limits(&self, ip: IpAddr) -> Result<(), HubError> {
+        let limits = &self.config.limits;
+        let held = self.store.unfinished_by(ip).await?;
+        if held.is_some_and(|held| held >= limits.games_per_ip as u64) {
+            return Err(HubError::TooManyGames(limits.games_per_ip));
+        }
+        let made = self.store.arrivals_last_hour("game", ip).await?;
+        if made.is_some_and(|made| made >= limits.games_per_hour as u64) {
+            return Err(HubError::TooManyCreated(limits.games_per_hour));
+        }
+        Ok(())
     }
 
     /// `POST /api/games` from `ip`, made by `player` (or anonymously): the creator's seat.

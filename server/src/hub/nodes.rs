@@ -177,20 +177,14 @@ impl Hub {
     fn give_up_all(&self) {
         let rooms: Vec<Arc<Live>> = lock(&self.rooms).drain().map(|(_, live)| live).collect();
         for live in rooms {
-            let live = Arc::clone(&live);
-            let hub_playing = &self.playing;
+            // A room busy now finds its commit refused, and closes its sockets then.
             if let Ok(mut state) = live.state.try_lock() {
                 state.broken = true;
-                if state.counted {
-                    state.counted = false;
-                    hub_playing.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
-                }
+                self.recount(&live, &mut state);
                 for s in &state.subscribers {
                     let _ = s.tx.try_send(Out::Close(CloseCode::Restart, MOVED));
                 }
                 state.subscribers.clear();
-            } else {
-                // A room busy now finds its commit refused, and closes its sockets then.
             }
             live.timer.notify_one();
             live.bot.notify_one();

@@ -97,21 +97,7 @@ pub(super) fn register(
             .text(0)?;
         Ok(Registered { epoch, key })
     })();
-    finish(conn, done)
-}
-
-/// Commits if `done` is a success, rolls back otherwise.
-fn finish<T>(conn: &mut impl Sql, done: Result<T, StoreError>) -> Result<T, StoreError> {
-    match done {
-        Ok(value) => {
-            conn.batch("COMMIT")?;
-            Ok(value)
-        }
-        Err(e) => {
-            let _ = conn.batch("ROLLBACK");
-            Err(e)
-        }
-    }
+    super::sql::finish(conn, done)
 }
 
 /// `BEGIN`, then this node's row locked for share and checked (`salpakan_fence`), in one
@@ -219,7 +205,7 @@ pub(super) fn take_over(
         };
         moved.iter().map(|row| row.text(0)).collect()
     })();
-    finish(conn, done)
+    super::sql::finish(conn, done)
 }
 
 /// Records that this node owns the new game `game` (in the transaction that creates it).

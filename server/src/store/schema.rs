@@ -297,16 +297,7 @@ pub(super) fn upgrade_postgres(conn: &mut impl Sql) -> Result<Upgrade, StoreErro
         )?;
         Ok(Upgrade::Done { from, to: known })
     })();
-    match result {
-        Ok(upgrade) => {
-            conn.batch("COMMIT")?;
-            Ok(upgrade)
-        }
-        Err(e) => {
-            let _ = conn.batch("ROLLBACK");
-            Err(e)
-        }
-    }
+    super::sql::finish(conn, result)
 }
 
 #[cfg(test)]

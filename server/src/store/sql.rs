@@ -300,6 +300,20 @@ fn from_postgres(row: &postgres::Row, i: usize) -> Result<Value, postgres::Error
     })
 }
 
+/// Ends the transaction `done` was made in: commits if it is a success, rolls back otherwise.
+pub(super) fn finish<T>(conn: &mut impl Sql, done: Result<T, StoreError>) -> Result<T, StoreError> {
+    match done {
+        Ok(value) => {
+            conn.batch("COMMIT")?;
+            Ok(value)
+        }
+        Err(e) => {
+            let _ = conn.batch("ROLLBACK");
+            Err(e)
+        }
+    }
+}
+
 /// The key of the advisory lock the writing server holds.
 const WRITER_LOCK: i64 = 0x5341_4c50_414b_414e; // "SALPAKAN"
 
