@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo run --release --example tournament -- [--games N] [--budget N] [--agents LIST]
-//!     [--threads N] [--max-plies N] [--seed N]
+//!     [--threads N] [--max-plies N] [--seed N] [--formation uniform|classic|own]
 //! ```
 //!
 //! Every pair of agents plays `--games` games (default 20). Game `g` of a pairing uses setups
@@ -14,7 +14,14 @@
 //!
 //! `--agents` is a comma-separated list of `random`, `greedy` and `ismcts` (its budget from
 //! `--budget`, 0 for the default), where `ismcts+rN` plays N random plies before scoring each new
-//! node. The default is `random,greedy,ismcts`.
+//! node and `ismcts+prior` believes the enemy deployed by [`Formation::classic`], and the levels
+//! `level-1` … `level-8` ([`salpakan::Level`]). The default is `random,greedy,ismcts`;
+//! `--agents ladder` is `random` and the eight levels.
+//!
+//! `--formation` says how the setups are drawn: `uniform` (the default, [`Setup::random`]),
+//! `classic` (both from [`Formation::classic`]) or `own` (each agent's [`Agent::deploy`]: the
+//! levels deploy by the classic formation, the other agents uniformly). The swapped game of a
+//! pair draws with the same seeds.
 //!
 //! It prints a progress line while it runs, then each pairing's wins, draws and losses and
 //! score with its 95% interval (Wilson's, extended to draws; a verdict such as "ismcts beats
@@ -33,7 +40,8 @@ use std::time::{Duration, Instant};
 
 use salpakan::evaluation::{Ratings, Score, bradley_terry};
 use salpakan::{
-    Agent, Game, Greedy, Ismcts, Random, Rules, Setup, Side, Status, Tracker, WinReason,
+    Agent, Formation, Game, Greedy, Ismcts, Level, Random, Rules, Setup, Side, SplitMix64, Status,
+    Tracker, WinReason,
 };
 
 /// One entrant: how to build it for a game.
@@ -47,7 +55,12 @@ struct Entrant {
 enum Kind {
     Random,
     Greedy,
-    Ismcts { budget: u32, rollout: u16 },
+    Ismcts {
+        budget: u32,
+        rollout: u16,
+        prior: bool,
+    },
+    Level(i64),
 }
 
 impl Entrant {
@@ -55,15 +68,32 @@ impl Entrant {
         let kind = match text {
             "random" => Kind::Random,
             "greedy" => Kind::Greedy,
-            "ismcts" => Kind::Ismcts { budget, rollout: 0 },
-            other => match other.strip_prefix("ismcts+r") {
-                Some(plies) => Kind::Ismcts {
+            "ismcts" => Kind::Ismcts {
+                budget,
+                rollout: 0,
+                prior: false,
+            },
+            "ismcts+prior" => Kind::Ismcts {
+                budget,
+                rollout: 0,
+                prior: true,
+            },
+            other => match (other.strip_prefix("ismcts+r"), other.strip_prefix("level-")) {
+                (Some(plies), _) => Kind::Ismcts {
                     budget,
                     rollout: plies
                         .parse()
                         .map_err(|_| format!("bad rollout in {other:?}"))?,
+                    prior: false,
                 },
-                None => return Err(format!("unknown agent {other:?}")),
+                (_, Some(level)) => {
+                    let level = level
+                        .parse()
+                        .map_err(|_| format!("bad level in {other:?}"))?;
+                    Level::new(level, 0).map_err(|e| e.to_string())?;
+                    Kind::Level(level)
+                }
+                _ => return Err(format!("unknown agent {other:?}")),
             },
         };
         Ok(Entrant {
@@ -76,9 +106,19 @@ impl Entrant {
         match self.kind {
             Kind::Random => Box::new(Random::new(seed)),
             Kind::Greedy => Box::new(Greedy::new(seed)),
-            Kind::Ismcts { budget, rollout } => {
-                Box::new(Ismcts::new(seed, budget).with_rollout(rollout))
+            Kind::Ismcts {
+                budget,
+                rollout,
+                prior,
+            } => {
+                let search = Ismcts::new(seed, budget).with_rollout(rollout);
+                Box::new(if prior {
+                    search.with_prior(Formation::classic())
+                } else {
+                    search
+                })
             }
+            Kind::Level(level) => Box::new(Level::new(level, seed).expect("checked when parsed")),
         }
     }
 }
@@ -90,6 +130,15 @@ struct Options {
     threads: usize,
     max_plies: usize,
     seed: u64,
+    formation: Deal,
+}
+
+/// How a game's setups are drawn (`--formation`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Deal {
+    Uniform,
+    Classic,
+    Own,
 }
 
 fn options() -> Result<Options, String> {
@@ -99,6 +148,7 @@ fn options() -> Result<Options, String> {
     let mut threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut max_plies = 1000;
     let mut seed = 2026;
+    let mut formation = Deal::Uniform;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or(format!("{arg} needs a value"));
@@ -115,8 +165,23 @@ fn options() -> Result<Options, String> {
             "--threads" => threads = (number(value()?)? as usize).max(1),
             "--max-plies" => max_plies = number(value()?)? as usize,
             "--seed" => seed = number(value()?)?,
+            "--formation" => {
+                formation = match value()?.as_str() {
+                    "uniform" => Deal::Uniform,
+                    "classic" => Deal::Classic,
+                    "own" => Deal::Own,
+                    other => {
+                        return Err(format!(
+                            "--formation: not uniform, classic or own: {other:?}"
+                        ));
+                    }
+                }
+            }
             other => return Err(format!("unknown option {other:?}")),
         }
+    }
+    if agents == "ladder" {
+        agents = "random,level-1,level-2,level-3,level-4,level-5,level-6,level-7,level-8".into();
     }
     let entrants = agents
         .split(',')
@@ -132,6 +197,7 @@ fn options() -> Result<Options, String> {
         threads,
         max_plies,
         seed,
+        formation,
     })
 }
 
@@ -163,10 +229,6 @@ fn play(options: &Options, fixture: Fixture) -> Played {
         .seed
         .wrapping_mul(1_000_003)
         .wrapping_add((fixture.number / 2) as u64);
-    let white = Setup::random(Side::White, rules, game_seed);
-    let black = Setup::random(Side::Black, rules, game_seed ^ 0x5A5A_5A5A);
-    let first = Side::ALL[(fixture.number / 2) % 2];
-    let mut game = Game::new(white, black, first, rules).expect("random setups are valid");
     // Even games: `a` plays White; odd games: the same setups with the sides swapped.
     let a_side = Side::ALL[fixture.number % 2];
     let entrant = |side: Side| {
@@ -176,6 +238,19 @@ fn play(options: &Options, fixture: Fixture) -> Played {
         .iter()
         .map(|&side| options.entrants[entrant(side)].build(game_seed ^ side.index() as u64))
         .collect();
+    let seeds = [game_seed, game_seed ^ 0x5A5A_5A5A];
+    let [white, black] = [Side::White, Side::Black].map(|side| match options.formation {
+        Deal::Uniform => Setup::random(side, rules, seeds[side.index()]),
+        Deal::Classic => Setup::sample_with(
+            side,
+            rules,
+            &Formation::classic(),
+            &mut SplitMix64::new(seeds[side.index()]),
+        ),
+        Deal::Own => agents[side.index()].deploy(side, rules, seeds[side.index()]),
+    });
+    let first = Side::ALL[(fixture.number / 2) % 2];
+    let mut game = Game::new(white, black, first, rules).expect("setups are valid");
     let mut trackers: Vec<Tracker> = Side::ALL
         .iter()
         .map(|&side| game.tracker(side).expect("a fresh game"))
@@ -267,13 +342,14 @@ fn main() {
     };
     println!(
         "Round robin: {} agents, {} games per pairing, {} games, Ismcts budget {budget} \
-         iterations, {} threads, seed {}, draw at {} plies",
+         iterations, {} threads, seed {}, draw at {} plies, formations {:?}",
         k,
         options.games,
         fixtures.len(),
         options.threads,
         options.seed,
-        options.max_plies
+        options.max_plies,
+        options.formation,
     );
     let next = AtomicUsize::new(0);
     let results = Mutex::new(Vec::with_capacity(fixtures.len()));

@@ -47,6 +47,9 @@
 // The iterations a move of `SALPAKAN_AGENT_ISMCTS` when `budget` is 0.
 #define SALPAKAN_ISMCTS_DEFAULT_BUDGET 10000
 
+// The levels of `salpakan_agent_new_level`: 1 (weakest) to this (strongest).
+#define SALPAKAN_AGENT_LEVELS 8
+
 // Major version of the crate (and of the ABI).
 #define SALPAKAN_VERSION_MAJOR 0
 
@@ -293,6 +296,18 @@ SalpakanResult salpakan_agent_new(uint8_t kind,
                                   uint64_t seed,
                                   uint32_t budget,
                                   struct SalpakanAgent **out);
+
+// Creates the bot of the ladder's `level`, 1 (weakest) to `SALPAKAN_AGENT_LEVELS`
+// (strongest), whose random draws are seeded with `seed`; play it with
+// `salpakan_agent_choose` and release it with `salpakan_agent_free`. Each level is stronger
+// than the one below it; the ratings are in the repository's `docs/PERFORMANCE.md`.
+//
+// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a level outside 1 to
+// `SALPAKAN_AGENT_LEVELS` (`*out` unchanged).
+//
+// # Safety
+// `out` is NULL or writable.
+SalpakanResult salpakan_agent_new_level(uint8_t level, uint64_t seed, struct SalpakanAgent **out);
 
 // Writes to `*out` the move `agent` chooses for `side` in `game`. The agent is handed only
 // what `side` may know (its own setup, the enemy's squares, the public history), never the

@@ -43,6 +43,7 @@ mod arbiter;
 mod bitboard;
 mod enums;
 mod error_kind;
+mod formation;
 mod game;
 mod knowledge;
 mod movegen;
@@ -62,6 +63,7 @@ mod status;
 mod value_error;
 mod vecenv;
 mod view;
+mod weighted;
 mod zobrist;
 
 pub mod evaluation;
@@ -72,10 +74,11 @@ pub mod rulebook {
     #![doc = include_str!("../docs/RULES.md")]
 }
 
-pub use agents::{Agent, AgentKind, ChooseError, Greedy, Ismcts, Random};
+pub use agents::{Agent, AgentKind, Bot, ChooseError, Greedy, Ismcts, Level, Random};
 pub use arbiter::{Outcome, captures_flag, challenge};
 pub use bitboard::Bitboard;
 pub use error_kind::{EngineError, ErrorKind};
+pub use formation::{Formation, FormationError};
 pub use game::Game;
 pub use knowledge::{
     Beliefs, Observation, ObserveError, Orientation, PieceBelief, RankSet, Tracker,

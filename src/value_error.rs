@@ -36,6 +36,17 @@ pub enum ValueError {
     /// Not the word of one of the crate's players.
     #[error("agent {0:?}: it must be \"random\", \"greedy\" or \"ismcts\"")]
     AgentKind(String),
+    /// Not the word of one of the crate's bots.
+    #[error(
+        "bot {0:?}: it must be \"random\", \"greedy\", \"ismcts\" or \"level-1\" to \"level-8\""
+    )]
+    Bot(String),
+    /// Not a level of the ladder.
+    #[error("level {0}: it must be 1 to 8")]
+    Level(i64),
+    /// Not the name of a built-in formation.
+    #[error("formation {0:?}: it must be \"uniform\" or \"classic\"")]
+    Formation(String),
     /// Not the number of one of the crate's players.
     #[error("agent kind {0}: it must be 0 (random), 1 (greedy) or 2 (ismcts)")]
     AgentNumber(i64),

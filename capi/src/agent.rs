@@ -1,6 +1,6 @@
 //! The agent handle: the engine's players, handed only one side's information.
 
-use salpakan::{Agent, AgentKind, Ismcts};
+use salpakan::{Agent, AgentKind, Ismcts, Level};
 
 use crate::args::{agent_kind_arg, side_arg};
 use crate::boundary::guard;
@@ -18,6 +18,8 @@ pub const SALPAKAN_AGENT_GREEDY: u8 = 1;
 pub const SALPAKAN_AGENT_ISMCTS: u8 = 2;
 /// The iterations a move of `SALPAKAN_AGENT_ISMCTS` when `budget` is 0.
 pub const SALPAKAN_ISMCTS_DEFAULT_BUDGET: u32 = 10_000;
+/// The levels of `salpakan_agent_new_level`: 1 (weakest) to this (strongest).
+pub const SALPAKAN_AGENT_LEVELS: u8 = 8;
 
 // cbindgen needs the constants as literals; these tie them to the engine's values.
 const _: () = {
@@ -25,6 +27,7 @@ const _: () = {
     assert!(SALPAKAN_AGENT_RANDOM == AgentKind::Random as u8);
     assert!(SALPAKAN_AGENT_GREEDY == AgentKind::Greedy as u8);
     assert!(SALPAKAN_AGENT_ISMCTS == AgentKind::Ismcts as u8);
+    assert!(SALPAKAN_AGENT_LEVELS == Level::COUNT);
 };
 
 /// An opaque player. Create it with `salpakan_agent_new` and release it with
@@ -57,6 +60,39 @@ pub unsafe extern "C" fn salpakan_agent_new(
         let kind = agent_kind_arg(kind, "kind")?;
         SalpakanAgent {
             agent: kind.build(seed, budget),
+        }
+        .hand_out(handle);
+        Ok(())
+    })
+}
+
+/// Creates the bot of the ladder's `level`, 1 (weakest) to `SALPAKAN_AGENT_LEVELS`
+/// (strongest), whose random draws are seeded with `seed`; play it with
+/// `salpakan_agent_choose` and release it with `salpakan_agent_free`. Each level is stronger
+/// than the one below it; the ratings are in the repository's `docs/PERFORMANCE.md`.
+///
+/// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a level outside 1 to
+/// `SALPAKAN_AGENT_LEVELS` (`*out` unchanged).
+///
+/// # Safety
+/// `out` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn salpakan_agent_new_level(
+    level: u8,
+    seed: u64,
+    out: *mut *mut SalpakanAgent,
+) -> SalpakanResult {
+    guard(|| {
+        // SAFETY: forwarded from the caller.
+        let handle = unsafe { crate::args::out(out, "out") }?;
+        let level = Level::new(i64::from(level), seed).map_err(|e| {
+            Failure::of(
+                e.kind(),
+                format!("argument `level`: {e} (1 to SALPAKAN_AGENT_LEVELS)"),
+            )
+        })?;
+        SalpakanAgent {
+            agent: Box::new(level),
         }
         .hand_out(handle);
         Ok(())

@@ -102,7 +102,36 @@ agent_class! {
     }
 }
 
-/// Runs `f` on the engine agent inside `agent` (a `Random`, `Greedy` or `Ismcts`), borrowed
+agent_class! {
+    /// A bot of the ladder: `level` 1 (a beginner) to `Level.COUNT` (8, the strongest),
+    /// seeded; ratings in the repository's docs/PERFORMANCE.md. `ArgumentError` for a level
+    /// out of range.
+    Level {
+        /// The number of levels (the crate's `Level::COUNT`).
+        #[classattr]
+        const COUNT: u8 = salpakan::Level::COUNT;
+
+        #[new]
+        #[pyo3(signature = (level, seed = 0))]
+        fn new(level: i64, seed: u64) -> PyResult<Level> {
+            salpakan::Level::new(level, seed)
+                .map(|inner| Level { inner })
+                .map_err(raise)
+        }
+
+        /// Its level, 1 to 8.
+        #[getter]
+        fn level(&self) -> u8 {
+            self.inner.level()
+        }
+
+        fn __repr__(&self) -> String {
+            format!("Level({})", self.inner.level())
+        }
+    }
+}
+
+/// Runs `f` on the engine agent inside `agent` (a `Random`, `Greedy`, `Ismcts` or `Level`), borrowed
 /// mutably; `ArgumentError` for anything else.
 pub(crate) fn with_agent<R>(
     agent: &Bound<'_, PyAny>,
@@ -117,7 +146,10 @@ pub(crate) fn with_agent<R>(
     if let Ok(mut a) = agent.extract::<PyRefMut<'_, Ismcts>>() {
         return Ok(f(&mut a.inner));
     }
+    if let Ok(mut a) = agent.extract::<PyRefMut<'_, Level>>() {
+        return Ok(f(&mut a.inner));
+    }
     Err(crate::errors::argument(
-        "agent must be a salpakan.Random, Greedy or Ismcts",
+        "agent must be a salpakan.Random, Greedy, Ismcts or Level",
     ))
 }

@@ -39,6 +39,7 @@ fn _salpakan(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<replay::Replay>()?;
     m.add_class::<agents::Random>()?;
     m.add_class::<agents::Greedy>()?;
+    m.add_class::<agents::Level>()?;
     m.add_class::<agents::Ismcts>()?;
     m.add_class::<vecenv::VecEnv>()?;
     m.add_function(wrap_pyfunction!(values::challenge, m)?)?;

@@ -114,6 +114,22 @@ def test_agents_choose_legal_moves_and_refuse_the_wrong_side():
     assert salpakan.Ismcts(0).budget == salpakan.Ismcts.DEFAULT_BUDGET == 10_000
 
 
+def test_every_level_plays_the_same_moves_for_a_seed():
+    game = salpakan.Game(seed=3)
+    assert salpakan.Level.COUNT == 8
+    for n in range(1, salpakan.Level.COUNT + 1):
+        a, b = salpakan.Level(n, 5), salpakan.Level(n, 5)
+        assert a.level == n and repr(a) == f"Level({n})"
+        move = a.choose_in(game, game.side_to_move)
+        assert move in game.legal_moves()
+        assert move == b.choose(game.tracker(game.side_to_move))
+        with pytest.raises(salpakan.ArgumentError):
+            a.choose_in(game, "black")
+    for bad in (0, 9, -1):
+        with pytest.raises(salpakan.ArgumentError, match="level"):
+            salpakan.Level(bad, 1)
+
+
 def test_long_calls_release_the_gil():
     """While a search runs on another thread, this thread keeps running Python code: ticks
     are recorded between the call's start and its end."""

@@ -63,7 +63,7 @@ def test_an_agent_chooses_in_the_batch_as_in_each_game():
                 games[i] = salpakan.Game(white, black, first=first)
     with pytest.raises(salpakan.ArgumentError, match="5 choice flags for 6 games"):
         env.agent_actions(salpakan.Random(1), [True] * 5)
-    with pytest.raises(salpakan.ArgumentError, match="Random, Greedy or Ismcts"):
+    with pytest.raises(salpakan.ArgumentError, match="Random, Greedy, Ismcts or Level"):
         env.agent_actions("greedy")
     with pytest.raises(salpakan.ArgumentError, match="trackers"):
         salpakan.VecEnv(2, observations=False).agent_actions(salpakan.Greedy(1))

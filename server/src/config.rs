@@ -214,6 +214,9 @@ pub struct Config {
     pub address_key: AddressKey,
     /// The server's Ismcts bot's budget in iterations per move.
     pub bot_budget: u32,
+    /// The least time between a bot's turn and its move (`--bot-floor-ms`): a move found
+    /// sooner waits, so how long a bot thought tells nothing of its hidden ranks.
+    pub bot_floor: Duration,
     /// The log's format.
     pub log_format: LogFormat,
     /// Where `/metrics` and the admin routes are served (`None`: nowhere).
@@ -231,6 +234,9 @@ pub struct Config {
     pub limits: Limits,
 }
 
+/// A bot's move is sent no sooner than this after its turn began, unless told otherwise.
+pub const DEFAULT_BOT_FLOOR_MS: u64 = 500;
+
 impl Default for Config {
     fn default() -> Config {
         Config {
@@ -241,6 +247,7 @@ impl Default for Config {
             trusted_proxies: Vec::new(),
             address_key: AddressKey::default(),
             bot_budget: 2_000,
+            bot_floor: Duration::from_millis(DEFAULT_BOT_FLOOR_MS),
             log_format: LogFormat::Text,
             metrics_addr: None,
             node: "main".to_owned(),
@@ -381,6 +388,7 @@ const FLAGS: &[(&str, Takes)] = &[
     ("--trust-forwarded-for", Takes::Switch),
     ("--ipv6-prefix", Takes::Value),
     ("--bot-budget", Takes::Value),
+    ("--bot-floor-ms", Takes::Value),
     ("--connections-per-ip", Takes::Value),
     ("--sockets-per-seat", Takes::Value),
     ("--pending-per-ip", Takes::Value),
@@ -476,6 +484,8 @@ switch takes 1 or 0, --trusted-proxy a list separated by commas); the command li
   --ipv6-prefix N              an IPv6 client is its first N bits, for the per-address
                                limits (default 64)
   --bot-budget N               the ismcts bot's iterations per move (default 2000)
+  --bot-floor-ms N             a bot's move is sent no sooner than N ms after its turn
+                               began (default 500; 0 to 10000)
   --connections-per-ip N       open spectators' sockets per client address (default 32)
   --sockets-per-seat N         open sockets of one seat (default 4)
   --pending-per-ip N           connections per address waiting for a request (default 16)
@@ -623,6 +633,16 @@ impl Config {
                 self.address_key.ipv6_prefix = prefix;
             }
             "--bot-budget" => self.bot_budget = number(flag, value)?,
+            "--bot-floor-ms" => {
+                let ms: u64 = number(flag, value)?;
+                if ms > 10_000 {
+                    return Err(ConfigError::Number {
+                        flag: flag.to_owned(),
+                        value: value.to_owned(),
+                    });
+                }
+                self.bot_floor = Duration::from_millis(ms);
+            }
             "--connections-per-ip" => limits.connections_per_ip = number(flag, value)?,
             "--sockets-per-seat" => limits.sockets_per_seat = number(flag, value)?,
             "--pending-per-ip" => limits.pending_per_ip = number(flag, value)?,
@@ -693,6 +713,7 @@ impl Config {
                     "--trust-forwarded-for" => "false".to_owned(),
                     "--ipv6-prefix" => self.address_key.ipv6_prefix.to_string(),
                     "--bot-budget" => self.bot_budget.to_string(),
+                    "--bot-floor-ms" => self.bot_floor.as_millis().to_string(),
                     "--connections-per-ip" => limits.connections_per_ip.to_string(),
                     "--sockets-per-seat" => limits.sockets_per_seat.to_string(),
                     "--pending-per-ip" => limits.pending_per_ip.to_string(),
@@ -778,6 +799,11 @@ mod tests {
         assert_eq!(config.node, "eu-1_b");
         assert_eq!(config.public_url.as_deref(), Some("http://10.0.0.7:8080"));
         assert_eq!(config.lease, Duration::from_secs(4));
+        let floor = Config::from_args(args(&["--bot-floor-ms", "250"]), |_| None)
+            .unwrap()
+            .unwrap();
+        assert_eq!(floor.bot_floor, Duration::from_millis(250));
+        assert_eq!(Config::default().bot_floor, Duration::from_millis(500));
         let bound: SocketAddr = "0.0.0.0:9000".parse().unwrap();
         assert_eq!(config.public_url_for(bound), "http://10.0.0.7:8080");
         // Without --public-url: the address bound, loopback for an unspecified one.
@@ -797,6 +823,8 @@ mod tests {
             ("--public-url", "http://h/?q=1"),
             ("--lease-secs", "1"),
             ("--lease-secs", "601"),
+            ("--bot-floor-ms", "10001"),
+            ("--bot-floor-ms", "-1"),
         ] {
             let refused = Config::from_args(args(&[flag, bad]), |_| None);
             assert!(refused.is_err(), "{flag} {bad}");

@@ -3,6 +3,7 @@
 
 use crate::arbiter::Outcome;
 use crate::bitboard::Bitboard;
+use crate::formation::Formation;
 use crate::knowledge::Tracker;
 use crate::movegen::Move;
 use crate::position::Position;
@@ -63,6 +64,7 @@ pub struct Ismcts {
     budget: u32,
     rollout: u16,
     exploration: f64,
+    prior: Option<Formation>,
 }
 
 impl Ismcts {
@@ -82,7 +84,28 @@ impl Ismcts {
             },
             rollout: 0,
             exploration: EXPLORATION,
+            prior: None,
         }
+    }
+
+    /// The same search, believing the enemy deployed by `formation`: its determinizations
+    /// are drawn from [`Tracker::beliefs_under`] instead of [`Tracker::beliefs`].
+    ///
+    /// ```
+    /// use salpakan::{Agent, Formation, Game, Ismcts, Rules, Setup, Side, SplitMix64};
+    ///
+    /// let rules = Rules::default();
+    /// let mut rng = SplitMix64::new(5);
+    /// let game = Game::new(Setup::sample_with(Side::White, rules, &Formation::classic(), &mut rng),
+    ///     Setup::sample_with(Side::Black, rules, &Formation::classic(), &mut rng), Side::White, rules)?;
+    /// let mut agent = Ismcts::new(7, 300).with_prior(Formation::classic());
+    /// assert!(agent.choose(&game.tracker(Side::White)?).is_some());
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn with_prior(mut self, formation: Formation) -> Ismcts {
+        self.prior = Some(formation);
+        self
     }
 
     /// The same search, playing `plies` random plies from each new node before scoring it.
@@ -109,7 +132,10 @@ impl Agent for Ismcts {
         if moves.len() <= 1 {
             return moves.first().copied();
         }
-        let beliefs = me.beliefs().ok()?;
+        let beliefs = match &self.prior {
+            Some(formation) => me.beliefs_under(formation).ok()?,
+            None => me.beliefs().ok()?,
+        };
         let mut tree = Tree::new(me.side(), moves.to_vec());
         let mut path = Vec::new();
         for _ in 0..self.budget {

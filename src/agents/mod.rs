@@ -8,6 +8,7 @@
 //!   when the far row is clear.
 //! - [`Ismcts`]: information-set Monte Carlo tree search over determinizations drawn from the
 //!   exact posterior, with a budget in iterations and a seed.
+//! - [`Level`]: the ladder, eight recipes over the two, from a beginner to the strongest.
 //!
 //! Under the official rules a game has no move limit, and two cautious agents (two `Greedy`s
 //! most of all) can step back and forth for ever: neither attacks where it is likely to lose.
@@ -16,11 +17,15 @@
 //! not avoid repeating positions: the rules have no repetition draw, and a repetition rule
 //! would be a rule of its own, not a player's choice.
 
+mod bot;
 mod greedy;
 mod ismcts;
+mod level;
 
+pub use bot::Bot;
 pub use greedy::Greedy;
 pub use ismcts::Ismcts;
+pub use level::Level;
 
 use core::str::FromStr;
 
@@ -32,6 +37,8 @@ use crate::knowledge::{ObserveError, Tracker};
 use crate::movegen::Move;
 use crate::rank::Rank;
 use crate::rng::SplitMix64;
+use crate::rules::Rules;
+use crate::setup::Setup;
 use crate::side::Side;
 use crate::status::Status;
 use crate::value_error::ValueError;
@@ -92,6 +99,20 @@ pub trait Agent {
             return Err(ChooseError::NotYourTurn { side });
         }
         self.try_choose(&game.tracker(side)?)
+    }
+
+    /// The agent's formation for `side` under `rules`, drawn with `seed` (from the OS's
+    /// generator where it must stay secret): the uniform deal ([`Setup::random`]) unless the
+    /// agent deploys by a [`crate::Formation`], as every [`Level`] does.
+    ///
+    /// ```
+    /// use salpakan::{Agent, Random, Rules, Setup, Side};
+    ///
+    /// let setup = Random::new(1).deploy(Side::White, Rules::default(), 9);
+    /// assert_eq!(setup, Setup::random(Side::White, Rules::default(), 9));
+    /// ```
+    fn deploy(&mut self, side: Side, rules: Rules, seed: u64) -> Setup {
+        Setup::random(side, rules, seed)
     }
 }
 

@@ -3,6 +3,7 @@
 //! position drawn from it.
 
 mod beliefs;
+mod cache;
 mod count;
 mod error;
 mod from_game;

@@ -12,8 +12,9 @@ use crate::side::Side;
 use crate::square::Square;
 use crate::status::{DeclaredEnd, DrawReason, Status, WinReason};
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
+use super::cache::{CountCache, PriorCache};
 use super::count::Count;
 use super::error::ObserveError;
 use super::rankset::RankSet;
@@ -77,40 +78,7 @@ pub struct Tracker {
     enemy_pending: Option<PieceId>,
     history: Vec<Report>,
     counts: CountCache,
-}
-
-/// The counts behind the beliefs, made the first time they are asked for and kept until a
-/// fact changes a constraint: most plies add none, so most calls of [`Tracker::beliefs`] only
-/// read them. Not part of the tracker's value (two trackers that know the same are equal
-/// whether or not either has counted yet).
-#[derive(Clone, Default)]
-pub(crate) struct CountCache(OnceLock<Option<Arc<Count>>>);
-
-impl CountCache {
-    /// The counts for `sets`, made now if they were not yet.
-    pub(crate) fn get(&self, sets: &[RankSet]) -> Option<Arc<Count>> {
-        self.0
-            .get_or_init(|| Count::new(sets, &Rank::ARMY).map(Arc::new))
-            .clone()
-    }
-}
-
-impl PartialEq for CountCache {
-    fn eq(&self, _: &CountCache) -> bool {
-        true
-    }
-}
-
-impl Eq for CountCache {}
-
-impl core::fmt::Debug for CountCache {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(if self.0.get().is_some() {
-            "counted"
-        } else {
-            "not counted"
-        })
-    }
+    prior: PriorCache,
 }
 
 impl Tracker {
@@ -175,6 +143,7 @@ impl Tracker {
             enemy_pending: None,
             history: Vec::new(),
             counts: CountCache::default(),
+            prior: PriorCache::default(),
         })
     }
 
@@ -339,6 +308,11 @@ impl Tracker {
         self.counts.get(&self.sets)
     }
 
+    /// The kept sums under a prior ([`Tracker::beliefs_under`]).
+    pub(crate) fn prior_cache(&self) -> &PriorCache {
+        &self.prior
+    }
+
     /// Takes in one ply of the public log. On an error the tracker is unchanged.
     ///
     /// Three steps: the move's legality on the squares known, what a challenge's outcome says
@@ -373,6 +347,7 @@ impl Tracker {
         if sets != self.sets {
             // A new fact: the counts behind the beliefs must be made again.
             self.counts = CountCache::default();
+            self.prior = PriorCache::default();
         }
         self.sets = sets;
         self.plies_since_challenge = plies;

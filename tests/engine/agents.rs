@@ -1,7 +1,7 @@
 //! Agents see only a tracker: their moves are legal, their choices do not depend on hidden
 //! enemy ranks, and the searching players beat the random one.
 
-use salpakan::{Agent, Game, Greedy, Ismcts, Random, Rules, Setup, Side, SplitMix64};
+use salpakan::{Agent, Game, Greedy, Ismcts, Level, Random, Rules, Setup, Side, SplitMix64};
 
 fn new_game(seed: u64) -> Game {
     let rules = Rules::default();
@@ -178,6 +178,16 @@ fn choices_ignore_unobserved_enemy_ranks() {
                 Ismcts::new(agent_seed, 100).choose(&a),
                 Ismcts::new(agent_seed, 100).choose(&b)
             );
+        }
+        // Every level of the ladder (the prior's sums included) on a few of them.
+        if compared < 3 {
+            for level in 1..=i64::from(Level::COUNT) {
+                assert_eq!(
+                    Level::new(level, seed).unwrap().choose(&a),
+                    Level::new(level, seed).unwrap().choose(&b),
+                    "level {level}"
+                );
+            }
         }
         compared += 1;
     }

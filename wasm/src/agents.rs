@@ -85,3 +85,54 @@ impl Ismcts {
         salpakan::Ismcts::DEFAULT_BUDGET
     }
 }
+
+/// A bot of the ladder: `level` 1 (a beginner) to `Level.count()` (8, the strongest),
+/// seeded; its rating is in the repository's docs/PERFORMANCE.md.
+#[wasm_bindgen]
+pub struct Level {
+    inner: salpakan::Level,
+}
+
+#[wasm_bindgen]
+impl Level {
+    /// The bot of `level`, its draws seeded with `seed` (0 by default). Throws an
+    /// `"argument"` error for a level outside 1 to 8.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        level: f64,
+        #[wasm_bindgen(unchecked_optional_param_type = "SeedInput")] seed: Option<JsValue>,
+    ) -> Result<Level, JsValue> {
+        let seed = convert::seed(seed.as_ref().unwrap_or(&JsValue::UNDEFINED))?;
+        // A fraction or a number past i64 is no level: the crate refuses it by its value.
+        let level = if level.fract() == 0.0 && level.abs() < 1e15 {
+            level as i64
+        } else {
+            i64::MIN
+        };
+        salpakan::Level::new(level, seed)
+            .map(|inner| Level { inner })
+            .map_err(raise)
+    }
+
+    /// Its level, 1 to 8.
+    #[wasm_bindgen(getter)]
+    pub fn level(&self) -> u8 {
+        self.inner.level()
+    }
+
+    /// The number of levels (the crate's `Level::COUNT`).
+    pub fn count() -> u8 {
+        salpakan::Level::COUNT
+    }
+
+    /// Its move for `side` in `game` (`"e3-e4"`), seeing only what `side` may know. Throws a
+    /// `"game-over"` error once the game has ended, an `"argument"` error when it is the other
+    /// side's move.
+    pub fn choose(
+        &mut self,
+        game: &Game,
+        #[wasm_bindgen(unchecked_param_type = "SideInput")] side: JsValue,
+    ) -> Result<String, JsValue> {
+        choose(&mut self.inner, game, &side)
+    }
+}

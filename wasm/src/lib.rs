@@ -18,7 +18,7 @@ mod setup;
 mod tracker;
 mod types;
 
-pub use agents::{Greedy, Ismcts, Random};
+pub use agents::{Greedy, Ismcts, Level, Random};
 pub use game::Game;
 pub use replay::Replay;
 pub use rules::{

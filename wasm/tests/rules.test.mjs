@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-import { Game, Greedy, Ismcts, Random, Tracker, challenge, observationShape } from "../pkg/node/salpakan.js";
+import { Game, Greedy, Ismcts, Level, Random, Tracker, challenge, observationShape } from "../pkg/node/salpakan.js";
 
 const VECTORS = fileURLToPath(new URL("../../tests/data/games.txt", import.meta.url));
 const REASONS = {
@@ -198,6 +198,19 @@ test("beliefs, observations, masks, records and players", () => {
     const move = agent.choose(fresh, "white");
     assert.ok(fresh.legalMoves().includes(move));
     assert.equal(move, twin.choose(fresh, "white"));
+  }
+  // Every level of the ladder, the same way; a level out of range is refused.
+  assert.equal(Level.count(), 8);
+  for (let n = 1; n <= Level.count(); n++) {
+    const [agent, twin] = [new Level(n, 5), new Level(n, 5)];
+    assert.equal(agent.level, n);
+    const move = agent.choose(fresh, "white");
+    assert.ok(fresh.legalMoves().includes(move));
+    assert.equal(move, twin.choose(fresh, "white"));
+    assert.throws(() => agent.choose(fresh, "black"), /turn/);
+  }
+  for (const bad of [0, 9, 2.5, -1]) {
+    assert.throws(() => new Level(bad, 1), (e) => e.kind === "argument" && /level/.test(e.message));
   }
   fresh.free();
   for (const g of [game, copy]) g.free();

@@ -794,8 +794,32 @@ static void test_agents(void) {
         salpakan_agent_free(agent);
         agent = twin = NULL;
     }
-    /* Bad arguments. */
+    /* Every level of the ladder: a legal move, the same for the same seed. */
+    CHECK(SALPAKAN_AGENT_LEVELS == 8);
+    for (kind = 1; kind <= SALPAKAN_AGENT_LEVELS; kind++) {
+        SalpakanGame *copy;
+        CHECK_RESULT(salpakan_agent_new_level(kind, 9, &agent), SALPAKAN_RESULT_OK);
+        CHECK_RESULT(salpakan_agent_new_level(kind, 9, &twin), SALPAKAN_RESULT_OK);
+        salpakan_game_side_to_move(game, &side);
+        CHECK_RESULT(salpakan_agent_choose(agent, game, side, &a), SALPAKAN_RESULT_OK);
+        CHECK_RESULT(salpakan_agent_choose(twin, game, side, &b), SALPAKAN_RESULT_OK);
+        CHECK(a.from == b.from && a.to == b.to);
+        copy = salpakan_game_clone(game);
+        CHECK_RESULT(salpakan_game_play(copy, a, &report), SALPAKAN_RESULT_OK);
+        salpakan_game_free(copy);
+        salpakan_agent_free(twin);
+        salpakan_agent_free(agent);
+        agent = twin = NULL;
+    }
     agent = sentinel;
+    CHECK_RESULT(salpakan_agent_new_level(0, 1, &agent), SALPAKAN_RESULT_INVALID_ARGUMENT);
+    CHECK(error_mentions("level"));
+    CHECK(agent == sentinel);
+    CHECK_RESULT(salpakan_agent_new_level(SALPAKAN_AGENT_LEVELS + 1, 1, &agent),
+                 SALPAKAN_RESULT_INVALID_ARGUMENT);
+    CHECK(agent == sentinel);
+    CHECK_RESULT(salpakan_agent_new_level(1, 1, NULL), SALPAKAN_RESULT_NULL_ARGUMENT);
+    /* Bad arguments. */
     CHECK_RESULT(salpakan_agent_new(3, 1, 0, &agent), SALPAKAN_RESULT_INVALID_ARGUMENT);
     CHECK(error_mentions("kind"));
     CHECK(agent == sentinel);

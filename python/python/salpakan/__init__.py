@@ -2,7 +2,7 @@
 
 A thin shell over the Rust crate ``salpakan``: exact rules, per-side views that never leak a
 hidden rank, exact beliefs and posterior samples, observation tensors and action masks for
-learning, the engine's agents (``Random``, ``Greedy``, ``Ismcts``), and ``VecEnv``, a batch of
+learning, the engine's agents (``Random``, ``Greedy``, ``Ismcts``, and the ladder's ``Level``), and ``VecEnv``, a batch of
 games stepped in one call. The PettingZoo and Gymnasium environments are in
 ``salpakan.pettingzoo`` and ``salpakan.gym`` (``pip install salpakan[pettingzoo]``).
 
@@ -22,6 +22,7 @@ from ._salpakan import (
     Game,
     Greedy,
     Ismcts,
+    Level,
     Move,
     PublicView,
     Random,
@@ -63,6 +64,7 @@ __all__ = [
     "Greedy",
     "IllegalMoveError",
     "Ismcts",
+    "Level",
     "Move",
     "ObserveError",
     "PublicView",

@@ -27,6 +27,7 @@ __all__ = [
     "Replay",
     "Random",
     "Greedy",
+    "Level",
     "Ismcts",
     "VecEnv",
     "challenge",
@@ -263,6 +264,15 @@ class Ismcts:
     def choose_in(self, game: Game, side: _SideLike) -> Move: ...
 
 @final
+class Level:
+    COUNT: int
+    def __new__(cls, level: int, seed: int = 0) -> Self: ...
+    @property
+    def level(self) -> int: ...
+    def choose(self, tracker: Tracker) -> Move: ...
+    def choose_in(self, game: Game, side: _SideLike) -> Move: ...
+
+@final
 class VecEnv:
     def __new__(
         cls,
@@ -290,6 +300,6 @@ class VecEnv:
     ]: ...
     def sample_actions(self) -> npt.NDArray[np.int64]: ...
     def agent_actions(
-        self, agent: Union[Random, Greedy, Ismcts], choose: Optional[Sequence[bool]] = None
+        self, agent: Union[Random, Greedy, Ismcts, Level], choose: Optional[Sequence[bool]] = None
     ) -> npt.NDArray[np.int64]: ...
     def episode_start(self, index: int) -> Tuple[Setup, Setup, str, int]: ...

@@ -16,7 +16,7 @@ use tokio::sync::{Notify, mpsc, watch};
 use super::games::{Seating, Settings, random_side};
 use super::players::rounded;
 use super::{Hub, HubError, Out, lock};
-use salpakan::AgentKind;
+use salpakan::Bot;
 
 use crate::clock::ClockSettings;
 use crate::rating;
@@ -484,7 +484,7 @@ impl Hub {
             };
             state.pool.remove(at)
         };
-        let bots: Vec<(AgentKind, f64)> = AgentKind::ALL
+        let bots: Vec<(Bot, f64)> = Bot::ALL
             .into_iter()
             .map(|kind| {
                 let name = Player::Bot(kind).bot_name().unwrap_or_default();

@@ -144,7 +144,7 @@ impl Hub {
                 crate::room::Player::Human => "none",
             };
             let thinking = std::time::Instant::now();
-            let Ok((tracker, mv)) = tokio::task::spawn_blocking(move || turn.think()).await else {
+            let Some((tracker, mv)) = think_at_least(turn, self.config.bot_floor).await else {
                 return;
             };
             crate::telemetry::bot_thought(bot, thinking.elapsed());
@@ -154,5 +154,66 @@ impl Hub {
                 self.settle(&live, &mut state, from).await;
             }
         }
+    }
+}
+
+/// The bot's turn thought through on a blocking thread (never on the async threads), its
+/// answer held back until `floor` has passed since the turn began: a fixed-iteration search
+/// takes longer on some formations than others, and a move sent as soon as found would tell
+/// its opponent so. `None` if the thinking task died.
+pub(crate) async fn think_at_least(
+    turn: crate::room::BotTurn,
+    floor: std::time::Duration,
+) -> Option<(salpakan::Tracker, Option<salpakan::Move>)> {
+    let due = tokio::time::Instant::now() + floor;
+    let answer = tokio::task::spawn_blocking(move || turn.think())
+        .await
+        .ok()?;
+    sleep_until(due).await;
+    Some(answer)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use salpakan::{Game, Level, Rules, Setup, Side};
+    use tokio::time::Instant;
+
+    use super::think_at_least;
+    use crate::room::BotTurn;
+
+    fn turn(level: i64) -> BotTurn {
+        let rules = Rules::default();
+        let game = Game::new(
+            Setup::random(Side::White, rules, 1),
+            Setup::random(Side::Black, rules, 2),
+            Side::White,
+            rules,
+        )
+        .unwrap();
+        BotTurn {
+            side: Side::White,
+            ply: 0,
+            seed: 3,
+            tracker: game.tracker(Side::White).unwrap(),
+            agent: Box::new(Level::new(level, 3).unwrap()),
+        }
+    }
+
+    /// Under paused time: a move found at once (level 1) and one that searches (level 4)
+    /// both come exactly at the floor, never sooner; with no floor, at once.
+    #[tokio::test(start_paused = true)]
+    async fn a_bot_move_comes_no_sooner_than_the_floor() {
+        let floor = Duration::from_millis(500);
+        for level in [1, 4] {
+            let started = Instant::now();
+            let (_, mv) = think_at_least(turn(level), floor).await.unwrap();
+            assert!(mv.is_some());
+            assert_eq!(started.elapsed(), floor, "level {level}");
+        }
+        let started = Instant::now();
+        think_at_least(turn(1), Duration::ZERO).await.unwrap();
+        assert_eq!(started.elapsed(), Duration::ZERO);
     }
 }

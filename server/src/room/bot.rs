@@ -1,6 +1,6 @@
 //! The server's own player: its seat's tracker, and the turns it takes off the async threads.
 
-use salpakan::{Agent, AgentKind, Move, Report, Side, Tracker};
+use salpakan::{Agent, Bot, Move, Report, Side, Tracker};
 use tokio::time::Instant;
 
 use super::{Command, Player, Room, Spec};
@@ -8,7 +8,7 @@ use super::{Command, Player, Room, Spec};
 /// The server's own player, between its moves.
 pub(super) struct BotSeat {
     pub(super) side: Side,
-    kind: AgentKind,
+    pub(super) kind: Bot,
     /// `None` while it thinks (the tracker is with the thinking task).
     tracker: Option<Tracker>,
 }

@@ -195,9 +195,12 @@ impl Room {
     #[must_use]
     pub fn new(spec: Spec, grace: Duration, bot_budget: u32, now: Instant) -> Room {
         let mut room = Room::empty(spec, grace, bot_budget, now);
-        if let Some(side) = room.bot.as_ref().map(|bot| bot.side) {
+        if let Some((side, kind)) = room.bot.as_ref().map(|bot| (bot.side, bot.kind)) {
             let seed = crate::secret::derive(room.spec.bot_seed, bot::FORMATION, 0);
-            let formation = Setup::random(side, room.spec.rules, seed);
+            // The bot's own way to deploy: the levels like people, the agents uniformly.
+            let formation = kind
+                .build(seed, room.bot_budget)
+                .deploy(side, room.spec.rules, seed);
             room.apply(
                 Event::Ready {
                     side,

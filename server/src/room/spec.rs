@@ -3,7 +3,7 @@
 
 use core::str::FromStr;
 
-use salpakan::{AgentKind, Rules, Side};
+use salpakan::{Bot, Rules, Side};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -17,16 +17,16 @@ pub enum Player {
     /// A person (or an external bot) with the seat's token.
     Human,
     /// The server's own agent.
-    Bot(AgentKind),
+    Bot(Bot),
 }
 
 /// A word that names no player.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("opponent must be human, random, greedy or ismcts, not {0:?}")]
+#[error("opponent must be human, random, greedy, ismcts or level-1 to level-8, not {0:?}")]
 pub struct UnknownPlayer(pub String);
 
 impl Player {
-    /// `"human"` or the agent's word (`"random"`, `"greedy"`, `"ismcts"`).
+    /// `"human"` or the bot's word (`"random"`, `"greedy"`, `"ismcts"`, `"level-1"` …).
     #[must_use]
     pub fn word(self) -> &'static str {
         match self {
@@ -60,7 +60,7 @@ impl Player {
     pub fn from_word(word: &str) -> Result<Player, UnknownPlayer> {
         match word {
             "human" => Ok(Player::Human),
-            other => AgentKind::from_str(other)
+            other => Bot::from_str(other)
                 .map(Player::Bot)
                 .map_err(|_| UnknownPlayer(other.to_owned())),
         }

@@ -374,7 +374,10 @@ fn the_bots_formation_and_its_moves_come_from_separate_streams() {
     let now = Instant::now();
     let mut room = Room::new(
         spec(
-            [Player::Human, Player::Bot(salpakan::AgentKind::Random)],
+            [
+                Player::Human,
+                Player::Bot(salpakan::Bot::Agent(salpakan::AgentKind::Random)),
+            ],
             None,
         ),
         Duration::from_secs(60),
@@ -666,7 +669,10 @@ fn a_bot_accepts_a_rematch_at_once() {
     let now = Instant::now();
     let mut room = Room::new(
         spec(
-            [Player::Human, Player::Bot(salpakan::AgentKind::Random)],
+            [
+                Player::Human,
+                Player::Bot(salpakan::Bot::Agent(salpakan::AgentKind::Random)),
+            ],
             None,
         ),
         Duration::from_secs(60),

@@ -189,7 +189,7 @@ fn migrate(conn: &Connection) -> rusqlite::Result<()> {
 /// Makes sure each of the server's bots is a player (`bot-random`, `bot-greedy`, …), with no
 /// key: nobody can act as one.
 pub(super) fn seat_bots(conn: &mut impl Sql) -> Result<(), StoreError> {
-    for kind in salpakan::AgentKind::ALL {
+    for kind in salpakan::Bot::ALL {
         let name = crate::room::Player::Bot(kind)
             .bot_name()
             .unwrap_or_default();

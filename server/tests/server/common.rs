@@ -175,6 +175,8 @@ pub async fn start_on(db: PathBuf, seed: u64, tweak: impl FnOnce(&mut Config)) -
         db,
         durability: Durability::Normal,
         bot_budget: 50,
+        // Bots answer at once unless a test asks for the floor (it has tests of its own).
+        bot_floor: Duration::ZERO,
         ..Config::default()
     };
     // The tests play the official rules (no move limit) unless they ask for one; the

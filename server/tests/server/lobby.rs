@@ -48,7 +48,13 @@ async fn names_keys_and_profiles() {
         json!({"name": "Maria_S", "bot": false, "rating": 1500, "rd": 350, "provisional": true,
                "title": "Recruit", "games": 0, "won": 0, "lost": 0, "drawn": 0})
     );
-    for bot in ["bot-random", "bot-greedy", "bot-ismcts"] {
+    for bot in [
+        "bot-random",
+        "bot-greedy",
+        "bot-ismcts",
+        "bot-level-1",
+        "bot-level-8",
+    ] {
         let (status, profile) = as_player(
             &server,
             None,

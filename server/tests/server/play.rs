@@ -115,7 +115,7 @@ async fn a_draw_is_offered_and_accepted() {
 #[tokio::test]
 async fn bot_seats_play_with_their_own_knowledge_to_the_end() {
     let server = start(5).await;
-    for opponent in ["random", "greedy", "ismcts"] {
+    for opponent in ["random", "greedy", "ismcts", "level-1", "level-4"] {
         let body = json!({"side": "white", "opponent": opponent, "first": "black"});
         let (status, created) = server.json("POST", "/api/games", &body).await;
         assert_eq!(status, 201, "{created}");
@@ -161,6 +161,35 @@ async fn bot_seats_play_with_their_own_knowledge_to_the_end() {
         );
         assert_eq!(summary["phase"], "over");
         assert!(summary["ply"].as_u64().unwrap() >= 1);
+    }
+    server.stop().await;
+}
+
+/// Every level of the ladder can be chosen and deploys (the rest of a game is the same for
+/// all: the two played through above); a level past 8 is refused.
+#[tokio::test]
+async fn every_level_is_an_opponent() {
+    let server = start(15).await;
+    for level in 1..=8 {
+        let body = json!({"side": "white", "opponent": format!("level-{level}")});
+        let (status, created) = server.json("POST", "/api/games", &body).await;
+        assert_eq!(status, 201, "{created}");
+        let id = created["game"].as_str().unwrap();
+        let mut seat = server.seat(id, created["token"].as_str()).await;
+        let state = seat.until("state").await;
+        assert_eq!(state["v"], 1, "level {level}: the bot's formation is in");
+    }
+    for bad in ["level-0", "level-9", "level-", "level-1x"] {
+        let body = json!({"opponent": bad});
+        let (status, refused) = server.json("POST", "/api/games", &body).await;
+        assert_eq!(status, 400, "{bad}");
+        assert!(
+            refused["message"]
+                .as_str()
+                .unwrap()
+                .contains("level-1 to level-8"),
+            "{refused}"
+        );
     }
     server.stop().await;
 }
