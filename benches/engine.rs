@@ -289,6 +289,35 @@ fn knowledge(c: &mut Criterion) {
                 .expect("consistent")
         })
     });
+    // Under the classic formation's prior: the weighted programme over the army's 172,032
+    // states, on a fresh copy each time (a tracker keeps its sums once made).
+    let classic = salpakan::Formation::classic();
+    let trackers: Vec<Tracker> = games
+        .iter()
+        .map(|g| g.tracker(Side::White).expect("a game from setups"))
+        .collect();
+    c.bench_function("beliefs/under the classic prior, midgame (8 games)", |b| {
+        b.iter(|| {
+            i += 1;
+            trackers[i % trackers.len()]
+                .clone()
+                .beliefs_under(&classic)
+                .expect("consistent")
+        })
+    });
+    c.bench_function("beliefs/under the classic prior, the 4 slowest", |b| {
+        b.iter(|| {
+            i += 1;
+            slowest[i % slowest.len()]
+                .clone()
+                .beliefs_under(&classic)
+                .expect("consistent")
+        })
+    });
+    let mut rng = SplitMix64::new(2);
+    c.bench_function("formation/a classic setup", |b| {
+        b.iter(|| salpakan::Setup::sample_with(Side::Black, Rules::default(), &classic, &mut rng))
+    });
     let beliefs: Vec<_> = games
         .iter()
         .map(|g| g.beliefs(Side::White).expect("consistent"))

@@ -68,8 +68,9 @@ pub unsafe extern "C" fn salpakan_agent_new(
 
 /// Creates the bot of the ladder's `level`, 1 (weakest) to `SALPAKAN_AGENT_LEVELS`
 /// (strongest), whose random draws are seeded with `seed`; play it with
-/// `salpakan_agent_choose` and release it with `salpakan_agent_free`. Each level is stronger
-/// than the one below it; the ratings are in the repository's `docs/PERFORMANCE.md`.
+/// `salpakan_agent_choose` and release it with `salpakan_agent_free`. The levels are meant to
+/// grow stronger one by one; their measured ratings are in the repository's
+/// `docs/PERFORMANCE.md`.
 ///
 /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a level outside 1 to
 /// `SALPAKAN_AGENT_LEVELS` (`*out` unchanged).

@@ -429,6 +429,19 @@ mod tests {
     }
 
     #[test]
+    fn a_copy_keeps_the_sums_made() {
+        let classic = Formation::classic();
+        let tracker = trackers().swap_remove(1);
+        let made = tracker.prior_sums(&classic);
+        // Asked again, and by a copy: the same sums, not counted again.
+        assert!(Arc::ptr_eq(&made, &tracker.prior_sums(&classic)));
+        assert!(Arc::ptr_eq(&made, &tracker.clone().prior_sums(&classic)));
+        // Another formation is counted anew.
+        let flat = Formation::new(|_, depth, _, _| 1.0 + f64::from(depth), false).unwrap();
+        assert!(!Arc::ptr_eq(&made, &tracker.prior_sums(&flat)));
+    }
+
+    #[test]
     fn samples_follow_the_prior() {
         let classic = Formation::classic();
         let tracker = &trackers()[0];

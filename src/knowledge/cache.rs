@@ -43,8 +43,20 @@ impl PartialEq for PriorSums {
 
 /// The sums under the last formation asked for, kept like the plain counts until a fact
 /// changes a constraint (one formation at a time: an agent believes one).
-#[derive(Clone, Default)]
-pub(crate) struct PriorCache(Arc<Mutex<Option<Arc<PriorSums>>>>);
+#[derive(Default)]
+pub(crate) struct PriorCache(Mutex<Option<Arc<PriorSums>>>);
+
+impl Clone for PriorCache {
+    /// A copy keeps what this one kept (as a clone of the plain counts does).
+    fn clone(&self) -> PriorCache {
+        PriorCache(Mutex::new(
+            self.0
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .clone(),
+        ))
+    }
+}
 
 impl PriorCache {
     /// The sums for the formation with `fingerprint`, made by `make` unless kept.
