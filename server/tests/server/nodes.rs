@@ -128,13 +128,22 @@ fn said(load: Child) -> Said {
         .find(|l| l.contains(" lost"))
         .unwrap_or_else(|| panic!("no summary in:\n{text}"))
         .to_owned();
+    // What each error was, for the assertions' messages.
+    let errors: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("loadgen: ") && !l.contains(" games"))
+        .collect();
     Said {
         finished: before(finished_line, "games"),
         errors: before(&line, "errors"),
         lost: before(&line, "lost"),
         reconnects: before(&line, "reconnects"),
         stall_ms: before_stall(&line),
-        line,
+        line: [line.as_str()]
+            .into_iter()
+            .chain(errors)
+            .collect::<Vec<_>>()
+            .join("\n"),
     }
 }
 

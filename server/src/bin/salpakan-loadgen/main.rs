@@ -23,9 +23,11 @@
 //! `--connections-per-ip`, `--games-per-ip`, `--games-per-hour`, `--pending-per-ip` and
 //! `--connects-per-minute` above what N games need, `--messages-per-window` too with
 //! `--think-ms` under 60, and `--max-move-limit 0` for an attack's long games). The last line is `loadgen: N games, P plies/s, p50 X ms, p99 Y ms, overcharge
-//! at most C ms, server RSS Z MB, E errors, L lost, R reconnects, longest stall S ms`. A
-//! seat whose socket is closed with 1011 or 1012 (or vanishes) connects again, at the next
-//! node, with `hello` from the last version it saw; the longest stall is the longest wait
+//! at most C ms, server RSS Z MB, E errors, L lost, R reconnects (Q silences), longest stall S ms`.
+//! A seat whose socket is closed with 1011 or 1012 (or vanishes, or whose game heard nothing
+//! for 5 s: a silence) connects again, at the next node, with `hello` from the last version
+//! it saw. A game still playing 60 s after the deadline is an error, and the run goes on to
+//! its checks. The longest stall is the longest wait
 //! between two plies of a game (with a node killed: until its last game played on).
 
 use std::io::{BufRead, BufReader};
@@ -199,6 +201,8 @@ struct Shared {
     spread: bool,
     /// Sockets opened again after their server closed them (1011, 1012) or vanished.
     reconnects: AtomicU64,
+    /// Times a game heard nothing for [`SILENCE`] and its seats connected again.
+    silences: AtomicU64,
     /// The longest wait between two plies of one game (microseconds): with a node killed,
     /// from the kill until its last game played on elsewhere.
     longest_stall_us: AtomicU64,
@@ -298,14 +302,28 @@ async fn play_game(
     let mut last_ply_at: Option<Instant> = None;
     let mut reconnected = [false, false];
     while !(over[0] && over[1]) {
-        let (side, received) = {
+        let heard = {
             let [white, black] = &mut seats[..] else {
                 unreachable!()
             };
-            tokio::select! {
-                r = white.receive(), if !over[0] => (Side::White, r),
-                r = black.receive(), if !over[1] => (Side::Black, r),
+            tokio::time::timeout(SILENCE, async {
+                tokio::select! {
+                    r = white.receive(), if !over[0] => (Side::White, r),
+                    r = black.receive(), if !over[1] => (Side::Black, r),
+                }
+            })
+            .await
+        };
+        // Both bots answer within `think`: a game silent for `SILENCE` has a server that
+        // stopped answering (a paused node) on its sockets, which connect again elsewhere.
+        let Ok((side, received)) = heard else {
+            shared.silences.fetch_add(1, Ordering::Relaxed);
+            for side in Side::ALL.into_iter().filter(|s| !over[s.index()]) {
+                let i = side.index();
+                seats[i] = reconnect(shared, n, &id, &tokens[i], last_v[i]).await?;
+                reconnected[i] = true;
             }
+            continue;
         };
         let i = side.index();
         let message = match received {
@@ -315,8 +333,7 @@ async fn play_game(
             }
             // 1011, 1012, or a connection that vanished: connect again, elsewhere if need be.
             _ => {
-                let token = &tokens[side.index()];
-                seats[i] = reconnect(shared, n, &id, token, last_v[i]).await?;
+                seats[i] = reconnect(shared, n, &id, &tokens[i], last_v[i]).await?;
                 reconnected[i] = true;
                 continue;
             }
@@ -408,7 +425,12 @@ async fn play_game(
         if Instant::now() >= shared.deadline || enough {
             if !resigned {
                 resigned = true;
-                seats[i].send(r#"{"t":"resign"}"#).await?;
+                if seats[i].send(r#"{"t":"resign"}"#).await.is_err() {
+                    // Its node is gone: the seat connects again, and resigns from there.
+                    resigned = false;
+                    seats[i] = reconnect(shared, n, &id, &tokens[i], last_v[i]).await?;
+                    reconnected[i] = true;
+                }
             }
             continue;
         }
@@ -422,7 +444,12 @@ async fn play_game(
         sent_at = Some((ply + 1, Instant::now()));
         took[i] = turn_came[i].map(|came| came.elapsed());
         let message = json!({"t": "move", "move": mv.to_string(), "ply": ply});
-        seats[i].send(&message.to_string()).await?;
+        if seats[i].send(&message.to_string()).await.is_err() {
+            // Its node is gone: the seat connects again; the state it is sent says whether
+            // the move was played.
+            seats[i] = reconnect(shared, n, &id, &tokens[i], last_v[i]).await?;
+            reconnected[i] = true;
+        }
     }
     for seat in seats {
         seat.close().await;
@@ -470,6 +497,17 @@ async fn create_and_join(
     }
 }
 
+/// How long a game may hear nothing before its seats connect again elsewhere (both bots
+/// answer within `--think-ms`, at most 1 s).
+const SILENCE: Duration = Duration::from_secs(5);
+
+/// How long after the deadline the games still playing are given to end (each resigns at
+/// its next turn) before they are counted as errors and the run goes on to its checks.
+const GRACE: Duration = Duration::from_secs(60);
+
+/// How long one request of the final checks may take.
+const CHECK_TIMEOUT: Duration = Duration::from_secs(15);
+
 /// Close codes after which a seat connects again: the game reloads, or its server stops.
 const RESTART: u16 = 1012;
 const RELOADING: u16 = 1011;
@@ -484,7 +522,13 @@ async fn open_seat(
 ) -> Result<Socket, ClientError> {
     let from = Some(client_address(n));
     match Socket::connect_from(from, addr, id, Some(token)).await {
-        Err(ClientError::Connection(_) | ClientError::NotHttp(_)) if shared.nodes.len() > 1 => {
+        // Refused with 503: the node answered for a game whose owner did not (being taken
+        // over).
+        Err(
+            ClientError::Connection(_)
+            | ClientError::NotHttp(_)
+            | ClientError::Refused { status: 503, .. },
+        ) if shared.nodes.len() > 1 => {
             // `hello` from 0 asks for nothing: the `state` comes on connect.
             reconnect(shared, n, id, token, 0).await
         }
@@ -828,6 +872,7 @@ async fn play(
         lobby: lobby.clone(),
         resign_after: args.plies,
         reconnects: AtomicU64::new(0),
+        silences: AtomicU64::new(0),
         longest_stall_us: AtomicU64::new(0),
         spread: args.spread,
     });
@@ -863,10 +908,26 @@ async fn play(
         }
     };
     let ((plies_at_deadline, elapsed), ()) = tokio::join!(sampler, attacking);
-    for w in workers {
-        let _ = w.await;
+    // Every game ends by the deadline and a grace; a game still playing then (a seat that
+    // waits for what never comes) is an error, and the run goes on to its checks.
+    let ending = shared.deadline + GRACE;
+    let mut unfinished = 0;
+    for mut w in workers {
+        let left = ending.saturating_duration_since(Instant::now());
+        if tokio::time::timeout(left, &mut w).await.is_err() {
+            w.abort();
+            unfinished += 1;
+        }
     }
     let mut tally = std::mem::take(&mut *shared.tally.lock().await);
+    if unfinished > 0 {
+        let what = format!(
+            "{unfinished} games still playing {} s after the deadline",
+            GRACE.as_secs()
+        );
+        eprintln!("loadgen: {what}");
+        tally.errors.push(what);
+    }
     if let Some(watching) = watching {
         match watching.await {
             Ok(Ok(())) => {}
@@ -900,7 +961,10 @@ async fn play(
         // Any node answers for any game: the first that does is asked.
         let mut answer = Err(ClientError::Connection("no node".into()));
         for k in 0..shared.nodes.len().max(1) as u64 {
-            answer = lost_plies(shared.node(*n + k), *n, id, seen).await;
+            answer =
+                tokio::time::timeout(CHECK_TIMEOUT, lost_plies(shared.node(*n + k), *n, id, seen))
+                    .await
+                    .unwrap_or_else(|_| Err(ClientError::Connection("no answer in time".into())));
             if answer.is_ok() {
                 break;
             }
@@ -959,12 +1023,13 @@ async fn play(
         ),
     };
     let line = format!(
-        "loadgen: {} games{beside}, {:.0} plies/s, p50 {:.1} ms, p99 {p99_ms:.1} ms, overcharge at most {overcharge_ms:.1} ms, server RSS {rss} MB, {} errors, {lost} lost{lobby_words}, {} reconnects, longest stall {:.0} ms",
+        "loadgen: {} games{beside}, {:.0} plies/s, p50 {:.1} ms, p99 {p99_ms:.1} ms, overcharge at most {overcharge_ms:.1} ms, server RSS {rss} MB, {} errors, {lost} lost{lobby_words}, {} reconnects ({} silences), longest stall {:.0} ms",
         args.games,
         plies_at_deadline as f64 / elapsed,
         percentile(&tally.latencies_us, 0.50),
         tally.errors.len(),
         shared.reconnects.load(Ordering::Relaxed),
+        shared.silences.load(Ordering::Relaxed),
         shared.longest_stall_us.load(Ordering::Relaxed) as f64 / 1000.0,
     );
     Phase {
