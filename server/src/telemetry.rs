@@ -41,7 +41,7 @@ pub const COMMIT_SECONDS: &str = "salpakan_commit_seconds";
 pub const COMMIT_WRITES: &str = "salpakan_commit_writes";
 /// Group commits that failed.
 pub const COMMIT_FAILURES: &str = "salpakan_commit_failures_total";
-/// Seconds a server bot thought, by `bot`.
+/// Seconds a server bot thought, by `bot` (the thinking alone, not the wait for the floor).
 pub const BOT_SECONDS: &str = "salpakan_bot_think_seconds";
 /// Games this node took over from nodes whose leases lapsed.
 pub const GAMES_TAKEN_OVER: &str = "salpakan_games_taken_over_total";
@@ -95,7 +95,10 @@ fn describe() {
     describe_histogram!(COMMIT_SECONDS, "Seconds a group commit took.");
     describe_histogram!(COMMIT_WRITES, "Writes in a group commit.");
     describe_counter!(COMMIT_FAILURES, "Group commits that failed.");
-    describe_histogram!(BOT_SECONDS, "Seconds a server bot thought about a move.");
+    describe_histogram!(
+        BOT_SECONDS,
+        "Seconds a server bot thought about a move (not its wait for the floor)."
+    );
     describe_gauge!(BUILD_INFO, "The build: version and commit.");
     describe_counter!(
         GAMES_TAKEN_OVER,

@@ -143,11 +143,11 @@ impl Hub {
                 crate::room::Player::Bot(kind) => kind.word(),
                 crate::room::Player::Human => "none",
             };
-            let thinking = std::time::Instant::now();
-            let Some((tracker, mv)) = think_at_least(turn, self.config.bot_floor).await else {
+            let Some(thought) = think_at_least(turn, self.config.bot_floor).await else {
                 return;
             };
-            crate::telemetry::bot_thought(bot, thinking.elapsed());
+            crate::telemetry::bot_thought(bot, thought.took);
+            let Thought { tracker, mv, .. } = thought;
             let mut state = live.state.lock().await;
             let now = self.now(&mut state.room);
             if let Some(from) = state.room.bot_done(side, ply, tracker, mv, now) {
@@ -157,6 +157,16 @@ impl Hub {
     }
 }
 
+/// A bot's answer to its turn.
+pub(crate) struct Thought {
+    /// Its tracker (as it was given).
+    pub(crate) tracker: salpakan::Tracker,
+    /// Its move (`None` if it has none).
+    pub(crate) mv: Option<salpakan::Move>,
+    /// How long it thought, without the wait for the floor (the think-time metric).
+    pub(crate) took: std::time::Duration,
+}
+
 /// The bot's turn thought through on a blocking thread (never on the async threads), its
 /// answer held back until `floor` has passed since the turn began: a fixed-iteration search
 /// takes longer on some formations than others, and a move sent as soon as found would tell
@@ -164,13 +174,17 @@ impl Hub {
 pub(crate) async fn think_at_least(
     turn: crate::room::BotTurn,
     floor: std::time::Duration,
-) -> Option<(salpakan::Tracker, Option<salpakan::Move>)> {
+) -> Option<Thought> {
     let due = tokio::time::Instant::now() + floor;
-    let answer = tokio::task::spawn_blocking(move || turn.think())
-        .await
-        .ok()?;
+    let (tracker, mv, took) = tokio::task::spawn_blocking(move || {
+        let started = std::time::Instant::now();
+        let (tracker, mv) = turn.think();
+        (tracker, mv, started.elapsed())
+    })
+    .await
+    .ok()?;
     sleep_until(due).await;
-    Some(answer)
+    Some(Thought { tracker, mv, took })
 }
 
 #[cfg(test)]
@@ -180,7 +194,7 @@ mod tests {
     use salpakan::{Game, Level, Rules, Setup, Side};
     use tokio::time::Instant;
 
-    use super::think_at_least;
+    use super::{Thought, think_at_least};
     use crate::room::BotTurn;
 
     fn turn(level: i64) -> BotTurn {
@@ -201,19 +215,32 @@ mod tests {
         }
     }
 
-    /// Under paused time: a move found at once (level 1) and one that searches (level 4)
+    /// Under paused time: a move found at once (level 1) and one that searches (level 6)
     /// both come exactly at the floor, never sooner; with no floor, at once.
     #[tokio::test(start_paused = true)]
     async fn a_bot_move_comes_no_sooner_than_the_floor() {
         let floor = Duration::from_millis(500);
-        for level in [1, 4] {
+        for level in [1, 6] {
             let started = Instant::now();
-            let (_, mv) = think_at_least(turn(level), floor).await.unwrap();
-            assert!(mv.is_some());
+            let thought = think_at_least(turn(level), floor).await.unwrap();
+            assert!(thought.mv.is_some());
             assert_eq!(started.elapsed(), floor, "level {level}");
         }
         let started = Instant::now();
         think_at_least(turn(1), Duration::ZERO).await.unwrap();
         assert_eq!(started.elapsed(), Duration::ZERO);
+    }
+
+    /// The think-time metric is the thinking alone: in real time, a move found at once
+    /// behind a 400 ms floor was thought for far less than the floor, while the answer came
+    /// no sooner than it.
+    #[tokio::test]
+    async fn the_time_thought_leaves_out_the_floor() {
+        let floor = Duration::from_millis(400);
+        let started = std::time::Instant::now();
+        let Thought { took, mv, .. } = think_at_least(turn(1), floor).await.unwrap();
+        assert!(mv.is_some());
+        assert!(started.elapsed() >= floor);
+        assert!(took < floor, "{took:?}");
     }
 }
