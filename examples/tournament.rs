@@ -13,7 +13,7 @@
 //! `--max-plies` plies (default 1000) is scored as a draw.
 //!
 //! `--agents` is a comma-separated list of `random`, `greedy` and `ismcts` (its budget from
-//! `--budget`, 0 for the default), where `ismcts+rN` plays N random plies before scoring each new
+//! `--budget`, 0 for the default; `ismcts@N` has its own budget of N), where `ismcts+rN` plays N random plies before scoring each new
 //! node and `ismcts+prior` believes the enemy deployed by [`Formation::classic`], and the levels
 //! `level-1` … `level-8` ([`salpakan::Level`]). The default is `random,greedy,ismcts`;
 //! `--agents ladder` is `random` and the eight levels.
@@ -65,7 +65,15 @@ enum Kind {
 
 impl Entrant {
     fn parse(text: &str, budget: u32) -> Result<Entrant, String> {
-        let kind = match text {
+        // `ismcts@N`, `ismcts+prior@N`, `ismcts+rK@N`: the search with its own budget.
+        let (bare, budget) = match text.split_once('@') {
+            Some((bare, own)) if bare.starts_with("ismcts") => (
+                bare,
+                own.parse().map_err(|_| format!("bad budget in {text:?}"))?,
+            ),
+            _ => (text, budget),
+        };
+        let kind = match bare {
             "random" => Kind::Random,
             "greedy" => Kind::Greedy,
             "ismcts" => Kind::Ismcts {

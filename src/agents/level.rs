@@ -26,12 +26,27 @@ struct Recipe {
 /// The levels, 1 to 8.
 const RECIPES: [Recipe; Level::COUNT as usize] = [
     Recipe {
-        blunders: 0.5,
+        blunders: 0.85,
         iterations: 0,
         prior: false,
     },
     Recipe {
-        blunders: 0.15,
+        blunders: 0.7,
+        iterations: 0,
+        prior: false,
+    },
+    Recipe {
+        blunders: 0.45,
+        iterations: 0,
+        prior: false,
+    },
+    Recipe {
+        blunders: 0.25,
+        iterations: 0,
+        prior: false,
+    },
+    Recipe {
+        blunders: 0.1,
         iterations: 0,
         prior: false,
     },
@@ -42,27 +57,12 @@ const RECIPES: [Recipe; Level::COUNT as usize] = [
     },
     Recipe {
         blunders: 0.0,
-        iterations: 1_000,
-        prior: false,
-    },
-    Recipe {
-        blunders: 0.0,
-        iterations: 4_000,
+        iterations: 2_000,
         prior: false,
     },
     Recipe {
         blunders: 0.0,
         iterations: 10_000,
-        prior: false,
-    },
-    Recipe {
-        blunders: 0.0,
-        iterations: 10_000,
-        prior: true,
-    },
-    Recipe {
-        blunders: 0.0,
-        iterations: 40_000,
         prior: true,
     },
 ];
@@ -73,14 +73,14 @@ const RECIPES: [Recipe; Level::COUNT as usize] = [
 ///
 /// | level | plays |
 /// |---|---|
-/// | 1 | `Greedy`, half its moves random |
-/// | 2 | `Greedy`, 15% of its moves random |
-/// | 3 | `Greedy` |
-/// | 4 | `Ismcts`, 1,000 iterations a move |
-/// | 5 | `Ismcts`, 4,000 |
-/// | 6 | `Ismcts`, 10,000 (its default) |
-/// | 7 | `Ismcts`, 10,000, believing the enemy deploys like people |
-/// | 8 | `Ismcts`, 40,000, believing the enemy deploys like people |
+/// | 1 | `Greedy`, 85% of its moves random |
+/// | 2 | `Greedy`, 70% random |
+/// | 3 | `Greedy`, 45% random |
+/// | 4 | `Greedy`, 25% random |
+/// | 5 | `Greedy`, 10% random |
+/// | 6 | `Greedy` |
+/// | 7 | `Ismcts`, 2,000 iterations a move |
+/// | 8 | `Ismcts`, 10,000 (its default), believing the enemy deploys like people |
 ///
 /// Their ratings, measured by a round robin, are in the repository's `docs/PERFORMANCE.md`.
 /// The same level, seed and trackers give the same moves.

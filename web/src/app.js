@@ -7,7 +7,7 @@
 // Both modes have one shape: enter(how), leave(), reroll(), begin(), resign(), offerDraw(),
 // render() and tick(); this page sends the shared controls to the mode in use.
 import { showLeaderboard, showPlayer } from "./history.js";
-import { lobbyPanel, serverPresent, storedPlayer } from "./lobby.js";
+import { lobbyPanel, serverPresent, showBotRatings, storedPlayer } from "./lobby.js";
 import { offlineMode } from "./offline.js";
 import { onlineMode } from "./online.js";
 import { showReplay } from "./replay.js";
@@ -220,7 +220,10 @@ const lobby = lobbyPanel(
   },
   (seat) => goOnline({ seat: { game: seat.game, seat: { token: seat.token, side: seat.side, invite: null, opponent: seat.opponent } } }),
 );
-if (online) lobby.start();
+if (online) {
+  lobby.start();
+  showBotRatings($("bot-choice"));
+}
 // "My games": this browser's player's profile.
 $("open-my-games").addEventListener("click", (event) => {
   const player = storedPlayer();

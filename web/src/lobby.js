@@ -43,6 +43,21 @@ export async function api(method, path, body) {
   return { ok: reply.ok, status: reply.status, body: json };
 }
 
+// The server bots' ratings, as this server holds them now, in the bot select (an option's
+// value is the bot's word, its player `bot-` and the word): a player picks a bot by a rating
+// it can compare with its own. An option whose profile does not come keeps the rating the
+// bot started from (docs/SERVER.md); a provisional rating is marked with "?".
+export async function showBotRatings(select) {
+  await Promise.all(
+    [...select.options].map(async (option) => {
+      const reply = await api("GET", `/api/players/bot-${encodeURIComponent(option.value)}`);
+      if (!reply.ok || typeof reply.body?.rating !== "number") return;
+      const name = option.textContent.split(" · ")[0];
+      option.textContent = `${name} · ${reply.body.rating}${reply.body.provisional ? "?" : ""}`;
+    }),
+  );
+}
+
 // Whether the page is served by the arbiter server (its API answers), or alone (`npm start`).
 export async function serverPresent() {
   try {

@@ -272,6 +272,13 @@ test("two players, a spectator, a reload, a server restart, a declined draw, a r
 test("a game against the server's bot: the same flow with a bot seat", async () => {
   const page = await newPage();
   await page.goto(url());
+  // The bot select shows each bot's rating on this server, fetched live (a provisional one
+  // marked "?": the page's own text has no mark), in the ladder's order.
+  await page.waitForFunction(() => document.querySelector('#bot-choice option[value="level-5"]').textContent === "Level 5 · 1500?");
+  const shown = await page.$$eval("#bot-choice option", (options) => options.map((o) => [o.value, Number(/· (\d+)\?$/.exec(o.textContent)?.[1])]));
+  const ladder = shown.filter(([value]) => value.startsWith("level-")).map(([, rating]) => rating);
+  assert.equal(ladder.length, 8);
+  for (let i = 1; i < ladder.length; i++) assert.ok(ladder[i] > ladder[i - 1], JSON.stringify(shown));
   await page.selectOption("#bot-choice", "random");
   await page.selectOption("#clock-choice", "5+3");
   await page.click("#play-bot");

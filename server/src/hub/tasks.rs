@@ -215,12 +215,12 @@ mod tests {
         }
     }
 
-    /// Under paused time: a move found at once (level 1) and one that searches (level 6)
+    /// Under paused time: a move found at once (level 1) and one that searches (level 7)
     /// both come exactly at the floor, never sooner; with no floor, at once.
     #[tokio::test(start_paused = true)]
     async fn a_bot_move_comes_no_sooner_than_the_floor() {
         let floor = Duration::from_millis(500);
-        for level in [1, 6] {
+        for level in [1, 7] {
             let started = Instant::now();
             let thought = think_at_least(turn(level), floor).await.unwrap();
             assert!(thought.mv.is_some());

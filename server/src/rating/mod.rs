@@ -2,6 +2,7 @@
 //! still provisional, and the army rank it earns as a title (the contract's table); how a game
 //! moves it is [`glicko`]'s.
 
+pub mod bots;
 pub mod glicko;
 
 /// A new player's rating.

@@ -187,16 +187,25 @@ fn migrate(conn: &Connection) -> rusqlite::Result<()> {
 }
 
 /// Makes sure each of the server's bots is a player (`bot-random`, `bot-greedy`, …), with no
-/// key: nobody can act as one.
+/// key: nobody can act as one. A bot starts from its measured strength
+/// ([`crate::rating::bots`]); one that has not played yet is given it again (a database made
+/// before the seeds, or after they were measured anew), one that has keeps what it earned.
 pub(super) fn seat_bots(conn: &mut impl Sql) -> Result<(), StoreError> {
     for kind in salpakan::Bot::ALL {
         let name = crate::room::Player::Bot(kind)
             .bot_name()
             .unwrap_or_default();
         conn.execute(
-            "INSERT INTO players (name, folded, key, bot, created_ms)
-             VALUES (?1, ?1, NULL, 1, ?2) ON CONFLICT DO NOTHING",
-            &[name.into(), crate::clock::unix_ms().into()],
+            "INSERT INTO players (name, folded, key, bot, rating, rd, created_ms)
+             VALUES (?1, ?1, NULL, 1, ?2, ?3, ?4)
+             ON CONFLICT (name) DO UPDATE SET rating = excluded.rating, rd = excluded.rd
+             WHERE players.games = 0",
+            &[
+                name.into(),
+                crate::rating::bots::seeded(kind).into(),
+                crate::rating::bots::SEEDED_RD.into(),
+                crate::clock::unix_ms().into(),
+            ],
         )?;
     }
     Ok(())

@@ -426,7 +426,15 @@ async fn a_server_bot_is_a_rated_player() {
     seat.until("start").await;
     seat.send(&json!({"t": "resign"})).await;
     seat.until("over").await;
-    let (bot, solo) = Glicko::game(Glicko::NEW, Glicko::NEW, 1.0);
+    // The bot started from its measured strength, the person from a new player's values.
+    let greedy = Glicko {
+        rating: salpakan_server::rating::bots::seeded(salpakan::Bot::Agent(
+            salpakan::AgentKind::Greedy,
+        )),
+        rd: salpakan_server::rating::bots::SEEDED_RD,
+        volatility: salpakan_server::rating::INITIAL_VOLATILITY,
+    };
+    let (bot, solo) = Glicko::game(greedy, Glicko::NEW, 1.0);
     assert_eq!(profile_of(&server, "bot-greedy").await, shown(bot));
     assert_eq!(profile_of(&server, "solo").await, shown(solo));
     let (_, list) = get(&server, "/api/players/bot-greedy/games").await;

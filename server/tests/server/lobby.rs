@@ -440,6 +440,54 @@ async fn killed_the_server_keeps_players_and_games_and_withdraws_seeks() {
     assert_eq!(status, 201, "a new seek, from a new socket");
 }
 
+/// A player's profile.
+async fn profile(server: &crate::common::Server, name: String) -> Value {
+    let path = format!("/api/players/{name}");
+    let (status, profile) = as_player(server, None, "GET", &path, &Value::Null).await;
+    assert_eq!(status, 200, "{profile}");
+    profile
+}
+
+/// The bots start from their measured strengths (level 5 where a new player starts), in the
+/// ladder's order; after a restart a bot that played keeps what it earned, and one that has
+/// not is seeded again.
+#[tokio::test]
+async fn bots_start_from_their_measured_strengths() {
+    let db = database("bot-seeds");
+    let server = start_on(db.clone(), 47, |_| {}).await;
+    let mut ratings = Vec::new();
+    for level in 1..=8 {
+        let shown = profile(&server, format!("bot-level-{level}")).await;
+        assert_eq!(
+            (&shown["rd"], &shown["provisional"]),
+            (&json!(150), &json!(true)),
+            "{shown}"
+        );
+        ratings.push(shown["rating"].as_i64().unwrap());
+    }
+    assert!(ratings.windows(2).all(|w| w[0] < w[1]), "{ratings:?}");
+    assert_eq!(ratings[4], 1500);
+    let random = profile(&server, "bot-random".into()).await["rating"]
+        .as_i64()
+        .unwrap();
+    assert!(random < ratings[0]);
+    server.stop().await;
+    crate::common::exec(
+        &db,
+        "UPDATE players SET rating = 1234, games = 3 WHERE name = 'bot-level-2';
+         UPDATE players SET rating = 1500, rd = 350 WHERE name = 'bot-level-3'",
+    );
+    let server = start_on(db, 48, |_| {}).await;
+    let kept = profile(&server, "bot-level-2".into()).await;
+    assert_eq!(kept["rating"], 1234, "{kept}");
+    let seeded = profile(&server, "bot-level-3".into()).await;
+    assert_eq!(
+        (seeded["rating"].as_i64(), &seeded["rd"]),
+        (Some(ratings[2]), &json!(150))
+    );
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn a_player_alone_in_a_pool_plays_a_server_bot() {
     let server = start_on(database("pool-bot"), 46, |c| {
@@ -458,7 +506,8 @@ async fn a_player_alone_in_a_pool_plays_a_server_bot() {
     let side = paired["side"].as_str().unwrap();
     let bot = if side == "white" { "black" } else { "white" };
     assert_eq!(summary["players"][bot], "bot");
-    assert!(summary["names"][bot].as_str().unwrap().starts_with("bot-"));
+    // The bot whose seeded rating is closest to a new player's 1500: level 5.
+    assert_eq!(summary["names"][bot], "bot-level-5");
     assert_eq!(summary["names"][side], "solo");
     // Leaving the pool in time keeps the bot away.
     let (status, _) = as_player(&server, Some(&key), "POST", "/api/pool", &json!({})).await;

@@ -115,7 +115,7 @@ async fn a_draw_is_offered_and_accepted() {
 #[tokio::test]
 async fn bot_seats_play_with_their_own_knowledge_to_the_end() {
     let server = start(5).await;
-    for opponent in ["random", "greedy", "ismcts", "level-1", "level-4"] {
+    for opponent in ["random", "greedy", "ismcts", "level-1", "level-7"] {
         let body = json!({"side": "white", "opponent": opponent, "first": "black"});
         let (status, created) = server.json("POST", "/api/games", &body).await;
         assert_eq!(status, 201, "{created}");
