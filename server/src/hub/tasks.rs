@@ -143,11 +143,12 @@ impl Hub {
                 crate::room::Player::Bot(kind) => kind.word(),
                 crate::room::Player::Human => "none",
             };
-            let Some(thought) = think_at_least(turn, self.config.bot_floor).await else {
+            let Some(Thought { tracker, mv, took }) =
+                think_at_least(turn, self.config.bot_floor).await
+            else {
                 return;
             };
-            crate::telemetry::bot_thought(bot, thought.took);
-            let Thought { tracker, mv, .. } = thought;
+            crate::telemetry::bot_thought(bot, took);
             let mut state = live.state.lock().await;
             let now = self.now(&mut state.room);
             if let Some(from) = state.room.bot_done(side, ply, tracker, mv, now) {
