@@ -8,7 +8,10 @@
 use thiserror::Error;
 
 use crate::agents::Agent;
+use std::sync::Arc;
+
 use crate::error_kind::{ErrorKind, engine_error};
+use crate::formation::Formation;
 use crate::knowledge::{Observation, Orientation, Tracker};
 use crate::movegen::Move;
 use crate::position::Position;
@@ -108,12 +111,14 @@ struct Env {
 }
 
 /// The batch's settings, shared by every game.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Settings {
     seed: u64,
     rules: Rules,
     observations: bool,
     max_plies: u32,
+    /// The formation both sides are dealt from; `None` for [`Setup::random`].
+    formation: Option<Arc<Formation>>,
 }
 
 impl Settings {
@@ -124,8 +129,14 @@ impl Settings {
                 ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
                 ^ episode.rotate_left(32),
         );
-        let white = Setup::random(Side::White, self.rules, rng.next_u64());
-        let black = Setup::random(Side::Black, self.rules, rng.next_u64());
+        let deal = |side: Side, seed: u64| match &self.formation {
+            None => Setup::random(side, self.rules, seed),
+            Some(formation) => {
+                Setup::sample_with(side, self.rules, formation, &mut SplitMix64::new(seed))
+            }
+        };
+        let white = deal(Side::White, rng.next_u64());
+        let black = deal(Side::Black, rng.next_u64());
         let first = Side::ALL[rng.below(2) as usize];
         let position =
             Position::new(&white, &black, first, self.rules).expect("random setups are valid");
@@ -236,12 +247,40 @@ impl VecEnv {
             rules,
             observations,
             max_plies,
+            formation: None,
         };
         VecEnv {
             envs: (0..len).map(|i| settings.new_env(i, 0)).collect(),
             settings,
             rng: SplitMix64::new(seed ^ 0xA5A5_A5A5_A5A5_A5A5),
         }
+    }
+
+    /// The same batch with both sides of every game dealt from `formation` (by
+    /// [`Setup::sample_with`]) instead of [`Setup::random`]: every game starts afresh from its
+    /// first episode, and each later episode is dealt the same way. A learner then meets
+    /// opponents that deploy as people do, such as the levels (which deploy by
+    /// [`Formation::classic`]). [`Formation::uniform`] deals the same distribution as
+    /// [`Setup::random`], but not the same setups for a seed.
+    ///
+    /// # Examples
+    /// ```
+    /// use salpakan::{Formation, Rank, Rules, Side, VecEnv};
+    ///
+    /// let env = VecEnv::new(8, 3, Rules::default(), true, 0).with_formation(Formation::classic());
+    /// for game in 0..env.len() {
+    ///     let (white, _, _, plies) = env.episode_start(game).unwrap();
+    ///     let flag = white.pieces().find(|(_, rank)| *rank == Rank::Flag).unwrap().0;
+    ///     assert_eq!((flag.row(), plies), (0, 0)); // the classic Flag stays in the back row
+    /// }
+    /// ```
+    #[must_use]
+    pub fn with_formation(mut self, formation: Formation) -> VecEnv {
+        self.settings.formation = Some(Arc::new(formation));
+        for (i, env) in self.envs.iter_mut().enumerate() {
+            *env = self.settings.new_env(i, 0);
+        }
+        self
     }
 
     /// The number of games.
@@ -311,9 +350,8 @@ impl VecEnv {
     /// Starts every game afresh (its next episode); [`VecEnv::jobs`] with no moves then writes
     /// the new games' outputs.
     pub fn restart_all(&mut self) {
-        let settings = self.settings;
         for (i, env) in self.envs.iter_mut().enumerate() {
-            *env = settings.new_env(i, env.episode + 1);
+            *env = self.settings.new_env(i, env.episode + 1);
         }
     }
 
@@ -346,6 +384,7 @@ impl VecEnv {
             .observations
             .map(|o| o.chunks_mut(size * Observation::LEN));
         let mut moves = moves.map(|m| m.chunks(size));
+        let settings = &self.settings;
         self.envs
             .chunks_mut(size)
             .zip(out.masks.chunks_mut(size * Move::NUM_ACTIONS))
@@ -360,7 +399,7 @@ impl VecEnv {
                     masks,
                     results,
                 },
-                settings: self.settings,
+                settings,
             })
             .collect()
     }
@@ -465,7 +504,7 @@ pub struct Job<'a> {
     envs: &'a mut [Env],
     moves: Option<&'a [Move]>,
     out: StepOutputs<'a>,
-    settings: Settings,
+    settings: &'a Settings,
 }
 
 impl Job<'_> {

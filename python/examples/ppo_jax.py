@@ -2,6 +2,7 @@
 
     pip install ./python[jax]
     python examples/ppo_jax.py [--steps 3000000] [--seed 0] [--opponent random] [--out DIR]
+        [--formation random|uniform|classic] [--cap-reward R] [--init DIR/params.npz]
 
 A CleanRL-style PPO (clipped objective, GAE, advantage normalisation, value loss, entropy bonus,
 global-norm clipping, linear learning-rate decay) in JAX, with no per-game Python objects: one
@@ -12,15 +13,23 @@ sampled (the ``VecEnv`` would raise ``IllegalMoveError`` if one were).
 In each game the learner holds one side, drawn anew for every game; the other side is the
 opponent: ``random`` (``VecEnv.sample_actions``, uniform over the legal moves), ``greedy``
 (``VecEnv.agent_actions`` with ``Greedy``, which sees only its side's tracker), ``mixed``
-(Greedy or Random, drawn anew for every game) or ``self`` (the current policy, sampled, not
-trained on). "Steps" counts the learner's own decisions: each is
-one training sample. The reward is the game's end only: +1 won, -1 lost, 0 for a draw (the ply
-cap).
+(Greedy or Random, drawn anew for every game), ``self`` (the current policy, sampled, not
+trained on) or ``level-N`` (``salpakan.Level(N)``, also through ``agent_actions``: a budgeted
+best response to that level). "Steps" counts the learner's own decisions: each is one training
+sample. The reward is the game's end only: +1 won, -1 lost, 0 for a draw, and ``--cap-reward``
+(0 unless given) for a game cut at the ply cap: below 0, stalling to the cap is worth less than
+a draw. ``--formation`` deals both sides of every game (training and evaluation) from
+``Setup.random`` (``random``, the default) or a named formation (``classic``: as the levels
+deploy). ``--init`` starts from a saved ``params.npz`` (a curriculum: from the policy trained
+against ``Random``, say) instead of fresh weights; ``--seconds`` stops training after that much
+time (evaluations left out).
 
 Every ``--eval-every`` steps (and at the end) it plays ``--eval-games`` fresh games against
-``Random`` (and ``Greedy`` with ``--eval-greedy``) and prints the score with its 95% interval
-(``salpakan.evaluation``); ``--greedy-games`` games against ``Greedy`` at the end. With ``--out DIR`` it writes ``DIR/curve.csv`` (steps,
-seconds, score and interval) and ``DIR/params.npz``.
+``Random`` (and ``Greedy`` with ``--eval-greedy``, and a ``level-N`` opponent itself) and prints
+the score with its 95% interval (``salpakan.evaluation``); ``--greedy-games`` games against
+``Greedy`` at the end, and ``--target-games`` against a ``level-N`` opponent. With ``--out DIR``
+it writes ``DIR/curve.csv`` (steps, seconds, score and interval) and ``DIR/params.npz`` (at each
+evaluation and at the end).
 
 The functions are importable (``python/tests/test_ppo.py`` runs a short smoke through them).
 """
@@ -47,7 +56,10 @@ from salpakan import evaluation
 OBSERVATION_LEN = int(np.prod(salpakan.OBSERVATION_SHAPE))
 ACTIONS = salpakan.NUM_ACTIONS
 MASKED = -1e9
-OPPONENTS = ("random", "greedy", "mixed", "self")
+OPPONENTS = ("random", "greedy", "mixed", "self") + tuple(
+    f"level-{n}" for n in range(1, salpakan.Level.COUNT + 1)
+)
+FORMATIONS = ("random", "uniform", "classic")
 
 Params = Dict[str, jax.Array]
 
@@ -73,10 +85,20 @@ class Config:
     max_grad_norm: float = 0.5
     opponent: str = "random"
     max_plies: int = 1000
+    cap_reward: float = 0.0
+    formation: str = "random"
+    init: str = ""
+    seconds: float = 0.0
 
     def __post_init__(self) -> None:
         if self.opponent not in OPPONENTS:
             raise ValueError(f"opponent {self.opponent!r}: choose one of {', '.join(OPPONENTS)}")
+        if self.formation not in FORMATIONS:
+            raise ValueError(f"formation {self.formation!r}: choose one of {', '.join(FORMATIONS)}")
+        if not -1.0 <= self.cap_reward <= 1.0:
+            raise ValueError(f"cap_reward must lie in [-1, 1], not {self.cap_reward}")
+        if self.seconds < 0:
+            raise ValueError(f"seconds must be at least 0, not {self.seconds}")
         for name in ("steps", "envs", "rollout", "hidden", "epochs", "minibatch", "max_plies"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
@@ -101,6 +123,33 @@ def init_params(key: jax.Array, hidden: int) -> Params:
     params["wp"], params["bp"] = layer(keys[2], hidden, ACTIONS, 0.01)
     params["wv"], params["bv"] = layer(keys[3], hidden, 1, 1.0)
     return params
+
+
+def load_params(path: str, hidden: int) -> Params:
+    """Saved parameters (a ``params.npz`` written by a run), checked against ``hidden``."""
+    with np.load(path) as saved:
+        params = {name: jnp.asarray(saved[name]) for name in saved.files}
+    expected = jax.tree_util.tree_map(jnp.shape, init_params(jax.random.PRNGKey(0), hidden))
+    shapes = {name: value.shape for name, value in params.items()}
+    if shapes != expected:
+        raise ValueError(f"{path}: shapes {shapes} are not those of --hidden {hidden}")
+    return params
+
+
+def opponent_agent(name: str, seed: int):
+    """The built-in agent a named opponent plays by (``None`` for ``random``, ``self``)."""
+    if name in ("greedy", "mixed"):
+        return salpakan.Greedy(seed)
+    if name.startswith("level-"):
+        return salpakan.Level(int(name.removeprefix("level-")), seed)
+    return None
+
+
+def deal(formation: str, side: str, seed: int):
+    """One side's setup for an evaluation game, from ``formation`` as the run deals them."""
+    if formation == "random":
+        return salpakan.Setup.random(side, seed)
+    return salpakan.Setup.sample(side, formation, seed)
 
 
 def network(
@@ -202,6 +251,7 @@ class Rollout:
     learner: np.ndarray  # [T, N] bool: the learner moved
     last_value: np.ndarray  # [N]: the value of the learner's next decision, where it is to move
     last_learner: np.ndarray  # [N] bool: the learner is to move after the rollout
+    capped: Optional[np.ndarray] = None  # [T, N] bool: the game was cut at the ply cap here
 
 
 class Collector:
@@ -209,18 +259,24 @@ class Collector:
 
     def __init__(self, config: Config):
         self.config = config
-        self.env = salpakan.VecEnv(config.envs, seed=config.seed, max_plies=config.max_plies)
+        self.env = salpakan.VecEnv(
+            config.envs,
+            seed=config.seed,
+            max_plies=config.max_plies,
+            formation=None if config.formation == "random" else config.formation,
+        )
         self.obs, self.mask = self.env.reset()
         self.rng = np.random.default_rng(config.seed)
         self.key = jax.random.PRNGKey(config.seed)
         # Whether the learner is the side to move, per game; drawn anew for each new game.
         self.learner_to_move = self.rng.random(config.envs) < 0.5
-        # Whether a game's opponent is Greedy (for "mixed": drawn anew for each new game).
-        self.greedy = salpakan.Greedy(config.seed)
+        # The built-in agent and whether it plays a game (for "mixed": drawn anew for each
+        # new game; Random plays the others).
+        self.agent = opponent_agent(config.opponent, config.seed)
         if config.opponent == "mixed":
             self.greedy_game = self.rng.random(config.envs) < 0.5
         else:
-            self.greedy_game = np.full(config.envs, config.opponent == "greedy")
+            self.greedy_game = np.full(config.envs, self.agent is not None)
         self.games: List[float] = []  # the learner's result of each finished game
 
     def _split(self) -> jax.Array:
@@ -229,11 +285,11 @@ class Collector:
 
     def _opponent_actions(self) -> np.ndarray:
         """The built-in opponent's action in each game (only the rows where it is to move
-        are used): Random's from the env's own generator, Greedy's from its tracker."""
+        are used): Random's from the env's own generator, an agent's from its tracker."""
         if self.config.opponent == "random":
             return self.env.sample_actions()
         by_greedy = ~self.learner_to_move & self.greedy_game
-        chosen = self.env.agent_actions(self.greedy, by_greedy)
+        chosen = self.env.agent_actions(self.agent, by_greedy)
         if self.config.opponent == "mixed":
             chosen = np.where(by_greedy, chosen, self.env.sample_actions())
         return chosen
@@ -251,6 +307,7 @@ class Collector:
             learner=np.empty((t_len, n), bool),
             last_value=np.zeros(n, np.float32),
             last_learner=np.zeros(n, bool),
+            capped=np.empty((t_len, n), bool),
         )
         for t in range(t_len):
             obs = self.obs.reshape(n, OBSERVATION_LEN)
@@ -264,10 +321,14 @@ class Collector:
             self.obs, reward, terminated, truncated, self.mask = self.env.step(actions)
             ended = terminated | truncated
             r.reward[t], r.ended[t] = reward, ended
+            r.capped[t] = truncated & ~terminated
             for i in np.flatnonzero(ended):
-                self.games.append(
-                    float(reward[i]) if self.learner_to_move[i] else -float(reward[i])
-                )
+                if truncated[i] and not terminated[i]:
+                    self.games.append(0.0)  # a draw, whatever the cap is worth in training
+                else:
+                    self.games.append(
+                        float(reward[i]) if self.learner_to_move[i] else -float(reward[i])
+                    )
             fresh = self.rng.random(n) < 0.5
             self.learner_to_move = np.where(ended, fresh, ~self.learner_to_move)
             if self.config.opponent == "mixed":
@@ -278,13 +339,16 @@ class Collector:
         return r
 
 
-def advantages(r: Rollout, gamma: float, lam: float) -> Tuple[np.ndarray, np.ndarray]:
+def advantages(
+    r: Rollout, gamma: float, lam: float, cap_reward: float = 0.0
+) -> Tuple[np.ndarray, np.ndarray]:
     """GAE over each game's learner decisions, the opponent's plies folded into the transition.
 
     Walks the rollout backwards with one carry per game. The reward of a learner decision is
     the game's end if it comes before the learner's next decision: its own winning or losing
     move, or the opponent's move after it (with the sign turned). Where the opponent is to move
-    after the rollout, the learner's last value stands in for the next one.
+    after the rollout, the learner's last value stands in for the next one. A game cut at the
+    ply cap ends there for the learner with ``cap_reward``.
     """
     t_len, n = r.reward.shape
     adv = np.zeros((t_len, n), np.float32)
@@ -301,6 +365,8 @@ def advantages(r: Rollout, gamma: float, lam: float) -> Tuple[np.ndarray, np.nda
         mine = r.learner[t]
         ended = r.ended[t]
         reward = np.where(mine, r.reward[t], -r.reward[t])
+        if r.capped is not None:
+            reward = np.where(r.capped[t], cap_reward, reward)
         pending = np.where(ended, reward, pending)
         alive = np.where(ended, 0.0, alive)
         delta = pending + gamma * next_value * alive - r.value[t]
@@ -317,20 +383,31 @@ def advantages(r: Rollout, gamma: float, lam: float) -> Tuple[np.ndarray, np.nda
 
 
 def evaluate(
-    params: Params, opponent: str, games: int, seed: int, max_plies: int = 1000, sample: bool = True
+    params: Params,
+    opponent: str,
+    games: int,
+    seed: int,
+    max_plies: int = 1000,
+    sample: bool = True,
+    formation: str = "random",
 ) -> Tuple[int, int, int]:
-    """W/D/L of the policy over ``games`` games against ``Random`` or ``Greedy``.
+    """W/D/L of the policy over ``games`` games against ``Random``, ``Greedy`` or a level.
 
-    Game ``g`` is dealt from seed ``seed + g // 2``: each deal is played twice with the sides
-    swapped, and the first mover alternates, as in the tournament. The opponent sees its own
-    tracker only; the policy sees its tracker's observation and mask. All games advance
-    together, one batched forward a ply.
+    Game ``g`` is dealt from seed ``seed + g // 2`` (by ``formation``, as ``deal`` does): each
+    deal is played twice with the sides swapped, and the first mover alternates, as in the
+    tournament. The opponent sees its own tracker only; the policy sees its tracker's
+    observation and mask. All games advance together, one batched forward a ply.
     """
-    make = {"random": salpakan.Random, "greedy": salpakan.Greedy}[opponent]
     rows = []
     for g in range(games):
-        deal = seed + g // 2
-        game = salpakan.Game(seed=deal, first="white" if (g // 2) % 2 == 0 else "black")
+        number = seed + g // 2
+        first = "white" if (g // 2) % 2 == 0 else "black"
+        if formation == "random":
+            game = salpakan.Game(seed=number, first=first)
+        else:
+            white = deal(formation, "white", number * 2)
+            black = deal(formation, "black", number * 2 + 1)
+            game = salpakan.Game(white, black, first=first)
         me = "white" if g % 2 == 0 else "black"
         them = "black" if me == "white" else "white"
         rows.append(
@@ -339,7 +416,8 @@ def evaluate(
                 "me": me,
                 "mine": game.tracker(me),
                 "theirs": game.tracker(them),
-                "agent": make(seed * 7919 + g),
+                "agent": opponent_agent(opponent, seed * 7919 + g)
+                or salpakan.Random(seed * 7919 + g),
             }
         )
     key = jax.random.PRNGKey(seed)
@@ -377,13 +455,19 @@ def evaluate(
 
 
 # The first deal of each opponent's evaluation games, before the run's seed is added.
-EVALUATION_DEALS = {"random": 10_000, "greedy": 20_000}
+EVALUATION_DEALS = {"random": 10_000, "greedy": 20_000} | {
+    f"level-{n}": 30_000 + 1_000 * n for n in range(1, salpakan.Level.COUNT + 1)
+}
 
 
-def scored(params: Params, opponent: str, games: int, seed: int) -> Tuple[float, float, float, str]:
+def scored(
+    params: Params, opponent: str, games: int, seed: int, formation: str = "random"
+) -> Tuple[float, float, float, str]:
     """The policy's score against ``opponent`` over ``games`` fresh games of run ``seed``, its
     95% interval (low, high), and a line saying them with the W/D/L."""
-    w, d, l = evaluate(params, opponent, games, seed=EVALUATION_DEALS[opponent] + seed)
+    w, d, l = evaluate(
+        params, opponent, games, seed=EVALUATION_DEALS[opponent] + seed, formation=formation
+    )
     point, low, high = evaluation.score(w, d, l)
     line = (
         f"against {opponent.capitalize()} over {games} games: W/D/L {w}/{d}/{l}, "
@@ -405,7 +489,10 @@ def train(
 ) -> Tuple[Params, List[Dict[str, float]]]:
     """Runs PPO for ``config.steps`` learner decisions; returns the parameters and the log rows."""
     key = jax.random.PRNGKey(config.seed)
-    params = init_params(key, config.hidden)
+    if config.init:
+        params = load_params(config.init, config.hidden)
+    else:
+        params = init_params(key, config.hidden)
     opt_state = adam_init(params)
     update = make_update(config)
     collector = Collector(config)
@@ -416,13 +503,15 @@ def train(
     collecting = 0.0  # seconds spent stepping games and choosing actions
     history: List[Dict[str, float]] = []
     next_eval = eval_every
-    while steps < config.steps:
+    while steps < config.steps and not (
+        config.seconds and time.perf_counter() - started - evaluating >= config.seconds
+    ):
         fraction = 1.0 - steps / config.steps
         lr = config.learning_rate * (fraction if config.anneal else 1.0)
         collect_started = time.perf_counter()
         rollout = collector.collect(params)
         collecting += time.perf_counter() - collect_started
-        adv, ret = advantages(rollout, config.gamma, config.gae_lambda)
+        adv, ret = advantages(rollout, config.gamma, config.gae_lambda, config.cap_reward)
         rows = np.flatnonzero(rollout.learner.reshape(-1))
         steps += len(rows)
         data = {
@@ -466,14 +555,21 @@ def train(
             f"kl {kl:.4f}  training games: {len(collector.games)}, last 400 score "
             f"{row['train_score']:.3f}"
         )
-        if eval_every and (steps >= next_eval or steps >= config.steps):
+        out_of_time = config.seconds and elapsed >= config.seconds
+        if eval_every and (steps >= next_eval or steps >= config.steps or out_of_time):
             next_eval += eval_every
-            # The curve's columns: eval_* against Random, greedy_* against Greedy.
-            for opponent, column in (("random", "eval"), ("greedy", "greedy")):
-                if opponent == "greedy" and not eval_greedy:
-                    continue
+            # The curve's columns: eval_* against Random, greedy_* against Greedy, target_*
+            # against a level trained against.
+            against = [("random", "eval")]
+            if eval_greedy:
+                against.append(("greedy", "greedy"))
+            if config.opponent.startswith("level-"):
+                against.append((config.opponent, "target"))
+            for opponent, column in against:
                 evaluation_started = time.perf_counter()
-                point, low, high, line = scored(params, opponent, eval_games, config.seed)
+                point, low, high, line = scored(
+                    params, opponent, eval_games, config.seed, config.formation
+                )
                 evaluating += time.perf_counter() - evaluation_started
                 row.update(
                     {
@@ -485,13 +581,19 @@ def train(
                 log(f"  {line}")
             if out is not None:
                 write_curve(out / "curve.csv", history)
+                save_params(out / "params.npz", params)
     return params, history
+
+
+def save_params(path: Path, params: Params) -> None:
+    np.savez(path, **{k: np.asarray(v) for k, v in params.items()})
 
 
 def write_curve(path: Path, history: List[Dict[str, float]]) -> None:
     fields = ["steps", "seconds", "eval_score", "eval_low", "eval_high"]
-    if any("greedy_score" in row for row in history):
-        fields += ["greedy_score", "greedy_low", "greedy_high"]
+    for column in ("greedy", "target"):
+        if any(f"{column}_score" in row for row in history):
+            fields += [f"{column}_score", f"{column}_low", f"{column}_high"]
     fields.append("train_score")
     with open(path, "w", newline="") as f:
         writer = csv.writer(f)
@@ -519,6 +621,9 @@ def main() -> None:
     parser.add_argument("--eval-games", type=int, default=400)
     parser.add_argument("--greedy-games", type=int, default=400)
     parser.add_argument(
+        "--target-games", type=int, default=400, help="games against a level-N opponent at the end"
+    )
+    parser.add_argument(
         "--eval-greedy", action="store_true", help="play Greedy too at every evaluation"
     )
     parser.add_argument("--out", type=Path)
@@ -534,10 +639,12 @@ def main() -> None:
         config, args.eval_every, args.eval_games, out=args.out, eval_greedy=args.eval_greedy
     )
     if args.greedy_games:
-        print(scored(params, "greedy", args.greedy_games, config.seed)[3])
+        print(scored(params, "greedy", args.greedy_games, config.seed, config.formation)[3])
+    if args.target_games and config.opponent.startswith("level-"):
+        print(scored(params, config.opponent, args.target_games, config.seed, config.formation)[3])
     if args.out:
         write_curve(args.out / "curve.csv", history)
-        np.savez(args.out / "params.npz", **{k: np.asarray(v) for k, v in params.items()})
+        save_params(args.out / "params.npz", params)
 
 
 if __name__ == "__main__":

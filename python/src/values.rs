@@ -119,6 +119,32 @@ impl Setup {
         })
     }
 
+    /// A setup for `side` drawn from a named formation: `"classic"` (the guarded Flag in the
+    /// back row, Spies forward, as people deploy; what the levels deploy by) or `"uniform"`
+    /// (every setup equally likely). The seed works as for `random`: without one, 64 secret
+    /// bits of the operating system's generator.
+    #[staticmethod]
+    #[pyo3(signature = (side, formation, seed = None, setup_rows = 3))]
+    fn sample(
+        py: Python<'_>,
+        side: &Bound<'_, PyAny>,
+        formation: &str,
+        seed: Option<u64>,
+        setup_rows: i64,
+    ) -> PyResult<Setup> {
+        let rules = convert::rules(setup_rows, 0)?;
+        let side = convert::side(side)?;
+        let formation: salpakan::Formation = formation.parse().map_err(raise)?;
+        let seed = match seed {
+            Some(seed) => seed,
+            None => convert::secret_seed(py)?,
+        };
+        let mut rng = salpakan::SplitMix64::new(seed);
+        Ok(Setup {
+            inner: salpakan::Setup::sample_with(side, rules, &formation, &mut rng),
+        })
+    }
+
     /// A setup from 72 cells indexed by square: rank values (0 Flag … 14 Spy), 255 empty.
     #[staticmethod]
     #[pyo3(signature = (side, cells, setup_rows = 3))]

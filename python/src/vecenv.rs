@@ -22,6 +22,10 @@ use crate::errors::{argument, raise};
 /// replaced at once by a new one with setups and first mover drawn from `seed`, the env index
 /// and the episode number; the observation and mask returned for it are the new game's.
 ///
+/// With `formation="classic"` (or `"uniform"`) both sides of every game are dealt from that
+/// formation (`Setup.sample`) instead of `Setup.random`: opponents such as the levels then
+/// meet a learner from the formation they deploy by themselves.
+///
 /// With `observations=False` only the masks are made (and `observations` is `None`). With
 /// `threads` above 1 the games are split between that many threads for each step that makes
 /// observations (a step with masks only is too short to share). The GIL is released while
@@ -61,7 +65,8 @@ const POOL: usize = 3;
 #[pymethods]
 impl VecEnv {
     #[new]
-    #[pyo3(signature = (num_envs, seed = 0, observations = true, threads = 1, setup_rows = 3, move_limit = 0, max_plies = 2000))]
+    #[pyo3(signature = (num_envs, seed = 0, observations = true, threads = 1, setup_rows = 3, move_limit = 0, max_plies = 2000, formation = None))]
+    #[allow(clippy::too_many_arguments)] // Python's keyword arguments
     fn new(
         num_envs: usize,
         seed: u64,
@@ -70,11 +75,16 @@ impl VecEnv {
         setup_rows: i64,
         move_limit: i64,
         max_plies: u32,
+        formation: Option<&str>,
     ) -> PyResult<VecEnv> {
         if num_envs == 0 {
             return Err(argument("num_envs must be at least 1"));
         }
         let rules = convert::rules(setup_rows, move_limit)?;
+        let formation = formation
+            .map(str::parse::<salpakan::Formation>)
+            .transpose()
+            .map_err(raise)?;
         let workers = if threads > 1 {
             Some(
                 rayon::ThreadPoolBuilder::new()
@@ -86,8 +96,12 @@ impl VecEnv {
         } else {
             None
         };
+        let inner = salpakan::VecEnv::new(num_envs, seed, rules, observations, max_plies);
         Ok(VecEnv {
-            inner: salpakan::VecEnv::new(num_envs, seed, rules, observations, max_plies),
+            inner: match formation {
+                Some(formation) => inner.with_formation(formation),
+                None => inner,
+            },
             threads: threads.max(1),
             workers,
             pool: Vec::new(),

@@ -226,3 +226,37 @@ def test_the_secret_seed_is_64_bits_of_the_os_generator(monkeypatch: pytest.Monk
     salpakan.Setup.random("white", setup_rows=4)
     salpakan.Setup.random("white", 5)  # a seed given: nothing drawn
     assert asked == [64, 64]
+
+
+def _flag_guarded_in_the_back_row(setup: salpakan.Setup) -> bool:
+    cells = setup.cells()
+    flag = cells.index(0)
+    row, file = divmod(flag, 9)
+    back, forward = (0, 1) if setup.side == "white" else (7, 6)
+    beside = [(back, f) for f in (file - 1, file + 1) if 0 <= f < 9] + [(forward, file)]
+    return row == back and all(cells[r * 9 + f] != salpakan.NO_PIECE for r, f in beside)
+
+
+def test_a_setup_drawn_from_a_named_formation() -> None:
+    for side in ("white", "black"):
+        for rows in (3, 4):
+            classic = [salpakan.Setup.sample(side, "classic", s, rows) for s in range(200)]
+            # Every one a legal army in the zone, its Flag guarded in the back row.
+            for setup in classic:
+                cells = setup.cells()
+                assert sorted(c for c in cells if c != salpakan.NO_PIECE) == list(salpakan.ARMY)
+                assert {s for s, c in enumerate(cells) if c != salpakan.NO_PIECE} <= set(
+                    salpakan.setup_zone(side, setup_rows=rows)
+                )
+                assert _flag_guarded_in_the_back_row(setup), setup
+            uniform = [salpakan.Setup.sample(side, "Uniform", s, rows) for s in range(200)]
+            back = sum(_flag_guarded_in_the_back_row(s) for s in uniform)
+            assert back < 100, back  # uniform: the guarded back-row Flag is no rule
+    assert salpakan.Setup.sample("white", "classic", 3) == salpakan.Setup.sample(
+        "white", "classic", seed=3
+    )
+    assert len({tuple(salpakan.Setup.sample("white", "classic").cells()) for _ in range(50)}) == 50
+    with pytest.raises(salpakan.ArgumentError, match="wedge"):
+        salpakan.Setup.sample("white", "wedge", 1)
+    with pytest.raises(salpakan.ArgumentError):
+        salpakan.Setup.sample("white", "classic", 1, setup_rows=5)

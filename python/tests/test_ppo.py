@@ -7,6 +7,7 @@ README, from 3 M-step runs. Skipped without JAX unless ``SALPAKAN_REQUIRE_JAX=1`
 from __future__ import annotations
 
 import importlib.util
+from dataclasses import replace as dataclasses_replace
 import math
 import os
 import sys
@@ -54,7 +55,7 @@ def test_smoke_run_has_finite_losses(ppo):
     assert all(np.isfinite(np.asarray(v)).all() for v in params.values())
 
 
-@pytest.mark.parametrize("opponent", ["random", "greedy", "mixed", "self"])
+@pytest.mark.parametrize("opponent", ["random", "greedy", "mixed", "self", "level-2"])
 def test_every_action_taken_is_legal(ppo, opponent):
     # The VecEnv raises IllegalMoveError on an illegal action; this also checks each row.
     config = small(ppo, seed=3, opponent=opponent)
@@ -158,8 +159,72 @@ def test_evaluation_counts_every_game(ppo):
         ({"opponent": "ismcts"}, "opponent 'ismcts'"),
         ({"envs": 0}, "envs"),
         ({"gamma": 1.5}, "gamma"),
+        ({"opponent": "level-9"}, "opponent 'level-9'"),
+        ({"formation": "wedge"}, "formation 'wedge'"),
+        ({"cap_reward": -2.0}, "cap_reward"),
+        ({"seconds": -1.0}, "seconds"),
     ],
 )
 def test_a_bad_config_is_refused_by_name(ppo, changes, words):
     with pytest.raises(ValueError, match=words):
         small(ppo, **changes)
+
+
+def test_the_cap_ends_a_game_with_the_cap_reward_for_the_learner(ppo):
+    # One game: the learner moves (t=0), the opponent's move reaches the cap (t=1, no winner),
+    # the learner's next decision starts a new game (t=2).
+    r = ppo.Rollout(
+        obs=np.zeros((3, 1, ppo.OBSERVATION_LEN), np.float32),
+        mask=np.ones((3, 1, ppo.ACTIONS), bool),
+        action=np.zeros((3, 1), np.int64),
+        log_prob=np.zeros((3, 1), np.float32),
+        value=np.array([[0.25], [0.5], [0.125]], np.float32),
+        reward=np.zeros((3, 1), np.float32),
+        ended=np.array([[False], [True], [False]]),
+        learner=np.array([[True], [False], [True]]),
+        last_value=np.array([0.75], np.float32),
+        last_learner=np.array([False]),
+        capped=np.array([[False], [True], [False]]),
+    )
+    adv, _ = ppo.advantages(r, 0.99, 0.95, cap_reward=-0.5)
+    assert adv[0, 0] == pytest.approx(-0.5 - 0.25)  # no bootstrap across the cap
+    plain, _ = ppo.advantages(r, 0.99, 0.95)
+    assert plain[0, 0] == pytest.approx(0.0 - 0.25)  # a draw by default
+
+
+def test_capped_games_train_on_the_cap_reward_but_count_as_draws(ppo):
+    config = small(ppo, seed=2, envs=8, max_plies=3, cap_reward=-1.0)
+    collector = ppo.Collector(config)
+    rollout = collector.collect(ppo.init_params(jax.random.PRNGKey(2), config.hidden))
+    assert rollout.capped.any() and (rollout.capped <= rollout.ended).all()
+    assert collector.games and set(collector.games) == {0.0}
+
+
+def test_a_run_deals_by_its_formation_and_plays_a_level(ppo):
+    config = small(ppo, seed=4, envs=8, formation="classic", opponent="level-1")
+    collector = ppo.Collector(config)
+    for i in range(8):
+        white, black, _, _ = collector.env.episode_start(i)
+        assert white.cells().index(0) < 9 and black.cells().index(0) >= 63  # back rows
+    params = ppo.init_params(jax.random.PRNGKey(4), 64)
+    games = ppo.evaluate(params, "level-1", 4, seed=3, max_plies=200, formation="classic")
+    assert sum(games) == 4
+    assert ppo.evaluate(params, "level-1", 4, seed=3, max_plies=200, formation="classic") == games
+    setups = [ppo.deal("classic", side, 5) for side in ("white", "black")]
+    assert setups[0].cells().index(0) < 9 and setups[1].cells().index(0) >= 63
+
+
+def test_a_run_starts_from_saved_weights_and_stops_on_time(ppo, tmp_path):
+    params = ppo.init_params(jax.random.PRNGKey(99), 64)
+    ppo.save_params(tmp_path / "params.npz", params)
+    loaded = ppo.load_params(str(tmp_path / "params.npz"), 64)
+    assert all(np.array_equal(loaded[k], params[k]) for k in params)
+    with pytest.raises(ValueError, match="hidden 32"):
+        ppo.load_params(str(tmp_path / "params.npz"), 32)
+    # With no learning, a run ends with the weights it started from: the saved ones.
+    config = small(ppo, seed=8, learning_rate=0.0, init=str(tmp_path / "params.npz"), seconds=0.001)
+    trained, history = ppo.train(config, log=lambda _: None)
+    assert len(history) == 1  # the time budget ends the run after its first update
+    assert all(np.array_equal(trained[k], params[k]) for k in params)
+    fresh, _ = ppo.train(dataclasses_replace(config, init=""), log=lambda _: None)
+    assert not np.array_equal(fresh["w1"], params["w1"])

@@ -98,3 +98,25 @@ def test_returned_arrays_are_never_overwritten():
         observations, _, _, _, masks = env.step(env.sample_actions())
     for (held, copied) in kept:
         assert np.array_equal(held[0], copied[0]) and np.array_equal(held[1], copied[1])
+
+
+def test_vecenv_deals_by_a_formation_when_asked() -> None:
+    from test_api import _flag_guarded_in_the_back_row
+
+    env = salpakan.VecEnv(12, seed=2, max_plies=1, formation="classic")
+    plain = salpakan.VecEnv(12, seed=2, max_plies=1)
+    guarded_plain = 0
+    for episode in range(3):
+        for i in range(12):
+            white, black, _, plies = env.episode_start(i)
+            assert plies == 0
+            assert _flag_guarded_in_the_back_row(white) and _flag_guarded_in_the_back_row(black)
+            guarded_plain += sum(map(_flag_guarded_in_the_back_row, plain.episode_start(i)[:2]))
+        # The cap of one ply ends every game: the step deals the next episodes.
+        env.step(env.sample_actions())
+        plain.step(plain.sample_actions())
+    assert guarded_plain < 36, guarded_plain
+    again = salpakan.VecEnv(12, seed=2, formation="classic")
+    assert again.episode_start(5)[:2] == salpakan.VecEnv(12, seed=2, formation="CLASSIC").episode_start(5)[:2]
+    with pytest.raises(salpakan.ArgumentError, match="wedge"):
+        salpakan.VecEnv(4, formation="wedge")

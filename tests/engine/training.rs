@@ -496,3 +496,95 @@ fn games_and_episodes_start_apart_and_reset_starts_the_next() {
     assert!(empty.is_empty());
     assert_eq!(empty.len(), 0);
 }
+
+/// The Flag of `setup` on its side's back row with the squares beside it and in front of it
+/// held by its own pieces: what `Formation::classic` guarantees.
+fn guarded_in_the_back_row(setup: &Setup) -> bool {
+    let flag = setup
+        .pieces()
+        .find(|(_, rank)| *rank == salpakan::Rank::Flag)
+        .unwrap()
+        .0;
+    let (back, forward) = match setup.side() {
+        Side::White => (0, 1),
+        Side::Black => (7, 6),
+    };
+    let held = |row: u8, file: i8| {
+        !(0..9).contains(&file)
+            || setup
+                .rank_at(Square::from_coords(file as u8, row).unwrap())
+                .is_some()
+    };
+    let file = flag.file() as i8;
+    flag.row() == back && held(back, file - 1) && held(back, file + 1) && held(forward, file)
+}
+
+/// A batch dealt by a formation deals every game and every episode by it, whether a game is
+/// restarted by `reset` or by a step that ends it, on 3 and 4 setup rows; the same seed deals
+/// the same games; a plain batch still deals uniformly (its Flag in the back row about a third
+/// of the time).
+#[test]
+fn a_batch_dealt_by_a_formation_deals_every_episode_by_it() {
+    let n = 16;
+    for rules in [Rules::default(), rules4()] {
+        let mut plain_back = 0;
+        let mut plain_setups = 0;
+        for formation in [Some(salpakan::Formation::classic()), None] {
+            let made = || {
+                let env = VecEnv::new(n, 11, rules, true, 1);
+                match formation.clone() {
+                    Some(f) => env.with_formation(f),
+                    None => env,
+                }
+            };
+            let (mut env, twin) = (made(), made());
+            let starts = |env: &VecEnv| {
+                (0..n)
+                    .map(|i| env.episode_start(i).unwrap())
+                    .map(|(w, b, first, plies)| (w.clone(), b.clone(), first, plies))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(starts(&env), starts(&twin), "the seed decides the deals");
+            let mut tensors = vec![0.0f32; n * Observation::LEN];
+            let mut masks = vec![false; n * Move::NUM_ACTIONS];
+            let mut results = vec![StepResult::default(); n];
+            let mut actions = vec![0i64; n];
+            for episode in 0..4 {
+                for (white, black, _, plies) in starts(&env) {
+                    assert_eq!(plies, 0, "every game starts afresh");
+                    for setup in [&white, &black] {
+                        let guarded = guarded_in_the_back_row(setup);
+                        if formation.is_some() {
+                            assert!(guarded, "episode {episode}: {setup}");
+                        } else {
+                            plain_back += usize::from(setup.pieces().any(|(s, r)| {
+                                r == salpakan::Rank::Flag && [0, 7].contains(&s.row())
+                            }));
+                            plain_setups += 1;
+                        }
+                    }
+                }
+                let out = StepOutputs {
+                    observations: Some(&mut tensors),
+                    masks: &mut masks,
+                    results: &mut results,
+                };
+                if episode % 2 == 0 {
+                    // One ply each: the cap of 1 ends every game and the step deals anew.
+                    env.sample_actions(&mut actions);
+                    let moves = env.moves(&actions).unwrap();
+                    env.step(&moves, out);
+                    assert!(results.iter().all(|r| r.truncated));
+                } else {
+                    env.reset(out);
+                }
+            }
+        }
+        // 128 uniform setups: a third in the back row is about 43; 20..=70 is far outside chance.
+        assert_eq!(plain_setups, 8 * n);
+        assert!(
+            (20..=70).contains(&plain_back),
+            "{plain_back} of {plain_setups}"
+        );
+    }
+}
