@@ -22,7 +22,8 @@ a draw. ``--formation`` deals both sides of every game (training and evaluation)
 ``Setup.random`` (``random``, the default) or a named formation (``classic``: as the levels
 deploy). ``--init`` starts from a saved ``params.npz`` (a curriculum: from the policy trained
 against ``Random``, say) instead of fresh weights; ``--seconds`` stops training after that much
-time (evaluations left out).
+time (evaluations left out). ``--net conv`` swaps the MLP for three 3 × 3 convolutions of
+``--hidden`` channels over the 8 × 9 board (two residual) with dense heads.
 
 Every ``--eval-every`` steps (and at the end) it plays ``--eval-games`` fresh games against
 ``Random`` (and ``Greedy`` with ``--eval-greedy``, and a ``level-N`` opponent itself) and prints
@@ -60,6 +61,7 @@ OPPONENTS = ("random", "greedy", "mixed", "self") + tuple(
     f"level-{n}" for n in range(1, salpakan.Level.COUNT + 1)
 )
 FORMATIONS = ("random", "uniform", "classic")
+NETS = ("mlp", "conv")
 
 Params = Dict[str, jax.Array]
 
@@ -89,10 +91,13 @@ class Config:
     formation: str = "random"
     init: str = ""
     seconds: float = 0.0
+    net: str = "mlp"
 
     def __post_init__(self) -> None:
         if self.opponent not in OPPONENTS:
             raise ValueError(f"opponent {self.opponent!r}: choose one of {', '.join(OPPONENTS)}")
+        if self.net not in NETS:
+            raise ValueError(f"net {self.net!r}: choose one of {', '.join(NETS)}")
         if self.formation not in FORMATIONS:
             raise ValueError(f"formation {self.formation!r}: choose one of {', '.join(FORMATIONS)}")
         if not -1.0 <= self.cap_reward <= 1.0:
@@ -109,8 +114,12 @@ class Config:
 # --- the network: an MLP with a policy head and a value head --------------------------------
 
 
-def init_params(key: jax.Array, hidden: int) -> Params:
-    """Orthogonal weights as in CleanRL (gain √2 for the body, 0.01 policy, 1 value)."""
+def init_params(key: jax.Array, hidden: int, net: str = "mlp") -> Params:
+    """Orthogonal weights as in CleanRL (gain √2 for the body, 0.01 policy, 1 value): the MLP
+    with two layers of ``hidden`` units, or (``net="conv"``) three 3 × 3 convolutions of
+    ``hidden`` channels over the 8 × 9 board, the last two residual, then dense heads."""
+    if net == "conv":
+        return init_conv(key, hidden)
     keys = jax.random.split(key, 4)
     orthogonal = jax.nn.initializers.orthogonal
 
@@ -125,14 +134,52 @@ def init_params(key: jax.Array, hidden: int) -> Params:
     return params
 
 
-def load_params(path: str, hidden: int) -> Params:
-    """Saved parameters (a ``params.npz`` written by a run), checked against ``hidden``."""
+def init_conv(key: jax.Array, channels: int) -> Params:
+    keys = jax.random.split(key, 6)
+    orthogonal = jax.nn.initializers.orthogonal
+    planes, rows, files = salpakan.OBSERVATION_SHAPE
+    flat = rows * files * channels
+    params: Params = {}
+    for k, (name, fan_in) in enumerate((("c1", planes), ("c2", channels), ("c3", channels))):
+        # HWIO kernels; orthogonal over the flattened 3 × 3 × in inputs.
+        w = orthogonal(math.sqrt(2))(keys[k], (9 * fan_in, channels), jnp.float32)
+        params[name] = w.reshape(3, 3, fan_in, channels)
+        params["b" + name] = jnp.zeros(channels)
+    params["wp"] = orthogonal(0.01)(keys[3], (flat, ACTIONS), jnp.float32)
+    params["bp"] = jnp.zeros(ACTIONS)
+    params["wh"] = orthogonal(math.sqrt(2))(keys[4], (flat, 64), jnp.float32)
+    params["bh"] = jnp.zeros(64)
+    params["wv"] = orthogonal(1.0)(keys[5], (64, 1), jnp.float32)
+    params["bv"] = jnp.zeros(1)
+    return params
+
+
+def conv_body(params: Params, observations: jax.Array) -> jax.Array:
+    """The convolutions' output, flattened: [batch, 72 × channels]."""
+    planes, rows, files = salpakan.OBSERVATION_SHAPE
+    x = observations.reshape(-1, planes, rows, files).transpose(0, 2, 3, 1)  # NHWC
+
+    def conv(x: jax.Array, name: str) -> jax.Array:
+        y = jax.lax.conv_general_dilated(
+            x, params[name], (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")
+        )
+        return y + params["b" + name]
+
+    h = jax.nn.relu(conv(x, "c1"))
+    h = jax.nn.relu(h + conv(h, "c2"))
+    h = jax.nn.relu(h + conv(h, "c3"))
+    return h.reshape(h.shape[0], -1)
+
+
+def load_params(path: str, hidden: int, net: str = "mlp") -> Params:
+    """Saved parameters (a ``params.npz`` written by a run), checked against ``hidden`` and
+    ``net``."""
     with np.load(path) as saved:
         params = {name: jnp.asarray(saved[name]) for name in saved.files}
-    expected = jax.tree_util.tree_map(jnp.shape, init_params(jax.random.PRNGKey(0), hidden))
+    expected = jax.tree_util.tree_map(jnp.shape, init_params(jax.random.PRNGKey(0), hidden, net))
     shapes = {name: value.shape for name, value in params.items()}
     if shapes != expected:
-        raise ValueError(f"{path}: shapes {shapes} are not those of --hidden {hidden}")
+        raise ValueError(f"{path}: shapes {shapes} are not those of --net {net} --hidden {hidden}")
     return params
 
 
@@ -156,6 +203,11 @@ def network(
     params: Params, observations: jax.Array, masks: jax.Array
 ) -> Tuple[jax.Array, jax.Array]:
     """Masked log-probabilities of the 288 actions and the value, for a batch."""
+    if "c1" in params:
+        h = conv_body(params, observations)
+        logits = jnp.where(masks, h @ params["wp"] + params["bp"], MASKED)
+        hv = jax.nn.relu(h @ params["wh"] + params["bh"])
+        return jax.nn.log_softmax(logits), (hv @ params["wv"] + params["bv"])[:, 0]
     h = jnp.tanh(observations @ params["w1"] + params["b1"])
     h = jnp.tanh(h @ params["w2"] + params["b2"])
     logits = jnp.where(masks, h @ params["wp"] + params["bp"], MASKED)
@@ -490,9 +542,9 @@ def train(
     """Runs PPO for ``config.steps`` learner decisions; returns the parameters and the log rows."""
     key = jax.random.PRNGKey(config.seed)
     if config.init:
-        params = load_params(config.init, config.hidden)
+        params = load_params(config.init, config.hidden, config.net)
     else:
-        params = init_params(key, config.hidden)
+        params = init_params(key, config.hidden, config.net)
     opt_state = adam_init(params)
     update = make_update(config)
     collector = Collector(config)

@@ -163,6 +163,7 @@ def test_evaluation_counts_every_game(ppo):
         ({"formation": "wedge"}, "formation 'wedge'"),
         ({"cap_reward": -2.0}, "cap_reward"),
         ({"seconds": -1.0}, "seconds"),
+        ({"net": "resnet"}, "net 'resnet'"),
     ],
 )
 def test_a_bad_config_is_refused_by_name(ppo, changes, words):
@@ -228,3 +229,25 @@ def test_a_run_starts_from_saved_weights_and_stops_on_time(ppo, tmp_path):
     assert all(np.array_equal(trained[k], params[k]) for k in params)
     fresh, _ = ppo.train(dataclasses_replace(config, init=""), log=lambda _: None)
     assert not np.array_equal(fresh["w1"], params["w1"])
+
+
+def test_the_convolutional_network_plays_legal_moves_and_saves(ppo, tmp_path):
+    config = small(ppo, seed=6, net="conv", hidden=8, envs=8)
+    params = ppo.init_params(jax.random.PRNGKey(6), 8, "conv")
+    assert params["c1"].shape == (3, 3, 38, 8) and params["wp"].shape == (8 * 72, ppo.ACTIONS)
+    r = ppo.Collector(config).collect(params)
+    taken = np.take_along_axis(r.mask, r.action[..., None], axis=2)[..., 0]
+    assert taken.all() and np.isfinite(r.value).all()
+    # The board's layout matters to it: moving a piece's plane changes the logits.
+    obs = r.obs[0][:1]
+    shifted = np.roll(obs.reshape(1, 38, 8, 9), 1, axis=3).reshape(1, -1)
+    a, _ = ppo.network(params, obs, np.ones((1, ppo.ACTIONS), bool))
+    b, _ = ppo.network(params, shifted, np.ones((1, ppo.ACTIONS), bool))
+    assert not np.allclose(np.asarray(a), np.asarray(b))
+    ppo.save_params(tmp_path / "conv.npz", params)
+    loaded = ppo.load_params(str(tmp_path / "conv.npz"), 8, "conv")
+    assert all(np.array_equal(loaded[k], params[k]) for k in params)
+    with pytest.raises(ValueError, match="net mlp"):
+        ppo.load_params(str(tmp_path / "conv.npz"), 8)
+    _, history = ppo.train(dataclasses_replace(config, steps=2_000), log=lambda _: None)
+    assert all(np.isfinite(row["policy_loss"]) for row in history)

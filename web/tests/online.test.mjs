@@ -273,9 +273,10 @@ test("a game against the server's bot: the same flow with a bot seat", async () 
   const page = await newPage();
   await page.goto(url());
   // The bot select shows each bot's rating on this server, fetched live (a provisional one
-  // marked "?": the page's own text has no mark), in the ladder's order.
+  // marked "?"; the page's own text has no rating at all), in the ladder's order.
   await page.waitForFunction(() => document.querySelector('#bot-choice option[value="level-5"]').textContent === "Level 5 · 1500?");
   const shown = await page.$$eval("#bot-choice option", (options) => options.map((o) => [o.value, Number(/· (\d+)\?$/.exec(o.textContent)?.[1])]));
+  assert.ok(shown.every(([, rating]) => rating > 0), JSON.stringify(shown));
   const ladder = shown.filter(([value]) => value.startsWith("level-")).map(([, rating]) => rating);
   assert.equal(ladder.length, 8);
   for (let i = 1; i < ladder.length; i++) assert.ok(ladder[i] > ladder[i - 1], JSON.stringify(shown));
