@@ -24,7 +24,6 @@ distribution, against ``Random`` and ``Greedy`` (and the teacher if it is a leve
 from __future__ import annotations
 
 import argparse
-import csv
 import dataclasses
 import os
 import sys
@@ -68,15 +67,9 @@ class Config:
     def __post_init__(self) -> None:
         if self.teacher not in TEACHERS:
             raise ValueError(f"teacher {self.teacher!r}: choose one of {', '.join(TEACHERS)}")
-        if self.net not in ppo_jax.NETS:
-            raise ValueError(f"net {self.net!r}: choose one of {', '.join(ppo_jax.NETS)}")
-        if self.formation not in ppo_jax.FORMATIONS:
-            raise ValueError(
-                f"formation {self.formation!r}: choose one of {', '.join(ppo_jax.FORMATIONS)}"
-            )
-        for name in ("steps", "envs", "rollout", "hidden", "epochs", "minibatch", "max_plies"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
+        ppo_jax.check_common(
+            self, ("steps", "envs", "rollout", "hidden", "epochs", "minibatch", "max_plies")
+        )
         if not 0.0 <= self.mix <= 1.0:
             raise ValueError(f"mix must lie in [0, 1], not {self.mix}")
 
@@ -222,44 +215,25 @@ def train(
                 row.update({f"{column}_score": point, f"{column}_low": low, f"{column}_high": high})
                 log(f"  {line}")
             if out is not None:
-                write_curve(out / "curve.csv", history)
+                ppo_jax.write_curve(out / "curve.csv", history, ("accuracy",))
                 ppo_jax.save_params(out / "params.npz", params)
     return params, history
 
 
-def write_curve(path: Path, history: List[Dict[str, float]]) -> None:
-    fields = ["steps", "seconds", "accuracy", "eval_score", "eval_low", "eval_high"]
-    fields += ["greedy_score", "greedy_low", "greedy_high"]
-    if any("target_score" in row for row in history):
-        fields += ["target_score", "target_low", "target_high"]
-    with open(path, "w", newline="") as f:
-        writer = csv.writer(f)
-        writer.writerow(fields)
-        for row in history:
-            if "eval_score" in row:
-                writer.writerow([f"{row[k]:.4f}" if isinstance(row[k], float) else row[k] for k in fields])
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    defaults = Config()
-    for field in dataclasses.fields(Config):
-        name = "--" + field.name.replace("_", "-")
-        parser.add_argument(name, type=type(getattr(defaults, field.name)), default=getattr(defaults, field.name))
+    ppo_jax.add_config_arguments(parser, Config)
     parser.add_argument("--eval-every", type=int, default=1_000_000)
     parser.add_argument("--eval-games", type=int, default=400)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
-    try:
-        config = Config(**{f.name: getattr(args, f.name) for f in dataclasses.fields(Config)})
-    except ValueError as e:
-        parser.error(str(e))
+    config = ppo_jax.parse_config(parser, args, Config)
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
     print(f"{config}\njax {jax.__version__} on {jax.devices()[0].platform}, {os.cpu_count()} CPUs")
     params, history = train(config, args.eval_every, args.eval_games, out=args.out)
     if args.out:
-        write_curve(args.out / "curve.csv", history)
+        ppo_jax.write_curve(args.out / "curve.csv", history, ("accuracy",))
         ppo_jax.save_params(args.out / "params.npz", params)
 
 

@@ -96,19 +96,47 @@ class Config:
     def __post_init__(self) -> None:
         if self.opponent not in OPPONENTS:
             raise ValueError(f"opponent {self.opponent!r}: choose one of {', '.join(OPPONENTS)}")
-        if self.net not in NETS:
-            raise ValueError(f"net {self.net!r}: choose one of {', '.join(NETS)}")
-        if self.formation not in FORMATIONS:
-            raise ValueError(f"formation {self.formation!r}: choose one of {', '.join(FORMATIONS)}")
+        check_common(self, ("steps", "envs", "rollout", "hidden", "epochs", "minibatch", "max_plies"))
         if not -1.0 <= self.cap_reward <= 1.0:
             raise ValueError(f"cap_reward must lie in [-1, 1], not {self.cap_reward}")
         if self.seconds < 0:
             raise ValueError(f"seconds must be at least 0, not {self.seconds}")
-        for name in ("steps", "envs", "rollout", "hidden", "epochs", "minibatch", "max_plies"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
         if not 0.0 <= self.gamma <= 1.0 or not 0.0 <= self.gae_lambda <= 1.0:
             raise ValueError("gamma and gae_lambda must lie in [0, 1]")
+
+
+def check_common(config: Any, positive: Tuple[str, ...]) -> None:
+    """The checks a trainer's config shares with the others': a known network and formation,
+    and each field named in ``positive`` at least 1."""
+    if config.net not in NETS:
+        raise ValueError(f"net {config.net!r}: choose one of {', '.join(NETS)}")
+    if config.formation not in FORMATIONS:
+        raise ValueError(f"formation {config.formation!r}: choose one of {', '.join(FORMATIONS)}")
+    for name in positive:
+        if getattr(config, name) < 1:
+            raise ValueError(f"{name} must be at least 1, not {getattr(config, name)}")
+
+
+def add_config_arguments(parser: argparse.ArgumentParser, config_type: type) -> None:
+    """A flag for each field of a config dataclass (``--field-name``), its default the field's."""
+    defaults = config_type()
+    for field in dataclasses.fields(config_type):
+        name = "--" + field.name.replace("_", "-")
+        default = getattr(defaults, field.name)
+        if isinstance(default, bool):
+            parser.add_argument(
+                name, type=lambda s: s.lower() in ("1", "true", "yes"), default=default
+            )
+        else:
+            parser.add_argument(name, type=type(default), default=default)
+
+
+def parse_config(parser: argparse.ArgumentParser, args: argparse.Namespace, config_type: type):
+    """The config the parsed flags make, or the parser's error naming what was refused."""
+    try:
+        return config_type(**{f.name: getattr(args, f.name) for f in dataclasses.fields(config_type)})
+    except ValueError as e:
+        parser.error(str(e))
 
 
 # --- the network: an MLP with a policy head and a value head --------------------------------
@@ -641,12 +669,16 @@ def save_params(path: Path, params: Params) -> None:
     np.savez(path, **{k: np.asarray(v) for k, v in params.items()})
 
 
-def write_curve(path: Path, history: List[Dict[str, float]]) -> None:
+def write_curve(
+    path: Path, history: List[Dict[str, float]], extra: Tuple[str, ...] = ("train_score",)
+) -> None:
+    """The evaluated rows of ``history`` as CSV: steps, seconds, each opponent's score and
+    interval, and the ``extra`` columns."""
     fields = ["steps", "seconds", "eval_score", "eval_low", "eval_high"]
     for column in ("greedy", "target"):
         if any(f"{column}_score" in row for row in history):
             fields += [f"{column}_score", f"{column}_low", f"{column}_high"]
-    fields.append("train_score")
+    fields += list(extra)
     with open(path, "w", newline="") as f:
         writer = csv.writer(f)
         writer.writerow(fields)
@@ -659,16 +691,7 @@ def write_curve(path: Path, history: List[Dict[str, float]]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    defaults = Config()
-    for field in dataclasses.fields(Config):
-        name = "--" + field.name.replace("_", "-")
-        default = getattr(defaults, field.name)
-        if isinstance(default, bool):
-            parser.add_argument(
-                name, type=lambda s: s.lower() in ("1", "true", "yes"), default=default
-            )
-        else:
-            parser.add_argument(name, type=type(default), default=default)
+    add_config_arguments(parser, Config)
     parser.add_argument("--eval-every", type=int, default=500_000)
     parser.add_argument("--eval-games", type=int, default=400)
     parser.add_argument("--greedy-games", type=int, default=400)
@@ -680,10 +703,7 @@ def main() -> None:
     )
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
-    try:
-        config = Config(**{f.name: getattr(args, f.name) for f in dataclasses.fields(Config)})
-    except ValueError as e:
-        parser.error(str(e))
+    config = parse_config(parser, args, Config)
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
     print(f"{config}\njax {jax.__version__} on {jax.devices()[0].platform}, {os.cpu_count()} CPUs")
