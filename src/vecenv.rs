@@ -5,11 +5,11 @@
 //! Nothing here spawns a thread: [`VecEnv::jobs`] splits a step into runs of games that a
 //! caller may run on threads of its own (the Python package runs them on a pool).
 
+use std::sync::Arc;
+
 use thiserror::Error;
 
 use crate::agents::Agent;
-use std::sync::Arc;
-
 use crate::error_kind::{ErrorKind, engine_error};
 use crate::formation::Formation;
 use crate::knowledge::{Observation, Orientation, Tracker};

@@ -354,9 +354,9 @@ class Collector:
         # new game; Random plays the others).
         self.agent = opponent_agent(config.opponent, config.seed)
         if config.opponent == "mixed":
-            self.greedy_game = self.rng.random(config.envs) < 0.5
+            self.agent_game = self.rng.random(config.envs) < 0.5
         else:
-            self.greedy_game = np.full(config.envs, self.agent is not None)
+            self.agent_game = np.full(config.envs, self.agent is not None)
         self.games: List[float] = []  # the learner's result of each finished game
 
     def _split(self) -> jax.Array:
@@ -368,10 +368,10 @@ class Collector:
         are used): Random's from the env's own generator, an agent's from its tracker."""
         if self.config.opponent == "random":
             return self.env.sample_actions()
-        by_greedy = ~self.learner_to_move & self.greedy_game
-        chosen = self.env.agent_actions(self.agent, by_greedy)
+        by_agent = ~self.learner_to_move & self.agent_game
+        chosen = self.env.agent_actions(self.agent, by_agent)
         if self.config.opponent == "mixed":
-            chosen = np.where(by_greedy, chosen, self.env.sample_actions())
+            chosen = np.where(by_agent, chosen, self.env.sample_actions())
         return chosen
 
     def collect(self, params: Params) -> Rollout:
@@ -412,7 +412,7 @@ class Collector:
             fresh = self.rng.random(n) < 0.5
             self.learner_to_move = np.where(ended, fresh, ~self.learner_to_move)
             if self.config.opponent == "mixed":
-                self.greedy_game = np.where(ended, self.rng.random(n) < 0.5, self.greedy_game)
+                self.agent_game = np.where(ended, self.rng.random(n) < 0.5, self.agent_game)
         _, _, values = act(params, self.obs.reshape(n, OBSERVATION_LEN), self.mask, self._split())
         r.last_value = np.asarray(values)
         r.last_learner = self.learner_to_move.copy()

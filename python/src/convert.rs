@@ -54,11 +54,16 @@ pub(crate) fn action(value: i64) -> PyResult<Move> {
     Move::from_action_number(value).map_err(raise)
 }
 
-/// 64 secret bits from the operating system's generator, through Python's `secrets`.
-pub(crate) fn secret_seed(py: Python<'_>) -> PyResult<u64> {
-    py.import("secrets")?
-        .call_method1("randbits", (64,))?
-        .extract()
+/// `seed` if given, else 64 secret bits from the operating system's generator, through
+/// Python's `secrets`: what a formation played against a person needs.
+pub(crate) fn seed_or_secret(py: Python<'_>, seed: Option<u64>) -> PyResult<u64> {
+    match seed {
+        Some(seed) => Ok(seed),
+        None => py
+            .import("secrets")?
+            .call_method1("randbits", (64,))?
+            .extract(),
+    }
 }
 
 /// Rules from the setup zone's rows and the move limit (0 for none).

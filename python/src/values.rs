@@ -110,10 +110,7 @@ impl Setup {
         setup_rows: i64,
     ) -> PyResult<Setup> {
         let rules = convert::rules(setup_rows, 0)?;
-        let seed = match seed {
-            Some(seed) => seed,
-            None => convert::secret_seed(py)?,
-        };
+        let seed = convert::seed_or_secret(py, seed)?;
         Ok(Setup {
             inner: salpakan::Setup::random(convert::side(side)?, rules, seed),
         })
@@ -135,10 +132,7 @@ impl Setup {
         let rules = convert::rules(setup_rows, 0)?;
         let side = convert::side(side)?;
         let formation: salpakan::Formation = formation.parse().map_err(raise)?;
-        let seed = match seed {
-            Some(seed) => seed,
-            None => convert::secret_seed(py)?,
-        };
+        let seed = convert::seed_or_secret(py, seed)?;
         let mut rng = salpakan::SplitMix64::new(seed);
         Ok(Setup {
             inner: salpakan::Setup::sample_with(side, rules, &formation, &mut rng),
