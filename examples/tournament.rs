@@ -13,8 +13,11 @@
 //! `--max-plies` plies (default 1000) is scored as a draw.
 //!
 //! `--agents` is a comma-separated list of `random`, `greedy` and `ismcts` (its budget from
-//! `--budget`, 0 for the default; `ismcts@N` has its own budget of N), where `ismcts+rN` plays N random plies before scoring each new
-//! node and `ismcts+prior` believes the enemy deployed by [`Formation::classic`], and the levels
+//! `--budget`, 0 for the default; `ismcts@N` has its own budget of N), with parts joined by
+//! `+`: `ismcts+rN` plays N random plies before scoring each new node, `ismcts+prior` believes
+//! the enemy deployed by [`Formation::classic`], `ismcts+prior^P` by the classic formation
+//! tempered by the power P ([`Formation::tempered`]), `ismcts+classic` deploys by the classic
+//! formation (like the levels) instead of uniformly, e.g. `ismcts+prior^0.5+classic@10000`; and the levels
 //! `level-1` … `level-8` ([`salpakan::Level`]). The default is `random,greedy,ismcts`;
 //! `--agents ladder` is `random` and the eight levels.
 //!
@@ -55,12 +58,37 @@ struct Entrant {
 enum Kind {
     Random,
     Greedy,
-    Ismcts {
-        budget: u32,
-        rollout: u16,
-        prior: bool,
-    },
+    Ismcts(Search),
     Level(i64),
+}
+
+/// An `ismcts…` entrant's settings.
+#[derive(Clone, Copy, Debug)]
+struct Search {
+    budget: u32,
+    rollout: u16,
+    /// The power of the classic prior it believes ([`Formation::tempered`]), if any.
+    prior: Option<f64>,
+    /// Whether it deploys by the classic formation, like the levels, instead of uniformly.
+    deploys_classic: bool,
+}
+
+/// An agent that deploys by [`Formation::classic`] and otherwise plays as its inner one.
+struct DeploysClassic<A>(A);
+
+impl<A: Agent> Agent for DeploysClassic<A> {
+    fn choose(&mut self, tracker: &Tracker) -> Option<salpakan::Move> {
+        self.0.choose(tracker)
+    }
+
+    fn deploy(&mut self, side: Side, rules: Rules, seed: u64) -> Setup {
+        Setup::sample_with(
+            side,
+            rules,
+            &Formation::classic(),
+            &mut SplitMix64::new(seed),
+        )
+    }
 }
 
 impl Entrant {
@@ -73,36 +101,20 @@ impl Entrant {
             ),
             _ => (text, budget),
         };
-        let kind = match bare {
-            "random" => Kind::Random,
-            "greedy" => Kind::Greedy,
-            "ismcts" => Kind::Ismcts {
-                budget,
-                rollout: 0,
-                prior: false,
-            },
-            "ismcts+prior" => Kind::Ismcts {
-                budget,
-                rollout: 0,
-                prior: true,
-            },
-            other => match (other.strip_prefix("ismcts+r"), other.strip_prefix("level-")) {
-                (Some(plies), _) => Kind::Ismcts {
-                    budget,
-                    rollout: plies
-                        .parse()
-                        .map_err(|_| format!("bad rollout in {other:?}"))?,
-                    prior: false,
-                },
-                (_, Some(level)) => {
-                    let level = level
-                        .parse()
-                        .map_err(|_| format!("bad level in {other:?}"))?;
-                    Level::new(level, 0).map_err(|e| e.to_string())?;
-                    Kind::Level(level)
-                }
-                _ => return Err(format!("unknown agent {other:?}")),
-            },
+        let kind = if let Some(parts) = bare.strip_prefix("ismcts") {
+            Entrant::parse_ismcts(parts, budget).map_err(|e| format!("{e} in {text:?}"))?
+        } else if let Some(level) = bare.strip_prefix("level-") {
+            let level = level
+                .parse()
+                .map_err(|_| format!("bad level in {text:?}"))?;
+            Level::new(level, 0).map_err(|e| e.to_string())?;
+            Kind::Level(level)
+        } else {
+            match bare {
+                "random" => Kind::Random,
+                "greedy" => Kind::Greedy,
+                other => return Err(format!("unknown agent {other:?}")),
+            }
         };
         Ok(Entrant {
             name: text.to_string(),
@@ -110,21 +122,57 @@ impl Entrant {
         })
     }
 
+    /// The `+` parts after `ismcts`: `prior`, `prior^P`, `rK`, `classic`.
+    fn parse_ismcts(parts: &str, budget: u32) -> Result<Kind, String> {
+        let mut kind = Search {
+            budget,
+            rollout: 0,
+            prior: None,
+            deploys_classic: false,
+        };
+        if parts.is_empty() {
+            return Ok(Kind::Ismcts(kind));
+        }
+        let Some(parts) = parts.strip_prefix('+') else {
+            return Err("unknown agent".into());
+        };
+        for part in parts.split('+') {
+            if part == "prior" {
+                kind.prior = Some(1.0);
+            } else if let Some(power) = part.strip_prefix("prior^") {
+                let power = power.parse().map_err(|_| "bad power")?;
+                Formation::classic()
+                    .tempered(power)
+                    .map_err(|e| e.to_string())?;
+                kind.prior = Some(power);
+            } else if part == "classic" {
+                kind.deploys_classic = true;
+            } else if let Some(plies) = part.strip_prefix('r') {
+                kind.rollout = plies.parse().map_err(|_| "bad rollout")?;
+            } else {
+                return Err(format!("unknown part {part:?}"));
+            }
+        }
+        Ok(Kind::Ismcts(kind))
+    }
+
     fn build(&self, seed: u64) -> Box<dyn Agent> {
         match self.kind {
             Kind::Random => Box::new(Random::new(seed)),
             Kind::Greedy => Box::new(Greedy::new(seed)),
-            Kind::Ismcts {
-                budget,
-                rollout,
-                prior,
-            } => {
-                let search = Ismcts::new(seed, budget).with_rollout(rollout);
-                Box::new(if prior {
-                    search.with_prior(Formation::classic())
+            Kind::Ismcts(kind) => {
+                let mut search = Ismcts::new(seed, kind.budget).with_rollout(kind.rollout);
+                if let Some(power) = kind.prior {
+                    let prior = Formation::classic()
+                        .tempered(power)
+                        .expect("checked when parsed");
+                    search = search.with_prior(prior);
+                }
+                if kind.deploys_classic {
+                    Box::new(DeploysClassic(search))
                 } else {
-                    search
-                })
+                    Box::new(search)
+                }
             }
             Kind::Level(level) => Box::new(Level::new(level, seed).expect("checked when parsed")),
         }

@@ -80,6 +80,10 @@ pub enum FormationError {
         /// The weight given.
         value: f64,
     },
+    /// A tempering power that is negative, infinite or not a number
+    /// ([`Formation::tempered`]).
+    #[error("the power {0} is not finite and >= 0")]
+    Power(f64),
     /// No setup of a zone of `rows` rows has a positive weight.
     #[error("no setup of a {rows}-row zone has a positive weight")]
     NoSetup {
@@ -230,6 +234,38 @@ impl Formation {
     /// A built-in formation (its weights are valid by construction).
     fn built_in(weight: impl Fn(Option<Rank>, u8, u8, u8) -> f64, guarded_flag: bool) -> Formation {
         Formation::new(weight, guarded_flag).expect("the built-in weights are valid")
+    }
+
+    /// The same formation, tempered: every weight raised to `power`, the guard kept. Power 1
+    /// is this formation, 0 every setup alike (the guard aside), and in between a hedge: the
+    /// same leanings, each weaker by the same factor in the logarithm. A bot that believes a
+    /// tempered prior still expects people's formations but is less surprised by others (a
+    /// Flag in front, say: `classic` weighs it 0.02 against the back row's 1, tempered by 0.5
+    /// 0.14).
+    ///
+    /// # Errors
+    /// [`FormationError::Power`] for a power that is negative or not finite.
+    ///
+    /// # Examples
+    /// ```
+    /// use salpakan::{Formation, Rank};
+    ///
+    /// let hedged = Formation::classic().tempered(0.5)?;
+    /// let front = hedged.weight(Some(Rank::Flag), 2, 4, 3);
+    /// assert!((front - 0.02f64.sqrt()).abs() < 1e-12);
+    /// assert!(hedged.guarded_flag());
+    /// assert_eq!(Formation::classic().tempered(1.0)?, Formation::classic());
+    /// assert!(Formation::classic().tempered(-1.0).is_err());
+    /// # Ok::<_, salpakan::FormationError>(())
+    /// ```
+    pub fn tempered(&self, power: f64) -> Result<Formation, FormationError> {
+        if !(power.is_finite() && power >= 0.0) {
+            return Err(FormationError::Power(power));
+        }
+        Formation::new(
+            |kind, depth, file, rows| self.weight(kind, depth, file, rows).powf(power),
+            self.guarded_flag,
+        )
     }
 
     /// The weight of `kind` (a rank, or `None` for an empty square) at `depth` and `file` in a
@@ -520,6 +556,63 @@ mod tests {
 
     const SEED_42: &str = "CP:b1 MJ:c1 3G:d1 SG:f1 2G:h1 PV:a2 FL:b2 4G:c2 PV:d2 PV:e2 CO:f2 1G:g2 \
         SP:h2 PV:i2 PV:a3 PV:d3 2L:e3 LC:f3 5G:g3 SP:h3 1L:i3";
+
+    #[test]
+    fn tempering_weakens_every_leaning_alike() {
+        let classic = Formation::classic();
+        let rules = Rules::default();
+        let back_flag = |formation: &Formation| -> f64 {
+            let p = formation.probabilities(Side::White, rules);
+            (0..9).map(|file| p[file][Rank::Flag.index()]).sum()
+        };
+        // Power 1 is the formation itself, power 0 no leaning at all (the guard kept).
+        assert_eq!(classic.tempered(1.0).unwrap(), classic);
+        let flat = classic.tempered(0.0).unwrap();
+        assert!(flat.is_uniform_over_ranks(3) && flat.guarded_flag());
+        assert_eq!(flat.fingerprint(), flat.clone().fingerprint());
+        assert_ne!(flat.fingerprint(), Formation::uniform().fingerprint());
+        assert!((back_flag(&flat) - 1.0 / 3.0).abs() < 1e-12);
+        // Each weight raised to the power; powers compose.
+        let half = classic.tempered(0.5).unwrap();
+        let quarter = half.tempered(0.5).unwrap();
+        let direct = classic.tempered(0.25).unwrap();
+        for kind in Rank::ALL.map(Some).into_iter().chain([None]) {
+            for (depth, file) in [(0, 0), (1, 4), (2, 8), (3, 3)] {
+                let w = classic.weight(kind, depth, file, 4);
+                assert!((half.weight(kind, depth, file, 4) - w.sqrt()).abs() < 1e-12);
+                let q = direct.weight(kind, depth, file, 4);
+                assert!((quarter.weight(kind, depth, file, 4) - q).abs() < 1e-12);
+            }
+        }
+        // The Flag's chance of the back row falls with the power, from classic's to a third.
+        let chances: Vec<f64> = [1.0, 0.5, 0.25, 0.0]
+            .iter()
+            .map(|&power| back_flag(&classic.tempered(power).unwrap()))
+            .collect();
+        assert!(chances.windows(2).all(|w| w[0] > w[1]), "{chances:?}");
+        assert!(chances[0] > 0.8, "{chances:?}");
+        // Draws from a tempered formation follow its marginals, guarded.
+        flag_rows_follow(
+            &Formation::new(|k, d, _, r| half.weight(k, d, 4, r), false).unwrap(),
+            Side::Black,
+            20_000,
+        );
+        let mut rng = SplitMix64::new(5);
+        let setup = half.sample(Side::White, rules, &mut rng);
+        let mut cells = [None; Square::NUM];
+        for (square, rank) in setup.pieces() {
+            cells[square.index()] = Some(rank);
+        }
+        assert!(is_guarded(Side::White, rules, &cells));
+        for power in [-0.5, f64::NAN, f64::INFINITY] {
+            let err = classic.tempered(power).unwrap_err();
+            assert!(
+                matches!(err, FormationError::Power(p) if p.to_bits() == power.to_bits()),
+                "{err:?}"
+            );
+            assert!(err.to_string().contains("is not finite and >= 0"), "{err}");
+        }
+    }
 
     #[test]
     fn bad_weights_are_refused_by_name() {
