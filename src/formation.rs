@@ -403,14 +403,34 @@ impl Setup {
 impl FromStr for Formation {
     type Err = ValueError;
 
-    /// A built-in formation by name: `"uniform"` or `"classic"`, in any case.
+    /// A built-in formation by name: `"uniform"` or `"classic"`, in any case, optionally
+    /// [tempered](Formation::tempered) by a power after `^`: `"classic^0.5"` (level 8's
+    /// belief).
+    ///
+    /// ```
+    /// use salpakan::Formation;
+    ///
+    /// let hedged: Formation = "classic^0.5".parse()?;
+    /// assert_eq!(hedged, Formation::classic().tempered(0.5)?);
+    /// assert!("classic^-1".parse::<Formation>().is_err());
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
     fn from_str(name: &str) -> Result<Formation, ValueError> {
-        if name.eq_ignore_ascii_case("uniform") {
-            Ok(Formation::uniform())
-        } else if name.eq_ignore_ascii_case("classic") {
-            Ok(Formation::classic())
+        let refuse = || ValueError::Formation(name.to_owned());
+        let (base, power) = match name.split_once('^') {
+            Some((base, power)) => (base, Some(power.parse::<f64>().map_err(|_| refuse())?)),
+            None => (name, None),
+        };
+        let formation = if base.eq_ignore_ascii_case("uniform") {
+            Formation::uniform()
+        } else if base.eq_ignore_ascii_case("classic") {
+            Formation::classic()
         } else {
-            Err(ValueError::Formation(name.to_owned()))
+            return Err(refuse());
+        };
+        match power {
+            Some(power) => formation.tempered(power).map_err(|_| refuse()),
+            None => Ok(formation),
         }
     }
 }
@@ -654,5 +674,20 @@ mod tests {
             Formation::classic()
         );
         assert!("blitz".parse::<Formation>().is_err());
+        assert_eq!(
+            "CLASSIC^0.25".parse::<Formation>().unwrap(),
+            Formation::classic().tempered(0.25).unwrap()
+        );
+        for bad in [
+            "classic^",
+            "classic^x",
+            "classic^-1",
+            "classic^inf",
+            "blitz^0.5",
+            "^0.5",
+        ] {
+            let err = bad.parse::<Formation>().unwrap_err();
+            assert_eq!(err, ValueError::Formation(bad.to_owned()), "{bad}");
+        }
     }
 }

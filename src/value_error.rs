@@ -44,8 +44,10 @@ pub enum ValueError {
     /// Not a level of the ladder.
     #[error("level {0}: it must be 1 to 8")]
     Level(i64),
-    /// Not the name of a built-in formation.
-    #[error("formation {0:?}: it must be \"uniform\" or \"classic\"")]
+    /// Not the name of a built-in formation (or its power not finite and >= 0).
+    #[error(
+        "formation {0:?}: it must be \"uniform\" or \"classic\", tempered or not (\"classic^0.5\": a power >= 0)"
+    )]
     Formation(String),
     /// Not the number of one of the crate's players.
     #[error("agent kind {0}: it must be 0 (random), 1 (greedy) or 2 (ismcts)")]

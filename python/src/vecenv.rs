@@ -22,7 +22,7 @@ use crate::errors::{argument, raise};
 /// replaced at once by a new one with setups and first mover drawn from `seed`, the env index
 /// and the episode number; the observation and mask returned for it are the new game's.
 ///
-/// With `formation="classic"` (or `"uniform"`) both sides of every game are dealt from that
+/// With `formation="classic"` (or `"uniform"`, or either tempered: `"classic^0.5"`) both sides of every game are dealt from that
 /// formation (`Setup.sample`) instead of `Setup.random`: opponents such as the levels then
 /// meet a learner from the formation they deploy by themselves.
 ///

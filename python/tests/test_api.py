@@ -258,5 +258,12 @@ def test_a_setup_drawn_from_a_named_formation() -> None:
     assert len({tuple(salpakan.Setup.sample("white", "classic").cells()) for _ in range(50)}) == 50
     with pytest.raises(salpakan.ArgumentError, match="wedge"):
         salpakan.Setup.sample("white", "wedge", 1)
+    # A tempered formation keeps the guard; a bad power is refused by the name given.
+    hedged = [salpakan.Setup.sample("black", "classic^0.5", s) for s in range(100)]
+    assert all(_flag_guarded_in_the_back_row(s) for s in hedged)
+    assert hedged[0] != salpakan.Setup.sample("black", "classic", 0)
+    for bad in ("classic^-1", "classic^x"):
+        with pytest.raises(salpakan.ArgumentError, match=bad.replace("^", r"\^")):
+            salpakan.Setup.sample("white", bad, 1)
     with pytest.raises(salpakan.ArgumentError):
         salpakan.Setup.sample("white", "classic", 1, setup_rows=5)
