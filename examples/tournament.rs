@@ -26,6 +26,11 @@
 //! levels deploy by the classic formation, the other agents uniformly). The swapped game of a
 //! pair draws with the same seeds.
 //!
+//! `--only NAME` plays only the pairings of that agent (one changed agent re-measured), and
+//! `--with FILE` takes the other pairings' results from an earlier run's output saved in FILE
+//! (its lines `A vs B  W D L ...`), so that the ratings are fitted over both; those pairings
+//! are marked "(earlier)".
+//!
 //! It prints a progress line while it runs, then each pairing's wins, draws and losses and
 //! score with its 95% interval (Wilson's, extended to draws; a verdict such as "ismcts beats
 //! greedy" only for a pairing of at least 400 games whose interval is clear of 50%), each
@@ -187,6 +192,10 @@ struct Options {
     max_plies: usize,
     seed: u64,
     formation: Deal,
+    /// `--only`: the one entrant whose pairings are played.
+    only: Option<String>,
+    /// `--with`: pairings of an earlier run, as `(a, b, wins, draws, losses)` by name.
+    earlier: Vec<(String, String, u32, u32, u32)>,
 }
 
 /// How a game's setups are drawn (`--formation`).
@@ -205,6 +214,8 @@ fn options() -> Result<Options, String> {
     let mut max_plies = 1000;
     let mut seed = 2026;
     let mut formation = Deal::Uniform;
+    let mut only = None;
+    let mut earlier = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or(format!("{arg} needs a value"));
@@ -233,6 +244,16 @@ fn options() -> Result<Options, String> {
                     }
                 }
             }
+            "--only" => only = Some(value()?),
+            "--with" => {
+                let path = value()?;
+                let text = std::fs::read_to_string(&path)
+                    .map_err(|e| format!("--with: cannot read {path}: {e}"))?;
+                earlier = earlier_pairings(&text);
+                if earlier.is_empty() {
+                    return Err(format!("--with: no pairing lines in {path}"));
+                }
+            }
             other => return Err(format!("unknown option {other:?}")),
         }
     }
@@ -246,6 +267,11 @@ fn options() -> Result<Options, String> {
     if entrants.len() < 2 {
         return Err("a tournament needs two agents or more".into());
     }
+    if let Some(only) = &only {
+        if !entrants.iter().any(|e| &e.name == only) {
+            return Err(format!("--only: {only:?} is not among the agents"));
+        }
+    }
     Ok(Options {
         games,
         budget,
@@ -254,7 +280,28 @@ fn options() -> Result<Options, String> {
         max_plies,
         seed,
         formation,
+        only,
+        earlier,
     })
+}
+
+/// The pairing lines of an earlier run's output (`A vs B  W D L ...`), in any text.
+fn earlier_pairings(text: &str) -> Vec<(String, String, u32, u32, u32)> {
+    text.lines()
+        .filter_map(|line| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words.as_slice() {
+                [a, "vs", b, wins, draws, losses, ..] => Some((
+                    (*a).to_string(),
+                    (*b).to_string(),
+                    wins.parse().ok()?,
+                    draws.parse().ok()?,
+                    losses.parse().ok()?,
+                )),
+                _ => None,
+            }
+        })
+        .collect()
 }
 
 /// One game to play: the pairing, its number within the pairing.
@@ -388,6 +435,14 @@ fn main() {
     let mut fixtures = Vec::new();
     for a in 0..k {
         for b in a + 1..k {
+            let name = |i: usize| options.entrants[i].name.as_str();
+            if options
+                .only
+                .as_deref()
+                .is_some_and(|only| only != name(a) && only != name(b))
+            {
+                continue;
+            }
             fixtures.extend((0..options.games).map(|number| Fixture { a, b, number }));
         }
     }
@@ -460,6 +515,31 @@ fn report(options: &Options, results: &[Played], elapsed: Duration) {
                 .iter()
                 .filter(|p| p.fixture.a == a && p.fixture.b == b)
                 .collect();
+            if games_ab.is_empty() {
+                // Not played now: an earlier run's result, if `--with` has one.
+                let Some((w, d, l)) = options.earlier.iter().find_map(|(x, y, w, d, l)| {
+                    if (x, y) == (&name(a).to_string(), &name(b).to_string()) {
+                        Some((*w, *d, *l))
+                    } else if (x, y) == (&name(b).to_string(), &name(a).to_string()) {
+                        Some((*l, *d, *w))
+                    } else {
+                        None
+                    }
+                }) else {
+                    continue;
+                };
+                let n = f64::from(w + d + l);
+                let points = f64::from(w) + f64::from(d) / 2.0;
+                println!(
+                    "{:<26} {w:>4} {d:>4} {l:>4}  (earlier)",
+                    format!("{} vs {}", name(a), name(b))
+                );
+                score[a][b] = points;
+                score[b][a] = n - points;
+                games[a][b] = n;
+                games[b][a] = n;
+                continue;
+            }
             let wins = games_ab.iter().filter(|p| p.score_a == 1.0).count();
             let draws = games_ab.iter().filter(|p| p.score_a == 0.5).count();
             let losses = games_ab.len() - wins - draws;
