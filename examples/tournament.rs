@@ -267,10 +267,10 @@ fn options() -> Result<Options, String> {
     if entrants.len() < 2 {
         return Err("a tournament needs two agents or more".into());
     }
-    if let Some(only) = &only {
-        if !entrants.iter().any(|e| &e.name == only) {
-            return Err(format!("--only: {only:?} is not among the agents"));
-        }
+    if let Some(only) = &only
+        && !entrants.iter().any(|e| &e.name == only)
+    {
+        return Err(format!("--only: {only:?} is not among the agents"));
     }
     Ok(Options {
         games,
