@@ -78,7 +78,8 @@ struct Search {
     deploys_classic: bool,
 }
 
-/// An agent that deploys by [`Formation::classic`] and otherwise plays as its inner one.
+/// An agent that deploys like the levels (by [`Formation::classic`]) and otherwise plays as
+/// its inner one.
 struct DeploysClassic<A>(A);
 
 impl<A: Agent> Agent for DeploysClassic<A> {
@@ -87,12 +88,9 @@ impl<A: Agent> Agent for DeploysClassic<A> {
     }
 
     fn deploy(&mut self, side: Side, rules: Rules, seed: u64) -> Setup {
-        Setup::sample_with(
-            side,
-            rules,
-            &Formation::classic(),
-            &mut SplitMix64::new(seed),
-        )
+        // Exactly as the levels deploy.
+        let mut level = Level::new(1, seed).expect("level 1 exists");
+        level.deploy(side, rules, seed)
     }
 }
 

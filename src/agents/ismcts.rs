@@ -99,6 +99,7 @@ impl Ismcts {
     /// let game = Game::new(Setup::sample_with(Side::White, rules, &Formation::classic(), &mut rng),
     ///     Setup::sample_with(Side::Black, rules, &Formation::classic(), &mut rng), Side::White, rules)?;
     /// let mut agent = Ismcts::new(7, 300).with_prior(Formation::classic());
+    /// assert_eq!(agent.prior(), Some(&Formation::classic()));
     /// assert!(agent.choose(&game.tracker(Side::White)?).is_some());
     /// # Ok::<_, Box<dyn std::error::Error>>(())
     /// ```
@@ -113,6 +114,14 @@ impl Ismcts {
     pub fn with_rollout(mut self, plies: u16) -> Ismcts {
         self.rollout = plies;
         self
+    }
+
+    /// The formation it believes the enemy deployed by, if any ([`Ismcts::with_prior`]; its
+    /// example).
+    #[inline]
+    #[must_use]
+    pub fn prior(&self) -> Option<&Formation> {
+        self.prior.as_ref()
     }
 
     /// The iterations per move.

@@ -1,6 +1,8 @@
 //! The ladder: eight bots from a beginner to the strongest search, each a fixed recipe over
 //! the crate's agents, so that a player can pick one by its rating.
 
+use std::sync::OnceLock;
+
 use crate::formation::Formation;
 use crate::knowledge::Tracker;
 use crate::movegen::Move;
@@ -19,8 +21,28 @@ struct Recipe {
     blunders: f64,
     /// `Ismcts` iterations a move; 0 for `Greedy`.
     iterations: u32,
-    /// Whether the search believes the enemy deployed like people ([`Formation::classic`]).
+    /// Whether the search believes the enemy deployed like people, hedged
+    /// ([`believed_formation`]).
     prior: bool,
+}
+
+/// How far level 8 trusts its belief that the enemy deploys like people: the classic formation
+/// tempered by this power. The full belief (1) is what an opponent who deploys otherwise
+/// exploits; the measurements are in the repository's `docs/PERFORMANCE.md`.
+const PRIOR_POWER: f64 = 0.5;
+
+/// What the recipes with a prior believe: the classic formation tempered by
+/// [`PRIOR_POWER`], made once (a formation's sums take a dynamic programme, which a bot made
+/// for each game should not repeat).
+fn believed_formation() -> Formation {
+    static BELIEVED: OnceLock<Formation> = OnceLock::new();
+    BELIEVED
+        .get_or_init(|| {
+            Formation::classic()
+                .tempered(PRIOR_POWER)
+                .expect("a finite power >= 0")
+        })
+        .clone()
 }
 
 /// The levels, 1 to 8.
@@ -80,7 +102,7 @@ const RECIPES: [Recipe; Level::COUNT as usize] = [
 /// | 5 | `Greedy`, 10% random |
 /// | 6 | `Greedy` |
 /// | 7 | `Ismcts`, 2,000 iterations a move |
-/// | 8 | `Ismcts`, 10,000 (its default), believing the enemy deploys like people |
+/// | 8 | `Ismcts`, 10,000 (its default), believing the enemy deploys like people, hedged: the classic formation [tempered](Formation::tempered) by 0.5 |
 ///
 /// Their ratings, measured by a round robin, are in the repository's `docs/PERFORMANCE.md`.
 /// The same level, seed and trackers give the same moves.
@@ -131,7 +153,7 @@ impl Level {
         } else {
             let search = Ismcts::new(seed, recipe.iterations);
             Inner::Ismcts(Box::new(if recipe.prior {
-                search.with_prior(Formation::classic())
+                search.with_prior(believed_formation())
             } else {
                 search
             }))
@@ -174,5 +196,28 @@ impl Agent for Level {
             &Formation::classic(),
             &mut SplitMix64::new(seed),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_level_8_believes_a_prior_and_it_is_the_hedged_classic() {
+        for level in 1..=i64::from(Level::COUNT) {
+            let bot = Level::new(level, 1).unwrap();
+            let prior = match &bot.inner {
+                Inner::Greedy(_) => None,
+                Inner::Ismcts(search) => search.prior(),
+            };
+            if level == 8 {
+                let hedged = Formation::classic().tempered(0.5).unwrap();
+                assert_eq!(prior, Some(&hedged));
+                assert_ne!(prior, Some(&Formation::classic()));
+            } else {
+                assert_eq!(prior, None, "level {level}");
+            }
+        }
     }
 }

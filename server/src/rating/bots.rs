@@ -16,7 +16,7 @@ use super::INITIAL_RATING;
 pub const SEEDED_RD: f64 = 150.0;
 
 /// The measured Elo of each level, 1 to 8, with `Random` at 0.
-const LEVEL_ELO: [f64; 8] = [295.0, 439.0, 694.0, 871.0, 978.0, 1132.0, 1242.0, 1382.0];
+const LEVEL_ELO: [f64; 8] = [295.0, 440.0, 692.0, 874.0, 982.0, 1137.0, 1245.0, 1385.0];
 
 /// The ladder's Elo of `bot`: `greedy` is level 6's recipe and `ismcts` (at the server's
 /// default budget, 2,000 iterations) level 7's, so they share those levels' figures.
