@@ -59,21 +59,22 @@ struct Entrant {
     kind: Kind,
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 enum Kind {
     Random,
     Greedy,
-    Ismcts(Search),
+    Ismcts(Box<Search>),
     Level(i64),
 }
 
 /// An `ismcts…` entrant's settings.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct Search {
     budget: u32,
     rollout: u16,
-    /// The power of the classic prior it believes ([`Formation::tempered`]), if any.
-    prior: Option<f64>,
+    /// The formation it believes the enemy deployed by, if any: made once, not for each game
+    /// (a formation's sums are a dynamic programme).
+    prior: Option<Formation>,
     /// Whether it deploys by the classic formation, like the levels, instead of uniformly.
     deploys_classic: bool,
 }
@@ -134,20 +135,22 @@ impl Entrant {
             deploys_classic: false,
         };
         if parts.is_empty() {
-            return Ok(Kind::Ismcts(kind));
+            return Ok(Kind::Ismcts(Box::new(kind)));
         }
         let Some(parts) = parts.strip_prefix('+') else {
             return Err("unknown agent".into());
         };
         for part in parts.split('+') {
-            if part == "prior" {
-                kind.prior = Some(1.0);
-            } else if let Some(power) = part.strip_prefix("prior^") {
-                let power = power.parse().map_err(|_| "bad power")?;
-                Formation::classic()
-                    .tempered(power)
-                    .map_err(|e| e.to_string())?;
-                kind.prior = Some(power);
+            if let Some(power) = part
+                .strip_prefix("prior")
+                .filter(|p| p.is_empty() || p.starts_with('^'))
+            {
+                // `prior` or `prior^P`: the classic formation, tempered or not.
+                let name = format!("classic{power}");
+                kind.prior = Some(
+                    name.parse()
+                        .map_err(|e: salpakan::ValueError| e.to_string())?,
+                );
             } else if part == "classic" {
                 kind.deploys_classic = true;
             } else if let Some(plies) = part.strip_prefix('r') {
@@ -156,20 +159,17 @@ impl Entrant {
                 return Err(format!("unknown part {part:?}"));
             }
         }
-        Ok(Kind::Ismcts(kind))
+        Ok(Kind::Ismcts(Box::new(kind)))
     }
 
     fn build(&self, seed: u64) -> Box<dyn Agent> {
-        match self.kind {
+        match &self.kind {
             Kind::Random => Box::new(Random::new(seed)),
             Kind::Greedy => Box::new(Greedy::new(seed)),
             Kind::Ismcts(kind) => {
                 let mut search = Ismcts::new(seed, kind.budget).with_rollout(kind.rollout);
-                if let Some(power) = kind.prior {
-                    let prior = Formation::classic()
-                        .tempered(power)
-                        .expect("checked when parsed");
-                    search = search.with_prior(prior);
+                if let Some(prior) = &kind.prior {
+                    search = search.with_prior(prior.clone());
                 }
                 if kind.deploys_classic {
                     Box::new(DeploysClassic(search))
@@ -177,7 +177,7 @@ impl Entrant {
                     Box::new(search)
                 }
             }
-            Kind::Level(level) => Box::new(Level::new(level, seed).expect("checked when parsed")),
+            Kind::Level(level) => Box::new(Level::new(*level, seed).expect("checked when parsed")),
         }
     }
 }
@@ -516,9 +516,9 @@ fn report(options: &Options, results: &[Played], elapsed: Duration) {
             if games_ab.is_empty() {
                 // Not played now: an earlier run's result, if `--with` has one.
                 let Some((w, d, l)) = options.earlier.iter().find_map(|(x, y, w, d, l)| {
-                    if (x, y) == (&name(a).to_string(), &name(b).to_string()) {
+                    if x == name(a) && y == name(b) {
                         Some((*w, *d, *l))
-                    } else if (x, y) == (&name(b).to_string(), &name(a).to_string()) {
+                    } else if x == name(b) && y == name(a) {
                         Some((*l, *d, *w))
                     } else {
                         None
