@@ -17,9 +17,9 @@
 //! `+`: `ismcts+rN` plays N random plies before scoring each new node, `ismcts+prior` believes
 //! the enemy deployed by [`Formation::classic`], `ismcts+prior^P` by the classic formation
 //! tempered by the power P ([`Formation::tempered`]), `ismcts+classic` deploys by the classic
-//! formation (like the levels) instead of uniformly, e.g. `ismcts+prior^0.5+classic@10000`; and the levels
-//! `level-1` … `level-8` ([`salpakan::Level`]). The default is `random,greedy,ismcts`;
-//! `--agents ladder` is `random` and the eight levels.
+//! formation (like the levels) instead of uniformly, e.g. `ismcts+prior^0.5+classic@10000`;
+//! and the levels `level-1` … `level-8` ([`salpakan::Level`]). The default is
+//! `random,greedy,ismcts`; `--agents ladder` is `random` and the eight levels.
 //!
 //! `--formation` says how the setups are drawn: `uniform` (the default, [`Setup::random`]),
 //! `classic` (both from [`Formation::classic`]) or `own` (each agent's [`Agent::deploy`]: the

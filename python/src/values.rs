@@ -119,8 +119,8 @@ impl Setup {
     /// A setup for `side` drawn from a named formation: `"classic"` (the guarded Flag in the
     /// back row, Spies forward, as people deploy; what the levels deploy by) or `"uniform"`
     /// (every setup equally likely), either tempered by a power after `^` (`"classic^0.5"`:
-    /// the same leanings, weaker; `Formation::tempered`). The seed works as for `random`: without one, 64 secret
-    /// bits of the operating system's generator.
+    /// the same leanings, weaker; `Formation::tempered`). The seed works as for `random`:
+    /// without one, 64 secret bits of the operating system's generator.
     #[staticmethod]
     #[pyo3(signature = (side, formation, seed = None, setup_rows = 3))]
     fn sample(

@@ -22,9 +22,10 @@ use crate::errors::{argument, raise};
 /// replaced at once by a new one with setups and first mover drawn from `seed`, the env index
 /// and the episode number; the observation and mask returned for it are the new game's.
 ///
-/// With `formation="classic"` (or `"uniform"`, or either tempered: `"classic^0.5"`) both sides of every game are dealt from that
-/// formation (`Setup.sample`) instead of `Setup.random`: opponents such as the levels then
-/// meet a learner from the formation they deploy by themselves.
+/// With `formation="classic"` (or `"uniform"`, or either tempered: `"classic^0.5"`) both
+/// sides of every game are dealt from that formation (`Setup.sample`) instead of
+/// `Setup.random`: opponents such as the levels then meet a learner from the formation they
+/// deploy by themselves.
 ///
 /// With `observations=False` only the masks are made (and `observations` is `None`). With
 /// `threads` above 1 the games are split between that many threads for each step that makes
