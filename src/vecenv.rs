@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use thiserror::Error;
 
-use crate::agents::Agent;
+use crate::agents::{Agent, Greedy};
 use crate::error_kind::{ErrorKind, engine_error};
 use crate::formation::Formation;
 use crate::knowledge::{Observation, Orientation, Tracker};
@@ -448,6 +448,64 @@ impl VecEnv {
         out: &mut [i64],
     ) -> Result<(), StepError> {
         assert_eq!(out.len(), self.envs.len(), "one action a game");
+        for (slot, tracker) in out.iter_mut().zip(self.chosen_trackers(choose)?) {
+            *slot = tracker
+                .and_then(|tracker| agent.choose(tracker))
+                .and_then(Move::action)
+                .map_or(-1, i64::from);
+        }
+        Ok(())
+    }
+
+    /// [`Greedy::scores`] for the side to move of every game (of those flagged in `choose`,
+    /// all with `None`), laid out by action id: [`Move::NUM_ACTIONS`] floats a game, each legal
+    /// action's score and 0 for the illegal ones (the mask tells them apart) and for a game
+    /// not chosen. A learner can take `Greedy`'s judgement as a feature or a prior.
+    ///
+    /// # Errors
+    /// As [`VecEnv::agent_actions`].
+    ///
+    /// # Panics
+    /// If `out` does not hold [`Move::NUM_ACTIONS`] floats a game.
+    ///
+    /// # Examples
+    /// ```
+    /// use salpakan::{Agent, Greedy, Move, Rules, VecEnv};
+    ///
+    /// let env = VecEnv::new(2, 5, Rules::default(), true, 0);
+    /// let mut scores = vec![0f32; 2 * Move::NUM_ACTIONS];
+    /// env.greedy_scores(Some(&[true, false]), &mut scores)?;
+    /// let mut chosen = [0i64; 2];
+    /// env.agent_actions(&mut Greedy::new(1), None, &mut chosen)?;
+    /// let first = &scores[..Move::NUM_ACTIONS];
+    /// let best = first.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    /// # assert!(best > 0.0); // the opening's moves towards the enemy score a little
+    /// assert_eq!(first[chosen[0] as usize], best); // Greedy plays a best-scored move
+    /// assert!(scores[Move::NUM_ACTIONS..].iter().all(|&s| s == 0.0)); // not chosen
+    /// # Ok::<_, salpakan::StepError>(())
+    /// ```
+    pub fn greedy_scores(&self, choose: Option<&[bool]>, out: &mut [f32]) -> Result<(), StepError> {
+        assert_eq!(
+            out.len(),
+            self.envs.len() * Move::NUM_ACTIONS,
+            "one row of action scores a game"
+        );
+        let rows = out.chunks_exact_mut(Move::NUM_ACTIONS);
+        for (row, tracker) in rows.zip(self.chosen_trackers(choose)?) {
+            match tracker {
+                Some(tracker) => row.copy_from_slice(&Greedy::action_scores(tracker)),
+                None => row.fill(0.0),
+            }
+        }
+        Ok(())
+    }
+
+    /// The side to move's tracker of every game flagged in `choose` (all with `None`), `None`
+    /// for the others: what a built-in agent may look at.
+    fn chosen_trackers<'a>(
+        &'a self,
+        choose: Option<&'a [bool]>,
+    ) -> Result<impl Iterator<Item = Option<&'a Tracker>> + 'a, StepError> {
         if let Some(flags) = choose
             && flags.len() != self.envs.len()
         {
@@ -459,21 +517,13 @@ impl VecEnv {
         if !self.settings.observations {
             return Err(StepError::NoTrackers);
         }
-        for (i, (slot, env)) in out.iter_mut().zip(&self.envs).enumerate() {
+        Ok(self.envs.iter().enumerate().map(move |(i, env)| {
             let wanted = choose.is_none_or(|flags| flags[i]);
-            let tracker = env
-                .trackers
+            env.trackers
                 .as_ref()
-                .map(|trackers| &trackers[env.position.side_to_move().index()]);
-            *slot = match tracker {
-                Some(tracker) if wanted => agent
-                    .choose(tracker)
-                    .and_then(Move::action)
-                    .map_or(-1, i64::from),
-                _ => -1,
-            };
-        }
-        Ok(())
+                .filter(|_| wanted)
+                .map(|trackers| &trackers[env.position.side_to_move().index()])
+        }))
     }
 
     /// A uniformly random legal action for every game (-1 for a game with none), drawn from

@@ -3,6 +3,7 @@
     pip install ./python[jax]
     python examples/ppo_jax.py [--steps 3000000] [--seed 0] [--opponent random] [--out DIR]
         [--formation random|uniform|classic] [--cap-reward R] [--init DIR/params.npz]
+        [--move-limit N] [--material M] [--greedy-prior B]
 
 A CleanRL-style PPO (clipped objective, GAE, advantage normalisation, value loss, entropy bonus,
 global-norm clipping, linear learning-rate decay) in JAX, with no per-game Python objects: one
@@ -16,9 +17,16 @@ opponent: ``random`` (``VecEnv.sample_actions``, uniform over the legal moves), 
 (Greedy or Random, drawn anew for every game), ``self`` (the current policy, sampled, not
 trained on) or ``level-N`` (``salpakan.Level(N)``, also through ``agent_actions``: a budgeted
 best response to that level). "Steps" counts the learner's own decisions: each is one training
-sample. The reward is the game's end only: +1 won, -1 lost, 0 for a draw, and ``--cap-reward``
-(0 unless given) for a game cut at the ply cap: below 0, stalling to the cap is worth less than
-a draw. ``--formation`` deals both sides of every game (training and evaluation) from
+sample. The reward is the game's end: +1 won, -1 lost, 0 for a draw, and ``--cap-reward`` (0
+unless given) for a game cut at the ply cap: below 0, stalling to the cap is worth less than a
+draw. ``--move-limit N`` plays by the rules' optional limit (a game with N plies without a
+challenge is drawn), and that draw too is worth ``--cap-reward`` in training. ``--material M``
+adds a potential-based reward for material (M times the learner's pieces on the board less the
+enemy's, over 21: both counts are public), which guides learning without changing which policy
+is best. ``--greedy-prior B`` makes the policy a residual on ``Greedy``: its logits add a
+learned scale (starting at B) times ``Greedy``'s score of each move (``VecEnv.greedy_scores``,
+from the learner's own tracker), so it starts as a softened ``Greedy`` and learns where to leave
+it. ``--formation`` deals both sides of every game (training and evaluation) from
 ``Setup.random`` (``random``, the default) or a named formation (``classic``: as the levels
 deploy). ``--init`` starts from a saved ``params.npz`` (a curriculum: from the policy trained
 against ``Random``, say) instead of fresh weights; ``--seconds`` stops training after that much
@@ -92,6 +100,9 @@ class Config:
     init: str = ""
     seconds: float = 0.0
     net: str = "mlp"
+    move_limit: int = 0
+    material: float = 0.0
+    greedy_prior: float = 0.0
 
     def __post_init__(self) -> None:
         if self.opponent not in OPPONENTS:
@@ -101,6 +112,12 @@ class Config:
             raise ValueError(f"cap_reward must lie in [-1, 1], not {self.cap_reward}")
         if self.seconds < 0:
             raise ValueError(f"seconds must be at least 0, not {self.seconds}")
+        if not 0 <= self.move_limit <= 65_535:
+            raise ValueError(f"move_limit must lie in [0, 65535], not {self.move_limit}")
+        if not 0.0 <= self.material <= 1.0:
+            raise ValueError(f"material must lie in [0, 1], not {self.material}")
+        if not 0.0 <= self.greedy_prior <= 100.0:
+            raise ValueError(f"greedy_prior must lie in [0, 100], not {self.greedy_prior}")
         if not 0.0 <= self.gamma <= 1.0 or not 0.0 <= self.gae_lambda <= 1.0:
             raise ValueError("gamma and gae_lambda must lie in [0, 1]")
 
@@ -142,12 +159,21 @@ def parse_config(parser: argparse.ArgumentParser, args: argparse.Namespace, conf
 # --- the network: an MLP with a policy head and a value head --------------------------------
 
 
-def init_params(key: jax.Array, hidden: int, net: str = "mlp") -> Params:
+def init_params(
+    key: jax.Array, hidden: int, net: str = "mlp", greedy_prior: float = 0.0
+) -> Params:
     """Orthogonal weights as in CleanRL (gain √2 for the body, 0.01 policy, 1 value): the MLP
     with two layers of ``hidden`` units, or (``net="conv"``) three 3 × 3 convolutions of
-    ``hidden`` channels over the 8 × 9 board, the last two residual, then dense heads."""
-    if net == "conv":
-        return init_conv(key, hidden)
+    ``hidden`` channels over the 8 × 9 board, the last two residual, then dense heads. With a
+    ``greedy_prior`` above 0, a learned scale of ``Greedy``'s move scores starts there (see
+    ``network``)."""
+    params = init_conv(key, hidden) if net == "conv" else init_mlp(key, hidden)
+    if greedy_prior:
+        params["greedy_prior"] = jnp.asarray(greedy_prior, jnp.float32)
+    return params
+
+
+def init_mlp(key: jax.Array, hidden: int) -> Params:
     keys = jax.random.split(key, 4)
     orthogonal = jax.nn.initializers.orthogonal
 
@@ -199,12 +225,18 @@ def conv_body(params: Params, observations: jax.Array) -> jax.Array:
     return h.reshape(h.shape[0], -1)
 
 
-def load_params(path: str, hidden: int, net: str = "mlp") -> Params:
+def load_params(
+    path: str, hidden: int, net: str = "mlp", greedy_prior: Optional[float] = None
+) -> Params:
     """Saved parameters (a ``params.npz`` written by a run), checked against ``hidden`` and
-    ``net``."""
+    ``net``. A policy saved with ``Greedy``'s prior keeps its learned scale; ``greedy_prior``
+    adds one (at that value) to a policy saved without, as the start of a residual."""
     with np.load(path) as saved:
         params = {name: jnp.asarray(saved[name]) for name in saved.files}
-    expected = jax.tree_util.tree_map(jnp.shape, init_params(jax.random.PRNGKey(0), hidden, net))
+    if greedy_prior and "greedy_prior" not in params:
+        params["greedy_prior"] = jnp.asarray(greedy_prior, jnp.float32)
+    model = init_params(jax.random.PRNGKey(0), hidden, net, 1.0 if "greedy_prior" in params else 0)
+    expected = jax.tree_util.tree_map(jnp.shape, model)
     shapes = {name: value.shape for name, value in params.items()}
     if shapes != expected:
         raise ValueError(f"{path}: shapes {shapes} are not those of --net {net} --hidden {hidden}")
@@ -227,27 +259,46 @@ def deal(formation: str, side: str, seed: int):
     return salpakan.Setup.sample(side, formation, seed)
 
 
+# Greedy's scores are material units, and 1,000 for a won game: clipped to this many units.
+PRIOR_CLIP = 10.0
+
+
 def network(
-    params: Params, observations: jax.Array, masks: jax.Array
+    params: Params, observations: jax.Array, masks: jax.Array, scores: Optional[jax.Array] = None
 ) -> Tuple[jax.Array, jax.Array]:
-    """Masked log-probabilities of the 288 actions and the value, for a batch."""
+    """Masked log-probabilities of the 288 actions and the value, for a batch.
+
+    With a ``greedy_prior`` in ``params``, the policy is a residual on ``Greedy``: its logits
+    are the network's plus that learned scale times ``scores`` (``VecEnv.greedy_scores`` or
+    ``Greedy.scores`` of each row's tracker) clipped to ±``PRIOR_CLIP``, so a fresh network
+    plays like ``Greedy`` made softer, and training learns where to leave it."""
     if "c1" in params:
         h = conv_body(params, observations)
-        logits = jnp.where(masks, h @ params["wp"] + params["bp"], MASKED)
+        logits = h @ params["wp"] + params["bp"]
         hv = jax.nn.relu(h @ params["wh"] + params["bh"])
-        return jax.nn.log_softmax(logits), (hv @ params["wv"] + params["bv"])[:, 0]
-    h = jnp.tanh(observations @ params["w1"] + params["b1"])
-    h = jnp.tanh(h @ params["w2"] + params["b2"])
-    logits = jnp.where(masks, h @ params["wp"] + params["bp"], MASKED)
-    return jax.nn.log_softmax(logits), (h @ params["wv"] + params["bv"])[:, 0]
+        values = (hv @ params["wv"] + params["bv"])[:, 0]
+    else:
+        h = jnp.tanh(observations @ params["w1"] + params["b1"])
+        h = jnp.tanh(h @ params["w2"] + params["b2"])
+        logits = h @ params["wp"] + params["bp"]
+        values = (h @ params["wv"] + params["bv"])[:, 0]
+    if "greedy_prior" in params:
+        logits = logits + params["greedy_prior"] * jnp.clip(scores, -PRIOR_CLIP, PRIOR_CLIP)
+    return jax.nn.log_softmax(jnp.where(masks, logits, MASKED)), values
 
 
 @jax.jit
-def act(params: Params, observations: jax.Array, masks: jax.Array, key: jax.Array):
+def act(
+    params: Params,
+    observations: jax.Array,
+    masks: jax.Array,
+    key: jax.Array,
+    scores: Optional[jax.Array] = None,
+):
     """Samples an action per row by Gumbel-max over the masked logits.
 
     Returns the actions, their log-probabilities and the values."""
-    log_probs, values = network(params, observations, masks)
+    log_probs, values = network(params, observations, masks, scores)
     gumbel = jax.random.gumbel(key, log_probs.shape)
     actions = jnp.argmax(jnp.where(masks, log_probs + gumbel, MASKED), axis=1)
     chosen = jnp.take_along_axis(log_probs, actions[:, None], axis=1)[:, 0]
@@ -255,9 +306,11 @@ def act(params: Params, observations: jax.Array, masks: jax.Array, key: jax.Arra
 
 
 @jax.jit
-def best(params: Params, observations: jax.Array, masks: jax.Array) -> jax.Array:
+def best(
+    params: Params, observations: jax.Array, masks: jax.Array, scores: Optional[jax.Array] = None
+) -> jax.Array:
     """The most probable legal action per row."""
-    log_probs, _ = network(params, observations, masks)
+    log_probs, _ = network(params, observations, masks, scores)
     return jnp.argmax(log_probs, axis=1)
 
 
@@ -287,7 +340,7 @@ def adam_update(params, grads, state, learning_rate, max_norm, b1=0.9, b2=0.999,
 
 
 def ppo_loss(params: Params, batch: Dict[str, jax.Array], config: Config):
-    log_probs, values = network(params, batch["obs"], batch["mask"])
+    log_probs, values = network(params, batch["obs"], batch["mask"], batch.get("scores"))
     new_log_prob = jnp.take_along_axis(log_probs, batch["action"][:, None], axis=1)[:, 0]
     ratio = jnp.exp(new_log_prob - batch["log_prob"])
     advantage = batch["advantage"]
@@ -331,7 +384,11 @@ class Rollout:
     learner: np.ndarray  # [T, N] bool: the learner moved
     last_value: np.ndarray  # [N]: the value of the learner's next decision, where it is to move
     last_learner: np.ndarray  # [N] bool: the learner is to move after the rollout
-    capped: Optional[np.ndarray] = None  # [T, N] bool: the game was cut at the ply cap here
+    # [T, N] bool: the game was cut at the ply cap or drawn by the move limit here
+    capped: Optional[np.ndarray] = None
+    # [N]: the material balance after the rollout for the learner (see ``balance``)
+    last_balance: Optional[np.ndarray] = None
+    scores: Optional[np.ndarray] = None  # [T, N, 288] float32: Greedy's, with its prior
 
 
 class Collector:
@@ -343,6 +400,7 @@ class Collector:
             config.envs,
             seed=config.seed,
             max_plies=config.max_plies,
+            move_limit=config.move_limit,
             formation=None if config.formation == "random" else config.formation,
         )
         self.obs, self.mask = self.env.reset()
@@ -362,6 +420,12 @@ class Collector:
     def _split(self) -> jax.Array:
         self.key, key = jax.random.split(self.key)
         return key
+
+    def _scores(self) -> np.ndarray:
+        """``Greedy``'s scores where the policy moves (every row against itself)."""
+        if self.config.opponent == "self":
+            return self.env.greedy_scores()
+        return self.env.greedy_scores(self.learner_to_move)
 
     def _opponent_actions(self) -> np.ndarray:
         """The built-in opponent's action in each game (only the rows where it is to move
@@ -389,9 +453,15 @@ class Collector:
             last_learner=np.zeros(n, bool),
             capped=np.empty((t_len, n), bool),
         )
+        prior = "greedy_prior" in params
+        if prior:
+            r.scores = np.zeros((t_len, n, ACTIONS), np.float32)
         for t in range(t_len):
             obs = self.obs.reshape(n, OBSERVATION_LEN)
-            actions, log_probs, values = act(params, obs, self.mask, self._split())
+            scores = self._scores() if prior else None
+            actions, log_probs, values = act(params, obs, self.mask, self._split(), scores)
+            if prior:
+                r.scores[t] = scores
             actions = np.asarray(actions, dtype=np.int64)
             if self.config.opponent != "self":
                 actions = np.where(self.learner_to_move, actions, self._opponent_actions())
@@ -401,10 +471,12 @@ class Collector:
             self.obs, reward, terminated, truncated, self.mask = self.env.step(actions)
             ended = terminated | truncated
             r.reward[t], r.ended[t] = reward, ended
-            r.capped[t] = truncated & ~terminated
+            # Drawn: cut at the cap, or ended with no winner (the move limit).
+            drawn = (truncated & ~terminated) | (terminated & (reward == 0))
+            r.capped[t] = drawn
             for i in np.flatnonzero(ended):
-                if truncated[i] and not terminated[i]:
-                    self.games.append(0.0)  # a draw, whatever the cap is worth in training
+                if drawn[i]:
+                    self.games.append(0.0)  # a draw, whatever it is worth in training
                 else:
                     self.games.append(
                         float(reward[i]) if self.learner_to_move[i] else -float(reward[i])
@@ -413,14 +485,32 @@ class Collector:
             self.learner_to_move = np.where(ended, fresh, ~self.learner_to_move)
             if self.config.opponent == "mixed":
                 self.agent_game = np.where(ended, self.rng.random(n) < 0.5, self.agent_game)
-        _, _, values = act(params, self.obs.reshape(n, OBSERVATION_LEN), self.mask, self._split())
+        _, _, values = act(
+            params,
+            self.obs.reshape(n, OBSERVATION_LEN),
+            self.mask,
+            self._split(),
+            self._scores() if prior else None,
+        )
         r.last_value = np.asarray(values)
         r.last_learner = self.learner_to_move.copy()
+        mover_balance = balance(self.obs.reshape(n, OBSERVATION_LEN))
+        r.last_balance = np.where(r.last_learner, mover_balance, -mover_balance)
         return r
 
 
+def balance(obs: np.ndarray) -> np.ndarray:
+    """The material balance for the viewer of each observation: its pieces on the board less
+    the enemy's (planes 0-14 and 15), over 21. Both counts are public (every removal is), so
+    the opponent's observation gives the same number with the sign turned."""
+    planes = obs.reshape(obs.shape[:-1] + (salpakan.OBSERVATION_SHAPE[0], -1))
+    own = planes[..., :15, :].sum(axis=(-2, -1))
+    enemy = planes[..., 15, :].sum(axis=-1)
+    return ((own - enemy) / 21.0).astype(np.float32)
+
+
 def advantages(
-    r: Rollout, gamma: float, lam: float, cap_reward: float = 0.0
+    r: Rollout, gamma: float, lam: float, cap_reward: float = 0.0, material: float = 0.0
 ) -> Tuple[np.ndarray, np.ndarray]:
     """GAE over each game's learner decisions, the opponent's plies folded into the transition.
 
@@ -428,7 +518,13 @@ def advantages(
     the game's end if it comes before the learner's next decision: its own winning or losing
     move, or the opponent's move after it (with the sign turned). Where the opponent is to move
     after the rollout, the learner's last value stands in for the next one. A game cut at the
-    ply cap ends there for the learner with ``cap_reward``.
+    ply cap or drawn by the move limit ends there for the learner with ``cap_reward``.
+
+    ``material`` shapes the reward by a potential (Ng, Harada and Russell 1999), which leaves
+    the best policy unchanged: Φ = ``material`` × the learner's material balance (``balance``)
+    at each of its decisions and 0 once the game is over, and each decision earns
+    γ·Φ(next decision) − Φ(this one) besides the game's end. After the rollout the balance
+    then on the board stands in for the next decision's.
     """
     t_len, n = r.reward.shape
     adv = np.zeros((t_len, n), np.float32)
@@ -439,6 +535,12 @@ def advantages(
         has = (latest >= 0) & ~r.last_learner
         next_value[has] = r.value[latest[has], np.flatnonzero(has)]
     next_adv = np.zeros(n, np.float32)
+    phi = np.zeros((t_len, n), np.float32)
+    next_phi = np.zeros(n, np.float32)
+    if material:
+        mover = balance(r.obs)
+        phi = material * np.where(r.learner, mover, -mover)
+        next_phi = material * r.last_balance
     alive = np.ones(n, np.float32)  # 0 once the game ended before the next learner decision
     pending = np.zeros(n, np.float32)  # the end's reward, for the learner
     for t in range(t_len - 1, -1, -1):
@@ -449,10 +551,12 @@ def advantages(
             reward = np.where(r.capped[t], cap_reward, reward)
         pending = np.where(ended, reward, pending)
         alive = np.where(ended, 0.0, alive)
-        delta = pending + gamma * next_value * alive - r.value[t]
+        shaping = gamma * next_phi * alive - phi[t]
+        delta = pending + shaping + gamma * next_value * alive - r.value[t]
         a = delta + gamma * lam * alive * next_adv
         adv[t] = np.where(mine, a, 0.0)
         next_value = np.where(mine, r.value[t], next_value)
+        next_phi = np.where(mine, phi[t], next_phi)
         next_adv = np.where(mine, a, next_adv)
         alive = np.where(mine, 1.0, alive)
         pending = np.where(mine, 0.0, pending)
@@ -504,6 +608,8 @@ def evaluate(
     obs = np.zeros((games, OBSERVATION_LEN), np.float32)
     masks = np.zeros((games, ACTIONS), bool)
     masks[:, 0] = True
+    prior = "greedy_prior" in params
+    scores = np.zeros((games, ACTIONS), np.float32) if prior else None
     while True:
         live = [
             i
@@ -517,8 +623,13 @@ def evaluate(
             for i in mine:
                 obs[i] = rows[i]["mine"].observation().reshape(-1)
                 masks[i] = rows[i]["mine"].legal_action_mask()
+                if prior:
+                    scores[i] = salpakan.Greedy.scores(rows[i]["mine"])
             key, sub = jax.random.split(key)
-            chosen = act(params, obs, masks, sub)[0] if sample else best(params, obs, masks)
+            if sample:
+                chosen = act(params, obs, masks, sub, scores)[0]
+            else:
+                chosen = best(params, obs, masks, scores)
             chosen = np.asarray(chosen)
         for i in live:
             row = rows[i]
@@ -570,9 +681,9 @@ def train(
     """Runs PPO for ``config.steps`` learner decisions; returns the parameters and the log rows."""
     key = jax.random.PRNGKey(config.seed)
     if config.init:
-        params = load_params(config.init, config.hidden, config.net)
+        params = load_params(config.init, config.hidden, config.net, config.greedy_prior)
     else:
-        params = init_params(key, config.hidden, config.net)
+        params = init_params(key, config.hidden, config.net, config.greedy_prior)
     opt_state = adam_init(params)
     update = make_update(config)
     collector = Collector(config)
@@ -591,7 +702,9 @@ def train(
         collect_started = time.perf_counter()
         rollout = collector.collect(params)
         collecting += time.perf_counter() - collect_started
-        adv, ret = advantages(rollout, config.gamma, config.gae_lambda, config.cap_reward)
+        adv, ret = advantages(
+            rollout, config.gamma, config.gae_lambda, config.cap_reward, config.material
+        )
         rows = np.flatnonzero(rollout.learner.reshape(-1))
         steps += len(rows)
         data = {
@@ -602,6 +715,8 @@ def train(
             "advantage": adv.reshape(-1)[rows],
             "return": ret.reshape(-1)[rows],
         }
+        if rollout.scores is not None:
+            data["scores"] = rollout.scores.reshape(-1, ACTIONS)[rows]
         stats = []
         size = min(config.minibatch, len(rows))
         for _ in range(config.epochs):

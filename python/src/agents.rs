@@ -75,6 +75,20 @@ agent_class! {
                 inner: salpakan::Greedy::new(seed),
             }
         }
+
+        /// The score `Greedy` gives each action of the tracker's side (`float32`, one per
+        /// action id): material units (a Private 1, a Spy 6, a won game 1,000), 0 for an
+        /// illegal action and all 0 when it is not the tracker's turn. `Greedy` plays a
+        /// highest-scored action. `VecEnv.greedy_scores` gives them for a whole batch.
+        #[staticmethod]
+        fn scores<'py>(
+            py: Python<'py>,
+            tracker: PyRef<'_, Tracker>,
+        ) -> Bound<'py, numpy::PyArray1<f32>> {
+            let tracker = &tracker.inner;
+            let row = py.detach(|| salpakan::Greedy::action_scores(tracker));
+            numpy::PyArray1::from_slice(py, &row)
+        }
     }
 }
 

@@ -231,6 +231,28 @@ impl VecEnv {
         Ok(PyArray1::from_vec(py, actions))
     }
 
+    /// `Greedy`'s score of every action for the side to move in every game, or only where
+    /// `choose` is true (`float32`, shape `(num_envs, NUM_ACTIONS)`): material units (a Private
+    /// 1, a Spy 6, a won game 1,000), 0 for an illegal action (the mask tells them apart) and
+    /// for a game not chosen. `Greedy` plays a highest-scored action. A feature or a prior
+    /// for a learner; from the side to move's tracker only. Raises `ArgumentError` as
+    /// `agent_actions` does. The GIL is released while it scores.
+    #[pyo3(signature = (choose = None))]
+    fn greedy_scores<'py>(
+        &self,
+        py: Python<'py>,
+        choose: Option<Vec<bool>>,
+    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let n = self.inner.len();
+        let mut scores = vec![0f32; n * Move::NUM_ACTIONS];
+        let env = &self.inner;
+        py.detach(|| env.greedy_scores(choose.as_deref(), &mut scores))
+            .map_err(raise)?;
+        let scores = numpy::ndarray::Array2::from_shape_vec((n, Move::NUM_ACTIONS), scores)
+            .map_err(|e| argument(e.to_string()))?;
+        Ok(PyArray2::from_owned_array(py, scores))
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "<salpakan.VecEnv {} games, observations {}, {} threads>",

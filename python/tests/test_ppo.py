@@ -164,6 +164,9 @@ def test_evaluation_counts_every_game(ppo):
         ({"cap_reward": -2.0}, "cap_reward"),
         ({"seconds": -1.0}, "seconds"),
         ({"net": "resnet"}, "net 'resnet'"),
+        ({"move_limit": -1}, "move_limit"),
+        ({"material": 2.0}, "material"),
+        ({"greedy_prior": -1.0}, "greedy_prior"),
     ],
 )
 def test_a_bad_config_is_refused_by_name(ppo, changes, words):
@@ -191,6 +194,73 @@ def test_the_cap_ends_a_game_with_the_cap_reward_for_the_learner(ppo):
     assert adv[0, 0] == pytest.approx(-0.5 - 0.25)  # no bootstrap across the cap
     plain, _ = ppo.advantages(r, 0.99, 0.95)
     assert plain[0, 0] == pytest.approx(0.0 - 0.25)  # a draw by default
+
+
+def observation_with(ppo, own: int, enemy: int) -> np.ndarray:
+    """An observation with ``own`` pieces of the viewer's (Privates) and ``enemy`` of the
+    enemy's on the board, nothing else."""
+    planes = np.zeros((38, 72), np.float32)
+    planes[13, :own] = 1.0  # a Private each
+    planes[15, 72 - enemy :] = 1.0
+    return planes.reshape(-1)
+
+
+def test_the_material_potential_shapes_each_decision_and_telescopes(ppo):
+    # One game seen from the learner: decisions at t=0 (even material), t=2 (after the
+    # opponent lost a piece at t=1: +1/21) and t=4 (a piece of the learner's lost at t=3:
+    # even), then its move at t=4 wins. The observation at t is the mover's, (own, enemy).
+    balances = [(21, 21), (21, 21), (21, 20), (20, 20), (20, 20)]
+    obs = np.stack([observation_with(ppo, o, e) for o, e in balances])[:, None, :]
+    learner = np.array([[True], [False], [True], [False], [True]])
+    r = ppo.Rollout(
+        obs=obs,
+        mask=np.ones((5, 1, ppo.ACTIONS), bool),
+        action=np.zeros((5, 1), np.int64),
+        log_prob=np.zeros((5, 1), np.float32),
+        value=np.zeros((5, 1), np.float32),
+        reward=np.array([[0.0], [0.0], [0.0], [0.0], [1.0]], np.float32),
+        ended=np.array([[False], [False], [False], [False], [True]]),
+        learner=learner,
+        last_value=np.zeros(1, np.float32),
+        last_learner=np.array([True]),
+        capped=np.zeros((5, 1), bool),
+        last_balance=np.zeros(1, np.float32),
+    )
+    gamma, m = 0.9, 0.5
+    adv, _ = ppo.advantages(r, gamma, 0.0, material=m)  # lambda 0: one-step advantages
+    assert adv[0, 0] == pytest.approx(gamma * m / 21 - 0.0)  # the capture gained
+    assert adv[2, 0] == pytest.approx(gamma * 0.0 - m / 21)  # the piece lost
+    assert adv[4, 0] == pytest.approx(1.0 + 0.0 - 0.0)  # the end: Φ is 0 after it
+    plain, _ = ppo.advantages(r, gamma, 0.0)
+    assert plain[0, 0] == 0.0 and plain[2, 0] == 0.0 and plain[4, 0] == 1.0
+    # With gamma 1 the shaping telescopes: the returns of the first decision agree.
+    shaped, _ = ppo.advantages(r, 1.0, 1.0, material=m)
+    unshaped, _ = ppo.advantages(r, 1.0, 1.0)
+    assert shaped[0, 0] == pytest.approx(unshaped[0, 0])
+
+
+def test_balance_is_the_same_number_from_either_side(ppo):
+    config = small(ppo, seed=4, envs=16, rollout=200)
+    r = first_rollout(ppo, config)
+    b = ppo.balance(r.obs)
+    assert b.shape == r.reward.shape and b.min() >= -1 and b.max() <= 1
+    # Along a game the mover alternates, so consecutive balances are opposite unless a
+    # challenge removed something or the game restarted.
+    assert (b != 0).any(), "no piece was ever removed in 200 plies of 16 games"
+    for i in range(config.envs):
+        for t in range(1, 200):
+            if not r.ended[t - 1, i] and not r.obs[t, i].reshape(38, 72)[33].any():
+                assert b[t, i] == pytest.approx(-b[t - 1, i]), (t, i)
+
+
+def test_a_move_limit_draw_trains_on_the_cap_reward_and_counts_as_a_draw(ppo):
+    config = small(ppo, seed=6, envs=16, move_limit=2, cap_reward=-0.5)
+    collector = ppo.Collector(config)
+    rollout = collector.collect(ppo.init_params(jax.random.PRNGKey(6), config.hidden))
+    drawn = rollout.capped & rollout.ended
+    assert drawn.any(), "two quiet plies never drew a game"
+    assert (rollout.reward[rollout.capped] == 0).all()
+    assert 0.0 in collector.games
 
 
 def test_capped_games_train_on_the_cap_reward_but_count_as_draws(ppo):
@@ -251,3 +321,38 @@ def test_the_convolutional_network_plays_legal_moves_and_saves(ppo, tmp_path):
         ppo.load_params(str(tmp_path / "conv.npz"), 8)
     _, history = ppo.train(dataclasses_replace(config, steps=2_000), log=lambda _: None)
     assert all(np.isfinite(row["policy_loss"]) for row in history)
+
+
+def test_a_residual_on_greedy_starts_as_greedy_softened_and_learns_its_scale(ppo, tmp_path):
+    config = small(ppo, seed=9, envs=16, greedy_prior=4.0, opponent="greedy")
+    params = ppo.init_params(jax.random.PRNGKey(9), 64, "mlp", 4.0)
+    r = ppo.Collector(config).collect(params)
+    assert r.scores is not None and r.scores.shape == r.mask.shape
+    # Greedy's scores are taken where the learner moves, none where the opponent does.
+    assert (r.scores[~r.learner] == 0).all() and (r.scores[r.learner] != 0).any()
+    assert (r.scores[~r.mask] == 0).all()
+    # With the network's own logits zero, the policy is softmax(scale × clipped scores).
+    flat = {k: (v * 0 if k in ("wp", "bp") else v) for k, v in params.items()}
+    rows = np.flatnonzero(r.learner[0])
+    obs, mask, scores = r.obs[0][rows], r.mask[0][rows], r.scores[0][rows]
+    log_probs, _ = ppo.network(flat, obs, mask, scores)
+    logits = np.where(mask, 4.0 * np.clip(scores, -ppo.PRIOR_CLIP, ppo.PRIOR_CLIP), -np.inf)
+    top = logits.max(1, keepdims=True)
+    expected = logits - top - np.log(np.exp(logits - top).sum(1, keepdims=True))
+    np.testing.assert_allclose(np.asarray(log_probs)[mask], expected[mask], rtol=1e-4, atol=1e-4)
+    # Its most probable move is one Greedy scores best.
+    chosen = np.asarray(ppo.best(flat, obs, mask, scores))
+    best_score = np.where(mask, scores, -np.inf).max(1)
+    assert (scores[np.arange(len(rows)), chosen] == best_score).all()
+    # The scale is a parameter: training moves it, saving and loading keep it.
+    trained, _ = ppo.train(dataclasses_replace(config, steps=3_000), log=lambda _: None)
+    assert float(trained["greedy_prior"]) != 4.0
+    ppo.save_params(tmp_path / "residual.npz", trained)
+    loaded = ppo.load_params(str(tmp_path / "residual.npz"), 64)
+    assert float(loaded["greedy_prior"]) == float(trained["greedy_prior"])
+    # A plain saved policy gains the scale when a residual run starts from it.
+    ppo.save_params(tmp_path / "plain.npz", ppo.init_params(jax.random.PRNGKey(1), 64))
+    assert "greedy_prior" not in ppo.load_params(str(tmp_path / "plain.npz"), 64)
+    assert float(ppo.load_params(str(tmp_path / "plain.npz"), 64, "mlp", 2.5)["greedy_prior"]) == 2.5
+    # Evaluation plays it with its scores too.
+    assert sum(ppo.evaluate(trained, "random", 2, seed=1, max_plies=100)) == 2

@@ -69,6 +69,42 @@ def test_an_agent_chooses_in_the_batch_as_in_each_game():
         salpakan.VecEnv(2, observations=False).agent_actions(salpakan.Greedy(1))
 
 
+def test_greedy_scores_in_the_batch_are_its_scores_in_each_game():
+    env = salpakan.VecEnv(5, seed=8)
+    _, masks = env.reset()
+    games = [salpakan.Game(*env.episode_start(i)[:2], first=env.episode_start(i)[2]) for i in range(5)]
+    told_apart = 0
+    for ply in range(80):
+        choose = np.array([(i + ply) % 3 != 0 for i in range(5)])
+        scores = env.greedy_scores(choose)
+        assert scores.dtype == np.float32 and scores.shape == (5, salpakan.NUM_ACTIONS)
+        chosen = env.agent_actions(salpakan.Greedy(2))
+        for i, game in enumerate(games):
+            if not choose[i]:
+                assert (scores[i] == 0).all()
+                continue
+            own = salpakan.Greedy.scores(game.tracker(game.side_to_move))
+            assert own.tobytes() == scores[i].tobytes(), (ply, i)
+            assert (scores[i][~masks[i]] == 0).all()
+            legal = scores[i][masks[i]]
+            assert scores[i][chosen[i]] == pytest.approx(legal.max())  # Greedy plays a best one
+            told_apart += legal.max() - legal.min() > 1.0
+            # Not the tracker's turn: nothing to score.
+            other = "black" if game.side_to_move == "white" else "white"
+            assert (salpakan.Greedy.scores(game.tracker(other)) == 0).all()
+        _, _, terminations, truncations, masks = env.step(chosen)
+        for i, game in enumerate(games):
+            game.play_action(int(chosen[i]))
+            if terminations[i] or truncations[i]:
+                white, black, first, _ = env.episode_start(i)
+                games[i] = salpakan.Game(white, black, first=first)
+    assert told_apart > 50
+    with pytest.raises(salpakan.ArgumentError, match="4 choice flags for 5 games"):
+        env.greedy_scores([True] * 4)
+    with pytest.raises(salpakan.ArgumentError, match="trackers"):
+        salpakan.VecEnv(2, observations=False).greedy_scores()
+
+
 def test_vecenv_without_observations_and_bad_actions():
     env = salpakan.VecEnv(4, seed=1, observations=False)
     observations, masks = env.reset()

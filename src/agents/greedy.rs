@@ -43,20 +43,88 @@ impl Greedy {
     }
 }
 
+impl Greedy {
+    /// Each legal move of `me`'s side with the score `Greedy` gives it, in the order of
+    /// [`Tracker::legal_moves`]: material units (a Private 1, a Spy 6, a General of five stars
+    /// 13; a won game 1,000), the moves [`choose`](Agent::choose) draws from being those with
+    /// the highest. Empty when it is not `me`'s turn or the game is over. A learner can start
+    /// from these (a residual on `Greedy`'s judgement); [`VecEnv::greedy_scores`] gives them
+    /// for a whole batch.
+    ///
+    /// [`VecEnv::greedy_scores`]: crate::VecEnv::greedy_scores
+    ///
+    /// ```
+    /// use salpakan::{Agent, Game, Greedy, Rules, Setup, Side};
+    ///
+    /// let rules = Rules::default();
+    /// let game = Game::new(Setup::random(Side::White, rules, 1),
+    ///     Setup::random(Side::Black, rules, 2), Side::White, rules)?;
+    /// let me = game.tracker(Side::White)?;
+    /// let scores = Greedy::scores(&me);
+    /// assert_eq!(scores.len(), me.legal_moves().len());
+    /// let best = scores.iter().map(|&(_, s)| s).fold(f64::NEG_INFINITY, f64::max);
+    /// let chosen = Greedy::new(7).choose(&me).unwrap();
+    /// assert!(scores.iter().any(|&(mv, s)| mv == chosen && s == best));
+    /// assert!(Greedy::scores(&game.tracker(Side::Black)?).is_empty()); // not Black's turn
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn scores(me: &Tracker) -> Vec<(Move, f64)> {
+        if !my_turn(me) {
+            return Vec::new();
+        }
+        let Ok(beliefs) = me.beliefs() else {
+            return Vec::new();
+        };
+        me.legal_moves()
+            .iter()
+            .map(|&mv| (mv, score(me, &beliefs, mv)))
+            .collect()
+    }
+
+    /// [`Greedy::scores`] laid out by action id ([`Move::action`]): each legal action's
+    /// score, 0 for the others (the legal-action mask tells them apart). All 0 when it is not
+    /// `me`'s turn.
+    ///
+    /// ```
+    /// use salpakan::{Game, Greedy, Rules, Setup, Side};
+    ///
+    /// let rules = Rules::default();
+    /// let game = Game::new(Setup::random(Side::White, rules, 3),
+    ///     Setup::random(Side::Black, rules, 4), Side::Black, rules)?;
+    /// let me = game.tracker(Side::Black)?;
+    /// let row = Greedy::action_scores(&me);
+    /// for (mv, score) in Greedy::scores(&me) {
+    ///     assert_eq!(row[usize::from(mv.action().unwrap())], score as f32);
+    /// }
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn action_scores(me: &Tracker) -> [f32; Move::NUM_ACTIONS] {
+        let mut row = [0.0; Move::NUM_ACTIONS];
+        for (mv, score) in Greedy::scores(me) {
+            if let Some(action) = mv.action() {
+                // Material counts and 1,000 for a won game: f32 holds them.
+                #[allow(clippy::cast_possible_truncation)]
+                let score = score as f32;
+                row[usize::from(action)] = score;
+            }
+        }
+        row
+    }
+}
+
 impl Agent for Greedy {
     fn choose(&mut self, me: &Tracker) -> Option<Move> {
-        if !my_turn(me) {
-            return None;
-        }
-        let beliefs = me.beliefs().ok()?;
-        let moves = me.legal_moves();
-        let scores: Vec<f64> = moves.iter().map(|&mv| score(me, &beliefs, mv)).collect();
-        let best = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let ties: Vec<Move> = moves
+        let scores = Greedy::scores(me);
+        let best = scores
             .iter()
-            .zip(&scores)
-            .filter(|&(_, &s)| s >= best - 1e-9)
-            .map(|(&mv, _)| mv)
+            .map(|&(_, s)| s)
+            .fold(f64::NEG_INFINITY, f64::max);
+        let ties: Vec<Move> = scores
+            .iter()
+            .filter(|&&(_, s)| s >= best - 1e-9)
+            .map(|&(mv, _)| mv)
             .collect();
         if ties.is_empty() {
             return None;

@@ -346,6 +346,91 @@ fn an_agent_in_the_batch_chooses_as_in_each_game() {
     assert!(blind.moves(&random).is_ok(), "a refusal changes nothing");
 }
 
+/// `Greedy`'s scores through the batch are those it gives each game's side to move, laid out
+/// by action: the legal actions' scores, 0 elsewhere and in games not chosen; its own choice
+/// is a highest-scored action; the refusals are those of `agent_actions`.
+#[test]
+fn greedy_scores_in_the_batch_are_its_scores_in_each_game() {
+    let rules = Rules::default();
+    let mut env = VecEnv::new(N, 9, rules, true, 0);
+    let mut buffers = Buffers::new(N);
+    env.reset(buffers.out());
+    let mut games: Vec<Game> = (0..N)
+        .map(|i| {
+            let (white, black, first, _) = env.episode_start(i).unwrap();
+            Game::new(white.clone(), black.clone(), first, rules).unwrap()
+        })
+        .collect();
+    let mut scores = vec![0f32; N * Move::NUM_ACTIONS];
+    let mut chosen = [0i64; N];
+    let mut spread = 0;
+    for ply in 0..150 {
+        let flags: Vec<bool> = (0..N).map(|i| (i + ply) % 4 != 0).collect();
+        env.greedy_scores(Some(&flags), &mut scores).unwrap();
+        env.agent_actions(&mut Greedy::new(3), None, &mut chosen)
+            .unwrap();
+        for i in 0..N {
+            let row = &scores[i * Move::NUM_ACTIONS..(i + 1) * Move::NUM_ACTIONS];
+            let mask = &buffers.masks[i * Move::NUM_ACTIONS..(i + 1) * Move::NUM_ACTIONS];
+            if !flags[i] {
+                assert!(row.iter().all(|&s| s == 0.0), "ply {ply}, game {i}");
+                continue;
+            }
+            // The same scores, asked of the game itself.
+            let game = &games[i];
+            let tracker = game.tracker(game.side_to_move()).unwrap();
+            let mut expected = vec![0f32; Move::NUM_ACTIONS];
+            for (mv, score) in Greedy::scores(&tracker) {
+                expected[usize::from(mv.action().unwrap())] = score as f32;
+            }
+            assert_eq!(row, &expected[..], "ply {ply}, game {i}");
+            for (&score, &legal) in row.iter().zip(mask) {
+                assert!(legal || score == 0.0, "an illegal action scored, ply {ply}");
+            }
+            let best = row
+                .iter()
+                .zip(mask)
+                .filter(|&(_, &legal)| legal)
+                .map(|(&s, _)| s)
+                .fold(f32::NEG_INFINITY, f32::max);
+            let worst = row
+                .iter()
+                .zip(mask)
+                .filter(|&(_, &legal)| legal)
+                .map(|(&s, _)| s)
+                .fold(f32::INFINITY, f32::min);
+            spread += usize::from(best - worst > 1.0);
+            let choice = usize::try_from(chosen[i]).unwrap();
+            assert!(
+                (row[choice] - best).abs() < 1e-4,
+                "Greedy chose below its best"
+            );
+        }
+        let moves = env.moves(&chosen).expect("Greedy's actions are legal");
+        env.step(&moves, buffers.out());
+        for (i, game) in games.iter_mut().enumerate() {
+            game.play(moves[i]).unwrap();
+            if buffers.results[i].terminated || buffers.results[i].truncated {
+                let (white, black, first, _) = env.episode_start(i).unwrap();
+                *game = Game::new(white.clone(), black.clone(), first, rules).unwrap();
+            }
+        }
+    }
+    assert!(spread > 100, "scores told moves apart only {spread} times");
+    assert_eq!(
+        env.greedy_scores(Some(&[true; N - 1]), &mut scores),
+        Err(StepError::Choices {
+            flags: N - 1,
+            games: N
+        })
+    );
+    let blind = VecEnv::new(N, 4, rules, false, 0);
+    assert_eq!(
+        blind.greedy_scores(None, &mut scores),
+        Err(StepError::NoTrackers)
+    );
+}
+
 /// A step split into jobs (as threads run them) writes exactly what the whole step writes.
 #[test]
 fn split_steps_equal_whole_steps() {
