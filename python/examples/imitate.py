@@ -11,7 +11,9 @@ policy that already plays like its teacher has wins to learn from.
 Every game of the batch is played by the teacher on both sides (``VecEnv.agent_actions``: each
 side sees only its own tracker) or, from ``--mix`` of the way on, half the plies by the policy
 itself, sampled (DAgger: the teacher still names the move to learn in the positions the policy
-leads to). Each decision is a sample: the observation, the mask, the teacher's move, and the
+leads to). With ``--greedy-prior B`` the policy is ``ppo_jax.py``'s residual on ``Greedy``'s
+move scores (a learned scale starting at B): it learns where the teacher departs from
+``Greedy``. Each decision is a sample: the observation, the mask, the teacher's move, and the
 game's result for the side that moved (+1, -1, 0 for a draw or the ply cap), which the value
 head learns. A rollout's samples are used for ``--epochs`` passes of minibatches and then
 dropped, so memory stays that of one rollout. "Steps" counts samples.
@@ -63,6 +65,7 @@ class Config:
     max_plies: int = 1000
     formation: str = "random"
     net: str = "mlp"
+    greedy_prior: float = 0.0
 
     def __post_init__(self) -> None:
         if self.teacher not in TEACHERS:
@@ -72,11 +75,13 @@ class Config:
         )
         if not 0.0 <= self.mix <= 1.0:
             raise ValueError(f"mix must lie in [0, 1], not {self.mix}")
+        if not 0.0 <= self.greedy_prior <= 100.0:
+            raise ValueError(f"greedy_prior must lie in [0, 100], not {self.greedy_prior}")
 
 
 def imitation_loss(params, batch, value_weight):
     """Cross-entropy to the teacher's move plus the value's squared error; and the accuracy."""
-    log_probs, values = ppo_jax.network(params, batch["obs"], batch["mask"])
+    log_probs, values = ppo_jax.network(params, batch["obs"], batch["mask"], batch.get("scores"))
     chosen = jnp.take_along_axis(log_probs, batch["action"][:, None], axis=1)[:, 0]
     policy_loss = -chosen.mean()
     value_loss = 0.5 * jnp.mean((values - batch["result"]) ** 2)
@@ -120,36 +125,42 @@ class Teacher:
     def collect(self, params, dagger: bool) -> Dict[str, np.ndarray]:
         """One rollout: the samples of every game that ended in it, with their results."""
         n = self.config.envs
-        done: List[Tuple[np.ndarray, np.ndarray, int, float]] = []
+        prior = "greedy_prior" in params
+        done: List[Tuple[np.ndarray, np.ndarray, int, float, Optional[np.ndarray]]] = []
         for _ in range(self.config.rollout):
             obs = self.obs.reshape(n, ppo_jax.OBSERVATION_LEN)
+            scores = self.env.greedy_scores() if prior else None
             teacher = self.env.agent_actions(self.agent)
             played = teacher
             if dagger:
                 self.key, key = jax.random.split(self.key)
-                own = np.asarray(ppo_jax.act(params, obs, self.mask, key)[0], dtype=np.int64)
-                played = np.where(self.rng.random(n) < 0.5, own, teacher)
+                own = ppo_jax.act(params, obs, self.mask, key, scores)[0]
+                played = np.where(self.rng.random(n) < 0.5, np.asarray(own, np.int64), teacher)
             for i in range(n):
-                sample = (obs[i].astype(np.float16), self.mask[i].copy(), int(teacher[i]), 0)
+                row = scores[i].copy() if prior else None
+                sample = (obs[i].astype(np.float16), self.mask[i].copy(), int(teacher[i]), 0, row)
                 self.waiting[i].append(sample)
             self.obs, reward, terminated, truncated, self.mask = self.env.step(played)
             for i in np.flatnonzero(terminated | truncated):
                 # The result for the side that just moved; the sides alternate back from it.
                 last = float(reward[i]) if terminated[i] else 0.0
                 samples = self.waiting[i]
-                for k, (o, m, a, _) in enumerate(samples):
+                for k, (o, m, a, _, c) in enumerate(samples):
                     sign = 1.0 if (len(samples) - 1 - k) % 2 == 0 else -1.0
-                    done.append((o, m, a, sign * last))
+                    done.append((o, m, a, sign * last, c))
                 self.waiting[i] = []
                 self.games += 1
         if not done:
             return {}
-        return {
+        data = {
             "obs": np.stack([d[0] for d in done]).astype(np.float32),
             "mask": np.stack([d[1] for d in done]),
             "action": np.array([d[2] for d in done], np.int64),
             "result": np.array([d[3] for d in done], np.float32),
         }
+        if prior:
+            data["scores"] = np.stack([d[4] for d in done])
+        return data
 
 
 def train(
@@ -161,7 +172,9 @@ def train(
 ) -> Tuple[ppo_jax.Params, List[Dict[str, float]]]:
     """Learns the teacher's moves for ``config.steps`` samples; returns the parameters and the
     log rows."""
-    params = ppo_jax.init_params(jax.random.PRNGKey(config.seed), config.hidden, config.net)
+    params = ppo_jax.init_params(
+        jax.random.PRNGKey(config.seed), config.hidden, config.net, config.greedy_prior
+    )
     opt_state = ppo_jax.adam_init(params)
     update = make_update(config)
     teacher = Teacher(config)

@@ -120,9 +120,35 @@ def test_a_short_run_with_dagger(imitate, tmp_path):
     assert all(np.array_equal(loaded[k], params[k]) for k in params)
 
 
+def test_a_residual_learns_from_greedy_s_scores_of_the_teacher_s_positions(imitate, tmp_path):
+    config = small(imitate, seed=4, greedy_prior=3.0, teacher="level-5")
+    teacher = imitate.Teacher(config)
+    params = imitate.ppo_jax.init_params(jax.random.PRNGKey(4), 64, "mlp", 3.0)
+    data = {}
+    while not data:
+        data = teacher.collect(params, dagger=True)
+    n = len(data["action"])
+    assert data["scores"].shape == (n, imitate.ppo_jax.ACTIONS)
+    # The scores are Greedy's of the position each sample was taken in: 0 where illegal, and
+    # level 5 (Greedy but for its random tenth) plays a best-scored move most of the time.
+    assert (data["scores"][~data["mask"]] == 0).all()
+    best = np.where(data["mask"], data["scores"], -np.inf).max(axis=1)
+    agrees = data["scores"][np.arange(n), data["action"]] == best
+    assert agrees.mean() > 0.6
+    params, _ = imitate.train(config, eval_every=20_000, eval_games=2, out=tmp_path, log=lambda _: None)
+    assert float(params["greedy_prior"]) != 3.0  # the scale learns too
+    loaded = imitate.ppo_jax.load_params(str(tmp_path / "params.npz"), 64)
+    assert float(loaded["greedy_prior"]) == float(params["greedy_prior"])
+
+
 @pytest.mark.parametrize(
     "changes, words",
-    [({"teacher": "random"}, "teacher 'random'"), ({"mix": 2.0}, "mix"), ({"formation": "x"}, "formation 'x'")],
+    [
+        ({"teacher": "random"}, "teacher 'random'"),
+        ({"mix": 2.0}, "mix"),
+        ({"formation": "x"}, "formation 'x'"),
+        ({"greedy_prior": -1.0}, "greedy_prior"),
+    ],
 )
 def test_a_bad_config_is_refused_by_name(imitate, changes, words):
     with pytest.raises(ValueError, match=words):

@@ -165,6 +165,9 @@ fn choices_ignore_unobserved_enemy_ranks() {
             other.tracker(viewer).unwrap(),
         );
         assert_eq!(a, b, "the viewer cannot tell the games apart");
+        // Greedy's scores of every move, a learner's feature, bit for bit.
+        let bits = |me: &salpakan::Tracker| Greedy::action_scores(me).map(f32::to_bits);
+        assert_eq!(bits(&a), bits(&b));
         for agent_seed in 0..3 {
             assert_eq!(
                 Greedy::new(agent_seed).choose(&a),
