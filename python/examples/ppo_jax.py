@@ -574,24 +574,27 @@ def evaluate(
     max_plies: int = 1000,
     sample: bool = True,
     formation: str = "random",
+    move_limit: int = 0,
 ) -> Tuple[int, int, int]:
     """W/D/L of the policy over ``games`` games against ``Random``, ``Greedy`` or a level.
 
     Game ``g`` is dealt from seed ``seed + g // 2`` (by ``formation``, as ``deal`` does): each
     deal is played twice with the sides swapped, and the first mover alternates, as in the
-    tournament. The opponent sees its own tracker only; the policy sees its tracker's
-    observation and mask. All games advance together, one batched forward a ply.
+    tournament. Games are played by the rules' ``move_limit`` (0: none), as a run trains by
+    them: the observation shows the plies since the last challenge against it. The opponent
+    sees its own tracker only; the policy sees its tracker's observation and mask. All games
+    advance together, one batched forward a ply.
     """
     rows = []
     for g in range(games):
         number = seed + g // 2
         first = "white" if (g // 2) % 2 == 0 else "black"
         if formation == "random":
-            game = salpakan.Game(seed=number, first=first)
+            game = salpakan.Game(seed=number, first=first, move_limit=move_limit)
         else:
             white = deal(formation, "white", number * 2)
             black = deal(formation, "black", number * 2 + 1)
-            game = salpakan.Game(white, black, first=first)
+            game = salpakan.Game(white, black, first=first, move_limit=move_limit)
         me = "white" if g % 2 == 0 else "black"
         them = "black" if me == "white" else "white"
         rows.append(
@@ -652,12 +655,23 @@ EVALUATION_DEALS = {"random": 10_000, "greedy": 20_000} | {
 
 
 def scored(
-    params: Params, opponent: str, games: int, seed: int, formation: str = "random"
+    params: Params,
+    opponent: str,
+    games: int,
+    seed: int,
+    formation: str = "random",
+    move_limit: int = 0,
 ) -> Tuple[float, float, float, str]:
-    """The policy's score against ``opponent`` over ``games`` fresh games of run ``seed``, its
-    95% interval (low, high), and a line saying them with the W/D/L."""
+    """The policy's score against ``opponent`` over ``games`` fresh games of run ``seed`` (by
+    the rules' ``move_limit``), its 95% interval (low, high), and a line saying them with the
+    W/D/L."""
     w, d, l = evaluate(
-        params, opponent, games, seed=EVALUATION_DEALS[opponent] + seed, formation=formation
+        params,
+        opponent,
+        games,
+        seed=EVALUATION_DEALS[opponent] + seed,
+        formation=formation,
+        move_limit=move_limit,
     )
     point, low, high = evaluation.score(w, d, l)
     line = (
@@ -763,7 +777,7 @@ def train(
             for opponent, column in against:
                 evaluation_started = time.perf_counter()
                 point, low, high, line = scored(
-                    params, opponent, eval_games, config.seed, config.formation
+                    params, opponent, eval_games, config.seed, config.formation, config.move_limit
                 )
                 evaluating += time.perf_counter() - evaluation_started
                 row.update(
@@ -825,10 +839,11 @@ def main() -> None:
     params, history = train(
         config, args.eval_every, args.eval_games, out=args.out, eval_greedy=args.eval_greedy
     )
+    rules = (config.seed, config.formation, config.move_limit)
     if args.greedy_games:
-        print(scored(params, "greedy", args.greedy_games, config.seed, config.formation)[3])
+        print(scored(params, "greedy", args.greedy_games, *rules)[3])
     if args.target_games and config.opponent.startswith("level-"):
-        print(scored(params, config.opponent, args.target_games, config.seed, config.formation)[3])
+        print(scored(params, config.opponent, args.target_games, *rules)[3])
     if args.out:
         write_curve(args.out / "curve.csv", history)
         save_params(args.out / "params.npz", params)

@@ -135,7 +135,8 @@ def test_a_residual_learns_from_greedy_s_scores_of_the_teacher_s_positions(imita
     best = np.where(data["mask"], data["scores"], -np.inf).max(axis=1)
     agrees = data["scores"][np.arange(n), data["action"]] == best
     assert agrees.mean() > 0.6
-    params, _ = imitate.train(config, eval_every=20_000, eval_games=2, out=tmp_path, log=lambda _: None)
+    quiet = lambda _: None  # noqa: E731
+    params, _ = imitate.train(config, eval_every=20_000, eval_games=2, out=tmp_path, log=quiet)
     assert float(params["greedy_prior"]) != 3.0  # the scale learns too
     loaded = imitate.ppo_jax.load_params(str(tmp_path / "params.npz"), 64)
     assert float(loaded["greedy_prior"]) == float(params["greedy_prior"])

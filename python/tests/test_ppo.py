@@ -263,6 +263,14 @@ def test_a_move_limit_draw_trains_on_the_cap_reward_and_counts_as_a_draw(ppo):
     assert 0.0 in collector.games
 
 
+def test_evaluation_plays_by_the_run_s_move_limit(ppo):
+    params = ppo.init_params(jax.random.PRNGKey(0), 64)
+    # Two plies without a challenge end every game at its start.
+    assert ppo.evaluate(params, "random", 4, seed=1, move_limit=2) == (0, 4, 0)
+    w, d, l = ppo.evaluate(params, "random", 4, seed=1)
+    assert w + l > 0, "without the limit some game is decided"
+
+
 def test_capped_games_train_on_the_cap_reward_but_count_as_draws(ppo):
     config = small(ppo, seed=2, envs=8, max_plies=3, cap_reward=-1.0)
     collector = ppo.Collector(config)
@@ -353,6 +361,7 @@ def test_a_residual_on_greedy_starts_as_greedy_softened_and_learns_its_scale(ppo
     # A plain saved policy gains the scale when a residual run starts from it.
     ppo.save_params(tmp_path / "plain.npz", ppo.init_params(jax.random.PRNGKey(1), 64))
     assert "greedy_prior" not in ppo.load_params(str(tmp_path / "plain.npz"), 64)
-    assert float(ppo.load_params(str(tmp_path / "plain.npz"), 64, "mlp", 2.5)["greedy_prior"]) == 2.5
+    started = ppo.load_params(str(tmp_path / "plain.npz"), 64, "mlp", 2.5)
+    assert float(started["greedy_prior"]) == 2.5
     # Evaluation plays it with its scores too.
     assert sum(ppo.evaluate(trained, "random", 2, seed=1, max_plies=100)) == 2

@@ -42,6 +42,18 @@ def test_vecenv_equals_single_games(threads):
     assert episodes_ended >= 8
 
 
+def step_with_games(env, games, actions):
+    """Steps ``env`` and plays the same actions in ``games`` (one per game of the batch), each
+    restarted as its game's next episode when it ends; returns the masks."""
+    _, _, terminations, truncations, masks = env.step(actions)
+    for i, game in enumerate(games):
+        game.play_action(int(actions[i]))
+        if terminations[i] or truncations[i]:
+            white, black, first, _ = env.episode_start(i)
+            games[i] = salpakan.Game(white, black, first=first)
+    return masks
+
+
 def test_an_agent_chooses_in_the_batch_as_in_each_game():
     env = salpakan.VecEnv(6, seed=4)
     env.reset()
@@ -55,12 +67,7 @@ def test_an_agent_chooses_in_the_batch_as_in_each_game():
             expected = agent.choose_in(game, game.side_to_move).action if choose[i] else -1
             assert chosen[i] == expected, (ply, i)
         actions = np.where(choose, chosen, env.sample_actions())
-        _, _, terminations, truncations, _ = env.step(actions)
-        for i, game in enumerate(games):
-            game.play_action(int(actions[i]))
-            if terminations[i] or truncations[i]:
-                white, black, first, _ = env.episode_start(i)
-                games[i] = salpakan.Game(white, black, first=first)
+        step_with_games(env, games, actions)
     with pytest.raises(salpakan.ArgumentError, match="5 choice flags for 6 games"):
         env.agent_actions(salpakan.Random(1), [True] * 5)
     with pytest.raises(salpakan.ArgumentError, match="Random, Greedy, Ismcts or Level"):
@@ -72,7 +79,8 @@ def test_an_agent_chooses_in_the_batch_as_in_each_game():
 def test_greedy_scores_in_the_batch_are_its_scores_in_each_game():
     env = salpakan.VecEnv(5, seed=8)
     _, masks = env.reset()
-    games = [salpakan.Game(*env.episode_start(i)[:2], first=env.episode_start(i)[2]) for i in range(5)]
+    starts = [env.episode_start(i) for i in range(5)]
+    games = [salpakan.Game(white, black, first=first) for white, black, first, _ in starts]
     told_apart = 0
     for ply in range(80):
         choose = np.array([(i + ply) % 3 != 0 for i in range(5)])
@@ -92,12 +100,7 @@ def test_greedy_scores_in_the_batch_are_its_scores_in_each_game():
             # Not the tracker's turn: nothing to score.
             other = "black" if game.side_to_move == "white" else "white"
             assert (salpakan.Greedy.scores(game.tracker(other)) == 0).all()
-        _, _, terminations, truncations, masks = env.step(chosen)
-        for i, game in enumerate(games):
-            game.play_action(int(chosen[i]))
-            if terminations[i] or truncations[i]:
-                white, black, first, _ = env.episode_start(i)
-                games[i] = salpakan.Game(white, black, first=first)
+        masks = step_with_games(env, games, chosen)
     assert told_apart > 50
     with pytest.raises(salpakan.ArgumentError, match="4 choice flags for 5 games"):
         env.greedy_scores([True] * 4)

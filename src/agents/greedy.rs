@@ -41,9 +41,7 @@ impl Greedy {
             rng: SplitMix64::new(seed),
         }
     }
-}
 
-impl Greedy {
     /// Each legal move of `me`'s side with the score `Greedy` gives it, in the order of
     /// [`Tracker::legal_moves`]: material units (a Private 1, a Spy 6, a General of five stars
     /// 13; a won game 1,000), the moves [`choose`](Agent::choose) draws from being those with

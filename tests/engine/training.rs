@@ -278,6 +278,12 @@ fn every_game_is_the_game_the_rules_play() {
     assert!(ends > 0 && cuts > 0, "{ends} games ended, {cuts} were cut");
 }
 
+/// Game `i`'s current episode as a game of its own, from its start.
+fn episode_game(env: &VecEnv, i: usize, rules: Rules) -> Game {
+    let (white, black, first, _) = env.episode_start(i).unwrap();
+    Game::new(white.clone(), black.clone(), first, rules).unwrap()
+}
+
 /// A built-in agent asked through the batch chooses what it would choose in each game, handed
 /// the side to move's tracker; games not chosen for get -1; and the refusals change nothing.
 #[test]
@@ -286,12 +292,7 @@ fn an_agent_in_the_batch_chooses_as_in_each_game() {
     let mut env = VecEnv::new(N, 4, rules, true, 0);
     let mut buffers = Buffers::new(N);
     env.reset(buffers.out());
-    let mut games: Vec<Game> = (0..N)
-        .map(|i| {
-            let (white, black, first, _) = env.episode_start(i).unwrap();
-            Game::new(white.clone(), black.clone(), first, rules).unwrap()
-        })
-        .collect();
+    let mut games: Vec<Game> = (0..N).map(|i| episode_game(&env, i, rules)).collect();
     let (mut chosen, mut random) = ([0i64; N], [0i64; N]);
     let mut challenges = 0;
     for ply in 0..120 {
@@ -320,8 +321,7 @@ fn an_agent_in_the_batch_chooses_as_in_each_game() {
             challenges += usize::from(game.play(moves[i]).unwrap().outcome.is_some());
             let result = buffers.results[i];
             if result.terminated || result.truncated {
-                let (white, black, first, _) = env.episode_start(i).unwrap();
-                *game = Game::new(white.clone(), black.clone(), first, rules).unwrap();
+                *game = episode_game(&env, i, rules);
             }
         }
     }
@@ -355,12 +355,7 @@ fn greedy_scores_in_the_batch_are_its_scores_in_each_game() {
     let mut env = VecEnv::new(N, 9, rules, true, 0);
     let mut buffers = Buffers::new(N);
     env.reset(buffers.out());
-    let mut games: Vec<Game> = (0..N)
-        .map(|i| {
-            let (white, black, first, _) = env.episode_start(i).unwrap();
-            Game::new(white.clone(), black.clone(), first, rules).unwrap()
-        })
-        .collect();
+    let mut games: Vec<Game> = (0..N).map(|i| episode_game(&env, i, rules)).collect();
     let mut scores = vec![0f32; N * Move::NUM_ACTIONS];
     let mut chosen = [0i64; N];
     let mut spread = 0;
@@ -411,8 +406,7 @@ fn greedy_scores_in_the_batch_are_its_scores_in_each_game() {
         for (i, game) in games.iter_mut().enumerate() {
             game.play(moves[i]).unwrap();
             if buffers.results[i].terminated || buffers.results[i].truncated {
-                let (white, black, first, _) = env.episode_start(i).unwrap();
-                *game = Game::new(white.clone(), black.clone(), first, rules).unwrap();
+                *game = episode_game(&env, i, rules);
             }
         }
     }
