@@ -75,8 +75,6 @@ class Config:
         )
         if not 0.0 <= self.mix <= 1.0:
             raise ValueError(f"mix must lie in [0, 1], not {self.mix}")
-        if not 0.0 <= self.greedy_prior <= 100.0:
-            raise ValueError(f"greedy_prior must lie in [0, 100], not {self.greedy_prior}")
 
 
 def imitation_loss(params, batch, value_weight):

@@ -116,15 +116,15 @@ class Config:
             raise ValueError(f"move_limit must lie in [0, 65535], not {self.move_limit}")
         if not 0.0 <= self.material <= 1.0:
             raise ValueError(f"material must lie in [0, 1], not {self.material}")
-        if not 0.0 <= self.greedy_prior <= 100.0:
-            raise ValueError(f"greedy_prior must lie in [0, 100], not {self.greedy_prior}")
         if not 0.0 <= self.gamma <= 1.0 or not 0.0 <= self.gae_lambda <= 1.0:
             raise ValueError("gamma and gae_lambda must lie in [0, 1]")
 
 
 def check_common(config: Any, positive: Tuple[str, ...]) -> None:
     """The checks a trainer's config shares with the others': a known network and formation,
-    and each field named in ``positive`` at least 1."""
+    a ``greedy_prior`` scale in [0, 100], and each field named in ``positive`` at least 1."""
+    if not 0.0 <= config.greedy_prior <= 100.0:
+        raise ValueError(f"greedy_prior must lie in [0, 100], not {config.greedy_prior}")
     if config.net not in NETS:
         raise ValueError(f"net {config.net!r}: choose one of {', '.join(NETS)}")
     if config.formation not in FORMATIONS:
