@@ -82,6 +82,7 @@ def agent(name: str, seed: int, budget: int) -> Choose:
         "random": lambda: salpakan.Random(seed),
         "greedy": lambda: salpakan.Greedy(seed),
         "ismcts": lambda: salpakan.Ismcts(seed, budget),
+        "learned": lambda: salpakan.Learned(seed),
     }[name]()
     return player.choose
 
@@ -211,7 +212,7 @@ def arguments(argv: Optional[list[str]] = None) -> argparse.Namespace:
     parser.add_argument(
         "--agent",
         default="greedy",
-        choices=["random", "greedy", "ismcts"],
+        choices=["random", "greedy", "ismcts", "learned"],
         help="the package's agent this bot plays with (default: %(default)s)",
     )
     parser.add_argument(

@@ -15,8 +15,10 @@ In each game the learner holds one side, drawn anew for every game; the other si
 opponent: ``random`` (``VecEnv.sample_actions``, uniform over the legal moves), ``greedy``
 (``VecEnv.agent_actions`` with ``Greedy``, which sees only its side's tracker), ``mixed``
 (Greedy or Random, drawn anew for every game), ``self`` (the current policy, sampled, not
-trained on) or ``level-N`` (``salpakan.Level(N)``, also through ``agent_actions``: a budgeted
-best response to that level). "Steps" counts the learner's own decisions: each is one training
+trained on), ``level-N`` (``salpakan.Level(N)``, also through ``agent_actions``: a budgeted
+best response to that level) or ``level-A..B`` (a level from A to B, drawn anew for each game:
+``level-4..6`` is ``Greedy`` with 25, 10 and 0% of its moves random, so the learner cannot count
+on the one opponent's habits). "Steps" counts the learner's own decisions: each is one training
 sample. The reward is the game's end: +1 won, -1 lost, 0 for a draw, and ``--cap-reward`` (0
 unless given) for a game cut at the ply cap: below 0, stalling to the cap is worth less than a
 draw. ``--move-limit N`` plays by the rules' optional limit (a game with N plies without a
@@ -50,6 +52,7 @@ import csv
 import dataclasses
 import math
 import os
+import re
 import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
@@ -105,8 +108,10 @@ class Config:
     greedy_prior: float = 0.0
 
     def __post_init__(self) -> None:
-        if self.opponent not in OPPONENTS:
-            raise ValueError(f"opponent {self.opponent!r}: choose one of {', '.join(OPPONENTS)}")
+        if self.opponent not in OPPONENTS and level_range(self.opponent) is None:
+            raise ValueError(
+                f"opponent {self.opponent!r}: choose one of {', '.join(OPPONENTS)} or level-A..B"
+            )
         check_common(self, ("steps", "envs", "rollout", "hidden", "epochs", "minibatch", "max_plies"))
         if not -1.0 <= self.cap_reward <= 1.0:
             raise ValueError(f"cap_reward must lie in [-1, 1], not {self.cap_reward}")
@@ -118,6 +123,17 @@ class Config:
             raise ValueError(f"material must lie in [0, 1], not {self.material}")
         if not 0.0 <= self.gamma <= 1.0 or not 0.0 <= self.gae_lambda <= 1.0:
             raise ValueError("gamma and gae_lambda must lie in [0, 1]")
+
+
+def level_range(name: str) -> Optional[List[int]]:
+    """The levels an opponent ``level-A..B`` draws from (A < B, both levels), else None."""
+    match = re.fullmatch(r"level-(\d+)\.\.(\d+)", name)
+    if not match:
+        return None
+    low, high = int(match.group(1)), int(match.group(2))
+    if not 1 <= low < high <= salpakan.Level.COUNT:
+        return None
+    return list(range(low, high + 1))
 
 
 def check_common(config: Any, positive: Tuple[str, ...]) -> None:
@@ -232,7 +248,7 @@ def load_params(
     ``net``. A policy saved with ``Greedy``'s prior keeps its learned scale; ``greedy_prior``
     adds one (at that value) to a policy saved without, as the start of a residual."""
     with np.load(path) as saved:
-        params = {name: jnp.asarray(saved[name]) for name in saved.files}
+        params = {name: jnp.asarray(saved[name], jnp.float32) for name in saved.files}
     if greedy_prior and "greedy_prior" not in params:
         params["greedy_prior"] = jnp.asarray(greedy_prior, jnp.float32)
     model = init_params(jax.random.PRNGKey(0), hidden, net, 1.0 if "greedy_prior" in params else 0)
@@ -410,11 +426,16 @@ class Collector:
         self.learner_to_move = self.rng.random(config.envs) < 0.5
         # The built-in agent and whether it plays a game (for "mixed": drawn anew for each
         # new game; Random plays the others).
-        self.agent = opponent_agent(config.opponent, config.seed)
+        self.levels = level_range(config.opponent)
+        if self.levels:
+            # One agent per level; each game's level drawn anew when a game starts.
+            self.level_agents = [salpakan.Level(n, config.seed * 100 + n) for n in self.levels]
+            self.game_level = self.rng.integers(len(self.levels), size=config.envs)
+        self.agent = None if self.levels else opponent_agent(config.opponent, config.seed)
         if config.opponent == "mixed":
             self.agent_game = self.rng.random(config.envs) < 0.5
         else:
-            self.agent_game = np.full(config.envs, self.agent is not None)
+            self.agent_game = np.full(config.envs, self.agent is not None or bool(self.levels))
         self.games: List[float] = []  # the learner's result of each finished game
 
     def _split(self) -> jax.Array:
@@ -433,6 +454,13 @@ class Collector:
         if self.config.opponent == "random":
             return self.env.sample_actions()
         by_agent = ~self.learner_to_move & self.agent_game
+        if self.levels:
+            chosen = np.zeros(self.config.envs, np.int64)
+            for k, agent in enumerate(self.level_agents):
+                rows = by_agent & (self.game_level == k)
+                if rows.any():
+                    chosen = np.where(rows, self.env.agent_actions(agent, rows), chosen)
+            return chosen
         chosen = self.env.agent_actions(self.agent, by_agent)
         if self.config.opponent == "mixed":
             chosen = np.where(by_agent, chosen, self.env.sample_actions())
@@ -485,6 +513,9 @@ class Collector:
             self.learner_to_move = np.where(ended, fresh, ~self.learner_to_move)
             if self.config.opponent == "mixed":
                 self.agent_game = np.where(ended, self.rng.random(n) < 0.5, self.agent_game)
+            if self.levels:
+                fresh_level = self.rng.integers(len(self.levels), size=n)
+                self.game_level = np.where(ended, fresh_level, self.game_level)
         _, _, values = act(
             params,
             self.obs.reshape(n, OBSERVATION_LEN),
@@ -772,7 +803,7 @@ def train(
             against = [("random", "eval")]
             if eval_greedy:
                 against.append(("greedy", "greedy"))
-            if config.opponent.startswith("level-"):
+            if config.opponent.startswith("level-") and config.opponent in EVALUATION_DEALS:
                 against.append((config.opponent, "target"))
             for opponent, column in against:
                 evaluation_started = time.perf_counter()
@@ -842,7 +873,7 @@ def main() -> None:
     rules = (config.seed, config.formation, config.move_limit)
     if args.greedy_games:
         print(scored(params, "greedy", args.greedy_games, *rules)[3])
-    if args.target_games and config.opponent.startswith("level-"):
+    if args.target_games and config.opponent.startswith("level-") and config.opponent in EVALUATION_DEALS:
         print(scored(params, config.opponent, args.target_games, *rules)[3])
     if args.out:
         write_curve(args.out / "curve.csv", history)

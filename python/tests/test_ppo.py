@@ -55,7 +55,7 @@ def test_smoke_run_has_finite_losses(ppo):
     assert all(np.isfinite(np.asarray(v)).all() for v in params.values())
 
 
-@pytest.mark.parametrize("opponent", ["random", "greedy", "mixed", "self", "level-2"])
+@pytest.mark.parametrize("opponent", ["random", "greedy", "mixed", "self", "level-2", "level-1..3"])
 def test_every_action_taken_is_legal(ppo, opponent):
     # The VecEnv raises IllegalMoveError on an illegal action; this also checks each row.
     config = small(ppo, seed=3, opponent=opponent)
@@ -67,6 +67,23 @@ def test_every_action_taken_is_legal(ppo, opponent):
         assert taken.all()
         assert r.learner.any() and (~r.learner).any()
     assert collector.games, "no game finished in 192 plies of 64 games"
+
+
+def test_a_level_range_draws_each_games_level_and_keeps_it_to_the_end(ppo):
+    assert ppo.level_range("level-4..6") == [4, 5, 6]
+    for bad in ("level-6..4", "level-0..3", "level-4..9", "level-4..4", "level-4.6", "greedy"):
+        assert ppo.level_range(bad) is None
+    config = small(ppo, seed=5, opponent="level-1..3")
+    collector = ppo.Collector(config)
+    assert [agent.level for agent in collector.level_agents] == [1, 2, 3]
+    assert set(collector.game_level.tolist()) == {0, 1, 2}
+    params = ppo.init_params(jax.random.PRNGKey(5), config.hidden)
+    before = collector.game_level.copy()
+    r = collector.collect(params)
+    # A game that did not end keeps its level; the finished ones draw again.
+    going = ~r.ended.any(axis=0)
+    assert going.any() and (collector.game_level[going] == before[going]).all()
+    assert set(collector.game_level.tolist()) <= {0, 1, 2}
 
 
 def test_same_seed_gives_the_same_first_rollout(ppo):
@@ -160,6 +177,8 @@ def test_evaluation_counts_every_game(ppo):
         ({"envs": 0}, "envs"),
         ({"gamma": 1.5}, "gamma"),
         ({"opponent": "level-9"}, "opponent 'level-9'"),
+        ({"opponent": "level-6..4"}, "opponent 'level-6..4'"),
+        ({"opponent": "level-4..9"}, "opponent 'level-4..9'"),
         ({"formation": "wedge"}, "formation 'wedge'"),
         ({"cap_reward": -2.0}, "cap_reward"),
         ({"seconds": -1.0}, "seconds"),
@@ -365,3 +384,30 @@ def test_a_residual_on_greedy_starts_as_greedy_softened_and_learns_its_scale(ppo
     assert float(started["greedy_prior"]) == 2.5
     # Evaluation plays it with its scores too.
     assert sum(ppo.evaluate(trained, "random", 2, seed=1, max_plies=100)) == 2
+
+
+def test_the_shipped_policy_is_this_network_and_a_run_can_start_from_it(ppo):
+    """``salpakan.Learned`` plays NumPy's forward pass of the weights ppo_jax.py saved: the
+    same log-probabilities as ``network`` along a game, and ``--init`` reads the file."""
+    import salpakan
+    from salpakan import learned
+
+    params = ppo.load_params(str(learned.WEIGHTS), 128)
+    assert "greedy_prior" in params
+    bot = salpakan.Learned()
+    game = salpakan.Game(seed=11, move_limit=200)
+    agent = salpakan.Greedy(11)
+    checked = 0
+    while game.status.ongoing and game.ply < 60:
+        tracker = game.tracker(game.side_to_move)
+        mask = tracker.legal_action_mask()
+        expected, _ = ppo.network(
+            params,
+            tracker.observation().reshape(1, -1),
+            mask[None],
+            salpakan.Greedy.scores(tracker)[None],
+        )
+        np.testing.assert_allclose(bot.log_probs(tracker)[mask], np.asarray(expected)[0][mask], atol=2e-4)
+        checked += 1
+        game.play(agent.choose_in(game, game.side_to_move))
+    assert checked == 60

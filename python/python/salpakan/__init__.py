@@ -2,9 +2,10 @@
 
 A thin shell over the Rust crate ``salpakan``: exact rules, per-side views that never leak a
 hidden rank, exact beliefs and posterior samples, observation tensors and action masks for
-learning, the engine's agents (``Random``, ``Greedy``, ``Ismcts``, and the ladder's ``Level``), and ``VecEnv``, a batch of
-games stepped in one call. The PettingZoo and Gymnasium environments are in
-``salpakan.pettingzoo`` and ``salpakan.gym`` (``pip install salpakan[pettingzoo]``).
+learning, the engine's agents (``Random``, ``Greedy``, ``Ismcts``, the ladder's ``Level``, and
+``Learned``, a policy trained by PPO), and ``VecEnv``, a batch of games stepped in one call.
+The PettingZoo and Gymnasium environments are in ``salpakan.pettingzoo`` and ``salpakan.gym``
+(``pip install salpakan[pettingzoo]``).
 
 Sides are ``0``/``"white"`` and ``1``/``"black"``; squares are indices ``(row - 1) * 9 + file``
 (a1 = 0, i8 = 71) or names (``"e4"``); ranks are values 0 (Flag), 1 (Private) … 13 (5-Star
@@ -49,6 +50,7 @@ from .errors import (
     SetupError,
     TextError,
 )
+from .learned import Learned
 
 __all__ = [
     "ARMY",
@@ -64,6 +66,7 @@ __all__ = [
     "Greedy",
     "IllegalMoveError",
     "Ismcts",
+    "Learned",
     "Level",
     "Move",
     "ObserveError",
