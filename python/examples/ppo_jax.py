@@ -63,7 +63,7 @@ import jax
 import jax.numpy as jnp
 
 import salpakan
-from salpakan import evaluation
+from salpakan import evaluation, learned
 
 OBSERVATION_LEN = int(np.prod(salpakan.OBSERVATION_SHAPE))
 ACTIONS = salpakan.NUM_ACTIONS
@@ -275,8 +275,9 @@ def deal(formation: str, side: str, seed: int):
     return salpakan.Setup.sample(side, formation, seed)
 
 
-# Greedy's scores are material units, and 1,000 for a won game: clipped to this many units.
-PRIOR_CLIP = 10.0
+# Greedy's scores are material units, and 1,000 for a won game: clipped to this many units,
+# the same clip salpakan.Learned plays a saved policy with.
+PRIOR_CLIP = learned.PRIOR_CLIP
 
 
 def network(

@@ -141,7 +141,7 @@ class Learned:
     def choose(self, tracker: Tracker) -> Move:
         """A move for the side ``tracker`` follows, drawn at the agent's temperature."""
         log_probs = self.log_probs(tracker)
-        legal = np.flatnonzero(tracker.legal_action_mask())
+        legal = np.flatnonzero(log_probs > _MASKED / 2)
         if self._temperature == 0:
             action = int(legal[np.argmax(log_probs[legal])])
         else:
