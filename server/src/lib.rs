@@ -4,26 +4,32 @@
 //! security model are in the repository's `docs/SERVER.md`.
 //!
 //! The layers, each importing only those above it in this list:
-//! - [`secret`]: tokens, invite codes and ids from an [`Entropy`], stored as digests;
-//! - [`clock`]: the server's game clock;
-//! - [`rating`]: what a rating says (provisional, the army rank it earns);
-//! - [`telemetry`]: the metrics the server counts and the log's set-up;
+//! - values: [`secret`] (tokens, invite codes and ids from an [`Entropy`], stored as
+//!   digests), [`clock`] (the game clock), [`rating`] (what a rating says, and Glicko-2),
+//!   [`telemetry`] (the metrics and the log), [`budget`] (a message budget);
 //! - [`wire`]: the contract's JSON typed both ways (every message, refusal code, close
 //!   code and HTTP body), built from views and public facts only;
 //! - `client` (feature `client`): a small client of the contract, reading the wire's types
 //!   (the load generator's and the tests');
 //! - [`room`]: one game as an event-sourced state machine (no I/O): commands decided into
 //!   events, one `apply`;
-//! - [`store`]: SQLite or PostgreSQL, one writer thread with group commits, and on
-//!   PostgreSQL the nodes: leases, their fence, the owner of each game;
-//! - [`config`]: the settings and limits;
-//! - [`hub`]: the games in memory, the per-address quotas, the commit-then-send path, timers
-//!   and bots;
-//! - [`forward`]: requests and sockets handed on to the node that owns their game;
-//! - [`socket`], [`lobby_socket`], [`http`]: the game socket, the player and lobby sockets,
-//!   and the routes;
-//! - [`operator`]: the operator's listener, `/metrics` and the admin routes;
+//! - [`config`]: the settings and limits, every flag declared once;
+//! - [`store`]: SQLite (or, with the feature `nodes`, PostgreSQL shared by several nodes:
+//!   leases, their fence, the owner of each game), one writer thread with group commits;
+//! - [`services`]: games, players, ratings, lobby, replays, quotas, readiness (and nodes),
+//!   each owning its state behind a small API with an error type of its own;
+//! - [`refusals`]: every service's error as the contract's code and HTTP status, in one
+//!   place;
+//! - [`socket`]: the one socket loop, and a handler for each kind of socket;
+//! - [`http`]: the routes, each resource declaring its own, and the forwarding to the node
+//!   that owns a request (feature `nodes`);
+//! - [`listen`], [`operator`]: the listener and its per-address limits, the operator's
+//!   listener (`/metrics` and the admin routes);
 //! - [`start`]: all of it on a listener; [`command`]: the `salpakan-server` command.
+//!
+//! The feature `nodes` (on by default) runs one server as a node of several sharing a
+//! PostgreSQL database; without it (`--no-default-features`) the server is a single node
+//! on SQLite, and neither PostgreSQL's client nor the node-to-node client is compiled.
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), salpakan_server::StartError> {
@@ -36,25 +42,29 @@
 //! ```
 #![deny(missing_docs)]
 
+// Values.
 pub mod budget;
+pub mod clock;
+pub mod rating;
+pub mod secret;
+pub mod telemetry;
+// The contract, and its client.
 #[cfg(feature = "client")]
 pub mod client;
-pub mod clock;
-pub mod command;
-pub mod config;
-pub mod forward;
-pub mod http;
-pub mod hub;
-pub mod listen;
-pub mod lobby_socket;
-pub mod operator;
-pub mod rating;
-pub mod room;
-pub mod secret;
-pub mod socket;
-pub mod store;
-pub mod telemetry;
 pub mod wire;
+// A game, the settings, the database.
+pub mod config;
+pub mod room;
+pub mod store;
+// The services, and how their refusals are said.
+pub mod refusals;
+pub mod services;
+// The edges: sockets, routes, listeners, the command.
+pub mod command;
+pub mod http;
+pub mod listen;
+pub mod operator;
+pub mod socket;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -63,7 +73,7 @@ pub use config::{Config, ConfigError, Limits, LogFormat};
 pub use secret::{Entropy, OsEntropy, SeededEntropy};
 pub use store::{Durability, StoreError};
 
-use hub::Hub;
+use services::Services;
 use store::Store;
 use thiserror::Error;
 
@@ -97,7 +107,7 @@ pub enum StartError {
 /// A server accepting connections.
 pub struct Running {
     addr: SocketAddr,
-    hub: Arc<Hub>,
+    services: Arc<Services>,
     store: Store,
     connections: Arc<listen::Connections>,
     serving: tokio::task::JoinHandle<()>,
@@ -145,8 +155,8 @@ pub async fn start(config: Config, entropy: Arc<dyn Entropy>) -> Result<Running,
     for game in &opened.unreadable {
         tracing::warn!(game = %game.game, reason = %game.reason, "game quarantined: it could not be read");
     }
-    let (store, unfinished) = (opened.store, opened.unfinished);
-    let (restored, players) = (unfinished.len(), opened.players.len());
+    let store = opened.store.clone();
+    let (restored, players) = (opened.unfinished.len(), opened.players.len());
     let operator_listener = match config.metrics_addr {
         Some(at) => {
             let metrics = |source| StartError::Metrics { addr: at, source };
@@ -156,22 +166,16 @@ pub async fn start(config: Config, entropy: Arc<dyn Entropy>) -> Result<Running,
         None => None,
     };
     let (limits, key) = (config.limits, config.address_key);
-    let hub = Hub::new(
-        config,
-        store.clone(),
-        entropy,
-        unfinished,
-        opened.players,
-        opened.cluster,
-    );
+    let services = Services::start(config, entropy, opened);
     let connections = Arc::new(listen::Connections::default());
-    if store.shared() {
+    #[cfg(feature = "nodes")]
+    if let Some(cluster) = services.cluster.clone() {
         // The other nodes' forwarded connections are not held to one client's limits.
-        let (hub, connections) = (Arc::clone(&hub), Arc::clone(&connections));
-        let mut stopping = hub.stopping();
+        let connections = Arc::clone(&connections);
+        let mut stopping = services.stopping.subscribe();
         tokio::spawn(async move {
             loop {
-                connections.set_peers(hub.peer_addresses().await);
+                connections.set_peers(cluster.peer_addresses().await);
                 tokio::select! {
                     () = tokio::time::sleep(std::time::Duration::from_secs(2)) => {}
                     _ = stopping.changed() => return,
@@ -181,19 +185,19 @@ pub async fn start(config: Config, entropy: Arc<dyn Entropy>) -> Result<Running,
     }
     let serving = tokio::spawn(listen::serve(
         listener,
-        http::router(Arc::clone(&hub)),
+        http::router(Arc::clone(&services)),
         limits,
         key,
         Arc::clone(&connections),
-        hub.stopping(),
+        services.stopping.subscribe(),
     ));
     let operator = match operator_listener {
         Some(listener) => {
             let at = listener
                 .local_addr()
                 .map_err(|source| StartError::Metrics { addr, source })?;
-            let router = operator::router(Arc::clone(&hub), telemetry::install());
-            let mut stopping = hub.stopping();
+            let router = operator::router(Arc::clone(&services), telemetry::install());
+            let mut stopping = services.stopping.subscribe();
             let task = tokio::spawn(async move {
                 let stopped = async move {
                     let _ = stopping.changed().await;
@@ -206,7 +210,7 @@ pub async fn start(config: Config, entropy: Arc<dyn Entropy>) -> Result<Running,
         }
         None => None,
     };
-    hub.set_ready();
+    services.readiness.set_ready();
     tracing::info!(
         %addr,
         metrics = %operator.as_ref().map_or("off".to_owned(), |(at, _)| at.to_string()),
@@ -217,7 +221,7 @@ pub async fn start(config: Config, entropy: Arc<dyn Entropy>) -> Result<Running,
     );
     Ok(Running {
         addr,
-        hub,
+        services,
         store,
         connections,
         serving,
@@ -235,7 +239,7 @@ impl Running {
     /// Games in memory.
     #[must_use]
     pub fn games_in_memory(&self) -> usize {
-        self.hub.games_in_memory()
+        self.services.games.in_memory()
     }
 
     /// Connections open now (sockets included).
@@ -253,14 +257,14 @@ impl Running {
     /// Rooms replayed from the database since the start.
     #[must_use]
     pub fn replays(&self) -> u64 {
-        self.hub.replays()
+        self.services.games.restored()
     }
 
     /// Stops accepting, closes every socket (1012), and returns once every accepted write is
     /// committed.
     pub async fn stop(self) {
-        tracing::info!(games = self.hub.games_in_memory(), "stopping");
-        self.hub.shut_down();
+        tracing::info!(games = self.services.games.in_memory(), "stopping");
+        self.services.stop();
         let _ = self.serving.await;
         if let Some((_, task)) = self.operator {
             let _ = task.await;

@@ -22,7 +22,7 @@ use metrics_exporter_prometheus::PrometheusHandle;
 use serde::Serialize;
 use serde_json::json;
 
-use crate::hub::Hub;
+use crate::services::Services;
 use crate::store;
 
 /// The most games `GET /admin/games` lists.
@@ -30,18 +30,18 @@ pub const LISTED: usize = 10_000;
 
 #[derive(Clone)]
 struct Operator {
-    hub: Arc<Hub>,
+    services: Arc<Services>,
     metrics: Option<PrometheusHandle>,
 }
 
-/// The operator's routes over `hub`, the metrics rendered from `metrics`.
-pub fn router(hub: Arc<Hub>, metrics: Option<PrometheusHandle>) -> Router {
+/// The operator's routes over `services`, the metrics rendered from `metrics`.
+pub fn router(services: Arc<Services>, metrics: Option<PrometheusHandle>) -> Router {
     Router::new()
         .route("/metrics", get(render))
         .route("/admin/games", get(games))
         .route("/admin/drain", post(drain))
         .route("/admin/backup", post(backup))
-        .with_state(Operator { hub, metrics })
+        .with_state(Operator { services, metrics })
 }
 
 async fn render(State(op): State<Operator>) -> Response {
@@ -52,7 +52,7 @@ async fn render(State(op): State<Operator>) -> Response {
         )
             .into_response();
     };
-    op.hub.count_phases();
+    op.services.games.count_phases();
     (
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
         handle.render(),
@@ -68,12 +68,12 @@ fn reply(status: StatusCode, body: &impl Serialize) -> Response {
 async fn games(State(op): State<Operator>) -> Response {
     reply(
         StatusCode::OK,
-        &json!({ "games": op.hub.live_games(LISTED) }),
+        &json!({ "games": op.services.games.live_games(LISTED) }),
     )
 }
 
 async fn drain(State(op): State<Operator>) -> Response {
-    op.hub.drain();
+    op.services.readiness.drain();
     reply(StatusCode::OK, &json!({ "draining": true }))
 }
 
@@ -92,7 +92,7 @@ pub fn backup_path(db: &Path, now_ms: u64) -> PathBuf {
 }
 
 async fn backup(State(op): State<Operator>) -> Response {
-    let db = op.hub.config().db.clone();
+    let db = op.services.config.db.clone();
     let to = backup_path(&db, crate::clock::unix_ms());
     let made = tokio::task::spawn_blocking(move || {
         if let Some(dir) = to.parent() {

@@ -56,8 +56,8 @@ fuzz_target!(|data: &[u8]| {
         2 => {
             if let Some(request) = round_trip::<PoolRequest>(text) {
                 let rated = request.rated.unwrap_or(false);
-                let name = salpakan_server::hub::pool_name(request.clock, rated);
-                assert_eq!(name, salpakan_server::hub::pool_name(request.clock, rated));
+                let name = salpakan_server::services::lobby::pool_name(request.clock, rated);
+                assert_eq!(name, salpakan_server::services::lobby::pool_name(request.clock, rated));
                 assert_eq!(name.ends_with(" rated"), rated);
             }
         }

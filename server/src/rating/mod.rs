@@ -20,6 +20,12 @@ pub fn provisional(rd: f64) -> bool {
     rd > PROVISIONAL_RD
 }
 
+/// A rating (or a deviation) as a whole number, as the contract shows it.
+#[must_use]
+pub fn rounded(value: f64) -> i64 {
+    value.round() as i64
+}
+
 /// The titles from 1200 up, one every 100 points (below 1200: Private).
 const TITLES: [&str; 12] = [
     "Sergeant",

@@ -49,6 +49,7 @@ pub struct Owner {
 pub(super) struct Registered {
     pub(super) epoch: i64,
     /// The key the nodes' forwarded requests carry (made by the first node to register).
+    #[cfg_attr(not(feature = "nodes"), allow(dead_code))]
     pub(super) key: String,
 }
 
@@ -118,6 +119,7 @@ pub(super) fn begin_checked(conn: &mut impl Sql, fence: &Fence) -> Result<(), St
         fence.node, fence.epoch
     );
     match conn.batch(&sql) {
+        #[cfg(feature = "nodes")]
         Err(StoreError::Postgres(e))
             if e.as_db_error().is_some_and(|db| db.message() == FENCED) =>
         {
@@ -128,6 +130,7 @@ pub(super) fn begin_checked(conn: &mut impl Sql, fence: &Fence) -> Result<(), St
 }
 
 /// The message `salpakan_fence` raises.
+#[cfg(feature = "nodes")]
 const FENCED: &str = "salpakan: this node's lease lapsed";
 
 /// Extends the lease from now, if it is still valid: `false` if it lapsed or was taken.
@@ -341,50 +344,4 @@ pub enum Notice {
     /// The listening connection was made again: what was said meanwhile is lost, so every
     /// player is to be read again.
     Resync,
-}
-
-/// Listens on [`NODES_CHANNEL`] and [`PLAYERS_CHANNEL`] through a connection of its own (made
-/// again when it drops) until `tx`'s receiver is dropped.
-pub(super) fn listen(
-    url: String,
-    tx: tokio::sync::mpsc::UnboundedSender<Notice>,
-) -> Result<(), StoreError> {
-    use postgres::fallible_iterator::FallibleIterator;
-    let wait = std::time::Duration::from_secs(1);
-    std::thread::Builder::new()
-        .name("salpakan-listen".into())
-        .spawn(move || {
-            while !tx.is_closed() {
-                let mut client = match postgres::Client::connect(&url, postgres::NoTls) {
-                    Ok(client) => client,
-                    Err(_) => {
-                        std::thread::sleep(wait);
-                        continue;
-                    }
-                };
-                let channels = format!("LISTEN {NODES_CHANNEL}; LISTEN {PLAYERS_CHANNEL};");
-                if client.batch_execute(&channels).is_err() {
-                    std::thread::sleep(wait);
-                    continue;
-                }
-                let _ = tx.send(Notice::Resync);
-                while !tx.is_closed() {
-                    let heard = client.notifications().timeout_iter(wait).next();
-                    match heard {
-                        Ok(Some(heard)) => {
-                            let notice = if heard.channel() == NODES_CHANNEL {
-                                Notice::NodeStopped(heard.payload().to_owned())
-                            } else {
-                                Notice::Player(heard.payload().to_owned())
-                            };
-                            let _ = tx.send(notice);
-                        }
-                        Ok(None) if !client.is_closed() => {}
-                        _ => break,
-                    }
-                }
-            }
-        })
-        .map(|_| ())
-        .map_err(StoreError::Thread)
 }

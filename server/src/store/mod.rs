@@ -13,6 +13,8 @@
 mod backup;
 mod lease;
 mod nodes;
+#[cfg(feature = "nodes")]
+mod postgres;
 mod readers;
 mod rows;
 mod schema;
@@ -53,8 +55,15 @@ pub enum StoreError {
     #[error(transparent)]
     Sqlite(#[from] rusqlite::Error),
     /// PostgreSQL's error while connecting, reading or writing.
+    #[cfg(feature = "nodes")]
     #[error(transparent)]
-    Postgres(#[from] postgres::Error),
+    Postgres(#[from] ::postgres::Error),
+    /// A PostgreSQL database named to a server built without the feature `nodes`.
+    #[error(
+        "this salpakan-server was built without the feature `nodes`: it serves an SQLite \
+         database only (build it with the default features for PostgreSQL)"
+    )]
+    NoPostgres,
     /// Another server writes this SQLite database, or runs as this node on this PostgreSQL
     /// database (each would hold the same games).
     #[error(
@@ -106,8 +115,9 @@ impl StoreError {
     #[must_use]
     pub fn is_conflict(&self) -> bool {
         match self {
+            #[cfg(feature = "nodes")]
             StoreError::Postgres(e) => {
-                e.code() == Some(&postgres::error::SqlState::UNIQUE_VIOLATION)
+                e.code() == Some(&::postgres::error::SqlState::UNIQUE_VIOLATION)
             }
             StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => {
                 e.code == rusqlite::ErrorCode::ConstraintViolation
@@ -350,8 +360,9 @@ impl Location {
 }
 
 /// Opens the PostgreSQL database at `url` and brings its schema up to date.
-fn open_postgres(url: &str) -> Result<(sql::Postgres, Upgrade), StoreError> {
-    let mut conn = sql::Postgres::connect(url)?;
+#[cfg(feature = "nodes")]
+fn open_postgres(url: &str) -> Result<(postgres::Postgres, Upgrade), StoreError> {
+    let mut conn = postgres::Postgres::connect(url)?;
     let upgrade = schema::upgrade_postgres(&mut conn)?;
     let upgrade = upgraded(Path::new("the PostgreSQL database"), upgrade)?;
     Ok((conn, upgrade))
@@ -431,7 +442,13 @@ impl Store {
     pub fn open(path: &Path, durability: Durability, node: &Node) -> Result<Opened, StoreError> {
         match Location::of(path) {
             Location::Sqlite(path) => Store::open_sqlite(&path, durability),
+            #[cfg(feature = "nodes")]
             Location::Postgres(url) => Store::open_postgres(&url, durability, node),
+            #[cfg(not(feature = "nodes"))]
+            Location::Postgres(_) => {
+                let _ = node;
+                Err(StoreError::NoPostgres)
+            }
         }
     }
 
@@ -485,6 +502,7 @@ impl Store {
         Store::serve(conn, readers, Some(held), None)
     }
 
+    #[cfg(feature = "nodes")]
     fn open_postgres(url: &str, durability: Durability, node: &Node) -> Result<Opened, StoreError> {
         let (mut conn, _) = open_postgres(url)?;
         conn.take_writer_lock(&node.name)?;
@@ -501,7 +519,7 @@ impl Store {
         }
         conn.set_session(&session)?;
         let readers = (0..READERS)
-            .map(|_| sql::Postgres::connect(url))
+            .map(|_| postgres::Postgres::connect(url))
             .collect::<Result<Vec<_>, StoreError>>()?;
         let mut fence = lease::Fence {
             node: node.name.clone(),
@@ -513,7 +531,7 @@ impl Store {
         let registered = lease::register(&mut conn, &fence, &fresh)?;
         fence.epoch = registered.epoch;
         let (tx, notices) = tokio::sync::mpsc::unbounded_channel();
-        lease::listen(url.to_owned(), tx)?;
+        postgres::listen(url.to_owned(), tx)?;
         let mut opened = Store::serve(conn, readers, None, Some(fence))?;
         opened.cluster = Some(Cluster {
             key: registered.key,
@@ -571,7 +589,10 @@ impl Store {
                 "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000;",
             )
             .map(|(_, upgrade)| upgrade),
+            #[cfg(feature = "nodes")]
             Location::Postgres(url) => open_postgres(&url).map(|(_, upgrade)| upgrade),
+            #[cfg(not(feature = "nodes"))]
+            Location::Postgres(_) => Err(StoreError::NoPostgres),
         }
     }
 
@@ -669,5 +690,26 @@ impl Store {
             done,
         })
         .await
+    }
+}
+
+#[cfg(all(test, not(feature = "nodes")))]
+mod single_node {
+    use super::*;
+
+    /// A server built without the feature `nodes` names what it lacks for a PostgreSQL
+    /// database, and opens nothing.
+    #[test]
+    fn a_single_node_server_refuses_postgresql_by_name() {
+        let node = Node {
+            name: "main".into(),
+            url: "http://127.0.0.1:8080".into(),
+            lease: std::time::Duration::from_secs(10),
+        };
+        let url = Path::new("postgres://salpakan@db/games");
+        let refused = Store::open(url, Durability::Full, &node).err();
+        assert!(matches!(refused, Some(StoreError::NoPostgres)));
+        assert!(matches!(Store::migrate(url), Err(StoreError::NoPostgres)));
+        assert!(refused.unwrap().to_string().contains("feature `nodes`"));
     }
 }

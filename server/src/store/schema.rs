@@ -279,6 +279,7 @@ CREATE TABLE events (
 /// Brings a PostgreSQL database up to [`PG_STEPS`]: in one transaction that first locks the
 /// version's table, so that servers started together migrate it once; a newer database is
 /// left untouched.
+#[cfg(feature = "nodes")]
 pub(super) fn upgrade_postgres(conn: &mut impl Sql) -> Result<Upgrade, StoreError> {
     let known = PG_VERSION;
     conn.batch(

@@ -20,6 +20,23 @@ pub enum CloseCode {
 }
 
 impl CloseCode {
+    /// Every close code.
+    pub const ALL: [CloseCode; 7] = [
+        CloseCode::Idle,
+        CloseCode::Policy,
+        CloseCode::TooBig,
+        CloseCode::Reloading,
+        CloseCode::Restart,
+        CloseCode::Expired,
+        CloseCode::BadKey,
+    ];
+
+    /// The close code numbered `number`, if it is one of the contract's.
+    #[must_use]
+    pub fn from_number(number: u16) -> Option<CloseCode> {
+        CloseCode::ALL.into_iter().find(|c| c.number() == number)
+    }
+
     /// The code's number.
     #[must_use]
     pub fn number(self) -> u16 {
@@ -32,5 +49,18 @@ impl CloseCode {
             CloseCode::Expired => 4410,
             CloseCode::BadKey => 4401,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CloseCode;
+
+    #[test]
+    fn every_close_code_reads_back_from_its_number() {
+        for code in CloseCode::ALL {
+            assert_eq!(CloseCode::from_number(code.number()), Some(code));
+        }
+        assert_eq!(CloseCode::from_number(1000), None);
     }
 }

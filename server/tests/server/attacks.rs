@@ -404,7 +404,7 @@ async fn a_replay_is_paid_from_the_sockets_budget() {
         assert!(replays < 30, "replays are not paid for");
     };
     assert_eq!(closed, Some(1008));
-    let cost = 1 + 1203 / salpakan_server::socket::REPLAYED_PER_MESSAGE;
+    let cost = 1 + 1203 / salpakan_server::socket::game::REPLAYED_PER_MESSAGE;
     assert_eq!(replays, 200 / cost);
     server.stop().await;
 }

@@ -11,21 +11,50 @@ use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
+use salpakan::Bot;
+use thiserror::Error;
 use tokio::sync::{Notify, mpsc, watch};
 
-use super::games::{Seating, Settings, random_side};
-use super::players::rounded;
-use super::{Hub, HubError, Out, lock};
-use salpakan::Bot;
-
+use super::games::{GameError, Games, Seating, Settings, lock, random_side};
+use super::outbox::Out;
+use super::quotas::{QuotaError, Quotas};
+use super::ratings::Ratings;
+use super::stopping::Stopping;
 use crate::clock::ClockSettings;
+use crate::config::Config;
 use crate::rating;
 use crate::room::Player;
-use crate::secret::{self, ID_BYTES, TOKEN_BYTES};
+use crate::secret::{self, Entropy, ID_BYTES, TOKEN_BYTES};
 use crate::wire::{
     JoinReply, LobbyMessage, LobbyWords, PoolReply, PoolRequest, RulesWords, SeekReply,
     SeekRequest, SeekWords, SideWord,
 };
+
+/// Why the lobby refused a request.
+#[derive(Debug, Error)]
+pub enum LobbyError {
+    /// A seek or pool entry with no player socket open.
+    #[error("open a player socket first: seeks and pool entries live only while one is open")]
+    NoSocket,
+    /// Past the open seeks of a player.
+    #[error("at most {0} open seeks")]
+    TooManySeeks(usize),
+    /// A player accepting its own seek.
+    #[error("that is your own seek")]
+    OwnSeek,
+    /// No such seek open, or another player's (the same reply).
+    #[error("no such seek")]
+    NoSeek,
+    /// Past the open lobby sockets, or a player's sockets.
+    #[error("at most {0} sockets")]
+    TooManySockets(usize),
+    /// Past one of the address's limits.
+    #[error(transparent)]
+    Quota(#[from] QuotaError),
+    /// The game of a pairing could not be made, or its settings are out of range.
+    #[error(transparent)]
+    Game(#[from] GameError),
+}
 
 /// An open seek.
 struct Seek {
@@ -56,8 +85,14 @@ struct LobbyState {
     watchers: usize,
 }
 
-/// The lobby of a [`Hub`].
-pub(super) struct Lobby {
+/// The lobby service.
+pub struct Lobby {
+    config: Arc<Config>,
+    entropy: Arc<dyn Entropy>,
+    games: Arc<Games>,
+    ratings: Arc<Ratings>,
+    quotas: Arc<Quotas>,
+    stopping: Stopping,
     state: Mutex<LobbyState>,
     /// The latest lobby frame; a lobby socket sends the newest it has not sent.
     frame: watch::Sender<Arc<str>>,
@@ -66,14 +101,42 @@ pub(super) struct Lobby {
     next_socket: AtomicU64,
 }
 
-impl Default for Lobby {
-    fn default() -> Lobby {
-        Lobby {
+/// What the lobby is made of: the services below it it uses.
+pub struct Parts {
+    /// The settings.
+    pub config: Arc<Config>,
+    /// Where seek ids, game ids and tokens come from.
+    pub entropy: Arc<dyn Entropy>,
+    /// The games (a pairing makes one).
+    pub games: Arc<Games>,
+    /// The ratings (of the seeks shown, and for the pool's pairing).
+    pub ratings: Arc<Ratings>,
+    /// The per-address limits (seeks).
+    pub quotas: Arc<Quotas>,
+    /// The stop signal.
+    pub stopping: Stopping,
+}
+
+impl Lobby {
+    /// An empty lobby of `parts`, its frame rendered by a task until the server stops.
+    ///
+    /// Call inside a tokio runtime.
+    #[must_use]
+    pub fn start(parts: Parts) -> Arc<Lobby> {
+        let lobby = Arc::new(Lobby {
+            config: parts.config,
+            entropy: parts.entropy,
+            games: parts.games,
+            ratings: parts.ratings,
+            quotas: parts.quotas,
+            stopping: parts.stopping,
             state: Mutex::new(LobbyState::default()),
             frame: watch::channel(Arc::from("")).0,
             changed: Notify::new(),
             next_socket: AtomicU64::new(1),
-        }
+        });
+        tokio::spawn(Arc::clone(&lobby).run_frames());
+        lobby
     }
 }
 
@@ -123,33 +186,33 @@ struct Pairing {
     settings: Settings,
 }
 
-impl Hub {
+impl Lobby {
     /// Wakes the lobby frame's renderer.
-    pub(super) fn lobby_changed(&self) {
-        self.lobby.changed.notify_one();
+    fn lobby_changed(&self) {
+        self.changed.notify_one();
     }
 
     /// Renders the lobby frame whenever a seek came or went (at once, then the changes within
     /// a `lobby_gap` together) and, for the count of games in play, at most once a
     /// `lobby_playing_every` (then only if the frame differs from the last). Until the server
     /// stops.
-    pub(super) async fn run_lobby(self: Arc<Hub>) {
-        let mut stopping = self.stopping();
+    async fn run_frames(self: Arc<Lobby>) {
+        let mut stopping = self.stopping.subscribe();
         let mut last = String::new();
         let mut changed = true;
         loop {
             let frame = LobbyMessage::Lobby {
                 seeks: self.lobby().seeks,
-                playing: self.playing(),
+                playing: self.games.playing(),
             }
             .to_json();
             if changed || frame != last {
-                self.lobby.frame.send_replace(Arc::from(frame.as_str()));
+                self.frame.send_replace(Arc::from(frame.as_str()));
                 last = frame;
             }
             tokio::time::sleep(self.config.limits.lobby_gap).await;
             changed = tokio::select! {
-                () = self.lobby.changed.notified() => true,
+                () = self.changed.notified() => true,
                 () = tokio::time::sleep(self.config.limits.lobby_playing_every) => false,
                 _ = stopping.changed() => return,
             };
@@ -161,7 +224,7 @@ impl Hub {
     #[must_use]
     pub fn lobby(&self) -> LobbyWords {
         let shown: Vec<(String, String, Settings)> = {
-            let state = lock(&self.lobby.state);
+            let state = lock(&self.state);
             state
                 .seeks
                 .iter()
@@ -172,12 +235,12 @@ impl Hub {
         let seeks = shown
             .into_iter()
             .map(|(seek, name, settings)| {
-                let (rating, rd) = self.rating_of(&name);
+                let held = self.ratings.of(&name);
                 SeekWords {
                     seek,
                     name,
-                    rating: rounded(rating),
-                    provisional: rating::provisional(rd),
+                    rating: rating::rounded(held.rating),
+                    provisional: held.provisional(),
                     clock: settings.clock,
                     rules: RulesWords::from(settings.rules),
                     rated: settings.rated,
@@ -187,47 +250,48 @@ impl Hub {
             .collect();
         LobbyWords {
             seeks,
-            playing: self.playing(),
+            playing: self.games.playing(),
         }
     }
 
     /// The latest lobby frame, and what tells of the next.
     #[must_use]
-    pub fn lobby_frames(&self) -> watch::Receiver<Arc<str>> {
-        self.lobby.frame.subscribe()
+    pub fn frames(&self) -> watch::Receiver<Arc<str>> {
+        self.frame.subscribe()
     }
 
-    /// A lobby socket opened: within the limit of lobby sockets.
+    /// A lobby socket opened: within the limit of lobby sockets, counted until the
+    /// [`Watching`] is dropped.
     ///
     /// # Errors
-    /// [`HubError::TooManyConnections`] past the limit.
-    pub fn open_lobby_socket(&self) -> Result<(), HubError> {
+    /// [`LobbyError::TooManySockets`] past the limit.
+    pub fn watch(self: &Arc<Lobby>) -> Result<Watching, LobbyError> {
         let most = self.config.limits.lobby_sockets;
-        let mut state = lock(&self.lobby.state);
+        let mut state = lock(&self.state);
         if state.watchers >= most {
-            return Err(HubError::TooManyConnections(most));
+            return Err(LobbyError::TooManySockets(most));
         }
         state.watchers += 1;
-        Ok(())
-    }
-
-    /// A lobby socket closed.
-    pub fn close_lobby_socket(&self) {
-        let mut state = lock(&self.lobby.state);
-        state.watchers = state.watchers.saturating_sub(1);
+        Ok(Watching {
+            lobby: Arc::clone(self),
+        })
     }
 
     /// `player`'s player socket opened, its frames going to `tx`: returns its id.
     ///
     /// # Errors
-    /// [`HubError::TooManyConnections`] past the player's sockets.
-    pub fn open_player_socket(&self, player: &str, tx: mpsc::Sender<Out>) -> Result<u64, HubError> {
+    /// [`LobbyError::TooManySockets`] past the player's sockets.
+    pub fn open_player_socket(
+        &self,
+        player: &str,
+        tx: mpsc::Sender<Out>,
+    ) -> Result<u64, LobbyError> {
         let most = self.config.limits.sockets_per_player;
-        let id = self.lobby.next_socket.fetch_add(1, Ordering::Relaxed);
-        let mut state = lock(&self.lobby.state);
+        let id = self.next_socket.fetch_add(1, Ordering::Relaxed);
+        let mut state = lock(&self.state);
         let sockets = state.sockets.entry(fold(player)).or_default();
         if sockets.len() >= most {
-            return Err(HubError::TooManyConnections(most));
+            return Err(LobbyError::TooManySockets(most));
         }
         sockets.push((id, tx));
         Ok(id)
@@ -237,7 +301,7 @@ impl Hub {
     pub fn close_player_socket(&self, player: &str, id: u64) {
         let folded = fold(player);
         let withdrawn: Vec<IpAddr> = {
-            let mut state = lock(&self.lobby.state);
+            let mut state = lock(&self.state);
             let Some(sockets) = state.sockets.get_mut(&folded) else {
                 return;
             };
@@ -262,7 +326,7 @@ impl Hub {
     /// Sends `message` to every player socket of `player`.
     fn tell_player(&self, player: &str, message: &LobbyMessage) {
         let frame: Arc<str> = message.to_json().into();
-        let state = lock(&self.lobby.state);
+        let state = lock(&self.state);
         for (_, tx) in state.sockets.get(&fold(player)).into_iter().flatten() {
             let _ = tx.try_send(Out::Text(Arc::clone(&frame)));
         }
@@ -271,15 +335,15 @@ impl Hub {
     /// `POST /api/seeks` by `player` from `ip`.
     ///
     /// # Errors
-    /// [`HubError::Invalid`] for settings out of range, [`HubError::NoSocket`] without an open
-    /// player socket, [`HubError::TooManySeeks`] past the player's or the address's seeks.
+    /// [`LobbyError::Invalid`] for settings out of range, [`LobbyError::NoSocket`] without an open
+    /// player socket, [`LobbyError::TooManySeeks`] past the player's or the address's seeks.
     pub fn create_seek(
         &self,
         player: &str,
         request: SeekRequest,
         ip: IpAddr,
-    ) -> Result<SeekReply, HubError> {
-        let settings = self.settings(
+    ) -> Result<SeekReply, LobbyError> {
+        let settings = self.games.settings(
             request.rules,
             request.clock,
             request.setup_ms,
@@ -288,9 +352,9 @@ impl Hub {
         let sid = secret::random_hex(&*self.entropy, ID_BYTES);
         let folded = fold(player);
         {
-            let mut state = lock(&self.lobby.state);
+            let mut state = lock(&self.state);
             if !state.sockets.contains_key(&folded) {
-                return Err(HubError::NoSocket);
+                return Err(LobbyError::NoSocket);
             }
             let most = self.config.limits.seeks_per_player;
             if state
@@ -300,9 +364,9 @@ impl Hub {
                 .count()
                 >= most
             {
-                return Err(HubError::TooManySeeks(most));
+                return Err(LobbyError::TooManySeeks(most));
             }
-            self.quotas.take_seek(ip, self.config.limits.seeks_per_ip)?;
+            self.quotas.take_seek(ip)?;
             state.seeks.push(Seek {
                 sid: sid.clone(),
                 owner: player.to_owned(),
@@ -317,15 +381,15 @@ impl Hub {
     /// `DELETE /api/seeks/{sid}` by `player`.
     ///
     /// # Errors
-    /// [`HubError::NotFound`] for an unknown seek or another player's (the same reply).
-    pub fn withdraw_seek(&self, player: &str, sid: &str) -> Result<(), HubError> {
+    /// [`LobbyError::NoSeek`] for an unknown seek or another player's (the same reply).
+    pub fn withdraw_seek(&self, player: &str, sid: &str) -> Result<(), LobbyError> {
         let ip = {
-            let mut state = lock(&self.lobby.state);
+            let mut state = lock(&self.state);
             let at = state
                 .seeks
                 .iter()
                 .position(|s| s.sid == sid && fold(&s.owner) == fold(player))
-                .ok_or(HubError::NotFound)?;
+                .ok_or(LobbyError::NoSeek)?;
             state.seeks.remove(at).ip
         };
         self.quotas.release_seek(ip);
@@ -337,23 +401,23 @@ impl Hub {
     /// owner is told its own.
     ///
     /// # Errors
-    /// [`HubError::NotFound`] for a seek no longer open (of two accepting at once, one gets
-    /// this), [`HubError::OwnSeek`], or the game's creation's errors.
+    /// [`LobbyError::NoSeek`] for a seek no longer open (of two accepting at once, one gets
+    /// this), [`LobbyError::OwnSeek`], or the game's creation's errors.
     pub async fn accept_seek(
-        self: &Arc<Hub>,
+        self: &Arc<Lobby>,
         player: &str,
         sid: &str,
         ip: IpAddr,
-    ) -> Result<JoinReply, HubError> {
+    ) -> Result<JoinReply, LobbyError> {
         let seek = {
-            let mut state = lock(&self.lobby.state);
+            let mut state = lock(&self.state);
             let at = state
                 .seeks
                 .iter()
                 .position(|s| s.sid == sid)
-                .ok_or(HubError::NotFound)?;
+                .ok_or(LobbyError::NoSeek)?;
             if fold(&state.seeks[at].owner) == fold(player) {
-                return Err(HubError::OwnSeek);
+                return Err(LobbyError::OwnSeek);
             }
             state.seeks.remove(at)
         };
@@ -369,7 +433,11 @@ impl Hub {
 
     /// Makes the game of `pairing` (sides at random), created by `ip`: the waiting player is
     /// told its seat on its player sockets; the arriving player's is returned.
-    async fn pair(self: &Arc<Hub>, pairing: Pairing, ip: IpAddr) -> Result<JoinReply, HubError> {
+    async fn pair(
+        self: &Arc<Lobby>,
+        pairing: Pairing,
+        ip: IpAddr,
+    ) -> Result<JoinReply, LobbyError> {
         let entropy = &*self.entropy;
         let waiting_side = random_side(entropy);
         let first = random_side(entropy);
@@ -380,6 +448,7 @@ impl Hub {
         seating.names[waiting_side.index()] = Some(pairing.waiting.clone());
         seating.names[waiting_side.other().index()] = Some(pairing.arriving.clone());
         let game = self
+            .games
             .open_game(&pairing.settings, seating, Some(ip), Vec::new())
             .await?;
         self.tell_player(
@@ -403,23 +472,25 @@ impl Hub {
     /// rating; both then hear `paired` on their player sockets.
     ///
     /// # Errors
-    /// [`HubError::Invalid`] for a clock out of range, [`HubError::NoSocket`] without an open
+    /// [`LobbyError::Invalid`] for a clock out of range, [`LobbyError::NoSocket`] without an open
     /// player socket, or the game's creation's errors.
     pub async fn join_pool(
-        self: &Arc<Hub>,
+        self: &Arc<Lobby>,
         player: &str,
         request: PoolRequest,
         ip: IpAddr,
-    ) -> Result<PoolReply, HubError> {
-        let settings = self.settings(None, request.clock, None, request.rated)?;
+    ) -> Result<PoolReply, LobbyError> {
+        let settings = self
+            .games
+            .settings(None, request.clock, None, request.rated)?;
         let pool = pool_name(settings.clock, settings.rated);
-        let (rating, _) = self.rating_of(player);
+        let rating = self.ratings.of(player).rating;
         let folded = fold(player);
-        let wait = self.lobby.next_socket.fetch_add(1, Ordering::Relaxed);
+        let wait = self.next_socket.fetch_add(1, Ordering::Relaxed);
         let partner = {
-            let mut state = lock(&self.lobby.state);
+            let mut state = lock(&self.state);
             if !state.sockets.contains_key(&folded) {
-                return Err(HubError::NoSocket);
+                return Err(LobbyError::NoSocket);
             }
             state.pool.retain(|w| fold(&w.player) != folded);
             let waiting: Vec<(&str, f64)> = state
@@ -451,7 +522,7 @@ impl Hub {
                 Ok(seat) => seat,
                 Err(e) => {
                     // The partner waits on, first in line.
-                    lock(&self.lobby.state).pool.insert(0, partner);
+                    lock(&self.state).pool.insert(0, partner);
                     return Err(e);
                 }
             };
@@ -465,10 +536,10 @@ impl Hub {
             );
         } else if let Some(after) = self.config.limits.pool_bot_after {
             // Nobody came: a server bot takes the other seat.
-            let hub = Arc::clone(self);
+            let lobby = Arc::clone(self);
             tokio::spawn(async move {
                 tokio::time::sleep(after).await;
-                hub.pair_with_bot(wait, ip).await;
+                lobby.pair_with_bot(wait, ip).await;
             });
         }
         Ok(PoolReply { pool })
@@ -476,9 +547,9 @@ impl Hub {
 
     /// The wait `wait` is still unanswered: its player is paired with the server's bot whose
     /// rating is closest to its own, on its player sockets.
-    async fn pair_with_bot(self: &Arc<Hub>, wait: u64, ip: IpAddr) {
+    async fn pair_with_bot(self: &Arc<Lobby>, wait: u64, ip: IpAddr) {
         let waiting = {
-            let mut state = lock(&self.lobby.state);
+            let mut state = lock(&self.state);
             let Some(at) = state.pool.iter().position(|w| w.id == wait) else {
                 return;
             };
@@ -488,7 +559,7 @@ impl Hub {
             .into_iter()
             .map(|kind| {
                 let name = Player::Bot(kind).bot_name().unwrap_or_default();
-                (kind, self.rating_of(&name).0)
+                (kind, self.ratings.of(&name).rating)
             })
             .collect();
         let Some(&(kind, _)) = bots.iter().min_by(|a, b| {
@@ -508,6 +579,7 @@ impl Hub {
         seating.tokens[side.index()] = Some(secret::digest(&token));
         seating.names[side.index()] = Some(waiting.player.clone());
         match self
+            .games
             .open_game(&waiting.settings, seating, Some(ip), Vec::new())
             .await
         {
@@ -526,30 +598,40 @@ impl Hub {
     /// `DELETE /api/pool` by `player` (nothing to leave is no error).
     pub fn leave_pool(&self, player: &str) {
         let folded = fold(player);
-        lock(&self.lobby.state)
-            .pool
-            .retain(|w| fold(&w.player) != folded);
+        lock(&self.state).pool.retain(|w| fold(&w.player) != folded);
     }
 }
 
-impl Hub {
+impl Lobby {
     /// This node no longer holds the lobby (its lease lapsed): every seek and pool entry
     /// goes, and every player socket is told to connect again (1012), to the lobby's owner
     /// now.
-    pub(super) fn lobby_given_up(&self) {
+    pub fn given_up(&self) {
         let sockets = {
-            let mut state = lock(&self.lobby.state);
+            let mut state = lock(&self.state);
             state.seeks.clear();
             state.pool.clear();
             std::mem::take(&mut state.sockets)
         };
         for (_, sender) in sockets.into_values().flatten() {
-            let _ = sender.try_send(Out::Close(
+            let _ = sender.try_send(Out::close(
                 crate::wire::CloseCode::Restart,
                 "the lobby moves to another server; connect again",
             ));
         }
         self.lobby_changed();
+    }
+}
+
+/// A lobby socket's place among the open lobby sockets, given back when dropped.
+pub struct Watching {
+    lobby: Arc<Lobby>,
+}
+
+impl Drop for Watching {
+    fn drop(&mut self) {
+        let mut state = lock(&self.lobby.state);
+        state.watchers = state.watchers.saturating_sub(1);
     }
 }
 

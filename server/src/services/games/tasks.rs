@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use tokio::time::{Instant, sleep_until};
 
-use super::{Hub, Live};
+use super::{Games, Live};
 
 /// How long the timer waits before it tries again to delete an expired game the database
 /// refused to delete.
@@ -17,31 +17,14 @@ const PRUNE_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
 /// The pause between two batches of a prune.
 const PRUNE_PAUSE: std::time::Duration = std::time::Duration::from_millis(50);
 
-impl Hub {
-    fn stopped(&self) -> bool {
-        *self.shutdown.borrow()
-    }
-
-    /// Looks at the time every tick, so that a pause of the server is noticed soon after it
-    /// (if nothing else looked first).
-    pub(super) async fn watch_pauses(self: Arc<Hub>) {
-        let mut stopping = self.stopping();
-        loop {
-            self.pauses.notice(Instant::now());
-            tokio::select! {
-                () = tokio::time::sleep(super::pauses::TICK) => {}
-                _ = stopping.changed() => return,
-            }
-        }
-    }
-
+impl Games {
     /// Deletes the finished games past the retention, at start and every hour, until the
     /// server stops: a batch at a time, with a pause between batches for the other writes.
-    pub(super) async fn run_pruner(self: Arc<Hub>) {
+    pub(super) async fn run_pruner(self: Arc<Games>) {
         let Some(retention) = self.config.limits.retention else {
             return;
         };
-        let mut stopping = self.stopping();
+        let mut stopping = self.stopping.subscribe();
         loop {
             let cut = crate::clock::unix_ms()
                 .saturating_sub(u64::try_from(retention.as_millis()).unwrap_or(u64::MAX));
@@ -74,7 +57,7 @@ impl Hub {
     }
 
     /// The room's timer: decides losses on time and by abandonment when they fall due.
-    pub(super) async fn run_timer(self: Arc<Hub>, live: Arc<Live>) {
+    pub(super) async fn run_timer(self: Arc<Games>, live: Arc<Live>) {
         loop {
             let deadline = {
                 let mut state = live.state.lock().await;
@@ -105,7 +88,7 @@ impl Hub {
                     state.room.deadline().into_iter().chain(due).min()
                 }
             };
-            if self.stopped() {
+            if self.stopping.stopped() {
                 return;
             }
             match deadline {
@@ -122,7 +105,7 @@ impl Hub {
 
     /// The room's bot: when it is its move, it thinks on a blocking thread (never on the
     /// async threads), with its own tracker only, then plays.
-    pub(super) async fn run_bot(self: Arc<Hub>, live: Arc<Live>) {
+    pub(super) async fn run_bot(self: Arc<Games>, live: Arc<Live>) {
         loop {
             let turn = {
                 let mut state = live.state.lock().await;
@@ -131,7 +114,7 @@ impl Hub {
                 }
                 state.room.bot_turn()
             };
-            if self.stopped() {
+            if self.stopping.stopped() {
                 return;
             }
             let Some(turn) = turn else {
@@ -159,20 +142,20 @@ impl Hub {
 }
 
 /// A bot's answer to its turn.
-pub(crate) struct Thought {
+pub struct Thought {
     /// Its tracker (as it was given).
-    pub(crate) tracker: salpakan::Tracker,
+    pub tracker: salpakan::Tracker,
     /// Its move (`None` if it has none).
-    pub(crate) mv: Option<salpakan::Move>,
+    pub mv: Option<salpakan::Move>,
     /// How long it thought, without the wait for the floor (the think-time metric).
-    pub(crate) took: std::time::Duration,
+    pub took: std::time::Duration,
 }
 
 /// The bot's turn thought through on a blocking thread (never on the async threads), its
 /// answer held back until `floor` has passed since the turn began: a fixed-iteration search
 /// takes longer on some formations than others, and a move sent as soon as found would tell
 /// its opponent so. `None` if the thinking task died.
-pub(crate) async fn think_at_least(
+pub async fn think_at_least(
     turn: crate::room::BotTurn,
     floor: std::time::Duration,
 ) -> Option<Thought> {

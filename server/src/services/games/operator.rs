@@ -1,14 +1,12 @@
 //! What the operator sees of the games: each room's phase and plies as of its last commit
-//! (read without the room's lock), the log lines and counts of a game's life, readiness and
-//! draining. Never a token, an invite or a formation.
+//! (read without the room's lock), and the log lines and counts of a game's life. Never a
+//! token, an invite or a formation.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
-use std::time::Duration;
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use serde::Serialize;
 
-use super::{Hub, HubError, lock};
+use super::{Games, lock};
 use crate::room::{Event, Phase, Player, Room, Spec};
 use crate::telemetry;
 use crate::wire::AbortReason;
@@ -119,22 +117,7 @@ pub struct LiveGame {
     pub created_ms: u64,
 }
 
-/// The flags of readiness, and the last probe of the database (one at a time, its answer
-/// kept for [`PROBE_KEPT`]: a client asking often costs the database nothing more).
-#[derive(Default)]
-pub(super) struct Readiness {
-    ready: AtomicBool,
-    draining: AtomicBool,
-    probed: tokio::sync::Mutex<Option<(tokio::time::Instant, bool)>>,
-}
-
-/// How long a probe's answer is kept.
-const PROBE_KEPT: Duration = Duration::from_secs(1);
-
-/// The longest a readiness probe waits for the database.
-const PROBE: Duration = Duration::from_secs(2);
-
-impl Hub {
+impl Games {
     /// Every game in memory, oldest first (at most `limit`).
     #[must_use]
     pub fn live_games(&self, limit: usize) -> Vec<LiveGame> {
@@ -149,7 +132,7 @@ impl Hub {
                         .or_else(|| shown.players[i].bot_name()),
                 };
                 LiveGame {
-                    id: live.id.clone(),
+                    id: live.id().to_owned(),
                     phase: shown.phase().map_or("reloading", Phase::word),
                     plies: shown.plies.load(Ordering::Relaxed),
                     white: side(0),
@@ -173,57 +156,5 @@ impl Hub {
             }
         }
         telemetry::games_live(&counts);
-    }
-
-    /// The server accepts games from now on (its restore is done).
-    pub fn set_ready(&self) {
-        self.readiness.ready.store(true, Ordering::Relaxed);
-    }
-
-    /// From now on the server makes no new game (creations, pairings and rematches are
-    /// refused with 503 `draining`) and `/api/ready` answers 503; the games it holds go on.
-    pub fn drain(&self) {
-        if !self.readiness.draining.swap(true, Ordering::Relaxed) {
-            tracing::info!("draining: no new games");
-        }
-    }
-
-    /// Whether the server is draining.
-    #[must_use]
-    pub fn draining(&self) -> bool {
-        self.readiness.draining.load(Ordering::Relaxed)
-    }
-
-    /// Refuses a new game while draining.
-    pub(super) fn check_open(&self) -> Result<(), HubError> {
-        if self.draining() {
-            Err(HubError::Draining)
-        } else {
-            Ok(())
-        }
-    }
-
-    /// Whether the server should be sent new clients: its restore is done, it is not
-    /// draining, and a read and a commit round trip through the database each answer
-    /// within two seconds.
-    pub async fn ready(self: &Arc<Hub>) -> bool {
-        if !self.readiness.ready.load(Ordering::Relaxed) || self.draining() {
-            return false;
-        }
-        let mut probed = self.readiness.probed.lock().await;
-        let now = tokio::time::Instant::now();
-        if let Some((at, answer)) = *probed
-            && now.duration_since(at) < PROBE_KEPT
-        {
-            return answer;
-        }
-        let read = tokio::time::timeout(PROBE, self.store.ping()).await;
-        let write = tokio::time::timeout(PROBE, self.store.write(Vec::new())).await;
-        let answer = matches!(read, Ok(Ok(()))) && matches!(write, Ok(Ok(_)));
-        if !answer {
-            tracing::warn!("readiness probe: the database did not answer");
-        }
-        *probed = Some((tokio::time::Instant::now(), answer));
-        answer
     }
 }

@@ -1,26 +1,35 @@
-//! Forwarding to the node that owns a game (or the lobby): a request is sent on and its reply
-//! handed back; a socket is opened to the owner first (its refusal handed back as is), then
-//! the client's is accepted and every frame copied both ways. A forwarded request carries
+//! Forwarding to the node that owns a game (or the lobby) (feature `nodes`): a request is
+//! sent on and its reply handed back; a socket is opened to the owner first (its refusal
+//! handed back as is), then the client's is accepted and served by the one socket loop
+//! ([`crate::socket::forward`]). A forwarded request carries
 //! the nodes' key (kept in the database, never sent to a client) and the client's address,
 //! which the owner believes only with the key: the per-address limits count the client, not
 //! the node.
 
-use std::net::IpAddr;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Body;
-use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{FromRequestParts, Request};
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::{ConnectInfo, FromRequestParts, RawPathParams, Request, State};
 use axum::http::{HeaderName, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use futures_util::{SinkExt, StreamExt};
+use axum::routing::MethodRouter;
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
 use tokio_tungstenite::tungstenite;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
-use crate::wire::{CloseCode, Code, Refusal};
+use super::extract::client_ip;
+use super::reply::ApiError;
+use super::route::Owner;
+use crate::services::Services;
+use crate::services::games::{GameError, Place};
+use crate::socket::{self, Env, READ_LIMIT};
+use crate::store::LOBBY;
+use crate::wire::{Code, Refusal};
 
 /// The header with the nodes' key.
 pub const NODE_KEY: &str = "x-salpakan-node-key";
@@ -45,9 +54,6 @@ const REQUEST_HEADERS: [HeaderName; 3] =
     [header::CONTENT_TYPE, header::AUTHORIZATION, header::ACCEPT];
 /// The headers of a reply handed back.
 const REPLY_HEADERS: [HeaderName; 3] = [header::CONTENT_TYPE, header::CACHE_CONTROL, header::ALLOW];
-
-/// The reason a forwarded socket is closed with when the owner's side ends without a close.
-const OWNER_GONE: &str = "the game moves to another server; connect again";
 
 /// Hands requests and sockets on to other nodes.
 pub struct Forwarder {
@@ -130,15 +136,10 @@ impl Forwarder {
     }
 
     /// The socket `request` asks for, opened at the node at `base` for `client`, then
-    /// accepted here with every frame copied both ways. A refusal of the owner's (401, 404,
-    /// 429…) is handed back as it is; a request that is not a socket's is forwarded as one.
-    pub async fn socket(
-        &self,
-        base: &str,
-        request: Request,
-        client: IpAddr,
-        read_limit: usize,
-    ) -> Response {
+    /// accepted here and served by the socket loop of `env`. A refusal of the owner's (401,
+    /// 404, 429…) is handed back as it is; a request that is not a socket's is forwarded as
+    /// one.
+    pub async fn socket(&self, base: &str, request: Request, client: IpAddr, env: Env) -> Response {
         let (mut parts, body) = request.into_parts();
         let upgrade = match WebSocketUpgrade::from_request_parts(&mut parts, &()).await {
             Ok(upgrade) => upgrade,
@@ -161,8 +162,8 @@ impl Forwarder {
             onward.headers_mut().insert(CLIENT, value);
         }
         let config = tungstenite::protocol::WebSocketConfig::default()
-            .max_message_size(Some(read_limit))
-            .max_frame_size(Some(read_limit));
+            .max_message_size(Some(READ_LIMIT))
+            .max_frame_size(Some(READ_LIMIT));
         let opened = tokio::time::timeout(
             WAIT,
             tokio_tungstenite::connect_async_with_config(onward, Some(config), true),
@@ -184,80 +185,80 @@ impl Forwarder {
             }
             _ => return unreachable(),
         };
-        upgrade
-            .max_message_size(read_limit)
-            .max_frame_size(read_limit)
-            .on_upgrade(move |socket| pipe(socket, owner))
+        socket::upgrade(upgrade).on_upgrade(move |ws| socket::forward::serve(ws, env, owner))
     }
 }
 
-type Owner =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-/// Copies frames both ways until either side closes; the client's close goes on to the
-/// owner, the owner's (its code and reason) back to the client, and an owner that vanishes
-/// closes the client with 1012 (connect again: another node owns the game by then).
-async fn pipe(client: WebSocket, owner: Owner) {
-    let (mut to_client, mut from_client) = client.split();
-    let (mut to_owner, mut from_owner) = owner.split();
-    loop {
-        tokio::select! {
-            frame = from_client.next() => {
-                let Some(Ok(frame)) = frame else {
-                    let _ = to_owner.close().await;
-                    return;
-                };
-                let closing = matches!(frame, Message::Close(_));
-                if to_owner.send(onward(frame)).await.is_err() || closing {
-                    return;
-                }
-            }
-            frame = from_owner.next() => {
-                let Some(Ok(frame)) = frame else {
-                    let gone = Message::Close(Some(CloseFrame {
-                        code: CloseCode::Restart.number(),
-                        reason: OWNER_GONE.into(),
-                    }));
-                    let _ = to_client.send(gone).await;
-                    return;
-                };
-                let closing = matches!(frame, tungstenite::Message::Close(_));
-                let Some(frame) = back(frame) else { continue };
-                if to_client.send(frame).await.is_err() || closing {
-                    return;
-                }
-            }
-        }
-    }
+/// What forwards one route's requests: the services, the route's owner, the forwarder.
+#[derive(Clone)]
+struct Owning {
+    services: Arc<Services>,
+    owner: Owner,
+    forwarder: Arc<Forwarder>,
 }
 
-/// A client's frame as the owner's side sends it.
-fn onward(frame: Message) -> tungstenite::Message {
-    match frame {
-        Message::Text(text) => tungstenite::Message::text(text.as_str()),
-        Message::Binary(bytes) => tungstenite::Message::binary(bytes),
-        Message::Ping(bytes) => tungstenite::Message::Ping(bytes),
-        Message::Pong(bytes) => tungstenite::Message::Pong(bytes),
-        Message::Close(frame) => {
-            tungstenite::Message::Close(frame.map(|f| tungstenite::protocol::CloseFrame {
-                code: f.code.into(),
-                reason: f.reason.as_str().into(),
-            }))
-        }
-    }
+/// The forwarder of one node of several (`None` for a server alone).
+#[must_use]
+pub fn forwarder(services: &Services) -> Option<Arc<Forwarder>> {
+    services.node_key().map(|key| Arc::new(Forwarder::new(key)))
 }
 
-/// An owner's frame as the client's side sends it (`None` for a raw frame).
-fn back(frame: tungstenite::Message) -> Option<Message> {
-    Some(match frame {
-        tungstenite::Message::Text(text) => Message::text(text.as_str()),
-        tungstenite::Message::Binary(bytes) => Message::binary(bytes),
-        tungstenite::Message::Ping(bytes) => Message::Ping(bytes),
-        tungstenite::Message::Pong(bytes) => Message::Pong(bytes),
-        tungstenite::Message::Close(frame) => Message::Close(frame.map(|f| CloseFrame {
-            code: f.code.into(),
-            reason: f.reason.as_str().into(),
-        })),
-        tungstenite::Message::Frame(_) => return None,
-    })
+/// `handlers` of a route owned by `owner`: with a `forwarder` (one node of several), served
+/// here for what this node owns and forwarded to the owner for the rest; a server alone, or
+/// a route any node serves, as they are.
+pub fn owned(
+    services: &Arc<Services>,
+    forwarder: Option<&Arc<Forwarder>>,
+    owner: Owner,
+    handlers: MethodRouter<Arc<Services>>,
+) -> MethodRouter<Arc<Services>> {
+    let Some(forwarder) = forwarder else {
+        return handlers;
+    };
+    if owner == Owner::Any {
+        return handlers;
+    }
+    let owning = Owning {
+        services: Arc::clone(services),
+        owner,
+        forwarder: Arc::clone(forwarder),
+    };
+    handlers.route_layer(axum::middleware::from_fn_with_state(owning, to_owner))
+}
+
+/// Serves here what this node owns; forwards the rest to its owner (a request another node
+/// forwarded is never forwarded again: it is refused with 503 `draining`, try again).
+async fn to_owner(
+    State(owning): State<Owning>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    params: RawPathParams,
+    request: Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let key = match owning.owner {
+        Owner::Any => return next.run(request).await,
+        Owner::Lobby => LOBBY.to_owned(),
+        Owner::Game => match params.iter().find(|(name, _)| *name == "id") {
+            Some((_, id)) => id.to_owned(),
+            None => return next.run(request).await,
+        },
+    };
+    let services = &owning.services;
+    let place = match services.games.place(&key).await {
+        Ok(place) => place,
+        Err(e) => return ApiError::from(e).into_response(),
+    };
+    let Place::At(url) = place else {
+        return next.run(request).await;
+    };
+    if owning.forwarder.from_node(request.headers()) {
+        return ApiError::from(GameError::Elsewhere(url)).into_response();
+    }
+    let client = client_ip(services, peer, request.headers());
+    if request.uri().path().ends_with("/socket") {
+        let env = Env::of(services);
+        owning.forwarder.socket(&url, request, client, env).await
+    } else {
+        owning.forwarder.http(&url, request, client).await
+    }
 }

@@ -6,19 +6,23 @@ use std::sync::{Mutex, PoisonError};
 
 use tokio::time::{Duration, Instant};
 
+use super::stopping::Stopping;
+
 /// How often the watch looks at the time.
-pub(super) const TICK: Duration = Duration::from_millis(250);
+pub const TICK: Duration = Duration::from_millis(250);
 /// A gap between two looks longer than this (beyond the tick) is a pause.
 const PAUSE: Duration = Duration::from_secs(1);
 
 /// The pauses noticed so far.
-pub(super) struct Pauses {
+pub struct Pauses {
     /// When the time was last looked at, and every pause's length so far.
     ledger: Mutex<(Instant, Duration)>,
 }
 
 impl Pauses {
-    pub(super) fn new(now: Instant) -> Pauses {
+    /// No pause yet, the time last looked at `now`.
+    #[must_use]
+    pub fn new(now: Instant) -> Pauses {
         Pauses {
             ledger: Mutex::new((now, Duration::ZERO)),
         }
@@ -28,7 +32,7 @@ impl Pauses {
     /// the tick is a pause. Returns every pause's length so far. Whoever looks first after
     /// a pause (the watch, a room's timer, a socket, a request) notices it, before anything
     /// is decided from the time.
-    pub(super) fn notice(&self, now: Instant) -> Duration {
+    pub fn notice(&self, now: Instant) -> Duration {
         let mut ledger = self.ledger.lock().unwrap_or_else(PoisonError::into_inner);
         let (last, total) = &mut *ledger;
         let gap = now.saturating_duration_since(*last);
@@ -37,6 +41,19 @@ impl Pauses {
         }
         *last = (*last).max(now);
         *total
+    }
+
+    /// Looks at the time every [`TICK`], so that a pause is noticed soon after it (if
+    /// nothing else looked first), until the server stops.
+    pub async fn watch(self: std::sync::Arc<Pauses>, stopping: Stopping) {
+        let mut stopping = stopping.subscribe();
+        loop {
+            self.notice(Instant::now());
+            tokio::select! {
+                () = tokio::time::sleep(TICK) => {}
+                _ = stopping.changed() => return,
+            }
+        }
     }
 }
 

@@ -8,18 +8,20 @@ use std::sync::Arc;
 use salpakan::Side;
 use tokio::time::Instant;
 
-use super::games::{Seating, Settings};
-use super::{Hub, Live, LiveState, Out};
+use super::live::LiveState;
+use super::open::{Seating, Settings};
+use super::{Games, Live};
 use crate::room::{Event, Player};
 use crate::secret::{self, ID_BYTES, TOKEN_BYTES};
+use crate::services::outbox::Out;
 use crate::store::Write;
 use crate::wire::{ServerMessage, SideWord};
 
-impl Hub {
+impl Games {
     /// Makes the rematch of the game in `state` (both offers stand at `now`): the new game and
     /// the old game's `rematch-made` event in one transaction, then each seat its `rematch`.
     pub(super) async fn make_rematch(
-        self: &Arc<Hub>,
+        self: &Arc<Games>,
         live: &Arc<Live>,
         state: &mut LiveState,
         now: Instant,
@@ -47,13 +49,13 @@ impl Hub {
         };
         let event = Event::Rematched { game: id.clone() };
         let also = vec![Write::Events {
-            game: live.id.clone(),
+            game: live.id().to_owned(),
             first_v: state.room.version() + 1,
             events: vec![event.clone()],
             ending: None,
         }];
         if let Err(e) = self.open_game(&settings, seating, None, also).await {
-            tracing::error!(game = %live.id, error = %e, "rematch not made");
+            tracing::error!(game = %live.id(), error = %e, "rematch not made");
             return;
         }
         state.room.apply(event, now);
@@ -80,7 +82,7 @@ impl Hub {
     /// made (its page lost the first answer): a fresh token for that seat, which replaces the
     /// one given before (sockets already open with it stay open).
     pub(super) async fn reissue(
-        self: &Arc<Hub>,
+        self: &Arc<Games>,
         state: &LiveState,
         side: Side,
     ) -> Option<ServerMessage> {

@@ -1,5 +1,6 @@
-//! Making, joining and reading games: the HTTP requests of the contract, and who a socket is
-//! for.
+//! Making and joining games: `POST /api/games` and its `join`, and the one way every game is
+//! made (by a creator, a pairing of the lobby, a pool's bot, a rematch): checked settings, a
+//! slot of the creator's address, one transaction, then the room in memory.
 
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -7,13 +8,13 @@ use std::sync::Arc;
 use salpakan::{Rules, Side};
 use tokio::time::Instant;
 
-use super::{Hub, HubError, Live, SocketSlot, lock, plausible_id};
+use super::{GameError, Games, Live};
 use crate::clock::ClockSettings;
-use crate::room::{Phase, Player, Recipient, Room, Spec};
+use crate::room::{Player, Room, Spec};
 use crate::secret::{self, Entropy, ID_BYTES, INVITE_BYTES, TOKEN_BYTES};
-use crate::store::{Ending, StoreError, Write};
+use crate::store::Write;
 use crate::wire::{
-    Code, CreateReply, CreateRequest, JoinReply, JoinRequest, RulesRequest, SideWord, Summary,
+    Code, CreateReply, CreateRequest, JoinReply, JoinRequest, RulesRequest, SideWord,
 };
 
 /// A game's settings, as asked for and checked.
@@ -30,20 +31,25 @@ pub struct Settings {
 }
 
 /// Who sits where in a new game, and its id.
-pub(super) struct Seating {
-    pub(super) id: String,
-    pub(super) first: Side,
-    pub(super) players: [Player; 2],
-    pub(super) names: [Option<String>; 2],
+pub struct Seating {
+    /// The game's id.
+    pub id: String,
+    /// Who moves first.
+    pub first: Side,
+    /// Who plays each side.
+    pub players: [Player; 2],
+    /// Each seat's player's name, if a named player holds it.
+    pub names: [Option<String>; 2],
     /// Each taken seat's token's digest.
-    pub(super) tokens: [Option<String>; 2],
+    pub tokens: [Option<String>; 2],
     /// The invite's digest, for an open seat.
-    pub(super) invite: Option<String>,
+    pub invite: Option<String>,
 }
 
 impl Seating {
     /// Game `id` of two people's seats, none taken yet, `first` to move first.
-    pub(super) fn new(id: String, first: Side) -> Seating {
+    #[must_use]
+    pub fn new(id: String, first: Side) -> Seating {
         Seating {
             id,
             first,
@@ -56,7 +62,8 @@ impl Seating {
 }
 
 /// White or Black, from one random draw of `entropy`.
-pub(super) fn random_side(entropy: &dyn Entropy) -> Side {
+#[must_use]
+pub fn random_side(entropy: &dyn Entropy) -> Side {
     if secret::random_u64(entropy) & 1 == 0 {
         Side::White
     } else {
@@ -65,30 +72,30 @@ pub(super) fn random_side(entropy: &dyn Entropy) -> Side {
 }
 
 /// A side chosen as `"white"`, `"black"` or `"random"` (the default; then from the entropy).
-fn side_choice(word: Option<&str>, what: &str, entropy: &dyn Entropy) -> Result<Side, HubError> {
+fn side_choice(word: Option<&str>, what: &str, entropy: &dyn Entropy) -> Result<Side, GameError> {
     match word {
         None | Some("random") => Ok(random_side(entropy)),
         Some("white") => Ok(Side::White),
         Some("black") => Ok(Side::Black),
-        Some(other) => Err(HubError::invalid(
+        Some(other) => Err(GameError::invalid(
             Code::BadMessage,
             format!("{what} must be white, black or random, not {other:?}"),
         )),
     }
 }
 
-impl Hub {
+impl Games {
     /// The rules a game is asked for: the official ones, with this server's move limit
     /// unless another is asked for, and never a longer one than the server allows (a move
     /// limit bounds a game's length: see [`crate::wire::RulesWords::max_plies`]).
-    fn rules(&self, asked: RulesRequest) -> Result<Rules, HubError> {
+    fn rules(&self, asked: RulesRequest) -> Result<Rules, GameError> {
         let limits = &self.config.limits;
         let move_limit = asked
             .move_limit
             .unwrap_or(i64::from(limits.default_move_limit));
         let longest = i64::from(limits.max_move_limit);
         if limits.max_move_limit > 0 && !(1..=longest).contains(&move_limit) {
-            return Err(HubError::invalid(
+            return Err(GameError::invalid(
                 Code::BadRules,
                 format!(
                     "move_limit must be 1 … {longest} on this server (plies without a challenge \
@@ -97,26 +104,29 @@ impl Hub {
             ));
         }
         Rules::from_numbers(asked.setup_rows.unwrap_or(3), move_limit)
-            .map_err(|e| HubError::invalid(Code::BadRules, e.to_string()))
+            .map_err(|e| GameError::invalid(Code::BadRules, e.to_string()))
     }
 
     /// A game's settings as asked for, checked: the rules, the clock, the setup time, and
     /// whether it is rated.
-    pub(super) fn settings(
+    ///
+    /// # Errors
+    /// [`GameError::Invalid`] naming the value out of range.
+    pub fn settings(
         &self,
         rules: Option<RulesRequest>,
         clock: Option<ClockSettings>,
         setup_ms: Option<i64>,
         rated: Option<bool>,
-    ) -> Result<Settings, HubError> {
+    ) -> Result<Settings, GameError> {
         let rules = self.rules(rules.unwrap_or_default())?;
         let clock = clock
             .map(ClockSettings::check)
             .transpose()
-            .map_err(|e| HubError::invalid(Code::BadClock, e.to_string()))?;
+            .map_err(|e| GameError::invalid(Code::BadClock, e.to_string()))?;
         let min_setup = u64::try_from(self.config.limits.min_setup.as_millis()).unwrap_or(0);
         let setup_ms = crate::wire::setup_ms(setup_ms, min_setup)
-            .map_err(|e| HubError::invalid(Code::BadMessage, e))?;
+            .map_err(|e| GameError::invalid(Code::BadMessage, e))?;
         Ok(Settings {
             rules,
             clock,
@@ -128,24 +138,22 @@ impl Hub {
     /// Makes a game of `settings` with `seating`, created by `ip` (its slot taken under the
     /// limits of games per address; a rematch has none): written, with `also` in the same
     /// transaction, then held. Returns its id.
-    pub(super) async fn open_game(
-        self: &Arc<Hub>,
+    ///
+    /// # Errors
+    /// [`GameError::Draining`], a quota's, or the database's error (nothing is made then).
+    pub async fn open_game(
+        self: &Arc<Games>,
         settings: &Settings,
         seating: Seating,
         ip: Option<IpAddr>,
         also: Vec<Write>,
-    ) -> Result<String, HubError> {
-        self.check_open()?;
+    ) -> Result<String, GameError> {
+        if self.readiness.draining() {
+            return Err(GameError::Draining);
+        }
         let kinds = seating.players.map(Player::kind_word);
-        let limits = &self.config.limits;
         if let Some(ip) = ip {
-            self.quotas
-                .take_game(ip, limits.games_per_ip, limits.games_per_hour)?;
-            // One node of several: the address's games at every node count.
-            if let Err(e) = self.shared_game_limits(ip).await {
-                self.release_game(Some(ip));
-                return Err(e);
-            }
+            self.quotas.take_game(ip).await?;
         }
         let entropy = &*self.entropy;
         let id = seating.id.clone();
@@ -212,38 +220,23 @@ impl Hub {
         Ok(id)
     }
 
-    /// With several nodes: refuses a game past the address's unfinished games, or its games
-    /// an hour, counted in the database at every node (nothing to do on SQLite).
-    async fn shared_game_limits(&self, ip: IpAddr) -> Result<(), HubError> {
-        let limits = &self.config.limits;
-        let held = self.store.unfinished_by(ip).await?;
-        if held.is_some_and(|held| held >= limits.games_per_ip as u64) {
-            return Err(HubError::TooManyGames(limits.games_per_ip));
-        }
-        let made = self.store.arrivals_last_hour("game", ip).await?;
-        if made.is_some_and(|made| made >= limits.games_per_hour as u64) {
-            return Err(HubError::TooManyCreated(limits.games_per_hour));
-        }
-        Ok(())
-    }
-
     /// `POST /api/games` from `ip`, made by `player` (or anonymously): the creator's seat.
     ///
     /// # Errors
-    /// [`HubError::Invalid`] for values out of range, [`HubError::BadKey`] for a rated game
-    /// asked for anonymously, [`HubError::TooManyGames`] past the games per client,
-    /// [`HubError::Store`] if the database fails.
+    /// [`GameError::Invalid`] for values out of range, [`GameError::BadKey`] for a rated game
+    /// asked for anonymously, [`GameError::Quota`] past the games per client,
+    /// [`GameError::Store`] if the database fails.
     pub async fn create(
-        self: &Arc<Hub>,
+        self: &Arc<Games>,
         request: CreateRequest,
         ip: IpAddr,
         player: Option<String>,
-    ) -> Result<CreateReply, HubError> {
+    ) -> Result<CreateReply, GameError> {
         let entropy = &*self.entropy;
         let side = side_choice(request.side.as_deref(), "side", entropy)?;
         let first = side_choice(request.first.as_deref(), "first", entropy)?;
         let opponent = Player::from_word(request.opponent.as_deref().unwrap_or("human"))
-            .map_err(|e| HubError::invalid(Code::BadMessage, e.to_string()))?;
+            .map_err(|e| GameError::invalid(Code::BadMessage, e.to_string()))?;
         let settings = self.settings(
             request.rules,
             request.clock,
@@ -251,7 +244,7 @@ impl Hub {
             request.rated,
         )?;
         if settings.rated && player.is_none() {
-            return Err(HubError::BadKey);
+            return Err(GameError::BadKey);
         }
         let id = secret::random_hex(entropy, ID_BYTES);
         let token = secret::random_hex(entropy, TOKEN_BYTES);
@@ -275,50 +268,50 @@ impl Hub {
     /// `POST /api/games/{id}/join`: the joiner's seat.
     ///
     /// # Errors
-    /// [`HubError::NotFound`] for an unknown game or a wrong invite (the same reply),
-    /// [`HubError::SeatTaken`] once the seat is taken, [`HubError::BadKey`] for a rated
-    /// game joined anonymously, [`HubError::OwnGame`] for the player of the other seat.
+    /// [`GameError::NotFound`] for an unknown game or a wrong invite (the same reply),
+    /// [`GameError::SeatTaken`] once the seat is taken, [`GameError::BadKey`] for a rated
+    /// game joined anonymously, [`GameError::OwnGame`] for the player of the other seat.
     pub async fn join(
-        self: &Arc<Hub>,
+        self: &Arc<Games>,
         id: &str,
         request: JoinRequest,
         player: Option<String>,
-    ) -> Result<JoinReply, HubError> {
-        let live = self.live(id).await?.ok_or(HubError::NotFound)?;
+    ) -> Result<JoinReply, GameError> {
+        let live = self.live(id).await?.ok_or(GameError::NotFound)?;
         let joined = self.join_live(&live, request, player).await;
         // A finished game loaded for a refused join leaves memory again.
         self.let_go(&live).await;
         joined
     }
 
-    /// [`Hub::join`] of the game in memory.
+    /// [`Games::join`] of the game in memory.
     async fn join_live(
-        self: &Arc<Hub>,
+        self: &Arc<Games>,
         live: &Arc<Live>,
         request: JoinRequest,
         player: Option<String>,
-    ) -> Result<JoinReply, HubError> {
+    ) -> Result<JoinReply, GameError> {
         let mut state = live.state.lock().await;
         if state.gone {
-            return Err(HubError::NotFound);
+            return Err(GameError::NotFound);
         }
         let spec = state.room.spec();
         let Some(invite) = spec.invite.as_deref() else {
-            return Err(HubError::NotFound);
+            return Err(GameError::NotFound);
         };
         if !secret::matches(&request.invite, invite) {
-            return Err(HubError::NotFound);
+            return Err(GameError::NotFound);
         }
         let side = Side::ALL
             .into_iter()
             .find(|&s| spec.players[s.index()] == Player::Human && spec.tokens[s.index()].is_none())
-            .ok_or(HubError::SeatTaken)?;
+            .ok_or(GameError::SeatTaken)?;
         if spec.rated && player.is_none() {
-            return Err(HubError::BadKey);
+            return Err(GameError::BadKey);
         }
         let other = spec.names[side.other().index()].as_deref();
         if player.is_some() && other.is_some_and(|o| Some(o) == player.as_deref()) {
-            return Err(HubError::OwnGame);
+            return Err(GameError::OwnGame);
         }
         let token = secret::random_hex(&*self.entropy, TOKEN_BYTES);
         let digest = secret::digest(&token);
@@ -327,7 +320,7 @@ impl Hub {
         seated.tokens[side.index()] = Some(digest.clone());
         let last = seated.all_seated();
         let write = Write::Join {
-            game: live.id.clone(),
+            game: live.id().to_owned(),
             side,
             token: digest.clone(),
             seated_ms: last.then_some(wall_ms),
@@ -339,135 +332,9 @@ impl Hub {
             .take_seat(side, digest, player, wall_ms, Instant::now());
         live.timer.notify_one();
         Ok(JoinReply {
-            game: live.id.clone(),
+            game: live.id().to_owned(),
             side: SideWord(side),
             token,
         })
-    }
-
-    /// `GET /api/games/{id}`.
-    ///
-    /// # Errors
-    /// [`HubError::NotFound`] for an unknown game.
-    pub async fn summary(self: &Arc<Hub>, id: &str) -> Result<Summary, HubError> {
-        if let Some(ending) = self.kept_ending(id).await? {
-            return serde_json::from_str(&ending.summary)
-                .map_err(|e| HubError::Store(StoreError::Corrupt(e.to_string())));
-        }
-        let live = self.live(id).await?.ok_or(HubError::NotFound)?;
-        let mut state = live.state.lock().await;
-        if state.gone {
-            return Err(HubError::NotFound);
-        }
-        let now = self.now(&mut state.room);
-        let summary = state.room.summary(now);
-        self.evict_if_done(&live, &state);
-        Ok(summary)
-    }
-
-    /// `GET /api/games/{id}/record`.
-    ///
-    /// # Errors
-    /// [`HubError::NotFound`] for an unknown game or an aborted one (its formations are never
-    /// revealed), [`HubError::NotOver`] while it is not over.
-    pub async fn record(self: &Arc<Hub>, id: &str) -> Result<String, HubError> {
-        if let Some(ending) = self.kept_ending(id).await? {
-            return ending.record.ok_or(HubError::NotFound);
-        }
-        let live = self.live(id).await?.ok_or(HubError::NotFound)?;
-        let state = live.state.lock().await;
-        if state.gone {
-            return Err(HubError::NotFound);
-        }
-        let record = state.room.record();
-        let aborted = state.room.phase() == Phase::Aborted;
-        self.evict_if_done(&live, &state);
-        match record {
-            Some(record) => Ok(record),
-            None if aborted => Err(HubError::NotFound),
-            None => Err(HubError::NotOver),
-        }
-    }
-
-    /// A finished game's summary and record as its row keeps them, when it is not in memory:
-    /// read by a reader, never replayed.
-    async fn kept_ending(&self, id: &str) -> Result<Option<Ending>, HubError> {
-        if !plausible_id(id) || lock(&self.rooms).contains_key(id) {
-            return Ok(None);
-        }
-        Ok(self.store.ending(id).await?)
-    }
-
-    /// Whether a socket for `to` may open, from `ip`: a seat's within its own sockets and
-    /// reconnects a minute (never counted against its address, so that another client at
-    /// the same address cannot keep it out), a spectator's within its address's sockets
-    /// (the slot it then holds).
-    ///
-    /// # Errors
-    /// [`HubError::TooManyConnections`] past a limit.
-    pub async fn admit_socket(
-        &self,
-        live: &Arc<Live>,
-        to: Recipient,
-        ip: IpAddr,
-    ) -> Result<Option<SocketSlot>, HubError> {
-        let limits = &self.config.limits;
-        let Recipient::Seat(side) = to else {
-            return self.quotas.take_socket(ip, limits).map(Some);
-        };
-        let mut state = live.state.lock().await;
-        if state.room.sockets(side) >= limits.sockets_per_seat {
-            return Err(HubError::TooManyConnections(limits.sockets_per_seat));
-        }
-        if !state.connects[side.index()].take(Instant::now(), 1) {
-            return Err(HubError::TooManyReconnects(limits.seat_connects_per_minute));
-        }
-        Ok(None)
-    }
-
-    /// A request for `live` failed: a finished game it loaded leaves memory again (unless a
-    /// socket follows it).
-    pub async fn let_go(&self, live: &Arc<Live>) {
-        let state = live.state.lock().await;
-        self.evict_if_done(live, &state);
-    }
-
-    /// Who a socket to game `id` with `token` is for.
-    ///
-    /// # Errors
-    /// [`HubError::Unauthorized`], the same for an unknown game, a wrong token and another
-    /// game's token.
-    pub async fn authorize(
-        self: &Arc<Hub>,
-        id: &str,
-        token: Option<&str>,
-    ) -> Result<(Arc<Live>, Recipient), HubError> {
-        let live = self
-            .live(id)
-            .await
-            .ok()
-            .flatten()
-            .ok_or(HubError::Unauthorized)?;
-        let state = live.state.lock().await;
-        if state.gone {
-            return Err(HubError::Unauthorized);
-        }
-        let Some(token) = token else {
-            drop(state);
-            return Ok((live, Recipient::Spectator));
-        };
-        let tokens = &state.room.spec().tokens;
-        // Both seats are compared, each in constant time, whatever the first gives.
-        let found = Side::ALL.map(|side| {
-            tokens[side.index()]
-                .as_deref()
-                .is_some_and(|stored| secret::matches(token, stored))
-        });
-        drop(state);
-        match found {
-            [true, _] => Ok((live, Recipient::Seat(Side::White))),
-            [_, true] => Ok((live, Recipient::Seat(Side::Black))),
-            _ => Err(HubError::Unauthorized),
-        }
     }
 }

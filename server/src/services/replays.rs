@@ -5,10 +5,22 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
+use thiserror::Error;
 use tokio::sync::Semaphore;
 
-use super::{Hub, HubError, lock};
+use super::games::{GameError, Games, lock};
 use crate::wire::ReplayReply;
+
+/// Why a replay was refused.
+#[derive(Debug, Error)]
+pub enum ReplayError {
+    /// Its record was refused (no such game, an aborted one, one in play).
+    #[error(transparent)]
+    Game(#[from] GameError),
+    /// A kept record the engine does not replay (logged; the client hears `internal`).
+    #[error("the server could not do that")]
+    Unreplayable(String),
+}
 
 /// The replies kept.
 const KEPT: usize = 64;
@@ -19,22 +31,24 @@ const AT_ONCE: usize = 2;
 /// Replies by game, and the games in the order they were kept (the oldest first out).
 type Kept = (HashMap<String, Arc<str>>, VecDeque<String>);
 
-/// The kept replies, and the gate of the computations.
-pub(super) struct Replays {
+/// The replays service: the kept replies, and the gate of the computations.
+pub struct Replays {
+    games: Arc<Games>,
     kept: Mutex<Kept>,
     gate: Semaphore,
 }
 
-impl Default for Replays {
-    fn default() -> Replays {
+impl Replays {
+    /// Replays of the finished games of `games`; none kept yet.
+    #[must_use]
+    pub fn new(games: Arc<Games>) -> Replays {
         Replays {
+            games,
             kept: Mutex::new((HashMap::new(), VecDeque::new())),
             gate: Semaphore::new(AT_ONCE),
         }
     }
-}
 
-impl Replays {
     fn get(&self, id: &str) -> Option<Arc<str>> {
         lock(&self.kept).0.get(id).cloned()
     }
@@ -51,36 +65,33 @@ impl Replays {
             }
         }
     }
-}
 
-impl Hub {
     /// `GET /api/games/{id}/replay` as JSON: refused as the record is (404 for no such game
     /// or an aborted one, 409 while it is in play).
     ///
     /// # Errors
-    /// As [`Hub::record`]; [`HubError::Unreplayable`] if the record does not replay.
-    pub async fn replay(self: &Arc<Hub>, id: &str) -> Result<Arc<str>, HubError> {
-        if let Some(reply) = self.finished_replays.get(id) {
+    /// As [`Games::record`]; [`ReplayError::Unreplayable`] if the record does not replay.
+    pub async fn replay(&self, id: &str) -> Result<Arc<str>, ReplayError> {
+        if let Some(reply) = self.get(id) {
             return Ok(reply);
         }
-        let record = self.record(id).await?;
+        let record = self.games.record(id).await?;
         let _turn = self
-            .finished_replays
             .gate
             .acquire()
             .await
-            .map_err(|_| HubError::Unreplayable("the replay gate is closed".into()))?;
+            .map_err(|_| ReplayError::Unreplayable("the replay gate is closed".into()))?;
         let game = id.to_owned();
         let reply = tokio::task::spawn_blocking(move || {
             let replay = salpakan::Replay::from_record(&record)
-                .map_err(|e| HubError::Unreplayable(format!("game {game}: {e}")))?;
+                .map_err(|e| ReplayError::Unreplayable(format!("game {game}: {e}")))?;
             serde_json::to_string(&ReplayReply::of(&game, &replay))
-                .map_err(|e| HubError::Unreplayable(format!("game {game}: {e}")))
+                .map_err(|e| ReplayError::Unreplayable(format!("game {game}: {e}")))
         })
         .await
-        .map_err(|e| HubError::Unreplayable(e.to_string()))??;
+        .map_err(|e| ReplayError::Unreplayable(e.to_string()))??;
         let reply: Arc<str> = reply.into();
-        self.finished_replays.keep(id, Arc::clone(&reply));
+        self.keep(id, Arc::clone(&reply));
         Ok(reply)
     }
 }

@@ -1,0 +1,143 @@
+//! What a handler is given besides its state: the request's body read into its type, the
+//! player its key names, and the client's address as the per-address limits count it. Each
+//! refuses in the contract's shape.
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, StatusCode, header};
+use serde::de::DeserializeOwned;
+
+use super::reply::ApiError;
+use crate::services::Services;
+use crate::services::players::PlayerError;
+use crate::wire::Code;
+
+/// A request body read as JSON into `T`, whatever its content type (the contract asks for
+/// none); an empty body reads as `{}`. A body that cannot be read or is not a `T` is refused
+/// in the contract's shape: 413 `too-large` over the limit, 400 `bad-message` otherwise,
+/// naming what is wrong.
+pub struct Body<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Body<T>, ApiError> {
+        let bytes =
+            Bytes::from_request(request, state)
+                .await
+                .map_err(|rejection: BytesRejection| {
+                    let code = if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                        Code::TooLarge
+                    } else {
+                        Code::BadMessage
+                    };
+                    ApiError::with_status(rejection.status(), code, rejection.body_text())
+                })?;
+        let text = std::str::from_utf8(&bytes)
+            .map_err(|e| ApiError::new(Code::BadMessage, format!("the body is not UTF-8: {e}")))?;
+        let text = if text.trim().is_empty() { "{}" } else { text };
+        serde_json::from_str(text)
+            .map(Body)
+            .map_err(|e| ApiError::new(Code::BadMessage, e.to_string()))
+    }
+}
+
+/// The player a request is made as, if its `Authorization` header names one; a header that
+/// is not a player's key is refused (401 `bad-key`), the same for every kind of wrong key.
+pub struct MaybePlayer(pub Option<String>);
+
+impl FromRequestParts<Arc<Services>> for MaybePlayer {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        services: &Arc<Services>,
+    ) -> Result<MaybePlayer, ApiError> {
+        let header = parts
+            .headers
+            .get(header::AUTHORIZATION)
+            .map(|value| value.to_str().unwrap_or(""));
+        Ok(MaybePlayer(services.players.of_header(header)?))
+    }
+}
+
+/// The player a request must be made as (401 `bad-key` without one).
+pub struct Player(pub String);
+
+impl FromRequestParts<Arc<Services>> for Player {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        services: &Arc<Services>,
+    ) -> Result<Player, ApiError> {
+        let MaybePlayer(player) = MaybePlayer::from_request_parts(parts, services).await?;
+        player.map(Player).ok_or_else(|| PlayerError::BadKey.into())
+    }
+}
+
+/// The client's address as the per-address limits count it: the connection's, or, for a
+/// connection from a trusted proxy, the last `X-Forwarded-For` entry, or, for a request
+/// another node forwarded (with the nodes' key), the client it names; an IPv6 address by
+/// its prefix ([`crate::config::AddressKey`]).
+pub struct Client(pub IpAddr);
+
+impl FromRequestParts<Arc<Services>> for Client {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        services: &Arc<Services>,
+    ) -> Result<Client, ApiError> {
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|ConnectInfo(peer)| *peer)
+            .ok_or_else(|| ApiError::new(Code::Internal, "the connection's address is unknown"))?;
+        Ok(Client(client_ip(services, peer, &parts.headers)))
+    }
+}
+
+/// [`Client`]'s address of a request from `peer` with `headers`.
+#[must_use]
+pub fn client_ip(services: &Services, peer: SocketAddr, headers: &HeaderMap) -> IpAddr {
+    services
+        .config
+        .address_key
+        .of(forwarded_for(services, peer, headers))
+}
+
+fn forwarded_for(services: &Services, peer: SocketAddr, headers: &HeaderMap) -> IpAddr {
+    // A request another node forwarded names its client, believed with the nodes' key.
+    #[cfg(feature = "nodes")]
+    if let Some(key) = services.node_key()
+        && super::forward::carries_key(headers, key.as_bytes())
+        && let Some(ip) = headers
+            .get(super::forward::CLIENT)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse().ok())
+    {
+        return ip;
+    }
+    if services
+        .config
+        .trusted_proxies
+        .iter()
+        .any(|proxy| proxy.contains(peer.ip()))
+        && let Some(ip) = headers
+            .get_all("x-forwarded-for")
+            .iter()
+            .next_back()
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.rsplit(',').next())
+            .and_then(|v| v.trim().parse().ok())
+    {
+        return ip;
+    }
+    peer.ip()
+}

@@ -1,0 +1,113 @@
+//! The games' routes: made, joined, read, replayed, and their sockets.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+
+use super::extract::{Body, Client, MaybePlayer};
+use super::reply::{ApiError, json};
+use super::route::{Owner, Route, route};
+use crate::services::Services;
+use crate::wire::{Code, CreateRequest, JoinRequest};
+
+/// The games' routes.
+pub fn routes() -> Vec<Route> {
+    vec![
+        route("/api/games", Owner::Any, post(create)),
+        route("/api/games/{id}", Owner::Game, get(summary)),
+        route("/api/games/{id}/join", Owner::Game, post(join)),
+        route("/api/games/{id}/record", Owner::Game, get(record)),
+        route("/api/games/{id}/replay", Owner::Game, get(replay)),
+        route("/api/games/{id}/socket", Owner::Game, get(socket)),
+    ]
+}
+
+async fn create(
+    State(services): State<Arc<Services>>,
+    Client(ip): Client,
+    MaybePlayer(player): MaybePlayer,
+    Body(request): Body<CreateRequest>,
+) -> Result<Response, ApiError> {
+    let created = services.games.create(request, ip, player).await?;
+    Ok(json(StatusCode::CREATED, &created))
+}
+
+async fn join(
+    State(services): State<Arc<Services>>,
+    MaybePlayer(player): MaybePlayer,
+    Path(id): Path<String>,
+    Body(request): Body<JoinRequest>,
+) -> Result<Response, ApiError> {
+    let joined = services.games.join(&id, request, player).await?;
+    Ok(json(StatusCode::OK, &joined))
+}
+
+async fn summary(
+    State(services): State<Arc<Services>>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    Ok(json(StatusCode::OK, &services.games.summary(&id).await?))
+}
+
+async fn record(
+    State(services): State<Arc<Services>>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let text = services.games.record(&id).await?;
+    Ok((
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        text,
+    )
+        .into_response())
+}
+
+async fn replay(
+    State(services): State<Arc<Services>>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let reply = services.replays.replay(&id).await?;
+    Ok((
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "application/json")],
+        reply.to_string(),
+    )
+        .into_response())
+}
+
+async fn socket(
+    State(services): State<Arc<Services>>,
+    Client(ip): Client,
+    Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Result<Response, ApiError> {
+    let games = &services.games;
+    let (live, to) = games
+        .authorize(&id, query.get("token").map(String::as_str))
+        .await?;
+    let admitted = match upgrade {
+        Ok(upgrade) => games
+            .admit_socket(&live, to, ip)
+            .await
+            .map(|slot| (upgrade, slot))
+            .map_err(ApiError::from),
+        Err(rejection) => Err(ApiError::new(Code::BadMessage, rejection.body_text())),
+    };
+    let (upgrade, slot) = match admitted {
+        Ok(admitted) => admitted,
+        Err(e) => {
+            // A finished game loaded for this request leaves memory again.
+            games.let_go(&live).await;
+            return Err(e);
+        }
+    };
+    Ok(crate::socket::upgrade(upgrade)
+        .on_upgrade(move |ws| crate::socket::game::serve(ws, services, live, to, slot)))
+}

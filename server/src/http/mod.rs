@@ -1,0 +1,150 @@
+//! The routes of the contract: the HTTP API, the sockets' upgrades and the page. Each
+//! resource declares its routes beside their handlers ([`games`], [`players`], [`lobby`],
+//! [`health`]), with what owns their requests among several nodes; handlers take the player
+//! and the client's address as parameters ([`extract`]), and every refusal is the
+//! contract's `{"error", "message"}` with its status ([`reply`], [`crate::refusals`]).
+
+pub mod extract;
+#[cfg(feature = "nodes")]
+pub mod forward;
+pub mod games;
+pub mod health;
+pub mod lobby;
+pub mod players;
+pub mod reply;
+pub mod route;
+
+use std::net::IpAddr;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::any;
+use tower_http::services::ServeDir;
+
+use crate::services::Services;
+use crate::services::quotas::SocketSlot;
+use crate::wire::Code;
+use reply::ApiError;
+use route::Route;
+
+/// The largest request body (a game's settings, an invite): 4 KiB.
+const BODY_LIMIT: usize = 4096;
+
+/// A socket's upgrade, or why the request is not one.
+pub type Upgrade = Result<WebSocketUpgrade, WebSocketUpgradeRejection>;
+
+/// The upgrade of a player or lobby socket from `ip`: a slot of the address's sockets.
+fn upgraded(
+    services: &Services,
+    ip: IpAddr,
+    upgrade: Upgrade,
+) -> Result<(WebSocketUpgrade, SocketSlot), ApiError> {
+    let upgrade =
+        upgrade.map_err(|rejection| ApiError::new(Code::BadMessage, rejection.body_text()))?;
+    let slot = services.quotas.take_socket(ip)?;
+    Ok((crate::socket::upgrade(upgrade), slot))
+}
+
+/// Every route of the API, as the resources declare them.
+#[must_use]
+pub fn routes() -> Vec<Route> {
+    [
+        health::routes(),
+        games::routes(),
+        players::routes(),
+        lobby::routes(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+async fn no_route() -> ApiError {
+    ApiError::new(Code::NotFound, "no such route")
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError::new(
+        Code::MethodNotAllowed,
+        "this route does not take that method",
+    )
+}
+
+async fn no_page() -> Response {
+    (
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        "salpakan-server: the API is at /api. To serve the page, build it (scripts/build-npm) \
+         and start the server with --static web/dist.\n",
+    )
+        .into_response()
+}
+
+/// The server's routes over `services`.
+pub fn router(services: Arc<Services>) -> Router {
+    let mut api = Router::new();
+    #[cfg(feature = "nodes")]
+    let forwarder = forward::forwarder(&services);
+    for Route {
+        path,
+        owner,
+        handlers,
+    } in routes()
+    {
+        #[cfg(feature = "nodes")]
+        let handlers = forward::owned(&services, forwarder.as_ref(), owner, handlers);
+        #[cfg(not(feature = "nodes"))]
+        let _ = owner;
+        api = api.route(path, handlers);
+    }
+    let api = api
+        .route("/api", any(no_route))
+        .route("/api/{*rest}", any(no_route))
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(BODY_LIMIT));
+    let router = match services.config.static_dir.clone() {
+        Some(dir) => api.fallback_service(ServeDir::new(dir)),
+        None => api.fallback(no_page),
+    };
+    router.with_state(services)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::route::Owner;
+
+    /// A game's routes are owned by its game, the lobby's state by the lobby; nothing else
+    /// is owned (any node serves it).
+    #[test]
+    fn a_game_s_routes_and_the_lobby_s_are_owned_the_rest_served_anywhere() {
+        let lobby = [
+            "/api/lobby",
+            "/api/lobby/socket",
+            "/api/players/socket",
+            "/api/seeks",
+            "/api/seeks/{sid}",
+            "/api/seeks/{sid}/accept",
+            "/api/pool",
+        ];
+        let routes = super::routes();
+        assert_eq!(routes.len(), 19);
+        for route in &routes {
+            let expected = if route.path.starts_with("/api/games/{id}") {
+                Owner::Game
+            } else if lobby.contains(&route.path) {
+                Owner::Lobby
+            } else {
+                Owner::Any
+            };
+            assert_eq!(route.owner, expected, "{}", route.path);
+        }
+        for path in lobby {
+            assert!(routes.iter().any(|r| r.path == path), "{path}");
+        }
+    }
+}

@@ -1,0 +1,73 @@
+//! The players' routes: registration, profiles, finished games, the leaderboard, and the
+//! player socket.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use axum::routing::{get, post};
+
+use super::extract::{Body, Client};
+use super::reply::{ApiError, json};
+use super::route::{Owner, Route, route};
+use super::{Upgrade, upgraded};
+use crate::services::Services;
+use crate::wire::RegisterRequest;
+
+/// The players' routes.
+pub fn routes() -> Vec<Route> {
+    vec![
+        route("/api/players", Owner::Any, post(register)),
+        route("/api/players/socket", Owner::Lobby, get(socket)),
+        route("/api/players/{name}", Owner::Any, get(profile)),
+        route("/api/players/{name}/games", Owner::Any, get(games)),
+        route("/api/leaderboard", Owner::Any, get(leaderboard)),
+    ]
+}
+
+async fn register(
+    State(services): State<Arc<Services>>,
+    Client(ip): Client,
+    Body(request): Body<RegisterRequest>,
+) -> Result<Response, ApiError> {
+    let registered = services.players.register(request, ip).await?;
+    Ok(json(StatusCode::CREATED, &registered))
+}
+
+async fn profile(
+    State(services): State<Arc<Services>>,
+    Path(name): Path<String>,
+) -> Result<Response, ApiError> {
+    Ok(json(StatusCode::OK, &services.players.profile(&name)?))
+}
+
+async fn games(
+    State(services): State<Arc<Services>>,
+    Path(name): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Result<Response, ApiError> {
+    let list = services
+        .players
+        .games(
+            &name,
+            query.get("limit").map(String::as_str),
+            query.get("before").map(String::as_str),
+        )
+        .await?;
+    Ok(json(StatusCode::OK, &list))
+}
+
+async fn leaderboard(State(services): State<Arc<Services>>) -> Response {
+    json(StatusCode::OK, &services.ratings.leaderboard())
+}
+
+async fn socket(
+    State(services): State<Arc<Services>>,
+    Client(ip): Client,
+    upgrade: Upgrade,
+) -> Result<Response, ApiError> {
+    let (upgrade, slot) = upgraded(&services, ip, upgrade)?;
+    Ok(upgrade.on_upgrade(move |ws| crate::socket::lobby::serve_player(ws, services, slot)))
+}

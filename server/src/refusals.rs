@@ -1,0 +1,282 @@
+//! The one place every refusal of every service gets its contract code and, over HTTP, its
+//! status. A service's error names what went wrong in its own terms; here each becomes the
+//! [`Refusal`] a client receives (a code of the contract and a message that names nothing
+//! the client does not know), and each code its HTTP status.
+
+use axum::http::StatusCode;
+
+use crate::services::games::GameError;
+use crate::services::lobby::LobbyError;
+use crate::services::players::PlayerError;
+use crate::services::quotas::QuotaError;
+use crate::services::replays::ReplayError;
+use crate::store::StoreError;
+use crate::wire::{Code, Refusal};
+
+/// A service's error as a client hears it.
+pub trait Refused: std::error::Error {
+    /// The code of the contract this error is refused with.
+    fn code(&self) -> Code;
+
+    /// The cause to log, for a refusal the client hears only as `internal`.
+    fn internal(&self) -> Option<String> {
+        None
+    }
+
+    /// The refusal a client receives: the code, and the error's own words (for `internal`,
+    /// never the cause).
+    fn refusal(&self) -> Refusal {
+        Refusal::new(self.code(), self.to_string())
+    }
+}
+
+/// The HTTP status of a refusal with `code`.
+#[must_use]
+pub fn status(code: Code) -> StatusCode {
+    match code {
+        Code::BadMessage
+        | Code::BadSetup
+        | Code::IllegalMove
+        | Code::NotYourTurn
+        | Code::StalePly
+        | Code::WrongPhase
+        | Code::GameOver
+        | Code::BadRules
+        | Code::BadClock
+        | Code::BadName => StatusCode::BAD_REQUEST,
+        Code::Unauthorized | Code::BadKey => StatusCode::UNAUTHORIZED,
+        Code::NotFound => StatusCode::NOT_FOUND,
+        Code::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+        Code::SeatTaken
+        | Code::NotOver
+        | Code::NameTaken
+        | Code::NoSocket
+        | Code::OwnSeek
+        | Code::OwnGame => StatusCode::CONFLICT,
+        Code::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+        Code::RateLimited
+        | Code::TooManyGames
+        | Code::TooManyConnections
+        | Code::TooManySeeks
+        | Code::TooManyPlayers => StatusCode::TOO_MANY_REQUESTS,
+        Code::Draining => StatusCode::SERVICE_UNAVAILABLE,
+        Code::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+impl Refused for StoreError {
+    fn code(&self) -> Code {
+        Code::Internal
+    }
+
+    fn internal(&self) -> Option<String> {
+        Some(self.to_string())
+    }
+
+    fn refusal(&self) -> Refusal {
+        Refusal::new(Code::Internal, "the server could not do that")
+    }
+}
+
+impl Refused for QuotaError {
+    fn code(&self) -> Code {
+        match self {
+            QuotaError::TooManyGames(_) | QuotaError::TooManyCreated(_) => Code::TooManyGames,
+            QuotaError::TooManyConnections(_) => Code::TooManyConnections,
+            QuotaError::TooManySeeks(_) => Code::TooManySeeks,
+            QuotaError::TooManyPlayers(_) => Code::TooManyPlayers,
+            QuotaError::Store(e) => e.code(),
+        }
+    }
+
+    fn internal(&self) -> Option<String> {
+        match self {
+            QuotaError::Store(e) => e.internal(),
+            _ => None,
+        }
+    }
+
+    fn refusal(&self) -> Refusal {
+        match self {
+            QuotaError::Store(e) => e.refusal(),
+            _ => Refusal::new(self.code(), self.to_string()),
+        }
+    }
+}
+
+impl Refused for PlayerError {
+    fn code(&self) -> Code {
+        match self {
+            PlayerError::BadName => Code::BadName,
+            PlayerError::NameTaken => Code::NameTaken,
+            PlayerError::BadKey => Code::BadKey,
+            PlayerError::NotFound => Code::NotFound,
+            PlayerError::BadLimit | PlayerError::BadBefore(_) => Code::BadMessage,
+            PlayerError::Quota(e) => e.code(),
+            PlayerError::Store(e) => e.code(),
+        }
+    }
+
+    fn internal(&self) -> Option<String> {
+        match self {
+            PlayerError::Quota(e) => e.internal(),
+            PlayerError::Store(e) => e.internal(),
+            _ => None,
+        }
+    }
+
+    fn refusal(&self) -> Refusal {
+        match self {
+            PlayerError::Quota(e) => e.refusal(),
+            PlayerError::Store(e) => e.refusal(),
+            _ => Refusal::new(self.code(), self.to_string()),
+        }
+    }
+}
+
+impl Refused for GameError {
+    fn code(&self) -> Code {
+        match self {
+            GameError::Invalid(refusal) => refusal.code,
+            GameError::NotFound => Code::NotFound,
+            GameError::Unauthorized => Code::Unauthorized,
+            GameError::SeatTaken => Code::SeatTaken,
+            GameError::NotOver => Code::NotOver,
+            GameError::BadKey => Code::BadKey,
+            GameError::OwnGame => Code::OwnGame,
+            GameError::TooManySockets(_) | GameError::TooManyReconnects(_) => {
+                Code::TooManyConnections
+            }
+            GameError::Draining | GameError::Elsewhere(_) => Code::Draining,
+            GameError::Quota(e) => e.code(),
+            GameError::Store(e) => e.code(),
+        }
+    }
+
+    fn internal(&self) -> Option<String> {
+        match self {
+            GameError::Quota(e) => e.internal(),
+            GameError::Store(e) => e.internal(),
+            _ => None,
+        }
+    }
+
+    fn refusal(&self) -> Refusal {
+        match self {
+            GameError::Invalid(refusal) => refusal.clone(),
+            GameError::Quota(e) => e.refusal(),
+            GameError::Store(e) => e.refusal(),
+            _ => Refusal::new(self.code(), self.to_string()),
+        }
+    }
+}
+
+impl Refused for LobbyError {
+    fn code(&self) -> Code {
+        match self {
+            LobbyError::NoSocket => Code::NoSocket,
+            LobbyError::TooManySeeks(_) => Code::TooManySeeks,
+            LobbyError::OwnSeek => Code::OwnSeek,
+            LobbyError::NoSeek => Code::NotFound,
+            LobbyError::TooManySockets(_) => Code::TooManyConnections,
+            LobbyError::Quota(e) => e.code(),
+            LobbyError::Game(e) => e.code(),
+        }
+    }
+
+    fn internal(&self) -> Option<String> {
+        match self {
+            LobbyError::Quota(e) => e.internal(),
+            LobbyError::Game(e) => e.internal(),
+            _ => None,
+        }
+    }
+
+    fn refusal(&self) -> Refusal {
+        match self {
+            LobbyError::Quota(e) => e.refusal(),
+            LobbyError::Game(e) => e.refusal(),
+            _ => Refusal::new(self.code(), self.to_string()),
+        }
+    }
+}
+
+impl Refused for ReplayError {
+    fn code(&self) -> Code {
+        match self {
+            ReplayError::Game(e) => e.code(),
+            ReplayError::Unreplayable(_) => Code::Internal,
+        }
+    }
+
+    fn internal(&self) -> Option<String> {
+        match self {
+            ReplayError::Game(e) => e.internal(),
+            ReplayError::Unreplayable(cause) => Some(cause.clone()),
+        }
+    }
+
+    fn refusal(&self) -> Refusal {
+        match self {
+            ReplayError::Game(e) => e.refusal(),
+            ReplayError::Unreplayable(_) => Refusal::new(Code::Internal, self.to_string()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every code the contract gives a status has the status `docs/SERVER.md` says, and a
+    /// service error's refusal keeps the service's words, except for the database's, which
+    /// are logged and never sent.
+    #[test]
+    fn each_refusal_has_its_code_and_status() {
+        for (code, expected) in [
+            (Code::BadMessage, 400),
+            (Code::BadRules, 400),
+            (Code::BadName, 400),
+            (Code::Unauthorized, 401),
+            (Code::BadKey, 401),
+            (Code::NotFound, 404),
+            (Code::MethodNotAllowed, 405),
+            (Code::SeatTaken, 409),
+            (Code::NotOver, 409),
+            (Code::NameTaken, 409),
+            (Code::NoSocket, 409),
+            (Code::OwnSeek, 409),
+            (Code::OwnGame, 409),
+            (Code::TooLarge, 413),
+            (Code::TooManyGames, 429),
+            (Code::TooManyConnections, 429),
+            (Code::TooManySeeks, 429),
+            (Code::TooManyPlayers, 429),
+            (Code::Draining, 503),
+            (Code::Internal, 500),
+        ] {
+            assert_eq!(status(code).as_u16(), expected, "{code:?}");
+        }
+        let quota = GameError::Quota(QuotaError::TooManyCreated(120));
+        assert_eq!(
+            quota.refusal(),
+            Refusal::new(
+                Code::TooManyGames,
+                "at most 120 new games an hour per client"
+            )
+        );
+        let stored = LobbyError::Game(GameError::Store(StoreError::Corrupt("row 7".into())));
+        assert_eq!(stored.refusal().code, Code::Internal);
+        assert!(!stored.refusal().message.contains("row 7"));
+        assert!(stored.internal().unwrap().contains("row 7"));
+        assert_eq!(
+            LobbyError::Quota(QuotaError::TooManySeeks(12)).refusal(),
+            Refusal::new(Code::TooManySeeks, "at most 12 open seeks")
+        );
+        assert_eq!(PlayerError::NotFound.refusal().code, Code::NotFound);
+        assert_eq!(
+            GameError::Elsewhere("http://b".into()).code(),
+            Code::Draining
+        );
+    }
+}

@@ -1,0 +1,396 @@
+//! The games service: the rooms in memory, their seats and clocks, and the one path every
+//! change takes: a room's lock, the room's decision, the commit, then the messages to each
+//! recipient. One writer per game (the room's lock); games share nothing but the database's
+//! writer thread.
+//!
+//! - [`live`]: a game in memory and its one lock;
+//! - `seats`: sockets attached and detached, a frame handled, events committed then sent,
+//!   presence told;
+//! - `open`: games made (`create`, and for the lobby and the rematch) and joined;
+//! - `reads`: summaries, records, who a socket is for;
+//! - `tasks`: each room's timer and bot, and the pruner of old games;
+//! - `rematch`, `operator` (what the operator's listener lists and counts), and `nodes`
+//!   (feature `nodes`: where a game is played among several nodes).
+
+mod live;
+#[cfg(feature = "nodes")]
+mod nodes;
+mod open;
+mod operator;
+mod reads;
+mod rematch;
+mod seats;
+mod tasks;
+
+pub use live::Live;
+#[cfg(feature = "nodes")]
+pub use nodes::Place;
+pub use open::{Seating, Settings, random_side};
+pub use operator::{ListedSide, LiveGame};
+pub use tasks::{Thought, think_at_least};
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use salpakan::Side;
+use thiserror::Error;
+use tokio::time::Instant;
+
+use super::pauses::Pauses;
+use super::players::Players;
+use super::quotas::{QuotaError, Quotas};
+use super::readiness::Readiness;
+use super::stopping::Stopping;
+use crate::config::Config;
+use crate::room::{Phase, RestoreError, Room, Saved};
+use crate::secret::{Entropy, ID_BYTES};
+use crate::store::{Ended, Ending, GameResult, Store, StoreError, Write};
+use crate::wire::Refusal;
+use live::LiveState;
+
+/// Why the games service refused a request.
+#[derive(Debug, Error)]
+pub enum GameError {
+    /// A body that is not the contract's, or values out of range: the refusal says which.
+    #[error("{0}")]
+    Invalid(Refusal),
+    /// No such game, or not this invite: one reply for both.
+    #[error("no such game, or not this invite")]
+    NotFound,
+    /// No such game or seat, for a socket: one reply for every wrong token.
+    #[error("no such game or seat")]
+    Unauthorized,
+    /// The seat an invite opens is taken.
+    #[error("the seat is taken")]
+    SeatTaken,
+    /// The record of a game that is not over.
+    #[error("the game is not over")]
+    NotOver,
+    /// A rated game asked for, or joined, without a player's key.
+    #[error("a player's key is needed, and this is not one")]
+    BadKey,
+    /// A player taking the second seat of a game whose first it holds.
+    #[error("you hold the other seat of this game: the second seat is for another player")]
+    OwnGame,
+    /// Past the open sockets of one seat.
+    #[error("at most {0} sockets per client")]
+    TooManySockets(usize),
+    /// Past a seat's sockets opened in a minute.
+    #[error("at most {0} new sockets a minute for a seat")]
+    TooManyReconnects(usize),
+    /// The server is draining: it makes no new game.
+    #[error("the server is draining: it makes no new games; try again shortly")]
+    Draining,
+    /// The game moved to another node after the request reached this one.
+    #[error("the game moved to another server; try again")]
+    Elsewhere(String),
+    /// Past one of the address's limits.
+    #[error(transparent)]
+    Quota(#[from] QuotaError),
+    /// The database failed (the cause is logged, never sent).
+    #[error("the server could not do that")]
+    Store(#[from] StoreError),
+}
+
+impl GameError {
+    fn invalid(code: crate::wire::Code, message: impl Into<String>) -> GameError {
+        GameError::Invalid(Refusal::new(code, message))
+    }
+}
+
+/// What the games service is made of: the services below it it uses.
+pub struct Parts {
+    /// The settings.
+    pub config: Arc<Config>,
+    /// The database.
+    pub store: Store,
+    /// Where ids, tokens and bots' seeds come from.
+    pub entropy: Arc<dyn Entropy>,
+    /// The per-address limits.
+    pub quotas: Arc<Quotas>,
+    /// The players (a game's end updates their counts and ratings).
+    pub players: Arc<Players>,
+    /// The server's own pauses, charged to nobody's clock.
+    pub pauses: Arc<Pauses>,
+    /// Whether new games are made (not while draining).
+    pub readiness: Arc<Readiness>,
+    /// The stop signal.
+    pub stopping: Stopping,
+}
+
+/// Every game the server holds.
+pub struct Games {
+    config: Arc<Config>,
+    store: Store,
+    entropy: Arc<dyn Entropy>,
+    quotas: Arc<Quotas>,
+    players: Arc<Players>,
+    pauses: Arc<Pauses>,
+    readiness: Arc<Readiness>,
+    stopping: Stopping,
+    rooms: Mutex<HashMap<String, Arc<Live>>>,
+    next_subscriber: AtomicU64,
+    /// Rooms replayed from the database since the start.
+    restored: AtomicU64,
+    /// Games in memory in their playing phase.
+    playing: AtomicUsize,
+}
+
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Games {
+    /// The games service of `parts`, holding `unfinished` (restored; a game the database
+    /// holds but the rules refuse is quarantined, and said in the log), their timers and
+    /// bots started, and the pruner of finished games past the retention.
+    ///
+    /// Call inside a tokio runtime.
+    #[must_use]
+    pub fn new(parts: Parts, unfinished: Vec<Saved>) -> Arc<Games> {
+        let games = Arc::new(Games {
+            config: parts.config,
+            store: parts.store,
+            entropy: parts.entropy,
+            quotas: parts.quotas,
+            players: parts.players,
+            pauses: parts.pauses,
+            readiness: parts.readiness,
+            stopping: parts.stopping,
+            rooms: Mutex::new(HashMap::new()),
+            next_subscriber: AtomicU64::new(1),
+            restored: AtomicU64::new(0),
+            playing: AtomicUsize::new(0),
+        });
+        tokio::spawn(Arc::clone(&games).run_pruner());
+        for saved in unfinished {
+            let id = saved.spec.id.clone();
+            let creator = saved.creator;
+            match games.restore(saved) {
+                Ok(room) => {
+                    // The creator's count of unfinished games survives the restart.
+                    if let Some(ip) = creator {
+                        games.quotas.restore_game(ip);
+                    }
+                    games.admit(room, creator);
+                }
+                Err(e) => {
+                    let store = games.store.clone();
+                    let write = quarantine(&id, &e);
+                    tokio::spawn(async move { store.write(vec![write]).await });
+                }
+            }
+        }
+        games
+    }
+
+    /// Games in memory.
+    #[must_use]
+    pub fn in_memory(&self) -> usize {
+        lock(&self.rooms).len()
+    }
+
+    /// Games in their playing phase.
+    #[must_use]
+    pub fn playing(&self) -> usize {
+        self.playing.load(Ordering::Relaxed)
+    }
+
+    /// Rooms replayed from the database since the start (each unfinished game at start, and
+    /// each game loaded for a request since).
+    #[must_use]
+    pub fn restored(&self) -> u64 {
+        self.restored.load(Ordering::Relaxed)
+    }
+
+    /// Wakes every room's tasks: the server is stopping, and they end.
+    pub fn wake_all(&self) {
+        for live in lock(&self.rooms).values() {
+            live.timer.notify_one();
+            live.bot.notify_one();
+        }
+    }
+
+    /// Counts the room among the games in play, or no longer, as its phase says now; notes
+    /// its phase and plies for the operator.
+    fn recount(&self, live: &Live, state: &mut LiveState) {
+        live.shown.note(&state.room, state.broken);
+        let playing = state.room.phase() == Phase::Playing && !state.broken;
+        if playing != state.counted {
+            state.counted = playing;
+            // The lobby's frame shows the new count within a second.
+            if playing {
+                self.playing.fetch_add(1, Ordering::Relaxed);
+            } else {
+                self.playing.fetch_sub(1, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// The time now for `room`: a pause of the server noticed meanwhile is taken out of its
+    /// clock and its absences first.
+    fn now(&self, room: &mut Room) -> Instant {
+        self.at(room, Instant::now())
+    }
+
+    /// `at` for `room`, the pauses noticed by now taken out first (as [`Games::now`]).
+    fn at(&self, room: &mut Room, at: Instant) -> Instant {
+        room.absorb_pauses(self.pauses.notice(Instant::now()), at);
+        at
+    }
+
+    fn restore(&self, saved: Saved) -> Result<Room, RestoreError> {
+        self.restored.fetch_add(1, Ordering::Relaxed);
+        Room::restore(
+            saved,
+            self.config.limits.abandon_grace,
+            self.config.bot_budget,
+            Instant::now(),
+        )
+    }
+
+    /// Puts a room in memory (unless one is there already) and starts its tasks.
+    fn admit(self: &Arc<Games>, mut room: Room, creator: Option<IpAddr>) -> Arc<Live> {
+        room.expire_setup(
+            self.config.limits.setup_expiry,
+            crate::clock::unix_ms(),
+            Instant::now(),
+        );
+        let id = room.spec().id.clone();
+        let over = room.phase().finished();
+        let has_bot = room
+            .spec()
+            .players
+            .iter()
+            .any(|p| matches!(p, crate::room::Player::Bot(_)));
+        let live = {
+            let mut rooms = lock(&self.rooms);
+            if let Some(existing) = rooms.get(&id) {
+                return Arc::clone(existing);
+            }
+            let live = Arc::new(Live::new(room, creator, &self.config.limits));
+            rooms.insert(id, Arc::clone(&live));
+            live
+        };
+        if let Ok(mut state) = live.state.try_lock() {
+            self.recount(&live, &mut state);
+        }
+        if !over {
+            tokio::spawn(Arc::clone(self).run_timer(Arc::clone(&live)));
+            if has_bot {
+                tokio::spawn(Arc::clone(self).run_bot(Arc::clone(&live)));
+            }
+        }
+        live
+    }
+
+    /// The game `id`, from memory or from the database.
+    async fn live(self: &Arc<Games>, id: &str) -> Result<Option<Arc<Live>>, GameError> {
+        if !plausible_id(id) {
+            return Ok(None);
+        }
+        if let Some(live) = self.held(id) {
+            return Ok(Some(live));
+        }
+        #[cfg(feature = "nodes")]
+        if let Place::At(url) = self.place(id).await? {
+            return Err(GameError::Elsewhere(url));
+        }
+        self.load_here(id).await
+    }
+
+    /// The game `id` if it is in memory.
+    fn held(&self, id: &str) -> Option<Arc<Live>> {
+        lock(&self.rooms).get(id).map(Arc::clone)
+    }
+
+    /// The game `id` loaded from the database into memory (this node owns it).
+    async fn load_here(self: &Arc<Games>, id: &str) -> Result<Option<Arc<Live>>, GameError> {
+        if let Some(live) = self.held(id) {
+            return Ok(Some(live));
+        }
+        let Some(saved) = self.store.load(id).await? else {
+            return Ok(None);
+        };
+        // An unfinished game reloaded (after a refused write) still holds its creator's
+        // slot: it is given back when the game ends.
+        let creator = saved.creator;
+        match self.restore(saved) {
+            Ok(room) => Ok(Some(self.admit(room, creator))),
+            // A stored game the rules refuse is quarantined (if the start's own quarantine
+            // of it is not committed yet, this one is) and answers as no game.
+            Err(e) => {
+                self.store.write(vec![quarantine(id, &e)]).await?;
+                Ok(None)
+            }
+        }
+    }
+
+    fn release_game(&self, ip: Option<IpAddr>) {
+        if let Some(ip) = ip {
+            self.quotas.release_game(ip);
+        }
+    }
+
+    /// Takes `live` out of memory, if it is still the room held under its id.
+    fn forget(&self, live: &Arc<Live>) {
+        let mut rooms = lock(&self.rooms);
+        if rooms.get(live.id()).is_some_and(|l| Arc::ptr_eq(l, live)) {
+            rooms.remove(live.id());
+        }
+    }
+
+    fn evict_if_done(&self, live: &Arc<Live>, state: &LiveState) {
+        if state.room.phase().finished() && state.subscribers.is_empty() {
+            self.forget(live);
+        }
+    }
+}
+
+/// The write that leaves out stored game `id`, which the rules refuse (`why`), from now on;
+/// said in the log.
+fn quarantine(id: &str, why: &RestoreError) -> Write {
+    tracing::warn!(game = %id, error = %why, "game not restored: quarantined");
+    Write::Quarantine {
+        game: id.to_owned(),
+        reason: why.to_string(),
+    }
+}
+
+/// What a room keeps in its row once it is over: its summary and record, and when it ended.
+fn ending(room: &Room) -> Option<Ended> {
+    let record = match room.phase() {
+        Phase::Aborted => None,
+        _ => Some(room.record()?),
+    };
+    let results = match (room.phase(), room.status().winner()) {
+        (Phase::Aborted, _) => Vec::new(),
+        (_, winner) => Side::ALL
+            .into_iter()
+            .filter_map(|side| {
+                let name = room.spec().names[side.index()].clone()?;
+                let result = match winner {
+                    None => GameResult::Drawn,
+                    Some(w) if w == side => GameResult::Won,
+                    Some(_) => GameResult::Lost,
+                };
+                Some((name, result))
+            })
+            .collect(),
+    };
+    let summary = serde_json::to_string(&room.summary(Instant::now())).ok()?;
+    Some(Ended {
+        ending: Ending { summary, record },
+        ended_ms: crate::clock::unix_ms(),
+        rated: room.spec().rated,
+        results,
+    })
+}
+
+/// Whether `id` could be a game's id (so that nothing else is looked up).
+#[must_use]
+pub fn plausible_id(id: &str) -> bool {
+    id.len() == 2 * ID_BYTES && id.bytes().all(|b| b.is_ascii_hexdigit())
+}

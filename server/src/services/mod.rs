@@ -1,0 +1,160 @@
+//! The server's services. Each owns its state and its operations behind a small API, with
+//! its own error type; [`Services`] hands them to the HTTP and socket layers and holds no
+//! logic of its own: wiring is one line per service. A new concern (chat, tournaments, bot
+//! accounts) is a new service here.
+//!
+//! From the bottom up, each using only those above it in this list:
+//! - [`stopping`], [`pauses`], [`outbox`]: the stop signal, the server's own pauses (charged
+//!   to nobody), and the frames a service hands a socket;
+//! - [`quotas`]: what each client address may hold and make;
+//! - [`readiness`]: ready, draining, and the database's probe;
+//! - [`players`]: names, keys, profiles, finished games listed;
+//! - [`ratings`]: the leaderboard and the ratings pairing reads;
+//! - [`games`]: the rooms, their seats, clocks, timers and bots;
+//! - [`lobby`]: seeks, pools, the players' and the lobby's sockets;
+//! - [`replays`]: finished games replayed, a few at a time;
+//! - `nodes` (feature `nodes`): one node of several, its lease and its sweeper.
+
+pub mod games;
+pub mod lobby;
+#[cfg(feature = "nodes")]
+pub mod nodes;
+pub mod outbox;
+pub mod pauses;
+pub mod players;
+pub mod quotas;
+pub mod ratings;
+pub mod readiness;
+pub mod replays;
+pub mod stopping;
+
+use std::sync::Arc;
+
+use tokio::time::Instant;
+
+use crate::config::Config;
+use crate::secret::Entropy;
+use crate::store::Opened;
+
+/// Every service, as the HTTP and socket layers reach them.
+pub struct Services {
+    /// The settings.
+    pub config: Arc<Config>,
+    /// The stop signal.
+    pub stopping: stopping::Stopping,
+    /// The server's own pauses.
+    pub pauses: Arc<pauses::Pauses>,
+    /// The per-address limits.
+    pub quotas: Arc<quotas::Quotas>,
+    /// Ready, draining.
+    pub readiness: Arc<readiness::Readiness>,
+    /// The players.
+    pub players: Arc<players::Players>,
+    /// The ratings.
+    pub ratings: Arc<ratings::Ratings>,
+    /// The games.
+    pub games: Arc<games::Games>,
+    /// The lobby.
+    pub lobby: Arc<lobby::Lobby>,
+    /// Finished games' replays.
+    pub replays: Arc<replays::Replays>,
+    /// This node among several (a shared database).
+    #[cfg(feature = "nodes")]
+    pub cluster: Option<Arc<nodes::Cluster>>,
+}
+
+impl Services {
+    /// Every service over the database `opened` found (its unfinished games restored, its
+    /// players held), their tasks started.
+    ///
+    /// Call inside a tokio runtime.
+    #[must_use]
+    pub fn start(config: Config, entropy: Arc<dyn Entropy>, opened: Opened) -> Arc<Services> {
+        let Opened {
+            store,
+            unfinished,
+            players,
+            #[cfg(feature = "nodes")]
+            cluster,
+            ..
+        } = opened;
+        let config = Arc::new(config);
+        let stopping = stopping::Stopping::default();
+        let pauses = Arc::new(pauses::Pauses::new(Instant::now()));
+        tokio::spawn(Arc::clone(&pauses).watch(stopping.clone()));
+        let shared = store.shared().then(|| store.clone());
+        let quotas = Arc::new(quotas::Quotas::new(config.limits, shared));
+        let readiness = Arc::new(readiness::Readiness::new(store.clone()));
+        let players = Arc::new(players::Players::new(
+            store.clone(),
+            Arc::clone(&entropy),
+            Arc::clone(&quotas),
+            players,
+        ));
+        let ratings = Arc::new(ratings::Ratings::new(Arc::clone(&players)));
+        let games = games::Games::new(
+            games::Parts {
+                config: Arc::clone(&config),
+                store: store.clone(),
+                entropy: Arc::clone(&entropy),
+                quotas: Arc::clone(&quotas),
+                players: Arc::clone(&players),
+                pauses: Arc::clone(&pauses),
+                readiness: Arc::clone(&readiness),
+                stopping: stopping.clone(),
+            },
+            unfinished,
+        );
+        let lobby = lobby::Lobby::start(lobby::Parts {
+            config: Arc::clone(&config),
+            entropy,
+            games: Arc::clone(&games),
+            ratings: Arc::clone(&ratings),
+            quotas: Arc::clone(&quotas),
+            stopping: stopping.clone(),
+        });
+        let replays = Arc::new(replays::Replays::new(Arc::clone(&games)));
+        #[cfg(feature = "nodes")]
+        let cluster = cluster.map(|c| {
+            nodes::Cluster::start(
+                Arc::clone(&config),
+                store.clone(),
+                (Arc::clone(&games), Arc::clone(&lobby), Arc::clone(&players)),
+                stopping.clone(),
+                (c.key, c.notices),
+            )
+        });
+        #[cfg(not(feature = "nodes"))]
+        let _ = store;
+        Arc::new(Services {
+            config,
+            stopping,
+            pauses,
+            quotas,
+            readiness,
+            players,
+            ratings,
+            games,
+            lobby,
+            replays,
+            #[cfg(feature = "nodes")]
+            cluster,
+        })
+    }
+
+    /// Asks every socket to close (1012) and every task to end: the server is stopping.
+    pub fn stop(&self) {
+        self.stopping.stop();
+        self.games.wake_all();
+    }
+
+    /// The key the other nodes' forwarded requests carry (`None` for a server alone).
+    #[must_use]
+    pub fn node_key(&self) -> Option<&str> {
+        #[cfg(feature = "nodes")]
+        if let Some(cluster) = &self.cluster {
+            return Some(cluster.key());
+        }
+        None
+    }
+}

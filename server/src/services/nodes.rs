@@ -1,0 +1,174 @@
+//! One node of several sharing a PostgreSQL database (feature `nodes`): this node's lease
+//! kept, the games of nodes that lapsed taken over, the players' rows the others changed read
+//! again, and the other nodes' addresses. Where each game is played is the games service's
+//! ([`super::games::Place`]).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::mpsc::UnboundedReceiver;
+
+use super::games::Games;
+use super::lobby::Lobby;
+use super::players::Players;
+use super::stopping::Stopping;
+use crate::config::Config;
+use crate::store::{Notice, Store, StoreError};
+
+/// How often a node looks for lapsed nodes whose games no one has taken.
+const SWEEP: Duration = Duration::from_secs(1);
+
+/// This node among the others.
+pub struct Cluster {
+    config: Arc<Config>,
+    store: Store,
+    games: Arc<Games>,
+    lobby: Arc<Lobby>,
+    players: Arc<Players>,
+    stopping: Stopping,
+    /// The key the other nodes' forwarded requests carry.
+    key: String,
+}
+
+impl Cluster {
+    /// This node of a shared database, whose forwarded requests carry `key`: its lease kept
+    /// and its sweeper run (hearing `notices`) until the server stops.
+    ///
+    /// Call inside a tokio runtime.
+    #[must_use]
+    pub fn start(
+        config: Arc<Config>,
+        store: Store,
+        (games, lobby, players): (Arc<Games>, Arc<Lobby>, Arc<Players>),
+        stopping: Stopping,
+        (key, notices): (String, UnboundedReceiver<Notice>),
+    ) -> Arc<Cluster> {
+        let cluster = Arc::new(Cluster {
+            config,
+            store,
+            games,
+            lobby,
+            players,
+            stopping,
+            key,
+        });
+        tokio::spawn(Arc::clone(&cluster).run_lease());
+        tokio::spawn(Arc::clone(&cluster).run_sweeper(notices));
+        cluster
+    }
+
+    /// This node's name.
+    fn node(&self) -> &str {
+        &self.config.node
+    }
+
+    /// The key the other nodes' forwarded requests carry.
+    #[must_use]
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+
+    /// The addresses of the other nodes alive now (their URLs' hosts, looked up).
+    pub async fn peer_addresses(&self) -> Vec<std::net::IpAddr> {
+        let Ok(urls) = self.store.other_nodes(self.node()).await else {
+            return Vec::new();
+        };
+        let mut ips = Vec::new();
+        for url in urls {
+            let rest = url.split_once("://").map_or(url.as_str(), |(_, rest)| rest);
+            let authority = rest.split('/').next().unwrap_or(rest);
+            let host = if authority.rsplit_once(':').is_some_and(|(_, port)| {
+                !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit())
+            }) {
+                authority.to_owned()
+            } else {
+                format!("{authority}:80")
+            };
+            if let Ok(found) = tokio::net::lookup_host(host).await {
+                ips.extend(found.map(|addr| addr.ip()));
+            }
+        }
+        ips.sort_unstable();
+        ips.dedup();
+        ips
+    }
+
+    /// Keeps this node's lease, a third of its length apart, until the server stops. A lease
+    /// found lapsed gives up every game in memory (their sockets close with 1012: their
+    /// seats connect again, to whichever node owns them now) and registers again.
+    async fn run_lease(self: Arc<Cluster>) {
+        let every = self.config.lease / 3;
+        let mut stopping = self.stopping.subscribe();
+        loop {
+            tokio::select! {
+                () = tokio::time::sleep(every) => {}
+                _ = stopping.changed() => return,
+            }
+            match self.store.renew().await {
+                Ok(true) => {}
+                Ok(false) => {
+                    tracing::warn!("this node's lease lapsed: its games are given up");
+                    self.games.give_up_all();
+                    self.lobby.given_up();
+                    match self.store.register().await {
+                        // What no other node took is this node's again: its clocks and bots
+                        // run here.
+                        Ok(()) => self.games.load_owned().await,
+                        Err(e) => tracing::warn!(error = %e, "this node could not register again"),
+                    }
+                }
+                Err(StoreError::Stopped) => return,
+                Err(e) => tracing::warn!(error = %e, "this node's lease not renewed"),
+            }
+        }
+    }
+
+    /// Takes over from lapsed nodes every [`SWEEP`], or at once when a node says it stopped;
+    /// reads again a player's row another node changed.
+    async fn run_sweeper(self: Arc<Cluster>, mut notices: UnboundedReceiver<Notice>) {
+        let mut stopping = self.stopping.subscribe();
+        let mut arrivals_forgotten = std::time::Instant::now();
+        loop {
+            // The arrivals counted against the hourly limits are kept an hour and a minute.
+            if arrivals_forgotten.elapsed() >= Duration::from_secs(60) {
+                arrivals_forgotten = std::time::Instant::now();
+                let before_ms = crate::clock::unix_ms().saturating_sub(3_660_000);
+                let forget = crate::store::Write::ForgetArrivals { before_ms };
+                if let Err(e) = self.store.write(vec![forget]).await {
+                    tracing::debug!(error = %e, "old arrivals not forgotten");
+                }
+            }
+            let notice = tokio::select! {
+                () = tokio::time::sleep(SWEEP) => None,
+                notice = notices.recv() => notice,
+                _ = stopping.changed() => return,
+            };
+            match notice {
+                Some(Notice::Player(name)) => {
+                    if let Ok(Some(row)) = self.store.player(&name).await {
+                        self.players.upsert(row);
+                    }
+                    continue;
+                }
+                Some(Notice::Resync) => {
+                    // Merged, not replaced: a player registered here meanwhile stays.
+                    if let Ok(rows) = self.store.players().await {
+                        for row in rows {
+                            self.players.upsert(row);
+                        }
+                    }
+                    continue;
+                }
+                Some(Notice::NodeStopped(_)) | None => {}
+            }
+            match self.store.lapsed().await {
+                Ok(lapsed) => {
+                    for dead in lapsed.iter().filter(|dead| *dead != self.node()) {
+                        self.games.take_over_from(dead).await;
+                    }
+                }
+                Err(e) => tracing::debug!(error = %e, "lapsed nodes not read"),
+            }
+        }
+    }
+}

@@ -1,0 +1,322 @@
+//! Players: a name and a secret key (kept only as its SHA-256), a profile with counts, and
+//! the list of their finished games. The players are held in memory (the database's
+//! `players` table, read at start) so that a request's key is checked without touching the
+//! disk; a new player is written before its key is sent.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use thiserror::Error;
+
+use super::quotas::{QuotaError, Quotas};
+use crate::rating::{self, INITIAL_RATING, INITIAL_RD, INITIAL_VOLATILITY};
+use crate::secret::{self, Entropy, TOKEN_BYTES};
+use crate::store::{ListedRow, PlayerRow, Store, StoreError, Write};
+use crate::wire::{
+    BOT_PREFIX, GAMES_LISTED, GameList, Listed, MAX_GAMES_LISTED, Names, Profile, RegisterReply,
+    RegisterRequest, StatusWords, valid_name,
+};
+
+/// Why a request about players was refused.
+#[derive(Debug, Error)]
+pub enum PlayerError {
+    /// A name the contract does not allow.
+    #[error("a name is 3 to 20 characters from A-Z a-z 0-9 _ -")]
+    BadName,
+    /// A name taken in any case, or a bot's.
+    #[error("that name is taken")]
+    NameTaken,
+    /// A missing or wrong player key, the same reply for every kind of wrong key.
+    #[error("a player's key is needed, and this is not one")]
+    BadKey,
+    /// No such player.
+    #[error("no such player")]
+    NotFound,
+    /// A list's `limit` that is not 1 to 100.
+    #[error("limit must be a whole number from 1 to {MAX_GAMES_LISTED}")]
+    BadLimit,
+    /// A list's `before` that is not one of the player's finished games.
+    #[error("before must be one of {0}'s finished games")]
+    BadBefore(String),
+    /// Past the address's players an hour.
+    #[error(transparent)]
+    Quota(#[from] QuotaError),
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Every player, by name folded to lower case, and by the digest of its key.
+#[derive(Default)]
+struct Rows {
+    by_name: HashMap<String, PlayerRow>,
+    by_key: HashMap<String, String>,
+}
+
+fn fold(name: &str) -> String {
+    name.to_ascii_lowercase()
+}
+
+impl Rows {
+    fn insert(&mut self, row: PlayerRow) {
+        let folded = fold(&row.name);
+        if let Some(key) = &row.key {
+            self.by_key.insert(key.clone(), folded.clone());
+        }
+        self.by_name.insert(folded, row);
+    }
+
+    fn remove(&mut self, name: &str) {
+        if let Some(row) = self.by_name.remove(&fold(name))
+            && let Some(key) = row.key
+        {
+            self.by_key.remove(&key);
+        }
+    }
+
+    fn get(&self, name: &str) -> Option<&PlayerRow> {
+        self.by_name.get(&fold(name))
+    }
+
+    /// The name of the player whose key is `key`: found by the key's digest, then compared
+    /// in constant time.
+    fn by_key(&self, key: &str) -> Option<String> {
+        let digest = secret::digest(key);
+        let row = self.by_name.get(self.by_key.get(&digest)?)?;
+        let stored = row.key.as_deref()?;
+        secret::matches(key, stored).then(|| row.name.clone())
+    }
+}
+
+/// The players service.
+pub struct Players {
+    store: Store,
+    entropy: Arc<dyn Entropy>,
+    quotas: Arc<Quotas>,
+    rows: Mutex<Rows>,
+}
+
+impl Players {
+    /// The players of `rows` (as the database holds them at start).
+    #[must_use]
+    pub fn new(
+        store: Store,
+        entropy: Arc<dyn Entropy>,
+        quotas: Arc<Quotas>,
+        rows: Vec<PlayerRow>,
+    ) -> Players {
+        let mut held = Rows::default();
+        for row in rows {
+            held.insert(row);
+        }
+        Players {
+            store,
+            entropy,
+            quotas,
+            rows: Mutex::new(held),
+        }
+    }
+
+    fn rows(&self) -> MutexGuard<'_, Rows> {
+        self.rows.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// `POST /api/players` from `ip`.
+    ///
+    /// # Errors
+    /// [`PlayerError::BadName`], [`PlayerError::NameTaken`] (in any case, or a bot's
+    /// prefix), [`PlayerError::Quota`] past the address's players an hour, or the database's.
+    pub async fn register(
+        &self,
+        request: RegisterRequest,
+        ip: IpAddr,
+    ) -> Result<RegisterReply, PlayerError> {
+        let name = request.name;
+        if !valid_name(&name) {
+            return Err(PlayerError::BadName);
+        }
+        if fold(&name).starts_with(BOT_PREFIX) || self.rows().get(&name).is_some() {
+            return Err(PlayerError::NameTaken);
+        }
+        self.quotas.take_player(ip).await?;
+        let key = secret::random_hex(&*self.entropy, TOKEN_BYTES);
+        let digest = secret::digest(&key);
+        {
+            let mut rows = self.rows();
+            if rows.get(&name).is_some() {
+                return Err(PlayerError::NameTaken);
+            }
+            rows.insert(PlayerRow {
+                name: name.clone(),
+                key: Some(digest.clone()),
+                bot: false,
+                rating: INITIAL_RATING,
+                rd: INITIAL_RD,
+                volatility: INITIAL_VOLATILITY,
+                games: 0,
+                won: 0,
+                lost: 0,
+                drawn: 0,
+            });
+        }
+        let created_ms = crate::clock::unix_ms();
+        let write = Write::Player {
+            name: name.clone(),
+            key: Some(digest),
+            bot: false,
+            created_ms,
+        };
+        let arrival = Write::Arrival {
+            kind: "player",
+            ip,
+            at_ms: created_ms,
+        };
+        if let Err(e) = self.store.write(vec![write, arrival]).await {
+            self.rows().remove(&name);
+            // Another node registered the name first.
+            if e.is_conflict() {
+                return Err(PlayerError::NameTaken);
+            }
+            return Err(e.into());
+        }
+        Ok(RegisterReply { name, key })
+    }
+
+    /// The player whose key a request's `Authorization` header carries: `None` without the
+    /// header.
+    ///
+    /// # Errors
+    /// [`PlayerError::BadKey`] for a header that is not `Bearer KEY` with a player's key:
+    /// one reply for every kind of wrong key.
+    pub fn of_header(&self, authorization: Option<&str>) -> Result<Option<String>, PlayerError> {
+        let Some(header) = authorization else {
+            return Ok(None);
+        };
+        let key = header.strip_prefix("Bearer ").ok_or(PlayerError::BadKey)?;
+        self.by_key(key.trim()).map(Some)
+    }
+
+    /// The name of the player whose key is `key`.
+    ///
+    /// # Errors
+    /// [`PlayerError::BadKey`] for anything but a player's key.
+    pub fn by_key(&self, key: &str) -> Result<String, PlayerError> {
+        self.rows().by_key(key).ok_or(PlayerError::BadKey)
+    }
+
+    /// `GET /api/players/{name}`.
+    ///
+    /// # Errors
+    /// [`PlayerError::NotFound`] for an unknown name.
+    pub fn profile(&self, name: &str) -> Result<Profile, PlayerError> {
+        let rows = self.rows();
+        let row = rows.get(name).ok_or(PlayerError::NotFound)?;
+        Ok(Profile {
+            name: row.name.clone(),
+            bot: row.bot,
+            rating: rating::rounded(row.rating),
+            rd: rating::rounded(row.rd),
+            provisional: rating::provisional(row.rd),
+            title: rating::title(row.rating, row.rd).to_owned(),
+            games: row.games,
+            won: row.won,
+            lost: row.lost,
+            drawn: row.drawn,
+        })
+    }
+
+    /// `f` of the row of the player named `name` (in any case), if there is one.
+    pub fn with_row<T>(&self, name: &str, f: impl FnOnce(&PlayerRow) -> T) -> Option<T> {
+        self.rows().get(name).map(f)
+    }
+
+    /// `f` of every player's row.
+    pub fn with_rows<T>(&self, f: impl FnOnce(&mut dyn Iterator<Item = &PlayerRow>) -> T) -> T {
+        let rows = self.rows();
+        f(&mut rows.by_name.values())
+    }
+
+    /// Takes `row` as the database holds it now (another node changed it): a new player, or
+    /// newer counts and ratings.
+    pub fn upsert(&self, row: PlayerRow) {
+        let mut rows = self.rows();
+        match rows.by_name.get_mut(&fold(&row.name)) {
+            Some(held) if row.games >= held.games => *held = row,
+            Some(_) => {}
+            None => rows.insert(row),
+        }
+    }
+
+    /// Takes the rows a committed game's end left (counts and ratings), each only if it is
+    /// newer than the one held (more games): two games' ends committed in one order and
+    /// handed over in the other leave the later.
+    pub fn update(&self, changed: Vec<PlayerRow>) {
+        let mut rows = self.rows();
+        for row in changed {
+            if let Some(held) = rows.by_name.get_mut(&fold(&row.name))
+                && row.games > held.games
+            {
+                *held = PlayerRow {
+                    key: held.key.take(),
+                    ..row
+                };
+            }
+        }
+    }
+
+    /// `GET /api/players/{name}/games`: a page of the player's finished games, newest first;
+    /// `limit` (default [`GAMES_LISTED`], at most [`MAX_GAMES_LISTED`]) and `before` (a game
+    /// of the list: the page starts after it) as the query gives them.
+    ///
+    /// # Errors
+    /// [`PlayerError::NotFound`] for no such player; [`PlayerError::BadLimit`] for a
+    /// `limit` that is not 1 to 100, [`PlayerError::BadBefore`] for a `before` that is not
+    /// one of the player's finished games (the same reply whether that game is in play,
+    /// someone else's or none).
+    pub async fn games(
+        &self,
+        name: &str,
+        limit: Option<&str>,
+        before: Option<&str>,
+    ) -> Result<GameList, PlayerError> {
+        let name = self
+            .with_row(name, |row| row.name.clone())
+            .ok_or(PlayerError::NotFound)?;
+        let limit = match limit {
+            None => GAMES_LISTED,
+            Some(text) => text
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (1..=MAX_GAMES_LISTED).contains(n))
+                .ok_or(PlayerError::BadLimit)?,
+        };
+        let rows = self
+            .store
+            .player_games(&name, before, limit)
+            .await?
+            .ok_or_else(|| PlayerError::BadBefore(name.clone()))?;
+        let games = rows.into_iter().filter_map(listed).collect();
+        Ok(GameList { games })
+    }
+}
+
+/// A listed game from its row: the names, status, rating flag and plies its summary keeps.
+fn listed(row: ListedRow) -> Option<Listed> {
+    #[derive(serde::Deserialize)]
+    struct Kept {
+        names: Names,
+        status: StatusWords,
+        rated: bool,
+        ply: u64,
+    }
+    let kept: Kept = serde_json::from_str(&row.summary).ok()?;
+    Some(Listed {
+        game: row.game,
+        names: kept.names,
+        status: kept.status,
+        rated: kept.rated,
+        plies: kept.ply,
+        ended_ms: row.ended_ms,
+    })
+}

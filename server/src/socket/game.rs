@@ -1,0 +1,126 @@
+//! A game socket, a seat's or a spectator's: each text frame goes to the game's room; what
+//! the room decides comes back through the socket's outbox. A `hello`'s replay is paid from
+//! the socket's budget before it is sent.
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use axum::extract::ws::WebSocket;
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+use super::{Closing, Env, Flow, Handler, Incoming, Socket};
+use crate::budget::Budget;
+use crate::config::Limits;
+use crate::room::Recipient;
+use crate::services::Services;
+use crate::services::games::{Games, Live};
+use crate::services::quotas::SocketSlot;
+use crate::wire::{Code, Refusal};
+
+/// Events a replay sends for each message it costs the socket's budget (a `hello` itself
+/// costs one), paid before the replay is sent and at most the rest of a whole window: a
+/// budget of 200 messages in 10 s replays at most about 5,000 events per window, or one
+/// longer game's whole history once. A replay the budget cannot pay is not sent: the
+/// socket gets `rate-limited` and is closed.
+pub const REPLAYED_PER_MESSAGE: usize = 25;
+
+/// What a replay of `replayed` events costs a budget of `per_window` messages.
+#[must_use]
+pub fn replay_cost(replayed: usize, per_window: usize) -> usize {
+    (replayed / REPLAYED_PER_MESSAGE).min(per_window.saturating_sub(1))
+}
+
+struct Seat {
+    games: Arc<Games>,
+    live: Arc<Live>,
+    to: Recipient,
+    subscriber: u64,
+    budget: Arc<Mutex<Budget>>,
+    limits: Limits,
+    /// A spectator's slot among its address's sockets, held until the socket ends.
+    slot: Option<SocketSlot>,
+}
+
+impl Handler for Seat {
+    async fn frame(&mut self, frame: Incoming, received: Instant) -> Flow {
+        let Incoming::Text(text) = frame else {
+            let refusal = Refusal::new(Code::BadMessage, "frames are text");
+            return Flow::Reply(refusal.message().to_json().into());
+        };
+        let (budget, per_window) = (&self.budget, self.limits.messages_per_window);
+        let pay = |replayed: usize| {
+            budget
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take(received, replay_cost(replayed, per_window))
+        };
+        let handled = self
+            .games
+            .handle(
+                &self.live,
+                self.subscriber,
+                self.to,
+                text.as_str(),
+                received,
+                pay,
+            )
+            .await;
+        if handled {
+            Flow::Go
+        } else {
+            Flow::Close(Closing::rate_limited(&self.limits))
+        }
+    }
+
+    async fn finish(self) {
+        self.games
+            .detach(&self.live, self.subscriber, self.to)
+            .await;
+        drop(self.slot);
+    }
+}
+
+/// Serves one socket for `to` of game `live` until it closes. Its message budget is the
+/// seat's (shared by the seat's sockets) or, for a spectator, its address's (shared by the
+/// address's spectators, whose sockets hold a `slot`).
+pub async fn serve(
+    ws: WebSocket,
+    services: Arc<Services>,
+    live: Arc<Live>,
+    to: Recipient,
+    slot: Option<SocketSlot>,
+) {
+    let kind = match to {
+        Recipient::Seat(_) => "seat",
+        Recipient::Spectator => "spectator",
+    };
+    let socket = Socket::new(ws, kind, Env::of(&services)).for_game(live.id());
+    let limits = *socket.limits();
+    let (tx, outbox) = mpsc::channel(limits.outbox);
+    let spectating = slot.as_ref().map(SocketSlot::budget);
+    let games = Arc::clone(&services.games);
+    let (subscriber, budget) = games.attach(&live, to, tx, spectating).await;
+    let seat = Seat {
+        games,
+        live,
+        to,
+        subscriber,
+        budget: Arc::clone(&budget),
+        limits,
+        slot,
+    };
+    socket.run(seat, outbox, Some(budget)).await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_replay_costs_a_message_per_25_events_and_at_most_the_rest_of_a_window() {
+        assert_eq!(replay_cost(24, 200), 0);
+        assert_eq!(replay_cost(1203, 200), 48);
+        assert_eq!(replay_cost(8442, 200), 199);
+        assert_eq!(replay_cost(8442, 0), 0);
+    }
+}

@@ -1,0 +1,113 @@
+//! The player socket (a player's own: it hears `paired`, for it alone) and the lobby socket
+//! (public: the lobby frame on connect and after every change). Both take only `ping` from
+//! the client once open (the player socket first takes `auth`), within the limits every
+//! socket is held to.
+
+use std::sync::Arc;
+
+use axum::extract::ws::WebSocket;
+use tokio::sync::mpsc;
+use tokio::time::{Duration, Instant};
+
+use super::{Closing, Env, Flow, Handler, Incoming, Latest, Socket};
+use crate::services::Services;
+use crate::services::lobby::{Lobby, Watching};
+use crate::services::quotas::SocketSlot;
+use crate::wire::{CloseCode, Code, LobbyMessage, PlayerClientMessage};
+
+/// How long a player socket may take to send its key.
+pub const AUTH_WAIT: Duration = Duration::from_secs(10);
+
+/// The answer to a frame on an open player or lobby socket: a pong, or a `bad-message`.
+#[must_use]
+pub fn answer(text: &str) -> String {
+    match serde_json::from_str::<PlayerClientMessage>(text) {
+        Ok(PlayerClientMessage::Ping) => LobbyMessage::Pong,
+        Ok(PlayerClientMessage::Auth { .. }) => LobbyMessage::Error {
+            code: Code::BadMessage,
+            message: "this socket is open: only ping".into(),
+        },
+        Err(e) => LobbyMessage::Error {
+            code: Code::BadMessage,
+            message: e.to_string(),
+        },
+    }
+    .to_json()
+}
+
+/// A socket that answers pings, and lets go of what it holds when it ends.
+struct Pings<F: FnOnce() + Send> {
+    on_end: Option<F>,
+}
+
+impl<F: FnOnce() + Send> Handler for Pings<F> {
+    async fn frame(&mut self, frame: Incoming, _: Instant) -> Flow {
+        let reply = match frame {
+            Incoming::Text(text) => answer(text.as_str()),
+            Incoming::Binary(_) => answer("binary"),
+        };
+        Flow::Reply(reply.into())
+    }
+
+    async fn finish(mut self) {
+        if let Some(on_end) = self.on_end.take() {
+            on_end();
+        }
+    }
+}
+
+/// Serves a player socket: `auth` first (a wrong key, or none within [`AUTH_WAIT`]: close
+/// 4401), then `welcome`, then the player's `paired` frames. The player's seeks and pool
+/// entry live while one of its player sockets is open.
+pub async fn serve_player(ws: WebSocket, services: Arc<Services>, slot: SocketSlot) {
+    let env = Env::of(&services);
+    let mut socket = Socket::new(ws, "player", env.clone());
+    let key = socket.first_text(AUTH_WAIT).await.and_then(|text| {
+        match serde_json::from_str(&text).ok()? {
+            PlayerClientMessage::Auth { key } => Some(key),
+            PlayerClientMessage::Ping => None,
+        }
+    });
+    let Some(Ok(name)) = key.map(|key| services.players.by_key(&key)) else {
+        return socket
+            .refuse(Closing::new(CloseCode::BadKey, "bad key"))
+            .await;
+    };
+    let (tx, outbox) = mpsc::channel(services.config.limits.outbox);
+    let lobby: Arc<Lobby> = Arc::clone(&services.lobby);
+    let Ok(id) = lobby.open_player_socket(&name, tx) else {
+        return socket
+            .refuse(Closing::new(CloseCode::Policy, "too many sockets"))
+            .await;
+    };
+    let welcome = LobbyMessage::Welcome { name: name.clone() }.to_json();
+    let on_end = move || {
+        lobby.close_player_socket(&name, id);
+        drop(slot);
+    };
+    if socket.send(&welcome).await {
+        let handler = Pings {
+            on_end: Some(on_end),
+        };
+        socket.run(handler, outbox, Some(env.fresh_budget())).await;
+    } else {
+        on_end();
+    }
+}
+
+/// Serves a lobby socket: the lobby frame now, then the newest after each change (a socket
+/// that reads slowly skips to the latest).
+pub async fn serve_lobby(
+    ws: WebSocket,
+    services: Arc<Services>,
+    slot: SocketSlot,
+    watching: Watching,
+) {
+    let env = Env::of(&services);
+    let socket = Socket::new(ws, "lobby", env.clone());
+    let handler = Pings {
+        on_end: Some(move || drop((slot, watching))),
+    };
+    let frames = Latest::new(services.lobby.frames());
+    socket.run(handler, frames, Some(env.fresh_budget())).await;
+}

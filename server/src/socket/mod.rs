@@ -1,0 +1,437 @@
+//! Every socket the server serves (a seat's, a spectator's, the lobby's, a player's, and one
+//! forwarded to another node) runs the one loop of this module: frames in, bounded in size
+//! and in rate; frames out from the socket's [`Outbox`], in order, each within the write
+//! timeout; pings, and the idle timeout with the server's own pauses left out; the stop
+//! signal; the close codes of the contract and the closing handshake. What a kind of socket
+//! does with a frame is its [`Handler`]: [`game`], [`lobby`], and `forward` (feature
+//! `nodes`).
+
+#[cfg(feature = "nodes")]
+pub mod forward;
+pub mod game;
+pub mod lobby;
+
+use std::borrow::Cow;
+use std::future::Future;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use axum::body::Bytes;
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use futures_util::stream::{SplitSink, SplitStream};
+use futures_util::{SinkExt, StreamExt};
+use tokio::sync::{mpsc, watch};
+use tokio::time::{Duration, Instant, MissedTickBehavior, interval_at, timeout};
+
+use crate::budget::Budget;
+use crate::config::Limits;
+use crate::services::Services;
+use crate::services::outbox::Out;
+use crate::services::pauses::Pauses;
+use crate::services::stopping::Stopping;
+use crate::telemetry::SocketGauge;
+use crate::wire::{CloseCode, Code, Refusal};
+
+/// Frames larger than the contract's 4,096 bytes are read (up to this) only to be answered
+/// with close code 1009; larger still, the connection is dropped.
+pub const READ_LIMIT: usize = 1 << 20;
+/// A socket's read and write buffers (they grow for a larger frame).
+const SOCKET_BUFFER: usize = 8 * 1024;
+/// How long a closing socket waits for the client's close frame.
+const CLOSING_WAIT: Duration = Duration::from_secs(2);
+
+/// An upgrade as every socket of the server takes it: frames read up to [`READ_LIMIT`], and
+/// small buffers, so that thousands of sockets hold little memory (the default is 128 KiB
+/// each way per socket).
+pub fn upgrade(upgrade: WebSocketUpgrade) -> WebSocketUpgrade {
+    upgrade
+        .max_message_size(READ_LIMIT)
+        .max_frame_size(READ_LIMIT)
+        .read_buffer_size(SOCKET_BUFFER)
+        .write_buffer_size(SOCKET_BUFFER)
+}
+
+/// What every socket's loop needs of the server: its limits, its pauses, its stop signal.
+#[derive(Clone)]
+pub struct Env {
+    limits: Limits,
+    pauses: Arc<Pauses>,
+    stopping: Stopping,
+}
+
+impl Env {
+    /// The loop's view of `services`.
+    #[must_use]
+    pub fn of(services: &Services) -> Env {
+        Env {
+            limits: services.config.limits,
+            pauses: Arc::clone(&services.pauses),
+            stopping: services.stopping.clone(),
+        }
+    }
+
+    /// A fresh message budget of the limits' size, for one socket.
+    #[must_use]
+    pub fn fresh_budget(&self) -> Arc<Mutex<Budget>> {
+        Arc::new(Mutex::new(Budget::new(&self.limits)))
+    }
+}
+
+/// A frame the client sent, within the frame size and the message budget.
+pub enum Incoming {
+    /// A text frame.
+    Text(Utf8Bytes),
+    /// A binary frame (not the contract's: each handler says so, or hands it on).
+    Binary(Bytes),
+}
+
+/// How a socket closes: its code and reason, and a last frame to send before the close.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Closing {
+    /// The close code.
+    pub code: CloseCode,
+    /// The close frame's reason.
+    pub reason: Cow<'static, str>,
+    /// A frame sent just before the close frame (the refusal that closes it).
+    pub last: Option<Arc<str>>,
+}
+
+impl Closing {
+    /// A close with `code` and a fixed `reason`.
+    #[must_use]
+    pub const fn new(code: CloseCode, reason: &'static str) -> Closing {
+        Closing {
+            code,
+            reason: Cow::Borrowed(reason),
+            last: None,
+        }
+    }
+
+    /// Closed for sending more than the budget allows: a `rate-limited` refusal, then 1008.
+    #[must_use]
+    pub fn rate_limited(limits: &Limits) -> Closing {
+        let refusal = Refusal::new(
+            Code::RateLimited,
+            format!(
+                "more than {} messages in {} s",
+                limits.messages_per_window,
+                limits.window.as_secs()
+            ),
+        );
+        Closing {
+            last: Some(refusal.message().to_json().into()),
+            ..Closing::new(CloseCode::Policy, "too many messages")
+        }
+    }
+}
+
+const TOO_SLOW: Closing = Closing::new(CloseCode::Policy, "too slow to read");
+
+/// What a handler makes of a client's frame.
+pub enum Flow {
+    /// Nothing to send now (what it caused comes through the outbox).
+    Go,
+    /// A frame to send back at once.
+    Reply(Arc<str>),
+    /// Close the socket.
+    Close(Closing),
+}
+
+/// What one kind of socket does with the client's frames.
+pub trait Handler: Send {
+    /// The client's `frame`, read at `received` (within the frame size, and paid from the
+    /// socket's budget).
+    fn frame(&mut self, frame: Incoming, received: Instant) -> impl Future<Output = Flow> + Send;
+
+    /// The loop has ended (the client left, or the socket is closing): let go of what the
+    /// socket held, before the closing handshake.
+    fn finish(self) -> impl Future<Output = ()> + Send;
+}
+
+/// Where a socket's outgoing frames come from.
+pub trait Outbox: Send {
+    /// The next frame to send; `None` when the sender has let the socket go (it fell too far
+    /// behind).
+    fn next(&mut self) -> impl Future<Output = Option<Out>> + Send;
+
+    /// Frames already queued when the socket closes, sent before its close.
+    fn queued(&mut self) -> Vec<Arc<str>> {
+        Vec::new()
+    }
+}
+
+impl Outbox for mpsc::Receiver<Out> {
+    async fn next(&mut self) -> Option<Out> {
+        self.recv().await
+    }
+
+    fn queued(&mut self) -> Vec<Arc<str>> {
+        let mut queued = Vec::new();
+        while let Ok(out) = self.try_recv() {
+            match out {
+                Out::Text(text) => queued.push(text),
+                Out::Frames(frames) => queued.extend(frames),
+                Out::Close(..) => break,
+            }
+        }
+        queued
+    }
+}
+
+/// The newest of a stream of frames (the lobby's): the one there now, then each newer one;
+/// a socket that reads slowly skips to the latest.
+pub struct Latest {
+    frames: watch::Receiver<Arc<str>>,
+    first: bool,
+}
+
+impl Latest {
+    /// The frames of `frames`, starting with the one there now.
+    #[must_use]
+    pub fn new(frames: watch::Receiver<Arc<str>>) -> Latest {
+        Latest {
+            frames,
+            first: true,
+        }
+    }
+}
+
+impl Outbox for Latest {
+    async fn next(&mut self) -> Option<Out> {
+        loop {
+            if !std::mem::take(&mut self.first) && self.frames.changed().await.is_err() {
+                // The sender is gone only when the server stops: wait for the stop.
+                std::future::pending::<()>().await;
+            }
+            let frame = Arc::clone(&self.frames.borrow_and_update());
+            if !frame.is_empty() {
+                return Some(Out::Text(frame));
+            }
+        }
+    }
+}
+
+type Sink = SplitSink<WebSocket, Message>;
+type Stream = SplitStream<WebSocket>;
+
+/// An accepted socket of one kind, before and during its loop.
+pub struct Socket {
+    sink: Sink,
+    stream: Stream,
+    env: Env,
+    kind: &'static str,
+    /// The game it is for, for the log.
+    game: Option<String>,
+    /// Counted among the open sockets until its close frame is sent.
+    open: Option<SocketGauge>,
+}
+
+impl Socket {
+    /// The socket `ws` of `kind` (`"seat"`, `"spectator"`, `"lobby"`, `"player"`,
+    /// `"forwarded"`), counted among the open sockets until it ends.
+    #[must_use]
+    pub fn new(ws: WebSocket, kind: &'static str, env: Env) -> Socket {
+        let (sink, stream) = ws.split();
+        Socket {
+            sink,
+            stream,
+            env,
+            kind,
+            game: None,
+            open: Some(SocketGauge::open(kind)),
+        }
+    }
+
+    /// The socket is for game `id` (its log line names it).
+    #[must_use]
+    pub fn for_game(mut self, id: &str) -> Socket {
+        self.game = Some(id.to_owned());
+        self
+    }
+
+    /// The limits the socket is held to.
+    #[must_use]
+    pub fn limits(&self) -> &Limits {
+        &self.env.limits
+    }
+
+    /// The first text frame, if it comes within `wait` and the frame size (pings and pongs
+    /// pass): a handshake before the loop (a player socket's `auth`).
+    pub async fn first_text(&mut self, wait: Duration) -> Option<Utf8Bytes> {
+        let deadline = Instant::now() + wait;
+        loop {
+            let frame = tokio::time::timeout_at(deadline, self.stream.next())
+                .await
+                .ok()??;
+            match frame.ok()? {
+                Message::Ping(_) | Message::Pong(_) => {}
+                Message::Text(text) if text.len() <= self.env.limits.max_frame_bytes => {
+                    return Some(text);
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// Sends `text` now, before the loop; `false` if the client did not take it in time.
+    pub async fn send(&mut self, text: &str) -> bool {
+        let message = Message::Text(text.into());
+        matches!(
+            timeout(self.env.limits.write_timeout, self.sink.send(message)).await,
+            Ok(Ok(()))
+        )
+    }
+
+    /// Closes the socket now, before any loop, with `closing`.
+    pub async fn refuse(self, closing: Closing) {
+        self.finish(Some(closing), Vec::new()).await;
+    }
+
+    /// Writes `frames` in order, each within the write timeout: a client that does not read
+    /// what it is sent is closed, and holds nothing for longer.
+    async fn write(&mut self, frames: &[Arc<str>]) -> Result<(), Option<Closing>> {
+        for frame in frames {
+            let message = Message::Text(frame.as_ref().into());
+            match timeout(self.env.limits.write_timeout, self.sink.send(message)).await {
+                Ok(Ok(())) => {}
+                Ok(Err(_)) => return Err(None),
+                Err(_) => return Err(Some(TOO_SLOW)),
+            }
+        }
+        Ok(())
+    }
+
+    /// Serves the socket until either side ends it: `handler` takes the client's frames,
+    /// each paid from `budget` (`None`: counted elsewhere, as a forwarded socket's are by
+    /// the owner), and `outbox` brings what to send. Returns the close code sent, if any.
+    pub async fn run(
+        mut self,
+        mut handler: impl Handler,
+        mut outbox: impl Outbox,
+        budget: Option<Arc<Mutex<Budget>>>,
+    ) -> Option<CloseCode> {
+        let limits = self.env.limits;
+        let mut pings = interval_at(Instant::now() + limits.ping_interval, limits.ping_interval);
+        pings.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        let mut heard = Instant::now();
+        // The server's pauses when the client was last heard: a pause is not its idling.
+        let mut paused_then = self.env.pauses.notice(heard);
+        let mut stopping = self.env.stopping.subscribe();
+        let take = |now: Instant| {
+            budget.as_ref().is_none_or(|budget| {
+                budget
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .take(now, 1)
+            })
+        };
+        let closing: Option<Closing> = loop {
+            tokio::select! {
+                out = outbox.next() => {
+                    let written = match out {
+                        Some(Out::Text(text)) => self.write(&[text]).await,
+                        Some(Out::Frames(frames)) => self.write(&frames).await,
+                        Some(Out::Close(code, reason)) => {
+                            break Some(Closing { code, reason, last: None })
+                        }
+                        None => break Some(TOO_SLOW),
+                    };
+                    if let Err(closing) = written {
+                        break closing;
+                    }
+                }
+                frame = self.stream.next() => {
+                    let now = Instant::now();
+                    heard = now;
+                    paused_then = self.env.pauses.notice(now);
+                    let frame = match frame {
+                        None | Some(Err(_) | Ok(Message::Close(_))) => break None,
+                        Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                        Some(Ok(Message::Text(text))) => Incoming::Text(text),
+                        Some(Ok(Message::Binary(bytes))) => Incoming::Binary(bytes),
+                    };
+                    let size = match &frame {
+                        Incoming::Text(text) => text.len(),
+                        Incoming::Binary(bytes) => bytes.len(),
+                    };
+                    if size > limits.max_frame_bytes {
+                        break Some(Closing::new(CloseCode::TooBig, "a frame is at most 4096 bytes"));
+                    }
+                    if !take(now) {
+                        break Some(Closing::rate_limited(&limits));
+                    }
+                    match handler.frame(frame, now).await {
+                        Flow::Go => {}
+                        Flow::Reply(text) => {
+                            if let Err(closing) = self.write(&[text]).await {
+                                break closing;
+                            }
+                        }
+                        Flow::Close(closing) => break Some(closing),
+                    }
+                }
+                _ = pings.tick() => {
+                    let now = Instant::now();
+                    let paused = self.env.pauses.notice(now).saturating_sub(paused_then);
+                    if now.duration_since(heard).saturating_sub(paused) >= limits.idle_timeout {
+                        break Some(Closing::new(CloseCode::Idle, "idle"));
+                    }
+                    let ping = self.sink.send(Message::Ping(Bytes::new()));
+                    match timeout(limits.write_timeout, ping).await {
+                        Ok(Ok(())) => {}
+                        Ok(Err(_)) => break None,
+                        Err(_) => break Some(TOO_SLOW),
+                    }
+                }
+                _ = stopping.changed() => {
+                    break Some(Closing::new(CloseCode::Restart, "the server is restarting"));
+                }
+            }
+        };
+        handler.finish().await;
+        let queued = if closing.is_some() {
+            outbox.queued()
+        } else {
+            Vec::new()
+        };
+        let code = closing.as_ref().map(|c| c.code);
+        self.finish(closing, queued).await;
+        code
+    }
+
+    /// Ends the socket: with a `closing`, the frames already `queued` go out first, then
+    /// its last frame, then the close, each within the write timeout; then a short wait for
+    /// the client's close, so that the connection does not end before the client has read
+    /// the code.
+    async fn finish(mut self, closing: Option<Closing>, mut queued: Vec<Arc<str>>) {
+        let code = closing.as_ref().map(|c| c.code.number());
+        tracing::info!(
+            kind = self.kind,
+            game = self.game.as_deref().unwrap_or(""),
+            code,
+            "socket closed"
+        );
+        let within = self.env.limits.write_timeout;
+        if let Some(Closing { code, reason, last }) = closing {
+            crate::telemetry::closed(code.number());
+            queued.extend(last);
+            if self.write(&queued).await.is_ok() {
+                let close = self.sink.send(Message::Close(Some(CloseFrame {
+                    code: code.number(),
+                    reason: reason.as_ref().into(),
+                })));
+                let _ = timeout(within, close).await;
+                // Closing now, no longer open: the wait for the client's close counts not.
+                self.open = None;
+                let _ = timeout(CLOSING_WAIT, async {
+                    while let Some(Ok(frame)) = self.stream.next().await {
+                        if matches!(frame, Message::Close(_)) {
+                            break;
+                        }
+                    }
+                })
+                .await;
+            }
+        }
+        let _ = timeout(within, self.sink.close()).await;
+    }
+}
