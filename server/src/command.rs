@@ -27,7 +27,7 @@ pub fn run_command(args: Vec<String>) -> ExitCode {
     let config = match Config::from_args(args, env) {
         Ok(Some(config)) => config,
         Ok(None) => {
-            print!("{}", config::USAGE);
+            print!("{}", config::usage());
             return ExitCode::SUCCESS;
         }
         Err(e) => {

@@ -1,5 +1,9 @@
 //! The server's settings: where it listens, its database, and its limits, from the command
-//! line and the environment.
+//! line and the environment ([`flags`]: every flag declared once).
+
+mod flags;
+
+pub use flags::{env_name, usage, valid_node, without_password};
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -361,62 +365,6 @@ impl AddressKey {
     }
 }
 
-/// What a flag takes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Takes {
-    /// A value (`--flag VALUE`; in the environment, the value).
-    Value,
-    /// Nothing (`--flag`; in the environment, `1`/`true` or `0`/`false`).
-    Switch,
-    /// A value, repeatable (in the environment, the values separated by commas).
-    List,
-}
-
-/// Every flag of the server, in the order `--help` lists them; each is also read from the
-/// environment as `SALPAKAN_` and its name in capitals with `_` for `-` ([`env_name`]).
-const FLAGS: &[(&str, Takes)] = &[
-    ("--addr", Takes::Value),
-    ("--db", Takes::Value),
-    ("--static", Takes::Value),
-    ("--durability", Takes::Value),
-    ("--log-format", Takes::Value),
-    ("--metrics-addr", Takes::Value),
-    ("--node", Takes::Value),
-    ("--public-url", Takes::Value),
-    ("--lease-secs", Takes::Value),
-    ("--trusted-proxy", Takes::List),
-    ("--trust-forwarded-for", Takes::Switch),
-    ("--ipv6-prefix", Takes::Value),
-    ("--bot-budget", Takes::Value),
-    ("--bot-floor-ms", Takes::Value),
-    ("--connections-per-ip", Takes::Value),
-    ("--sockets-per-seat", Takes::Value),
-    ("--pending-per-ip", Takes::Value),
-    ("--connects-per-minute", Takes::Value),
-    ("--header-timeout-secs", Takes::Value),
-    ("--max-connections", Takes::Value),
-    ("--games-per-ip", Takes::Value),
-    ("--games-per-hour", Takes::Value),
-    ("--players-per-hour", Takes::Value),
-    ("--seeks-per-ip", Takes::Value),
-    ("--pool-bot-secs", Takes::Value),
-    ("--retention-days", Takes::Value),
-    ("--default-move-limit", Takes::Value),
-    ("--max-move-limit", Takes::Value),
-    ("--messages-per-window", Takes::Value),
-    ("--abandon-grace-secs", Takes::Value),
-    ("--setup-expiry-secs", Takes::Value),
-];
-
-/// Whether `name` may name a node: 1 to 32 of `a-z 0-9 _ -`.
-#[must_use]
-pub fn valid_node(name: &str) -> bool {
-    (1..=32).contains(&name.len())
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-')
-}
-
 impl Config {
     /// Where the other nodes reach this one, `--public-url` or what `addr` (the address
     /// bound) gives.
@@ -436,341 +384,6 @@ impl Config {
         };
         format!("http://{}", SocketAddr::new(ip, addr.port()))
     }
-}
-
-/// The environment variable of `flag`: `--games-per-ip` is `SALPAKAN_GAMES_PER_IP`.
-#[must_use]
-pub fn env_name(flag: &str) -> String {
-    format!(
-        "SALPAKAN_{}",
-        flag.trim_start_matches('-')
-            .replace('-', "_")
-            .to_ascii_uppercase()
-    )
-}
-
-/// The `--help` text.
-pub const USAGE: &str = "\
-salpakan-server: the arbiter server of Game of the Generals
-
-usage: salpakan-server [FLAG...]                 serve (until SIGTERM or SIGINT)
-       salpakan-server backup --db PATH --to PATH
-                                                 an online, checked copy of a live database
-       salpakan-server migrate --db PATH         bring a database's schema up to date
-       salpakan-server health [--addr ADDR]      exit 0 if the server at ADDR is ready
-
-Every flag is also read from the environment: --games-per-ip is SALPAKAN_GAMES_PER_IP (a
-switch takes 1 or 0, --trusted-proxy a list separated by commas); the command line wins.
-
-  --addr ADDR                  listen on ADDR (default 127.0.0.1:8080)
-  --db PATH                    the SQLite database, created if missing (default
-                               ./salpakan.db)
-  --static DIR                 serve the page's files from DIR at /
-  --durability full|normal     full (default): a commit survives a power cut; normal: it
-                               survives a crash of the server, not of the machine
-  --log-format text|json       the log's format on standard error (default text; RUST_LOG
-                               filters it, default info)
-  --metrics-addr ADDR          serve Prometheus text at /metrics, and the admin routes, on
-                               ADDR only (default: off; keep it on loopback)
-  --node NAME                  this node's name among the servers sharing one PostgreSQL
-                               database (default main; 1 to 32 of a-z 0-9 _ -)
-  --public-url URL             where the other nodes reach this one (default http:// and
-                               the address listened on; loopback for an unspecified one)
-  --lease-secs N               a node silent this long has its games taken over by the
-                               others (default 10; 2 to 600)
-  --trusted-proxy CIDR         believe X-Forwarded-For on connections from CIDR (a proxy
-                               that sets it; repeat for more); otherwise it is never read
-  --trust-forwarded-for        the same for a proxy on this machine (127.0.0.0/8 and ::1)
-  --ipv6-prefix N              an IPv6 client is its first N bits, for the per-address
-                               limits (default 64)
-  --bot-budget N               the ismcts bot's iterations per move (default 2000)
-  --bot-floor-ms N             a bot's move is sent no sooner than N ms after its turn
-                               began (default 500; 0 to 10000)
-  --connections-per-ip N       open spectators' sockets per client address (default 32)
-  --sockets-per-seat N         open sockets of one seat (default 4)
-  --pending-per-ip N           connections per address waiting for a request (default 16)
-  --connects-per-minute N      new connections per address a minute (default 240)
-  --header-timeout-secs N      a connection sending no request this long is closed
-                               (default 10)
-  --max-connections N          connections at once, at most (default 20000; never more
-                               than the open-file limit less 64)
-  --games-per-ip N             unfinished games per client address (default 16)
-  --games-per-hour N           games a client address may create in an hour (default 120)
-  --players-per-hour N         players a client address may register in an hour (default 20)
-  --seeks-per-ip N             open seeks of all players at one client address (default 12)
-  --pool-bot-secs N            a player alone in a pool this long plays a server bot (default
-                               30; 0: never)
-  --retention-days N           a finished game is deleted N days after it ended (default
-                               30; 0 keeps every game)
-  --default-move-limit N       plies without a challenge that draw, when a game's creator
-                               names none (default 200): it bounds a game's length
-  --max-move-limit N           the longest move limit a creator may ask for (default 1000;
-                               0 allows none, and games of any length)
-  --messages-per-window N      messages a socket may send in 10 s (default 200)
-  --abandon-grace-secs N       a seat away this long, its opponent present, loses (default 60)
-  --setup-expiry-secs N        a game not started this long after its creation is deleted
-                               (default 86400, a day)
-  --help                       this text
-";
-
-impl Config {
-    /// The settings from the environment (every flag's `SALPAKAN_*` variable, see
-    /// [`env_name`]), then the command-line arguments (without the program's name), which
-    /// win. `Ok(None)` for `--help`.
-    ///
-    /// ```
-    /// use salpakan_server::Config;
-    /// let env = |name: &str| (name == "SALPAKAN_GAMES_PER_IP").then(|| "3".to_owned());
-    /// let args = ["--db".to_owned(), "games.db".to_owned()];
-    /// let config = Config::from_args(args, env).unwrap().unwrap();
-    /// assert_eq!((config.limits.games_per_ip, config.db.to_str()), (3, Some("games.db")));
-    /// ```
-    ///
-    /// # Errors
-    /// What is wrong with the arguments or the environment.
-    pub fn from_args(
-        args: impl IntoIterator<Item = String>,
-        env: impl Fn(&str) -> Option<String>,
-    ) -> Result<Option<Config>, ConfigError> {
-        let mut config = Config::default();
-        for &(flag, takes) in FLAGS {
-            let name = env_name(flag);
-            let Some(text) = env(&name) else { continue };
-            let in_env = |error| ConfigError::Env {
-                name: name.clone(),
-                error: Box::new(error),
-            };
-            match takes {
-                Takes::Value => config.set(flag, &text).map_err(in_env)?,
-                Takes::List => {
-                    for item in text.split(',').map(str::trim).filter(|t| !t.is_empty()) {
-                        config.set(flag, item).map_err(in_env)?;
-                    }
-                }
-                Takes::Switch => match text.as_str() {
-                    "1" | "true" | "yes" => config.set(flag, "")?,
-                    "0" | "false" | "no" | "" => {}
-                    other => return Err(in_env(ConfigError::Switch(other.to_owned()))),
-                },
-            }
-        }
-        let mut args = args.into_iter();
-        while let Some(flag) = args.next() {
-            if flag == "--help" || flag == "-h" {
-                return Ok(None);
-            }
-            let Some(&(known, takes)) = FLAGS.iter().find(|(f, _)| *f == flag) else {
-                return Err(ConfigError::Unknown(flag));
-            };
-            let value = match takes {
-                Takes::Switch => String::new(),
-                Takes::Value | Takes::List => args
-                    .next()
-                    .ok_or_else(|| ConfigError::MissingValue(flag.clone()))?,
-            };
-            config.set(known, &value)?;
-        }
-        Ok(Some(config))
-    }
-
-    /// Sets what `flag` (one of [`FLAGS`]) sets, to `value` (empty for a switch).
-    fn set(&mut self, flag: &str, value: &str) -> Result<(), ConfigError> {
-        let secs = |value: &str| number(flag, value).map(Duration::from_secs);
-        let limits = &mut self.limits;
-        match flag {
-            "--addr" => self.addr = parse_addr(value)?,
-            "--db" => self.db = PathBuf::from(value),
-            "--static" => self.static_dir = Some(PathBuf::from(value)),
-            "--durability" => {
-                self.durability = match value {
-                    "full" => Durability::Full,
-                    "normal" => Durability::Normal,
-                    other => return Err(ConfigError::Durability(other.to_owned())),
-                }
-            }
-            "--log-format" => {
-                self.log_format = match value {
-                    "text" => LogFormat::Text,
-                    "json" => LogFormat::Json,
-                    other => return Err(ConfigError::LogFormat(other.to_owned())),
-                }
-            }
-            "--metrics-addr" => self.metrics_addr = Some(parse_addr(value)?),
-            "--node" => {
-                if !valid_node(value) {
-                    return Err(ConfigError::Node(value.to_owned()));
-                }
-                value.clone_into(&mut self.node);
-            }
-            "--public-url" => {
-                if !(value.starts_with("http://") || value.starts_with("https://"))
-                    || value.contains(['?', '#', ' '])
-                {
-                    return Err(ConfigError::PublicUrl(value.to_owned()));
-                }
-                self.public_url = Some(value.trim_end_matches('/').to_owned());
-            }
-            "--lease-secs" => {
-                let lease: u64 = number(flag, value)?;
-                if !(2..=600).contains(&lease) {
-                    return Err(ConfigError::Number {
-                        flag: flag.to_owned(),
-                        value: value.to_owned(),
-                    });
-                }
-                self.lease = Duration::from_secs(lease);
-            }
-            "--trust-forwarded-for" => self.trusted_proxies.extend(Cidr::loopback()),
-            "--trusted-proxy" => self.trusted_proxies.push(value.parse()?),
-            "--ipv6-prefix" => {
-                let prefix: u8 = number(flag, value)?;
-                if prefix > 128 {
-                    return Err(ConfigError::Number {
-                        flag: flag.to_owned(),
-                        value: value.to_owned(),
-                    });
-                }
-                self.address_key.ipv6_prefix = prefix;
-            }
-            "--bot-budget" => self.bot_budget = number(flag, value)?,
-            "--bot-floor-ms" => {
-                let ms: u64 = number(flag, value)?;
-                if ms > 10_000 {
-                    return Err(ConfigError::Number {
-                        flag: flag.to_owned(),
-                        value: value.to_owned(),
-                    });
-                }
-                self.bot_floor = Duration::from_millis(ms);
-            }
-            "--connections-per-ip" => limits.connections_per_ip = number(flag, value)?,
-            "--sockets-per-seat" => limits.sockets_per_seat = number(flag, value)?,
-            "--pending-per-ip" => limits.pending_per_ip = number(flag, value)?,
-            "--connects-per-minute" => limits.connects_per_minute = number(flag, value)?,
-            "--header-timeout-secs" => limits.header_timeout = secs(value)?,
-            "--max-connections" => limits.max_connections = number(flag, value)?,
-            "--games-per-ip" => limits.games_per_ip = number(flag, value)?,
-            "--games-per-hour" => limits.games_per_hour = number(flag, value)?,
-            "--players-per-hour" => limits.players_per_hour = number(flag, value)?,
-            "--seeks-per-ip" => limits.seeks_per_ip = number(flag, value)?,
-            "--pool-bot-secs" => {
-                limits.pool_bot_after = Some(secs(value)?).filter(|d| !d.is_zero());
-            }
-            "--retention-days" => {
-                let days: u64 = number(flag, value)?;
-                limits.retention =
-                    Some(Duration::from_secs(days.saturating_mul(86_400))).filter(|d| !d.is_zero());
-            }
-            "--default-move-limit" => limits.default_move_limit = number(flag, value)?,
-            "--max-move-limit" => limits.max_move_limit = number(flag, value)?,
-            "--messages-per-window" => limits.messages_per_window = number(flag, value)?,
-            "--abandon-grace-secs" => limits.abandon_grace = secs(value)?,
-            "--setup-expiry-secs" => limits.setup_expiry = secs(value)?,
-            other => return Err(ConfigError::Unknown(other.to_owned())),
-        }
-        Ok(())
-    }
-
-    /// Every flag with its effective value, as the command line would give it (a switch
-    /// `true` or `false`, a list its values joined by commas, an unset value empty): what
-    /// the server logs at start. Nothing in it is secret.
-    #[must_use]
-    pub fn settings(&self) -> Vec<(&'static str, String)> {
-        let limits = &self.limits;
-        let secs = |d: Duration| d.as_secs().to_string();
-        FLAGS
-            .iter()
-            .map(|&(flag, _)| {
-                let value = match flag {
-                    "--addr" => self.addr.to_string(),
-                    "--db" => without_password(&self.db.display().to_string()),
-                    "--static" => self
-                        .static_dir
-                        .as_ref()
-                        .map(|d| d.display().to_string())
-                        .unwrap_or_default(),
-                    "--durability" => match self.durability {
-                        Durability::Full => "full".to_owned(),
-                        Durability::Normal => "normal".to_owned(),
-                    },
-                    "--log-format" => match self.log_format {
-                        LogFormat::Text => "text".to_owned(),
-                        LogFormat::Json => "json".to_owned(),
-                    },
-                    "--metrics-addr" => {
-                        self.metrics_addr.map(|a| a.to_string()).unwrap_or_default()
-                    }
-                    "--node" => self.node.clone(),
-                    "--public-url" => self.public_url.clone().unwrap_or_default(),
-                    "--lease-secs" => secs(self.lease),
-                    "--trusted-proxy" => self
-                        .trusted_proxies
-                        .iter()
-                        .map(ToString::to_string)
-                        .collect::<Vec<_>>()
-                        .join(","),
-                    // Folded into --trusted-proxy's list.
-                    "--trust-forwarded-for" => "false".to_owned(),
-                    "--ipv6-prefix" => self.address_key.ipv6_prefix.to_string(),
-                    "--bot-budget" => self.bot_budget.to_string(),
-                    "--bot-floor-ms" => self.bot_floor.as_millis().to_string(),
-                    "--connections-per-ip" => limits.connections_per_ip.to_string(),
-                    "--sockets-per-seat" => limits.sockets_per_seat.to_string(),
-                    "--pending-per-ip" => limits.pending_per_ip.to_string(),
-                    "--connects-per-minute" => limits.connects_per_minute.to_string(),
-                    "--header-timeout-secs" => secs(limits.header_timeout),
-                    "--max-connections" => limits.max_connections.to_string(),
-                    "--games-per-ip" => limits.games_per_ip.to_string(),
-                    "--games-per-hour" => limits.games_per_hour.to_string(),
-                    "--players-per-hour" => limits.players_per_hour.to_string(),
-                    "--seeks-per-ip" => limits.seeks_per_ip.to_string(),
-                    "--pool-bot-secs" => secs(limits.pool_bot_after.unwrap_or_default()),
-                    "--retention-days" => {
-                        (limits.retention.unwrap_or_default().as_secs() / 86_400).to_string()
-                    }
-                    "--default-move-limit" => limits.default_move_limit.to_string(),
-                    "--max-move-limit" => limits.max_move_limit.to_string(),
-                    "--messages-per-window" => limits.messages_per_window.to_string(),
-                    "--abandon-grace-secs" => secs(limits.abandon_grace),
-                    "--setup-expiry-secs" => secs(limits.setup_expiry),
-                    _ => String::new(),
-                };
-                (flag, value)
-            })
-            .collect()
-    }
-}
-
-/// A database URL with its password (`user:PASSWORD@`, `password=PASSWORD`) written as
-/// `***`: what the log may show of it. A path is itself.
-#[must_use]
-pub fn without_password(db: &str) -> String {
-    let mut shown = db.to_owned();
-    if let Some(scheme) = shown.find("://") {
-        let rest = scheme + 3;
-        if let Some(at) = shown[rest..].find('@').map(|i| i + rest)
-            && let Some(colon) = shown[rest..at].find(':').map(|i| i + rest)
-        {
-            shown.replace_range(colon + 1..at, "***");
-        }
-    }
-    if let Some(start) = shown.find("password=").map(|i| i + "password=".len()) {
-        let end = shown[start..].find('&').map_or(shown.len(), |i| i + start);
-        shown.replace_range(start..end, "***");
-    }
-    shown
-}
-
-fn parse_addr(text: &str) -> Result<SocketAddr, ConfigError> {
-    text.parse()
-        .map_err(|_| ConfigError::Address(text.to_owned()))
-}
-
-fn number<T: std::str::FromStr>(flag: &str, text: &str) -> Result<T, ConfigError> {
-    text.parse().map_err(|_| ConfigError::Number {
-        flag: flag.to_owned(),
-        value: text.to_owned(),
-    })
 }
 
 #[cfg(test)]
@@ -965,14 +578,15 @@ mod tests {
     /// back the same configuration, through the command line and through the environment.
     #[test]
     fn every_flag_is_documented_read_from_the_environment_and_logged_faithfully() {
-        let mut listed: Vec<&str> = USAGE
+        let usage = usage();
+        let mut listed: Vec<&str> = usage
             .lines()
             .filter_map(|l| l.trim_start().strip_prefix("--"))
             .filter_map(|l| l.split_whitespace().next())
             .filter(|f| *f != "help")
             .collect();
         listed.dedup();
-        let flags: Vec<&str> = FLAGS.iter().map(|(f, _)| &f[2..]).collect();
+        let flags: Vec<&str> = flags::FLAGS.iter().map(|f| &f.name[2..]).collect();
         assert_eq!(listed, flags);
         let mut config = Config::from_args(
             args(&[
@@ -996,20 +610,20 @@ mod tests {
         .unwrap();
         config.limits.games_per_ip = 5;
         let settings = config.settings();
-        assert_eq!(settings.len(), FLAGS.len());
+        assert_eq!(settings.len(), flags::FLAGS.len());
         let mut line = Vec::new();
         for (flag, value) in &settings {
-            let takes = FLAGS.iter().find(|(f, _)| f == flag).unwrap().1;
+            let takes = flags::FLAGS.iter().find(|f| f.name == *flag).unwrap().takes;
             match takes {
-                Takes::Switch if value == "true" => line.push((*flag).to_owned()),
-                Takes::Switch => {}
-                Takes::List => {
+                flags::Takes::Switch if value == "true" => line.push((*flag).to_owned()),
+                flags::Takes::Switch => {}
+                flags::Takes::List(_) => {
                     for item in value.split(',').filter(|v| !v.is_empty()) {
                         line.extend([(*flag).to_owned(), item.to_owned()]);
                     }
                 }
-                Takes::Value if value.is_empty() => {}
-                Takes::Value => line.extend([(*flag).to_owned(), value.clone()]),
+                flags::Takes::Value(_) if value.is_empty() => {}
+                flags::Takes::Value(_) => line.extend([(*flag).to_owned(), value.clone()]),
             }
         }
         assert_eq!(
@@ -1025,5 +639,43 @@ mod tests {
         });
         assert_eq!(from_env.unwrap(), Some(config));
         assert_eq!(env_name("--games-per-ip"), "SALPAKAN_GAMES_PER_IP");
+    }
+
+    /// `docs/SERVER.md`'s table of flags has a row for every flag, with its variable and
+    /// its default as `--help` gives it, and no row for a flag the server does not know.
+    #[test]
+    fn the_guide_s_table_of_flags_is_the_server_s() {
+        let guide = include_str!("../../../docs/SERVER.md");
+        let rows: Vec<Vec<&str>> = guide
+            .lines()
+            .filter(|l| l.starts_with("| `--"))
+            .map(|l| {
+                l.split(" | ")
+                    .map(|c| c.trim_matches(['|', ' ', '`']))
+                    .collect()
+            })
+            .collect();
+        let defaults = Config::default();
+        for flag in flags::FLAGS {
+            let row = rows
+                .iter()
+                .find(|r| r[0].split(' ').next() == Some(flag.name))
+                .unwrap_or_else(|| panic!("{} has no row in docs/SERVER.md", flag.name));
+            assert_eq!(row[1], env_name(flag.name), "{}", flag.name);
+            let default = (flag.get)(&defaults);
+            if matches!(flag.takes, flags::Takes::Value(_)) && !default.is_empty() {
+                assert!(
+                    row[2].contains(&default),
+                    "{}: {} in the guide",
+                    flag.name,
+                    row[2]
+                );
+            }
+        }
+        assert_eq!(
+            rows.len(),
+            flags::FLAGS.len(),
+            "a row for a flag the server lacks"
+        );
     }
 }

@@ -235,3 +235,29 @@ async fn a_clients_unfinished_games_still_count_after_a_restart() {
     assert_eq!(status, 201, "the finished game's slot is free");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn every_refusal_has_the_contracts_shape() {
+    let server = crate::common::start(40).await;
+    let (_, created) = server.json("POST", "/api/games", &json!({})).await;
+    let id = created["game"].as_str().unwrap().to_owned();
+    let big = "x".repeat(5_000);
+    for (method, path, body, status) in [
+        ("DELETE", format!("/api/games/{id}"), String::new(), 405),
+        ("PUT", "/api/health".to_owned(), String::new(), 405),
+        ("GET", "/api/games".to_owned(), String::new(), 405),
+        ("POST", "/api/games".to_owned(), big, 413),
+        ("GET", format!("/api/games/{id}/socket"), String::new(), 400),
+        ("PATCH", "/api/nowhere".to_owned(), String::new(), 404),
+    ] {
+        let (got, text) = server.http(method, &path, &body).await;
+        assert_eq!(got, status, "{method} {path}: {text}");
+        let reply: Value =
+            serde_json::from_str(&text).unwrap_or_else(|_| panic!("{method} {path}: {text}"));
+        assert!(
+            reply["error"].is_string() && reply["message"].is_string(),
+            "{reply}"
+        );
+    }
+    server.stop().await;
+}

@@ -557,3 +557,41 @@ pub fn node() -> salpakan_server::store::Node {
         lease: std::time::Duration::from_secs(10),
     }
 }
+
+/// The real binary in a child process, killed when dropped (a failing test leaves no server
+/// behind): started with `args` (and `sh -c` first when `shell` is given), listening on a
+/// free loopback port.
+pub struct Binary {
+    pub child: std::process::Child,
+    pub server: crate::common::Server,
+}
+
+impl Binary {
+    pub fn start(shell: Option<&str>, args: &[&str], db: &std::path::Path) -> Binary {
+        use std::process::Command;
+        let binary = env!("CARGO_BIN_EXE_salpakan-server");
+        let mut command = match shell {
+            Some(script) => {
+                let mut command = Command::new("sh");
+                command.args(["-c", script, binary]);
+                command
+            }
+            None => Command::new(binary),
+        };
+        let (child, server) = crate::common::spawn_binary(
+            command
+                .args(["--addr", "127.0.0.1:0"])
+                .args(args)
+                .arg("--db")
+                .arg(db),
+        );
+        Binary { child, server }
+    }
+}
+
+impl Drop for Binary {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

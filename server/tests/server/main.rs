@@ -1,9 +1,10 @@
 //! The server's tests: the real stack (HTTP, sockets, SQLite) on loopback.
 
-mod attacks;
 mod bad_input;
+mod budgets;
 mod clocks;
 mod common;
+mod connections;
 mod crash;
 mod golden;
 mod history;
@@ -11,8 +12,10 @@ mod lobby;
 mod nodes;
 mod noninterference;
 mod operations;
+mod pauses;
 mod play;
 mod reconnect;
 mod rematch;
 mod seats;
 mod setup_time;
+mod store;

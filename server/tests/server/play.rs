@@ -3,7 +3,7 @@
 use salpakan::{Game, Rules, Setup, Side};
 use serde_json::{Value, json};
 
-use crate::common::{Table, cells, random_game, start};
+use crate::common::{Table, cells, database, random_game, start, start_on};
 
 #[tokio::test]
 async fn a_game_to_its_end_reveals_both_formations_in_the_record() {
@@ -255,5 +255,36 @@ async fn creating_validates_every_field() {
         json!({"white_ms": 60000, "black_ms": 60000, "running": null})
     );
     assert_eq!(summary["phase"], "setup");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn every_game_is_bounded_by_a_move_limit_shown_before_it_starts() {
+    // A server as shipped: its default move limit, and a longest one a creator may ask for.
+    let server = start_on(database("bounded"), 41, |c| {
+        c.limits.default_move_limit = 200;
+        c.limits.max_move_limit = 1_000;
+    })
+    .await;
+    let (status, created) = server.json("POST", "/api/games", &json!({})).await;
+    assert_eq!(status, 201);
+    let path = format!("/api/games/{}", created["game"].as_str().unwrap());
+    let (_, summary) = server.json("GET", &path, &Value::Null).await;
+    assert_eq!(
+        summary["rules"],
+        json!({"setup_rows": 3, "move_limit": 200, "max_plies": 42 * 201})
+    );
+    let mut seat = server
+        .seat(created["game"].as_str().unwrap(), created["token"].as_str())
+        .await;
+    assert_eq!(seat.until("state").await["rules"]["max_plies"], 42 * 201);
+    for (limit, status) in [(0, 400), (1_001, 400), (1_000, 201), (1, 201)] {
+        let body = json!({"rules": {"move_limit": limit}});
+        let (got, reply) = server.json("POST", "/api/games", &body).await;
+        assert_eq!(got, status, "move_limit {limit}: {reply}");
+        if status == 400 {
+            assert_eq!(reply["error"], "bad-rules");
+        }
+    }
     server.stop().await;
 }

@@ -1,0 +1,169 @@
+//! Connections: idle ones capped per address and closed, the last descriptors kept for
+//! others, a socket that never reads closed, a browser's kept-alive connections.
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::budgets::long_game;
+use crate::common::Binary;
+use crate::common::{database, start_on};
+
+/// Opens `n` TCP connections to `server` from `from` (another loopback address than the
+/// tests' clients), sending nothing.
+async fn idle_connections(
+    server: std::net::SocketAddr,
+    from: [u8; 4],
+    n: usize,
+) -> Vec<tokio::net::TcpStream> {
+    let mut streams = Vec::new();
+    for _ in 0..n {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind(std::net::SocketAddr::from((from, 0))).unwrap();
+        if let Ok(stream) = socket.connect(server).await {
+            streams.push(stream);
+        }
+    }
+    streams
+}
+
+/// How many of `streams` the server has closed within `wait` (all watched at once).
+async fn closed_by_the_server(streams: &mut [tokio::net::TcpStream], wait: Duration) -> usize {
+    use tokio::io::AsyncReadExt;
+    let reads = streams.iter_mut().map(|stream| async move {
+        let mut byte = [0u8; 1];
+        matches!(
+            tokio::time::timeout(wait, stream.read(&mut byte)).await,
+            Ok(Ok(0) | Err(_))
+        )
+    });
+    futures_util::future::join_all(reads)
+        .await
+        .into_iter()
+        .filter(|&closed| closed)
+        .count()
+}
+
+#[tokio::test]
+async fn idle_connections_are_capped_per_address_and_closed_after_the_header_timeout() {
+    let server = start_on(database("idle"), 42, |c| {
+        c.limits.header_timeout = Duration::from_millis(800);
+        c.limits.pending_per_ip = 8;
+    })
+    .await;
+    let mut idle = idle_connections(server.addr, [127, 0, 0, 2], 100).await;
+    // All but 8 are closed at once...
+    let at_once = closed_by_the_server(&mut idle, Duration::from_millis(200)).await;
+    assert_eq!(
+        at_once, 92,
+        "the address's connections waiting for a request are capped"
+    );
+    // ...meanwhile another address plays...
+    let (status, created) = server.json("POST", "/api/games", &json!({})).await;
+    assert_eq!(status, 201);
+    let mut seat = server
+        .seat(created["game"].as_str().unwrap(), created["token"].as_str())
+        .await;
+    seat.until("state").await;
+    // ...and the 8 that sent nothing are closed after the header timeout.
+    let later = closed_by_the_server(&mut idle, Duration::from_secs(3)).await;
+    assert_eq!(later, 100);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn with_few_descriptors_one_address_cannot_take_the_last_of_them() {
+    let db = database("descriptors");
+    // The real binary, with 256 descriptors.
+    let mut binary = Binary::start(Some("ulimit -n 256 && exec \"$0\" \"$@\""), &[], &db);
+    let (addr, server) = (binary.server.addr, &binary.server);
+    let mut idle = idle_connections(addr, [127, 0, 0, 3], 600).await;
+    let at_once = closed_by_the_server(&mut idle, Duration::from_millis(100)).await;
+    assert!(at_once >= 600 - 16, "{at_once} of 600 closed at once");
+    // The server still serves everyone else: games, sockets, the database.
+    for _ in 0..3 {
+        let (status, created) = server.json("POST", "/api/games", &json!({})).await;
+        assert_eq!(status, 201, "{created}");
+        let mut seat = server
+            .seat(created["game"].as_str().unwrap(), created["token"].as_str())
+            .await;
+        seat.until("state").await;
+    }
+    assert!(
+        binary.child.try_wait().unwrap().is_none(),
+        "the server is still running"
+    );
+}
+
+#[tokio::test]
+async fn a_socket_that_never_reads_is_closed_and_its_slot_freed() {
+    let (id, db) = long_game("never-reads", 57).await;
+    let server = start_on(db, 58, |c| {
+        c.limits.messages_per_window = 100_000;
+        c.limits.connections_per_ip = 1;
+        c.limits.write_timeout = Duration::from_millis(300);
+    })
+    .await;
+    let connect = || salpakan_server::client::Socket::connect(server.addr, &id, None);
+    let mut deaf = connect().await.expect("the first spectator");
+    // Its address's only slot is taken.
+    assert!(connect().await.is_err());
+    // It asks for the whole history (about 300 KB) again and again, and reads none of it:
+    // once the buffers between are full, the server's write waits, past its bound.
+    for _ in 0..40 {
+        if deaf.send(r#"{"t":"hello","v":0}"#).await.is_err() {
+            break;
+        }
+    }
+    let mut tries = 0;
+    let _next = loop {
+        match connect().await {
+            Ok(socket) => break socket,
+            Err(e) => {
+                let code = e.body().map(|b| b.error.word());
+                assert_eq!(code, Some("too-many-connections"), "{e}");
+                tries += 1;
+                assert!(tries < 100, "the socket that reads nothing keeps its slot");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    };
+    drop(deaf);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_browsers_kept_alive_connections_do_not_count_as_waiting() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = start_on(database("kept-alive"), 59, |c| {
+        c.limits.header_timeout = Duration::from_secs(5);
+        c.limits.pending_per_ip = 2;
+    })
+    .await;
+    // Six connections from one address, each asks for something and stays open (as a
+    // browser's tabs keep theirs): more than the 2 that may wait for a first request.
+    let mut kept = idle_connections(server.addr, [127, 0, 0, 3], 1).await;
+    for _ in 0..5 {
+        kept.extend(idle_connections(server.addr, [127, 0, 0, 3], 1).await);
+        let stream = kept.last_mut().unwrap();
+        stream
+            .write_all(b"GET /api/health HTTP/1.1\r\nHost: salpakan\r\n\r\n")
+            .await
+            .unwrap();
+        let mut reply = [0u8; 12];
+        stream.read_exact(&mut reply).await.unwrap();
+        assert_eq!(&reply, b"HTTP/1.1 200", "a kept-alive connection is served");
+    }
+    let first = &mut kept[0];
+    first
+        .write_all(b"GET /api/health HTTP/1.1\r\nHost: salpakan\r\n\r\n")
+        .await
+        .unwrap();
+    let mut reply = [0u8; 12];
+    first.read_exact(&mut reply).await.unwrap();
+    assert_eq!(&reply, b"HTTP/1.1 200");
+    // Still, only 2 that send nothing are held.
+    let mut silent = idle_connections(server.addr, [127, 0, 0, 3], 4).await;
+    let closed = closed_by_the_server(&mut silent, Duration::from_millis(300)).await;
+    assert_eq!(closed, 2, "two connections may wait for a first request");
+    server.stop().await;
+}

@@ -1,0 +1,94 @@
+//! The server's own pauses (SIGSTOP, a suspended machine) are charged to nobody: no clock
+//! runs and no kind of socket counts them as its client's idleness.
+
+use std::time::Duration;
+
+use salpakan_server::client::Frame;
+use serde_json::json;
+
+use crate::common::{Binary, Seat, Table, database, player_socket, random_game, register, socket};
+
+/// Stops the server's process for `secs` seconds (SIGSTOP), then lets it go on.
+async fn pause(binary: &Binary, secs: f64) {
+    let pid = binary.child.id().to_string();
+    let signal = |name: &str| {
+        std::process::Command::new("kill")
+            .args([name, &pid])
+            .status()
+            .expect("kill");
+    };
+    signal("-STOP");
+    tokio::time::sleep(Duration::from_secs_f64(secs)).await;
+    signal("-CONT");
+}
+
+#[tokio::test]
+async fn a_pause_of_the_server_is_charged_to_nobody() {
+    let db = database("paused");
+    let binary = Binary::start(None, &["--max-move-limit", "0"], &db);
+    let server = &binary.server;
+    let game = random_game(19, 4);
+    let first = game.first_mover();
+    let clock = json!({"initial_ms": 2_000, "increment_ms": 0});
+    let mut table = Table::open(server, json!({"first": first.word(), "clock": clock})).await;
+    table.set_up(&game).await;
+    // The server is stopped for 3 s while the first mover's 2 s run.
+    pause(&binary, 3.0).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let seat = &mut table.seats[first.index()];
+    seat.send(&json!({"t": "hello", "v": 99})).await;
+    let state = seat.until("state").await;
+    assert_eq!(
+        state["status"]["state"], "ongoing",
+        "no loss on time for the server's pause"
+    );
+    let left = state["clock"][format!("{}_ms", first.word())]
+        .as_u64()
+        .unwrap();
+    assert!(
+        left > 1_000,
+        "{left} ms left of 2,000 after a 3 s pause of the server"
+    );
+}
+
+/// A pause of the server longer than the idle timeout closes no socket, of any kind: a
+/// seat's, a spectator's, the lobby's, a player's (the lobby's and the players' sockets once
+/// counted it as their clients' idleness, and closed with 1001 when the server went on).
+#[tokio::test]
+async fn a_pause_of_the_server_is_no_kind_of_sockets_idleness() {
+    let db = database("paused-sockets");
+    let args = ["--ping-interval-secs", "1", "--idle-timeout-secs", "3"];
+    let binary = Binary::start(None, &args, &db);
+    let server = &binary.server;
+    let key = register(server, "Pausa").await;
+    let (id, white, _) = server.pair(json!({"side": "white"})).await;
+    let mut sockets: Vec<(&str, Seat)> = vec![
+        ("seat", server.seat(&id, Some(&white)).await),
+        (
+            "spectator",
+            socket(server, &format!("/api/games/{id}/socket")).await,
+        ),
+        ("lobby", socket(server, "/api/lobby/socket").await),
+        ("player", player_socket(server, &key).await),
+    ];
+    sockets[0].1.until("state").await;
+    sockets[1].1.until("state").await;
+    sockets[2].1.until("lobby").await;
+    pause(&binary, 4.5).await;
+    // For longer than the idle timeout, each socket reads what comes (answering pings).
+    let until = tokio::time::Instant::now() + Duration::from_secs(4);
+    while tokio::time::Instant::now() < until {
+        for (kind, seat) in &mut sockets {
+            let read = tokio::time::timeout(Duration::from_millis(50), seat.socket.next()).await;
+            match read {
+                Ok(Some(Frame::Text(_))) | Err(_) => {}
+                Ok(other) => panic!("the {kind} socket ended after the pause: {other:?}"),
+            }
+        }
+    }
+    // Each is still open, and answers.
+    for (kind, seat) in &mut sockets {
+        seat.send(&json!({"t": "ping"})).await;
+        assert_eq!(seat.until("pong").await["t"], "pong", "{kind}");
+    }
+}
