@@ -35,7 +35,10 @@ struct Libraries {
 }
 
 /// Builds the library with cargo and finds its files from cargo's own JSON messages, so the
-/// test does not depend on the layout of the target directory.
+/// test does not depend on the layout of the target directory. It builds into a target
+/// directory of its own: the workspace's `cargo test` unifies the crate's features across
+/// every member, `-p salpakan-capi` alone does not, and sharing one directory would rebuild
+/// the library at every run (about 10 s).
 fn libraries() -> &'static Libraries {
     static LIBS: OnceLock<Libraries> = OnceLock::new();
     LIBS.get_or_init(|| {
@@ -49,6 +52,10 @@ fn libraries() -> &'static Libraries {
                 "--message-format=json-render-diagnostics",
             ])
             .current_dir(root())
+            .env(
+                "CARGO_TARGET_DIR",
+                PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("c_api-target"),
+            )
             .output()
             .expect("run cargo build");
         assert!(

@@ -147,8 +147,8 @@ pub async fn start(config: Config, entropy: Arc<dyn Entropy>) -> Result<Running,
     // Off the async threads: a restore reads every unfinished game, and PostgreSQL's client
     // blocks on a runtime of its own.
     let opened = {
-        let (db, durability) = (config.db.clone(), config.durability);
-        tokio::task::spawn_blocking(move || Store::open(&db, durability, &node))
+        let (db, durability, wait) = (config.db.clone(), config.durability, config.lock_wait);
+        tokio::task::spawn_blocking(move || Store::open_waiting(&db, durability, &node, wait))
             .await
             .map_err(|e| StartError::Runtime(std::io::Error::other(e)))??
     };

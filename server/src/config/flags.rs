@@ -124,6 +124,16 @@ pub(super) const FLAGS: &[Flag] = &[
         },
     ),
     value(
+        "--db-lock-wait-ms",
+        "N",
+        "how long a starting server waits for another to let go of its SQLite database",
+        |c, flag, v| {
+            c.lock_wait = Duration::from_millis(number(flag, v)?);
+            Ok(())
+        },
+        |c| c.lock_wait.as_millis().to_string(),
+    ),
+    value(
         "--durability",
         "full|normal",
         "full: a commit survives a power cut; normal: it survives a crash of the server, not of the machine",

@@ -234,6 +234,9 @@ pub struct Config {
     /// How long a node owns its games without renewing its lease (`--lease-secs`): a node
     /// silent this long has its games taken over by the others.
     pub lease: Duration,
+    /// How long a starting server waits for another to let go of its SQLite database
+    /// (`--db-lock-wait-ms`): a server stopping lets go soon.
+    pub lock_wait: Duration,
     /// The limits.
     pub limits: Limits,
 }
@@ -257,6 +260,7 @@ impl Default for Config {
             node: "main".to_owned(),
             public_url: None,
             lease: Duration::from_secs(10),
+            lock_wait: crate::store::LOCK_WAIT,
             limits: Limits::default(),
         }
     }

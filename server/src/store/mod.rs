@@ -405,6 +405,10 @@ pub const PRUNE_BATCH: usize = 256;
 /// default, 16, is fewer, and a statement pushed out is prepared again).
 const STATEMENTS: usize = 64;
 
+/// How long a starting server waits, unless told otherwise, for another to let go of an
+/// SQLite database.
+pub const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// The most writes one transaction takes.
 const GROUP: usize = 512;
 /// Threads that read.
@@ -440,8 +444,22 @@ impl Store {
     /// # Errors
     /// [`StoreError`] if it cannot be opened, brought up to date or read.
     pub fn open(path: &Path, durability: Durability, node: &Node) -> Result<Opened, StoreError> {
+        Store::open_waiting(path, durability, node, LOCK_WAIT)
+    }
+
+    /// [`Store::open`], waiting at most `lock_wait` for another server to let go of an
+    /// SQLite database (one stopping lets go soon) before it says [`StoreError::Busy`].
+    ///
+    /// # Errors
+    /// As [`Store::open`].
+    pub fn open_waiting(
+        path: &Path,
+        durability: Durability,
+        node: &Node,
+        lock_wait: std::time::Duration,
+    ) -> Result<Opened, StoreError> {
         match Location::of(path) {
-            Location::Sqlite(path) => Store::open_sqlite(&path, durability),
+            Location::Sqlite(path) => Store::open_sqlite(&path, durability, lock_wait),
             #[cfg(feature = "nodes")]
             Location::Postgres(url) => Store::open_postgres(&url, durability, node),
             #[cfg(not(feature = "nodes"))]
@@ -452,7 +470,11 @@ impl Store {
         }
     }
 
-    fn open_sqlite(path: &Path, durability: Durability) -> Result<Opened, StoreError> {
+    fn open_sqlite(
+        path: &Path,
+        durability: Durability,
+        lock_wait: std::time::Duration,
+    ) -> Result<Opened, StoreError> {
         // One server writes a database: the first holds a lock on its file while it runs
         // (advisory, apart from SQLite's own locks; `backup` and `migrate` do not take it).
         let held = std::fs::OpenOptions::new()
@@ -469,13 +491,12 @@ impl Store {
                 ),
             })?;
         // A server stopping (in this process, or a process still exiting) lets go soon.
-        let mut waited = 0;
+        let until = std::time::Instant::now() + lock_wait;
         while held.try_lock().is_err() {
-            waited += 1;
-            if waited > 50 {
+            if std::time::Instant::now() >= until {
                 return Err(StoreError::Busy);
             }
-            thread::sleep(std::time::Duration::from_millis(100));
+            thread::sleep(std::time::Duration::from_millis(20));
         }
         let sync = match durability {
             Durability::Full => "FULL",

@@ -678,14 +678,19 @@ async fn a_second_server_on_one_database_is_refused() {
     let serve = |db: &Path| {
         let mut command = Command::new(BINARY);
         command
-            .args(["--addr", "127.0.0.1:0", "--db"])
+            .args(["--addr", "127.0.0.1:0", "--db-lock-wait-ms", "300", "--db"])
             .arg(db)
             .env("RUST_LOG", "warn");
         command
     };
     let (child, server) = spawn_binary(&mut serve(&db));
     let mut first = Killed(child);
+    let started = std::time::Instant::now();
     let second = serve(&db).output().unwrap();
+    assert!(
+        started.elapsed() >= Duration::from_millis(300),
+        "it waited for the first"
+    );
     assert_eq!(second.status.code(), Some(1));
     let said = String::from_utf8_lossy(&second.stderr);
     assert!(

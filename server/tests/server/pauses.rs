@@ -22,17 +22,40 @@ async fn pause(binary: &Binary, secs: f64) {
     signal("-CONT");
 }
 
+/// The server stopped (SIGSTOP) for 3 s, longer than the idle timeout and than the first
+/// mover's clock: no loss on time, and no socket of any kind (the seats', a spectator's, the
+/// lobby's, a player's) is closed as idle once the server goes on. (The lobby's and the
+/// players' sockets once counted the pause as their clients' idleness, and closed with 1001.)
 #[tokio::test]
 async fn a_pause_of_the_server_is_charged_to_nobody() {
     let db = database("paused");
-    let binary = Binary::start(None, &["--max-move-limit", "0"], &db);
+    let args = [
+        "--max-move-limit",
+        "0",
+        "--ping-interval-secs",
+        "1",
+        "--idle-timeout-secs",
+        "2",
+    ];
+    let binary = Binary::start(None, &args, &db);
     let server = &binary.server;
     let game = random_game(19, 4);
     let first = game.first_mover();
     let clock = json!({"initial_ms": 2_000, "increment_ms": 0});
     let mut table = Table::open(server, json!({"first": first.word(), "clock": clock})).await;
     table.set_up(&game).await;
-    // The server is stopped for 3 s while the first mover's 2 s run.
+    let key = register(server, "Pausa").await;
+    let id = table.id.clone();
+    let mut others: Vec<(&str, Seat)> = vec![
+        (
+            "spectator",
+            socket(server, &format!("/api/games/{id}/socket")).await,
+        ),
+        ("lobby", socket(server, "/api/lobby/socket").await),
+        ("player", player_socket(server, &key).await),
+    ];
+    others[0].1.until("state").await;
+    others[1].1.until("lobby").await;
     pause(&binary, 3.0).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     let seat = &mut table.seats[first.index()];
@@ -49,34 +72,11 @@ async fn a_pause_of_the_server_is_charged_to_nobody() {
         left > 1_000,
         "{left} ms left of 2,000 after a 3 s pause of the server"
     );
-}
-
-/// A pause of the server longer than the idle timeout closes no socket, of any kind: a
-/// seat's, a spectator's, the lobby's, a player's (the lobby's and the players' sockets once
-/// counted it as their clients' idleness, and closed with 1001 when the server went on).
-#[tokio::test]
-async fn a_pause_of_the_server_is_no_kind_of_sockets_idleness() {
-    let db = database("paused-sockets");
-    let args = ["--ping-interval-secs", "1", "--idle-timeout-secs", "3"];
-    let binary = Binary::start(None, &args, &db);
-    let server = &binary.server;
-    let key = register(server, "Pausa").await;
-    let (id, white, _) = server.pair(json!({"side": "white"})).await;
-    let mut sockets: Vec<(&str, Seat)> = vec![
-        ("seat", server.seat(&id, Some(&white)).await),
-        (
-            "spectator",
-            socket(server, &format!("/api/games/{id}/socket")).await,
-        ),
-        ("lobby", socket(server, "/api/lobby/socket").await),
-        ("player", player_socket(server, &key).await),
-    ];
-    sockets[0].1.until("state").await;
-    sockets[1].1.until("state").await;
-    sockets[2].1.until("lobby").await;
-    pause(&binary, 4.5).await;
     // For longer than the idle timeout, each socket reads what comes (answering pings).
-    let until = tokio::time::Instant::now() + Duration::from_secs(4);
+    let [white, black] = table.seats;
+    let mut sockets = vec![("seat", white), ("seat", black)];
+    sockets.append(&mut others);
+    let until = tokio::time::Instant::now() + Duration::from_millis(2_500);
     while tokio::time::Instant::now() < until {
         for (kind, seat) in &mut sockets {
             let read = tokio::time::timeout(Duration::from_millis(50), seat.socket.next()).await;
