@@ -10,8 +10,9 @@
 //!   side's knowledge from the reports alone, with exact [`Beliefs`] and samples; a
 //!   [`Replay`] shows a finished game as each side knew it, ply by ply, with each
 //!   challenge's [`Odds`] and each side's [`Luck`].
-//! - Players: the [`Agent`]s [`Random`], [`Greedy`] and [`Ismcts`]; [`VecEnv`] steps many
-//!   games at once for learning; [`evaluation`] scores matches between them.
+//! - Players: the [`Agent`]s [`Random`], [`Greedy`] and [`Ismcts`], and the ladder's
+//!   [`Level`]s; [`VecEnv`] steps many games at once for learning (the workspace's
+//!   `salpakan-evaluation` scores matches between them).
 //! - Text: [`PositionText`], game records ([`Game::record`], [`Game::from_record`]), view text
 //!   ([`View::to_text`]), each with errors that name the line and column.
 //! - The exact rules are the [`rulebook`]. The repository's `README.md` and its `docs/`
@@ -38,21 +39,17 @@
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
-mod agents;
+// The crate in layers, the lowest first: each module imports only from its own layer and
+// those before it (`scripts/check-layers` holds it to that).
+//
+// Values: squares, sides, ranks, bitboards, the one challenge table, rules, setups and
+// statuses, and the small helpers under them.
 mod arbiter;
 mod bitboard;
 mod enums;
 mod error_kind;
-mod formation;
-mod game;
-mod knowledge;
-mod movegen;
-mod notation;
 mod parse;
-mod piece;
-mod position;
 mod rank;
-mod replay;
 mod rng;
 mod rules;
 mod select;
@@ -61,12 +58,28 @@ mod side;
 mod square;
 mod status;
 mod value_error;
-mod vecenv;
-mod view;
 mod weighted;
 mod zobrist;
-
-pub mod evaluation;
+// Moves and positions: every move's generation, the pieces' identities, and the arbiter's
+// full-information state (play, end rules, perft, playouts).
+mod movegen;
+mod piece;
+mod position;
+// A game and what each side may see: a position with rules, setups and history; a side's
+// view and a spectator's.
+mod game;
+mod view;
+// Knowledge: how people deploy (formations), and what one side knows from the reports alone
+// (trackers, exact beliefs, samples, observations).
+mod formation;
+mod knowledge;
+// Agents: players that see only a tracker, the ladder's levels, and many games at once.
+mod agents;
+mod vecenv;
+// Notation: every text form, printed and parsed in one place each; a record replayed as
+// each side knew it.
+mod notation;
+mod replay;
 
 /// The rules this crate implements, exactly: board and numbering, armies, setup, turn order,
 /// the challenge table, every way a game ends, and perft (the text of `docs/RULES.md`).

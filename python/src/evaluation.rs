@@ -1,8 +1,8 @@
-//! The crate's evaluation statistics (`salpakan::evaluation`), for `salpakan.evaluation`: a
+//! The crate's evaluation statistics (`salpakan_evaluation`), for `salpakan.evaluation`: a
 //! pairing's score and its interval, the verdict, and Bradley-Terry Elo ratings.
 
 use pyo3::prelude::*;
-use salpakan::evaluation::{Score, bradley_terry};
+use salpakan_evaluation::{Score, bradley_terry};
 
 use crate::errors::argument;
 

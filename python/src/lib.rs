@@ -45,7 +45,7 @@ fn _salpakan(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(values::challenge, m)?)?;
     m.add(
         "GAMES_FOR_A_VERDICT",
-        salpakan::evaluation::GAMES_FOR_A_VERDICT,
+        salpakan_evaluation::GAMES_FOR_A_VERDICT,
     )?;
     m.add_function(wrap_pyfunction!(evaluation::evaluation_score, m)?)?;
     m.add_function(wrap_pyfunction!(evaluation::evaluation_verdict, m)?)?;

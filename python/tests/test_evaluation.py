@@ -1,4 +1,4 @@
-"""The evaluation statistics against the shared table (tests/data/evaluation.txt at the
+"""The evaluation statistics against the shared table (evaluation/tests/data/evaluation.txt at the
 repository's root), which the crate runs too: each score's interval, each verdict, each
 Bradley-Terry fit; and what callers rely on besides."""
 
@@ -14,7 +14,7 @@ import pytest
 import salpakan
 from salpakan.evaluation import GAMES_FOR_A_VERDICT, elo, score, verdict
 
-TABLE = Path(__file__).resolve().parents[2] / "tests" / "data" / "evaluation.txt"
+TABLE = Path(__file__).resolve().parents[2] / "evaluation" / "tests" / "data" / "evaluation.txt"
 
 
 def rows() -> list[tuple[str, str, str]]:

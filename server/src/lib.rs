@@ -3,17 +3,19 @@
 //! what its side may know, a spectator only what anyone may. The wire contract and the
 //! security model are in the repository's `docs/SERVER.md`.
 //!
-//! The layers, each importing only those above it in this list:
+//! The layers, each importing only those above it in this list (`scripts/check-layers`
+//! holds the sections of `mod` lines below to it):
 //! - values: [`secret`] (tokens, invite codes and ids from an [`Entropy`], stored as
 //!   digests), [`clock`] (the game clock), [`rating`] (what a rating says, and Glicko-2),
-//!   [`telemetry`] (the metrics and the log), [`budget`] (a message budget);
+//!   [`telemetry`] (the metrics and the log);
 //! - [`wire`]: the contract's JSON typed both ways (every message, refusal code, close
 //!   code and HTTP body), built from views and public facts only;
 //! - `client` (feature `client`): a small client of the contract, reading the wire's types
 //!   (the load generator's and the tests');
 //! - [`room`]: one game as an event-sourced state machine (no I/O): commands decided into
 //!   events, one `apply`;
-//! - [`config`]: the settings and limits, every flag declared once;
+//! - [`config`]: the settings and limits, every flag declared once; [`budget`]: a message
+//!   budget of the limits;
 //! - [`store`]: SQLite (or, with the feature `nodes`, PostgreSQL shared by several nodes:
 //!   leases, their fence, the owner of each game), one writer thread with group commits;
 //! - [`services`]: games, players, ratings, lobby, replays, quotas, readiness (and nodes),
@@ -43,7 +45,6 @@
 #![deny(missing_docs)]
 
 // Values.
-pub mod budget;
 pub mod clock;
 pub mod rating;
 pub mod secret;
@@ -52,19 +53,22 @@ pub mod telemetry;
 #[cfg(feature = "client")]
 pub mod client;
 pub mod wire;
-// A game, the settings, the database.
+// A game, the settings and the budgets they set, the database.
+pub mod budget;
 pub mod config;
 pub mod room;
 pub mod store;
 // The services, and how their refusals are said.
 pub mod refusals;
 pub mod services;
-// The edges: sockets, routes, listeners, the command.
-pub mod command;
+// The sockets: one loop, a handler for each kind.
+pub mod socket;
+// The routes, and the listeners that serve them.
 pub mod http;
 pub mod listen;
 pub mod operator;
-pub mod socket;
+// The command.
+pub mod command;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

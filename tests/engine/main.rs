@@ -5,7 +5,6 @@ mod agents;
 mod bindings;
 mod client;
 mod common;
-mod evaluation;
 mod examples;
 mod knowledge;
 mod notation;

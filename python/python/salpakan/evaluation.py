@@ -2,8 +2,9 @@
 (Wilson's, extended to draws, so that a few games claim little), Bradley-Terry Elo ratings
 anchored at one agent (``Random``), and a verdict ("A beats B") only over at least
 ``GAMES_FOR_A_VERDICT`` games with the interval clear of 50%. These are the crate's own
-(``salpakan::evaluation``), the same as the Rust tournament's (``examples/tournament.rs``);
-``tests/data/evaluation.txt`` holds both to one table.
+(the workspace's ``salpakan-evaluation`` crate), the same as the Rust tournament's
+(``evaluation/examples/tournament.rs``); ``evaluation/tests/data/evaluation.txt`` holds both to
+one table.
 
     >>> from salpakan.evaluation import score, verdict
     >>> mean, low, high = score(30, 0, 10)

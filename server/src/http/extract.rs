@@ -103,6 +103,21 @@ impl FromRequestParts<Arc<Services>> for Client {
     }
 }
 
+/// The header with the nodes' key.
+pub const NODE_KEY: &str = "x-salpakan-node-key";
+/// The header with the client's address, believed only with [`NODE_KEY`].
+pub const CLIENT: &str = "x-salpakan-client";
+
+/// Whether `headers` carry the nodes' `key` (compared in time that does not depend on where
+/// they differ; an empty key is never carried).
+#[must_use]
+pub fn carries_key(headers: &axum::http::HeaderMap, key: &[u8]) -> bool {
+    !key.is_empty()
+        && headers
+            .get(NODE_KEY)
+            .is_some_and(|got| crate::secret::same(got.as_bytes(), key))
+}
+
 /// [`Client`]'s address of a request from `peer` with `headers`.
 #[must_use]
 pub fn client_ip(services: &Services, peer: SocketAddr, headers: &HeaderMap) -> IpAddr {
@@ -114,11 +129,10 @@ pub fn client_ip(services: &Services, peer: SocketAddr, headers: &HeaderMap) -> 
 
 fn forwarded_for(services: &Services, peer: SocketAddr, headers: &HeaderMap) -> IpAddr {
     // A request another node forwarded names its client, believed with the nodes' key.
-    #[cfg(feature = "nodes")]
     if let Some(key) = services.node_key()
-        && super::forward::carries_key(headers, key.as_bytes())
+        && carries_key(headers, key.as_bytes())
         && let Some(ip) = headers
-            .get(super::forward::CLIENT)
+            .get(CLIENT)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.parse().ok())
     {

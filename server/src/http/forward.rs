@@ -22,7 +22,7 @@ use hyper_util::rt::TokioExecutor;
 use tokio_tungstenite::tungstenite;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
-use super::extract::client_ip;
+use super::extract::{CLIENT, NODE_KEY, carries_key, client_ip};
 use super::reply::ApiError;
 use super::route::Owner;
 use crate::services::Services;
@@ -30,21 +30,6 @@ use crate::services::games::{GameError, Place};
 use crate::socket::{self, Env, READ_LIMIT};
 use crate::store::LOBBY;
 use crate::wire::{Code, Refusal};
-
-/// The header with the nodes' key.
-pub const NODE_KEY: &str = "x-salpakan-node-key";
-/// The header with the client's address, believed only with [`NODE_KEY`].
-pub const CLIENT: &str = "x-salpakan-client";
-
-/// Whether `headers` carry the nodes' `key` (compared in time that does not depend on where
-/// they differ; an empty key is never carried).
-#[must_use]
-pub fn carries_key(headers: &axum::http::HeaderMap, key: &[u8]) -> bool {
-    !key.is_empty()
-        && headers
-            .get(NODE_KEY)
-            .is_some_and(|got| crate::secret::same(got.as_bytes(), key))
-}
 
 /// The longest a node waits for the owner's reply (or its socket's opening).
 const WAIT: Duration = Duration::from_secs(10);

@@ -1,9 +1,9 @@
 //! The evaluation statistics against the shared table `tests/data/evaluation.txt`, which the
 //! Python package runs too: each score's interval, each verdict, each Bradley-Terry fit.
 
-use salpakan::evaluation::{GAMES_FOR_A_VERDICT, Score, Verdict, bradley_terry};
+use salpakan_evaluation::{GAMES_FOR_A_VERDICT, Score, Verdict, bradley_terry};
 
-const TABLE: &str = include_str!("../data/evaluation.txt");
+const TABLE: &str = include_str!("data/evaluation.txt");
 
 fn numbers(words: &str) -> Vec<f64> {
     words

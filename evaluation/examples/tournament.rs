@@ -1,7 +1,7 @@
 //! A round robin between the engine's agents, with an Elo estimate for each.
 //!
 //! ```text
-//! cargo run --release --example tournament -- [--games N] [--budget N] [--agents LIST]
+//! cargo run --release -p salpakan-evaluation --example tournament -- [--games N] [--budget N] [--agents LIST]
 //!     [--threads N] [--max-plies N] [--seed N] [--formation uniform|classic|own]
 //! ```
 //!
@@ -46,11 +46,11 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use salpakan::evaluation::{Ratings, Score, bradley_terry};
 use salpakan::{
     Agent, Formation, Game, Greedy, Ismcts, Level, Random, Rules, Setup, Side, SplitMix64, Status,
     Tracker, WinReason,
 };
+use salpakan_evaluation::{Ratings, Score, bradley_terry};
 
 /// One entrant: how to build it for a game.
 #[derive(Clone, Debug)]

@@ -1,9 +1,14 @@
 //! How strong an agent is, as a reviewer accepts it: a pairing's score with a 95% interval
 //! that is honest at small numbers of games, a verdict ("A beats B") only over at least
 //! [`GAMES_FOR_A_VERDICT`] games with the interval clear of 50%, and Bradley-Terry Elo
-//! ratings with their standard errors. The Rust tournament (`examples/tournament.rs`), the
-//! Python package (`salpakan.evaluation`) and its examples all use these, and
-//! `tests/data/evaluation.txt` holds every one of them to the same answers.
+//! ratings with their standard errors. The tournament of the engine's agents
+//! (`examples/tournament.rs` beside this crate), the Python package (`salpakan.evaluation`)
+//! and its examples all use these, and `tests/data/evaluation.txt` holds every one of them
+//! to the same answers.
+//!
+//! Statistics of match results, not rules: a crate of its own beside the engine, which
+//! depends on nothing.
+#![deny(missing_docs)]
 
 /// The fewest games a pairing needs before a verdict says one agent beats the other.
 pub const GAMES_FOR_A_VERDICT: u32 = 400;
@@ -18,7 +23,7 @@ const ELO: f64 = 400.0 / core::f64::consts::LN_10;
 ///
 /// # Examples
 /// ```
-/// use salpakan::evaluation::Score;
+/// use salpakan_evaluation::Score;
 ///
 /// let score = Score::new(0, 0, 4);
 /// assert_eq!(score.mean(), 0.0);
@@ -153,7 +158,7 @@ pub struct Ratings {
 ///
 /// # Examples
 /// ```
-/// use salpakan::evaluation::bradley_terry;
+/// use salpakan_evaluation::bradley_terry;
 ///
 /// // 300 points of 400 against the anchor: about 191 Elo (with the virtual draw, 400
 /// // log10(300.5 / 100.5)).
