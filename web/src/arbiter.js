@@ -2,9 +2,9 @@
 // attacker picks their piece's rank here (the choice is not shown), hands the phone over, the
 // defender picks theirs, and the page says only what the arbiter says. The outcome and whether
 // a Flag fell come from the engine (`challenge`, `capturesFlag`), never a copy.
-import { ARMY, capturesFlag, challenge, rankCode, rankName } from "./pkg/salpakan.js";
+import { ARMY, capturesFlag, challenge, rankCode } from "./pkg/salpakan.js";
 import { announce } from "./board.js";
-import { OUTCOMES } from "./words.js";
+import { rankName, t } from "./words.js";
 
 const attacker = document.getElementById("arbiter-attacker");
 const defender = document.getElementById("arbiter-defender");
@@ -22,7 +22,7 @@ function fill(select) {
     const option = document.createElement("option");
     option.value = rankCode(rank);
     option.dataset.rank = rank;
-    option.textContent = rankName(rank);
+    option.textContent = rankName(rankCode(rank));
     select.appendChild(option);
   }
   select.selectedIndex = -1;
@@ -33,9 +33,7 @@ function fill(select) {
     resolve.disabled = attacker.selectedIndex < 0 || defender.selectedIndex < 0;
     const picked = [attacker, defender].filter((s) => s.selectedIndex >= 0).map((s) => (s === attacker ? "attacker" : "defender"));
     delete result.dataset.outcome;
-    result.textContent = picked.length === 2
-      ? "Both ranks picked (hidden): press Resolve."
-      : `The ${picked[0]}'s rank is picked (hidden): now the ${picked[0] === "attacker" ? "defender" : "attacker"} picks.`;
+    result.textContent = picked.length === 2 ? t("arbiter.both-picked") : t(`arbiter.${picked[0]}-picked`);
   });
 }
 
@@ -44,7 +42,6 @@ fill(defender);
 resolve.disabled = true;
 
 const chosen = (select) => Number(select.selectedOptions[0].dataset.rank);
-const capitalized = (text) => text[0].toUpperCase() + text.slice(1);
 
 resolve.addEventListener("click", () => {
   if (attacker.selectedIndex < 0 || defender.selectedIndex < 0) return;
@@ -54,7 +51,8 @@ resolve.addEventListener("click", () => {
   result.dataset.outcome = outcome;
   if (flagFell) result.dataset.flagCaptured = "true";
   else delete result.dataset.flagCaptured;
-  result.textContent = `${capitalized(OUTCOMES[outcome].list)}.` + (flagFell ? " A Flag was captured: the game is over." : "");
+  const said = t(`outcome.${outcome}.sentence`);
+  result.textContent = flagFell ? t("arbiter.flag-fell", { outcome: said }) : t("arbiter.result", { outcome: said });
   announce(result.textContent);
   for (const select of [attacker, defender]) {
     select.selectedIndex = -1;

@@ -1,10 +1,13 @@
 // The board, the move list and the announcements, shared by every mode of the page. Nothing
 // here knows a rule: what is legal, what a challenge did and who won come from the engine
-// (in the browser) or the arbiter server; square names, rank codes and names come from the
-// engine too.
-import { NUM_SQUARES, rankCode, rankName, squareIndex as indexOf, squareName as nameOf } from "./pkg/salpakan.js";
+// (in the browser) or the arbiter server; square names and rank codes come from the engine
+// too, and every word from the string table.
+import { NUM_SQUARES, rankCode, squareIndex as indexOf, squareName as nameOf } from "./pkg/salpakan.js";
 import { insignia } from "./insignia.js";
-import { OUTCOMES, SIDE_NAMES } from "./words.js";
+import { outcomeWords, rankName as codeName, sideName, t } from "./words.js";
+
+// A rank's name, from its number.
+const rankName = (rank) => codeName(rankCode(rank));
 
 // The board's geometry, read from the engine's square names: the files of the first row.
 const NAMES = Array.from({ length: NUM_SQUARES }, (_, i) => nameOf(i));
@@ -63,14 +66,14 @@ boardElement.addEventListener("keydown", (event) => {
   }
 });
 
-function label(name, piece) {
-  if (!piece) return `${name}, empty`;
-  if (piece.owner === "own") return `${name}, your ${rankName(piece.rank)}`;
+function label(square, piece) {
+  if (!piece) return t("board.empty", { square });
+  if (piece.owner === "own") return t("board.your", { square, rank: rankName(piece.rank) });
   if (piece.owner === "enemy") {
-    return piece.rank === undefined ? `${name}, enemy piece` : `${name}, enemy ${rankName(piece.rank)}`;
+    return piece.rank === undefined ? t("board.enemy", { square }) : t("board.enemy-rank", { square, rank: rankName(piece.rank) });
   }
-  const side = SIDE_NAMES[piece.owner];
-  return piece.rank === undefined ? `${name}, ${side} piece` : `${name}, ${side} ${rankName(piece.rank)}`;
+  const side = sideName(piece.owner);
+  return piece.rank === undefined ? t("board.side", { square, side }) : t("board.side-rank", { square, side, rank: rankName(piece.rank) });
 }
 
 // Draws the board. `model`: `cells` (NUM_SQUARES × null or {owner: "own" | "enemy" |
@@ -173,7 +176,7 @@ export function addMove(ply, side, move, outcome) {
   number.textContent = `${ply}.`;
   const who = document.createElement("span");
   who.className = `who ${side}`;
-  who.textContent = SIDE_NAMES[side];
+  who.textContent = sideName(side);
   const text = document.createElement("span");
   text.className = "move";
   text.textContent = move;
@@ -183,7 +186,7 @@ export function addMove(ply, side, move, outcome) {
     item.classList.add("challenge");
     const words = document.createElement("span");
     words.className = "outcome";
-    words.textContent = OUTCOMES[outcome].list;
+    words.textContent = outcomeWords(outcome);
     item.append(words);
   }
   movesList.appendChild(item);
@@ -207,15 +210,24 @@ export function noteOnBoard(text) {
   note.textContent = text ?? "";
 }
 
-// Each side's eliminated pieces: `own` (ranks, or null when unknown) and `counts`; shown
-// beside the board as insignia, or as a count of pieces whose ranks are hidden.
+// Each side's eliminated pieces, `[side, ranks (or null when unknown), count]` each; shown
+// beside the board as insignia, or as a count of pieces whose ranks are hidden. A side not
+// in `lists` shows none (a new game's setup keeps nothing of the last game's).
 export function showEliminated(lists) {
+  for (const side of ["white", "black"]) {
+    if (lists.some(([listed]) => listed === side)) continue;
+    const box = document.getElementById(`eliminated-${side}`);
+    if (!box) continue;
+    box.hidden = true;
+    box.querySelector(".shelf").replaceChildren();
+    delete box.dataset.count;
+  }
   for (const [side, ranks, count] of lists) {
     const box = document.getElementById(`eliminated-${side}`);
     if (!box) continue;
     const title = box.querySelector("h3");
     const shelf = box.querySelector(".shelf");
-    title.textContent = `${SIDE_NAMES[side]} lost ${count}`;
+    title.textContent = t("eliminated.lost", { side: sideName(side), count });
     box.dataset.count = String(count);
     shelf.replaceChildren();
     if (ranks) {
@@ -233,7 +245,7 @@ export function showEliminated(lists) {
       for (let i = 0; i < count; i++) {
         const piece = document.createElement("span");
         piece.className = `piece mini side-${side} hidden`;
-        piece.setAttribute("aria-label", "a piece of hidden rank");
+        piece.setAttribute("aria-label", t("eliminated.hidden"));
         shelf.appendChild(piece);
       }
     }

@@ -1,15 +1,15 @@
 // A game against the engine's bot in this browser, no server: the person plays White (the
 // bottom rows); the bot plays Black in a Web Worker. Both formations, and the bot's draws,
 // come from secret seeds (64 bits of crypto.getRandomValues each).
-import { Game, NO_PIECE, NUM_SQUARES, Setup, rankName } from "./pkg/salpakan.js";
+import { Game, NO_PIECE, NUM_SQUARES, Setup, rankCode } from "./pkg/salpakan.js";
 import { addMove, announce, clearMoves, drawBoard } from "./board.js";
 import { Formation } from "./formation.js";
-import { challengeText, endText } from "./words.js";
+import { challengeText, endText, percent, personText, rankName, t } from "./words.js";
 
 const ME = "white";
 const BOT = "black";
 const BUDGET = 3000;
-const NAMES = { white: "You", black: "The bot" };
+const PEOPLE = { white: { you: true }, black: { bot: true } };
 
 // 64 secret bits, as a BigInt (the worker passes it on to the bot's constructor).
 function secretSeed() {
@@ -35,7 +35,7 @@ export function offlineMode(ui) {
       if (event.data.ready) return;
       botBusy = false;
       if (event.data.error) {
-        ui.hint.textContent = `The bot failed: ${event.data.error}`;
+        ui.hint.textContent = t("hint.bot-failed", { error: event.data.error });
         return;
       }
       if (phase === "play" && game.sideToMove === BOT) play(event.data.move, BOT);
@@ -46,9 +46,10 @@ export function offlineMode(ui) {
     const report = game.play(move);
     lastMove = move;
     addMove(game.ply, side, move, report.outcome);
-    const what = report.challenge ? challengeText(NAMES[side], report.outcome) : "";
+    const what = report.challenge ? challengeText(PEOPLE[side], report.outcome) : "";
     ui.hint.textContent = what;
-    announce(`${NAMES[side]}: ${move}. ${what}`);
+    const who = personText(PEOPLE[side]);
+    announce(what ? t("announce.move-and", { who, move, what }) : t("announce.move", { who, move }));
     afterMove();
   }
 
@@ -57,14 +58,14 @@ export function offlineMode(ui) {
     const s = game.status;
     if (s.state !== "ongoing") {
       phase = "over";
-      ui.setStatus("over", endText(s, NAMES));
+      ui.setStatus("over", endText(s, PEOPLE));
       ui.offerRecord(game.record());
     } else if (game.sideToMove === BOT) {
-      ui.setStatus("bot", "The bot is thinking…");
+      ui.setStatus("bot", t("status.bot-thinking"));
       botBusy = true;
       worker.postMessage({ record: game.record(), side: BOT, seed: botSeed, budget: BUDGET });
     } else {
-      ui.setStatus("you", "Your move: pick one of your pieces, then a square.");
+      ui.setStatus("you", t("status.your-move"));
     }
     render();
   }
@@ -124,8 +125,8 @@ export function offlineMode(ui) {
       const row = beliefs.subarray(i * ranks, (i + 1) * ranks);
       const likeliest = [...row].map((p, r) => [p, r]).filter(([p]) => p > 0)
         .sort((a, b) => b[0] - a[0]).slice(0, 3)
-        .map(([p, r]) => `${rankName(r)} ${(100 * p).toFixed(0)}%`);
-      heat[i] = { p: row[0], title: `Flag ${(100 * row[0]).toFixed(1)}% · likeliest: ${likeliest.join(", ")}` };
+        .map(([p, r]) => t("heat.likely", { rank: rankName(rankCode(r)), p: percent(p) }));
+      heat[i] = { p: row[0], title: t("heat.offline", { flag: `${(100 * row[0]).toFixed(1)}%`, likeliest: likeliest.join(", ") }) };
     });
     return heat;
   }
@@ -133,8 +134,8 @@ export function offlineMode(ui) {
   function onSquare(name, index) {
     if (phase === "setup") {
       const done = formation.pick(name, index);
-      if (done === "picked") ui.hint.textContent = "Now pick the square to swap it with.";
-      if (done === "swapped") ui.hint.textContent = "Swapped. Swap more, or press Start.";
+      if (done === "picked") ui.hint.textContent = t("hint.swap-second");
+      if (done === "swapped") ui.hint.textContent = t("hint.swapped");
       if (done) render();
       return;
     }
@@ -167,8 +168,8 @@ export function offlineMode(ui) {
       bot.free();
       startWorker();
       // Setting up is the person's turn to act.
-      ui.setStatus("you", "Arrange your pieces, then press Start.");
-      ui.hint.textContent = "Pick two of your pieces (or a piece and an empty square of your rows) to swap them.";
+      ui.setStatus("you", t("status.arrange-start"));
+      ui.hint.textContent = t("hint.swap-pick");
       render();
     },
     leave() {
@@ -190,7 +191,7 @@ export function offlineMode(ui) {
     resign() {
       if (phase !== "play") return;
       game.resign(ME);
-      ui.hint.textContent = "You resigned.";
+      ui.hint.textContent = t("hint.resigned");
       afterMove();
     },
     offerDraw() {},

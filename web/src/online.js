@@ -1,28 +1,24 @@
 // Games through the arbiter server (docs/SERVER.md): a seat against a friend or the server's
 // bot, or a spectator. The browser never receives an enemy rank before the end. This is the
-// online mode's view: the connection (online/connection.js) brings frames, the followed game
+// online mode's view: the connection (connection.js) brings frames, the followed game
 // (online/seat.js) keeps what this page may know, and this draws it and takes the clicks.
 import { addEnd, addMove, announce, clearMoves, drawBoard, noteOnBoard, showEliminated } from "./board.js";
-import { api, clockOf } from "./lobby.js";
-import { GAME_EXPIRED, GameSocket } from "./online/connection.js";
+import { GAME_EXPIRED, KeptSocket, api } from "./connection.js";
 import { Followed } from "./online/seat.js";
-import { SIDE_NAMES, abortText, challengeText, eliminationText, endText } from "./words.js";
-
-const seatKey = (id) => `salpakan-seat:${id}`;
-const other = (side) => (side === "white" ? "black" : "white");
+import { dropSeat, heldSeat, keepSeat } from "./seats.js";
+import { abortText, challengeText, eliminationText, endText, other, personText, ratingText, sideName, t } from "./words.js";
 
 export function onlineMode(ui) {
   let g = null; // the game followed now
   let connection = null;
 
-  // Who each side is, in words: "You", the opponent's name (or "Your opponent", "The bot"),
-  // and for a spectator the players' names or the colours.
-  function names() {
-    const named = (side, fallback) => g.names?.[side] ?? fallback;
-    if (!g.side) return { white: named("white", "White"), black: named("black", "Black") };
-    const enemy = other(g.side);
-    const them = named(enemy, g.opponent === "human" ? "Your opponent" : "The bot");
-    return g.side === "white" ? { white: "You", black: them } : { white: them, black: "You" };
+  // Who each side is: you, the opponent by name (or as your opponent, or the bot), and for a
+  // spectator the players by name or their colours.
+  function people() {
+    const named = (side, fallback) => (g.names?.[side] ? { name: g.names[side] } : fallback);
+    if (!g.side) return { white: named("white", { side: "white" }), black: named("black", { side: "black" }) };
+    const them = named(other(g.side), g.opponent === "human" ? { opponent: true } : { bot: true });
+    return g.side === "white" ? { white: { you: true }, black: them } : { white: them, black: { you: true } };
   }
 
   // The players' names and ratings above (the opponent) and below (you) the board.
@@ -35,24 +31,26 @@ export function onlineMode(ui) {
       const name = g.names?.[side] ?? null;
       bar.hidden = false;
       bar.dataset.side = side;
-      const who = side === g.side ? `You${name ? ` (${name})` : ""}` : name ?? (g.opponent === "human" || !g.side ? "Anonymous" : "The bot");
+      let who;
+      if (side === g.side) who = name ? t("bar.you-named", { name }) : t("bar.you");
+      else who = name ?? (g.opponent === "human" || !g.side ? t("who.anonymous") : t("who.bot"));
       const rating = name && ratings.get(name.toLowerCase());
       bar.replaceChildren(
-        Object.assign(document.createElement("span"), { textContent: `${SIDE_NAMES[side]}: ${who}` }),
-        Object.assign(document.createElement("span"), { className: "rating", textContent: rating ?? (g.rated ? "rated" : "") }),
+        Object.assign(document.createElement("span"), { textContent: t("bar.side", { side: sideName(side), who }) }),
+        Object.assign(document.createElement("span"), { className: "rating", textContent: rating ?? (g.rated ? t("bar.rated") : "") }),
       );
       if (name && !ratings.has(name.toLowerCase())) {
         ratings.set(name.toLowerCase(), "");
         api("GET", `/api/players/${encodeURIComponent(name)}`).then((reply) => {
           if (!reply.ok) return;
-          ratings.set(name.toLowerCase(), `${reply.body.rating}${reply.body.provisional ? "?" : ""} · ${reply.body.title}`);
+          ratings.set(name.toLowerCase(), `${ratingText(reply.body.rating, reply.body.provisional)} · ${reply.body.title}`);
           if (g) showPlayers();
         });
       }
     }
     const youPlay = document.getElementById("you-play");
     youPlay.hidden = !g.side;
-    youPlay.textContent = g.side ? `You play ${SIDE_NAMES[g.side]}${g.rated ? " (rated)" : ""}.` : "";
+    youPlay.textContent = g.side ? t(g.rated ? "you-play.rated" : "you-play", { side: sideName(g.side) }) : "";
   }
 
   function send(message) {
@@ -68,23 +66,26 @@ export function onlineMode(ui) {
 
   // Shows what a frame changed.
   function show(news) {
-    const who = names();
+    const who = people();
     switch (news.t) {
       case "clear-moves": clearMoves(); break;
-      case "start":
-        announce(`The game starts: ${who[news.first]} ${who[news.first] === "You" ? "move" : "moves"} first.`);
+      case "start": {
+        const first = who[news.first];
+        announce(first.you ? t("announce.start.you") : t("announce.start.them", { who: personText(first) }));
         break;
+      }
       case "ply": {
         addMove(news.ply, news.side, news.move, news.outcome);
         const what = news.outcome ? challengeText(who[news.side], news.outcome) : "";
         ui.hint.textContent = what;
-        announce(`${who[news.side]}: ${news.move}.${what ? ` ${what}` : ""}`);
+        const mover = personText(who[news.side]);
+        announce(what ? t("announce.move-and", { who: mover, move: news.move, what }) : t("announce.move", { who: mover, move: news.move }));
         break;
       }
       case "rematch-offer":
         ui.hint.textContent = news.side === g.side
-          ? "You asked for a rematch: waiting for your opponent (the offer stands 5 minutes)."
-          : `${who[news.side]} ${news.side === g.side ? "ask" : "asks"} for a rematch: press Rematch to play again.`;
+          ? t("hint.rematch-asked")
+          : t("hint.rematch-offered", { who: personText(who[news.side]) });
         announce(ui.hint.textContent);
         break;
       case "rematch":
@@ -92,7 +93,7 @@ export function onlineMode(ui) {
         setTimeout(() => seated(news.game, news.seat), 0);
         break;
       case "draw-offer":
-        announce(`${who[news.side]} ${news.side === g.side ? "offer" : "offers"} a draw.`);
+        announce(news.side === g.side ? t("announce.draw.you") : t("announce.draw.them", { who: personText(who[news.side]) }));
         break;
       case "over":
         ui.offerRecord(news.record);
@@ -103,7 +104,7 @@ export function onlineMode(ui) {
       case "aborted":
         announce(abortText(news, who));
         break;
-      case "refused": ui.hint.textContent = `Refused: ${news.message}`; break;
+      case "refused": ui.hint.textContent = t("hint.refused", { message: news.message }); break;
       default: break;
     }
   }
@@ -115,8 +116,9 @@ export function onlineMode(ui) {
     clearMoves();
     ui.enterOnline(Boolean(seat));
     showLinks();
-    ui.setStatus("waiting", "Connecting…");
-    connection = new GameSocket(id, followed.token, {
+    ui.setStatus("waiting", t("status.connecting"));
+    const query = followed.token ? `?token=${encodeURIComponent(followed.token)}` : "";
+    connection = new KeptSocket(`/api/games/${id}/socket${query}`, {
       frame(frame) {
         if (g !== followed) return;
         const { send: replies, news } = followed.receive(frame);
@@ -129,14 +131,14 @@ export function onlineMode(ui) {
         if (g !== followed || event.code !== GAME_EXPIRED) return true;
         // The game never started and the server deleted it: nothing to reconnect to.
         followed.expire();
-        localStorage.removeItem(seatKey(id));
+        dropSeat(id);
         render();
         return false;
       },
       lost() {
         if (g === followed) ui.setPresenceSelf(false);
       },
-    });
+    }, { longest: 4000 });
     render();
   }
 
@@ -149,41 +151,26 @@ export function onlineMode(ui) {
   }
 
   function seated(id, seat) {
-    localStorage.setItem(seatKey(id), JSON.stringify(seat));
-    history.replaceState(null, "", `?game=${id}`);
+    keepSeat(id, seat);
+    ui.rename(`?game=${id}`);
     follow(id, seat);
   }
 
   const routes = {
-    // Creates a game (`opponent` "human" or a bot's name) and takes its first seat (as this
-    // browser's player, if it has one).
-    async create({ opponent, clock }) {
-      const reply = await api("POST", "/api/games", { side: "random", opponent, clock: clockOf(clock) });
-      if (!reply.ok) throw new Error(reply.body?.message ?? "the server refused the game");
-      const created = reply.body;
-      seated(created.game, { token: created.token, side: created.side, invite: created.invite, opponent });
-    },
-    // Follows a seat this player was given (a pairing, an accepted seek).
-    seat({ game, seat }) {
-      seated(game, seat);
-    },
     // Takes the seat an invite opens (or the one this browser already holds).
     async join({ id, invite }) {
-      const held = localStorage.getItem(seatKey(id));
+      const held = heldSeat(id);
       if (held) {
-        const seat = JSON.parse(held);
-        seated(id, seat);
-        if (seat.invite) {
-          // This browser made the game: the invite is for somebody else.
-          ui.hint.textContent = "This browser already holds the other seat of this game (you created it). To take the second seat, open the invite link in another browser or a private window.";
-        }
+        seated(id, held);
+        // This browser made the game: the invite is for somebody else.
+        if (held.invite) ui.hint.textContent = t("hint.own-invite");
         return;
       }
       const reply = await api("POST", `/api/games/${id}/join`, { invite });
       if (!reply.ok) {
         const taken = reply.status === 409;
-        ui.setStatus("over", taken ? "This game already has two players: you can watch it." : "No such game or invite.");
-        history.replaceState(null, "", `?watch=${id}`);
+        ui.setStatus("over", taken ? t("status.seat-taken") : t("status.no-game"));
+        ui.rename(`?watch=${id}`);
         if (taken) follow(id, null);
         return;
       }
@@ -191,8 +178,7 @@ export function onlineMode(ui) {
     },
     // Resumes this browser's seat in game `id`, or watches it.
     resume({ id }) {
-      const held = localStorage.getItem(seatKey(id));
-      follow(id, held ? JSON.parse(held) : null);
+      follow(id, heldSeat(id));
     },
     watch({ id }) {
       follow(id, null);
@@ -200,19 +186,19 @@ export function onlineMode(ui) {
   };
 
   function turnOf() {
-    if (g.phase === "over") return ["over", endText(g.status, names())];
-    if (g.phase === "aborted") return ["over", abortText(g.aborted ?? {}, names())];
-    if (g.phase === "expired") return ["over", "This game expired before it started: create a new one."];
+    if (g.phase === "over") return ["over", endText(g.status, people())];
+    if (g.phase === "aborted") return ["over", abortText(g.aborted ?? {}, people())];
+    if (g.phase === "expired") return ["over", t("status.expired")];
     if (g.phase === "setup") {
-      if (!g.side) return ["waiting", "The players are arranging their pieces."];
-      if (g.arranging()) return ["setup", "Arrange your pieces (swap two by picking them), then press Start."];
+      if (!g.side) return ["waiting", t("status.players-arranging")];
+      if (g.arranging()) return ["setup", t("status.arrange-swap")];
       const friendAway = g.presence[other(g.side)] === false && g.opponent === "human";
-      return ["waiting", friendAway ? "Waiting for your friend to join and arrange their pieces." : "Waiting for the other formation."];
+      return ["waiting", friendAway ? t("status.waiting-friend") : t("status.waiting-formation")];
     }
     const toMove = g.toMove();
-    if (!g.side) return [toMove, `${SIDE_NAMES[toMove]} to move.`];
-    if (toMove === g.side) return ["you", "Your move: pick one of your pieces, then a square."];
-    return g.opponent === "human" ? ["opponent", "Your opponent is thinking…"] : ["bot", "The bot is thinking…"];
+    if (!g.side) return [toMove, t("status.to-move", { side: sideName(toMove) })];
+    if (toMove === g.side) return ["you", t("status.your-move")];
+    return g.opponent === "human" ? ["opponent", t("status.opponent-thinking")] : ["bot", t("status.bot-thinking")];
   }
 
   function tick() {
@@ -248,10 +234,10 @@ export function onlineMode(ui) {
     ui.buttons.rematch.disabled = Boolean(g.rematchOffers[g.side]) && !g.rematchGame;
     showPlayers();
     showEliminated(g.eliminated());
-    noteOnBoard(g.challenge && g.phase === "playing" ? eliminationText(g.challenge.side, g.challenge.outcome, names()) : null);
+    noteOnBoard(g.challenge && g.phase === "playing" ? eliminationText(g.challenge.side, g.challenge.outcome, people()) : null);
     ui.buttons.offerDraw.disabled = !playing || g.drawOffer === g.side || g.opponent !== "human";
     const offer = g.drawOffer;
-    ui.showDrawOffer(offer, offer && offer !== g.side ? `${names()[offer]} offers a draw: press Offer draw to accept, or move to decline.` : "Your draw offer stands.");
+    ui.showDrawOffer(offer, offer && offer !== g.side ? t("draw.offered", { who: personText(people()[offer]) }) : t("draw.yours"));
     // The links are shown while following a game; an expired one has none to share and
     // nobody to wait for.
     ui.links.hidden = g.phase === "expired";
@@ -261,8 +247,7 @@ export function onlineMode(ui) {
   }
 
   return {
-    // Follows a game: `how` is {create: {opponent, clock}}, {join: {id, invite}},
-    // {resume: {id}} or {watch: {id}}.
+    // Follows a game: `how` is {join: {id, invite}}, {resume: {id}} or {watch: {id}}.
     async enter(how) {
       const [route, args] = Object.entries(how)[0];
       await routes[route](args);

@@ -340,6 +340,9 @@ test("the arbiter for a physical board gives the engine's answer for all 225 pai
 test("a game played with the keyboard alone", async () => {
   const page = await newPage();
   await page.goto(url());
+  // From the lobby, by the keyboard too: the game against the bot in this browser.
+  await page.focus("#new-game");
+  await page.keyboard.press("Enter");
   await waitTurn(page, ["you"]);
   await page.focus("#start");
   await page.keyboard.press("Enter");

@@ -1,35 +1,94 @@
-// The page's words for how a game ends: each status the server can send has its sentence.
+// The page's words: each status the server can send has its sentence; sentences are made
+// from keys, not by testing English words; every string the page shows is in the table.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 
-import { abortText, eliminationText, endText } from "../src/words.js";
+import en from "../src/i18n/en.js";
+import { abortText, challengeText, eliminationText, endText, t } from "../src/words.js";
 
-const names = { white: "You", black: "The bot" };
+const people = { white: { you: true }, black: { bot: true } };
+const src = fileURLToPath(new URL("../src/", import.meta.url));
 
 test("a win names its winner and why", () => {
-  assert.equal(endText({ state: "won", winner: "white", reason: "flag-captured" }, names), "You win — a Flag was captured.");
-  assert.equal(endText({ state: "won", winner: "black", reason: "abandoned" }, names), "The bot wins — abandonment.");
+  assert.equal(endText({ state: "won", winner: "white", reason: "flag-captured" }, people), "You win — a Flag was captured.");
+  assert.equal(endText({ state: "won", winner: "black", reason: "abandoned" }, people), "The bot wins — abandonment.");
+  assert.equal(endText({ state: "won", winner: "black", reason: "time" }, { white: { you: true }, black: { name: "You" } }), "You wins — time.",
+    "a player named You is a name, not the reader");
 });
 
 test("a draw says why, and both players leaving is not an abandonment by one", () => {
-  assert.equal(endText({ state: "drawn", winner: null, reason: "move-limit" }, names), "Draw — the move limit.");
-  assert.equal(endText({ state: "drawn", winner: null, reason: "abandoned" }, names), "Draw — both players left.");
+  assert.equal(endText({ state: "drawn", winner: null, reason: "move-limit" }, people), "Draw — the move limit.");
+  assert.equal(endText({ state: "drawn", winner: null, reason: "abandoned" }, people), "Draw — both players left.");
 });
 
 test("an aborted game says who and why, and that there is no result", () => {
   assert.equal(
-    abortText({ reason: "setup-time", side: "black" }, names),
+    abortText({ reason: "setup-time", side: "black" }, people),
     "Aborted: The bot did not arrange their pieces in time. No result.",
   );
-  assert.equal(abortText({ reason: "setup-time", side: "white" }, names), "Aborted: You did not arrange your pieces in time. No result.");
-  assert.equal(abortText({ reason: "abort", side: "white" }, names), "Aborted by you before the first move. No result.");
-  assert.equal(abortText({}, names), "This game was aborted before its first move. No result.");
+  assert.equal(abortText({ reason: "setup-time", side: "white" }, people), "Aborted: You did not arrange your pieces in time. No result.");
+  assert.equal(abortText({ reason: "abort", side: "white" }, people), "Aborted by you before the first move. No result.");
+  assert.equal(abortText({}, people), "This game was aborted before its first move. No result.");
 });
 
-test("a challenge on the board names the eliminated piece", () => {
-  const who = { white: "You", black: "Maria" };
+test("a challenge names the eliminated piece and the attacker's", () => {
+  const who = { white: { you: true }, black: { name: "Maria" } };
   assert.equal(eliminationText("white", "win", who), "Challenge: Maria's piece is eliminated.");
   assert.equal(eliminationText("white", "lose", who), "Challenge: your piece is eliminated.");
   assert.equal(eliminationText("black", "lose", who), "Challenge: Maria's piece is eliminated.");
   assert.equal(eliminationText("black", "tie", who), "Challenge: a tie, both pieces are eliminated.");
+  assert.equal(challengeText({ you: true }, "win"), "Your piece won the challenge.");
+  assert.equal(challengeText({ side: "black" }, "tie"), "Black's piece tied: both pieces are removed.");
+});
+
+test("placeholders are filled and plurals follow Intl.PluralRules", () => {
+  assert.equal(t("lobby.playing", { count: 1 }), "1 game in play");
+  assert.equal(t("lobby.playing", { count: 0 }), "0 games in play");
+  assert.equal(t("lobby.playing", { count: 7 }), "7 games in play");
+  assert.equal(t("you-play", { side: "Black" }), "You play Black.");
+  assert.equal(t("no.such.key"), "no.such.key");
+  for (const [key, entry] of Object.entries(en)) {
+    if (typeof entry === "object") assert.ok(typeof entry.other === "string", `${key} has an "other" form`);
+  }
+});
+
+// Every file of the page's source.
+function sources(dir = src) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = `${dir}${name}`;
+    if (statSync(path).isDirectory()) return name === "i18n" || name === "pkg" ? [] : sources(`${path}/`);
+    return [path];
+  });
+}
+
+test("the page's code writes no sentence of its own: every one is a key of the table", () => {
+  // A literal that starts like English prose: a capital, a word, a space, a lower-case word.
+  const prose = /["'`][A-Z][a-z]+,? [a-z]+/;
+  for (const path of sources().filter((p) => p.endsWith(".js"))) {
+    readFileSync(path, "utf8").split("\n").forEach((line, i) => {
+      if (line.trim().startsWith("//")) return;
+      assert.doesNotMatch(line, prose, `${path.slice(src.length)}:${i + 1}: ${line.trim()}`);
+    });
+  }
+  // Every key the code names is in the table.
+  for (const path of sources()) {
+    const text = readFileSync(path, "utf8");
+    for (const [, key] of text.matchAll(/\b(?:t|data-t(?:-[a-z-]+)?)[(=]\s*"([a-z0-9.+-]+)"/g)) {
+      assert.ok(key in en, `${path.slice(src.length)} names ${key}, which the table lacks`);
+    }
+  }
+});
+
+test("every word of the page's HTML comes from the table", () => {
+  const html = readFileSync(`${src}index.html`, "utf8").replace(/<!--[\s\S]*?-->/g, "").replace(/<(script|style)[\s\S]*?<\/\1>/g, "");
+  // Text between tags, and the element it belongs to.
+  for (const [, tag, text] of html.matchAll(/<([^/!][^>]*)>([^<]+)/g)) {
+    if (!/[A-Za-z]/.test(text)) continue;
+    assert.match(tag, /\bdata-t="/, `the text "${text.trim()}" of <${tag}> has no data-t`);
+  }
+  for (const [, attribute] of html.matchAll(/\s(placeholder|aria-label|title|label)="[^"]*"/g)) {
+    assert.fail(`an ${attribute} written in the HTML: mark it data-t-${attribute}`);
+  }
 });

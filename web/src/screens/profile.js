@@ -1,0 +1,97 @@
+// The profile screen (`?player=NAME`; "My games" opens this browser's player's): a player's
+// rating and counts, and its finished games, newest first, each linked to its replay
+// (docs/SERVER.md, "Finished games and ratings"). Everything here is public: it is read with
+// no key.
+import { api } from "../connection.js";
+import { storedPlayer } from "../player.js";
+import { endText, personText, t } from "../words.js";
+
+const $ = (id) => document.getElementById(id);
+const PAGE = 20;
+
+// A finished game's line, as `me` (a name, or none) reads it: who played whom, the result,
+// the plies and when.
+export function gameLine(game, me) {
+  const people = {
+    white: game.names.white ? { name: game.names.white } : { name: t("who.anonymous") },
+    black: game.names.black ? { name: game.names.black } : { name: t("who.anonymous") },
+  };
+  const mine = me ? ["white", "black"].find((side) => game.names[side]?.toLowerCase() === me.toLowerCase()) : null;
+  const result = !game.status.winner ? "draw" : game.status.winner === mine ? "won" : mine ? "lost" : `${game.status.winner}-won`;
+  const text = t("game-line", {
+    white: personText(people.white),
+    black: personText(people.black),
+    end: endText(game.status, people).replace(/\.$/, ""),
+    plies: t("game-line.plies", { count: game.plies }),
+    kind: game.rated ? t("lobby.rated-word") : t("lobby.casual"),
+    when: new Date(game.ended_ms).toLocaleString(document.documentElement.lang),
+  });
+  return { result, text };
+}
+
+export function profileScreen() {
+  let shown = 0; // which showing this is: a page of games from an old one is dropped
+
+  async function show(name) {
+    const showing = ++shown;
+    const profile = $("profile");
+    const list = $("my-games");
+    const more = $("more-games");
+    list.replaceChildren();
+    more.hidden = true;
+    profile.replaceChildren();
+    const reply = await api("GET", `/api/players/${encodeURIComponent(name)}`);
+    if (showing !== shown) return;
+    if (!reply.ok) {
+      profile.textContent = reply.status === 404 ? t("profile.no-player", { name }) : t("unreachable");
+      return;
+    }
+    const p = reply.body;
+    profile.dataset.name = p.name;
+    profile.dataset.rating = String(p.rating);
+    const rating = { title: p.title, rating: p.rating, rd: p.rd };
+    profile.replaceChildren(
+      Object.assign(document.createElement("h2"), { textContent: t(p.bot ? "profile.heading-bot" : "profile.heading", { name: p.name }) }),
+      Object.assign(document.createElement("p"), {
+        className: "rating",
+        textContent: t(p.provisional ? "profile.rating-provisional" : "profile.rating", rating),
+      }),
+      Object.assign(document.createElement("p"), {
+        textContent: t("profile.counts", { count: p.games, won: p.won, lost: p.lost, drawn: p.drawn }),
+      }),
+    );
+    const me = storedPlayer()?.name ?? p.name;
+    let before = null;
+    async function page() {
+      const query = before ? `?before=${before}` : "";
+      const games = await api("GET", `/api/players/${encodeURIComponent(p.name)}/games${query}`);
+      if (!games.ok || showing !== shown) return;
+      for (const game of games.body.games) {
+        const item = document.createElement("li");
+        item.dataset.game = game.game;
+        const line = gameLine(game, me);
+        item.dataset.result = line.result;
+        item.appendChild(Object.assign(document.createElement("a"), { href: `?replay=${game.game}`, textContent: line.text }));
+        list.appendChild(item);
+        before = game.game;
+      }
+      more.hidden = games.body.games.length < PAGE;
+      if (list.children.length === 0) {
+        list.appendChild(Object.assign(document.createElement("li"), { className: "empty", textContent: t("profile.no-games") }));
+      }
+    }
+    more.onclick = page;
+    await page();
+  }
+
+  return {
+    enter(params) {
+      return show(params.get("player"));
+    },
+    leave() {
+      shown++;
+      $("profile").replaceChildren();
+      $("my-games").replaceChildren();
+    },
+  };
+}
