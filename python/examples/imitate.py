@@ -3,8 +3,9 @@
     pip install ./python[jax]
     python examples/imitate.py [--teacher greedy] [--steps 2000000] [--out DIR]
 
-The network is ``ppo_jax.py``'s (the same parameters file), so a run here is a starting point
-for PPO: ``python examples/ppo_jax.py --init DIR/params.npz --opponent greedy``. Learning a
+The network is the package's (``salpakan.policy``, trained through ``salpakan.training``), the
+one ``ppo_jax.py`` trains, in the same weights file, so a run here is a starting point for PPO:
+``python examples/ppo_jax.py --init DIR/params.npz --opponent greedy``. Learning a
 strong move from the game's end alone is slow (PPO against ``Greedy`` learns to stall); a
 policy that already plays like its teacher has wins to learn from.
 
@@ -39,9 +40,7 @@ import jax
 import jax.numpy as jnp
 
 import salpakan
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import ppo_jax  # noqa: E402  (the network, Adam, the evaluation)
+from salpakan import training
 
 TEACHERS = ("greedy",) + tuple(f"level-{n}" for n in range(1, salpakan.Level.COUNT + 1))
 
@@ -70,7 +69,7 @@ class Config:
     def __post_init__(self) -> None:
         if self.teacher not in TEACHERS:
             raise ValueError(f"teacher {self.teacher!r}: choose one of {', '.join(TEACHERS)}")
-        ppo_jax.check_common(
+        training.check_common(
             self, ("steps", "envs", "rollout", "hidden", "epochs", "minibatch", "max_plies")
         )
         if not 0.0 <= self.mix <= 1.0:
@@ -79,7 +78,7 @@ class Config:
 
 def imitation_loss(params, batch, value_weight):
     """Cross-entropy to the teacher's move plus the value's squared error; and the accuracy."""
-    log_probs, values = ppo_jax.network(params, batch["obs"], batch["mask"], batch.get("scores"))
+    log_probs, values = training.network(params, batch["obs"], batch["mask"], batch.get("scores"))
     chosen = jnp.take_along_axis(log_probs, batch["action"][:, None], axis=1)[:, 0]
     policy_loss = -chosen.mean()
     value_loss = 0.5 * jnp.mean((values - batch["result"]) ** 2)
@@ -90,7 +89,7 @@ def imitation_loss(params, batch, value_weight):
 def make_update(config: Config) -> Callable:
     def update(params, opt_state, batch, learning_rate):
         grads, aux = jax.grad(imitation_loss, has_aux=True)(params, batch, config.value)
-        params, opt_state, _ = ppo_jax.adam_update(
+        params, opt_state, _ = training.adam_update(
             params, grads, opt_state, learning_rate, config.max_grad_norm
         )
         return params, opt_state, aux
@@ -111,7 +110,7 @@ class Teacher:
             formation=None if config.formation == "random" else config.formation,
         )
         self.obs, self.mask = self.env.reset()
-        self.agent = ppo_jax.opponent_agent(config.teacher, config.seed)
+        self.agent = training.opponent_agent(config.teacher, config.seed)
         self.rng = np.random.default_rng(config.seed)
         self.key = jax.random.PRNGKey(config.seed)
         n = config.envs
@@ -126,13 +125,13 @@ class Teacher:
         prior = "greedy_prior" in params
         done: List[Tuple[np.ndarray, np.ndarray, int, float, Optional[np.ndarray]]] = []
         for _ in range(self.config.rollout):
-            obs = self.obs.reshape(n, ppo_jax.OBSERVATION_LEN)
+            obs = self.obs.reshape(n, training.OBSERVATION_LEN)
             scores = self.env.greedy_scores() if prior else None
             teacher = self.env.agent_actions(self.agent)
             played = teacher
             if dagger:
                 self.key, key = jax.random.split(self.key)
-                own = ppo_jax.act(params, obs, self.mask, key, scores)[0]
+                own = training.act(params, obs, self.mask, key, scores)[0]
                 played = np.where(self.rng.random(n) < 0.5, np.asarray(own, np.int64), teacher)
             for i in range(n):
                 row = scores[i].copy() if prior else None
@@ -167,13 +166,13 @@ def train(
     eval_games: int = 400,
     log: Callable[[str], None] = print,
     out: Optional[Path] = None,
-) -> Tuple[ppo_jax.Params, List[Dict[str, float]]]:
+) -> Tuple[training.Params, List[Dict[str, float]]]:
     """Learns the teacher's moves for ``config.steps`` samples; returns the parameters and the
     log rows."""
-    params = ppo_jax.init_params(
+    params = training.init_params(
         jax.random.PRNGKey(config.seed), config.hidden, config.net, config.greedy_prior
     )
-    opt_state = ppo_jax.adam_init(params)
+    opt_state = training.adam_init(params)
     update = make_update(config)
     teacher = Teacher(config)
     rng = np.random.default_rng(config.seed + 1)
@@ -219,33 +218,33 @@ def train(
                 against.append((config.teacher, "target"))
             for opponent, column in against:
                 evaluation_started = time.perf_counter()
-                point, low, high, line = ppo_jax.scored(
+                point, low, high, line = training.scored(
                     params, opponent, eval_games, config.seed, config.formation
                 )
                 evaluating += time.perf_counter() - evaluation_started
                 row.update({f"{column}_score": point, f"{column}_low": low, f"{column}_high": high})
                 log(f"  {line}")
             if out is not None:
-                ppo_jax.write_curve(out / "curve.csv", history, ("accuracy",))
-                ppo_jax.save_params(out / "params.npz", params)
+                training.write_curve(out / "curve.csv", history, ("accuracy",))
+                training.save_params(out / "params.npz", params)
     return params, history
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ppo_jax.add_config_arguments(parser, Config)
+    training.add_config_arguments(parser, Config)
     parser.add_argument("--eval-every", type=int, default=1_000_000)
     parser.add_argument("--eval-games", type=int, default=400)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
-    config = ppo_jax.parse_config(parser, args, Config)
+    config = training.parse_config(parser, args, Config)
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
     print(f"{config}\njax {jax.__version__} on {jax.devices()[0].platform}, {os.cpu_count()} CPUs")
     params, history = train(config, args.eval_every, args.eval_games, out=args.out)
     if args.out:
-        ppo_jax.write_curve(args.out / "curve.csv", history, ("accuracy",))
-        ppo_jax.save_params(args.out / "params.npz", params)
+        training.write_curve(args.out / "curve.csv", history, ("accuracy",))
+        training.save_params(args.out / "params.npz", params)
 
 
 if __name__ == "__main__":

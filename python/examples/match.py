@@ -3,9 +3,9 @@
     python examples/match.py learned greedy [--games 400] [--move-limit 200] [--seed 0]
 
 Agents: ``random``, ``greedy``, ``ismcts``, ``level-N`` (1-8), ``learned`` (``salpakan.Learned``,
-the shipped policy) and ``learned@T`` (at temperature T). Game ``g`` is dealt from seed
-``seed + g // 2`` (``Setup.random``); each deal is played twice with the sides swapped, and the
-first mover alternates between deals. Each agent sees only its side's tracker. A game still
+the shipped policy) and ``learned@T`` (at temperature T), dealt by ``salpakan.matches``: game
+``g`` from seed ``seed + g // 2`` (``Setup.random``); each deal is played twice with the sides
+swapped, and the first mover alternates between deals. Each agent sees only its side's tracker. A game still
 going after ``--max-plies`` plies counts as a draw. Prints the first agent's W/D/L, its score
 with the 95% interval and the verdict (``salpakan.evaluation``).
 """
@@ -14,45 +14,9 @@ from __future__ import annotations
 
 import argparse
 import time
-from typing import Any
 
 import salpakan
-from salpakan import evaluation
-
-
-def make(name: str, seed: int) -> Any:
-    """The agent a name stands for, seeded."""
-    if name == "random":
-        return salpakan.Random(seed)
-    if name == "greedy":
-        return salpakan.Greedy(seed)
-    if name == "ismcts":
-        return salpakan.Ismcts(seed)
-    if name.startswith("level-"):
-        return salpakan.Level(int(name.removeprefix("level-")), seed)
-    if name == "learned":
-        return salpakan.Learned(seed)
-    if name.startswith("learned@"):
-        return salpakan.Learned(seed, float(name.removeprefix("learned@")))
-    raise ValueError(f"agent {name!r}: random, greedy, ismcts, level-N, learned or learned@T")
-
-
-def play(a: str, b: str, g: int, seed: int, move_limit: int, max_plies: int) -> str:
-    """Game ``g`` of the match: ``"win"``, ``"draw"`` or ``"loss"`` for ``a``."""
-    deal = seed + g // 2
-    first = "white" if (g // 2) % 2 == 0 else "black"
-    game = salpakan.Game(seed=deal, first=first, move_limit=move_limit)
-    side_a = "white" if g % 2 == 0 else "black"
-    side_b = "black" if side_a == "white" else "white"
-    agents = {side_a: make(a, seed * 7919 + 2 * g), side_b: make(b, seed * 7919 + 2 * g + 1)}
-    trackers = {side: game.tracker(side) for side in agents}
-    while game.status.ongoing and game.ply < max_plies:
-        side = game.side_to_move
-        report = game.play(agents[side].choose(trackers[side]))
-        for tracker in trackers.values():
-            tracker.observe(report)
-    winner = game.status.winner
-    return "draw" if winner is None else ("win" if winner == side_a else "loss")
+from salpakan import evaluation, matches
 
 
 def main() -> None:
@@ -66,7 +30,7 @@ def main() -> None:
     args = parser.parse_args()
     for name in (args.a, args.b):
         try:
-            make(name, 0)
+            matches.agent(name, 0)
         except (ValueError, salpakan.Error) as e:
             parser.error(str(e))
     if args.games < 1:
@@ -74,7 +38,7 @@ def main() -> None:
     started = time.perf_counter()
     results = {"win": 0, "draw": 0, "loss": 0}
     for g in range(args.games):
-        results[play(args.a, args.b, g, args.seed, args.move_limit, args.max_plies)] += 1
+        results[matches.play(args.a, args.b, g, args.seed, args.move_limit, args.max_plies)] += 1
     w, d, l = results["win"], results["draw"], results["loss"]
     point, low, high = evaluation.score(w, d, l)
     seconds = time.perf_counter() - started

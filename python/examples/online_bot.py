@@ -33,6 +33,7 @@ import urllib.request
 from typing import Any, Callable, Optional
 
 import salpakan
+from salpakan import matches
 
 try:
     import websockets
@@ -78,13 +79,8 @@ OUTCOME_WORDS = {"win": "the attacker wins", "lose": "the attacker loses", "tie"
 
 
 def agent(name: str, seed: int, budget: int) -> Choose:
-    player = {
-        "random": lambda: salpakan.Random(seed),
-        "greedy": lambda: salpakan.Greedy(seed),
-        "ismcts": lambda: salpakan.Ismcts(seed, budget),
-        "learned": lambda: salpakan.Learned(seed),
-    }[name]()
-    return player.choose
+    """The package's agent ``name`` (as ``salpakan.matches.agent`` names them), seeded."""
+    return matches.agent(name, seed, budget).choose
 
 
 class Seat:
@@ -201,7 +197,9 @@ def arguments(argv: Optional[list[str]] = None) -> argparse.Namespace:
     parser.add_argument("--token", help="your seat's token in that game")
     parser.add_argument("--create", action="store_true", help="make a game and play its creator's seat")
     parser.add_argument(
-        "--opponent", default="ismcts", help="with --create: human, random, greedy or ismcts (default: %(default)s)"
+        "--opponent",
+        default="level-5",
+        help="with --create: human, or a server bot: level-1 … level-8, random, greedy, ismcts (default: %(default)s)",
     )
     parser.add_argument(
         "--move-limit",
@@ -212,8 +210,7 @@ def arguments(argv: Optional[list[str]] = None) -> argparse.Namespace:
     parser.add_argument(
         "--agent",
         default="greedy",
-        choices=["random", "greedy", "ismcts", "learned"],
-        help="the package's agent this bot plays with (default: %(default)s)",
+        help="the package's agent this bot plays with: random, greedy, ismcts, level-N, learned or learned@T (default: %(default)s)",
     )
     parser.add_argument(
         "--budget", type=int, default=0, help="ismcts iterations a move (default: %(default)s, the agent's own)"
@@ -224,6 +221,10 @@ def arguments(argv: Optional[list[str]] = None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if not args.create and not (args.game and args.token):
         parser.error("--game and --token, or --create")
+    try:
+        matches.agent(args.agent, 0)
+    except salpakan.Error as e:
+        parser.error(str(e))
     return args
 
 
@@ -236,12 +237,15 @@ def main() -> None:
             body["rules"] = {"move_limit": args.move_limit}
         created = post(args.url, "/api/games", body)
         game, token = created["game"], created["token"]
-        print(f"game {game}: playing {created['side']}")
+        print(f"game {game}: playing {created['side']} with {args.agent} against {args.opponent}")
         if created["invite"]:
             link = f"{args.url.rstrip('/')}/?join={game}&invite={created['invite']}"
             print(f"invite a friend: send them this page link: {link}")
     else:
         game, token = args.game, args.token
+    # A server bot moves no sooner than the server's floor (half a second by default), so a
+    # game of a few hundred plies takes minutes: it can be watched meanwhile.
+    print(f"watch it in a browser: {args.url.rstrip('/')}/?watch={game} (a game takes a few minutes)")
     over = run(args.url, game, token, agent(args.agent, seed, args.budget), args.seed)
     print(result_line(over))
 

@@ -37,22 +37,22 @@ time (evaluations left out). ``--net conv`` swaps the MLP for three 3 × 3 convo
 
 Every ``--eval-every`` steps (and at the end) it plays ``--eval-games`` fresh games against
 ``Random`` (and ``Greedy`` with ``--eval-greedy``, and a ``level-N`` opponent itself) and prints
-the score with its 95% interval (``salpakan.evaluation``); ``--greedy-games`` games against
+the score with its 95% interval (``salpakan.training.scored``); ``--greedy-games`` games against
 ``Greedy`` at the end, and ``--target-games`` against a ``level-N`` opponent. With ``--out DIR``
 it writes ``DIR/curve.csv`` (steps, seconds, score and interval) and ``DIR/params.npz`` (at each
 evaluation and at the end).
 
-The functions are importable (``python/tests/test_ppo.py`` runs a short smoke through them).
+What every trainer shares (the network, which ``salpakan.Learned`` plays too, the weights file,
+Adam, the evaluation deals) is the package's (``salpakan.policy``, ``salpakan.training``,
+``salpakan.matches``); this example holds PPO itself (``python/tests/test_ppo.py`` runs a
+short smoke through it).
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
 import dataclasses
-import math
 import os
-import re
 import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
@@ -63,18 +63,30 @@ import jax
 import jax.numpy as jnp
 
 import salpakan
-from salpakan import evaluation, learned
+from salpakan.matches import EVALUATION_DEALS, deal, level_range
+from salpakan.policy import ACTIONS, OBSERVATION_LEN, PRIOR_CLIP
+from salpakan.training import (
+    Params,
+    act,
+    adam_init,
+    adam_update,
+    add_config_arguments,
+    best,
+    check_common,
+    evaluate,
+    init_params,
+    load_params,
+    network,
+    opponent_agent,
+    parse_config,
+    save_params,
+    scored,
+    write_curve,
+)
 
-OBSERVATION_LEN = int(np.prod(salpakan.OBSERVATION_SHAPE))
-ACTIONS = salpakan.NUM_ACTIONS
-MASKED = -1e9
 OPPONENTS = ("random", "greedy", "mixed", "self") + tuple(
     f"level-{n}" for n in range(1, salpakan.Level.COUNT + 1)
 )
-FORMATIONS = ("random", "uniform", "classic")
-NETS = ("mlp", "conv")
-
-Params = Dict[str, jax.Array]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -123,237 +135,6 @@ class Config:
             raise ValueError(f"material must lie in [0, 1], not {self.material}")
         if not 0.0 <= self.gamma <= 1.0 or not 0.0 <= self.gae_lambda <= 1.0:
             raise ValueError("gamma and gae_lambda must lie in [0, 1]")
-
-
-def level_range(name: str) -> Optional[List[int]]:
-    """The levels an opponent ``level-A..B`` draws from (A < B, both levels), else None."""
-    match = re.fullmatch(r"level-(\d+)\.\.(\d+)", name)
-    if not match:
-        return None
-    low, high = int(match.group(1)), int(match.group(2))
-    if not 1 <= low < high <= salpakan.Level.COUNT:
-        return None
-    return list(range(low, high + 1))
-
-
-def check_common(config: Any, positive: Tuple[str, ...]) -> None:
-    """The checks a trainer's config shares with the others': a known network and formation,
-    a ``greedy_prior`` scale in [0, 100], and each field named in ``positive`` at least 1."""
-    if not 0.0 <= config.greedy_prior <= 100.0:
-        raise ValueError(f"greedy_prior must lie in [0, 100], not {config.greedy_prior}")
-    if config.net not in NETS:
-        raise ValueError(f"net {config.net!r}: choose one of {', '.join(NETS)}")
-    if config.formation not in FORMATIONS:
-        raise ValueError(f"formation {config.formation!r}: choose one of {', '.join(FORMATIONS)}")
-    for name in positive:
-        if getattr(config, name) < 1:
-            raise ValueError(f"{name} must be at least 1, not {getattr(config, name)}")
-
-
-def add_config_arguments(parser: argparse.ArgumentParser, config_type: type) -> None:
-    """A flag for each field of a config dataclass (``--field-name``), its default the field's."""
-    defaults = config_type()
-    for field in dataclasses.fields(config_type):
-        name = "--" + field.name.replace("_", "-")
-        default = getattr(defaults, field.name)
-        if isinstance(default, bool):
-            parser.add_argument(
-                name, type=lambda s: s.lower() in ("1", "true", "yes"), default=default
-            )
-        else:
-            parser.add_argument(name, type=type(default), default=default)
-
-
-def parse_config(parser: argparse.ArgumentParser, args: argparse.Namespace, config_type: type):
-    """The config the parsed flags make, or the parser's error naming what was refused."""
-    try:
-        return config_type(**{f.name: getattr(args, f.name) for f in dataclasses.fields(config_type)})
-    except ValueError as e:
-        parser.error(str(e))
-
-
-# --- the network: an MLP with a policy head and a value head --------------------------------
-
-
-def init_params(
-    key: jax.Array, hidden: int, net: str = "mlp", greedy_prior: float = 0.0
-) -> Params:
-    """Orthogonal weights as in CleanRL (gain √2 for the body, 0.01 policy, 1 value): the MLP
-    with two layers of ``hidden`` units, or (``net="conv"``) three 3 × 3 convolutions of
-    ``hidden`` channels over the 8 × 9 board, the last two residual, then dense heads. With a
-    ``greedy_prior`` above 0, a learned scale of ``Greedy``'s move scores starts there (see
-    ``network``)."""
-    params = init_conv(key, hidden) if net == "conv" else init_mlp(key, hidden)
-    if greedy_prior:
-        params["greedy_prior"] = jnp.asarray(greedy_prior, jnp.float32)
-    return params
-
-
-def init_mlp(key: jax.Array, hidden: int) -> Params:
-    keys = jax.random.split(key, 4)
-    orthogonal = jax.nn.initializers.orthogonal
-
-    def layer(k: jax.Array, fan_in: int, fan_out: int, gain: float) -> Tuple[jax.Array, jax.Array]:
-        return orthogonal(gain)(k, (fan_in, fan_out), jnp.float32), jnp.zeros(fan_out)
-
-    params: Params = {}
-    params["w1"], params["b1"] = layer(keys[0], OBSERVATION_LEN, hidden, math.sqrt(2))
-    params["w2"], params["b2"] = layer(keys[1], hidden, hidden, math.sqrt(2))
-    params["wp"], params["bp"] = layer(keys[2], hidden, ACTIONS, 0.01)
-    params["wv"], params["bv"] = layer(keys[3], hidden, 1, 1.0)
-    return params
-
-
-def init_conv(key: jax.Array, channels: int) -> Params:
-    keys = jax.random.split(key, 6)
-    orthogonal = jax.nn.initializers.orthogonal
-    planes, rows, files = salpakan.OBSERVATION_SHAPE
-    flat = rows * files * channels
-    params: Params = {}
-    for k, (name, fan_in) in enumerate((("c1", planes), ("c2", channels), ("c3", channels))):
-        # HWIO kernels; orthogonal over the flattened 3 × 3 × in inputs.
-        w = orthogonal(math.sqrt(2))(keys[k], (9 * fan_in, channels), jnp.float32)
-        params[name] = w.reshape(3, 3, fan_in, channels)
-        params["b" + name] = jnp.zeros(channels)
-    params["wp"] = orthogonal(0.01)(keys[3], (flat, ACTIONS), jnp.float32)
-    params["bp"] = jnp.zeros(ACTIONS)
-    params["wh"] = orthogonal(math.sqrt(2))(keys[4], (flat, 64), jnp.float32)
-    params["bh"] = jnp.zeros(64)
-    params["wv"] = orthogonal(1.0)(keys[5], (64, 1), jnp.float32)
-    params["bv"] = jnp.zeros(1)
-    return params
-
-
-def conv_body(params: Params, observations: jax.Array) -> jax.Array:
-    """The convolutions' output, flattened: [batch, 72 × channels]."""
-    planes, rows, files = salpakan.OBSERVATION_SHAPE
-    x = observations.reshape(-1, planes, rows, files).transpose(0, 2, 3, 1)  # NHWC
-
-    def conv(x: jax.Array, name: str) -> jax.Array:
-        y = jax.lax.conv_general_dilated(
-            x, params[name], (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")
-        )
-        return y + params["b" + name]
-
-    h = jax.nn.relu(conv(x, "c1"))
-    h = jax.nn.relu(h + conv(h, "c2"))
-    h = jax.nn.relu(h + conv(h, "c3"))
-    return h.reshape(h.shape[0], -1)
-
-
-def load_params(
-    path: str, hidden: int, net: str = "mlp", greedy_prior: Optional[float] = None
-) -> Params:
-    """Saved parameters (a ``params.npz`` written by a run), checked against ``hidden`` and
-    ``net``. A policy saved with ``Greedy``'s prior keeps its learned scale; ``greedy_prior``
-    adds one (at that value) to a policy saved without, as the start of a residual."""
-    with np.load(path) as saved:
-        params = {name: jnp.asarray(saved[name], jnp.float32) for name in saved.files}
-    if greedy_prior and "greedy_prior" not in params:
-        params["greedy_prior"] = jnp.asarray(greedy_prior, jnp.float32)
-    model = init_params(jax.random.PRNGKey(0), hidden, net, 1.0 if "greedy_prior" in params else 0)
-    expected = jax.tree_util.tree_map(jnp.shape, model)
-    shapes = {name: value.shape for name, value in params.items()}
-    if shapes != expected:
-        raise ValueError(f"{path}: shapes {shapes} are not those of --net {net} --hidden {hidden}")
-    return params
-
-
-def opponent_agent(name: str, seed: int):
-    """The built-in agent a named opponent plays by (``None`` for ``random``, ``self``)."""
-    if name in ("greedy", "mixed"):
-        return salpakan.Greedy(seed)
-    if name.startswith("level-"):
-        return salpakan.Level(int(name.removeprefix("level-")), seed)
-    return None
-
-
-def deal(formation: str, side: str, seed: int):
-    """One side's setup for an evaluation game, from ``formation`` as the run deals them."""
-    if formation == "random":
-        return salpakan.Setup.random(side, seed)
-    return salpakan.Setup.sample(side, formation, seed)
-
-
-# Greedy's scores are material units, and 1,000 for a won game: clipped to this many units,
-# the same clip salpakan.Learned plays a saved policy with.
-PRIOR_CLIP = learned.PRIOR_CLIP
-
-
-def network(
-    params: Params, observations: jax.Array, masks: jax.Array, scores: Optional[jax.Array] = None
-) -> Tuple[jax.Array, jax.Array]:
-    """Masked log-probabilities of the 288 actions and the value, for a batch.
-
-    With a ``greedy_prior`` in ``params``, the policy is a residual on ``Greedy``: its logits
-    are the network's plus that learned scale times ``scores`` (``VecEnv.greedy_scores`` or
-    ``Greedy.scores`` of each row's tracker) clipped to ±``PRIOR_CLIP``, so a fresh network
-    plays like ``Greedy`` made softer, and training learns where to leave it."""
-    if "c1" in params:
-        h = conv_body(params, observations)
-        logits = h @ params["wp"] + params["bp"]
-        hv = jax.nn.relu(h @ params["wh"] + params["bh"])
-        values = (hv @ params["wv"] + params["bv"])[:, 0]
-    else:
-        h = jnp.tanh(observations @ params["w1"] + params["b1"])
-        h = jnp.tanh(h @ params["w2"] + params["b2"])
-        logits = h @ params["wp"] + params["bp"]
-        values = (h @ params["wv"] + params["bv"])[:, 0]
-    if "greedy_prior" in params:
-        logits = logits + params["greedy_prior"] * jnp.clip(scores, -PRIOR_CLIP, PRIOR_CLIP)
-    return jax.nn.log_softmax(jnp.where(masks, logits, MASKED)), values
-
-
-@jax.jit
-def act(
-    params: Params,
-    observations: jax.Array,
-    masks: jax.Array,
-    key: jax.Array,
-    scores: Optional[jax.Array] = None,
-):
-    """Samples an action per row by Gumbel-max over the masked logits.
-
-    Returns the actions, their log-probabilities and the values."""
-    log_probs, values = network(params, observations, masks, scores)
-    gumbel = jax.random.gumbel(key, log_probs.shape)
-    actions = jnp.argmax(jnp.where(masks, log_probs + gumbel, MASKED), axis=1)
-    chosen = jnp.take_along_axis(log_probs, actions[:, None], axis=1)[:, 0]
-    return actions, chosen, values
-
-
-@jax.jit
-def best(
-    params: Params, observations: jax.Array, masks: jax.Array, scores: Optional[jax.Array] = None
-) -> jax.Array:
-    """The most probable legal action per row."""
-    log_probs, _ = network(params, observations, masks, scores)
-    return jnp.argmax(log_probs, axis=1)
-
-
-# --- Adam with global-norm clipping, written out (no optimiser package needed) ---------------
-
-
-def adam_init(params: Params) -> Dict[str, Any]:
-    zeros = jax.tree_util.tree_map(jnp.zeros_like, params)
-    return {"m": zeros, "v": zeros, "t": jnp.zeros((), jnp.int32)}
-
-
-def adam_update(params, grads, state, learning_rate, max_norm, b1=0.9, b2=0.999, eps=1e-5):
-    norm = jnp.sqrt(sum(jnp.sum(g * g) for g in jax.tree_util.tree_leaves(grads)))
-    scale = jnp.minimum(1.0, max_norm / (norm + 1e-6))
-    grads = jax.tree_util.tree_map(lambda g: g * scale, grads)
-    t = state["t"] + 1
-    m = jax.tree_util.tree_map(lambda m, g: b1 * m + (1 - b1) * g, state["m"], grads)
-    v = jax.tree_util.tree_map(lambda v, g: b2 * v + (1 - b2) * g * g, state["v"], grads)
-    correction = jnp.sqrt(1 - b2**t) / (1 - b1**t)
-    params = jax.tree_util.tree_map(
-        lambda p, m, v: p - learning_rate * correction * m / (jnp.sqrt(v) + eps), params, m, v
-    )
-    return params, {"m": m, "v": v, "t": t}, norm
-
-
-# --- the PPO loss and one minibatch step -----------------------------------------------------
 
 
 def ppo_loss(params: Params, batch: Dict[str, jax.Array], config: Config):
@@ -595,124 +376,6 @@ def advantages(
     return adv, adv + r.value
 
 
-# --- evaluation: fresh games against a built-in agent, with salpakan.evaluation ---------------
-
-
-def evaluate(
-    params: Params,
-    opponent: str,
-    games: int,
-    seed: int,
-    max_plies: int = 1000,
-    sample: bool = True,
-    formation: str = "random",
-    move_limit: int = 0,
-) -> Tuple[int, int, int]:
-    """W/D/L of the policy over ``games`` games against ``Random``, ``Greedy`` or a level.
-
-    Game ``g`` is dealt from seed ``seed + g // 2`` (by ``formation``, as ``deal`` does): each
-    deal is played twice with the sides swapped, and the first mover alternates, as in the
-    tournament. Games are played by the rules' ``move_limit`` (0: none), as a run trains by
-    them: the observation shows the plies since the last challenge against it. The opponent
-    sees its own tracker only; the policy sees its tracker's observation and mask. All games
-    advance together, one batched forward a ply.
-    """
-    rows = []
-    for g in range(games):
-        number = seed + g // 2
-        first = "white" if (g // 2) % 2 == 0 else "black"
-        if formation == "random":
-            game = salpakan.Game(seed=number, first=first, move_limit=move_limit)
-        else:
-            white = deal(formation, "white", number * 2)
-            black = deal(formation, "black", number * 2 + 1)
-            game = salpakan.Game(white, black, first=first, move_limit=move_limit)
-        me = "white" if g % 2 == 0 else "black"
-        them = "black" if me == "white" else "white"
-        rows.append(
-            {
-                "game": game,
-                "me": me,
-                "mine": game.tracker(me),
-                "theirs": game.tracker(them),
-                "agent": opponent_agent(opponent, seed * 7919 + g)
-                or salpakan.Random(seed * 7919 + g),
-            }
-        )
-    key = jax.random.PRNGKey(seed)
-    obs = np.zeros((games, OBSERVATION_LEN), np.float32)
-    masks = np.zeros((games, ACTIONS), bool)
-    masks[:, 0] = True
-    prior = "greedy_prior" in params
-    scores = np.zeros((games, ACTIONS), np.float32) if prior else None
-    while True:
-        live = [
-            i
-            for i, row in enumerate(rows)
-            if row["game"].status.ongoing and row["game"].ply < max_plies
-        ]
-        if not live:
-            break
-        mine = [i for i in live if rows[i]["game"].side_to_move == rows[i]["me"]]
-        if mine:
-            for i in mine:
-                obs[i] = rows[i]["mine"].observation().reshape(-1)
-                masks[i] = rows[i]["mine"].legal_action_mask()
-                if prior:
-                    scores[i] = salpakan.Greedy.scores(rows[i]["mine"])
-            key, sub = jax.random.split(key)
-            if sample:
-                chosen = act(params, obs, masks, sub, scores)[0]
-            else:
-                chosen = best(params, obs, masks, scores)
-            chosen = np.asarray(chosen)
-        for i in live:
-            row = rows[i]
-            game = row["game"]
-            if game.side_to_move == row["me"]:
-                report = game.play_action(int(chosen[i]))
-            else:
-                report = game.play(row["agent"].choose(row["theirs"]))
-            row["mine"].observe(report)
-            row["theirs"].observe(report)
-    wins = sum(1 for row in rows if row["game"].status.winner == row["me"])
-    draws = sum(1 for row in rows if row["game"].status.winner is None)
-    return wins, draws, games - wins - draws
-
-
-# The first deal of each opponent's evaluation games, before the run's seed is added.
-EVALUATION_DEALS = {"random": 10_000, "greedy": 20_000} | {
-    f"level-{n}": 30_000 + 1_000 * n for n in range(1, salpakan.Level.COUNT + 1)
-}
-
-
-def scored(
-    params: Params,
-    opponent: str,
-    games: int,
-    seed: int,
-    formation: str = "random",
-    move_limit: int = 0,
-) -> Tuple[float, float, float, str]:
-    """The policy's score against ``opponent`` over ``games`` fresh games of run ``seed`` (by
-    the rules' ``move_limit``), its 95% interval (low, high), and a line saying them with the
-    W/D/L."""
-    w, d, l = evaluate(
-        params,
-        opponent,
-        games,
-        seed=EVALUATION_DEALS[opponent] + seed,
-        formation=formation,
-        move_limit=move_limit,
-    )
-    point, low, high = evaluation.score(w, d, l)
-    line = (
-        f"against {opponent.capitalize()} over {games} games: W/D/L {w}/{d}/{l}, "
-        f"score {point:.1%} [{low:.1%}, {high:.1%}]"
-    )
-    return point, low, high, line
-
-
 # --- the training loop ---------------------------------------------------------------------------
 
 
@@ -824,30 +487,6 @@ def train(
                 write_curve(out / "curve.csv", history)
                 save_params(out / "params.npz", params)
     return params, history
-
-
-def save_params(path: Path, params: Params) -> None:
-    np.savez(path, **{k: np.asarray(v) for k, v in params.items()})
-
-
-def write_curve(
-    path: Path, history: List[Dict[str, float]], extra: Tuple[str, ...] = ("train_score",)
-) -> None:
-    """The evaluated rows of ``history`` as CSV: steps, seconds, each opponent's score and
-    interval, and the ``extra`` columns."""
-    fields = ["steps", "seconds", "eval_score", "eval_low", "eval_high"]
-    for column in ("greedy", "target"):
-        if any(f"{column}_score" in row for row in history):
-            fields += [f"{column}_score", f"{column}_low", f"{column}_high"]
-    fields += list(extra)
-    with open(path, "w", newline="") as f:
-        writer = csv.writer(f)
-        writer.writerow(fields)
-        for row in history:
-            if "eval_score" in row:
-                writer.writerow(
-                    [f"{row[k]:.4f}" if isinstance(row[k], float) else row[k] for k in fields]
-                )
 
 
 def main() -> None:

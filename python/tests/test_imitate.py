@@ -47,7 +47,7 @@ def test_samples_are_the_teachers_moves_with_each_movers_result(imitate):
     twin = salpakan.VecEnv(16, seed=3, max_plies=120)
     twin.reset()  # as the teacher's batch: its games start at their next episode
     twin_agent = salpakan.Greedy(3)
-    params = jax.tree_util.tree_map(np.asarray, imitate.ppo_jax.init_params(jax.random.PRNGKey(0), 64))
+    params = jax.tree_util.tree_map(np.asarray, imitate.training.init_params(jax.random.PRNGKey(0), 64))
     data = {}
     labels = []
     while not data:
@@ -59,7 +59,7 @@ def test_samples_are_the_teachers_moves_with_each_movers_result(imitate):
             twin.step(actions)
         assert len(labels) == before + config.rollout
     n = len(data["action"])
-    assert data["obs"].shape == (n, imitate.ppo_jax.OBSERVATION_LEN) and n > 0
+    assert data["obs"].shape == (n, imitate.training.OBSERVATION_LEN) and n > 0
     # Every label is legal where it was taken, and one of the twin's moves.
     assert data["mask"][np.arange(n), data["action"]].all()
     assert set(data["action"].tolist()) <= set(np.concatenate(labels).tolist())
@@ -72,7 +72,7 @@ def test_samples_are_the_teachers_moves_with_each_movers_result(imitate):
 def test_a_game_s_results_alternate_from_its_end(imitate):
     config = small(imitate, seed=5, envs=1, max_plies=1000, rollout=400)
     teacher = imitate.Teacher(config)
-    params = imitate.ppo_jax.init_params(jax.random.PRNGKey(0), 64)
+    params = imitate.training.init_params(jax.random.PRNGKey(0), 64)
     data = teacher.collect(params, dagger=False)
     while not data:
         data = teacher.collect(params, dagger=False)
@@ -97,13 +97,13 @@ def test_a_game_s_results_alternate_from_its_end(imitate):
 def test_the_update_learns_a_fixed_batch(imitate):
     config = small(imitate, seed=1)
     teacher = imitate.Teacher(config)
-    params = imitate.ppo_jax.init_params(jax.random.PRNGKey(1), 64)
+    params = imitate.training.init_params(jax.random.PRNGKey(1), 64)
     data = {}
     while not data:
         data = teacher.collect(params, dagger=False)
     batch = {k: v[:256] for k, v in data.items()}
     update = imitate.make_update(config)
-    opt = imitate.ppo_jax.adam_init(params)
+    opt = imitate.training.adam_init(params)
     first = None
     for _ in range(60):
         params, opt, (policy_loss, _, accuracy) = update(params, opt, batch, 1e-3)
@@ -116,19 +116,19 @@ def test_a_short_run_with_dagger(imitate, tmp_path):
     params, history = imitate.train(config, eval_every=20_000, eval_games=4, out=tmp_path, log=lambda _: None)
     assert history[-1]["steps"] >= 20_000
     assert (tmp_path / "params.npz").exists() and (tmp_path / "curve.csv").exists()
-    loaded = imitate.ppo_jax.load_params(str(tmp_path / "params.npz"), 64)
+    loaded = imitate.training.load_params(str(tmp_path / "params.npz"), 64)
     assert all(np.array_equal(loaded[k], params[k]) for k in params)
 
 
 def test_a_residual_learns_from_greedy_s_scores_of_the_teacher_s_positions(imitate, tmp_path):
     config = small(imitate, seed=4, greedy_prior=3.0, teacher="level-5")
     teacher = imitate.Teacher(config)
-    params = imitate.ppo_jax.init_params(jax.random.PRNGKey(4), 64, "mlp", 3.0)
+    params = imitate.training.init_params(jax.random.PRNGKey(4), 64, "mlp", 3.0)
     data = {}
     while not data:
         data = teacher.collect(params, dagger=True)
     n = len(data["action"])
-    assert data["scores"].shape == (n, imitate.ppo_jax.ACTIONS)
+    assert data["scores"].shape == (n, imitate.training.ACTIONS)
     # The scores are Greedy's of the position each sample was taken in: 0 where illegal, and
     # level 5 (Greedy but for its random tenth) plays a best-scored move most of the time.
     assert (data["scores"][~data["mask"]] == 0).all()
@@ -138,7 +138,7 @@ def test_a_residual_learns_from_greedy_s_scores_of_the_teacher_s_positions(imita
     quiet = lambda _: None  # noqa: E731
     params, _ = imitate.train(config, eval_every=20_000, eval_games=2, out=tmp_path, log=quiet)
     assert float(params["greedy_prior"]) != 3.0  # the scale learns too
-    loaded = imitate.ppo_jax.load_params(str(tmp_path / "params.npz"), 64)
+    loaded = imitate.training.load_params(str(tmp_path / "params.npz"), 64)
     assert float(loaded["greedy_prior"]) == float(params["greedy_prior"])
 
 

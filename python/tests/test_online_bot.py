@@ -61,4 +61,12 @@ def test_the_help_shows_every_default(online_bot, capsys) -> None:
     with pytest.raises(SystemExit):
         online_bot.arguments(["--help"])
     text = " ".join(capsys.readouterr().out.split())
-    assert "(default: ismcts)" in text and "(default: greedy)" in text
+    assert "(default: level-5)" in text and "(default: greedy)" in text
+
+
+def test_an_unknown_agent_is_refused_by_name_and_every_package_agent_is_taken(online_bot, capsys) -> None:
+    for name in ("level-3", "learned@0.5", "ismcts"):
+        assert online_bot.arguments(["http://x", "--create", "--agent", name]).agent == name
+    with pytest.raises(SystemExit):
+        online_bot.arguments(["http://x", "--create", "--agent", "level-12"])
+    assert "level 12: it must be 1 to 8" in capsys.readouterr().err

@@ -21,6 +21,8 @@ if os.environ.get("SALPAKAN_REQUIRE_JAX") == "1":
 else:
     jax = pytest.importorskip("jax")
 
+from salpakan import matches, policy, training  # noqa: E402  (after JAX is known to be there)
+
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "ppo_jax.py"
 
 
@@ -40,7 +42,7 @@ def small(ppo, **changes):
 
 
 def first_rollout(ppo, config):
-    params = ppo.init_params(jax.random.PRNGKey(config.seed), config.hidden)
+    params = training.init_params(jax.random.PRNGKey(config.seed), config.hidden)
     return ppo.Collector(config).collect(params)
 
 
@@ -60,7 +62,7 @@ def test_every_action_taken_is_legal(ppo, opponent):
     # The VecEnv raises IllegalMoveError on an illegal action; this also checks each row.
     config = small(ppo, seed=3, opponent=opponent)
     collector = ppo.Collector(config)
-    params = ppo.init_params(jax.random.PRNGKey(3), config.hidden)
+    params = training.init_params(jax.random.PRNGKey(3), config.hidden)
     for _ in range(3):
         r = collector.collect(params)
         taken = np.take_along_axis(r.mask, r.action[..., None], axis=2)[..., 0]
@@ -70,14 +72,14 @@ def test_every_action_taken_is_legal(ppo, opponent):
 
 
 def test_a_level_range_draws_each_games_level_and_keeps_it_to_the_end(ppo):
-    assert ppo.level_range("level-4..6") == [4, 5, 6]
+    assert matches.level_range("level-4..6") == [4, 5, 6]
     for bad in ("level-6..4", "level-0..3", "level-4..9", "level-4..4", "level-4.6", "greedy"):
-        assert ppo.level_range(bad) is None
+        assert matches.level_range(bad) is None
     config = small(ppo, seed=5, opponent="level-1..3")
     collector = ppo.Collector(config)
     assert [agent.level for agent in collector.level_agents] == [1, 2, 3]
     assert set(collector.game_level.tolist()) == {0, 1, 2}
-    params = ppo.init_params(jax.random.PRNGKey(5), config.hidden)
+    params = training.init_params(jax.random.PRNGKey(5), config.hidden)
     before = collector.game_level.copy()
     r = collector.collect(params)
     # A game that did not end keeps its level; the finished ones draw again.
@@ -146,8 +148,8 @@ def test_advantages_match_the_plain_definition(ppo):
 def test_a_loss_is_scored_on_the_learners_last_decision(ppo):
     # One game: the learner moves (t=0), then the opponent's move ends the game, won by it.
     r = ppo.Rollout(
-        obs=np.zeros((2, 1, ppo.OBSERVATION_LEN), np.float32),
-        mask=np.ones((2, 1, ppo.ACTIONS), bool),
+        obs=np.zeros((2, 1, policy.OBSERVATION_LEN), np.float32),
+        mask=np.ones((2, 1, policy.ACTIONS), bool),
         action=np.zeros((2, 1), np.int64),
         log_prob=np.zeros((2, 1), np.float32),
         value=np.array([[0.25], [0.5]], np.float32),
@@ -163,11 +165,11 @@ def test_a_loss_is_scored_on_the_learners_last_decision(ppo):
 
 
 def test_evaluation_counts_every_game(ppo):
-    params = ppo.init_params(jax.random.PRNGKey(0), 64)
-    first = ppo.evaluate(params, "random", 4, seed=1, max_plies=200)
+    params = training.init_params(jax.random.PRNGKey(0), 64)
+    first = training.evaluate(params, "random", 4, seed=1, max_plies=200)
     assert sum(first) == 4
-    assert ppo.evaluate(params, "random", 4, seed=1, max_plies=200) == first
-    assert sum(ppo.evaluate(params, "greedy", 2, seed=1, max_plies=200)) == 2
+    assert training.evaluate(params, "random", 4, seed=1, max_plies=200) == first
+    assert sum(training.evaluate(params, "greedy", 2, seed=1, max_plies=200)) == 2
 
 
 @pytest.mark.parametrize(
@@ -197,8 +199,8 @@ def test_the_cap_ends_a_game_with_the_cap_reward_for_the_learner(ppo):
     # One game: the learner moves (t=0), the opponent's move reaches the cap (t=1, no winner),
     # the learner's next decision starts a new game (t=2).
     r = ppo.Rollout(
-        obs=np.zeros((3, 1, ppo.OBSERVATION_LEN), np.float32),
-        mask=np.ones((3, 1, ppo.ACTIONS), bool),
+        obs=np.zeros((3, 1, policy.OBSERVATION_LEN), np.float32),
+        mask=np.ones((3, 1, policy.ACTIONS), bool),
         action=np.zeros((3, 1), np.int64),
         log_prob=np.zeros((3, 1), np.float32),
         value=np.array([[0.25], [0.5], [0.125]], np.float32),
@@ -233,7 +235,7 @@ def test_the_material_potential_shapes_each_decision_and_telescopes(ppo):
     learner = np.array([[True], [False], [True], [False], [True]])
     r = ppo.Rollout(
         obs=obs,
-        mask=np.ones((5, 1, ppo.ACTIONS), bool),
+        mask=np.ones((5, 1, policy.ACTIONS), bool),
         action=np.zeros((5, 1), np.int64),
         log_prob=np.zeros((5, 1), np.float32),
         value=np.zeros((5, 1), np.float32),
@@ -275,7 +277,7 @@ def test_balance_is_the_same_number_from_either_side(ppo):
 def test_a_move_limit_draw_trains_on_the_cap_reward_and_counts_as_a_draw(ppo):
     config = small(ppo, seed=6, envs=16, move_limit=2, cap_reward=-0.5)
     collector = ppo.Collector(config)
-    rollout = collector.collect(ppo.init_params(jax.random.PRNGKey(6), config.hidden))
+    rollout = collector.collect(training.init_params(jax.random.PRNGKey(6), config.hidden))
     drawn = rollout.capped & rollout.ended
     assert drawn.any(), "two quiet plies never drew a game"
     assert (rollout.reward[rollout.capped] == 0).all()
@@ -283,17 +285,17 @@ def test_a_move_limit_draw_trains_on_the_cap_reward_and_counts_as_a_draw(ppo):
 
 
 def test_evaluation_plays_by_the_run_s_move_limit(ppo):
-    params = ppo.init_params(jax.random.PRNGKey(0), 64)
+    params = training.init_params(jax.random.PRNGKey(0), 64)
     # Two plies without a challenge end every game at its start.
-    assert ppo.evaluate(params, "random", 4, seed=1, move_limit=2) == (0, 4, 0)
-    w, d, l = ppo.evaluate(params, "random", 4, seed=1)
+    assert training.evaluate(params, "random", 4, seed=1, move_limit=2) == (0, 4, 0)
+    w, d, l = training.evaluate(params, "random", 4, seed=1)
     assert w + l > 0, "without the limit some game is decided"
 
 
 def test_capped_games_train_on_the_cap_reward_but_count_as_draws(ppo):
     config = small(ppo, seed=2, envs=8, max_plies=3, cap_reward=-1.0)
     collector = ppo.Collector(config)
-    rollout = collector.collect(ppo.init_params(jax.random.PRNGKey(2), config.hidden))
+    rollout = collector.collect(training.init_params(jax.random.PRNGKey(2), config.hidden))
     assert rollout.capped.any() and (rollout.capped <= rollout.ended).all()
     assert collector.games and set(collector.games) == {0.0}
 
@@ -304,21 +306,21 @@ def test_a_run_deals_by_its_formation_and_plays_a_level(ppo):
     for i in range(8):
         white, black, _, _ = collector.env.episode_start(i)
         assert white.cells().index(0) < 9 and black.cells().index(0) >= 63  # back rows
-    params = ppo.init_params(jax.random.PRNGKey(4), 64)
-    games = ppo.evaluate(params, "level-1", 4, seed=3, max_plies=200, formation="classic")
+    params = training.init_params(jax.random.PRNGKey(4), 64)
+    games = training.evaluate(params, "level-1", 4, seed=3, max_plies=200, formation="classic")
     assert sum(games) == 4
-    assert ppo.evaluate(params, "level-1", 4, seed=3, max_plies=200, formation="classic") == games
-    setups = [ppo.deal("classic", side, 5) for side in ("white", "black")]
+    assert training.evaluate(params, "level-1", 4, seed=3, max_plies=200, formation="classic") == games
+    setups = [matches.deal("classic", side, 5) for side in ("white", "black")]
     assert setups[0].cells().index(0) < 9 and setups[1].cells().index(0) >= 63
 
 
 def test_a_run_starts_from_saved_weights_and_stops_on_time(ppo, tmp_path):
-    params = ppo.init_params(jax.random.PRNGKey(99), 64)
-    ppo.save_params(tmp_path / "params.npz", params)
-    loaded = ppo.load_params(str(tmp_path / "params.npz"), 64)
+    params = training.init_params(jax.random.PRNGKey(99), 64)
+    training.save_params(tmp_path / "params.npz", params)
+    loaded = training.load_params(str(tmp_path / "params.npz"), 64)
     assert all(np.array_equal(loaded[k], params[k]) for k in params)
     with pytest.raises(ValueError, match="hidden 32"):
-        ppo.load_params(str(tmp_path / "params.npz"), 32)
+        training.load_params(str(tmp_path / "params.npz"), 32)
     # With no learning, a run ends with the weights it started from: the saved ones.
     config = small(ppo, seed=8, learning_rate=0.0, init=str(tmp_path / "params.npz"), seconds=0.001)
     trained, history = ppo.train(config, log=lambda _: None)
@@ -330,29 +332,29 @@ def test_a_run_starts_from_saved_weights_and_stops_on_time(ppo, tmp_path):
 
 def test_the_convolutional_network_plays_legal_moves_and_saves(ppo, tmp_path):
     config = small(ppo, seed=6, net="conv", hidden=8, envs=8)
-    params = ppo.init_params(jax.random.PRNGKey(6), 8, "conv")
-    assert params["c1"].shape == (3, 3, 38, 8) and params["wp"].shape == (8 * 72, ppo.ACTIONS)
+    params = training.init_params(jax.random.PRNGKey(6), 8, "conv")
+    assert params["c1"].shape == (3, 3, 38, 8) and params["wp"].shape == (8 * 72, policy.ACTIONS)
     r = ppo.Collector(config).collect(params)
     taken = np.take_along_axis(r.mask, r.action[..., None], axis=2)[..., 0]
     assert taken.all() and np.isfinite(r.value).all()
     # The board's layout matters to it: moving a piece's plane changes the logits.
     obs = r.obs[0][:1]
     shifted = np.roll(obs.reshape(1, 38, 8, 9), 1, axis=3).reshape(1, -1)
-    a, _ = ppo.network(params, obs, np.ones((1, ppo.ACTIONS), bool))
-    b, _ = ppo.network(params, shifted, np.ones((1, ppo.ACTIONS), bool))
+    a, _ = training.network(params, obs, np.ones((1, policy.ACTIONS), bool))
+    b, _ = training.network(params, shifted, np.ones((1, policy.ACTIONS), bool))
     assert not np.allclose(np.asarray(a), np.asarray(b))
-    ppo.save_params(tmp_path / "conv.npz", params)
-    loaded = ppo.load_params(str(tmp_path / "conv.npz"), 8, "conv")
+    training.save_params(tmp_path / "conv.npz", params)
+    loaded = training.load_params(str(tmp_path / "conv.npz"), 8, "conv")
     assert all(np.array_equal(loaded[k], params[k]) for k in params)
     with pytest.raises(ValueError, match="net mlp"):
-        ppo.load_params(str(tmp_path / "conv.npz"), 8)
+        training.load_params(str(tmp_path / "conv.npz"), 8)
     _, history = ppo.train(dataclasses_replace(config, steps=2_000), log=lambda _: None)
     assert all(np.isfinite(row["policy_loss"]) for row in history)
 
 
 def test_a_residual_on_greedy_starts_as_greedy_softened_and_learns_its_scale(ppo, tmp_path):
     config = small(ppo, seed=9, envs=16, greedy_prior=4.0, opponent="greedy")
-    params = ppo.init_params(jax.random.PRNGKey(9), 64, "mlp", 4.0)
+    params = training.init_params(jax.random.PRNGKey(9), 64, "mlp", 4.0)
     r = ppo.Collector(config).collect(params)
     assert r.scores is not None and r.scores.shape == r.mask.shape
     # Greedy's scores are taken where the learner moves, none where the opponent does.
@@ -362,28 +364,28 @@ def test_a_residual_on_greedy_starts_as_greedy_softened_and_learns_its_scale(ppo
     flat = {k: (v * 0 if k in ("wp", "bp") else v) for k, v in params.items()}
     rows = np.flatnonzero(r.learner[0])
     obs, mask, scores = r.obs[0][rows], r.mask[0][rows], r.scores[0][rows]
-    log_probs, _ = ppo.network(flat, obs, mask, scores)
-    logits = np.where(mask, 4.0 * np.clip(scores, -ppo.PRIOR_CLIP, ppo.PRIOR_CLIP), -np.inf)
+    log_probs, _ = training.network(flat, obs, mask, scores)
+    logits = np.where(mask, 4.0 * np.clip(scores, -policy.PRIOR_CLIP, policy.PRIOR_CLIP), -np.inf)
     top = logits.max(1, keepdims=True)
     expected = logits - top - np.log(np.exp(logits - top).sum(1, keepdims=True))
     np.testing.assert_allclose(np.asarray(log_probs)[mask], expected[mask], rtol=1e-4, atol=1e-4)
     # Its most probable move is one Greedy scores best.
-    chosen = np.asarray(ppo.best(flat, obs, mask, scores))
+    chosen = np.asarray(training.best(flat, obs, mask, scores))
     best_score = np.where(mask, scores, -np.inf).max(1)
     assert (scores[np.arange(len(rows)), chosen] == best_score).all()
     # The scale is a parameter: training moves it, saving and loading keep it.
     trained, _ = ppo.train(dataclasses_replace(config, steps=3_000), log=lambda _: None)
     assert float(trained["greedy_prior"]) != 4.0
-    ppo.save_params(tmp_path / "residual.npz", trained)
-    loaded = ppo.load_params(str(tmp_path / "residual.npz"), 64)
+    training.save_params(tmp_path / "residual.npz", trained)
+    loaded = training.load_params(str(tmp_path / "residual.npz"), 64)
     assert float(loaded["greedy_prior"]) == float(trained["greedy_prior"])
     # A plain saved policy gains the scale when a residual run starts from it.
-    ppo.save_params(tmp_path / "plain.npz", ppo.init_params(jax.random.PRNGKey(1), 64))
-    assert "greedy_prior" not in ppo.load_params(str(tmp_path / "plain.npz"), 64)
-    started = ppo.load_params(str(tmp_path / "plain.npz"), 64, "mlp", 2.5)
+    training.save_params(tmp_path / "plain.npz", training.init_params(jax.random.PRNGKey(1), 64))
+    assert "greedy_prior" not in training.load_params(str(tmp_path / "plain.npz"), 64)
+    started = training.load_params(str(tmp_path / "plain.npz"), 64, "mlp", 2.5)
     assert float(started["greedy_prior"]) == 2.5
     # Evaluation plays it with its scores too.
-    assert sum(ppo.evaluate(trained, "random", 2, seed=1, max_plies=100)) == 2
+    assert sum(training.evaluate(trained, "random", 2, seed=1, max_plies=100)) == 2
 
 
 def test_the_shipped_policy_is_this_network_and_a_run_can_start_from_it(ppo):
@@ -392,7 +394,7 @@ def test_the_shipped_policy_is_this_network_and_a_run_can_start_from_it(ppo):
     import salpakan
     from salpakan import learned
 
-    params = ppo.load_params(str(learned.WEIGHTS), 128)
+    params = training.load_params(str(learned.WEIGHTS), 128)
     assert "greedy_prior" in params
     bot = salpakan.Learned()
     game = salpakan.Game(seed=11, move_limit=200)
@@ -401,7 +403,7 @@ def test_the_shipped_policy_is_this_network_and_a_run_can_start_from_it(ppo):
     while game.status.ongoing and game.ply < 60:
         tracker = game.tracker(game.side_to_move)
         mask = tracker.legal_action_mask()
-        expected, _ = ppo.network(
+        expected, _ = training.network(
             params,
             tracker.observation().reshape(1, -1),
             mask[None],
@@ -411,3 +413,19 @@ def test_the_shipped_policy_is_this_network_and_a_run_can_start_from_it(ppo):
         checked += 1
         game.play(agent.choose_in(game, game.side_to_move))
     assert checked == 60
+
+
+def test_the_network_is_one_definition_run_by_numpy_and_by_jax():
+    """``salpakan.policy.forward`` is the MLP both ``Learned`` (NumPy) and the trainers (JAX,
+    through ``salpakan.training.network``) run: the same numbers from either."""
+    params = training.init_params(jax.random.PRNGKey(3), 32, greedy_prior=2.0)
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((5, policy.OBSERVATION_LEN)).astype(np.float32)
+    masks = rng.random((5, policy.ACTIONS)) < 0.3
+    masks[:, 0] = True
+    scores = rng.uniform(-20, 20, (5, policy.ACTIONS)).astype(np.float32)
+    jax_log_probs, jax_values = training.network(params, x, masks, scores)
+    numpy_params = {name: np.asarray(value) for name, value in params.items()}
+    log_probs, values = policy.forward(numpy_params, x, masks, scores)
+    assert np.allclose(np.asarray(jax_log_probs)[masks], log_probs[masks], atol=1e-5)
+    assert np.allclose(np.asarray(jax_values), values, atol=1e-5)
