@@ -3,8 +3,9 @@
 //! White plays uniformly random legal moves; Black challenges whenever it can. Both decide
 //! from their own view only (their own ranks, where the enemy pieces stand), never from the
 //! arbiter's full position. The output shows the rank codes, each side's view at a few points,
-//! every move with the arbiter's announcement, the final board with both armies revealed, and
-//! the result.
+//! every move with the arbiter's announcement, the final board with both armies revealed, every
+//! challenge with the two ranks that met in it (revealed once the game is over, as a record
+//! reveals them), and the result.
 //!
 //! ```text
 //! cargo run --release --example selfplay [SEED] [--record FILE]
@@ -125,6 +126,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     show_views(&game, "Start");
 
     let mut challenges = 0;
+    // Each challenge's two ranks, as the arbiter saw them: told to nobody until the end.
+    let mut met: Vec<(usize, Side, Move, Rank, Rank, Outcome)> = Vec::new();
     while game.status().is_ongoing() {
         if game.history().len() >= MAX_PLIES {
             game.agree_draw()?;
@@ -135,8 +138,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let view = game.view(side);
         let moves = game.legal_moves();
         let mv = (bots[side.index()].1)(&view, &moves, &mut rng);
+        let ranks = (
+            game.position().piece_at(mv.from),
+            game.position().piece_at(mv.to),
+        );
         let report = game.play(mv)?;
         let ply = game.history().len();
+        if let (Some(outcome), (Some((_, attacker)), Some((_, defender)))) = (report.outcome, ranks)
+        {
+            met.push((ply, side, mv, attacker, defender, outcome));
+        }
         let shown = match report.outcome {
             Some(_) => format!("{}x{}", mv.from, mv.to),
             None => mv.to_string(),
@@ -152,6 +163,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     println!();
     show_revealed(&game);
+    println!("--- Every challenge, the ranks that met in it revealed ---");
+    for (ply, side, mv, attacker, defender, outcome) in &met {
+        println!(
+            "{ply:>5}. {side}'s {} ({}) attacked {}'s {} ({}){}",
+            attacker.name(),
+            mv.from,
+            side.other(),
+            defender.name(),
+            mv.to,
+            announcement(Some(*outcome))
+        );
+    }
+    println!();
     println!(
         "Result after {} plies and {challenges} challenges: {}",
         game.history().len(),

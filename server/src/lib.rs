@@ -201,6 +201,7 @@ pub async fn start(config: Config, entropy: Arc<dyn Entropy>) -> Result<Running,
                 .local_addr()
                 .map_err(|source| StartError::Metrics { addr, source })?;
             let router = operator::router(Arc::clone(&services), telemetry::install());
+            telemetry::zero_closes(wire::CloseCode::ALL.map(wire::CloseCode::number));
             let mut stopping = services.stopping.subscribe();
             let task = tokio::spawn(async move {
                 let stopped = async move {

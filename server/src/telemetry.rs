@@ -77,10 +77,27 @@ pub fn install() -> Option<PrometheusHandle> {
             let handle = recorder.handle();
             metrics::set_global_recorder(recorder).ok()?;
             describe();
+            zero();
             gauge!(BUILD_INFO, "version" => VERSION, "commit" => COMMIT).set(1.0);
             Some(handle)
         })
         .clone()
+}
+
+/// Every counter without labels at 0 from the start, so that a scrape right after a restart
+/// shows it (a rate over a restart reads the drop to 0, not a series that went missing).
+fn zero() {
+    for name in [GAMES_CREATED, PLIES, COMMIT_FAILURES, GAMES_TAKEN_OVER] {
+        counter!(name).increment(0);
+    }
+}
+
+/// The counters of sockets closed with each of `codes` at 0 from the start, as [`zero`]
+/// does for the others.
+pub fn zero_closes(codes: impl IntoIterator<Item = u16>) {
+    for code in codes {
+        counter!(CLOSES, "code" => code.to_string()).increment(0);
+    }
 }
 
 fn describe() {

@@ -59,6 +59,32 @@ fn selfplay_explains_plays_to_the_end_and_its_record_replays() {
             .iter()
             .any(|l| l.contains("XX") || l.contains("xx"))
     );
+    // Each challenge is listed at the end with the two ranks that met in it: as many as the
+    // result counts, each naming a rank of the army on both sides of "attacked".
+    let listed = lines
+        .iter()
+        .position(|l| l.starts_with("--- Every challenge, the ranks that met in it revealed"))
+        .expect("the challenges, revealed");
+    let met: Vec<&&str> = lines[listed + 1..]
+        .iter()
+        .take_while(|l| !l.is_empty())
+        .collect();
+    let counted: usize = result
+        .split(" plies and ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("the challenges counted");
+    assert_eq!(met.len(), counted, "{met:?}");
+    for line in &met {
+        let (attacker, defender) = line.split_once(" attacked ").expect("attacked");
+        for part in [attacker, defender] {
+            assert!(
+                salpakan::Rank::ALL.iter().any(|r| part.contains(r.name())),
+                "{line}"
+            );
+        }
+    }
     let replayed = run("replay", &[record]);
     let status = result.split(": ").skip(1).collect::<Vec<_>>().join(": ");
     assert!(

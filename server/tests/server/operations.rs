@@ -176,6 +176,38 @@ async fn scrape(addr: std::net::SocketAddr) -> Vec<Sample> {
     parse_prometheus(&text)
 }
 
+/// A server just started shows every counter at 0, before anything happened: a scrape after
+/// a restart sees each series fall to 0, not go missing until its first event.
+#[tokio::test]
+async fn a_fresh_server_shows_its_counters_at_zero() {
+    let log = scratch("ops-fresh").join("server.log");
+    let db = database("ops-fresh");
+    let (_child, _server) = spawn_logged(&db, &log, &["--metrics-addr", "127.0.0.1:0"]);
+    let samples = scrape(metrics_addr(&log)).await;
+    for name in [
+        "salpakan_games_created_total",
+        "salpakan_plies_total",
+        "salpakan_commit_failures_total",
+        "salpakan_games_taken_over_total",
+    ] {
+        let found: Vec<f64> = samples
+            .iter()
+            .filter(|s| s.name == name)
+            .map(|s| s.value)
+            .collect();
+        assert_eq!(found, vec![0.0], "{name}");
+    }
+    for code in ["1001", "1008", "1009", "1011", "1012", "4401", "4410"] {
+        assert!(
+            samples
+                .iter()
+                .any(|s| s.name == "salpakan_socket_closes_total"
+                    && s.labels.get("code").map(String::as_str) == Some(code)),
+            "closes with {code}"
+        );
+    }
+}
+
 #[tokio::test]
 async fn a_whole_runs_log_holds_no_secret_and_its_metrics_count_what_it_did() {
     let log = scratch("ops-log").join("server.log");
