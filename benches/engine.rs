@@ -21,13 +21,7 @@ use salpakan_capi::{
 
 fn start() -> Game {
     let rules = Rules::default();
-    Game::new(
-        Setup::random(Side::White, rules, 1),
-        Setup::random(Side::Black, rules, 2),
-        Side::White,
-        rules,
-    )
-    .expect("valid setups")
+    Game::dealt(Side::White, rules, 1)
 }
 
 /// A position after 40 random plies that is still going on, with some challenges behind it.

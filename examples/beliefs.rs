@@ -8,19 +8,14 @@
 //! cargo run --release --example beliefs [SEED] [white|black]
 //! ```
 
-use salpakan::{Game, Rules, Setup, Side, SplitMix64};
+use salpakan::{Game, Rules, Side, SplitMix64};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let seed: u64 = args.next().map_or(Ok(7), |a| a.parse())?;
     let side: Side = args.next().map_or(Ok(Side::White), |a| a.parse())?;
     let rules = Rules::default();
-    let mut game = Game::new(
-        Setup::random(Side::White, rules, seed),
-        Setup::random(Side::Black, rules, seed.wrapping_add(1)),
-        Side::White,
-        rules,
-    )?;
+    let mut game = Game::dealt(Side::White, rules, seed);
     // Random play until ten challenges, stopping before any move that would end the game.
     let mut rng = SplitMix64::new(seed);
     let mut challenges = 0;

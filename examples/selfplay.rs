@@ -14,7 +14,7 @@
 //! With `--record FILE` the game record is written to FILE (replay it with
 //! `cargo run --example replay -- FILE`).
 
-use salpakan::{Game, Move, Outcome, Rank, Rules, Setup, Side, SplitMix64, Square, View};
+use salpakan::{Game, Move, Outcome, Rank, Rules, Side, SplitMix64, Square, View};
 
 /// A bot picks a move from the legal moves and its own view.
 type Bot = fn(&View, &[Move], &mut SplitMix64) -> Move;
@@ -104,12 +104,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     let rules = Rules::default();
-    let mut game = Game::new(
-        Setup::random(Side::White, rules, seed),
-        Setup::random(Side::Black, rules, seed.wrapping_add(1)),
-        Side::White,
-        rules,
-    )?;
+    let mut game = Game::dealt(Side::White, rules, seed);
     let bots: [(&str, Bot); 2] = [
         ("random mover", random_bot),
         ("challenger", challenging_bot),

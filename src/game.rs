@@ -79,6 +79,36 @@ impl Game {
         })
     }
 
+    /// A game of the two formations one `seed` deals ([`Setup::dealt`]: White's from `seed`,
+    /// Black's from `seed + 1`), `first` to move: the game the Python and JavaScript
+    /// `Game(seed)` make. For tests, benches and bots playing bots; a person's game needs
+    /// formations from secret seeds ([`Setup::random`] says why).
+    ///
+    /// # Examples
+    /// ```
+    /// use salpakan::{Game, Rules, Setup, Side};
+    ///
+    /// let rules = Rules::default();
+    /// let game = Game::dealt(Side::Black, rules, 7);
+    /// let by_hand = Game::new(
+    ///     Setup::random(Side::White, rules, 7),
+    ///     Setup::random(Side::Black, rules, 8),
+    ///     Side::Black,
+    ///     rules,
+    /// )?;
+    /// assert_eq!(game, by_hand);
+    /// # Ok::<_, salpakan::SetupError>(())
+    /// ```
+    #[must_use]
+    pub fn dealt(first: Side, rules: Rules, seed: u64) -> Game {
+        let [white, black] = Side::ALL.map(|side| Setup::dealt(side, rules, seed));
+        match Game::new(white, black, first, rules) {
+            Ok(game) => game,
+            // Each formation is its own side's and fits the zone of the rules it was made by.
+            Err(e) => unreachable!("a dealt pair of formations is always a game: {e}"),
+        }
+    }
+
     /// A game that starts from `position` (for example one parsed from a position text), with
     /// no setups and no history before it. Play, views and records work as usual; beliefs and
     /// samples need the setups and the whole public history, so they are refused for such a
@@ -232,11 +262,10 @@ impl Game {
     /// the record writes the end in its result.
     ///
     /// ```
-    /// use salpakan::{DeclaredEnd, Game, Rules, Setup, Side, WinReason};
+    /// use salpakan::{DeclaredEnd, Game, Rules, Side, WinReason};
     ///
     /// let rules = Rules::default();
-    /// let mut game = Game::new(Setup::random(Side::White, rules, 1),
-    ///     Setup::random(Side::Black, rules, 2), Side::White, rules)?;
+    /// let mut game = Game::dealt(Side::White, rules, 1);
     /// let status = game.declare(DeclaredEnd::Time { loser: Side::White })?;
     /// assert_eq!(status.winner(), Some(Side::Black));
     /// assert!(game.record().contains("[Result \"black:time\"]"));

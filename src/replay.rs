@@ -125,11 +125,10 @@ impl Luck {
 ///
 /// # Examples
 /// ```
-/// use salpakan::{Game, Replay, Rules, Setup, Side};
+/// use salpakan::{Game, Replay, Rules, Side};
 ///
 /// let rules = Rules::new(3, 40)?;
-/// let mut game = Game::new(Setup::random(Side::White, rules, 3),
-///     Setup::random(Side::Black, rules, 4), Side::White, rules)?;
+/// let mut game = Game::dealt(Side::White, rules, 3);
 /// while game.status().is_ongoing() {
 ///     game.play(game.legal_moves()[0])?;
 /// }
@@ -324,11 +323,10 @@ impl Replay {
 /// is linear in its length.
 ///
 /// ```
-/// use salpakan::{Game, Replay, Rules, Setup, Side};
+/// use salpakan::{Game, Replay, Rules, Side};
 ///
 /// let rules = Rules::new(3, 10)?;
-/// let mut game = Game::new(Setup::random(Side::White, rules, 5),
-///     Setup::random(Side::Black, rules, 6), Side::White, rules)?;
+/// let mut game = Game::dealt(Side::White, rules, 5);
 /// while game.status().is_ongoing() {
 ///     game.play(game.legal_moves()[0])?;
 /// }

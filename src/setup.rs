@@ -294,6 +294,24 @@ impl Setup {
         }
     }
 
+    /// The formation a game dealt from one `seed` gives `side`: [`Setup::random`] from `seed`
+    /// for White and from `seed + 1` (wrapping) for Black, so that one seed deals two
+    /// different armies. [`Game::dealt`](crate::Game::dealt) deals both; the Python and
+    /// JavaScript `Game(seed)` deal the same games. As for [`Setup::random`], a seed is a key.
+    ///
+    /// # Examples
+    /// ```
+    /// use salpakan::{Rules, Setup, Side};
+    ///
+    /// let rules = Rules::default();
+    /// assert_eq!(Setup::dealt(Side::White, rules, 7), Setup::random(Side::White, rules, 7));
+    /// assert_eq!(Setup::dealt(Side::Black, rules, 7), Setup::random(Side::Black, rules, 8));
+    /// ```
+    #[must_use]
+    pub fn dealt(side: Side, rules: Rules, seed: u64) -> Setup {
+        Setup::random(side, rules, seed.wrapping_add(side.index() as u64))
+    }
+
     /// The side this formation belongs to.
     #[inline]
     #[must_use]

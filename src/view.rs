@@ -127,12 +127,7 @@ pub enum ViewCell {
 /// use salpakan::{Game, Rules, Setup, Side, ViewCell};
 ///
 /// let rules = Rules::default();
-/// let game = Game::new(
-///     Setup::random(Side::White, rules, 1),
-///     Setup::random(Side::Black, rules, 2),
-///     Side::White,
-///     rules,
-/// )?;
+/// let game = Game::dealt(Side::White, rules, 1);
 /// let view = game.view(Side::White);
 /// let enemies = view.cells().iter().filter(|c| matches!(c, ViewCell::Enemy { .. })).count();
 /// assert_eq!(enemies, 21);
@@ -231,12 +226,7 @@ impl View {
 /// use salpakan::{Game, Rules, Setup, Side};
 ///
 /// let rules = Rules::default();
-/// let game = Game::new(
-///     Setup::random(Side::White, rules, 1),
-///     Setup::random(Side::Black, rules, 2),
-///     Side::White,
-///     rules,
-/// )?;
+/// let game = Game::dealt(Side::White, rules, 1);
 /// let public = game.public_view();
 /// assert_eq!(public.cells().iter().flatten().count(), 42);
 /// let text = public.to_text().to_string();

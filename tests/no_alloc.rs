@@ -4,7 +4,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use salpakan::{Game, Position, Rules, Setup, Side, SplitMix64};
+use salpakan::{Game, Position, Rules, Side, SplitMix64};
 
 struct Counting;
 
@@ -42,13 +42,7 @@ fn allocations<T>(f: impl FnOnce() -> T) -> (usize, T) {
 
 fn midgame() -> Position {
     let rules = Rules::default();
-    let game = Game::new(
-        Setup::random(Side::White, rules, 3),
-        Setup::random(Side::Black, rules, 4),
-        Side::White,
-        rules,
-    )
-    .unwrap();
+    let game = Game::dealt(Side::White, rules, 3);
     let mut pos = *game.position();
     let mut rng = SplitMix64::new(5);
     for _ in 0..30 {
@@ -116,13 +110,7 @@ fn position_is_small_and_copy() {
 #[test]
 fn counting_beliefs_afresh_allocates_twice() {
     let rules = Rules::default();
-    let mut game = Game::new(
-        Setup::random(Side::White, rules, 11),
-        Setup::random(Side::Black, rules, 12),
-        Side::White,
-        rules,
-    )
-    .unwrap();
+    let mut game = Game::dealt(Side::White, rules, 11);
     let mut rng = SplitMix64::new(13);
     let mut challenges = 0;
     while game.status().is_ongoing() && challenges < 8 {

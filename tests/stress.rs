@@ -8,7 +8,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use salpakan::{Game, Position, PositionText, Rules, Setup, Side};
+use salpakan::{Game, Position, PositionText, Rules, Side};
 
 /// The largest ratio accepted for 8 times the input.
 const BOUND: f64 = 24.0;
@@ -40,13 +40,7 @@ fn best_time(input: &str, parse: &dyn Fn(&str)) -> Duration {
 
 fn record_head() -> (Game, String) {
     let rules = Rules::default();
-    let game = Game::new(
-        Setup::random(Side::White, rules, 1),
-        Setup::random(Side::Black, rules, 2),
-        Side::White,
-        rules,
-    )
-    .unwrap();
+    let game = Game::dealt(Side::White, rules, 1);
     let record = game.record();
     (game, record)
 }

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use salpakan::{Game, Rules, Setup, Side, Status};
+use salpakan::{Game, Rules, Side, Status};
 
 const C_FLAGS: [&str; 4] = ["-Wall", "-Wextra", "-Werror", "-pedantic"];
 
@@ -233,13 +233,7 @@ fn the_cpp_wrapper_links_from_two_translation_units() {
 /// exactly the one the Rust engine predicts.
 fn predicted_c_result(seed: u64) -> String {
     let rules = Rules::default();
-    let mut game = Game::new(
-        Setup::random(Side::White, rules, seed),
-        Setup::random(Side::Black, rules, seed + 1),
-        Side::White,
-        rules,
-    )
-    .unwrap();
+    let mut game = Game::dealt(Side::White, rules, seed);
     let mut state = seed;
     let mut challenges = 0;
     while game.status().is_ongoing() {

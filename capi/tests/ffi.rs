@@ -3,7 +3,7 @@
 #[path = "../../tests/engine/common.rs"]
 mod common;
 
-use salpakan::{Agent, Game, Greedy, Ismcts, Move, Random, Rules, Setup, Side, SplitMix64, Status};
+use salpakan::{Agent, Game, Greedy, Ismcts, Move, Random, Rules, Side, SplitMix64, Status};
 use salpakan_capi::*;
 
 /// A C handle for `game`: its setups, with its history played through the C ABI.
@@ -34,13 +34,7 @@ fn cells(game: &Game, side: Side) -> [u8; 72] {
 /// The same game as a Rust value and as a C handle.
 fn both(seed: u64) -> (Game, *mut SalpakanGame) {
     let rules = Rules::default();
-    let game = Game::new(
-        Setup::random(Side::White, rules, seed),
-        Setup::random(Side::Black, rules, seed + 1),
-        Side::White,
-        rules,
-    )
-    .unwrap();
+    let game = Game::dealt(Side::White, rules, seed);
     let (white, black) = (cells(&game, Side::White), cells(&game, Side::Black));
     let mut handle = std::ptr::null_mut();
     // SAFETY: two 72-byte arrays and a valid out-pointer.
@@ -208,13 +202,7 @@ fn records_ended_on_time_or_by_abandonment_read_with_their_reasons() {
         ),
     ] {
         let rules = Rules::default();
-        let mut game = Game::new(
-            Setup::random(Side::White, rules, 3),
-            Setup::random(Side::Black, rules, 4),
-            Side::White,
-            rules,
-        )
-        .unwrap();
+        let mut game = Game::dealt(Side::White, rules, 3);
         game.play(game.legal_moves()[0]).unwrap();
         game.declare(end).unwrap();
         let record = std::ffi::CString::new(game.record()).unwrap();

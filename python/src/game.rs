@@ -28,11 +28,11 @@ impl Game {
         let rules = convert::rules(setup_rows, move_limit)?;
         let first = first.map(convert::side).transpose()?.unwrap_or(Side::White);
         let white = white.map_or_else(
-            || salpakan::Setup::random(Side::White, rules, seed),
+            || salpakan::Setup::dealt(Side::White, rules, seed),
             |s| s.inner,
         );
         let black = black.map_or_else(
-            || salpakan::Setup::random(Side::Black, rules, seed.wrapping_add(1)),
+            || salpakan::Setup::dealt(Side::Black, rules, seed),
             |s| s.inner,
         );
         salpakan::Game::new(white, black, first, rules)

@@ -19,11 +19,10 @@ use super::{Agent, WIN, my_turn, value};
 /// piece threatens. The best score wins; equal scores are broken by a seeded random draw.
 ///
 /// ```
-/// use salpakan::{Agent, Game, Greedy, Rules, Setup, Side};
+/// use salpakan::{Agent, Game, Greedy, Rules, Side};
 ///
 /// let rules = Rules::default();
-/// let game = Game::new(Setup::random(Side::White, rules, 1),
-///     Setup::random(Side::Black, rules, 2), Side::White, rules)?;
+/// let game = Game::dealt(Side::White, rules, 1);
 /// let mv = Greedy::new(7).choose(&game.tracker(Side::White)?).unwrap();
 /// assert!(game.position().is_legal(mv));
 /// # Ok::<_, Box<dyn std::error::Error>>(())
@@ -52,11 +51,10 @@ impl Greedy {
     /// [`VecEnv::greedy_scores`]: crate::VecEnv::greedy_scores
     ///
     /// ```
-    /// use salpakan::{Agent, Game, Greedy, Rules, Setup, Side};
+    /// use salpakan::{Agent, Game, Greedy, Rules, Side};
     ///
     /// let rules = Rules::default();
-    /// let game = Game::new(Setup::random(Side::White, rules, 1),
-    ///     Setup::random(Side::Black, rules, 2), Side::White, rules)?;
+    /// let game = Game::dealt(Side::White, rules, 1);
     /// let me = game.tracker(Side::White)?;
     /// let scores = Greedy::scores(&me);
     /// assert_eq!(scores.len(), me.legal_moves().len());
@@ -85,11 +83,10 @@ impl Greedy {
     /// `me`'s turn.
     ///
     /// ```
-    /// use salpakan::{Game, Greedy, Rules, Setup, Side};
+    /// use salpakan::{Game, Greedy, Rules, Side};
     ///
     /// let rules = Rules::default();
-    /// let game = Game::new(Setup::random(Side::White, rules, 3),
-    ///     Setup::random(Side::Black, rules, 4), Side::Black, rules)?;
+    /// let game = Game::dealt(Side::Black, rules, 3);
     /// let me = game.tracker(Side::Black)?;
     /// let row = Greedy::action_scores(&me);
     /// for (mv, score) in Greedy::scores(&me) {

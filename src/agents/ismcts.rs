@@ -48,11 +48,10 @@ use super::{Agent, my_turn, value};
 /// The same seed, budget and trackers give the same moves.
 ///
 /// ```
-/// use salpakan::{Agent, Game, Ismcts, Rules, Setup, Side};
+/// use salpakan::{Agent, Game, Ismcts, Rules, Side};
 ///
 /// let rules = Rules::default();
-/// let game = Game::new(Setup::random(Side::White, rules, 1),
-///     Setup::random(Side::Black, rules, 2), Side::White, rules)?;
+/// let game = Game::dealt(Side::White, rules, 1);
 /// let mut agent = Ismcts::new(7, 200);
 /// let mv = agent.choose(&game.tracker(Side::White)?).unwrap();
 /// assert!(game.position().is_legal(mv));

@@ -77,11 +77,10 @@ pub trait Agent {
     ///
     /// # Examples
     /// ```
-    /// use salpakan::{Agent, ChooseError, ErrorKind, Game, Random, Rules, Setup, Side};
+    /// use salpakan::{Agent, ChooseError, ErrorKind, Game, Random, Rules, Side};
     ///
     /// let rules = Rules::default();
-    /// let mut game = Game::new(Setup::random(Side::White, rules, 1),
-    ///     Setup::random(Side::Black, rules, 2), Side::White, rules)?;
+    /// let mut game = Game::dealt(Side::White, rules, 1);
     /// let mut agent = Random::new(7);
     /// let err = agent.choose_in(&game, Side::Black).unwrap_err();
     /// assert_eq!(err.kind(), ErrorKind::Argument); // not Black's turn
@@ -242,11 +241,10 @@ fn my_turn(me: &Tracker) -> bool {
 /// positions give the same moves.
 ///
 /// ```
-/// use salpakan::{Agent, Game, Random, Rules, Setup, Side};
+/// use salpakan::{Agent, Game, Random, Rules, Side};
 ///
 /// let rules = Rules::default();
-/// let game = Game::new(Setup::random(Side::White, rules, 1),
-///     Setup::random(Side::Black, rules, 2), Side::White, rules)?;
+/// let game = Game::dealt(Side::White, rules, 1);
 /// let mut agent = Random::new(7);
 /// let mv = agent.choose(&game.tracker(Side::White)?).unwrap();
 /// assert!(game.position().is_legal(mv));

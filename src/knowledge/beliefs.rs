@@ -70,15 +70,10 @@ impl PieceBelief {
 ///
 /// # Examples
 /// ```
-/// use salpakan::{Game, Rank, Rules, Setup, Side};
+/// use salpakan::{Game, Rank, Rules, Side};
 ///
 /// let rules = Rules::default();
-/// let game = Game::new(
-///     Setup::random(Side::White, rules, 1),
-///     Setup::random(Side::Black, rules, 2),
-///     Side::White,
-///     rules,
-/// )?;
+/// let game = Game::dealt(Side::White, rules, 1);
 /// let beliefs = game.beliefs(Side::White)?;
 /// // Before anything happens every enemy piece is a Private with probability 6/21.
 /// let p = beliefs.pieces()[0].probability(Rank::Private);
@@ -120,11 +115,10 @@ impl Tracker {
     /// tracker like the plain counts (docs/PERFORMANCE.md gives the times).
     ///
     /// ```
-    /// use salpakan::{Formation, Game, Rank, Rules, Setup, Side};
+    /// use salpakan::{Formation, Game, Rank, Rules, Side};
     ///
     /// let rules = Rules::default();
-    /// let game = Game::new(Setup::random(Side::White, rules, 1),
-    ///     Setup::random(Side::Black, rules, 2), Side::White, rules)?;
+    /// let game = Game::dealt(Side::White, rules, 1);
     /// let me = game.tracker(Side::White)?;
     /// let classic = me.beliefs_under(&Formation::classic())?;
     /// // Black's back row is row 8: a piece that started there is likelier its Flag.
@@ -192,11 +186,10 @@ impl Tracker {
     /// square's row is all 0.
     ///
     /// ```
-    /// use salpakan::{Game, Rank, Rules, Setup, Side, Square};
+    /// use salpakan::{Game, Rank, Rules, Side, Square};
     ///
     /// let rules = Rules::default();
-    /// let game = Game::new(Setup::random(Side::White, rules, 1),
-    ///     Setup::random(Side::Black, rules, 2), Side::White, rules)?;
+    /// let game = Game::dealt(Side::White, rules, 1);
     /// let rows = game.tracker(Side::White)?.beliefs_by_square()?;
     /// let e8: Square = "e8".parse()?;
     /// let total: f64 = rows.iter().flatten().sum();

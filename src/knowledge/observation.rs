@@ -42,11 +42,10 @@ pub enum Orientation {
 ///
 /// # Examples
 /// ```
-/// use salpakan::{Game, Observation, Orientation, Rules, Setup, Side};
+/// use salpakan::{Game, Observation, Orientation, Rules, Side};
 ///
 /// let rules = Rules::default();
-/// let game = Game::new(Setup::random(Side::White, rules, 1),
-///     Setup::random(Side::Black, rules, 2), Side::White, rules)?;
+/// let game = Game::dealt(Side::White, rules, 1);
 /// let obs = game.observation(Side::Black, Orientation::ViewerUp)?;
 /// assert_eq!(obs.as_slice().len(), Observation::LEN);
 /// // Before any challenge, each enemy piece is a Private with probability 6/21.

@@ -24,11 +24,10 @@ impl Tracker {
     /// [`Game::sample`] gives the arbiter for this side.
     ///
     /// ```
-    /// use salpakan::{Game, Rules, Setup, Side, SplitMix64};
+    /// use salpakan::{Game, Rules, Side, SplitMix64};
     ///
     /// let rules = Rules::default();
-    /// let mut game = Game::new(Setup::random(Side::White, rules, 1),
-    ///     Setup::random(Side::Black, rules, 2), Side::White, rules)?;
+    /// let mut game = Game::dealt(Side::White, rules, 1);
     /// let mut rng = SplitMix64::new(3);
     /// for _ in 0..60 {
     ///     let mv = game.position().random_move(&mut rng).unwrap();
@@ -100,11 +99,10 @@ impl Tracker {
     /// side to move, waiting Flag, status and counters).
     ///
     /// ```
-    /// use salpakan::{Game, Rules, Setup, Side, SplitMix64};
+    /// use salpakan::{Game, Rules, Side, SplitMix64};
     ///
     /// let rules = Rules::default();
-    /// let mut game = Game::new(Setup::random(Side::White, rules, 1),
-    ///     Setup::random(Side::Black, rules, 2), Side::White, rules)?;
+    /// let mut game = Game::dealt(Side::White, rules, 1);
     /// let mut rng = SplitMix64::new(3);
     /// for _ in 0..60 {
     ///     let mv = game.position().random_move(&mut rng).unwrap();

@@ -35,15 +35,10 @@ use super::rankset::RankSet;
 ///
 /// # Examples
 /// ```
-/// use salpakan::{Game, Rank, Rules, Setup, Side, Tracker};
+/// use salpakan::{Game, Rank, Rules, Side, Tracker};
 ///
 /// let rules = Rules::default();
-/// let mut game = Game::new(
-///     Setup::random(Side::White, rules, 1),
-///     Setup::random(Side::Black, rules, 2),
-///     Side::White,
-///     rules,
-/// )?;
+/// let mut game = Game::dealt(Side::White, rules, 1);
 /// // A client that knows only White's setup and where Black's pieces stand.
 /// let mut client = Tracker::new(
 ///     game.setup(Side::White).unwrap(),
@@ -601,19 +596,13 @@ mod tests {
     use crate::game::Game;
     use crate::rng::SplitMix64;
     use crate::rules::Rules;
-    use crate::setup::Setup;
+
     use crate::side::Side;
 
     #[test]
     fn counts_are_made_once_per_set_of_constraints() {
         let rules = Rules::default();
-        let mut game = Game::new(
-            Setup::random(Side::White, rules, 1),
-            Setup::random(Side::Black, rules, 2),
-            Side::White,
-            rules,
-        )
-        .unwrap();
+        let mut game = Game::dealt(Side::White, rules, 1);
         let mut tracker = game.tracker(Side::White).unwrap();
         let mut rng = SplitMix64::new(3);
         let (mut kept, mut remade) = (0, 0);

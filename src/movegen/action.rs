@@ -118,8 +118,7 @@ impl ActionMask {
     /// use salpakan::{Game, Move, Rules, Setup, Side};
     ///
     /// let rules = Rules::default();
-    /// let game = Game::new(Setup::random(Side::White, rules, 1),
-    ///     Setup::random(Side::Black, rules, 2), Side::White, rules)?;
+    /// let game = Game::dealt(Side::White, rules, 1);
     /// let mut slots = [false; Move::NUM_ACTIONS];
     /// game.legal_action_mask().write_bools(&mut slots);
     /// assert_eq!(slots.iter().filter(|&&legal| legal).count(), game.legal_moves().len());

@@ -69,12 +69,7 @@ impl Move {
 /// use salpakan::{Game, MoveList, Rules, Setup, Side};
 ///
 /// let rules = Rules::default();
-/// let game = Game::new(
-///     Setup::random(Side::White, rules, 1),
-///     Setup::random(Side::Black, rules, 2),
-///     Side::White,
-///     rules,
-/// )?;
+/// let game = Game::dealt(Side::White, rules, 1);
 /// let moves: MoveList = game.legal_moves();
 /// assert!(!moves.is_empty() && moves.len() <= MoveList::CAPACITY);
 /// assert!(moves.iter().all(|mv| mv.direction().is_some()));

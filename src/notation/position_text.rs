@@ -442,8 +442,7 @@ impl View {
     /// ```
     /// use salpakan::{Game, Rules, Setup, Side};
     /// let rules = Rules::default();
-    /// let game = Game::new(Setup::random(Side::White, rules, 1),
-    ///     Setup::random(Side::Black, rules, 2), Side::White, rules)?;
+    /// let game = Game::dealt(Side::White, rules, 1);
     /// let text = game.view(Side::White).to_text().to_string();
     /// assert!(text.contains("xx") && !text.contains("pv"));
     /// # Ok::<_, salpakan::SetupError>(())

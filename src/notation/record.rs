@@ -65,12 +65,7 @@ impl Game {
     /// use salpakan::{Game, Rules, Setup, Side};
     ///
     /// let rules = Rules::default();
-    /// let mut game = Game::new(
-    ///     Setup::random(Side::White, rules, 1),
-    ///     Setup::random(Side::Black, rules, 2),
-    ///     Side::White,
-    ///     rules,
-    /// )?;
+    /// let mut game = Game::dealt(Side::White, rules, 1);
     /// game.set_tag("Date", "2026.11.29");
     /// for _ in 0..30 {
     ///     if let Some(&mv) = game.legal_moves().first() {

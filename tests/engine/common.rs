@@ -164,13 +164,7 @@ pub fn with_swapped_enemy_ranks(game: &Game, enemy: Side) -> Option<Game> {
 /// The fixture most tests start from: random setups from seeds 1 and 2, White first.
 pub fn start() -> Game {
     let rules = Rules::default();
-    Game::new(
-        Setup::random(Side::White, rules, 1),
-        Setup::random(Side::Black, rules, 2),
-        Side::White,
-        rules,
-    )
-    .unwrap()
+    Game::dealt(Side::White, rules, 1)
 }
 
 /// The start position's text with its last seven fields (side to move onwards) replaced.

@@ -131,13 +131,7 @@ fn sides_are_numbered_and_named() {
 
 fn game(seed: u64) -> Game {
     let rules = Rules::default();
-    Game::new(
-        Setup::random(Side::White, rules, seed),
-        Setup::random(Side::Black, rules, seed + 1),
-        Side::White,
-        rules,
-    )
-    .unwrap()
+    Game::dealt(Side::White, rules, seed)
 }
 
 fn sq(name: &str) -> Square {

@@ -99,8 +99,7 @@ impl Game {
     ) -> Result<Game, JsValue> {
         let (first, rules) = options(first, setup_rows, move_limit)?;
         let seed = convert::seed(&seed.unwrap_or(JsValue::UNDEFINED))?;
-        let white = Setup::random(Side::White, rules, seed);
-        let black = Setup::random(Side::Black, rules, seed.wrapping_add(1));
+        let [white, black] = Side::ALL.map(|side| Setup::dealt(side, rules, seed));
         start(white, black, first, rules)
     }
 

@@ -175,7 +175,7 @@ pub async fn think_at_least(
 mod tests {
     use std::time::Duration;
 
-    use salpakan::{Game, Level, Rules, Setup, Side};
+    use salpakan::{Game, Level, Rules, Side};
     use tokio::time::Instant;
 
     use super::{Thought, think_at_least};
@@ -183,13 +183,7 @@ mod tests {
 
     fn turn(level: i64) -> BotTurn {
         let rules = Rules::default();
-        let game = Game::new(
-            Setup::random(Side::White, rules, 1),
-            Setup::random(Side::Black, rules, 2),
-            Side::White,
-            rules,
-        )
-        .unwrap();
+        let game = Game::dealt(Side::White, rules, 1);
         BotTurn {
             side: Side::White,
             ply: 0,
