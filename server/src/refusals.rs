@@ -15,18 +15,33 @@ use crate::wire::{Code, Refusal};
 
 /// A service's error as a client hears it.
 pub trait Refused: std::error::Error {
+    /// The error of another service (or of the database) this one passes on, if it does.
+    fn passed_on(&self) -> Option<&dyn Refused> {
+        None
+    }
+
+    /// The contract's code of this error's own refusal (one that passes a cause on is refused
+    /// as its cause is).
+    fn own_code(&self) -> Code;
+
     /// The code of the contract this error is refused with.
-    fn code(&self) -> Code;
+    fn code(&self) -> Code {
+        self.passed_on()
+            .map_or_else(|| self.own_code(), Refused::code)
+    }
 
     /// The cause to log, for a refusal the client hears only as `internal`.
     fn internal(&self) -> Option<String> {
-        None
+        self.passed_on().and_then(Refused::internal)
     }
 
     /// The refusal a client receives: the code, and the error's own words (for `internal`,
     /// never the cause).
     fn refusal(&self) -> Refusal {
-        Refusal::new(self.code(), self.to_string())
+        match self.passed_on() {
+            Some(cause) => cause.refusal(),
+            None => Refusal::new(self.own_code(), self.to_string()),
+        }
     }
 }
 
@@ -65,7 +80,7 @@ pub fn status(code: Code) -> StatusCode {
 }
 
 impl Refused for StoreError {
-    fn code(&self) -> Code {
+    fn own_code(&self) -> Code {
         Code::Internal
     }
 
@@ -79,63 +94,55 @@ impl Refused for StoreError {
 }
 
 impl Refused for QuotaError {
-    fn code(&self) -> Code {
+    fn passed_on(&self) -> Option<&dyn Refused> {
+        match self {
+            QuotaError::Store(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    fn own_code(&self) -> Code {
         match self {
             QuotaError::TooManyGames(_) | QuotaError::TooManyCreated(_) => Code::TooManyGames,
             QuotaError::TooManyConnections(_) => Code::TooManyConnections,
             QuotaError::TooManySeeks(_) => Code::TooManySeeks,
             QuotaError::TooManyPlayers(_) => Code::TooManyPlayers,
-            QuotaError::Store(e) => e.code(),
-        }
-    }
-
-    fn internal(&self) -> Option<String> {
-        match self {
-            QuotaError::Store(e) => e.internal(),
-            _ => None,
-        }
-    }
-
-    fn refusal(&self) -> Refusal {
-        match self {
-            QuotaError::Store(e) => e.refusal(),
-            _ => Refusal::new(self.code(), self.to_string()),
+            QuotaError::Store(_) => Code::Internal,
         }
     }
 }
 
 impl Refused for PlayerError {
-    fn code(&self) -> Code {
+    fn passed_on(&self) -> Option<&dyn Refused> {
+        match self {
+            PlayerError::Quota(e) => Some(e),
+            PlayerError::Store(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    fn own_code(&self) -> Code {
         match self {
             PlayerError::BadName => Code::BadName,
             PlayerError::NameTaken => Code::NameTaken,
             PlayerError::BadKey => Code::BadKey,
             PlayerError::NotFound => Code::NotFound,
             PlayerError::BadLimit | PlayerError::BadBefore(_) => Code::BadMessage,
-            PlayerError::Quota(e) => e.code(),
-            PlayerError::Store(e) => e.code(),
-        }
-    }
-
-    fn internal(&self) -> Option<String> {
-        match self {
-            PlayerError::Quota(e) => e.internal(),
-            PlayerError::Store(e) => e.internal(),
-            _ => None,
-        }
-    }
-
-    fn refusal(&self) -> Refusal {
-        match self {
-            PlayerError::Quota(e) => e.refusal(),
-            PlayerError::Store(e) => e.refusal(),
-            _ => Refusal::new(self.code(), self.to_string()),
+            PlayerError::Quota(_) | PlayerError::Store(_) => Code::Internal,
         }
     }
 }
 
 impl Refused for GameError {
-    fn code(&self) -> Code {
+    fn passed_on(&self) -> Option<&dyn Refused> {
+        match self {
+            GameError::Quota(e) => Some(e),
+            GameError::Store(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    fn own_code(&self) -> Code {
         match self {
             GameError::Invalid(refusal) => refusal.code,
             GameError::NotFound => Code::NotFound,
@@ -148,78 +155,56 @@ impl Refused for GameError {
                 Code::TooManyConnections
             }
             GameError::Draining | GameError::Elsewhere(_) => Code::Draining,
-            GameError::Quota(e) => e.code(),
-            GameError::Store(e) => e.code(),
-        }
-    }
-
-    fn internal(&self) -> Option<String> {
-        match self {
-            GameError::Quota(e) => e.internal(),
-            GameError::Store(e) => e.internal(),
-            _ => None,
+            GameError::Quota(_) | GameError::Store(_) => Code::Internal,
         }
     }
 
     fn refusal(&self) -> Refusal {
-        match self {
-            GameError::Invalid(refusal) => refusal.clone(),
-            GameError::Quota(e) => e.refusal(),
-            GameError::Store(e) => e.refusal(),
-            _ => Refusal::new(self.code(), self.to_string()),
+        match (self, self.passed_on()) {
+            (GameError::Invalid(refusal), _) => refusal.clone(),
+            (_, Some(cause)) => cause.refusal(),
+            (_, None) => Refusal::new(self.own_code(), self.to_string()),
         }
     }
 }
 
 impl Refused for LobbyError {
-    fn code(&self) -> Code {
+    fn passed_on(&self) -> Option<&dyn Refused> {
+        match self {
+            LobbyError::Quota(e) => Some(e),
+            LobbyError::Game(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    fn own_code(&self) -> Code {
         match self {
             LobbyError::NoSocket => Code::NoSocket,
             LobbyError::TooManySeeks(_) => Code::TooManySeeks,
             LobbyError::OwnSeek => Code::OwnSeek,
             LobbyError::NoSeek => Code::NotFound,
             LobbyError::TooManySockets(_) => Code::TooManyConnections,
-            LobbyError::Quota(e) => e.code(),
-            LobbyError::Game(e) => e.code(),
-        }
-    }
-
-    fn internal(&self) -> Option<String> {
-        match self {
-            LobbyError::Quota(e) => e.internal(),
-            LobbyError::Game(e) => e.internal(),
-            _ => None,
-        }
-    }
-
-    fn refusal(&self) -> Refusal {
-        match self {
-            LobbyError::Quota(e) => e.refusal(),
-            LobbyError::Game(e) => e.refusal(),
-            _ => Refusal::new(self.code(), self.to_string()),
+            LobbyError::Quota(_) | LobbyError::Game(_) => Code::Internal,
         }
     }
 }
 
 impl Refused for ReplayError {
-    fn code(&self) -> Code {
+    fn passed_on(&self) -> Option<&dyn Refused> {
         match self {
-            ReplayError::Game(e) => e.code(),
-            ReplayError::Unreplayable(_) => Code::Internal,
+            ReplayError::Game(e) => Some(e),
+            ReplayError::Unreplayable(_) => None,
         }
+    }
+
+    fn own_code(&self) -> Code {
+        Code::Internal
     }
 
     fn internal(&self) -> Option<String> {
         match self {
             ReplayError::Game(e) => e.internal(),
             ReplayError::Unreplayable(cause) => Some(cause.clone()),
-        }
-    }
-
-    fn refusal(&self) -> Refusal {
-        match self {
-            ReplayError::Game(e) => e.refusal(),
-            ReplayError::Unreplayable(_) => Refusal::new(Code::Internal, self.to_string()),
         }
     }
 }

@@ -86,6 +86,48 @@ macro_rules! secs {
     };
 }
 
+/// A flag of a whole number within a range, read into a config field by `$from` and shown
+/// by its method `$show`.
+macro_rules! ranged {
+    ($name:literal, $help:literal, $($field:ident).+, $range:expr, $from:path, $show:ident) => {
+        value(
+            $name,
+            "N",
+            $help,
+            |c, flag, v| {
+                c.$($field).+ = $from(within(flag, v, $range)?);
+                Ok(())
+            },
+            |c| c.$($field).+.$show().to_string(),
+        )
+    };
+}
+
+/// A flag of one of a few words, each standing for a value of a config field.
+macro_rules! choice {
+    ($name:literal, $arg:literal, $help:literal, $field:ident, $error:path,
+     [$(($word:literal, $value:expr)),+ $(,)?]) => {
+        value(
+            $name,
+            $arg,
+            $help,
+            |c, _, v| {
+                c.$field = match v {
+                    $($word => $value,)+
+                    other => return Err($error(other.to_owned())),
+                };
+                Ok(())
+            },
+            |c| {
+                $(if c.$field == $value {
+                    return $word.to_owned();
+                })+
+                String::new()
+            },
+        )
+    };
+}
+
 /// Every flag, in the order `--help` lists them.
 pub(super) const FLAGS: &[Flag] = &[
     value(
@@ -133,39 +175,21 @@ pub(super) const FLAGS: &[Flag] = &[
         },
         |c| c.lock_wait.as_millis().to_string(),
     ),
-    value(
+    choice!(
         "--durability",
         "full|normal",
         "full: a commit survives a power cut; normal: it survives a crash of the server, not of the machine",
-        |c, _, v| {
-            c.durability = match v {
-                "full" => Durability::Full,
-                "normal" => Durability::Normal,
-                other => return Err(ConfigError::Durability(other.to_owned())),
-            };
-            Ok(())
-        },
-        |c| match c.durability {
-            Durability::Full => "full".to_owned(),
-            Durability::Normal => "normal".to_owned(),
-        },
+        durability,
+        ConfigError::Durability,
+        [("full", Durability::Full), ("normal", Durability::Normal)]
     ),
-    value(
+    choice!(
         "--log-format",
         "text|json",
         "the log's format on standard error; RUST_LOG filters it (info unless it says)",
-        |c, _, v| {
-            c.log_format = match v {
-                "text" => LogFormat::Text,
-                "json" => LogFormat::Json,
-                other => return Err(ConfigError::LogFormat(other.to_owned())),
-            };
-            Ok(())
-        },
-        |c| match c.log_format {
-            LogFormat::Text => "text".to_owned(),
-            LogFormat::Json => "json".to_owned(),
-        },
+        log_format,
+        ConfigError::LogFormat,
+        [("text", LogFormat::Text), ("json", LogFormat::Json)]
     ),
     value(
         "--metrics-addr",
@@ -205,15 +229,13 @@ pub(super) const FLAGS: &[Flag] = &[
         },
         |c| c.public_url.clone().unwrap_or_default(),
     ),
-    value(
+    ranged!(
         "--lease-secs",
-        "N",
         "a node silent this long has its games taken over by the others (2 to 600)",
-        |c, flag, v| {
-            c.lease = Duration::from_secs(within(flag, v, 2..=600)?);
-            Ok(())
-        },
-        |c| c.lease.as_secs().to_string(),
+        lease,
+        2..=600,
+        Duration::from_secs,
+        as_secs
     ),
     Flag {
         name: "--trusted-proxy",
@@ -242,30 +264,26 @@ pub(super) const FLAGS: &[Flag] = &[
         // Folded into --trusted-proxy's list.
         get: |_| "false".to_owned(),
     },
-    value(
+    ranged!(
         "--ipv6-prefix",
-        "N",
         "an IPv6 client is its first N bits, for the per-address limits",
-        |c, flag, v| {
-            c.address_key.ipv6_prefix = within(flag, v, 0..=128)?;
-            Ok(())
-        },
-        |c| c.address_key.ipv6_prefix.to_string(),
+        address_key.ipv6_prefix,
+        0..=128,
+        std::convert::identity,
+        clone
     ),
     number!(
         "--bot-budget",
         "the ismcts bot's iterations per move",
         bot_budget
     ),
-    value(
+    ranged!(
         "--bot-floor-ms",
-        "N",
         "a bot's move is sent no sooner than N ms after its turn began (0 to 10000)",
-        |c, flag, v| {
-            c.bot_floor = Duration::from_millis(within(flag, v, 0..=10_000)?);
-            Ok(())
-        },
-        |c| c.bot_floor.as_millis().to_string(),
+        bot_floor,
+        0..=10_000,
+        Duration::from_millis,
+        as_millis
     ),
     number!(
         "--connections-per-ip",

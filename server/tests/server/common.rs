@@ -263,6 +263,12 @@ impl Server {
         )
     }
 
+    /// `GET /api/games/{id}`: its status and the summary.
+    pub async fn summary(&self, id: &str) -> (u16, Value) {
+        self.json("GET", &format!("/api/games/{id}"), &Value::Null)
+            .await
+    }
+
     /// Creates a game against a person and joins it: (game, creator's token, joiner's token).
     pub async fn pair(&self, body: Value) -> (String, String, String) {
         let (status, created) = self.json("POST", "/api/games", &body).await;
@@ -505,6 +511,15 @@ pub async fn register(server: &Server, name: &str) -> String {
     assert_eq!(status, 201, "{reply}");
     assert_eq!(reply["name"], name);
     reply["key"].as_str().unwrap().to_owned()
+}
+
+/// Registers each of `names`; their keys, in order.
+pub async fn register_all<const N: usize>(server: &Server, names: [&str; N]) -> [String; N] {
+    let mut keys = Vec::with_capacity(N);
+    for name in names {
+        keys.push(register(server, name).await);
+    }
+    keys.try_into().expect("a key for each name")
 }
 
 /// An open socket at `path`.

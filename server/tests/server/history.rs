@@ -6,7 +6,7 @@ use salpakan::Side;
 use salpakan_server::rating::glicko::Glicko;
 use serde_json::{Value, json};
 
-use crate::common::{Server, as_player, database, random_game, register, start};
+use crate::common::{Server, as_player, database, random_game, register, register_all, start};
 
 /// How a test game ends.
 #[derive(Clone, Copy)]
@@ -95,11 +95,7 @@ fn ids(list: &Value) -> Vec<String> {
 #[tokio::test]
 async fn ratings_move_by_glicko_2_and_each_player_lists_its_finished_games() {
     let server = start(61).await;
-    let [ana, ben, cy] = [
-        register(&server, "ana").await,
-        register(&server, "ben").await,
-        register(&server, "cyd").await,
-    ];
+    let [ana, ben, cy] = register_all(&server, ["ana", "ben", "cyd"]).await;
     // Ana beats Ben (rated): both from 1500 / 350 / 0.06.
     let first = play(&server, &ana, &ben, true, End::BlackResigns).await;
     let (a1, b1) = Glicko::game(Glicko::NEW, Glicko::NEW, 1.0);
@@ -188,10 +184,7 @@ async fn ratings_move_by_glicko_2_and_each_player_lists_its_finished_games() {
 #[tokio::test]
 async fn the_leaderboard_lists_settled_ratings_highest_first() {
     let server = start(62).await;
-    let [ana, ben] = [
-        register(&server, "ana").await,
-        register(&server, "ben").await,
-    ];
+    let [ana, ben] = register_all(&server, ["ana", "ben"]).await;
     let (_, empty) = get(&server, "/api/leaderboard").await;
     assert_eq!(empty, json!({"players": []}), "nobody settled yet");
     // Ana wins two of three, again and again, until both are settled.
@@ -382,10 +375,7 @@ async fn a_finished_games_replay_is_the_engines_and_a_game_in_play_has_none() {
     let first = server.http("GET", &path, "").await;
     assert_eq!(first, server.http("GET", &path, "").await);
     // A game in play: refused as its record is; an aborted one and none at all: 404.
-    let [ana, ben] = [
-        register(&server, "ana").await,
-        register(&server, "ben").await,
-    ];
+    let [ana, ben] = register_all(&server, ["ana", "ben"]).await;
     let in_play = play(&server, &ana, &ben, true, End::InPlay).await;
     let aborted = play(&server, &ana, &ben, true, End::Aborted).await;
     for (game, status) in [

@@ -8,7 +8,8 @@ use salpakan_server::client::request_as;
 use serde_json::{Value, json};
 
 use crate::common::{
-    as_player, database, player_socket, quiet_for, random_game, register, socket, start, start_on,
+    as_player, database, player_socket, quiet_for, random_game, register, register_all, socket,
+    start, start_on,
 };
 
 #[tokio::test]
@@ -139,11 +140,7 @@ async fn names_keys_and_profiles() {
 #[tokio::test]
 async fn two_accepts_at_once_make_one_game_and_paired_reaches_only_its_player() {
     let server = start(42).await;
-    let [owner, a, b] = [
-        register(&server, "owner").await,
-        register(&server, "alice").await,
-        register(&server, "bruno").await,
-    ];
+    let [owner, a, b] = register_all(&server, ["owner", "alice", "bruno"]).await;
     // No socket, no seek.
     let seek_body = json!({"clock": {"initial_ms": 300000, "increment_ms": 3000}, "rated": true});
     let (status, reply) = as_player(&server, Some(&owner), "POST", "/api/seeks", &seek_body).await;
@@ -293,9 +290,7 @@ async fn the_pool_pairs_only_within_a_clock() {
         "ben waits in another pool"
     );
     let game = ana["game"].as_str().unwrap();
-    let (_, summary) = server
-        .json("GET", &format!("/api/games/{game}"), &Value::Null)
-        .await;
+    let (_, summary) = server.summary(&game).await;
     assert_eq!(
         summary["clock"],
         json!({"white_ms": 300000, "black_ms": 300000, "running": null})
@@ -309,10 +304,7 @@ async fn the_pool_pairs_only_within_a_clock() {
 #[tokio::test]
 async fn named_games_are_counted_and_rated_ones_need_keys() {
     let server = start(44).await;
-    let [w, b] = [
-        register(&server, "white_one").await,
-        register(&server, "black_one").await,
-    ];
+    let [w, b] = register_all(&server, ["white_one", "black_one"]).await;
     // Anonymous rated: refused; a rated game against a bot is fine.
     let (status, reply) =
         as_player(&server, None, "POST", "/api/games", &json!({"rated": true})).await;
@@ -394,10 +386,7 @@ async fn killed_the_server_keeps_players_and_games_and_withdraws_seeks() {
         (crate::common::Killed(child), server)
     };
     let (mut child, server) = spawn();
-    let [a, b] = [
-        register(&server, "rosa").await,
-        register(&server, "tomas").await,
-    ];
+    let [a, b] = register_all(&server, ["rosa", "tomas"]).await;
     let _sockets = [
         player_socket(&server, &a).await,
         player_socket(&server, &b).await,
@@ -500,9 +489,7 @@ async fn a_player_alone_in_a_pool_plays_a_server_bot() {
     assert_eq!(status, 202);
     let paired = mine.until("paired").await;
     let game = paired["game"].as_str().unwrap();
-    let (_, summary) = server
-        .json("GET", &format!("/api/games/{game}"), &Value::Null)
-        .await;
+    let (_, summary) = server.summary(&game).await;
     let side = paired["side"].as_str().unwrap();
     let bot = if side == "white" { "black" } else { "white" };
     assert_eq!(summary["players"][bot], "bot");

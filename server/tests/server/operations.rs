@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use crate::common::{
     Killed, Server, Table, as_player, cells, database, exec, player_socket, postgres_host,
-    query_int, random_game, register, scratch, socket, spawn_binary, stored_text,
+    query_int, random_game, register_all, scratch, socket, spawn_binary, stored_text,
 };
 
 const BINARY: &str = env!("CARGO_BIN_EXE_salpakan-server");
@@ -217,10 +217,7 @@ async fn a_whole_runs_log_holds_no_secret_and_its_metrics_count_what_it_did() {
     let mut secrets: Vec<String> = Vec::new();
 
     // Two players; a seek accepted: a game in its setup, its tokens sent on player sockets.
-    let [rosa, tomas] = [
-        register(&server, "rosa").await,
-        register(&server, "tomas").await,
-    ];
+    let [rosa, tomas] = register_all(&server, ["rosa", "tomas"]).await;
     secrets.extend([rosa.clone(), tomas.clone()]);
     let mut sockets = [
         player_socket(&server, &rosa).await,
@@ -695,9 +692,7 @@ async fn a_backup_under_load_restores_to_a_server_whose_games_all_finish() {
         seats[0].send(&json!({"t": "resign"})).await;
         let over = seats[1].until("over").await;
         assert_eq!(over["status"]["reason"], "resignation");
-        let (status, summary) = server
-            .json("GET", &format!("/api/games/{id}"), &Value::Null)
-            .await;
+        let (status, summary) = server.summary(&id).await;
         assert_eq!((status, summary["phase"].as_str()), (200, Some("over")));
     }
 }

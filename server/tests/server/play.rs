@@ -69,9 +69,7 @@ async fn a_game_to_its_end_reveals_both_formations_in_the_record() {
         .http("GET", &format!("/api/games/{id}/record"), "")
         .await;
     assert_eq!((status, text.as_str()), (200, record));
-    let (status, summary) = server
-        .json("GET", &format!("/api/games/{id}"), &Value::Null)
-        .await;
+    let (status, summary) = server.summary(&id).await;
     assert_eq!(status, 200);
     assert_eq!(summary["phase"], "over");
     assert_eq!(summary["ply"], n);
@@ -151,9 +149,7 @@ async fn bot_seats_play_with_their_own_knowledge_to_the_end() {
                 plies += 1;
             }
         }
-        let (_, summary) = server
-            .json("GET", &format!("/api/games/{id}"), &Value::Null)
-            .await;
+        let (_, summary) = server.summary(&id).await;
         assert_eq!(
             summary["players"],
             json!({"white": "human", "black": "bot"}),
@@ -247,9 +243,7 @@ async fn creating_validates_every_field() {
     let (status, created) = server.json("POST", "/api/games", &rules).await;
     assert_eq!(status, 201);
     let id = created["game"].as_str().unwrap();
-    let (_, summary) = server
-        .json("GET", &format!("/api/games/{id}"), &Value::Null)
-        .await;
+    let (_, summary) = server.summary(&id).await;
     assert_eq!(
         summary["clock"],
         json!({"white_ms": 60000, "black_ms": 60000, "running": null})

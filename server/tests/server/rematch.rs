@@ -3,7 +3,7 @@
 //! a bot accepts at once; a seat that asks again gets a fresh token for its seat.
 
 use salpakan::Side;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::common::{Table, random_game, start};
 
@@ -42,9 +42,7 @@ async fn both_seats_ask_and_each_gets_only_its_own_seat_in_the_other_colour() {
     let made = spectator.until("rematch-made").await;
     assert!(spectator.transcript.iter().all(|f| !f.contains("token")));
     let id = made["game"].as_str().unwrap();
-    let (_, summary) = server
-        .json("GET", &format!("/api/games/{id}"), &Value::Null)
-        .await;
+    let (_, summary) = server.summary(&id).await;
     assert_eq!(summary["first"], "black", "the same colour moves first");
     assert_eq!(summary["setup_ms"], 60000);
     assert_eq!(summary["clock"]["white_ms"], 120000);
@@ -92,9 +90,7 @@ async fn a_bot_accepts_at_once() {
     let mine = seat.until("rematch").await;
     assert_eq!(mine["side"], "black");
     let next = mine["game"].as_str().unwrap();
-    let (_, summary) = server
-        .json("GET", &format!("/api/games/{next}"), &Value::Null)
-        .await;
+    let (_, summary) = server.summary(&next).await;
     assert_eq!(
         summary["players"],
         json!({"white": "bot", "black": "human"})
