@@ -290,7 +290,7 @@ async fn the_pool_pairs_only_within_a_clock() {
         "ben waits in another pool"
     );
     let game = ana["game"].as_str().unwrap();
-    let (_, summary) = server.summary(&game).await;
+    let (_, summary) = server.summary(game).await;
     assert_eq!(
         summary["clock"],
         json!({"white_ms": 300000, "black_ms": 300000, "running": null})
@@ -489,7 +489,7 @@ async fn a_player_alone_in_a_pool_plays_a_server_bot() {
     assert_eq!(status, 202);
     let paired = mine.until("paired").await;
     let game = paired["game"].as_str().unwrap();
-    let (_, summary) = server.summary(&game).await;
+    let (_, summary) = server.summary(game).await;
     let side = paired["side"].as_str().unwrap();
     let bot = if side == "white" { "black" } else { "white" };
     assert_eq!(summary["players"][bot], "bot");

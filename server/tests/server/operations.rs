@@ -692,7 +692,7 @@ async fn a_backup_under_load_restores_to_a_server_whose_games_all_finish() {
         seats[0].send(&json!({"t": "resign"})).await;
         let over = seats[1].until("over").await;
         assert_eq!(over["status"]["reason"], "resignation");
-        let (status, summary) = server.summary(&id).await;
+        let (status, summary) = server.summary(id).await;
         assert_eq!((status, summary["phase"].as_str()), (200, Some("over")));
     }
 }

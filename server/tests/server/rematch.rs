@@ -42,7 +42,7 @@ async fn both_seats_ask_and_each_gets_only_its_own_seat_in_the_other_colour() {
     let made = spectator.until("rematch-made").await;
     assert!(spectator.transcript.iter().all(|f| !f.contains("token")));
     let id = made["game"].as_str().unwrap();
-    let (_, summary) = server.summary(&id).await;
+    let (_, summary) = server.summary(id).await;
     assert_eq!(summary["first"], "black", "the same colour moves first");
     assert_eq!(summary["setup_ms"], 60000);
     assert_eq!(summary["clock"]["white_ms"], 120000);
@@ -90,7 +90,7 @@ async fn a_bot_accepts_at_once() {
     let mine = seat.until("rematch").await;
     assert_eq!(mine["side"], "black");
     let next = mine["game"].as_str().unwrap();
-    let (_, summary) = server.summary(&next).await;
+    let (_, summary) = server.summary(next).await;
     assert_eq!(
         summary["players"],
         json!({"white": "bot", "black": "human"})

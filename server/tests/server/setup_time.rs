@@ -47,7 +47,7 @@ async fn setup_ms_is_checked_and_shown() {
         .await;
     assert_eq!(status, 201);
     let id = created["game"].as_str().unwrap();
-    let (_, summary) = server.summary(&id).await;
+    let (_, summary) = server.summary(id).await;
     assert_eq!(summary["setup_ms"], 60_000);
     // One seat taken: the setup time does not run yet.
     let mut seat = server.seat(id, created["token"].as_str()).await;

@@ -228,7 +228,7 @@ async fn an_unreadable_game_is_quarantined_and_the_rest_start() {
     );
     let server = start_on(db.clone(), 34, |_| {}).await;
     for (id, status) in [(&ids[0], 404), (&ids[1], 404), (&ids[2], 200)] {
-        let (got, _) = server.summary(&id).await;
+        let (got, _) = server.summary(id).await;
         assert_eq!(got, status, "game {id}");
     }
     server.stop().await;
