@@ -92,7 +92,7 @@ fn zero() {
     }
 }
 
-/// The counters of sockets closed with each of `codes` at 0 from the start, as [`zero`]
+/// The counters of sockets closed with each of `codes` at 0 from the start, as the others are
 /// does for the others.
 pub fn zero_closes(codes: impl IntoIterator<Item = u16>) {
     for code in codes {

@@ -1,5 +1,5 @@
 //! The server's settings: where it listens, its database, and its limits, from the command
-//! line and the environment ([`flags`]: every flag declared once).
+//! line and the environment (`flags.rs`: every flag declared once).
 
 mod flags;
 

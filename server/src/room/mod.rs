@@ -4,7 +4,7 @@
 //! is a [`Command`], [`Room::decide`]d into [`Event`]s (or refused with a [`Refusal`],
 //! changing nothing), and [`Room::apply`] is the one place an event changes the room;
 //! [`Room::restore`] folds `apply` over the stored events. The async layer
-//! ([`crate::hub`]) commits new events to the database before anyone hears of them.
+//! ([`crate::services::games`]) commits new events to the database before anyone hears of them.
 //!
 //! What leaves a room towards a client is built by [`Room::render`] and [`Room::state`] from
 //! the recipient's [`View`](salpakan::View) (or the [`PublicView`](salpakan::PublicView))

@@ -335,7 +335,7 @@ impl Lobby {
     /// `POST /api/seeks` by `player` from `ip`.
     ///
     /// # Errors
-    /// [`LobbyError::Invalid`] for settings out of range, [`LobbyError::NoSocket`] without an open
+    /// [`LobbyError::Game`] for settings out of range, [`LobbyError::NoSocket`] without an open
     /// player socket, [`LobbyError::TooManySeeks`] past the player's or the address's seeks.
     pub fn create_seek(
         &self,
@@ -472,7 +472,7 @@ impl Lobby {
     /// rating; both then hear `paired` on their player sockets.
     ///
     /// # Errors
-    /// [`LobbyError::Invalid`] for a clock out of range, [`LobbyError::NoSocket`] without an open
+    /// [`LobbyError::Game`] for a clock out of range, [`LobbyError::NoSocket`] without an open
     /// player socket, or the game's creation's errors.
     pub async fn join_pool(
         self: &Arc<Lobby>,

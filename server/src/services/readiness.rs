@@ -16,7 +16,7 @@ const PROBE_KEPT: Duration = Duration::from_secs(1);
 const PROBE: Duration = Duration::from_secs(2);
 
 /// The flags of readiness, and the last probe of the database (one at a time, its answer
-/// kept for [`PROBE_KEPT`]: a client asking often costs the database nothing more).
+/// kept for a second: a client asking often costs the database nothing more).
 pub struct Readiness {
     store: Store,
     ready: AtomicBool,

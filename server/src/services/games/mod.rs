@@ -3,7 +3,7 @@
 //! recipient. One writer per game (the room's lock); games share nothing but the database's
 //! writer thread.
 //!
-//! - [`live`]: a game in memory and its one lock;
+//! - `live`: a game in memory and its one lock;
 //! - `seats`: sockets attached and detached, a frame handled, events committed then sent,
 //!   presence told;
 //! - `open`: games made (`create`, and for the lobby and the rematch) and joined;
