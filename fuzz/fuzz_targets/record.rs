@@ -21,11 +21,16 @@ fuzz_target!(|data: &[u8]| {
                     }
                 }
                 for side in Side::ALL {
-                    let end = replay.beliefs(replay.plies(), side).expect("the end's beliefs");
+                    let end = replay
+                        .beliefs(replay.plies(), side)
+                        .expect("the end's beliefs");
                     assert_eq!(end, game.beliefs(side).expect("the game's beliefs"));
                 }
             }
-            Err(_) => assert!(game.setup(Side::White).is_none(), "a game with setups replays"),
+            Err(_) => assert!(
+                game.setup(Side::White).is_none(),
+                "a game with setups replays"
+            ),
         }
     }
 });

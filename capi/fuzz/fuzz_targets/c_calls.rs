@@ -63,8 +63,14 @@ fuzz_target!(|data: &[u8]| {
                     let (mut white, mut black) = ([0u8; 72], [0u8; 72]);
                     let seed = bytes.u64();
                     let rows = 3 + (seed & 1) as u8;
-                    assert_eq!(salpakan_random_setup(0, rows, seed, white.as_mut_ptr()), SalpakanResult::Ok);
-                    assert_eq!(salpakan_random_setup(1, rows, !seed, black.as_mut_ptr()), SalpakanResult::Ok);
+                    assert_eq!(
+                        salpakan_random_setup(0, rows, seed, white.as_mut_ptr()),
+                        SalpakanResult::Ok
+                    );
+                    assert_eq!(
+                        salpakan_random_setup(1, rows, !seed, black.as_mut_ptr()),
+                        SalpakanResult::Ok
+                    );
                     let rules = SalpakanRules {
                         setup_rows: rows,
                         move_limit: (seed >> 8) as u16 % 64,
@@ -102,7 +108,10 @@ fuzz_target!(|data: &[u8]| {
                     );
                     if r == SalpakanResult::Ok && count > 0 {
                         let mv = moves[usize::from(arg) % count];
-                        assert_eq!(salpakan_game_play(game, mv, std::ptr::null_mut()), SalpakanResult::Ok);
+                        assert_eq!(
+                            salpakan_game_play(game, mv, std::ptr::null_mut()),
+                            SalpakanResult::Ok
+                        );
                         continue;
                     }
                     r
@@ -239,7 +248,10 @@ fuzz_target!(|data: &[u8]| {
                     );
                     assert_eq!(state(back).0, *record);
                     salpakan_game_free(back);
-                    assert_eq!(salpakan_game_from_text(text.as_ptr().cast(), &mut back), SalpakanResult::Ok);
+                    assert_eq!(
+                        salpakan_game_from_text(text.as_ptr().cast(), &mut back),
+                        SalpakanResult::Ok
+                    );
                     assert_eq!(state(back).1, *text);
                     salpakan_game_free(back);
                     continue;
@@ -266,7 +278,10 @@ fuzz_target!(|data: &[u8]| {
                         winner: 9,
                         reason: 9,
                     };
-                    assert_eq!(salpakan_game_side_to_move(game, &mut side), SalpakanResult::Ok);
+                    assert_eq!(
+                        salpakan_game_side_to_move(game, &mut side),
+                        SalpakanResult::Ok
+                    );
                     assert_eq!(salpakan_game_status(game, &mut status), SalpakanResult::Ok);
                     assert!(side < 2 && status.state < 3);
                     continue;

@@ -34,7 +34,9 @@ fn seen(room: &Room) -> (u64, u64, String, String, Vec<String>) {
 
 /// Everything every recipient sees.
 fn seen_by_all(room: &Room, now: Instant) -> Vec<String> {
-    ALL.iter().map(|&to| room.state(to, now).to_json()).collect()
+    ALL.iter()
+        .map(|&to| room.state(to, now).to_json())
+        .collect()
 }
 
 /// Whether `frame`, sent to `side`, shows a rank of the enemy's.
@@ -127,7 +129,11 @@ fuzz_target!(|data: &[u8]| {
                 }
                 Answer::Rematch(_) => {
                     assert_eq!(room.version(), version);
-                    assert_eq!(seen(&room), before, "asking for a rematch's seat changed the game");
+                    assert_eq!(
+                        seen(&room),
+                        before,
+                        "asking for a rematch's seat changed the game"
+                    );
                 }
                 Answer::Replay(frames) => {
                     assert_eq!(room.version(), version);

@@ -44,7 +44,9 @@ fuzz_target!(|data: &[u8]| {
             if let Some(request) = round_trip::<RegisterRequest>(text) {
                 let name = &request.name;
                 let allowed = (3..=20).contains(&name.len())
-                    && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+                    && name
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
                 assert_eq!(valid_name(name), allowed);
             }
         }
@@ -57,7 +59,10 @@ fuzz_target!(|data: &[u8]| {
             if let Some(request) = round_trip::<PoolRequest>(text) {
                 let rated = request.rated.unwrap_or(false);
                 let name = salpakan_server::services::lobby::pool_name(request.clock, rated);
-                assert_eq!(name, salpakan_server::services::lobby::pool_name(request.clock, rated));
+                assert_eq!(
+                    name,
+                    salpakan_server::services::lobby::pool_name(request.clock, rated)
+                );
                 assert_eq!(name.ends_with(" rated"), rated);
             }
         }
@@ -68,7 +73,7 @@ fuzz_target!(|data: &[u8]| {
         }
         _ => {
             let _ = round_trip::<PlayerClientMessage>(text);
-            let answer = salpakan_server::lobby_socket::answer(text);
+            let answer = salpakan_server::socket::lobby::answer(text);
             let frame: LobbyMessage = serde_json::from_str(&answer).expect("a contract frame");
             let ping = serde_json::from_str::<PlayerClientMessage>(text)
                 .is_ok_and(|m| m == PlayerClientMessage::Ping);
