@@ -312,6 +312,16 @@ fn knowledge(c: &mut Criterion) {
     c.bench_function("formation/a classic setup", |b| {
         b.iter(|| salpakan::Setup::sample_with(Side::Black, Rules::default(), &classic, &mut rng))
     });
+    // Making a formation checks its weights by a matching; its sums wait for the first use.
+    c.bench_function("formation/made: classic tempered by 0.5", |b| {
+        b.iter(|| black_box(&classic).tempered(0.5).expect("a valid power"))
+    });
+    c.bench_function("formation/made, then its first setup (the sums)", |b| {
+        b.iter(|| {
+            let hedged = black_box(&classic).tempered(0.5).expect("a valid power");
+            salpakan::Setup::sample_with(Side::Black, Rules::default(), &hedged, &mut rng)
+        })
+    });
     let beliefs: Vec<_> = games
         .iter()
         .map(|g| g.beliefs(Side::White).expect("consistent"))

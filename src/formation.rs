@@ -61,8 +61,9 @@ pub struct Formation {
     guarded_flag: bool,
     /// A hash of the weights and the guard, naming the formation in the trackers' caches.
     fingerprint: u64,
-    /// The product form's sums for a zone of 3 and of 4 rows, made when first needed.
-    sums: [OnceLock<Option<Arc<Weighted>>>; 2],
+    /// The product form's sums for a zone of 3 and of 4 rows, made when first needed and
+    /// shared by every clone (the built-ins hand out clones).
+    sums: Arc<[OnceLock<Option<Arc<Weighted>>>; 2]>,
 }
 
 /// Why a formation's weights were refused.
@@ -224,11 +225,57 @@ impl Formation {
         for rows in [3, 4] {
             let back_flag =
                 (0..9).any(|file| formation.weight(Some(Rank::Flag), 0, file, rows) > 0.0);
-            if formation.sums(rows).is_none() || (guarded_flag && !back_flag) {
+            if !formation.has_setup(rows) || (guarded_flag && !back_flag) {
                 return Err(FormationError::NoSetup { rows });
             }
         }
         Ok(formation)
+    }
+
+    /// Whether some setup of a zone of `rows` rows has a positive weight, so that its exact
+    /// sums exist. A matching of squares to pieces settles it at once, and the sums wait for
+    /// their first use (each is a pass over every setup); only weights so far apart that a
+    /// product of them could underflow have their sums made now, to decide.
+    fn has_setup(&self, rows: u8) -> bool {
+        self.can_fill(rows) && (self.cannot_underflow(rows) || self.sums(rows).is_some())
+    }
+
+    /// Whether the zone's squares can each take a piece or stay empty, every rank its count
+    /// of times, each square only what weighs more than 0 there: a bipartite matching of the
+    /// squares to the army's pieces and the holes (augmenting paths).
+    fn can_fill(&self, rows: u8) -> bool {
+        let squares = usize::from(rows) * 9;
+        let table = &self.tables[usize::from(rows - 3)];
+        let mut slots: Vec<usize> = Rank::ALL
+            .iter()
+            .flat_map(|rank| std::iter::repeat_n(rank.index(), usize::from(rank.count())))
+            .collect();
+        slots.resize(squares, EMPTY);
+        let mut holder = vec![usize::MAX; squares];
+        (0..squares).all(|square| {
+            let mut seen = vec![false; squares];
+            augment(
+                square,
+                &|slot, square| table[slots[slot]][square] > 0.0,
+                &mut holder,
+                &mut seen,
+            )
+        })
+    }
+
+    /// Whether every product of the zone's weights, each square's row scaled to a largest
+    /// weight of 1 as the sums scale it, is a normal number: the sums cannot then lose a setup.
+    fn cannot_underflow(&self, rows: u8) -> bool {
+        let table = &self.tables[usize::from(rows - 3)];
+        let log_floor: f64 = (0..usize::from(rows) * 9)
+            .map(|square| {
+                let column = table.iter().map(|row| row[square]);
+                let top = column.clone().fold(0.0, f64::max);
+                let least = column.filter(|&w| w > 0.0).fold(top, f64::min);
+                if top > 0.0 { (least / top).ln() } else { 0.0 }
+            })
+            .sum();
+        log_floor > f64::MIN_POSITIVE.ln() + 64.0 * std::f64::consts::LN_2
     }
 
     /// A built-in formation (its weights are valid by construction).
@@ -398,6 +445,27 @@ impl Setup {
     ) -> Setup {
         formation.sample(side, rules, rng)
     }
+}
+
+/// Kuhn's augmenting path from `square`: gives it a slot it `fits`, moving the slots' holders
+/// on where they can go; `holder[slot]` is the square holding each slot (`usize::MAX` none).
+fn augment(
+    square: usize,
+    fits: &dyn Fn(usize, usize) -> bool,
+    holder: &mut [usize],
+    seen: &mut [bool],
+) -> bool {
+    for slot in 0..holder.len() {
+        if seen[slot] || !fits(slot, square) {
+            continue;
+        }
+        seen[slot] = true;
+        if holder[slot] == usize::MAX || augment(holder[slot], fits, holder, seen) {
+            holder[slot] = square;
+            return true;
+        }
+    }
+    false
 }
 
 impl FromStr for Formation {
@@ -604,10 +672,11 @@ mod tests {
                 assert!((quarter.weight(kind, depth, file, 4) - q).abs() < 1e-12);
             }
         }
-        // The Flag's chance of the back row falls with the power, from classic's to a third.
-        let chances: Vec<f64> = [1.0, 0.5, 0.25, 0.0]
-            .iter()
-            .map(|&power| back_flag(&classic.tempered(power).unwrap()))
+        // The Flag's chance of the back row falls with the power, from classic's to a third
+        // (powers 1, 0.5, 0.25 and 0: the formations made above, whose sums are kept).
+        let chances: Vec<f64> = [&classic, &half, &direct, &flat]
+            .into_iter()
+            .map(back_flag)
             .collect();
         assert!(chances.windows(2).all(|w| w[0] > w[1]), "{chances:?}");
         assert!(chances[0] > 0.8, "{chances:?}");
@@ -669,6 +738,48 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(err, FormationError::NoSetup { rows: 3 });
+        // Every square may take something, yet the two Spies have one square between them.
+        let one_spy_square = |kind, depth, file, _| match kind {
+            Some(Rank::Spy) if (depth, file) != (1, 1) => 0.0,
+            _ => 1.0,
+        };
+        let err = Formation::new(one_spy_square, false).unwrap_err();
+        assert_eq!(err, FormationError::NoSetup { rows: 3 });
+        // Two squares for them: a setup exists, and the matching agrees with the exact sums.
+        let two = Formation::new(
+            |kind, depth, file, rows| {
+                if (depth, file) == (2, 7) {
+                    1.0
+                } else {
+                    one_spy_square(kind, depth, file, rows)
+                }
+            },
+            false,
+        )
+        .unwrap();
+        let p = two.probabilities(Side::White, Rules::default());
+        let spies: f64 = p.iter().map(|row| row[Rank::Spy.index()]).sum();
+        assert!((spies - 2.0).abs() < 1e-9, "{spies}");
+        for square in ["b2", "h3"] {
+            let square: Square = square.parse().unwrap();
+            assert!((p[square.index()][Rank::Spy.index()] - 1.0).abs() < 1e-9);
+        }
+        // Weights whose every setup weighs less than the smallest double are no setup either:
+        // the sums, made at once for such weights, decide.
+        let err = Formation::new(
+            |kind, _, _, _| if kind.is_some() { 1e-300 } else { 1.0 },
+            false,
+        )
+        .unwrap_err();
+        assert_eq!(err, FormationError::NoSetup { rows: 3 });
+        let faint = Formation::new(
+            |kind, _, _, _| if kind.is_some() { 1e-13 } else { 1.0 },
+            false,
+        )
+        .unwrap();
+        let p = faint.probabilities(Side::Black, Rules::default());
+        let pieces: f64 = p.iter().flatten().sum();
+        assert!((pieces - 21.0).abs() < 1e-9, "{pieces}");
         assert_eq!(
             "Classic".parse::<Formation>().unwrap(),
             Formation::classic()

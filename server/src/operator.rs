@@ -19,9 +19,9 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use metrics_exporter_prometheus::PrometheusHandle;
-use serde::Serialize;
 use serde_json::json;
 
+use crate::http::reply::json as reply;
 use crate::services::Services;
 use crate::store;
 
@@ -58,11 +58,6 @@ async fn render(State(op): State<Operator>) -> Response {
         handle.render(),
     )
         .into_response()
-}
-
-fn reply(status: StatusCode, body: &impl Serialize) -> Response {
-    let text = serde_json::to_string(body).unwrap_or_default();
-    (status, [(header::CONTENT_TYPE, "application/json")], text).into_response()
 }
 
 async fn games(State(op): State<Operator>) -> Response {

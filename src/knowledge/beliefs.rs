@@ -339,6 +339,8 @@ mod tests {
 
     #[test]
     fn a_uniform_prior_is_the_plain_count() {
+        // Made once: a formation costs two exact sums over every setup of a zone.
+        let flat = Formation::new(|_, _, _, _| 2.5, false).unwrap();
         for tracker in trackers() {
             // Bit for bit: the same beliefs.
             assert_eq!(
@@ -347,7 +349,6 @@ mod tests {
             );
             // And the weighted sums themselves, forced with equal weights, agree with the
             // class count to rounding: two independent exact methods.
-            let flat = Formation::new(|_, _, _, _| 2.5, false).unwrap();
             let prior = tracker.prior_sums(&flat);
             let plain = tracker.counts().unwrap();
             for (w, c) in prior.sums().unwrap().marginals.iter().zip(plain.marginals) {

@@ -23,7 +23,7 @@ use tokio_tungstenite::tungstenite;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
 use super::extract::{CLIENT, NODE_KEY, carries_key, client_ip};
-use super::reply::ApiError;
+use super::reply::{ApiError, json};
 use super::route::Owner;
 use crate::services::Services;
 use crate::services::games::{GameError, Place};
@@ -52,12 +52,7 @@ fn unreachable() -> Response {
         Code::Draining,
         "the game's server did not answer; try again shortly",
     );
-    (
-        StatusCode::SERVICE_UNAVAILABLE,
-        [(header::CONTENT_TYPE, "application/json")],
-        serde_json::to_string(&refusal.body()).unwrap_or_default(),
-    )
-        .into_response()
+    json(StatusCode::SERVICE_UNAVAILABLE, &refusal.body())
 }
 
 impl Forwarder {

@@ -6,12 +6,12 @@ use std::sync::Arc;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::{Path, Query, State};
-use axum::http::{StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::StatusCode;
+use axum::response::Response;
 use axum::routing::{get, post};
 
 use super::extract::{Body, Client, MaybePlayer};
-use super::reply::{ApiError, json};
+use super::reply::{ApiError, JSON, json, rendered};
 use super::route::{Owner, Route, route};
 use crate::services::Services;
 use crate::wire::{Code, CreateRequest, JoinRequest};
@@ -60,12 +60,7 @@ async fn record(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let text = services.games.record(&id).await?;
-    Ok((
-        StatusCode::OK,
-        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-        text,
-    )
-        .into_response())
+    Ok(rendered(StatusCode::OK, "text/plain; charset=utf-8", text))
 }
 
 async fn replay(
@@ -73,12 +68,7 @@ async fn replay(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let reply = services.replays.replay(&id).await?;
-    Ok((
-        StatusCode::OK,
-        [(header::CONTENT_TYPE, "application/json")],
-        reply.to_string(),
-    )
-        .into_response())
+    Ok(rendered(StatusCode::OK, JSON, &*reply))
 }
 
 async fn socket(

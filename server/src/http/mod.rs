@@ -21,8 +21,8 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::http::{StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::StatusCode;
+use axum::response::Response;
 use axum::routing::any;
 use tower_http::services::ServeDir;
 
@@ -76,13 +76,12 @@ async fn method_not_allowed() -> ApiError {
 }
 
 async fn no_page() -> Response {
-    (
+    reply::rendered(
         StatusCode::OK,
-        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        "text/plain; charset=utf-8",
         "salpakan-server: the API is at /api. To serve the page, build it (scripts/build-npm) \
          and start the server with --static web/dist.\n",
     )
-        .into_response()
 }
 
 /// The server's routes over `services`.

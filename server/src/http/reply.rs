@@ -11,7 +11,19 @@ use crate::wire::{Code, Refusal};
 /// A reply: a typed body as JSON with its status.
 pub fn json(status: StatusCode, body: &impl Serialize) -> Response {
     let text = serde_json::to_string(body).unwrap_or_default();
-    (status, [(header::CONTENT_TYPE, "application/json")], text).into_response()
+    rendered(status, JSON, text)
+}
+
+/// The content type of a JSON reply.
+pub const JSON: &str = "application/json";
+
+/// A reply of a body already rendered, with its status and content type.
+pub fn rendered(
+    status: StatusCode,
+    content_type: &'static str,
+    body: impl Into<String>,
+) -> Response {
+    (status, [(header::CONTENT_TYPE, content_type)], body.into()).into_response()
 }
 
 /// A refusal as the contract's error reply, with its HTTP status.

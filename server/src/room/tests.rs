@@ -50,13 +50,19 @@ fn draw(room: &mut Room, side: Side, now: Instant) -> Result<Change, Refusal> {
     room.execute(&Command::Draw { side }, now)
 }
 
+/// A room of `spec` made at `now`, with a minute's abandon grace and 100 messages a window.
+fn room_of(spec: Spec, now: Instant) -> Room {
+    Room::new(spec, Duration::from_secs(60), 100, now)
+}
+
+/// A room where White is a person and Black the random bot.
+fn against_a_bot(now: Instant) -> Room {
+    let bot = Player::Bot(salpakan::Bot::Agent(salpakan::AgentKind::Random));
+    room_of(spec([Player::Human, bot], None), now)
+}
+
 fn started(clock: Option<ClockSettings>, now: Instant) -> Room {
-    let mut room = Room::new(
-        spec([Player::Human; 2], clock),
-        Duration::from_secs(60),
-        100,
-        now,
-    );
+    let mut room = room_of(spec([Player::Human; 2], clock), now);
     set_up(&mut room, Side::White, 1, now).unwrap();
     set_up(&mut room, Side::Black, 2, now).unwrap();
     room
@@ -261,12 +267,7 @@ fn no_clock_runs_while_the_server_is_down() {
 #[test]
 fn a_game_expires_only_in_its_setup_phase() {
     let now = Instant::now();
-    let mut room = Room::new(
-        spec([Player::Human; 2], None),
-        Duration::from_secs(60),
-        100,
-        now,
-    );
+    let mut room = room_of(spec([Player::Human; 2], None), now);
     assert_eq!(room.deadline(), None, "no expiry until one is set");
     assert!(!room.setup_expired(now + Duration::from_secs(1_000_000)));
     // Created at 0 ms, seen at 4 s of wall time: 6 s are left of a 10 s expiry.
@@ -372,18 +373,7 @@ fn a_stored_game_that_breaks_the_rules_is_refused_naming_the_event() {
 #[test]
 fn the_bots_formation_and_its_moves_come_from_separate_streams() {
     let now = Instant::now();
-    let mut room = Room::new(
-        spec(
-            [
-                Player::Human,
-                Player::Bot(salpakan::Bot::Agent(salpakan::AgentKind::Random)),
-            ],
-            None,
-        ),
-        Duration::from_secs(60),
-        100,
-        now,
-    );
+    let mut room = against_a_bot(now);
     let seed = room.spec().bot_seed;
     let formation = room.setup(Side::Black).unwrap().clone();
     // Not the seed itself: drawn from its own stream.
@@ -462,13 +452,11 @@ fn a_move_limit_bounds_a_games_length_as_the_rules_words_say() {
 /// A game of two people, created at 0 ms with `setup_ms`, both seats taken at `seated_ms`
 /// of wall time, seen at `now`.
 fn seated(setup_ms: u64, seated_ms: u64, now: Instant) -> Room {
-    let mut room = Room::new(
+    let mut room = room_of(
         Spec {
             setup_ms,
             ..spec([Player::Human; 2], Some(clock_of(60_000)))
         },
-        Duration::from_secs(60),
-        100,
         now,
     );
     room.expire_setup(Duration::from_secs(24 * 3600), seated_ms, now);
@@ -533,13 +521,11 @@ fn a_side_without_a_formation_at_its_setup_time_aborts_the_game() {
 fn setup_time_runs_from_when_both_seats_were_taken() {
     let t0 = Instant::now();
     // Seated at 5 s of wall time, seen at 65 s (a restart): 2 of 3 minutes are left.
-    let mut room = Room::new(
+    let mut room = room_of(
         Spec {
             seated_ms: Some(5_000),
             ..spec([Player::Human; 2], None)
         },
-        Duration::from_secs(60),
-        100,
         t0,
     );
     room.expire_setup(Duration::from_secs(24 * 3600), 65_000, t0);
@@ -667,18 +653,7 @@ fn a_rematch_is_due_when_both_offers_stand_and_an_offer_lapses() {
 #[test]
 fn a_bot_accepts_a_rematch_at_once() {
     let now = Instant::now();
-    let mut room = Room::new(
-        spec(
-            [
-                Player::Human,
-                Player::Bot(salpakan::Bot::Agent(salpakan::AgentKind::Random)),
-            ],
-            None,
-        ),
-        Duration::from_secs(60),
-        100,
-        now,
-    );
+    let mut room = against_a_bot(now);
     set_up(&mut room, Side::White, 1, now).unwrap();
     room.execute(&Command::Resign { side: Side::White }, now)
         .unwrap();

@@ -551,6 +551,16 @@ pub async fn quiet_for(seat: &mut Seat, ms: u64) -> bool {
 /// A server process, killed with SIGKILL when dropped (also when a test fails).
 pub struct Killed(pub std::process::Child);
 
+/// The server binary serving `db` on a free port, killed (SIGKILL) when dropped.
+pub fn killable(db: &std::path::Path) -> (Killed, Server) {
+    let (child, server) = spawn_binary(
+        std::process::Command::new(env!("CARGO_BIN_EXE_salpakan-server"))
+            .args(["--addr", "127.0.0.1:0", "--db"])
+            .arg(db),
+    );
+    (Killed(child), server)
+}
+
 impl Killed {
     pub fn kill(&mut self) {
         let _ = self.0.kill();

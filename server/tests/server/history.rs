@@ -232,14 +232,7 @@ fn title_of(g: Glicko) -> &'static str {
 #[tokio::test]
 async fn a_sigkill_around_a_rated_games_end_neither_loses_nor_doubles_the_ratings() {
     let db = database("rating-crash");
-    let spawn = || {
-        let (child, server) = crate::common::spawn_binary(
-            std::process::Command::new(env!("CARGO_BIN_EXE_salpakan-server"))
-                .args(["--addr", "127.0.0.1:0", "--db"])
-                .arg(&db),
-        );
-        (crate::common::Killed(child), server)
-    };
+    let spawn = || crate::common::killable(&db);
     let (mut child, mut server) = spawn();
     let keys = [
         register(&server, "kim").await,

@@ -377,14 +377,7 @@ async fn named_games_are_counted_and_rated_ones_need_keys() {
 #[tokio::test]
 async fn killed_the_server_keeps_players_and_games_and_withdraws_seeks() {
     let db = database("lobby-crash");
-    let spawn = || {
-        let (child, server) = crate::common::spawn_binary(
-            std::process::Command::new(env!("CARGO_BIN_EXE_salpakan-server"))
-                .args(["--addr", "127.0.0.1:0", "--db"])
-                .arg(&db),
-        );
-        (crate::common::Killed(child), server)
-    };
+    let spawn = || crate::common::killable(&db);
     let (mut child, server) = spawn();
     let [a, b] = register_all(&server, ["rosa", "tomas"]).await;
     let _sockets = [

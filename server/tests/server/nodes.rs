@@ -114,6 +114,19 @@ fn load(nodes: &[Node], games: usize, seconds: u64) -> Child {
 }
 
 /// The load generator's end.
+/// The load's summary, which had no error and lost nothing, and whose seats of the node's
+/// games moved (reconnected to another node).
+fn moved(load: Child) -> Said {
+    let said = said(load);
+    assert_eq!((said.errors, said.lost), (0, 0), "{}", said.line);
+    assert!(
+        said.reconnects > 0,
+        "the seats of the node's games moved: {}",
+        said.line
+    );
+    said
+}
+
 fn said(load: Child) -> Said {
     let out = load.wait_with_output().expect("the load generator ends");
     let text =
@@ -202,13 +215,7 @@ fn nodes_a_killed_node_s_games_finish_on_the_others() {
     let held = owned_by(&db, "c");
     assert!(held > 0, "node c owns games when it is killed");
     signal(&c, "-KILL");
-    let said = said(running);
-    assert_eq!((said.errors, said.lost), (0, 0), "{}", said.line);
-    assert!(
-        said.reconnects > 0,
-        "the seats of c's games moved: {}",
-        said.line
-    );
+    let said = moved(running);
     assert!(said.finished > 30, "{}", said.line);
     // Taken within the lease and a few seconds.
     assert!(said.stall_ms < 2_000 + 3_000, "{}", said.line);
@@ -232,9 +239,7 @@ fn nodes_a_paused_node_is_fenced_and_its_clients_move() {
     assert_eq!(owned_by(&db, "c"), 0, "c's games were taken while it slept");
     let events = query_int(&db, "SELECT count(*) FROM events");
     signal(&nodes[2], "-CONT");
-    let said = said(running);
-    assert_eq!((said.errors, said.lost), (0, 0), "{}", said.line);
-    assert!(said.reconnects > 0, "{}", said.line);
+    moved(running);
     assert!(
         query_int(&db, "SELECT count(*) FROM events") > events,
         "the games went on"
@@ -259,9 +264,7 @@ fn nodes_a_drained_node_hands_its_games_over() {
     signal(&c, "-TERM");
     let exited = c.child.wait().expect("c exits");
     assert!(exited.success(), "c exits cleanly: {exited:?}");
-    let said = said(running);
-    assert_eq!((said.errors, said.lost), (0, 0), "{}", said.line);
-    assert!(said.reconnects > 0, "{}", said.line);
+    let said = moved(running);
     assert!(
         said.stall_ms < 5_000,
         "handed over, not left to lapse: {}",

@@ -370,16 +370,8 @@ async fn lobby_run(games: [&Game; 2], seed: u64) -> (LobbyRun, [Side; 2]) {
     }
     let mine = sockets[0].until("paired").await;
     let theirs = sockets[1].until("paired").await;
-    sides[0] = if mine["side"] == "white" {
-        Side::White
-    } else {
-        Side::Black
-    };
-    let game = mine["game"].as_str().unwrap().to_owned();
-    let mut seat = server.seat(&game, mine["token"].as_str()).await;
-    let mut other = server.seat(&game, theirs["token"].as_str()).await;
-    seat.until("state").await;
-    other.until("state").await;
+    let (side, game, mut seat, mut other) = sit(&server, &mine, &theirs).await;
+    sides[0] = side;
     look(&mut lobby, &mut public).await;
     for (s, side) in [(&mut seat, sides[0]), (&mut other, sides[0].other())] {
         let setup = cells(games[0].setup(side).unwrap());
@@ -408,16 +400,8 @@ async fn lobby_run(games: [&Game; 2], seed: u64) -> (LobbyRun, [Side; 2]) {
     let accept = format!("/api/seeks/{}/accept", seek["seek"].as_str().unwrap());
     let (_, theirs) = as_player(&server, Some(&keys[1]), "POST", &accept, &Value::Null).await;
     let mine = sockets[0].until("paired").await;
-    sides[1] = if mine["side"] == "white" {
-        Side::White
-    } else {
-        Side::Black
-    };
-    let game = mine["game"].as_str().unwrap().to_owned();
-    let mut seat = server.seat(&game, mine["token"].as_str()).await;
-    let mut other = server.seat(&game, theirs["token"].as_str()).await;
-    seat.until("state").await;
-    other.until("state").await;
+    let (side, _, mut seat, mut other) = sit(&server, &mine, &theirs).await;
+    sides[1] = side;
     let (w, b) = if sides[1] == Side::White {
         (&mut seat, &mut other)
     } else {
@@ -505,4 +489,20 @@ async fn the_lobby_profiles_and_a_players_sockets_cannot_tell_games_from_their_t
         "{:?}",
         real.public
     );
+}
+
+/// The two seats of a pairing, each past its first state: `mine` is the paired frame that
+/// names the game, this side and its token, `theirs` the other seat's.
+async fn sit(server: &Server, mine: &Value, theirs: &Value) -> (Side, String, Seat, Seat) {
+    let side = if mine["side"] == "white" {
+        Side::White
+    } else {
+        Side::Black
+    };
+    let game = mine["game"].as_str().unwrap().to_owned();
+    let mut seat = server.seat(&game, mine["token"].as_str()).await;
+    let mut other = server.seat(&game, theirs["token"].as_str()).await;
+    seat.until("state").await;
+    other.until("state").await;
+    (side, game, seat, other)
 }
