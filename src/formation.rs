@@ -269,10 +269,12 @@ impl Formation {
         let table = &self.tables[usize::from(rows - 3)];
         let log_floor: f64 = (0..usize::from(rows) * 9)
             .map(|square| {
+                // Every square takes something (`can_fill` said so): its largest weight is
+                // positive, and the least positive one is not above it.
                 let column = table.iter().map(|row| row[square]);
                 let top = column.clone().fold(0.0, f64::max);
-                let least = column.filter(|&w| w > 0.0).fold(top, f64::min);
-                if top > 0.0 { (least / top).ln() } else { 0.0 }
+                let least = column.filter(|&w| w != 0.0).fold(top, f64::min);
+                (least / top).ln()
             })
             .sum();
         log_floor > f64::MIN_POSITIVE.ln() + 64.0 * std::f64::consts::LN_2
@@ -701,6 +703,48 @@ mod tests {
             );
             assert!(err.to_string().contains("is not finite and >= 0"), "{err}");
         }
+    }
+
+    #[test]
+    fn a_formation_makes_its_sums_at_first_use_unless_they_could_underflow() {
+        let made = |f: &Formation| [f.sums[0].get().is_some(), f.sums[1].get().is_some()];
+        // Weights of 0 and 1 (no Flag off the back row): nothing made until it is needed,
+        // then one zone's, once for every clone.
+        let back_flag = Formation::new(
+            |kind, depth, _, _| {
+                if kind == Some(Rank::Flag) && depth > 0 {
+                    0.0
+                } else {
+                    1.0
+                }
+            },
+            false,
+        )
+        .unwrap();
+        let copy = back_flag.clone();
+        assert_eq!(made(&back_flag), [false, false]);
+        let _ = back_flag.probabilities(Side::White, Rules::default());
+        assert_eq!(made(&copy), [true, false]);
+        assert_eq!(
+            made(&Formation::classic().tempered(0.3).unwrap()),
+            [false, false]
+        );
+        // Each square's weights over its largest: pieces at 2e-11 beside holes at 4 give a
+        // product over the 3-row zone's 27 squares of e^-702, within 2^64 of the smallest
+        // double (e^-708): made at once, both zones.
+        let faint = |piece: f64| {
+            Formation::new(
+                move |kind, _, _, _| if kind.is_some() { piece } else { 4.0 },
+                false,
+            )
+            .unwrap()
+        };
+        assert_eq!(made(&faint(2e-11)), [true, true]);
+        // At 1.4e-10, e^-650 for 3 rows waits; e^-867 for 4 rows does not.
+        assert_eq!(made(&faint(1.4e-10)), [false, true]);
+        let p = faint(1.4e-10).probabilities(Side::White, Rules::default());
+        let pieces: f64 = p.iter().flatten().sum();
+        assert!((pieces - 21.0).abs() < 1e-9, "{pieces}");
     }
 
     #[test]

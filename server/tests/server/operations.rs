@@ -176,6 +176,22 @@ async fn scrape(addr: std::net::SocketAddr) -> Vec<Sample> {
     parse_prometheus(&text)
 }
 
+/// The metrics, scraped again (every 10 ms, for up to 5 s) until `settled` holds of them; the
+/// last scrape if it never does, for the assertions to name what differs.
+async fn scrape_until(
+    addr: std::net::SocketAddr,
+    settled: impl Fn(&[Sample]) -> bool,
+) -> Vec<Sample> {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    loop {
+        let samples = scrape(addr).await;
+        if settled(&samples) || tokio::time::Instant::now() >= deadline {
+            return samples;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
 /// A server just started shows every counter at 0, before anything happened: a scrape after
 /// a restart sees each series fall to 0, not go missing until its first event.
 #[tokio::test]
@@ -302,7 +318,12 @@ async fn a_whole_runs_log_holds_no_secret_and_its_metrics_count_what_it_did() {
     assert_eq!(wrong.until_close().await, 4401);
     drop(spectator);
 
-    let samples = scrape(operator).await;
+    // A socket's gauge falls when the server has finished with it, a moment after its
+    // client saw the close: scraped until the wrong key's socket is no longer counted.
+    let samples = scrape_until(operator, |samples| {
+        value(samples, "salpakan_sockets_open", &[("kind", "player")]) == 2.0
+    })
+    .await;
     let resigned = value(
         &samples,
         "salpakan_games_ended_total",

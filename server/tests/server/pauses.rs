@@ -22,7 +22,7 @@ async fn pause(binary: &Binary, secs: f64) {
     signal("-CONT");
 }
 
-/// The server stopped (SIGSTOP) for 3 s, longer than the idle timeout and than the first
+/// The server stopped (SIGSTOP) for 2.4 s, longer than the idle timeout and than the first
 /// mover's clock: no loss on time, and no socket of any kind (the seats', a spectator's, the
 /// lobby's, a player's) is closed as idle once the server goes on. (The lobby's and the
 /// players' sockets once counted the pause as their clients' idleness, and closed with 1001.)
@@ -56,7 +56,8 @@ async fn a_pause_of_the_server_is_charged_to_nobody() {
     ];
     others[0].1.until("state").await;
     others[1].1.until("lobby").await;
-    pause(&binary, 3.0).await;
+    // Past the idle timeout (2 s) and the first mover's whole clock (2 s).
+    pause(&binary, 2.4).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     let seat = &mut table.seats[first.index()];
     seat.send(&json!({"t": "hello", "v": 99})).await;
@@ -70,13 +71,15 @@ async fn a_pause_of_the_server_is_charged_to_nobody() {
         .unwrap();
     assert!(
         left > 1_000,
-        "{left} ms left of 2,000 after a 3 s pause of the server"
+        "{left} ms left of 2,000 after a 2.4 s pause of the server"
     );
-    // For longer than the idle timeout, each socket reads what comes (answering pings).
+    // For longer than a ping interval (1 s: each socket's idleness is looked at as it
+    // pings), each socket reads what comes, answering pings. A socket whose idleness counted
+    // the pause (2.4 s past its last word, of a 2 s timeout) is closed at its first look.
     let [white, black] = table.seats;
     let mut sockets = vec![("seat", white), ("seat", black)];
     sockets.append(&mut others);
-    let until = tokio::time::Instant::now() + Duration::from_millis(2_500);
+    let until = tokio::time::Instant::now() + Duration::from_millis(1_600);
     while tokio::time::Instant::now() < until {
         for (kind, seat) in &mut sockets {
             let read = tokio::time::timeout(Duration::from_millis(50), seat.socket.next()).await;
