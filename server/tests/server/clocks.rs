@@ -9,7 +9,7 @@ use std::time::Duration;
 use salpakan::Side;
 use serde_json::{Value, json};
 
-use crate::common::{Table, database, query_int, random_game, scratch, start, start_on};
+use crate::common::{Table, clock_ms, database, query_int, random_game, scratch, start, start_on};
 
 #[tokio::test]
 async fn the_server_flags_the_side_whose_time_runs_out_and_no_client_charges_time() {
@@ -30,7 +30,7 @@ async fn the_server_flags_the_side_whose_time_runs_out_and_no_client_charges_tim
     });
     let [ply, _] = table.act(first, message, 1).await;
     let clock = &ply["clock"];
-    let mover_ms = clock[format!("{}_ms", first.word())].as_u64().unwrap();
+    let mover_ms = clock_ms(&ply, first);
     assert!(mover_ms > 200 && mover_ms <= 1700, "{clock}");
     assert_eq!(
         clock[format!("{}_ms", first.other().word())],

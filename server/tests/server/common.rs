@@ -271,22 +271,29 @@ impl Server {
 
     /// Creates a game against a person and joins it: (game, creator's token, joiner's token).
     pub async fn pair(&self, body: Value) -> (String, String, String) {
-        let (status, created) = self.json("POST", "/api/games", &body).await;
-        assert_eq!(status, 201, "{created}");
-        let game = created["game"].as_str().unwrap().to_owned();
-        let (status, joined) = self
-            .json(
-                "POST",
-                &format!("/api/games/{game}/join"),
-                &json!({"invite": created["invite"]}),
-            )
-            .await;
-        assert_eq!(status, 200, "{joined}");
+        let (created, joined) = self.create_and_join(body).await;
         (
-            game,
+            created["game"].as_str().unwrap().to_owned(),
             created["token"].as_str().unwrap().to_owned(),
             joined["token"].as_str().unwrap().to_owned(),
         )
+    }
+
+    /// Creates a game against a person and joins it by its invite: both replies.
+    pub async fn create_and_join(&self, body: Value) -> (Value, Value) {
+        let (status, created) = self.json("POST", "/api/games", &body).await;
+        assert_eq!(status, 201, "{created}");
+        let game = created["game"].as_str().unwrap();
+        let (status, joined) = self.join(game, &created["invite"]).await;
+        assert_eq!(status, 200, "{joined}");
+        (created, joined)
+    }
+
+    /// `POST /api/games/{id}/join` with `invite`: the status and the reply.
+    pub async fn join(&self, id: &str, invite: &Value) -> (u16, Value) {
+        let body = json!({ "invite": invite });
+        self.json("POST", &format!("/api/games/{id}/join"), &body)
+            .await
     }
 
     pub async fn seat(&self, game: &str, token: Option<&str>) -> Seat {
@@ -539,6 +546,22 @@ pub async fn player_socket(server: &Server, key: &str) -> Seat {
     seat.send(&json!({"t": "auth", "key": key})).await;
     assert_eq!(seat.recv().await["t"], "welcome");
     seat
+}
+
+/// `side`'s time left in a message's `clock` (a state or a ply), in ms.
+pub fn clock_ms(message: &Value, side: Side) -> u64 {
+    let left = &message["clock"][format!("{}_ms", side.word())];
+    left.as_u64()
+        .unwrap_or_else(|| panic!("no {side} time in {message}"))
+}
+
+/// Each of `keys`' player sockets, welcomed, in order.
+pub async fn player_sockets(server: &Server, keys: &[String]) -> Vec<Seat> {
+    let mut sockets = Vec::with_capacity(keys.len());
+    for key in keys {
+        sockets.push(player_socket(server, key).await);
+    }
+    sockets
 }
 
 /// Whether a frame comes within `ms`.

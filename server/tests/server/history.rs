@@ -234,10 +234,7 @@ async fn a_sigkill_around_a_rated_games_end_neither_loses_nor_doubles_the_rating
     let db = database("rating-crash");
     let spawn = || crate::common::killable(&db);
     let (mut child, mut server) = spawn();
-    let keys = [
-        register(&server, "kim").await,
-        register(&server, "lee").await,
-    ];
+    let keys = register_all(&server, ["kim", "lee"]).await;
     // Kim's expected values, game by game: a game counts once or not at all.
     let (mut kim, mut lee) = (Glicko::NEW, Glicko::NEW);
     let mut counted = 0;

@@ -8,8 +8,8 @@ use salpakan_server::client::request_as;
 use serde_json::{Value, json};
 
 use crate::common::{
-    as_player, database, player_socket, quiet_for, random_game, register, register_all, socket,
-    start, start_on,
+    as_player, database, player_socket, player_sockets, quiet_for, random_game, register,
+    register_all, socket, start, start_on,
 };
 
 #[tokio::test]
@@ -260,15 +260,8 @@ async fn two_accepts_at_once_make_one_game_and_paired_reaches_only_its_player() 
 #[tokio::test]
 async fn the_pool_pairs_only_within_a_clock() {
     let server = start(43).await;
-    let keys = [
-        register(&server, "ana").await,
-        register(&server, "ben").await,
-        register(&server, "cruz").await,
-    ];
-    let mut sockets = Vec::new();
-    for key in &keys {
-        sockets.push(player_socket(&server, key).await);
-    }
+    let keys = register_all(&server, ["ana", "ben", "cruz"]).await;
+    let mut sockets = player_sockets(&server, &keys).await;
     let blitz = json!({"clock": {"initial_ms": 300000, "increment_ms": 3000}});
     let rapid = json!({"clock": {"initial_ms": 600000, "increment_ms": 0}});
     let (status, reply) = as_player(&server, Some(&keys[0]), "POST", "/api/pool", &blitz).await;

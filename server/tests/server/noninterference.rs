@@ -328,7 +328,7 @@ struct LobbyRun {
 /// The side the watched player gets in each of the two games for `seed` (the server's
 /// entropy is seeded: the same in every run).
 async fn lobby_run(games: [&Game; 2], seed: u64) -> (LobbyRun, [Side; 2]) {
-    use crate::common::{as_player, player_socket, register, socket};
+    use crate::common::{as_player, player_sockets, register_all, socket};
     let server = start_busy(seed).await;
     let mut public = Vec::new();
     let mut lobby = socket(&server, "/api/lobby/socket").await;
@@ -351,15 +351,8 @@ async fn lobby_run(games: [&Game; 2], seed: u64) -> (LobbyRun, [Side; 2]) {
             as_player(&server, None, "GET", "/api/leaderboard", &Value::Null).await;
         public.push(format!("{status} {board}"));
     };
-    let keys = [
-        register(&server, "watched").await,
-        register(&server, "opponent").await,
-        register(&server, "bystander").await,
-    ];
-    let mut sockets = Vec::new();
-    for key in &keys {
-        sockets.push(player_socket(&server, key).await);
-    }
+    let keys = register_all(&server, ["watched", "opponent", "bystander"]).await;
+    let mut sockets = player_sockets(&server, &keys).await;
     let mut http = Vec::new();
     let mut sides = [Side::White; 2];
     // The pool pairs the two; both formations in, the watched player aborts.

@@ -251,24 +251,11 @@ async fn a_whole_runs_log_holds_no_secret_and_its_metrics_count_what_it_did() {
     // A game by invite, played 10 plies and resigned, watched by a spectator.
     let played = random_game(31, 10);
     let first = played.first_mover().word();
-    let (status, created) = server
-        .json(
-            "POST",
-            "/api/games",
-            &json!({"side": "white", "first": first}),
-        )
+    let (created, joined) = server
+        .create_and_join(json!({"side": "white", "first": first}))
         .await;
-    assert_eq!(status, 201);
     secrets.extend(["token", "invite"].map(|k| created[k].as_str().unwrap().to_owned()));
     let game = created["game"].as_str().unwrap().to_owned();
-    let (status, joined) = server
-        .json(
-            "POST",
-            &format!("/api/games/{game}/join"),
-            &json!({"invite": created["invite"]}),
-        )
-        .await;
-    assert_eq!(status, 200);
     secrets.push(joined["token"].as_str().unwrap().to_owned());
     let tokens = [
         secrets[secrets.len() - 3].clone(),
@@ -300,13 +287,7 @@ async fn a_whole_runs_log_holds_no_secret_and_its_metrics_count_what_it_did() {
     let socket_code = refused["code"].as_str().unwrap().to_owned();
     let (status, _) = server.http("GET", "/api/games/0000000000000000", "").await;
     assert_eq!(status, 404);
-    let (status, _) = server
-        .json(
-            "POST",
-            &format!("/api/games/{game}/join"),
-            &json!({"invite": "not-the-invite"}),
-        )
-        .await;
+    let (status, _) = server.join(&game, &json!("not-the-invite")).await;
     assert!(status >= 400);
     // A side may resign on either turn.
     table.act(Side::White, json!({"t": "resign"}), 1).await;
@@ -356,30 +337,19 @@ async fn a_whole_runs_log_holds_no_secret_and_its_metrics_count_what_it_did() {
         "an unknown game, and a wrong invite (answered as for an unknown game): {refusals:?}"
     );
     assert_eq!(value(&samples, "salpakan_refusals_total", &[]), 3.0);
-    assert_eq!(
-        value(
-            &samples,
-            "salpakan_socket_closes_total",
-            &[("code", "4401")]
-        ),
-        1.0
-    );
-    assert_eq!(
-        value(&samples, "salpakan_sockets_open", &[("kind", "seat")]),
-        2.0
-    );
-    assert_eq!(
-        value(&samples, "salpakan_sockets_open", &[("kind", "player")]),
-        2.0
-    );
-    assert_eq!(
-        value(&samples, "salpakan_games_live", &[("phase", "setup")]),
-        1.0
-    );
-    assert_eq!(
-        value(&samples, "salpakan_games_live", &[("phase", "playing")]),
-        0.0
-    );
+    for (name, label, expected) in [
+        ("salpakan_socket_closes_total", ("code", "4401"), 1.0),
+        ("salpakan_sockets_open", ("kind", "seat"), 2.0),
+        ("salpakan_sockets_open", ("kind", "player"), 2.0),
+        ("salpakan_games_live", ("phase", "setup"), 1.0),
+        ("salpakan_games_live", ("phase", "playing"), 0.0),
+    ] {
+        assert_eq!(
+            value(&samples, name, &[label]),
+            expected,
+            "{name} {label:?}"
+        );
+    }
     assert_eq!(value(&samples, "salpakan_build_info", &[]), 1.0);
     assert!(value(&samples, "salpakan_commit_seconds_count", &[]) >= 1.0);
     // The group sizes add up to every write made.

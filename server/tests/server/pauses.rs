@@ -6,7 +6,9 @@ use std::time::Duration;
 use salpakan_server::client::Frame;
 use serde_json::json;
 
-use crate::common::{Binary, Seat, Table, database, player_socket, random_game, register, socket};
+use crate::common::{
+    Binary, Seat, Table, clock_ms, database, player_socket, random_game, register, socket,
+};
 
 /// Stops the server's process for `secs` seconds (SIGSTOP), then lets it go on.
 async fn pause(binary: &Binary, secs: f64) {
@@ -66,9 +68,7 @@ async fn a_pause_of_the_server_is_charged_to_nobody() {
         state["status"]["state"], "ongoing",
         "no loss on time for the server's pause"
     );
-    let left = state["clock"][format!("{}_ms", first.word())]
-        .as_u64()
-        .unwrap();
+    let left = clock_ms(&state, first);
     assert!(
         left > 1_000,
         "{left} ms left of 2,000 after a 2.4 s pause of the server"

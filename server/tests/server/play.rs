@@ -3,7 +3,7 @@
 use salpakan::{Game, Rules, Setup, Side};
 use serde_json::{Value, json};
 
-use crate::common::{Table, cells, database, random_game, start, start_on};
+use crate::common::{Seat, Server, Table, cells, database, random_game, start, start_on};
 
 #[tokio::test]
 async fn a_game_to_its_end_reveals_both_formations_in_the_record() {
@@ -110,17 +110,24 @@ async fn a_draw_is_offered_and_accepted() {
     server.stop().await;
 }
 
+/// Creates a game against the bot `body` names and seats its creator: the game, the seat and
+/// its first state, in which the bot's formation is already in (version 1).
+async fn against_a_bot(server: &Server, body: &Value) -> (String, Seat, Value) {
+    let (status, created) = server.json("POST", "/api/games", body).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["game"].as_str().unwrap();
+    let mut seat = server.seat(id, created["token"].as_str()).await;
+    let state = seat.until("state").await;
+    assert_eq!(state["v"], 1, "{body}: the bot's formation is in");
+    (id.to_owned(), seat, state)
+}
+
 #[tokio::test]
 async fn bot_seats_play_with_their_own_knowledge_to_the_end() {
     let server = start(5).await;
     for opponent in ["random", "greedy", "ismcts", "level-1", "level-7"] {
         let body = json!({"side": "white", "opponent": opponent, "first": "black"});
-        let (status, created) = server.json("POST", "/api/games", &body).await;
-        assert_eq!(status, 201, "{created}");
-        let id = created["game"].as_str().unwrap();
-        let mut seat = server.seat(id, created["token"].as_str()).await;
-        let state = seat.until("state").await;
-        assert_eq!(state["v"], 1, "the bot's formation is in");
+        let (id, mut seat, state) = against_a_bot(&server, &body).await;
         assert_eq!(state["presence"]["black"], true);
         let own = Setup::random(Side::White, Rules::default(), 99);
         seat.send(&json!({"t": "setup", "cells": cells(&own)}))
@@ -149,7 +156,7 @@ async fn bot_seats_play_with_their_own_knowledge_to_the_end() {
                 plies += 1;
             }
         }
-        let (_, summary) = server.summary(id).await;
+        let (_, summary) = server.summary(&id).await;
         assert_eq!(
             summary["players"],
             json!({"white": "human", "black": "bot"}),
@@ -168,12 +175,7 @@ async fn every_level_is_an_opponent() {
     let server = start(15).await;
     for level in 1..=8 {
         let body = json!({"side": "white", "opponent": format!("level-{level}")});
-        let (status, created) = server.json("POST", "/api/games", &body).await;
-        assert_eq!(status, 201, "{created}");
-        let id = created["game"].as_str().unwrap();
-        let mut seat = server.seat(id, created["token"].as_str()).await;
-        let state = seat.until("state").await;
-        assert_eq!(state["v"], 1, "level {level}: the bot's formation is in");
+        against_a_bot(&server, &body).await;
     }
     for bad in ["level-0", "level-9", "level-", "level-1x"] {
         let body = json!({"opponent": bad});
@@ -243,7 +245,7 @@ async fn creating_validates_every_field() {
     let (status, created) = server.json("POST", "/api/games", &rules).await;
     assert_eq!(status, 201);
     let id = created["game"].as_str().unwrap();
-    let (_, summary) = server.summary(id).await;
+    let (_, summary) = server.summary(&id).await;
     assert_eq!(
         summary["clock"],
         json!({"white_ms": 60000, "black_ms": 60000, "running": null})

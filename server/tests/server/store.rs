@@ -8,7 +8,9 @@ use salpakan_server::room::{Player, Spec};
 use salpakan_server::store::{Durability, Store, Write};
 use serde_json::{Value, json};
 
-use crate::common::{Table, columns, database, exec, node, query_int, random_game, start_on};
+use crate::common::{
+    Table, clock_ms, columns, database, exec, node, query_int, random_game, start_on,
+};
 
 /// Holds the database's write lock from a connection of its own until dropped: the server's
 /// writer waits meanwhile, as behind a slow disk (SQLite: the database's lock; PostgreSQL:
@@ -134,18 +136,8 @@ async fn a_finished_game_is_read_from_its_row_never_replayed() {
     for seat in table.seats {
         seat.socket.close().await;
     }
+    until_no_game_in_memory(&server, "its sockets closed").await;
     let running = server.running.as_ref().unwrap();
-    for _ in 0..100 {
-        if running.games_in_memory() == 0 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    assert_eq!(
-        running.games_in_memory(),
-        0,
-        "a finished game leaves memory"
-    );
     let replays = running.replays();
     for _ in 0..20 {
         assert_eq!(
@@ -189,9 +181,7 @@ async fn a_commits_delay_is_charged_to_nobody() {
     let seat = &mut table.seats[first.index()];
     seat.send(&json!({"t": "hello", "v": 99})).await;
     let state = seat.until("state").await;
-    let left = state["clock"][format!("{}_ms", first.word())]
-        .as_u64()
-        .unwrap();
+    let left = clock_ms(&state, first);
     assert!(
         left > 59_500,
         "{left} ms left: the commit's delay was charged"
@@ -489,13 +479,7 @@ async fn a_finished_game_loaded_by_a_failing_request_leaves_memory() {
     );
     until_no_game_in_memory(&server, "a refused spectator").await;
     // A join with a wrong invite.
-    let (status, _) = server
-        .json(
-            "POST",
-            &format!("/api/games/{id}/join"),
-            &json!({"invite": "00"}),
-        )
-        .await;
+    let (status, _) = server.join(&id, &json!("00")).await;
     assert_eq!(status, 404);
     until_no_game_in_memory(&server, "a refused join").await;
     server.stop().await;
