@@ -1,17 +1,12 @@
 //! Agents see only a tracker: their moves are legal, their choices do not depend on hidden
 //! enemy ranks, and the searching players beat the random one.
 
-use salpakan::{Agent, Game, Greedy, Ismcts, Level, Random, Rules, Setup, Side, SplitMix64};
+use crate::common::dealt;
+use salpakan::{Agent, Game, Greedy, Ismcts, Level, Random, Rules, Side, SplitMix64};
 
 fn new_game(seed: u64) -> Game {
     let rules = Rules::default();
-    Game::new(
-        Setup::random(Side::White, rules, seed),
-        Setup::random(Side::Black, rules, seed + 1000),
-        Side::ALL[(seed % 2) as usize],
-        rules,
-    )
-    .unwrap()
+    dealt(rules, seed, seed + 1000, Side::ALL[(seed % 2) as usize])
 }
 
 /// Plays a game between two agents (White's first) through trackers fed only by reports;

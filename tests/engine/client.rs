@@ -2,19 +2,11 @@
 //! legal moves, action masks, beliefs, samples and observation tensors exactly as the arbiter's
 //! `Game` gives them; and the observation tensor depends on the viewer's information alone.
 
-use salpakan::{
-    Direction, Game, Move, Observation, Orientation, Rank, Rules, Setup, Side, SplitMix64, Square,
-    Tracker,
-};
+use crate::common::{dealt, flag_forward_or_random, flag_race};
+use salpakan::{Game, Observation, Orientation, Rank, Rules, Side, SplitMix64, Square, Tracker};
 
 fn random_game(seed: u64, rules: Rules) -> Game {
-    Game::new(
-        Setup::random(Side::White, rules, seed),
-        Setup::random(Side::Black, rules, seed + 700),
-        Side::ALL[(seed % 2) as usize],
-        rules,
-    )
-    .unwrap()
+    dealt(rules, seed, seed + 700, Side::ALL[(seed % 2) as usize])
 }
 
 /// A client's tracker: its own setup and where the enemy's pieces stand, nothing else.
@@ -118,41 +110,16 @@ fn waiting_flags_counters_and_determinizations_match_the_arbiter() {
     let (mut waits, mut arrivals, mut determinized) = (0, 0, 0);
     for seed in 0..60u64 {
         let rules = Rules::new(4, [0, 10, 16][(seed % 3) as usize]).unwrap();
-        let white_empty = if seed % 3 == 0 {
-            "i1 i2 i3 i4 h1"
-        } else {
-            "i1 i2 i3 i4"
-        };
-        let black_empty = if seed % 4 == 0 {
-            "a5 a6 a7 a8 b8"
-        } else {
-            "a5 a6 a7 a8"
-        };
-        let mut game = crate::common::game(
-            ("FL:a4", white_empty),
-            ("FL:i5", black_empty),
+        let mut game = flag_race(
+            seed % 3 == 0,
+            seed % 4 == 0,
             Side::ALL[(seed % 2) as usize],
             rules,
         );
         let mut clients = [client(&game, Side::White), client(&game, Side::Black)];
         let mut rng = SplitMix64::new(seed);
         while game.status().is_ongoing() && game.history().len() < 300 {
-            let side = game.side_to_move();
-            let forward = Square::ALL
-                .into_iter()
-                .find(|&s| game.position().piece_at(s) == Some((side, Rank::Flag)))
-                .and_then(|s| {
-                    let up = if side == Side::White {
-                        Direction::Up
-                    } else {
-                        Direction::Down
-                    };
-                    Move::step(s, up).filter(|m| game.position().is_legal(*m))
-                });
-            let mv = match forward {
-                Some(mv) if rng.below(6) > 0 => mv,
-                _ => game.position().random_move(&mut rng).unwrap(),
-            };
+            let mv = flag_forward_or_random(&game, &mut rng, 6);
             let report = game.play(mv).unwrap();
             for tracker in &mut clients {
                 tracker.observe(&report).unwrap();

@@ -1,7 +1,9 @@
 //! Helpers shared by the test modules (and by the C ABI's tests, which use a few).
 #![allow(dead_code)]
 
-use salpakan::{Game, Move, Position, Rank, Rules, Setup, Side, Square, Status};
+use salpakan::{
+    Direction, Game, Move, Position, Rank, Rules, Setup, Side, SplitMix64, Square, Status,
+};
 
 pub fn sq(name: &str) -> Square {
     name.parse().expect("square")
@@ -172,4 +174,55 @@ pub fn with_fields(fields: &str) -> String {
     let text = start().position().to_string();
     let board = text.split(' ').next().unwrap();
     format!("{board} {fields}")
+}
+
+/// A game of two random setups (each from its own seed) with `first` to move.
+pub fn dealt(rules: Rules, white_seed: u64, black_seed: u64, first: Side) -> Game {
+    Game::new(
+        Setup::random(Side::White, rules, white_seed),
+        Setup::random(Side::Black, rules, black_seed),
+        first,
+        rules,
+    )
+    .expect("two random setups make a game")
+}
+
+/// A race of Flags: each Flag in front of a lane the enemy left open (White's h1 and Black's
+/// b8 emptied too when asked), `first` to move.
+pub fn flag_race(white_h1_empty: bool, black_b8_empty: bool, first: Side, rules: Rules) -> Game {
+    let white_empty = if white_h1_empty {
+        "i1 i2 i3 i4 h1"
+    } else {
+        "i1 i2 i3 i4"
+    };
+    let black_empty = if black_b8_empty {
+        "a5 a6 a7 a8 b8"
+    } else {
+        "a5 a6 a7 a8"
+    };
+    game(("FL:a4", white_empty), ("FL:i5", black_empty), first, rules)
+}
+
+/// The side to move's Flag one row forward where that is legal, but for one time in `odds`;
+/// otherwise a random move.
+pub fn flag_forward_or_random(game: &Game, rng: &mut SplitMix64, odds: u64) -> Move {
+    let side = game.side_to_move();
+    let forward = Square::ALL
+        .into_iter()
+        .find(|&s| game.position().piece_at(s) == Some((side, Rank::Flag)))
+        .and_then(|s| {
+            let up = if side == Side::White {
+                Direction::Up
+            } else {
+                Direction::Down
+            };
+            Move::step(s, up).filter(|m| game.position().is_legal(*m))
+        });
+    match forward {
+        Some(mv) if rng.below(odds) > 0 => mv,
+        _ => game
+            .position()
+            .random_move(rng)
+            .expect("a game in play has a move"),
+    }
 }

@@ -1,7 +1,9 @@
 //! What one side may know: views and beliefs never depend on hidden enemy ranks, every public
 //! fact is used, beliefs are exact, and samples are drawn from them.
 
-use crate::common::{game, mv, play_all, rules4, sq, start};
+use crate::common::{
+    dealt, flag_forward_or_random, flag_race, game, mv, play_all, rules4, sq, start,
+};
 use salpakan::{
     ErrorKind, Game, ObserveError, Outcome, PieceId, Rank, RankSet, Report, Rules, Setup, Side,
     SplitMix64, Square, Status, Tracker, WinReason,
@@ -10,13 +12,7 @@ use salpakan::{
 use std::collections::HashSet;
 
 fn random_game(seed: u64, rules: Rules) -> Game {
-    Game::new(
-        Setup::random(Side::White, rules, seed),
-        Setup::random(Side::Black, rules, seed ^ 0xabcdef),
-        Side::White,
-        rules,
-    )
-    .unwrap()
+    dealt(rules, seed, seed ^ 0xabcdef, Side::White)
 }
 
 /// Plays `plies` random moves, stopping before any move that would end the game.
@@ -485,41 +481,16 @@ fn flag_races_under_move_limits_keep_beliefs_exact() {
     for seed in 0..120u64 {
         let limit = [0, 8, 12, 20][(seed % 4) as usize];
         let rules = Rules::new(4, limit).unwrap();
-        // Each Flag in front of a lane the enemy left open; some lanes guarded at the end.
-        let white_empty = if seed % 3 == 0 {
-            "i1 i2 i3 i4 h1"
-        } else {
-            "i1 i2 i3 i4"
-        };
-        let black_empty = if seed % 5 == 0 {
-            "a5 a6 a7 a8 b8"
-        } else {
-            "a5 a6 a7 a8"
-        };
-        let mut g = game(
-            ("FL:a4", white_empty),
-            ("FL:i5", black_empty),
+        let mut g = flag_race(
+            seed % 3 == 0,
+            seed % 5 == 0,
             Side::ALL[(seed % 2) as usize],
             rules,
         );
         let mut rng = SplitMix64::new(seed);
         while g.status().is_ongoing() && g.history().len() < 300 {
             let side = g.side_to_move();
-            let flag = Square::ALL
-                .into_iter()
-                .find(|&s| g.position().piece_at(s) == Some((side, Rank::Flag)));
-            let forward = flag.and_then(|s| {
-                let dir = if side == Side::White {
-                    salpakan::Direction::Up
-                } else {
-                    salpakan::Direction::Down
-                };
-                salpakan::Move::step(s, dir).filter(|m| g.position().is_legal(*m))
-            });
-            let m = match forward {
-                Some(m) if rng.below(8) > 0 => m,
-                _ => g.position().random_move(&mut rng).unwrap(),
-            };
+            let m = flag_forward_or_random(&g, &mut rng, 8);
             let report = g.play(m).unwrap();
             arrivals += usize::from(report.outcome.is_none() && m.to.row() == side.far_row());
             waits += usize::from(g.position().waiting_flag().is_some());

@@ -2,22 +2,21 @@
 //! the line and column of any fault and never panic; a position text no game can reach is
 //! refused; serde forms round-trip through JSON.
 
-use crate::common::{game, mv, play_all, rules4, sq, with_fields};
+use crate::common::{dealt, game, mv, play_all, rules4, sq, with_fields};
 use salpakan::{
-    Game, Move, Outcome, PieceId, Position, PositionText, Rank, RankSet, Report, Rules, Setup,
-    Side, SplitMix64, Square, Status, TextCell,
+    Game, Move, Outcome, PieceId, Position, PositionText, Rank, RankSet, Report, Rules, Side,
+    SplitMix64, Square, Status, TextCell,
 };
 
 use proptest::prelude::*;
 
 fn random_game(seed: u64, rules: Rules) -> Game {
-    Game::new(
-        Setup::random(Side::White, rules, seed),
-        Setup::random(Side::Black, rules, seed.wrapping_add(99)),
-        Side::ALL[(seed % 2) as usize],
+    dealt(
         rules,
+        seed,
+        seed.wrapping_add(99),
+        Side::ALL[(seed % 2) as usize],
     )
-    .unwrap()
 }
 
 /// Random games at several stages, some finished, with every kind of ending.
@@ -422,13 +421,7 @@ fn every_reachable_end_still_parses() {
     let mut ends = std::collections::BTreeSet::new();
     for seed in 0..200u64 {
         let rules = Rules::new(3 + (seed % 2) as u8, if seed % 3 == 0 { 30 } else { 0 }).unwrap();
-        let mut g = Game::new(
-            Setup::random(Side::White, rules, seed),
-            Setup::random(Side::Black, rules, seed + 500),
-            Side::ALL[(seed % 2) as usize],
-            rules,
-        )
-        .unwrap();
+        let mut g = dealt(rules, seed, seed + 500, Side::ALL[(seed % 2) as usize]);
         let mut rng = SplitMix64::new(seed);
         while g.status().is_ongoing() {
             let mv = g.position().random_move(&mut rng).unwrap();

@@ -1,6 +1,6 @@
 //! Property tests over random setups and random games.
 
-use crate::common::naive_moves;
+use crate::common::{dealt, naive_moves};
 use salpakan::{Game, Move, Outcome, Rules, Setup, Side, SplitMix64, Square};
 
 use proptest::prelude::*;
@@ -12,13 +12,7 @@ fn random_game(white: u64, black: u64, rows: u8, black_first: bool, limit: u16) 
     } else {
         Side::White
     };
-    Game::new(
-        Setup::random(Side::White, rules, white),
-        Setup::random(Side::Black, rules, black),
-        first,
-        rules,
-    )
-    .unwrap()
+    dealt(rules, white, black, first)
 }
 
 proptest! {

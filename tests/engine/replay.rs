@@ -3,8 +3,9 @@
 //! own beliefs, the knowledge tests' oracle); each challenge's odds are the sum over the
 //! defender's marginal as the attacker saw it; the luck is the results minus those odds.
 
+use crate::common::dealt;
 use salpakan::{
-    ErrorKind, Game, Outcome, Rank, Replay, ReplayError, Rules, Setup, Side, SplitMix64, Tracker,
+    ErrorKind, Game, Outcome, Rank, Replay, ReplayError, Rules, Side, SplitMix64, Tracker,
     challenge,
 };
 
@@ -17,13 +18,7 @@ fn random_game(seed: u64) -> Game {
     } else {
         Side::Black
     };
-    let mut game = Game::new(
-        Setup::random(Side::White, rules, seed * 7 + 1),
-        Setup::random(Side::Black, rules, seed * 7 + 2),
-        first,
-        rules,
-    )
-    .unwrap();
+    let mut game = dealt(rules, seed * 7 + 1, seed * 7 + 2, first);
     let mut rng = SplitMix64::new(seed);
     let stop = (rng.next_u64() % 120) as usize;
     while game.status().is_ongoing() {

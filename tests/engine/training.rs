@@ -2,7 +2,7 @@
 //! games for training (`VecEnv`): each of its games is the game the rules play, its outputs are
 //! its side to move's, split steps equal whole ones, and bad actions change nothing.
 
-use crate::common::{game, mv, play_all, rules4, start};
+use crate::common::{dealt, game, mv, play_all, rules4, start};
 use salpakan::{
     Agent, ErrorKind, Game, Greedy, Move, Observation, Orientation, Position, Rules, Setup, Side,
     SplitMix64, Square, StepError, StepOutputs, StepResult, VecEnv,
@@ -14,13 +14,7 @@ use proptest::prelude::*;
 
 fn random_game(seed: u64) -> Game {
     let rules = Rules::default();
-    Game::new(
-        Setup::random(Side::White, rules, seed),
-        Setup::random(Side::Black, rules, seed.wrapping_mul(31) + 7),
-        Side::White,
-        rules,
-    )
-    .unwrap()
+    dealt(rules, seed, seed.wrapping_mul(31) + 7, Side::White)
 }
 
 #[test]
@@ -213,6 +207,16 @@ impl Buffers {
     }
 }
 
+/// A batch of `N` games with trackers (seed `seed`), reset into fresh buffers, and each of its
+/// games as a `Game` of its own.
+fn batch_and_games(seed: u64, rules: Rules) -> (VecEnv, Buffers, Vec<Game>) {
+    let mut env = VecEnv::new(N, seed, rules, true, 0);
+    let mut buffers = Buffers::new(N);
+    env.reset(buffers.out());
+    let games = (0..N).map(|i| episode_game(&env, i, rules)).collect();
+    (env, buffers, games)
+}
+
 /// Each game of the batch, replayed through `Game`: the same moves give the same reports,
 /// the outputs are the side to move's observation and legal actions, and a finished game
 /// starts again from the setups the batch says.
@@ -289,10 +293,7 @@ fn episode_game(env: &VecEnv, i: usize, rules: Rules) -> Game {
 #[test]
 fn an_agent_in_the_batch_chooses_as_in_each_game() {
     let rules = Rules::default();
-    let mut env = VecEnv::new(N, 4, rules, true, 0);
-    let mut buffers = Buffers::new(N);
-    env.reset(buffers.out());
-    let mut games: Vec<Game> = (0..N).map(|i| episode_game(&env, i, rules)).collect();
+    let (mut env, mut buffers, mut games) = batch_and_games(4, rules);
     let (mut chosen, mut random) = ([0i64; N], [0i64; N]);
     let mut challenges = 0;
     for ply in 0..120 {
@@ -352,10 +353,7 @@ fn an_agent_in_the_batch_chooses_as_in_each_game() {
 #[test]
 fn greedy_scores_in_the_batch_are_its_scores_in_each_game() {
     let rules = Rules::default();
-    let mut env = VecEnv::new(N, 9, rules, true, 0);
-    let mut buffers = Buffers::new(N);
-    env.reset(buffers.out());
-    let mut games: Vec<Game> = (0..N).map(|i| episode_game(&env, i, rules)).collect();
+    let (mut env, mut buffers, mut games) = batch_and_games(9, rules);
     let mut scores = vec![0f32; N * Move::NUM_ACTIONS];
     let mut chosen = [0i64; N];
     let mut spread = 0;

@@ -7,6 +7,8 @@ use salpakan::{
     ActionMask, Bitboard, Direction, DrawReason, Game, Move, MoveList, Outcome, ParseError,
     PieceId, Position, Rank, Report, Rules, Setup, Side, Square, Status, WinReason,
 };
+use std::fmt::Debug;
+use std::str::FromStr;
 
 #[test]
 fn square_numbering_is_row_major_from_a1() {
@@ -29,13 +31,10 @@ fn square_numbering_is_row_major_from_a1() {
 
 #[test]
 fn bad_square_text_is_rejected_by_name() {
-    for bad in ["", "a", "a0", "a9", "j1", "A1", "e44", "1e", "e-"] {
-        assert_eq!(
-            bad.parse::<Square>(),
-            Err(ParseError::Square(bad.into())),
-            "{bad:?}"
-        );
-    }
+    refuses::<Square>(
+        &["", "a", "a0", "a9", "j1", "A1", "e44", "1e", "e-"],
+        ParseError::Square,
+    );
 }
 
 #[test]
@@ -110,13 +109,10 @@ fn moves_print_and_parse() {
     assert_eq!(mv.to.to_string(), "e4");
     assert_eq!(mv.to_string(), "e3-e4");
     assert_eq!("e3xe4".parse::<Move>().unwrap(), mv);
-    for bad in ["e3e4", "e3-", "-e4", "e3-e9", "z1-a1", "e3--e4"] {
-        assert_eq!(
-            bad.parse::<Move>(),
-            Err(ParseError::Move(bad.into())),
-            "{bad}"
-        );
-    }
+    refuses::<Move>(
+        &["e3e4", "e3-", "-e4", "e3-e9", "z1-a1", "e3--e4"],
+        ParseError::Move,
+    );
 }
 
 #[test]
@@ -132,6 +128,16 @@ fn sides_are_numbered_and_named() {
 fn game(seed: u64) -> Game {
     let rules = Rules::default();
     Game::dealt(Side::White, rules, seed)
+}
+
+/// Each of `bad` is refused with the error `error` makes of that text.
+fn refuses<T>(bad: &[&str], error: fn(String) -> ParseError)
+where
+    T: FromStr<Err = ParseError> + Debug + PartialEq,
+{
+    for text in bad {
+        assert_eq!(text.parse::<T>(), Err(error((*text).into())), "{text:?}");
+    }
 }
 
 fn sq(name: &str) -> Square {

@@ -1,18 +1,12 @@
 //! Perft of several positions, compared with a naive generator written here (no bitboards, no
 //! bulk counting).
 
-use crate::common::{naive_moves, naive_perft};
-use salpakan::{Game, Position, Rules, Setup, Side, SplitMix64};
+use crate::common::{dealt, naive_moves, naive_perft};
+use salpakan::{Game, Position, Rules, Side, SplitMix64};
 
 fn start(seed: u64, rows: u8, first: Side) -> Game {
     let rules = Rules::new(rows, 0).unwrap();
-    Game::new(
-        Setup::random(Side::White, rules, seed),
-        Setup::random(Side::Black, rules, seed ^ 0xdead_beef),
-        first,
-        rules,
-    )
-    .unwrap()
+    dealt(rules, seed, seed ^ 0xdead_beef, first)
 }
 
 /// A position after `plies` random legal moves (stopping early if the game ends).
