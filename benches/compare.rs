@@ -10,13 +10,12 @@
 //! ratios.
 
 use std::hint::black_box;
+
+mod ffi;
 use std::time::{Duration, Instant};
 
 use salpakan::{Game, Position, Rules, Setup, Side, SplitMix64};
-use salpakan_capi::{
-    SALPAKAN_MAX_MOVES, SalpakanGame, SalpakanMove, salpakan_game_clone, salpakan_game_free,
-    salpakan_game_legal_moves, salpakan_game_play,
-};
+use salpakan_capi::salpakan_game_free;
 
 /// Runs `work` (which returns how many units it did) `runs` times; the best rate in units/s.
 fn best_rate(runs: usize, mut work: impl FnMut() -> u64) -> f64 {
@@ -98,39 +97,13 @@ pub fn midgames(count: usize, plies: usize) -> Vec<Position> {
 
 fn ffi_plies(game: &Game, seed: u64) -> u64 {
     // The same setups, handed to the C ABI; then play through the C functions only.
-    let mut white = [0u8; 72];
-    let mut black = [0u8; 72];
-    for (cells, side) in [(&mut white, Side::White), (&mut black, Side::Black)] {
-        cells.fill(salpakan_capi::SALPAKAN_NO_PIECE);
-        for (square, rank) in game.setup(side).expect("a game from setups").pieces() {
-            cells[square.index()] = rank as u8;
-        }
-    }
-    let mut c_game: *mut SalpakanGame = std::ptr::null_mut();
-    // SAFETY: valid 72-byte arrays and out-pointer.
+    let handle = ffi::c_game(game);
+    // SAFETY: the handle made above, freed once after its game.
     unsafe {
-        salpakan_capi::salpakan_game_new(white.as_ptr(), black.as_ptr(), 0, &mut c_game);
+        let plies = ffi::random_plies(handle, seed);
+        salpakan_game_free(handle);
+        plies
     }
-    let mut rng = SplitMix64::new(seed);
-    let mut moves = [SalpakanMove { from: 0, to: 0 }; SALPAKAN_MAX_MOVES];
-    let mut plies = 0u64;
-    // SAFETY: `c_game` is a live handle; buffers have the sizes passed.
-    unsafe {
-        let copy = salpakan_game_clone(c_game);
-        loop {
-            let mut count = 0usize;
-            salpakan_game_legal_moves(copy, moves.as_mut_ptr(), moves.len(), &mut count);
-            if count == 0 || plies >= 20_000 {
-                break;
-            }
-            let mv = moves[rng.below(count as u64) as usize];
-            salpakan_game_play(copy, mv, std::ptr::null_mut());
-            plies += 1;
-        }
-        salpakan_game_free(copy);
-        salpakan_game_free(c_game);
-    }
-    plies
 }
 
 fn main() {

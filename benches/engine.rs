@@ -9,15 +9,14 @@
 
 use std::hint::black_box;
 
+mod ffi;
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use salpakan::{
     Agent, Game, Greedy, Ismcts, Move, Observation, Position, Random, Replay, Rules, Setup, Side,
     SplitMix64, StepOutputs, StepResult, Tracker, VecEnv,
 };
-use salpakan_capi::{
-    SALPAKAN_MAX_MOVES, SALPAKAN_NO_PIECE, SalpakanGame, SalpakanMove, salpakan_game_clone,
-    salpakan_game_free, salpakan_game_legal_moves, salpakan_game_new, salpakan_game_play,
-};
+use salpakan_capi::salpakan_game_free;
 
 fn start() -> Game {
     let rules = Rules::default();
@@ -120,45 +119,28 @@ fn playout(c: &mut Criterion) {
 }
 
 fn ffi_per_ply(c: &mut Criterion) {
-    let game = start();
-    let cells = |side| {
-        let mut cells = [SALPAKAN_NO_PIECE; 72];
-        for (square, rank) in game.setup(side).expect("a game from setups").pieces() {
-            cells[square.index()] = rank as u8;
-        }
-        cells
-    };
-    let (white, black) = (cells(Side::White), cells(Side::Black));
-    let mut handle: *mut SalpakanGame = std::ptr::null_mut();
-    // SAFETY: 72-byte setups and a valid out-pointer.
-    unsafe { salpakan_game_new(white.as_ptr(), black.as_ptr(), 0, &mut handle) };
+    let handle = ffi::c_game(&start());
     let mut seed = 0;
     c.bench_function("ffi/legal_moves+play, whole game", |b| {
         b.iter(|| {
             seed += 1;
-            let mut rng = SplitMix64::new(seed);
-            let mut moves = [SalpakanMove { from: 0, to: 0 }; SALPAKAN_MAX_MOVES];
-            let mut plies = 0u32;
-            // SAFETY: a live handle and buffers of the sizes passed.
-            unsafe {
-                let copy = salpakan_game_clone(handle);
-                loop {
-                    let mut count = 0;
-                    salpakan_game_legal_moves(copy, moves.as_mut_ptr(), moves.len(), &mut count);
-                    if count == 0 || plies == 20_000 {
-                        break;
-                    }
-                    let mv = moves[rng.below(count as u64) as usize];
-                    salpakan_game_play(copy, mv, std::ptr::null_mut());
-                    plies += 1;
-                }
-                salpakan_game_free(copy);
-            }
-            plies
+            // SAFETY: the handle made above, freed after the bench.
+            unsafe { ffi::random_plies(handle, seed) }
         })
     });
     // SAFETY: the handle made above, freed once.
     unsafe { salpakan_game_free(handle) };
+}
+
+/// A game of two random setups (each from its own seed), White to move.
+fn white_first(rules: Rules, white_seed: u64, black_seed: u64) -> Game {
+    Game::new(
+        Setup::random(Side::White, rules, white_seed),
+        Setup::random(Side::Black, rules, black_seed),
+        Side::White,
+        rules,
+    )
+    .expect("valid setups")
 }
 
 /// Mid-game games: 40 to 100 random plies that did not end the game, with challenges behind.
@@ -168,13 +150,7 @@ fn midgame_games() -> Vec<Game> {
     while games.len() < 8 {
         seed += 1;
         let rules = Rules::default();
-        let mut game = Game::new(
-            Setup::random(Side::White, rules, seed),
-            Setup::random(Side::Black, rules, seed + 100),
-            Side::White,
-            rules,
-        )
-        .expect("valid setups");
+        let mut game = white_first(rules, seed, seed + 100);
         let mut rng = SplitMix64::new(seed);
         let plies = 40 + (seed as usize * 7) % 60;
         for _ in 0..plies {
@@ -202,13 +178,7 @@ fn slowest_belief_positions(keep: usize) -> Vec<Tracker> {
     let rules = Rules::default();
     let mut timed: Vec<(std::time::Duration, Tracker)> = Vec::new();
     for seed in 0..40u64 {
-        let mut game = Game::new(
-            Setup::random(Side::White, rules, seed),
-            Setup::random(Side::Black, rules, seed + 500),
-            Side::White,
-            rules,
-        )
-        .expect("valid setups");
+        let mut game = white_first(rules, seed, seed + 500);
         let mut trackers = [
             game.tracker(Side::White).expect("a fresh game"),
             game.tracker(Side::Black).expect("a fresh game"),
@@ -350,13 +320,7 @@ fn finished_games() -> Vec<Game> {
     (0..8)
         .map(|seed| {
             let rules = Rules::default();
-            let mut game = Game::new(
-                Setup::random(Side::White, rules, 2 * seed + 11),
-                Setup::random(Side::Black, rules, 2 * seed + 12),
-                Side::White,
-                rules,
-            )
-            .expect("valid setups");
+            let mut game = white_first(rules, 2 * seed + 11, 2 * seed + 12);
             let mut agents: [Box<dyn Agent>; 2] = [
                 Box::new(Greedy::new(seed)),
                 Box::new(Random::new(seed + 100)),

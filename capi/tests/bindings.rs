@@ -88,6 +88,18 @@ fn from_text(game: &Handle) -> Handle {
     Handle(copy)
 }
 
+/// What `read` says of `text`; a game it makes is freed.
+fn read_back(
+    text: &std::ffi::CStr,
+    read: unsafe extern "C" fn(*const std::ffi::c_char, *mut *mut SalpakanGame) -> SalpakanResult,
+) -> SalpakanResult {
+    let mut copy = null_mut();
+    // SAFETY: a NUL-terminated text and a place for the handle.
+    let result = unsafe { read(text.as_ptr(), &mut copy) };
+    drop(Handle(copy));
+    result
+}
+
 /// A NUL-terminated copy of a text argument (`@fixture`: the fixture's own text by `write`).
 fn text_arg(
     value: &Value,
@@ -197,20 +209,14 @@ fn run(row: &table::Row) -> Option<SalpakanResult> {
                     _ => salpakan_game_agree_draw(game.0),
                 }
             }
-            "record" => {
-                let text = text_arg(&row.arg(0), &game, salpakan_game_record);
-                let mut copy = null_mut();
-                let result = salpakan_game_from_record(text.as_ptr(), &mut copy);
-                drop(Handle(copy));
-                result
-            }
-            "position" => {
-                let text = text_arg(&row.arg(0), &game, salpakan_game_to_text);
-                let mut copy = null_mut();
-                let result = salpakan_game_from_text(text.as_ptr(), &mut copy);
-                drop(Handle(copy));
-                result
-            }
+            "record" => read_back(
+                &text_arg(&row.arg(0), &game, salpakan_game_record),
+                salpakan_game_from_record,
+            ),
+            "position" => read_back(
+                &text_arg(&row.arg(0), &game, salpakan_game_to_text),
+                salpakan_game_from_text,
+            ),
             "both-left" => {
                 let result = salpakan_game_abandon_by_both(game.0);
                 let mut status = SalpakanStatus {

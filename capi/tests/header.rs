@@ -26,6 +26,11 @@ fn generate() -> String {
     String::from_utf8(out).expect("utf-8 header")
 }
 
+/// Asserts that `header` has `line` (white space around it aside).
+fn has_line(header: &str, line: &str) {
+    assert!(header.lines().any(|l| l.trim() == line), "missing `{line}`");
+}
+
 #[test]
 fn committed_header_matches_the_source() {
     let path = workspace().join("include/salpakan.h");
@@ -60,8 +65,7 @@ fn version_macros_match_cargo_toml() {
         ("MINOR", env!("CARGO_PKG_VERSION_MINOR")),
         ("PATCH", env!("CARGO_PKG_VERSION_PATCH")),
     ] {
-        let line = format!("#define SALPAKAN_VERSION_{name} {value}");
-        assert!(header.lines().any(|l| l.trim() == line), "missing `{line}`");
+        has_line(&header, &format!("#define SALPAKAN_VERSION_{name} {value}"));
     }
 }
 
@@ -107,8 +111,7 @@ fn the_contract_names_and_numbers_are_in_the_header() {
         ("SALPAKAN_ISMCTS_DEFAULT_BUDGET", "10000"),
     ];
     for (name, value) in defines {
-        let line = format!("#define {name} {value}");
-        assert!(header.lines().any(|l| l.trim() == line), "missing `{line}`");
+        has_line(&header, &format!("#define {name} {value}"));
     }
     // The result codes are the values of a 32-bit enum (rustls-ffi's `rustls_result` habit),
     // typedef'd to `uint32_t` in C before C23.
@@ -124,8 +127,7 @@ fn the_contract_names_and_numbers_are_in_the_header() {
         ("SALPAKAN_RESULT_PANIC", "8"),
     ];
     for (name, value) in results {
-        let line = format!("{name} = {value},");
-        assert!(header.lines().any(|l| l.trim() == line), "missing `{line}`");
+        has_line(&header, &format!("{name} = {value},"));
     }
     assert!(header.contains("enum SalpakanResult\n"));
     assert!(header.contains("typedef uint32_t SalpakanResult;"));

@@ -61,14 +61,11 @@ fn describe(value: &JsValue) -> String {
 
 /// A side from its word (any case, `w`/`b` too) or 0/1.
 pub(crate) fn side(value: &JsValue) -> Result<Side, JsValue> {
-    if let Some(text) = value.as_string() {
-        return text.parse().map_err(raise);
-    }
-    Side::from_number(integer_arg(
+    named_or_numbered(
         value,
+        Side::from_number,
         "a side is \"white\", \"black\", 0 or 1",
-    )?)
-    .map_err(raise)
+    )
 }
 
 /// A side, White when not given.
@@ -82,14 +79,28 @@ pub(crate) fn side_or_white(value: &JsValue) -> Result<Side, JsValue> {
 
 /// A square from its name or index.
 pub(crate) fn square(value: &JsValue) -> Result<Square, JsValue> {
+    named_or_numbered(
+        value,
+        Square::from_number,
+        "a square is a name such as \"e4\" or an index 0..72",
+    )
+}
+
+/// A value from its name (a string, parsed) or its number (`what` says what it may be).
+fn named_or_numbered<T, E>(
+    value: &JsValue,
+    from_number: fn(i64) -> Result<T, E>,
+    what: &str,
+) -> Result<T, JsValue>
+where
+    T: std::str::FromStr,
+    T::Err: EngineError,
+    E: EngineError,
+{
     if let Some(text) = value.as_string() {
         return text.parse().map_err(raise);
     }
-    Square::from_number(integer_arg(
-        value,
-        "a square is a name such as \"e4\" or an index 0..72",
-    )?)
-    .map_err(raise)
+    from_number(integer_arg(value, what)?).map_err(raise)
 }
 
 /// A rank from its number.

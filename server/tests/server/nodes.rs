@@ -6,7 +6,7 @@
 //! record, and the database that every game's versions run 1, 2, 3 … without a gap.
 
 use std::net::SocketAddr;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
 use std::time::Duration;
 
@@ -202,15 +202,23 @@ fn on_postgres() -> bool {
     crate::common::postgres_host().is_some()
 }
 
+/// Three nodes on a new database `name` (PostgreSQL: the suite's), leases of `lease` s, with
+/// 30 games played on them for `seconds` s by the load generator, which has played for
+/// `warmed` s when this returns.
+fn three_in_play(name: &str, lease: u64, seconds: u64, warmed: u64) -> (PathBuf, Vec<Node>, Child) {
+    assert!(on_postgres(), "needs SALPAKAN_TEST_POSTGRES");
+    let db = database(name);
+    let nodes = three(&db, lease);
+    let running = load(&nodes, 30, seconds);
+    std::thread::sleep(Duration::from_secs(warmed));
+    (db, nodes, running)
+}
+
 /// Node c killed (SIGKILL) mid-game: its games are taken over and finish on a and b.
 #[test]
 #[ignore = "several nodes on PostgreSQL: scripts/test-postgres runs it alone"]
 fn nodes_a_killed_node_s_games_finish_on_the_others() {
-    assert!(on_postgres(), "needs SALPAKAN_TEST_POSTGRES");
-    let db = database("nodes-kill");
-    let mut nodes = three(&db, 2);
-    let running = load(&nodes, 30, 14);
-    std::thread::sleep(Duration::from_secs(5));
+    let (db, mut nodes, running) = three_in_play("nodes-kill", 2, 14, 5);
     let c = nodes.pop().unwrap();
     let held = owned_by(&db, "c");
     assert!(held > 0, "node c owns games when it is killed");
@@ -229,11 +237,7 @@ fn nodes_a_killed_node_s_games_finish_on_the_others() {
 #[test]
 #[ignore = "several nodes on PostgreSQL: scripts/test-postgres runs it alone"]
 fn nodes_a_paused_node_is_fenced_and_its_clients_move() {
-    assert!(on_postgres(), "needs SALPAKAN_TEST_POSTGRES");
-    let db = database("nodes-pause");
-    let nodes = three(&db, 2);
-    let running = load(&nodes, 30, 16);
-    std::thread::sleep(Duration::from_secs(4));
+    let (db, nodes, running) = three_in_play("nodes-pause", 2, 16, 4);
     signal(&nodes[2], "-STOP");
     std::thread::sleep(Duration::from_secs(5));
     assert_eq!(owned_by(&db, "c"), 0, "c's games were taken while it slept");
@@ -255,11 +259,7 @@ fn nodes_a_paused_node_is_fenced_and_its_clients_move() {
 #[test]
 #[ignore = "several nodes on PostgreSQL: scripts/test-postgres runs it alone"]
 fn nodes_a_drained_node_hands_its_games_over() {
-    assert!(on_postgres(), "needs SALPAKAN_TEST_POSTGRES");
-    let db = database("nodes-drain");
-    let mut nodes = three(&db, 30);
-    let running = load(&nodes, 30, 12);
-    std::thread::sleep(Duration::from_secs(4));
+    let (db, mut nodes, running) = three_in_play("nodes-drain", 30, 12, 4);
     let mut c = nodes.pop().unwrap();
     signal(&c, "-TERM");
     let exited = c.child.wait().expect("c exits");
@@ -279,12 +279,8 @@ fn nodes_a_drained_node_hands_its_games_over() {
 #[test]
 #[ignore = "restarts the test cluster: scripts/test-postgres runs it alone"]
 fn nodes_the_database_restarted_under_load_loses_nothing() {
-    assert!(on_postgres(), "needs SALPAKAN_TEST_POSTGRES");
     assert!(std::env::var("SALPAKAN_TEST_POSTGRES_CTL").is_ok());
-    let db = database("nodes-db-restart");
-    let nodes = three(&db, 10);
-    let running = load(&nodes, 30, 16);
-    std::thread::sleep(Duration::from_secs(5));
+    let (db, nodes, running) = three_in_play("nodes-db-restart", 10, 16, 5);
     let before = query_int(&db, "SELECT count(*) FROM events");
     let restarted = postgres_ctl("-m fast restart").unwrap();
     assert!(restarted.success(), "the cluster restarts");
