@@ -260,24 +260,20 @@ fn knowledge(c: &mut Criterion) {
         .iter()
         .map(|g| g.tracker(Side::White).expect("a game from setups"))
         .collect();
-    c.bench_function("beliefs/under the classic prior, midgame (8 games)", |b| {
-        b.iter(|| {
-            i += 1;
-            trackers[i % trackers.len()]
-                .clone()
-                .beliefs_under(&classic)
-                .expect("consistent")
-        })
-    });
-    c.bench_function("beliefs/under the classic prior, the 4 slowest", |b| {
-        b.iter(|| {
-            i += 1;
-            slowest[i % slowest.len()]
-                .clone()
-                .beliefs_under(&classic)
-                .expect("consistent")
-        })
-    });
+    for (name, set) in [
+        ("midgame (8 games)", &trackers),
+        ("the 4 slowest", &slowest),
+    ] {
+        c.bench_function(&format!("beliefs/under the classic prior, {name}"), |b| {
+            b.iter(|| {
+                i += 1;
+                set[i % set.len()]
+                    .clone()
+                    .beliefs_under(&classic)
+                    .expect("consistent")
+            })
+        });
+    }
     let mut rng = SplitMix64::new(2);
     c.bench_function("formation/a classic setup", |b| {
         b.iter(|| salpakan::Setup::sample_with(Side::Black, Rules::default(), &classic, &mut rng))

@@ -166,36 +166,32 @@ fn a_record_that_contradicts_its_replay_names_the_first_disagreeing_move() {
     let record = g.record();
     let lines: Vec<&str> = record.lines().collect();
     let line_of = |needle: &str| lines.iter().position(|l| l.contains(needle)).unwrap() + 1;
+    // The record with `from` replaced by `to`, read: its error.
+    let refused = |from: &str, to: &str| Game::from_record(&record.replace(from, to)).unwrap_err();
 
-    let wrong = record.replace("1. e4xe5 win", "1. e4xe5 lose");
-    let err = Game::from_record(&wrong).unwrap_err();
+    let err = refused("1. e4xe5 win", "1. e4xe5 lose");
     assert_eq!(err.line, line_of("1. e4xe5"));
     assert_eq!(err.column, 10);
     assert!(err.expected.contains("move 1 (e4xe5): win"), "{err}");
 
-    let wrong = record.replace("1. e4xe5 win", "1. e4-e5");
-    let err = Game::from_record(&wrong).unwrap_err();
+    let err = refused("1. e4xe5 win", "1. e4-e5");
     assert!(err.expected.contains("move 1"), "{err}");
 
-    let wrong = record.replace("2. a6-a5", "2. a6xa5 win");
-    let err = Game::from_record(&wrong).unwrap_err();
+    let err = refused("2. a6-a5", "2. a6xa5 win");
     assert_eq!(err.line, line_of("2. a6-a5"));
     assert!(
         err.expected.contains("move 2 (a6-a5): a plain move"),
         "{err}"
     );
 
-    let wrong = record.replace("[Result \"-\"]", "[Result \"white:flag-captured\"]");
-    let err = Game::from_record(&wrong).unwrap_err();
+    let err = refused("[Result \"-\"]", "[Result \"white:flag-captured\"]");
     assert_eq!(err.line, line_of("[Result"));
     assert!(err.expected.contains("the replay's result \"-\""), "{err}");
 
-    let wrong = record.replace("3. e5-e4", "3. e5-e3");
-    let err = Game::from_record(&wrong).unwrap_err();
+    let err = refused("3. e5-e4", "3. e5-e3");
     assert!(err.expected.starts_with("a legal move"), "{err}");
 
-    let wrong = record.replace("3. e5-e4", "4. e5-e4");
-    let err = Game::from_record(&wrong).unwrap_err();
+    let err = refused("3. e5-e4", "4. e5-e4");
     assert_eq!(err.expected, "the ply number \"3.\"");
 }
 

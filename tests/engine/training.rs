@@ -380,18 +380,14 @@ fn greedy_scores_in_the_batch_are_its_scores_in_each_game() {
             for (&score, &legal) in row.iter().zip(mask) {
                 assert!(legal || score == 0.0, "an illegal action scored, ply {ply}");
             }
-            let best = row
+            let legal: Vec<f32> = row
                 .iter()
                 .zip(mask)
                 .filter(|&(_, &legal)| legal)
                 .map(|(&s, _)| s)
-                .fold(f32::NEG_INFINITY, f32::max);
-            let worst = row
-                .iter()
-                .zip(mask)
-                .filter(|&(_, &legal)| legal)
-                .map(|(&s, _)| s)
-                .fold(f32::INFINITY, f32::min);
+                .collect();
+            let best = legal.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+            let worst = legal.iter().copied().fold(f32::INFINITY, f32::min);
             spread += usize::from(best - worst > 1.0);
             let choice = usize::try_from(chosen[i]).unwrap();
             assert!(

@@ -147,8 +147,7 @@ fn an_offer_stands_until_the_opponent_moves() {
 #[test]
 fn time_and_absence_are_decided_by_the_room() {
     let t0 = Instant::now();
-    let settings = clock_of(1_000);
-    let mut room = started(Some(settings), t0);
+    let mut room = started(Some(clock_of(1_000)), t0);
     assert_eq!(room.deadline(), Some(t0 + Duration::from_millis(1_000)));
     assert_eq!(room.expire(t0 + Duration::from_millis(999)), None);
     assert!(room.expire(t0 + Duration::from_millis(1_000)).is_some());
@@ -248,8 +247,7 @@ fn a_restored_room_is_the_room() {
 #[test]
 fn no_clock_runs_while_the_server_is_down() {
     let t0 = Instant::now();
-    let settings = clock_of(10_000);
-    let mut room = started(Some(settings), t0);
+    let mut room = started(Some(clock_of(10_000)), t0);
     let mv = room.legal_moves()[0].to_string();
     let t1 = t0 + Duration::from_millis(2_500);
     play(&mut room, Side::White, &mv, 0, t1).unwrap();
@@ -326,8 +324,7 @@ fn deciding_changes_nothing_and_applying_its_events_is_the_change() {
 #[test]
 fn a_loss_on_time_keeps_its_clock_through_a_restore() {
     let t0 = Instant::now();
-    let settings = clock_of(1_000);
-    let mut room = started(Some(settings), t0);
+    let mut room = started(Some(clock_of(1_000)), t0);
     let due = t0 + Duration::from_millis(1_000);
     room.expire(due).unwrap();
     let end = room.clock(due).unwrap();

@@ -6,7 +6,8 @@ use std::time::Duration;
 use salpakan::{Rules, Side};
 use serde_json::json;
 
-use crate::common::{Table, database, start_on};
+use crate::common::{Seat, Server, Table, database, start_on};
+use salpakan_server::Config;
 
 /// A game of `pairs` × 2 plies with no challenge: White and Black each step one piece out
 /// of their zone and back. Returns the table, both sides' formations set up.
@@ -68,12 +69,23 @@ pub async fn long_game(name: &str, seed: u64) -> (String, std::path::PathBuf) {
     (table.id, db)
 }
 
-#[tokio::test]
-async fn a_hello_replays_every_event_however_many() {
-    let (id, db) = long_game("replay", 35).await;
-    let server = start_on(db, 36, |_| {}).await;
+/// The long game (`long_game`) served by a server of seed `seed` with the limits `tweak`
+/// sets, and a spectator that has had its state.
+async fn watching_a_long_game(
+    name: &str,
+    seed: u64,
+    tweak: impl FnOnce(&mut Config),
+) -> (Server, Seat) {
+    let (id, db) = long_game(name, seed).await;
+    let server = start_on(db, seed + 1, tweak).await;
     let mut spectator = server.seat(&id, None).await;
     spectator.until("state").await;
+    (server, spectator)
+}
+
+#[tokio::test]
+async fn a_hello_replays_every_event_however_many() {
+    let (server, mut spectator) = watching_a_long_game("replay", 35, |_| {}).await;
     spectator.send(&json!({"t": "hello", "v": 0})).await;
     for v in 1..=1203u64 {
         let frame = spectator.recv().await;
@@ -90,13 +102,10 @@ async fn a_hello_replays_every_event_however_many() {
 
 #[tokio::test]
 async fn a_replay_is_paid_from_the_sockets_budget() {
-    let (id, db) = long_game("replay-budget", 37).await;
-    let server = start_on(db, 38, |_| {}).await;
     // The default budget is 200 messages in 10 s. Each replay of 1,203 events costs its
     // hello plus one message for every 25 events replayed (48), paid before the frames are
     // sent: the replay the budget cannot pay is not sent, the socket is closed.
-    let mut spectator = server.seat(&id, None).await;
-    spectator.until("state").await;
+    let (server, mut spectator) = watching_a_long_game("replay-budget", 37, |_| {}).await;
     let mut replays = 0;
     let closed = loop {
         spectator.send(&json!({"t": "hello", "v": 0})).await;
@@ -130,12 +139,10 @@ async fn a_replay_is_paid_from_the_sockets_budget() {
 
 #[tokio::test]
 async fn a_replay_longer_than_a_window_is_served_once_on_a_full_budget() {
-    let (id, db) = long_game("replay-window", 52).await;
     // 20 messages in 10 s: the replay of 1,203 events would cost 48, and costs the 19 left
     // after its hello.
-    let server = start_on(db, 53, |c| c.limits.messages_per_window = 20).await;
-    let mut spectator = server.seat(&id, None).await;
-    spectator.until("state").await;
+    let (server, mut spectator) =
+        watching_a_long_game("replay-window", 52, |c| c.limits.messages_per_window = 20).await;
     spectator.send(&json!({"t": "hello", "v": 0})).await;
     for _ in 0..1203 {
         let frame = spectator.recv().await;

@@ -223,24 +223,14 @@ async fn two_accepts_at_once_make_one_game_and_paired_reaches_only_its_player() 
     // Withdrawn by its owner only.
     let (_, listing) = as_player(&server, None, "GET", "/api/lobby", &Value::Null).await;
     let sid = listing["seeks"][0]["seek"].as_str().unwrap().to_owned();
-    let (status, _) = as_player(
-        &server,
-        Some(&a),
-        "DELETE",
-        &format!("/api/seeks/{sid}"),
-        &Value::Null,
-    )
-    .await;
-    assert_eq!(status, 404);
-    let (status, _) = as_player(
-        &server,
-        Some(&owner),
-        "DELETE",
-        &format!("/api/seeks/{sid}"),
-        &Value::Null,
-    )
-    .await;
-    assert_eq!(status, 204);
+    let withdraw = async |key: &str| {
+        let path = format!("/api/seeks/{sid}");
+        as_player(&server, Some(key), "DELETE", &path, &Value::Null)
+            .await
+            .0
+    };
+    assert_eq!(withdraw(&a).await, 404);
+    assert_eq!(withdraw(&owner).await, 204);
     // The owner's last player socket closes: its seeks go with it.
     drop(owner_socket);
     let mut gone = false;

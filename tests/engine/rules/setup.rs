@@ -11,6 +11,13 @@ fn white_pieces() -> Vec<(Square, Rank)> {
     pieces(WHITE)
 }
 
+/// White's formation `p` (the 3-row zone) is refused with `expected`, which reads `message`.
+fn refused(p: Vec<(Square, Rank)>, expected: SetupError, message: &str) {
+    let err = Setup::new(Side::White, Rules::default(), p).unwrap_err();
+    assert_eq!(err, expected);
+    assert_eq!(err.to_string(), message);
+}
+
 #[test]
 fn a_full_army_in_the_zone_is_accepted() {
     let setup = Setup::new(Side::White, Rules::default(), white_pieces()).unwrap();
@@ -26,18 +33,14 @@ fn an_over_counted_rank_is_named_with_its_count() {
     let mut p = white_pieces();
     p.retain(|(_, r)| *r != Rank::FiveStarGeneral);
     p.push((sq("a3"), Rank::Private));
-    let err = Setup::new(Side::White, Rules::default(), p).unwrap_err();
-    assert_eq!(
-        err,
+    refused(
+        p,
         SetupError::TooMany {
             rank: Rank::Private,
             expected: 6,
-            found: 7
-        }
-    );
-    assert_eq!(
-        err.to_string(),
-        "too many of rank PV (Private): 7 placed, an army has 6"
+            found: 7,
+        },
+        "too many of rank PV (Private): 7 placed, an army has 6",
     );
 }
 
@@ -45,18 +48,14 @@ fn an_over_counted_rank_is_named_with_its_count() {
 fn an_under_counted_rank_is_named_with_its_count() {
     let mut p = white_pieces();
     p.retain(|(s, _)| *s != sq("c3"));
-    let err = Setup::new(Side::White, Rules::default(), p).unwrap_err();
-    assert_eq!(
-        err,
+    refused(
+        p,
         SetupError::TooFew {
             rank: Rank::Spy,
             expected: 2,
-            found: 1
-        }
-    );
-    assert_eq!(
-        err.to_string(),
-        "too few of rank SP (Spy): 1 placed, an army has 2"
+            found: 1,
+        },
+        "too few of rank SP (Spy): 1 placed, an army has 2",
     );
 }
 
@@ -65,14 +64,14 @@ fn a_second_flag_is_too_many_flags() {
     let mut p = white_pieces();
     p.retain(|(s, _)| *s != sq("c3"));
     p.push((sq("c3"), Rank::Flag));
-    let err = Setup::new(Side::White, Rules::default(), p).unwrap_err();
-    assert_eq!(
-        err,
+    refused(
+        p,
         SetupError::TooMany {
             rank: Rank::Flag,
             expected: 1,
-            found: 2
-        }
+            found: 2,
+        },
+        "too many of rank FL (Flag): 2 placed, an army has 1",
     );
 }
 
@@ -80,18 +79,14 @@ fn a_second_flag_is_too_many_flags() {
 fn a_piece_outside_the_zone_is_named_by_square() {
     let mut p = white_pieces();
     p[0].0 = sq("a4");
-    let err = Setup::new(Side::White, Rules::default(), p.clone()).unwrap_err();
-    assert_eq!(
-        err,
+    refused(
+        p.clone(),
         SetupError::OutsideZone {
             side: Side::White,
             square: sq("a4"),
-            rows: 3
-        }
-    );
-    assert_eq!(
-        err.to_string(),
-        "square a4 is outside White's setup zone (rows 1-3)"
+            rows: 3,
+        },
+        "square a4 is outside White's setup zone (rows 1-3)",
     );
     // The 4-row zone (the whole half) accepts it.
     assert!(Setup::new(Side::White, Rules::new(4, 0).unwrap(), p).is_ok());
