@@ -15,6 +15,15 @@ fn random_game(seed: u64, rules: Rules) -> Game {
     dealt(rules, seed, seed ^ 0xabcdef, Side::White)
 }
 
+/// The report of `mv` with `outcome`, the game going on.
+fn in_play(mv_text: &str, outcome: Option<Outcome>) -> Report {
+    Report {
+        mv: mv(mv_text),
+        outcome,
+        status: Status::Ongoing,
+    }
+}
+
 /// Plays `plies` random moves, stopping before any move that would end the game.
 fn advance(game: &mut Game, seed: u64, plies: usize) {
     let mut rng = SplitMix64::new(seed);
@@ -222,17 +231,9 @@ fn a_tracker_refuses_events_that_cannot_have_happened() {
     let g = random_game(1, Rules::default());
     let mut t = g.tracker(Side::White).unwrap();
     let before = t.clone();
-    let fake = salpakan::Report {
-        mv: mv("a3-a5"),
-        outcome: None,
-        status: Status::Ongoing,
-    };
+    let fake = in_play("a3-a5", None);
     assert!(t.observe(&fake).is_err());
-    let fake = salpakan::Report {
-        mv: mv("a3-a4"),
-        outcome: Some(Outcome::Win),
-        status: Status::Ongoing,
-    };
+    let fake = in_play("a3-a4", Some(Outcome::Win));
     assert!(t.observe(&fake).is_err());
     assert_eq!(t, before);
 }
@@ -608,24 +609,16 @@ fn a_tracker_names_the_ply_of_a_bad_report_and_ends_only_by_an_end() {
         tracker.observe(report).unwrap();
     }
     // Ply 3: a move from an empty square.
-    let bad = Report {
-        mv: mv("a1-a2"),
-        outcome: None,
-        status: Status::Ongoing,
-    };
-    match tracker.observe(&bad) {
-        Err(ObserveError::IllegalMove { ply, .. }) => assert_eq!(ply, 3),
-        other => panic!("{other:?}"),
-    }
-    let bad = Report {
-        mv: mv("e4-e5"),
-        outcome: None,
-        status: Status::Ongoing,
-    };
-    match tracker.observe(&bad) {
-        Err(ObserveError::Inconsistent { ply, .. }) => assert_eq!(ply, 3),
-        other => panic!("{other:?}"),
-    }
+    let bad = tracker.observe(&in_play("a1-a2", None));
+    assert!(
+        matches!(bad, Err(ObserveError::IllegalMove { ply: 3, .. })),
+        "{bad:?}"
+    );
+    let bad = tracker.observe(&in_play("e4-e5", None));
+    assert!(
+        matches!(bad, Err(ObserveError::Inconsistent { ply: 3, .. })),
+        "{bad:?}"
+    );
     // A status that is not a resignation or an agreement is no end.
     let won = Status::Won {
         winner: Side::White,
@@ -644,11 +637,7 @@ fn a_tracker_names_the_ply_of_a_bad_report_and_ends_only_by_an_end() {
         tracker.observe_end(resigned),
         Err(ObserveError::GameOver { .. })
     ));
-    let next = Report {
-        mv: mv("e4-e5"),
-        outcome: Some(Outcome::Win),
-        status: Status::Ongoing,
-    };
+    let next = in_play("e4-e5", Some(Outcome::Win));
     let late = tracker.observe(&next).unwrap_err();
     assert!(matches!(late, ObserveError::GameOver { .. }));
     assert_eq!(late.kind(), ErrorKind::GameOver, "a report after the end");

@@ -44,7 +44,17 @@ macro_rules! agent_class {
                     inner: salpakan::$name::new(seed $(, $budget.unwrap_or(0))?),
                 })
             }
+        }
 
+        choose_method!($name);
+    };
+}
+
+/// `choose(game, side)` on a class whose `inner` is one of the engine's agents.
+macro_rules! choose_method {
+    ($name:ident) => {
+        #[wasm_bindgen]
+        impl $name {
             #[doc = "Its move for `side` in `game` (`\"e3-e4\"`), seeing only what `side` may know. Throws a `\"game-over\"` error once the game has ended, an `\"argument\"` error when it is the other side's move."]
             pub fn choose(
                 &mut self,
@@ -124,15 +134,6 @@ impl Level {
     pub fn count() -> u8 {
         salpakan::Level::COUNT
     }
-
-    /// Its move for `side` in `game` (`"e3-e4"`), seeing only what `side` may know. Throws a
-    /// `"game-over"` error once the game has ended, an `"argument"` error when it is the other
-    /// side's move.
-    pub fn choose(
-        &mut self,
-        game: &Game,
-        #[wasm_bindgen(unchecked_param_type = "SideInput")] side: JsValue,
-    ) -> Result<String, JsValue> {
-        choose(&mut self.inner, game, &side)
-    }
 }
+
+choose_method!(Level);

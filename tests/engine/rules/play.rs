@@ -2,8 +2,8 @@
 
 use crate::common::{game, mv, play_all, rules4, sq, start, with_fields};
 use salpakan::{
-    DrawReason, ErrorKind, Game, Move, MoveError, Outcome, Position, Rank, Rules, Setup, Side,
-    Status, WinReason,
+    DrawReason, ErrorKind, Game, Move, MoveError, Outcome, Position, Rank, Report, Rules, Setup,
+    Side, Status, WinReason,
 };
 
 fn won(winner: Side, reason: WinReason) -> Status {
@@ -27,88 +27,76 @@ fn assert_rejected(game: &mut Game, text: &str, expected: MoveError) {
     assert_eq!(*game, before, "{text} changed the game");
 }
 
+/// The refusal of a step from `from` to `to`, which are not neighbours.
+fn not_adjacent(from: &str, to: &str) -> MoveError {
+    MoveError::NotAdjacent {
+        from: sq(from),
+        to: sq(to),
+    }
+}
+
+/// `text` is refused in the opening with `expected`, and the game is unchanged: the
+/// refusal's message.
+fn refused_in_opening(text: &str, expected: MoveError) -> String {
+    assert_rejected(&mut opening(), text, expected);
+    expected.to_string()
+}
+
 #[test]
 fn diagonal_moves_are_illegal() {
-    let mut g = opening();
-    let e = MoveError::NotAdjacent {
-        from: sq("e3"),
-        to: sq("f4"),
-    };
-    assert_rejected(&mut g, "e3-f4", e);
+    let message = refused_in_opening("e3-f4", not_adjacent("e3", "f4"));
     assert_eq!(
-        e.to_string(),
+        message,
         "e3 to f4 is not a move of one square forward, backward, left or right"
     );
 }
 
 #[test]
 fn two_square_moves_are_illegal() {
-    let mut g = opening();
-    assert_rejected(
-        &mut g,
-        "e3-e5",
-        MoveError::NotAdjacent {
-            from: sq("e3"),
-            to: sq("e5"),
-        },
-    );
+    refused_in_opening("e3-e5", not_adjacent("e3", "e5"));
 }
 
 #[test]
 fn a_move_to_the_same_square_is_illegal() {
-    let mut g = opening();
-    assert_rejected(
-        &mut g,
-        "e3-e3",
-        MoveError::NotAdjacent {
-            from: sq("e3"),
-            to: sq("e3"),
-        },
-    );
+    refused_in_opening("e3-e3", not_adjacent("e3", "e3"));
 }
 
 #[test]
 fn moving_onto_an_own_piece_is_illegal() {
-    let mut g = opening();
-    let e = MoveError::OwnPiece {
-        to: sq("e3"),
-        side: Side::White,
-    };
-    assert_rejected(&mut g, "e2-e3", e);
-    assert_eq!(e.to_string(), "e3 is occupied by White's own piece");
+    let message = refused_in_opening(
+        "e2-e3",
+        MoveError::OwnPiece {
+            to: sq("e3"),
+            side: Side::White,
+        },
+    );
+    assert_eq!(message, "e3 is occupied by White's own piece");
 }
 
 #[test]
 fn moving_the_enemys_piece_is_illegal() {
-    let mut g = opening();
-    let e = MoveError::NotYourPiece {
-        square: sq("e6"),
-        owner: Side::Black,
-    };
-    assert_rejected(&mut g, "e6-e5", e);
+    let message = refused_in_opening(
+        "e6-e5",
+        MoveError::NotYourPiece {
+            square: sq("e6"),
+            owner: Side::Black,
+        },
+    );
     assert_eq!(
-        e.to_string(),
+        message,
         "the piece on e6 is Black's, and it is White's turn"
     );
 }
 
 #[test]
 fn moving_from_an_empty_square_is_illegal() {
-    let mut g = opening();
-    assert_rejected(&mut g, "e4-e5", MoveError::EmptySquare { square: sq("e4") });
+    refused_in_opening("e4-e5", MoveError::EmptySquare { square: sq("e4") });
 }
 
 #[test]
 fn the_wrap_from_i3_to_a4_is_illegal() {
     let mut g = opening();
-    assert_rejected(
-        &mut g,
-        "i3-a4",
-        MoveError::NotAdjacent {
-            from: sq("i3"),
-            to: sq("a4"),
-        },
-    );
+    assert_rejected(&mut g, "i3-a4", not_adjacent("i3", "a4"));
     assert!(
         !g.legal_moves()
             .iter()
@@ -154,50 +142,64 @@ fn the_flag_moves_like_any_piece() {
     assert!(moves.contains(&mv("a4-b4")));
 }
 
+/// A challenge on rules4 between White's `white` on e4 and Black's `black` on e5, `first`
+/// attacking: the game after it, and the arbiter's report.
+fn challenge(white: &str, black: &str, first: Side) -> (Game, Report) {
+    let mut g = game(
+        (&format!("{white}:e4"), ""),
+        (&format!("{black}:e5"), ""),
+        first,
+        rules4(),
+    );
+    let attack = if first == Side::White {
+        "e4xe5"
+    } else {
+        "e5xe4"
+    };
+    let report = g.play(mv(attack)).unwrap();
+    (g, report)
+}
+
+/// What stands on e4 and e5 after a challenge there, and each side's pieces left.
+fn after_challenge(g: &Game, e4: Option<(Side, Rank)>, e5: Option<(Side, Rank)>, pieces: [u32; 2]) {
+    assert_eq!(g.position().piece_at(sq("e4")), e4);
+    assert_eq!(g.position().piece_at(sq("e5")), e5);
+    for side in Side::ALL {
+        assert_eq!(g.position().occupied(side).len(), pieces[side.index()]);
+    }
+}
+
 #[test]
 fn a_won_challenge_removes_the_defender_and_takes_its_square() {
-    let mut g = game(("5G:e4", ""), ("PV:e5", ""), Side::White, rules4());
-    let report = g.play(mv("e4xe5")).unwrap();
+    let (g, report) = challenge("5G", "PV", Side::White);
     assert_eq!(report.outcome, Some(Outcome::Win));
-    assert_eq!(
-        g.position().piece_at(sq("e5")),
-        Some((Side::White, Rank::FiveStarGeneral))
+    after_challenge(
+        &g,
+        None,
+        Some((Side::White, Rank::FiveStarGeneral)),
+        [21, 20],
     );
-    assert_eq!(g.position().piece_at(sq("e4")), None);
-    assert_eq!(g.position().occupied(Side::Black).len(), 20);
-    assert_eq!(g.position().occupied(Side::White).len(), 21);
 }
 
 #[test]
 fn a_lost_challenge_removes_the_attacker_and_keeps_the_defender() {
-    let mut g = game(("SG:e4", ""), ("SP:e5", ""), Side::White, rules4());
-    let report = g.play(mv("e4xe5")).unwrap();
+    let (g, report) = challenge("SG", "SP", Side::White);
     assert_eq!(report.outcome, Some(Outcome::Lose));
-    assert_eq!(
-        g.position().piece_at(sq("e5")),
-        Some((Side::Black, Rank::Spy))
-    );
-    assert_eq!(g.position().piece_at(sq("e4")), None);
-    assert_eq!(g.position().occupied(Side::White).len(), 20);
-    assert_eq!(g.position().occupied(Side::Black).len(), 21);
+    after_challenge(&g, None, Some((Side::Black, Rank::Spy)), [20, 21]);
 }
 
 #[test]
 fn a_tie_removes_both_pieces() {
-    let mut g = game(("PV:e4", ""), ("PV:e5", ""), Side::White, rules4());
-    let report = g.play(mv("e4xe5")).unwrap();
+    let (g, report) = challenge("PV", "PV", Side::White);
     assert_eq!(report.outcome, Some(Outcome::Tie));
-    assert_eq!(g.position().piece_at(sq("e5")), None);
-    assert_eq!(g.position().piece_at(sq("e4")), None);
-    assert_eq!(g.position().occupied(Side::White).len(), 20);
-    assert_eq!(g.position().occupied(Side::Black).len(), 20);
+    after_challenge(&g, None, None, [20, 20]);
     assert_eq!(report.status, Status::Ongoing);
 }
 
 #[test]
 fn a_private_defending_beats_an_attacking_spy() {
-    let mut g = game(("SP:e4", ""), ("PV:e5", ""), Side::White, rules4());
-    assert_eq!(g.play(mv("e4xe5")).unwrap().outcome, Some(Outcome::Lose));
+    let (g, report) = challenge("SP", "PV", Side::White);
+    assert_eq!(report.outcome, Some(Outcome::Lose));
     assert_eq!(
         g.position().piece_at(sq("e5")),
         Some((Side::Black, Rank::Private))
@@ -206,24 +208,21 @@ fn a_private_defending_beats_an_attacking_spy() {
 
 #[test]
 fn capturing_the_flag_wins() {
-    let mut g = game(("PV:e4", ""), ("FL:e5", ""), Side::White, rules4());
-    let report = g.play(mv("e4xe5")).unwrap();
+    let (_, report) = challenge("PV", "FL", Side::White);
     assert_eq!(report.outcome, Some(Outcome::Win));
     assert_eq!(report.status, won(Side::White, WinReason::FlagCaptured));
 }
 
 #[test]
 fn a_flag_that_attacks_and_loses_loses_the_game() {
-    let mut g = game(("PV:e4", ""), ("FL:e5", ""), Side::Black, rules4());
-    let report = g.play(mv("e5xe4")).unwrap();
+    let (_, report) = challenge("PV", "FL", Side::Black);
     assert_eq!(report.outcome, Some(Outcome::Lose));
     assert_eq!(report.status, won(Side::White, WinReason::FlagCaptured));
 }
 
 #[test]
 fn a_flag_attacking_the_flag_wins_the_game() {
-    let mut g = game(("FL:e4", ""), ("FL:e5", ""), Side::Black, rules4());
-    let report = g.play(mv("e5xe4")).unwrap();
+    let (g, report) = challenge("FL", "FL", Side::Black);
     assert_eq!(report.outcome, Some(Outcome::Win));
     assert_eq!(report.status, won(Side::Black, WinReason::FlagCaptured));
     assert_eq!(
