@@ -68,6 +68,15 @@ fn started(clock: Option<ClockSettings>, now: Instant) -> Room {
     room
 }
 
+/// An untimed game started at `now` with both seats connected.
+fn both_seated(now: Instant) -> Room {
+    let mut room = started(None, now);
+    for side in Side::ALL {
+        room.connect(side);
+    }
+    room
+}
+
 #[test]
 fn refusals_change_nothing() {
     let now = Instant::now();
@@ -171,9 +180,7 @@ fn time_and_absence_are_decided_by_the_room() {
 fn an_absence_counts_only_while_the_absent_side_is_to_move() {
     let t0 = Instant::now();
     let grace = Duration::from_secs(60);
-    let mut room = started(None, t0);
-    room.connect(Side::White);
-    room.connect(Side::Black);
+    let mut room = both_seated(t0);
     // Black steps away at once, on White's turn: nothing is due for it.
     room.disconnect(Side::Black, t0);
     assert_eq!(room.deadline(), None);
@@ -193,9 +200,7 @@ fn an_absence_counts_only_while_the_absent_side_is_to_move() {
 fn a_game_both_seats_left_is_drawn_after_ten_graces() {
     let t0 = Instant::now();
     let grace = Duration::from_secs(60);
-    let mut room = started(None, t0);
-    room.connect(Side::White);
-    room.connect(Side::Black);
+    let mut room = both_seated(t0);
     assert_eq!(room.deadline(), None, "both present: nothing is due");
     room.disconnect(Side::White, t0 + Duration::from_secs(5));
     assert_eq!(room.deadline(), Some(t0 + Duration::from_secs(5) + grace));

@@ -133,19 +133,24 @@ pub fn postgres_ctl(action: &str) -> Option<std::process::ExitStatus> {
     Some(Command::new("sh").args(["-c", &command]).status().unwrap())
 }
 
+/// A server (killed when dropped) on a new database `name` of the cluster the suite controls
+/// (`SALPAKAN_TEST_POSTGRES_CTL`); `None` when there is none to control.
+fn on_a_controlled_cluster(name: &str) -> Option<(crate::common::Killed, Server)> {
+    std::env::var("SALPAKAN_TEST_POSTGRES_CTL").ok()?;
+    let (child, server) = spawn(&database(name));
+    Some((crate::common::Killed(child), server))
+}
+
 /// PostgreSQL restarted mid-game (`scripts/test-postgres` runs this test alone): the
 /// writes in flight fail, the game reloads (its sockets close with 1011), the seats
 /// reconnect with their tokens, and the game ends with every ply any client saw.
 #[tokio::test]
 #[ignore = "restarts the test cluster: scripts/test-postgres runs it alone"]
 async fn postgres_down_a_restart_mid_game_loses_nothing_a_client_saw() {
-    if std::env::var("SALPAKAN_TEST_POSTGRES_CTL").is_err() {
+    let Some((_child, server)) = on_a_controlled_cluster("pg-restart") else {
         return;
-    }
-    let db = database("pg-restart");
+    };
     let game = random_game(401, 60);
-    let (child, server) = spawn(&db);
-    let _child = crate::common::Killed(child);
     let mut table = Table::open(&server, json!({"first": game.first_mover().word()})).await;
     table.set_up(&game).await;
     table.replay(&game, 0, 20).await;
@@ -199,12 +204,9 @@ async fn postgres_down_a_restart_mid_game_loses_nothing_a_client_saw() {
 #[tokio::test]
 #[ignore = "stops the test cluster: scripts/test-postgres runs it alone"]
 async fn postgres_down_readiness_follows_the_database() {
-    if std::env::var("SALPAKAN_TEST_POSTGRES_CTL").is_err() {
+    let Some((_child, server)) = on_a_controlled_cluster("pg-ready") else {
         return;
-    }
-    let db = database("pg-ready");
-    let (child, server) = spawn(&db);
-    let _child = crate::common::Killed(child);
+    };
     let ready = || async { server.http("GET", "/api/ready", "").await.0 };
     assert_eq!(ready().await, 200);
     assert!(postgres_ctl("-m fast stop").unwrap().success());

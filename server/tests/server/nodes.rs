@@ -31,33 +31,42 @@ impl Drop for Node {
     }
 }
 
-/// Starts node `name` on `db` with a lease of `lease` seconds and limits above what the
-/// load generator's games from one machine need.
-fn node(db: &Path, name: &str, lease: u64) -> Node {
-    let (child, server) = spawn_binary(Command::new(SERVER).args([
-        "--db",
-        db.to_str().unwrap(),
-        "--node",
-        name,
-        "--addr",
-        "127.0.0.1:0",
-        "--lease-secs",
-        &lease.to_string(),
-        "--games-per-ip",
-        "100000",
-        "--games-per-hour",
-        "1000000",
-        "--connections-per-ip",
-        "100000",
-        "--pending-per-ip",
-        "100000",
-        "--connects-per-minute",
-        "1000000",
-    ]));
+/// Starts node `name` on `db` with the flags `limits` besides its database, name and
+/// address.
+fn spawn_node(db: &Path, name: &str, limits: &[&str]) -> Node {
+    let mut command = Command::new(SERVER);
+    command
+        .args(["--db", db.to_str().unwrap(), "--node", name])
+        .args(["--addr", "127.0.0.1:0"])
+        .args(limits);
+    let (child, server) = spawn_binary(&mut command);
     Node {
         child,
         addr: server.addr,
     }
+}
+
+/// Starts node `name` on `db` with a lease of `lease` seconds and limits above what the
+/// load generator's games from one machine need.
+fn node(db: &Path, name: &str, lease: u64) -> Node {
+    spawn_node(
+        db,
+        name,
+        &[
+            "--lease-secs",
+            &lease.to_string(),
+            "--games-per-ip",
+            "100000",
+            "--games-per-hour",
+            "1000000",
+            "--connections-per-ip",
+            "100000",
+            "--pending-per-ip",
+            "100000",
+            "--connects-per-minute",
+            "1000000",
+        ],
+    )
 }
 
 /// The nodes a, b and c on `db`.
@@ -405,24 +414,18 @@ async fn nodes_one_address_s_unfinished_games_count_at_every_node() {
 /// Node `name` on `db` with the limits of unfinished games per address and of games and
 /// players an hour given.
 fn limited(db: &Path, name: &str, games: &str, per_hour: &str) -> Node {
-    let (child, server) = spawn_binary(Command::new(SERVER).args([
-        "--db",
-        db.to_str().unwrap(),
-        "--node",
+    spawn_node(
+        db,
         name,
-        "--addr",
-        "127.0.0.1:0",
-        "--games-per-ip",
-        games,
-        "--games-per-hour",
-        per_hour,
-        "--players-per-hour",
-        per_hour,
-    ]));
-    Node {
-        child,
-        addr: server.addr,
-    }
+        &[
+            "--games-per-ip",
+            games,
+            "--games-per-hour",
+            per_hour,
+            "--players-per-hour",
+            per_hour,
+        ],
+    )
 }
 
 /// One client's games and players an hour are counted at every node.

@@ -248,6 +248,16 @@ fn flag_run(b8_empty: bool, move_limit: u16) -> Game {
 
 const FLAG_RUN: &str = "a4-a5 f6-f5 a5-a6 f5-f6 a6-a7 f6-f5";
 
+/// White's Flag run to a8 beside Black's b8 (by the move limit `move_limit`): the game goes
+/// on, Black to reply.
+fn flag_waiting(move_limit: u16) -> Game {
+    let mut g = flag_run(false, move_limit);
+    play_all(&mut g, FLAG_RUN);
+    let report = g.play(mv("a7-a8")).unwrap();
+    assert_eq!(report.status, Status::Ongoing);
+    g
+}
+
 #[test]
 fn a_flag_reaching_the_far_end_with_no_enemy_beside_it_wins_at_once() {
     let mut g = flag_run(true, 0);
@@ -264,10 +274,7 @@ fn a_flag_reaching_the_far_end_with_no_enemy_beside_it_wins_at_once() {
 
 #[test]
 fn a_flag_reaching_the_far_end_beside_an_enemy_waits_one_move() {
-    let mut g = flag_run(false, 0);
-    play_all(&mut g, FLAG_RUN);
-    let report = g.play(mv("a7-a8")).unwrap();
-    assert_eq!(report.status, Status::Ongoing);
+    let mut g = flag_waiting(0);
     assert_eq!(g.position().waiting_flag(), Some(sq("a8")));
     assert_eq!(g.side_to_move(), Side::Black);
     // Black's reply does not touch the Flag: White wins when it is done.
@@ -278,9 +285,7 @@ fn a_flag_reaching_the_far_end_beside_an_enemy_waits_one_move() {
 
 #[test]
 fn the_waiting_flag_can_be_captured_by_the_one_reply() {
-    let mut g = flag_run(false, 0);
-    play_all(&mut g, FLAG_RUN);
-    play_all(&mut g, "a7-a8");
+    let mut g = flag_waiting(0);
     let report = g.play(mv("b8xa8")).unwrap();
     assert_eq!(report.outcome, Some(Outcome::Win));
     assert_eq!(report.status, won(Side::Black, WinReason::FlagCaptured));
@@ -383,10 +388,7 @@ fn without_a_move_limit_quiet_play_goes_on() {
 #[test]
 fn the_move_limit_waits_for_a_waiting_flag() {
     // The Flag arrives on ply 7, which reaches a limit of 7: the Flag's wait takes precedence.
-    let mut g = flag_run(false, 7);
-    play_all(&mut g, FLAG_RUN);
-    let report = g.play(mv("a7-a8")).unwrap();
-    assert_eq!(report.status, Status::Ongoing);
+    let mut g = flag_waiting(7);
     let report = g.play(mv("f5-f6")).unwrap();
     assert_eq!(report.status, won(Side::White, WinReason::FlagReachedEnd));
 
