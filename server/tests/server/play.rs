@@ -245,7 +245,7 @@ async fn creating_validates_every_field() {
     let (status, created) = server.json("POST", "/api/games", &rules).await;
     assert_eq!(status, 201);
     let id = created["game"].as_str().unwrap();
-    let (_, summary) = server.summary(&id).await;
+    let (_, summary) = server.summary(id).await;
     assert_eq!(
         summary["clock"],
         json!({"white_ms": 60000, "black_ms": 60000, "running": null})
