@@ -46,32 +46,16 @@ TEACHERS = ("greedy",) + tuple(f"level-{n}" for n in range(1, salpakan.Level.COU
 
 
 @dataclasses.dataclass(frozen=True)
-class Config:
-    """Everything a run depends on; the same config and seed give the same run."""
+class Config(training.TrainerConfig):
+    """Everything a run depends on (the fields every trainer shares, then imitation's own)."""
 
-    steps: int = 2_000_000
-    seed: int = 0
-    envs: int = 256
-    rollout: int = 64
-    hidden: int = 128
-    learning_rate: float = 1e-3
-    epochs: int = 2
-    minibatch: int = 1024
-    value: float = 0.5
-    max_grad_norm: float = 1.0
     teacher: str = "greedy"
     mix: float = 0.5
-    max_plies: int = 1000
-    formation: str = "random"
-    net: str = "mlp"
-    greedy_prior: float = 0.0
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         if self.teacher not in TEACHERS:
             raise ValueError(f"teacher {self.teacher!r}: choose one of {', '.join(TEACHERS)}")
-        training.check_common(
-            self, ("steps", "envs", "rollout", "hidden", "epochs", "minibatch", "max_plies")
-        )
         if not 0.0 <= self.mix <= 1.0:
             raise ValueError(f"mix must lie in [0, 1], not {self.mix}")
 
@@ -103,12 +87,7 @@ class Teacher:
 
     def __init__(self, config: Config):
         self.config = config
-        self.env = salpakan.VecEnv(
-            config.envs,
-            seed=config.seed,
-            max_plies=config.max_plies,
-            formation=None if config.formation == "random" else config.formation,
-        )
+        self.env = config.vec_env()
         self.obs, self.mask = self.env.reset()
         self.agent = training.opponent_agent(config.teacher, config.seed)
         self.rng = np.random.default_rng(config.seed)

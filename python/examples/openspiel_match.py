@@ -25,7 +25,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 import salpakan
 from salpakan import evaluation
-import salpakan.openspiel  # noqa: F401  (registers python_salpakan)
+from salpakan import openspiel  # registers python_salpakan
 
 SIDES = ("white", "black")
 
@@ -50,12 +50,8 @@ class PlayoutEvaluator(mcts.Evaluator):
 
 
 def deal(game, seed: int):
-    rng = np.random.default_rng(seed)
-    state = game.new_initial_state()
-    while state.is_chance_node():
-        actions, probs = zip(*state.chance_outcomes())
-        state.apply_action(int(rng.choice(actions, p=probs)))
-    return state
+    """The game dealt by chance with ``seed``."""
+    return openspiel.deal(game, np.random.default_rng(seed))
 
 
 class Timed:
@@ -83,11 +79,7 @@ def calibrate(game, openspiel_bot, seed: int, positions: int = 12) -> float:
     rng = np.random.default_rng(seed)
     total = 0.0
     for i in range(positions):
-        state = deal(game, seed + i)
-        for _ in range(int(rng.integers(10, 80))):
-            if state.is_terminal():
-                break
-            state.apply_action(int(rng.choice(state.legal_actions())))
+        state = openspiel.play_randomly(deal(game, seed + i), rng, int(rng.integers(10, 80)))
         if state.is_terminal():
             continue
         started = time.perf_counter()

@@ -67,12 +67,12 @@ from salpakan.matches import EVALUATION_DEALS, deal, level_range
 from salpakan.policy import ACTIONS, OBSERVATION_LEN, PRIOR_CLIP
 from salpakan.training import (
     Params,
+    TrainerConfig,
     act,
     adam_init,
     adam_update,
     add_config_arguments,
     best,
-    check_common,
     evaluate,
     init_params,
     load_params,
@@ -90,41 +90,31 @@ OPPONENTS = ("random", "greedy", "mixed", "self") + tuple(
 
 
 @dataclasses.dataclass(frozen=True)
-class Config:
-    """Everything a run depends on; the same config and seed give the same run."""
+class Config(TrainerConfig):
+    """Everything a run depends on (the fields every trainer shares, then PPO's own)."""
 
     steps: int = 3_000_000
-    seed: int = 0
-    envs: int = 256
-    rollout: int = 64  # VecEnv steps per rollout (the learner moves in about half of them)
-    hidden: int = 128
     learning_rate: float = 5e-4
+    epochs: int = 4
+    max_grad_norm: float = 0.5
     anneal: bool = True
     gamma: float = 0.995
     gae_lambda: float = 0.95
     clip: float = 0.2
-    epochs: int = 4
-    minibatch: int = 1024
     entropy: float = 0.01
-    value: float = 0.5
-    max_grad_norm: float = 0.5
     opponent: str = "random"
-    max_plies: int = 1000
     cap_reward: float = 0.0
-    formation: str = "random"
     init: str = ""
     seconds: float = 0.0
-    net: str = "mlp"
     move_limit: int = 0
     material: float = 0.0
-    greedy_prior: float = 0.0
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         if self.opponent not in OPPONENTS and level_range(self.opponent) is None:
             raise ValueError(
                 f"opponent {self.opponent!r}: choose one of {', '.join(OPPONENTS)} or level-A..B"
             )
-        check_common(self, ("steps", "envs", "rollout", "hidden", "epochs", "minibatch", "max_plies"))
         if not -1.0 <= self.cap_reward <= 1.0:
             raise ValueError(f"cap_reward must lie in [-1, 1], not {self.cap_reward}")
         if self.seconds < 0:
@@ -194,13 +184,7 @@ class Collector:
 
     def __init__(self, config: Config):
         self.config = config
-        self.env = salpakan.VecEnv(
-            config.envs,
-            seed=config.seed,
-            max_plies=config.max_plies,
-            move_limit=config.move_limit,
-            formation=None if config.formation == "random" else config.formation,
-        )
+        self.env = config.vec_env(move_limit=config.move_limit)
         self.obs, self.mask = self.env.reset()
         self.rng = np.random.default_rng(config.seed)
         self.key = jax.random.PRNGKey(config.seed)

@@ -12,7 +12,7 @@ else:
     pyspiel = pytest.importorskip("pyspiel")
 
 import salpakan
-import salpakan.openspiel  # noqa: F401  (registers the game)
+import salpakan.openspiel  # registers the game
 
 SIDES = ("white", "black")
 
@@ -20,11 +20,7 @@ SIDES = ("white", "black")
 def dealt(game, seed):
     """A state after the deal, chance played with `seed`."""
     rng = np.random.default_rng(seed)
-    state = game.new_initial_state()
-    while state.is_chance_node():
-        actions, probs = zip(*state.chance_outcomes())
-        state.apply_action(int(rng.choice(actions, p=probs)))
-    return state, rng
+    return salpakan.openspiel.deal(game, rng), rng
 
 
 def test_the_game_is_registered_with_its_fixed_names():
@@ -93,10 +89,7 @@ def test_resampling_keeps_the_information_state_and_changes_enemy_ranks():
     changed = 0
     for seed in range(6):
         state, rng = dealt(game, seed)
-        for _ in range(int(rng.integers(0, 60))):
-            if state.is_terminal():
-                break
-            state.apply_action(int(rng.choice(state.legal_actions())))
+        salpakan.openspiel.play_randomly(state, rng, int(rng.integers(0, 60)))
         if state.is_terminal():
             continue
         for player in (0, 1):

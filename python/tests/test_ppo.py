@@ -145,19 +145,35 @@ def test_advantages_match_the_plain_definition(ppo):
     assert (adv[~r.learner] == 0).all()
 
 
+def one_game(ppo, learner, ended, value, last_value, last_learner, **more):
+    """A rollout of one game from the lists of each ply's flags and values: no observation
+    (unless ``more`` gives one), every move allowed, action 0 with log-probability 0."""
+    plies = len(learner)
+
+    def column(values, dtype):
+        return np.array(values, dtype).reshape(plies, 1)
+
+    fields = dict(
+        obs=np.zeros((plies, 1, policy.OBSERVATION_LEN), np.float32),
+        mask=np.ones((plies, 1, policy.ACTIONS), bool),
+        action=np.zeros((plies, 1), np.int64),
+        log_prob=np.zeros((plies, 1), np.float32),
+        value=column(value, np.float32),
+        reward=np.zeros((plies, 1), np.float32),
+        ended=column(ended, bool),
+        learner=column(learner, bool),
+        last_value=np.array([last_value], np.float32),
+        last_learner=np.array([last_learner]),
+    )
+    fields.update(more)
+    return ppo.Rollout(**fields)
+
+
 def test_a_loss_is_scored_on_the_learners_last_decision(ppo):
     # One game: the learner moves (t=0), then the opponent's move ends the game, won by it.
-    r = ppo.Rollout(
-        obs=np.zeros((2, 1, policy.OBSERVATION_LEN), np.float32),
-        mask=np.ones((2, 1, policy.ACTIONS), bool),
-        action=np.zeros((2, 1), np.int64),
-        log_prob=np.zeros((2, 1), np.float32),
-        value=np.array([[0.25], [0.5]], np.float32),
+    r = one_game(
+        ppo, [True, False], [False, True], [0.25, 0.5], 0.75, True,
         reward=np.array([[0.0], [1.0]], np.float32),
-        ended=np.array([[False], [True]]),
-        learner=np.array([[True], [False]]),
-        last_value=np.array([0.75], np.float32),
-        last_learner=np.array([True]),
     )
     adv, _ = ppo.advantages(r, 0.99, 0.95)
     assert adv[0, 0] == pytest.approx(-1.0 - 0.25)
@@ -198,17 +214,8 @@ def test_a_bad_config_is_refused_by_name(ppo, changes, words):
 def test_the_cap_ends_a_game_with_the_cap_reward_for_the_learner(ppo):
     # One game: the learner moves (t=0), the opponent's move reaches the cap (t=1, no winner),
     # the learner's next decision starts a new game (t=2).
-    r = ppo.Rollout(
-        obs=np.zeros((3, 1, policy.OBSERVATION_LEN), np.float32),
-        mask=np.ones((3, 1, policy.ACTIONS), bool),
-        action=np.zeros((3, 1), np.int64),
-        log_prob=np.zeros((3, 1), np.float32),
-        value=np.array([[0.25], [0.5], [0.125]], np.float32),
-        reward=np.zeros((3, 1), np.float32),
-        ended=np.array([[False], [True], [False]]),
-        learner=np.array([[True], [False], [True]]),
-        last_value=np.array([0.75], np.float32),
-        last_learner=np.array([False]),
+    r = one_game(
+        ppo, [True, False, True], [False, True, False], [0.25, 0.5, 0.125], 0.75, False,
         capped=np.array([[False], [True], [False]]),
     )
     adv, _ = ppo.advantages(r, 0.99, 0.95, cap_reward=-0.5)
@@ -232,18 +239,10 @@ def test_the_material_potential_shapes_each_decision_and_telescopes(ppo):
     # even), then its move at t=4 wins. The observation at t is the mover's, (own, enemy).
     balances = [(21, 21), (21, 21), (21, 20), (20, 20), (20, 20)]
     obs = np.stack([observation_with(ppo, o, e) for o, e in balances])[:, None, :]
-    learner = np.array([[True], [False], [True], [False], [True]])
-    r = ppo.Rollout(
+    r = one_game(
+        ppo, [True, False, True, False, True], [False] * 4 + [True], [0.0] * 5, 0.0, True,
         obs=obs,
-        mask=np.ones((5, 1, policy.ACTIONS), bool),
-        action=np.zeros((5, 1), np.int64),
-        log_prob=np.zeros((5, 1), np.float32),
-        value=np.zeros((5, 1), np.float32),
         reward=np.array([[0.0], [0.0], [0.0], [0.0], [1.0]], np.float32),
-        ended=np.array([[False], [False], [False], [False], [True]]),
-        learner=learner,
-        last_value=np.zeros(1, np.float32),
-        last_learner=np.array([True]),
         capped=np.zeros((5, 1), bool),
         last_balance=np.zeros(1, np.float32),
     )

@@ -118,6 +118,21 @@ fn flags<const N: usize>(
     Ok(values)
 }
 
+/// A command's end: its line on standard output and success, or `salpakan-server COMMAND:
+/// why` on standard error and failure.
+fn finish(command: &str, result: Result<String, String>) -> ExitCode {
+    match result {
+        Ok(line) => {
+            println!("{line}");
+            ExitCode::SUCCESS
+        }
+        Err(why) => {
+            eprintln!("salpakan-server {command}: {why}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn bad_usage(message: &str) -> ExitCode {
     eprintln!("salpakan-server {message}");
     ExitCode::from(2)
@@ -129,19 +144,13 @@ fn backup(args: &[String], env: impl Fn(&str) -> Option<String>) -> ExitCode {
         Ok(values) => values,
         Err(message) => return bad_usage(&message),
     };
-    match store::backup(&PathBuf::from(&db), &PathBuf::from(&to)) {
-        Ok(made) => {
-            println!(
-                "{to}: {} bytes, {} games, schema version {}, integrity ok",
-                made.bytes, made.games, made.version
-            );
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("salpakan-server backup: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    let made = store::backup(&PathBuf::from(&db), &PathBuf::from(&to)).map(|made| {
+        format!(
+            "{to}: {} bytes, {} games, schema version {}, integrity ok",
+            made.bytes, made.games, made.version
+        )
+    });
+    finish("backup", made.map_err(|e| e.to_string()))
 }
 
 /// `salpakan-server migrate --db PATH`.
@@ -150,24 +159,17 @@ fn migrate(args: &[String], env: impl Fn(&str) -> Option<String>) -> ExitCode {
         Ok(values) => values,
         Err(message) => return bad_usage(&message),
     };
-    match Store::migrate(&PathBuf::from(&db)) {
+    let upgraded = match Store::migrate(&PathBuf::from(&db)) {
         Ok(Upgrade::Done { from, to }) if from == to => {
-            println!("{db}: schema version {to}, up to date");
-            ExitCode::SUCCESS
+            Ok(format!("{db}: schema version {to}, up to date"))
         }
-        Ok(Upgrade::Done { from, to }) => {
-            println!("{db}: schema version {from} -> {to}");
-            ExitCode::SUCCESS
-        }
+        Ok(Upgrade::Done { from, to }) => Ok(format!("{db}: schema version {from} -> {to}")),
         Ok(Upgrade::Newer { found, known }) => {
-            eprintln!("salpakan-server migrate: {db}: version {found} is newer than {known}");
-            ExitCode::FAILURE
+            Err(format!("{db}: version {found} is newer than {known}"))
         }
-        Err(e) => {
-            eprintln!("salpakan-server migrate: {e}");
-            ExitCode::FAILURE
-        }
-    }
+        Err(e) => Err(e.to_string()),
+    };
+    finish("migrate", upgraded)
 }
 
 /// `salpakan-server health [--addr ADDR]`: `GET /api/ready` at ADDR (an unspecified address,
@@ -187,20 +189,12 @@ fn health(args: &[String], env: impl Fn(&str) -> Option<String>) -> ExitCode {
             std::net::Ipv6Addr::LOCALHOST.into()
         });
     }
-    match ready_status(addr) {
-        Ok(200) => {
-            println!("ready");
-            ExitCode::SUCCESS
-        }
-        Ok(status) => {
-            eprintln!("salpakan-server health: {addr} answered {status}: not ready");
-            ExitCode::FAILURE
-        }
-        Err(e) => {
-            eprintln!("salpakan-server health: {addr}: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    let ready = match ready_status(addr) {
+        Ok(200) => Ok("ready".to_owned()),
+        Ok(status) => Err(format!("{addr} answered {status}: not ready")),
+        Err(e) => Err(format!("{addr}: {e}")),
+    };
+    finish("health", ready)
 }
 
 /// The status of `GET /api/ready` at `addr`, within three seconds.

@@ -35,8 +35,8 @@ use crate::config::{AddressKey, Limits};
 #[derive(Default)]
 pub struct Connections {
     pending: Mutex<HashMap<IpAddr, (usize, Budget)>>,
-    http: AtomicUsize,
-    open: AtomicUsize,
+    http: Arc<AtomicUsize>,
+    open: Arc<AtomicUsize>,
     /// The other nodes' addresses: their forwarded requests and sockets carry many clients,
     /// so the per-address limits do not apply to them (the server's total still does).
     peers: Mutex<Vec<IpAddr>>,
@@ -85,65 +85,51 @@ impl Connections {
         limits: &Limits,
         total: usize,
         now: Instant,
-    ) -> Result<(Pending, InHttp, Open), &'static str> {
+    ) -> Result<(Pending, Held, Held), &'static str> {
         if self.open() >= total {
             return Err("the server's connections are all taken");
         }
-        if self.is_peer(ip) {
-            self.open.fetch_add(1, Ordering::Relaxed);
-            self.http.fetch_add(1, Ordering::Relaxed);
-            return Ok((
-                Pending {
-                    connections: Arc::clone(self),
-                    key: None,
-                },
-                InHttp {
-                    connections: Arc::clone(self),
-                },
-                Open {
-                    connections: Arc::clone(self),
-                },
-            ));
-        }
-        let mut pending = self.lock();
-        let (count, rate) = pending.entry(key).or_insert_with(|| {
-            (
-                0,
-                Budget::per(limits.connects_per_minute, Duration::from_secs(60)),
-            )
-        });
-        if *count >= limits.pending_per_ip {
-            return Err("too many connections from this address");
-        }
-        if !rate.take(now, 1) {
-            return Err("too many new connections from this address");
-        }
-        *count += 1;
-        self.open.fetch_add(1, Ordering::Relaxed);
-        self.http.fetch_add(1, Ordering::Relaxed);
-        Ok((
-            Pending {
-                connections: Arc::clone(self),
-                key: Some(key),
-            },
-            InHttp {
-                connections: Arc::clone(self),
-            },
-            Open {
-                connections: Arc::clone(self),
-            },
-        ))
+        let key = if self.is_peer(ip) {
+            None
+        } else {
+            let mut pending = self.lock();
+            let (count, rate) = pending.entry(key).or_insert_with(|| {
+                (
+                    0,
+                    Budget::per(limits.connects_per_minute, Duration::from_secs(60)),
+                )
+            });
+            if *count >= limits.pending_per_ip {
+                return Err("too many connections from this address");
+            }
+            if !rate.take(now, 1) {
+                return Err("too many new connections from this address");
+            }
+            *count += 1;
+            Some(key)
+        };
+        let pending = Pending {
+            connections: Arc::clone(self),
+            key,
+        };
+        Ok((pending, Held::count(&self.http), Held::count(&self.open)))
     }
 }
 
-/// A connection in HTTP, counted until dropped (once it is a socket, or closed).
-struct InHttp {
-    connections: Arc<Connections>,
+/// One of a gauge's count, held until dropped: a connection in HTTP (until it is a socket, or
+/// closed), or an open one (until its stream is dropped).
+struct Held(Arc<AtomicUsize>);
+
+impl Held {
+    fn count(gauge: &Arc<AtomicUsize>) -> Held {
+        gauge.fetch_add(1, Ordering::Relaxed);
+        Held(Arc::clone(gauge))
+    }
 }
 
-impl Drop for InHttp {
+impl Drop for Held {
     fn drop(&mut self) {
-        self.connections.http.fetch_sub(1, Ordering::Relaxed);
+        self.0.fetch_sub(1, Ordering::Relaxed);
     }
 }
 
@@ -168,21 +154,10 @@ impl Drop for Pending {
     }
 }
 
-/// An open connection, counted until its stream is dropped.
-struct Open {
-    connections: Arc<Connections>,
-}
-
-impl Drop for Open {
-    fn drop(&mut self) {
-        self.connections.open.fetch_sub(1, Ordering::Relaxed);
-    }
-}
-
 /// A TCP stream that counts as open until dropped (a socket's too, after the upgrade).
 struct Counted {
     stream: TcpStream,
-    _open: Open,
+    _open: Held,
 }
 
 impl AsyncRead for Counted {
@@ -300,7 +275,7 @@ async fn connection(
     stream: Counted,
     peer: SocketAddr,
     router: Router,
-    (pending, in_http): (Pending, InHttp),
+    (pending, in_http): (Pending, Held),
     header_timeout: Duration,
     mut stopping: watch::Receiver<bool>,
 ) {

@@ -21,27 +21,22 @@ impl<'de> Deserialize<'de> for Game {
     }
 }
 
-impl Serialize for Position {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.to_string())
-    }
+/// serde for types written as their `Display` text and read back by their `FromStr`.
+macro_rules! as_text {
+    ($($name:ident),+) => {$(
+        impl Serialize for $name {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_str(self)
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            #[doc = concat!("Reads the text of [`", stringify!($name), "`]'s `FromStr`.")]
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<$name, D::Error> {
+                String::deserialize(d)?.parse().map_err(D::Error::custom)
+            }
+        }
+    )+};
 }
 
-impl<'de> Deserialize<'de> for Position {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Position, D::Error> {
-        String::deserialize(d)?.parse().map_err(D::Error::custom)
-    }
-}
-
-impl Serialize for Setup {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.to_string())
-    }
-}
-
-impl<'de> Deserialize<'de> for Setup {
-    /// Reads the setup text (see [`Setup`]'s `FromStr`).
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Setup, D::Error> {
-        String::deserialize(d)?.parse().map_err(D::Error::custom)
-    }
-}
+as_text!(Position, Setup);

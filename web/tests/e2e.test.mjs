@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
 import { serve } from "../server.mjs";
+import { clickMove } from "./clicks.mjs";
 import { randomness, watchRandomness } from "./randomness.mjs";
 
 const artifacts = process.env.SALPAKAN_ARTIFACTS ?? fileURLToPath(new URL("../test-artifacts/", import.meta.url));
@@ -45,25 +46,6 @@ async function waitForTurn(page, turns, timeout = 30000) {
   );
 }
 
-async function playOneMove(page, preferChallenge) {
-  const own = await page.$$eval('[data-piece="own"]', (squares) => squares.map((s) => s.dataset.square));
-  for (const square of own) {
-    await page.click(`[data-square="${square}"]`);
-    const targets = await page.$$eval("[data-legal]", (squares) =>
-      squares.map((s) => ({ square: s.dataset.square, enemy: s.dataset.piece === "enemy" })));
-    if (targets.length === 0) continue;
-    const challenge = targets.find((t) => t.enemy);
-    if (preferChallenge && !challenge) {
-      // Try another piece for a challenge first; come back to this one if none has it.
-      continue;
-    }
-    const target = challenge ?? targets[0];
-    await page.click(`[data-square="${target.square}"]`);
-    return true;
-  }
-  return false;
-}
-
 test("a game in the browser: setup, moves, a challenge, beliefs, resignation", async () => {
   const page = await browser.newPage({ viewport: { width: 1200, height: 860 } });
   const errors = [];
@@ -95,8 +77,7 @@ test("a game in the browser: setup, moves, a challenge, beliefs, resignation", a
   let challenged = false;
   for (let ply = 0; ply < 120 && !challenged; ply++) {
     if ((await turn(page)) !== "you") break;
-    const moved = (await playOneMove(page, ply > 6)) || (await playOneMove(page, false));
-    assert.ok(moved, "a legal move to click");
+    assert.ok(await clickMove(page, { challenge: ply > 6 }), "a legal move to click");
     await waitForTurn(page, ["you", "over"]);
     challenged = (await page.$$("#moves li[data-outcome]")).length > 0;
   }

@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
 import { NUM_RANKS, capturesFlag, challenge, rankCode, rankName } from "../../wasm/pkg/node/salpakan.js";
+import { clickMove } from "./clicks.mjs";
 import { randomness, watchRandomness } from "./randomness.mjs";
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
@@ -110,26 +111,10 @@ async function assertNothingHidden(page, spectator) {
 }
 
 // The player to move makes one move by clicks, a challenge when one is at hand and wanted.
+// The Flag stays home (in its corner), so that the game lasts through the test's events.
 async function playOneMove(page, wantChallenge) {
-  // The Flag stays home (in its corner), so that the game lasts through the test's events.
-  const own = await page.$$eval('[data-piece="own"]:not([data-rank="FL"])', (squares) => squares.map((s) => s.dataset.square));
-  let fallback = null;
-  for (const square of own) {
-    await page.click(`[data-square="${square}"]`);
-    const targets = await page.$$eval("[data-legal]", (squares) =>
-      squares.map((s) => ({ square: s.dataset.square, enemy: s.dataset.piece === "enemy" })));
-    if (targets.length === 0) continue;
-    const hit = targets.find((t) => t.enemy);
-    if (hit && wantChallenge) {
-      await page.click(`[data-square="${hit.square}"]`);
-      return;
-    }
-    fallback ??= { from: square, to: targets[0].square };
-    await page.click(`[data-square="${square}"]`); // unselect
-  }
-  assert.ok(fallback, "a legal move to click");
-  await page.click(`[data-square="${fallback.from}"]`);
-  await page.click(`[data-square="${fallback.to}"]`);
+  const pieces = '[data-piece="own"]:not([data-rank="FL"])';
+  assert.ok(await clickMove(page, { challenge: wantChallenge, pieces }), "a legal move to click");
 }
 
 // In the setup phase: the Flag to the back corner, by two clicks (a swap).

@@ -21,7 +21,16 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from . import NUM_ACTIONS, OBSERVATION_SHAPE, Game, Greedy, IllegalMoveError, Ismcts, Random
+from . import (
+    NUM_ACTIONS,
+    OBSERVATION_SHAPE,
+    Game,
+    Greedy,
+    IllegalMoveError,
+    Ismcts,
+    Random,
+    _episodes,
+)
 
 __all__ = ["SalpakanEnv"]
 
@@ -47,8 +56,7 @@ class SalpakanEnv(gymnasium.Env):
             raise ValueError(f"opponent {opponent!r}: choose one of {sorted(_OPPONENTS)}")
         if side not in ("white", "black", "random"):
             raise ValueError(f"side {side!r}: choose 'white', 'black' or 'random'")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r}: only 'ansi' is offered")
+        _episodes.check_render_mode(render_mode, self.metadata)
         self.opponent_name = opponent
         self.side_choice = side
         self.budget = budget
@@ -91,15 +99,11 @@ class SalpakanEnv(gymnasium.Env):
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
-        game_seed = int(self.np_random.integers(0, 2**63 - 1))
-        first = "white" if self.np_random.integers(0, 2) == 0 else "black"
+        self.game = _episodes.deal(self.np_random, self.setup_rows, self.move_limit)
         if self.side_choice == "random":
             self.side = "white" if self.np_random.integers(0, 2) == 0 else "black"
         else:
             self.side = self.side_choice
-        self.game = Game(
-            seed=game_seed, first=first, setup_rows=self.setup_rows, move_limit=self.move_limit
-        )
         self._opponent = self._make_opponent(int(self.np_random.integers(0, 2**63 - 1)))
         self._opponent_moves()
         return self.game.observation(self.side), self._info()
@@ -112,9 +116,7 @@ class SalpakanEnv(gymnasium.Env):
             return observation, -1.0, True, False, self._info(illegal=True)
         self._opponent_moves()
         terminated = not self.game.status.ongoing
-        truncated = (
-            not terminated and bool(self.max_plies) and self.game.ply >= self.max_plies
-        )
+        truncated = _episodes.cut(self.game, self.max_plies)
         observation = self.game.observation(self.side)
         return observation, self._reward(), terminated, truncated, self._info(illegal=False)
 

@@ -255,6 +255,33 @@ class SalpakanObserver:
         return state.observation_string(player)
 
 
+def deal(game: pyspiel.Game, rng: np.random.Generator) -> pyspiel.State:
+    """A new state with every chance node played by ``rng``: both armies placed and the first
+    mover drawn, so that the state waits for a player's action."""
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        actions, probs = zip(*state.chance_outcomes())
+        state.apply_action(int(rng.choice(actions, p=probs)))
+    return state
+
+
+def play_randomly(state: pyspiel.State, rng: np.random.Generator, plies: int) -> pyspiel.State:
+    """Plays up to ``plies`` legal actions drawn uniformly by ``rng`` (fewer if the game ends)
+    and returns the state; a mid-game position for tests and calibration."""
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    return state
+
+
 pyspiel.register_game(_GAME_TYPE, SalpakanGame)
 
-__all__ = ["SHORT_NAME", "SalpakanGame", "SalpakanObserver", "SalpakanState"]
+__all__ = [
+    "SHORT_NAME",
+    "SalpakanGame",
+    "SalpakanObserver",
+    "SalpakanState",
+    "deal",
+    "play_randomly",
+]

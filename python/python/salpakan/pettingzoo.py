@@ -19,7 +19,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from . import NUM_ACTIONS, OBSERVATION_SHAPE, Game, IllegalMoveError
+from . import NUM_ACTIONS, OBSERVATION_SHAPE, Game, IllegalMoveError, _episodes
 
 __all__ = ["env", "raw_env"]
 
@@ -51,8 +51,7 @@ class raw_env(AECEnv):
         max_plies: int = 2000,
     ):
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r}: only 'ansi' is offered")
+        _episodes.check_render_mode(render_mode, self.metadata)
         self.render_mode = render_mode
         self.setup_rows = setup_rows
         self.move_limit = move_limit
@@ -91,14 +90,7 @@ class raw_env(AECEnv):
     def reset(self, seed=None, options=None):
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        game_seed = int(self._rng.integers(0, 2**63 - 1))
-        first = "white" if self._rng.integers(0, 2) == 0 else "black"
-        self.game = Game(
-            seed=game_seed,
-            first=first,
-            setup_rows=self.setup_rows,
-            move_limit=self.move_limit,
-        )
+        self.game = _episodes.deal(self._rng, self.setup_rows, self.move_limit)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)
@@ -124,7 +116,7 @@ class raw_env(AECEnv):
                 self.rewards[status.winner] = 1
                 self.rewards[loser] = -1
             self.terminations = dict.fromkeys(self.agents, True)
-        elif self.max_plies and self.game.ply >= self.max_plies:
+        elif _episodes.cut(self.game, self.max_plies):
             self.truncations = dict.fromkeys(self.agents, True)
         for name in self.agents:
             self.infos[name] = {"report": report}

@@ -27,17 +27,17 @@ import jax
 import jax.numpy as jnp
 
 from . import evaluation, matches, policy
-from ._salpakan import OBSERVATION_SHAPE, Greedy, Random
+from ._salpakan import OBSERVATION_SHAPE, Greedy, Random, VecEnv
 
 __all__ = [
     "NETS",
     "Params",
+    "TrainerConfig",
     "act",
     "adam_init",
     "adam_update",
     "add_config_arguments",
     "best",
-    "check_common",
     "evaluate",
     "init_params",
     "load_params",
@@ -62,20 +62,48 @@ Params = Dict[str, jax.Array]
 # --- a trainer's config: the checks and flags every trainer shares ---------------------------
 
 
-def check_common(config: Any, positive: Tuple[str, ...]) -> None:
-    """The checks a trainer's config shares with the others': a known network and formation,
-    a ``greedy_prior`` scale in [0, 100], and each field named in ``positive`` at least 1."""
-    if not 0.0 <= config.greedy_prior <= 100.0:
-        raise ValueError(f"greedy_prior must lie in [0, 100], not {config.greedy_prior}")
-    if config.net not in NETS:
-        raise ValueError(f"net {config.net!r}: choose one of {', '.join(NETS)}")
-    if config.formation not in matches.FORMATIONS:
-        raise ValueError(
-            f"formation {config.formation!r}: choose one of {', '.join(matches.FORMATIONS)}"
+@dataclasses.dataclass(frozen=True)
+class TrainerConfig:
+    """The fields and checks every trainer's config shares; a trainer subclasses it, adds its
+    own fields and may change a default. The same config and seed give the same run."""
+
+    steps: int = 2_000_000
+    seed: int = 0
+    envs: int = 256
+    rollout: int = 64  # VecEnv steps per rollout
+    hidden: int = 128
+    learning_rate: float = 1e-3
+    epochs: int = 2
+    minibatch: int = 1024
+    value: float = 0.5
+    max_grad_norm: float = 1.0
+    max_plies: int = 1000
+    formation: str = "random"
+    net: str = "mlp"
+    greedy_prior: float = 0.0
+
+    def __post_init__(self) -> None:
+        """Refuses, by name, an unknown network or formation, a ``greedy_prior`` scale outside
+        [0, 100], and a count below 1."""
+        if not 0.0 <= self.greedy_prior <= 100.0:
+            raise ValueError(f"greedy_prior must lie in [0, 100], not {self.greedy_prior}")
+        if self.net not in NETS:
+            raise ValueError(f"net {self.net!r}: choose one of {', '.join(NETS)}")
+        if self.formation not in matches.FORMATIONS:
+            raise ValueError(
+                f"formation {self.formation!r}: choose one of {', '.join(matches.FORMATIONS)}"
+            )
+        for name in ("steps", "envs", "rollout", "hidden", "epochs", "minibatch", "max_plies"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
+
+    def vec_env(self, **options: Any) -> VecEnv:
+        """The run's batch of games: ``envs`` of them, seeded by ``seed``, cut at ``max_plies``,
+        dealt by ``formation``; ``options`` are ``VecEnv``'s others (``move_limit=``)."""
+        formation = None if self.formation == "random" else self.formation
+        return VecEnv(
+            self.envs, seed=self.seed, max_plies=self.max_plies, formation=formation, **options
         )
-    for name in positive:
-        if getattr(config, name) < 1:
-            raise ValueError(f"{name} must be at least 1, not {getattr(config, name)}")
 
 
 def add_config_arguments(parser: argparse.ArgumentParser, config_type: type) -> None:

@@ -1,12 +1,14 @@
 //! What a handler is given besides its state: the request's body read into its type, the
-//! player its key names, and the client's address as the per-address limits count it. Each
-//! refuses in the contract's shape.
+//! player its key names, the client's address as the per-address limits count it, and a
+//! socket's upgrade with its slot of the address's sockets. Each refuses in the contract's
+//! shape.
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
+use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode, header};
@@ -15,6 +17,7 @@ use serde::de::DeserializeOwned;
 use super::reply::ApiError;
 use crate::services::Services;
 use crate::services::players::PlayerError;
+use crate::services::quotas::SocketSlot;
 use crate::wire::Code;
 
 /// A request body read as JSON into `T`, whatever its content type (the contract asks for
@@ -100,6 +103,27 @@ impl FromRequestParts<Arc<Services>> for Client {
             .map(|ConnectInfo(peer)| *peer)
             .ok_or_else(|| ApiError::new(Code::Internal, "the connection's address is unknown"))?;
         Ok(Client(client_ip(services, peer, &parts.headers)))
+    }
+}
+
+/// A lobby or player socket's upgrade, holding one of the client address's socket slots
+/// until the socket closes: a request that is not an upgrade is refused (400 `bad-message`),
+/// and so is an address with all its sockets open (the quota's refusal).
+pub struct AddressSocket(pub WebSocketUpgrade, pub SocketSlot);
+
+impl FromRequestParts<Arc<Services>> for AddressSocket {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        services: &Arc<Services>,
+    ) -> Result<AddressSocket, ApiError> {
+        let Client(ip) = Client::from_request_parts(parts, services).await?;
+        let upgrade = WebSocketUpgrade::from_request_parts(parts, services)
+            .await
+            .map_err(|rejection| ApiError::new(Code::BadMessage, rejection.body_text()))?;
+        let slot = services.quotas.take_socket(ip)?;
+        Ok(AddressSocket(crate::socket::upgrade(upgrade), slot))
     }
 }
 

@@ -7,10 +7,9 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
 
-use super::extract::{Body, Client, Player};
+use super::extract::{AddressSocket, Body, Client, Player};
 use super::reply::{ApiError, json};
 use super::route::{Owner, Route, route};
-use super::{Upgrade, upgraded};
 use crate::services::Services;
 use crate::wire::{PoolRequest, SeekRequest};
 
@@ -36,10 +35,8 @@ async fn lobby(State(services): State<Arc<Services>>) -> Response {
 
 async fn socket(
     State(services): State<Arc<Services>>,
-    Client(ip): Client,
-    upgrade: Upgrade,
+    AddressSocket(upgrade, slot): AddressSocket,
 ) -> Result<Response, ApiError> {
-    let (upgrade, slot) = upgraded(&services, ip, upgrade)?;
     let watching = services.lobby.watch()?;
     Ok(upgrade
         .on_upgrade(move |ws| crate::socket::lobby::serve_lobby(ws, services, slot, watching)))

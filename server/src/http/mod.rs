@@ -14,41 +14,22 @@ pub mod players;
 pub mod reply;
 pub mod route;
 
-use std::net::IpAddr;
 use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
-use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing::any;
 use tower_http::services::ServeDir;
 
 use crate::services::Services;
-use crate::services::quotas::SocketSlot;
 use crate::wire::Code;
 use reply::ApiError;
 use route::Route;
 
 /// The largest request body (a game's settings, an invite): 4 KiB.
 const BODY_LIMIT: usize = 4096;
-
-/// A socket's upgrade, or why the request is not one.
-pub type Upgrade = Result<WebSocketUpgrade, WebSocketUpgradeRejection>;
-
-/// The upgrade of a player or lobby socket from `ip`: a slot of the address's sockets.
-fn upgraded(
-    services: &Services,
-    ip: IpAddr,
-    upgrade: Upgrade,
-) -> Result<(WebSocketUpgrade, SocketSlot), ApiError> {
-    let upgrade =
-        upgrade.map_err(|rejection| ApiError::new(Code::BadMessage, rejection.body_text()))?;
-    let slot = services.quotas.take_socket(ip)?;
-    Ok((crate::socket::upgrade(upgrade), slot))
-}
 
 /// Every route of the API, as the resources declare them.
 #[must_use]

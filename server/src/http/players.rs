@@ -9,10 +9,9 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing::{get, post};
 
-use super::extract::{Body, Client};
+use super::extract::{AddressSocket, Body, Client};
 use super::reply::{ApiError, json};
 use super::route::{Owner, Route, route};
-use super::{Upgrade, upgraded};
 use crate::services::Services;
 use crate::wire::RegisterRequest;
 
@@ -65,9 +64,7 @@ async fn leaderboard(State(services): State<Arc<Services>>) -> Response {
 
 async fn socket(
     State(services): State<Arc<Services>>,
-    Client(ip): Client,
-    upgrade: Upgrade,
-) -> Result<Response, ApiError> {
-    let (upgrade, slot) = upgraded(&services, ip, upgrade)?;
-    Ok(upgrade.on_upgrade(move |ws| crate::socket::lobby::serve_player(ws, services, slot)))
+    AddressSocket(upgrade, slot): AddressSocket,
+) -> Response {
+    upgrade.on_upgrade(move |ws| crate::socket::lobby::serve_player(ws, services, slot))
 }

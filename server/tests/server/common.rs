@@ -564,6 +564,16 @@ pub async fn player_sockets(server: &Server, keys: &[String]) -> Vec<Seat> {
     sockets
 }
 
+/// Waits until `done` says so, asking every 50 ms; fails the test naming `what` if it has not
+/// within `within`.
+pub async fn eventually(within: Duration, what: &str, mut done: impl AsyncFnMut() -> bool) {
+    let deadline = tokio::time::Instant::now() + within;
+    while !done().await {
+        assert!(tokio::time::Instant::now() < deadline, "{what}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 /// Whether a frame comes within `ms`.
 pub async fn quiet_for(seat: &mut Seat, ms: u64) -> bool {
     tokio::time::timeout(Duration::from_millis(ms), seat.socket.next())

@@ -3,11 +3,12 @@
 
 use std::collections::BTreeMap;
 use std::process::{Child, Command};
+use std::time::Duration;
 
 use salpakan::{Game, Side};
 use serde_json::{Value, json};
 
-use crate::common::{Server, Table, database, random_game, spawn_binary};
+use crate::common::{Server, Table, database, eventually, random_game, spawn_binary};
 
 fn spawn(db: &std::path::Path) -> (Child, Server) {
     spawn_binary(
@@ -184,7 +185,7 @@ async fn postgres_down_a_restart_mid_game_loses_nothing_a_client_saw() {
         for seat in &table.seats {
             note_plies(&mut seen, &seat.transcript);
         }
-        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        tokio::time::sleep(Duration::from_millis(200)).await;
         let tokens = table.tokens.clone();
         table.seats = [
             server.seat(&table.id, Some(&tokens[0])).await,
@@ -210,20 +211,14 @@ async fn postgres_down_readiness_follows_the_database() {
     let ready = || async { server.http("GET", "/api/ready", "").await.0 };
     assert_eq!(ready().await, 200);
     assert!(postgres_ctl("-m fast stop").unwrap().success());
-    let mut waited = 0;
-    while ready().await != 503 {
-        waited += 1;
-        assert!(waited < 50, "still ready with the database down");
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
+    let (down, up) = (
+        "still ready with the database down",
+        "not ready with the database back",
+    );
+    eventually(Duration::from_secs(5), down, async || ready().await == 503).await;
     assert_eq!(server.http("GET", "/api/health", "").await.0, 200);
     assert!(postgres_ctl("start").unwrap().success());
-    let mut waited = 0;
-    while ready().await != 200 {
-        waited += 1;
-        assert!(waited < 100, "not ready again with the database back");
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
+    eventually(Duration::from_secs(10), up, async || ready().await == 200).await;
     let (status, _) = server.json("POST", "/api/games", &json!({})).await;
     assert_eq!(status, 201);
 }

@@ -9,7 +9,7 @@ use salpakan_server::store::{Durability, Store, Write};
 use serde_json::{Value, json};
 
 use crate::common::{
-    Table, clock_ms, columns, database, exec, node, query_int, random_game, start_on,
+    Table, clock_ms, columns, database, eventually, exec, node, query_int, random_game, start_on,
 };
 
 /// Holds the database's write lock from a connection of its own until dropped: the server's
@@ -417,12 +417,8 @@ async fn a_backlog_of_old_games_is_pruned_a_batch_at_a_time_oldest_first() {
         c.limits.retention = Some(Duration::from_secs(30 * 24 * 60 * 60));
     })
     .await;
-    let mut waited = 0;
-    while count(&db) > 1 {
-        waited += 1;
-        assert!(waited < 100, "the backlog is not pruned");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let pruned = async || count(&db) <= 1;
+    eventually(Duration::from_secs(5), "the backlog is not pruned", pruned).await;
     let (status, _) = server
         .http("GET", &format!("/api/games/{kept}/record"), "")
         .await;
