@@ -234,7 +234,9 @@ pub async fn serve(
         tokio::select! {
             accepted = listener.accept() => {
                 let (stream, peer) = match accepted {
-                    Ok(accepted) => accepted,
+                    // An IPv4 client of an IPv6 listener arrives as `::ffff:a.b.c.d`: it is
+                    // the IPv4 client, for every limit and for the proxies believed.
+                    Ok((stream, peer)) => (stream, SocketAddr::new(peer.ip().to_canonical(), peer.port())),
                     Err(_) => {
                         // Out of descriptors (or a connection reset while queued): the next
                         // accept may succeed once something is closed.

@@ -277,7 +277,7 @@ impl Cidr {
     /// Whether `ip` is in the block.
     #[must_use]
     pub fn contains(&self, ip: IpAddr) -> bool {
-        match (self.addr, ip) {
+        match (self.addr, ip.to_canonical()) {
             (IpAddr::V4(block), IpAddr::V4(ip)) => {
                 mask_v4(u32::from(block), self.prefix) == mask_v4(u32::from(ip), self.prefix)
             }
@@ -354,6 +354,8 @@ impl AddressKey {
     /// The key the per-address limits count `ip` under.
     #[must_use]
     pub fn of(self, ip: IpAddr) -> IpAddr {
+        // An IPv4 client of an IPv6 listener (`::ffff:a.b.c.d`) is the IPv4 client it is.
+        let ip = ip.to_canonical();
         match ip {
             IpAddr::V4(_) => ip,
             IpAddr::V6(v6) => {

@@ -20,8 +20,8 @@ use crate::services::players::PlayerError;
 use crate::services::quotas::SocketSlot;
 use crate::wire::Code;
 
-/// A request body read as JSON into `T`, whatever its content type (the contract asks for
-/// none); an empty body reads as `{}`. A body that cannot be read or is not a `T` is refused
+/// A request body read as a JSON object into `T`, whatever its content type (the contract
+/// asks for none); an empty body reads as `{}`, and anything but an object is refused. A body that cannot be read or is not a `T` is refused
 /// in the contract's shape: 413 `too-large` over the limit, 400 `bad-message` otherwise,
 /// naming what is wrong.
 pub struct Body<T>(pub T);
@@ -44,9 +44,9 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
         let text = std::str::from_utf8(&bytes)
             .map_err(|e| ApiError::new(Code::BadMessage, format!("the body is not UTF-8: {e}")))?;
         let text = if text.trim().is_empty() { "{}" } else { text };
-        serde_json::from_str(text)
+        crate::wire::object(text)
             .map(Body)
-            .map_err(|e| ApiError::new(Code::BadMessage, e.to_string()))
+            .map_err(|message| ApiError::new(Code::BadMessage, message))
     }
 }
 
@@ -158,9 +158,9 @@ fn forwarded_for(services: &Services, peer: SocketAddr, headers: &HeaderMap) -> 
         && let Some(ip) = headers
             .get(CLIENT)
             .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.parse().ok())
+            .and_then(|v| v.parse::<IpAddr>().ok())
     {
-        return ip;
+        return ip.to_canonical();
     }
     if services
         .config
@@ -173,9 +173,9 @@ fn forwarded_for(services: &Services, peer: SocketAddr, headers: &HeaderMap) -> 
             .next_back()
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.rsplit(',').next())
-            .and_then(|v| v.trim().parse().ok())
+            .and_then(|v| v.trim().parse::<IpAddr>().ok())
     {
-        return ip;
+        return ip.to_canonical();
     }
-    peer.ip()
+    peer.ip().to_canonical()
 }

@@ -21,15 +21,15 @@ pub const AUTH_WAIT: Duration = Duration::from_secs(10);
 /// The answer to a frame on an open player or lobby socket: a pong, or a `bad-message`.
 #[must_use]
 pub fn answer(text: &str) -> String {
-    match serde_json::from_str::<PlayerClientMessage>(text) {
+    match crate::wire::object::<PlayerClientMessage>(text) {
         Ok(PlayerClientMessage::Ping) => LobbyMessage::Pong,
         Ok(PlayerClientMessage::Auth { .. }) => LobbyMessage::Error {
             code: Code::BadMessage,
             message: "this socket is open: only ping".into(),
         },
-        Err(e) => LobbyMessage::Error {
+        Err(message) => LobbyMessage::Error {
             code: Code::BadMessage,
-            message: e.to_string(),
+            message,
         },
     }
     .to_json()
@@ -63,7 +63,7 @@ pub async fn serve_player(ws: WebSocket, services: Arc<Services>, slot: SocketSl
     let env = Env::of(&services);
     let mut socket = Socket::new(ws, "player", env.clone());
     let key = socket.first_text(AUTH_WAIT).await.and_then(|text| {
-        match serde_json::from_str(&text).ok()? {
+        match crate::wire::object(&text).ok()? {
             PlayerClientMessage::Auth { key } => Some(key),
             PlayerClientMessage::Ping => None,
         }

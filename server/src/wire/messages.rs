@@ -51,7 +51,7 @@ impl ClientMessage {
     /// What is wrong with it (the text of a `bad-message` error): not JSON, no or an unknown
     /// `t`, a missing field or one of the wrong type, a formation of other than 72 cells.
     pub fn parse(text: &str) -> Result<ClientMessage, String> {
-        let message: ClientMessage = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let message: ClientMessage = super::object(text)?;
         if let ClientMessage::Setup { cells } = &message
             && cells.len() != Square::NUM
         {

@@ -33,6 +33,8 @@ pub use replay::{ChallengeWords, LuckBySide, LuckWords, ReplayReply};
 
 use core::str::FromStr;
 
+use serde::de::DeserializeOwned;
+
 use salpakan::{
     Move, Outcome, PieceId, PublicView, Rank, Rules, Setup, Side, Status, View, ViewCell,
 };
@@ -66,6 +68,19 @@ macro_rules! word {
             }
         }
     };
+}
+
+/// A client's JSON, which the contract makes an object every time (a body, a socket's frame):
+/// read as `T`, or what is wrong with it. An array, a string or a number is refused before it
+/// is read, even where `T` could be read from one (serde reads a tagged enum from an array).
+///
+/// # Errors
+/// The text of a `bad-message` refusal.
+pub fn object<T: DeserializeOwned>(text: &str) -> Result<T, String> {
+    if !text.trim_start().starts_with('{') {
+        return Err("a message is a JSON object, {…}".to_owned());
+    }
+    serde_json::from_str(text).map_err(|e| e.to_string())
 }
 
 word!(

@@ -261,3 +261,34 @@ async fn every_refusal_has_the_contracts_shape() {
     }
     server.stop().await;
 }
+
+#[tokio::test]
+async fn every_body_and_every_frame_must_be_a_json_object() {
+    let server = start(34).await;
+    // An array that names a player registers nobody.
+    let (status, reply) = server.http("POST", "/api/players", r#"["abcdef"]"#).await;
+    assert_eq!(status, 400, "{reply}");
+    assert!(reply.contains("bad-message"), "{reply}");
+    assert_eq!(server.http("GET", "/api/players/abcdef", "").await.0, 404);
+    for body in ["[]", "\"x\"", "5", "null", "true"] {
+        let (status, reply) = server.http("POST", "/api/games", body).await;
+        assert_eq!(status, 400, "{body}: {reply}");
+    }
+    // A game socket and a player socket read no message from an array.
+    let (id, white, _) = server.pair(json!({"side": "white"})).await;
+    let mut seat = server.seat(&id, Some(&white)).await;
+    seat.until("state").await;
+    for text in [r#"["ping"]"#, r#"["hello", 0]"#] {
+        seat.socket.send(text).await.unwrap();
+        assert_eq!(seat.recv().await["code"], "bad-message", "{text}");
+    }
+    let key = crate::common::register(&server, "arrays").await;
+    let mut player = crate::common::socket(&server, "/api/players/socket").await;
+    player
+        .socket
+        .send(&json!(["auth", key]).to_string())
+        .await
+        .unwrap();
+    assert_eq!(player.until_close().await, 4401);
+    server.stop().await;
+}

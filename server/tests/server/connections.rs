@@ -167,3 +167,51 @@ async fn a_browsers_kept_alive_connections_do_not_count_as_waiting() {
     assert_eq!(closed, 2, "two connections may wait for a first request");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn on_an_ipv6_listener_each_ipv4_client_is_counted_as_itself() {
+    let server = start_on(database("v4-mapped"), 60, |c| {
+        c.addr = "[::ffff:127.0.0.1]:0".parse().unwrap();
+        c.limits.header_timeout = Duration::from_secs(5);
+        c.limits.pending_per_ip = 2;
+        c.limits.games_per_ip = 1;
+        c.trusted_proxies = vec!["127.0.0.9/32".parse().unwrap()];
+    })
+    .await;
+    assert!(server.addr.is_ipv6(), "{}", server.addr);
+    let v4 = std::net::SocketAddr::from(([127, 0, 0, 1], server.addr.port()));
+    // One client's idle connections take its own slots, not the other IPv4 clients'.
+    let mut first = idle_connections(v4, [127, 0, 0, 2], 5).await;
+    let mut second = idle_connections(v4, [127, 0, 0, 3], 2).await;
+    let wait = Duration::from_millis(300);
+    assert_eq!(closed_by_the_server(&mut first, wait).await, 3);
+    assert_eq!(closed_by_the_server(&mut second, wait).await, 0);
+    // The proxy at 127.0.0.9 (arriving as ::ffff:127.0.0.9) is believed: its two clients
+    // each create their game, and a third game of the first client is refused.
+    let through_proxy = |client: &'static str| async move {
+        let from = Some("127.0.0.9".parse().unwrap());
+        let head = format!(
+            "POST /api/games HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: {client}\r\n\
+             Content-Length: 2\r\nConnection: close\r\n\r\n{{}}"
+        );
+        raw(from, v4, &head).await
+    };
+    assert!(through_proxy("10.1.2.3").await.starts_with("HTTP/1.1 201"));
+    assert!(through_proxy("10.1.2.4").await.starts_with("HTTP/1.1 201"));
+    assert!(through_proxy("10.1.2.3").await.starts_with("HTTP/1.1 429"));
+    server.stop().await;
+}
+
+/// Sends `head` (a whole request) from `from` to `addr` and reads the reply to its end.
+async fn raw(from: Option<std::net::IpAddr>, addr: std::net::SocketAddr, head: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    if let Some(from) = from {
+        socket.bind(std::net::SocketAddr::new(from, 0)).unwrap();
+    }
+    let mut stream = socket.connect(addr).await.unwrap();
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let mut reply = String::new();
+    stream.read_to_string(&mut reply).await.unwrap();
+    reply
+}
