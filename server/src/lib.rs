@@ -265,6 +265,13 @@ impl Running {
         self.services.games.restored()
     }
 
+    /// Replays of finished games computed since the start (`GET /api/games/{id}/replay`: each
+    /// game's once, however many ask at once).
+    #[must_use]
+    pub fn replays_computed(&self) -> u64 {
+        self.services.replays.computed()
+    }
+
     /// Stops accepting, closes every socket (1012), and returns once every accepted write is
     /// committed.
     pub async fn stop(self) {

@@ -62,6 +62,9 @@ struct Seek {
     owner: String,
     ip: IpAddr,
     settings: Settings,
+    /// A player is accepting it: its game is being made (a second accepter finds no seek;
+    /// if the game is refused, the seek stays open).
+    taking: bool,
 }
 
 /// A player waiting in a pool.
@@ -372,6 +375,7 @@ impl Lobby {
                 owner: player.to_owned(),
                 ip,
                 settings,
+                taking: false,
             });
         }
         self.lobby_changed();
@@ -398,7 +402,8 @@ impl Lobby {
     }
 
     /// `POST /api/seeks/{sid}/accept` by `player` from `ip`: the accepter's seat; the seek's
-    /// owner is told its own.
+    /// owner is told its own. The seek leaves the lobby only once its game exists: a game
+    /// refused (the accepter's limit of games, a draining server) leaves it open.
     ///
     /// # Errors
     /// [`LobbyError::NoSeek`] for a seek no longer open (of two accepting at once, one gets
@@ -409,26 +414,42 @@ impl Lobby {
         sid: &str,
         ip: IpAddr,
     ) -> Result<JoinReply, LobbyError> {
-        let seek = {
+        let pairing = {
             let mut state = lock(&self.state);
-            let at = state
+            let seek = state
                 .seeks
-                .iter()
-                .position(|s| s.sid == sid)
+                .iter_mut()
+                .find(|s| s.sid == sid && !s.taking)
                 .ok_or(LobbyError::NoSeek)?;
-            if fold(&state.seeks[at].owner) == fold(player) {
+            if fold(&seek.owner) == fold(player) {
                 return Err(LobbyError::OwnSeek);
             }
-            state.seeks.remove(at)
+            seek.taking = true;
+            Pairing {
+                waiting: seek.owner.clone(),
+                arriving: player.to_owned(),
+                settings: seek.settings,
+            }
         };
-        self.quotas.release_seek(seek.ip);
-        self.lobby_changed();
-        let pairing = Pairing {
-            waiting: seek.owner,
-            arriving: player.to_owned(),
-            settings: seek.settings,
+        let paired = self.pair(pairing, ip).await;
+        let taken = {
+            let mut state = lock(&self.state);
+            let at = state.seeks.iter().position(|s| s.sid == sid);
+            match (at, &paired) {
+                (Some(at), Ok(_)) => Some(state.seeks.remove(at).ip),
+                (Some(at), Err(_)) => {
+                    state.seeks[at].taking = false;
+                    None
+                }
+                // Withdrawn meanwhile (its owner, or its owner's last socket closing).
+                (None, _) => None,
+            }
         };
-        self.pair(pairing, ip).await
+        if let Some(owner_ip) = taken {
+            self.quotas.release_seek(owner_ip);
+            self.lobby_changed();
+        }
+        paired
     }
 
     /// Makes the game of `pairing` (sides at random), created by `ip`: the waiting player is

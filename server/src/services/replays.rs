@@ -1,12 +1,14 @@
 //! `GET /api/games/{id}/replay`: the engine's replay of a finished game's record, computed
-//! off the runtime's threads, a few at a time, and kept for the most recently asked games
-//! (a finished game's replay never changes).
+//! off the runtime's threads, a few at a time, once per game however many ask at once (the
+//! others wait for it and share it), and kept for the most recently asked games (a finished
+//! game's replay never changes).
 
 use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use thiserror::Error;
-use tokio::sync::Semaphore;
+use tokio::sync::{OnceCell, Semaphore};
 
 use super::games::{GameError, Games, lock};
 use crate::wire::ReplayReply;
@@ -31,11 +33,16 @@ const AT_ONCE: usize = 2;
 /// Replies by game, and the games in the order they were kept (the oldest first out).
 type Kept = (HashMap<String, Arc<str>>, VecDeque<String>);
 
-/// The replays service: the kept replies, and the gate of the computations.
+/// A replay being computed, which every request for its game meanwhile waits for.
+type InFlight = Arc<OnceCell<Arc<str>>>;
+
+/// The replays service: the kept replies, the computations in flight, and their gate.
 pub struct Replays {
     games: Arc<Games>,
     kept: Mutex<Kept>,
+    in_flight: Mutex<HashMap<String, InFlight>>,
     gate: Semaphore,
+    computed: AtomicU64,
 }
 
 impl Replays {
@@ -45,8 +52,17 @@ impl Replays {
         Replays {
             games,
             kept: Mutex::new((HashMap::new(), VecDeque::new())),
+            in_flight: Mutex::new(HashMap::new()),
             gate: Semaphore::new(AT_ONCE),
+            computed: AtomicU64::new(0),
         }
+    }
+
+    /// Replays computed since the start (not those served from the kept ones, nor from
+    /// another request's computation).
+    #[must_use]
+    pub fn computed(&self) -> u64 {
+        self.computed.load(Ordering::Relaxed)
     }
 
     fn get(&self, id: &str) -> Option<Arc<str>> {
@@ -75,12 +91,31 @@ impl Replays {
         if let Some(reply) = self.get(id) {
             return Ok(reply);
         }
+        let cell = Arc::clone(lock(&self.in_flight).entry(id.to_owned()).or_default());
+        // One request computes; the others wait here and share its reply (if it fails, the
+        // next of them tries).
+        let reply = cell.get_or_try_init(|| self.compute(id)).await.cloned();
+        {
+            let mut in_flight = lock(&self.in_flight);
+            if in_flight.get(id).is_some_and(|c| Arc::ptr_eq(c, &cell)) {
+                in_flight.remove(id);
+            }
+        }
+        let reply = reply?;
+        self.keep(id, Arc::clone(&reply));
+        Ok(reply)
+    }
+
+    /// The replay of game `id`, computed now (its record read first, as [`Games::record`]
+    /// refuses it).
+    async fn compute(&self, id: &str) -> Result<Arc<str>, ReplayError> {
         let record = self.games.record(id).await?;
         let _turn = self
             .gate
             .acquire()
             .await
             .map_err(|_| ReplayError::Unreplayable("the replay gate is closed".into()))?;
+        self.computed.fetch_add(1, Ordering::Relaxed);
         let game = id.to_owned();
         let reply = tokio::task::spawn_blocking(move || {
             let replay = salpakan::Replay::from_record(&record)
@@ -90,8 +125,6 @@ impl Replays {
         })
         .await
         .map_err(|e| ReplayError::Unreplayable(e.to_string()))??;
-        let reply: Arc<str> = reply.into();
-        self.keep(id, Arc::clone(&reply));
-        Ok(reply)
+        Ok(reply.into())
     }
 }

@@ -311,9 +311,9 @@ async fn reseat(server: &Server, id: &str) -> crate::common::Seat {
 static SEATS: std::sync::Mutex<std::collections::BTreeMap<String, String>> =
     std::sync::Mutex::new(std::collections::BTreeMap::new());
 
-#[tokio::test]
-async fn a_finished_games_replay_is_the_engines_and_a_game_in_play_has_none() {
-    let server = start(63).await;
+/// A whole random game with challenges, played through the server to its end: its id, and
+/// the game.
+async fn finished_game(server: &Server) -> (String, salpakan::Game) {
     // A whole random game with challenges, played through the server.
     let game = (0..)
         .map(|seed| crate::common::random_game(seed, 400))
@@ -323,13 +323,37 @@ async fn a_finished_games_replay_is_the_engines_and_a_game_in_play_has_none() {
         })
         .unwrap();
     let mut table = crate::common::Table::open(
-        &server,
+        server,
         json!({"first": game.first_mover().word(), "move_limit": 0}),
     )
     .await;
     table.set_up(&game).await;
     table.replay(&game, 0, game.history().len()).await;
     let id = table.id.clone();
+    (id, game)
+}
+
+#[tokio::test]
+async fn many_asking_at_once_for_one_replay_compute_it_once() {
+    let server = start(64).await;
+    let (id, _) = finished_game(&server).await;
+    let path = format!("/api/games/{id}/replay");
+    let asks = (0..16).map(|_| server.http("GET", &path, ""));
+    let replies = futures_util::future::join_all(asks).await;
+    assert!(replies.iter().all(|r| r.0 == 200 && *r == replies[0]));
+    let running = server.running.as_ref().unwrap();
+    assert_eq!(
+        running.replays_computed(),
+        1,
+        "one computation for 16 requests"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_finished_games_replay_is_the_engines_and_a_game_in_play_has_none() {
+    let server = start(63).await;
+    let (id, game) = finished_game(&server).await;
     let (status, text) = server
         .http("GET", &format!("/api/games/{id}/record"), "")
         .await;

@@ -480,3 +480,29 @@ async fn a_player_alone_in_a_pool_plays_a_server_bot() {
     assert!(quiet_for(&mut mine, 600).await, "no pairing after leaving");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn an_accept_refused_leaves_the_seek_open() {
+    let server = start_on(database("accept-refused"), 49, |c| {
+        c.limits.games_per_ip = 1
+    })
+    .await;
+    let [owner, full] = register_all(&server, ["owner", "full"]).await;
+    let _sockets = player_sockets(&server, &[owner.clone(), full.clone()]).await;
+    let (status, reply) = as_player(&server, Some(&owner), "POST", "/api/seeks", &json!({})).await;
+    assert_eq!(status, 201, "{reply}");
+    let sid = reply["seek"].as_str().unwrap().to_owned();
+    // The accepter's address already holds its one unfinished game.
+    let (status, _) = server.json("POST", "/api/games", &json!({})).await;
+    assert_eq!(status, 201);
+    let path = format!("/api/seeks/{sid}/accept");
+    for _ in 0..3 {
+        let (status, reply) = as_player(&server, Some(&full), "POST", &path, &Value::Null).await;
+        assert_eq!((status, &reply["error"]), (429, &json!("too-many-games")));
+    }
+    let (_, listing) = as_player(&server, None, "GET", "/api/lobby", &Value::Null).await;
+    let open: Vec<&Value> = listing["seeks"].as_array().unwrap().iter().collect();
+    assert_eq!(open.len(), 1, "{listing}");
+    assert_eq!(open[0]["seek"], sid.as_str());
+    server.stop().await;
+}
