@@ -1,4 +1,5 @@
-//! The message budget of a socket, or of a seat across its sockets.
+//! The message budget of a socket, or of a seat across its sockets; and [`Rate`], a
+//! constant-size bound on how often something is done (requests, pool joins).
 
 use std::collections::VecDeque;
 
@@ -57,6 +58,55 @@ impl Budget {
     }
 }
 
+/// At most `burst` at once and `burst` per `period` on average: a token bucket, refilled
+/// continuously. Unlike [`Budget`] it keeps no time per unit, so it costs the same whatever
+/// it counts (a rate per address or per player may be large).
+#[derive(Debug, Clone, Copy)]
+pub struct Rate {
+    burst: f64,
+    per_sec: f64,
+    tokens: f64,
+    at: Instant,
+}
+
+impl Rate {
+    /// A full bucket at `now`: `burst` at once, refilled at `burst` per `period`.
+    #[must_use]
+    pub fn per(burst: usize, period: std::time::Duration, now: Instant) -> Rate {
+        let burst = burst as f64;
+        Rate {
+            burst,
+            per_sec: burst / period.as_secs_f64().max(1e-9),
+            tokens: burst,
+            at: now,
+        }
+    }
+
+    fn refill(&mut self, now: Instant) {
+        let passed = now.saturating_duration_since(self.at).as_secs_f64();
+        self.tokens = (self.tokens + passed * self.per_sec).min(self.burst);
+        self.at = now;
+    }
+
+    /// Counts one at `now`; `false` if none is left (nothing is counted then).
+    pub fn take(&mut self, now: Instant) -> bool {
+        self.refill(now);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Whether it is full again at `now` (as good as new: it may be forgotten).
+    #[must_use]
+    pub fn is_full(&self, now: Instant) -> bool {
+        let passed = now.saturating_duration_since(self.at).as_secs_f64();
+        self.tokens + passed * self.per_sec >= self.burst
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -76,5 +126,18 @@ mod tests {
         // A replay's cost counts all at once, or not at all.
         assert!(!budget.take(t0 + std::time::Duration::from_secs(11), 3));
         assert!(budget.take(t0 + std::time::Duration::from_secs(11), 2));
+    }
+
+    #[test]
+    fn a_rate_allows_its_burst_then_refills_at_its_pace() {
+        let t0 = Instant::now();
+        let mut rate = Rate::per(3, std::time::Duration::from_secs(3), t0);
+        assert!((0..3).all(|_| rate.take(t0)));
+        assert!(!rate.take(t0));
+        assert!(!rate.is_full(t0));
+        let second = t0 + std::time::Duration::from_millis(1000);
+        assert!(rate.take(second), "one a second comes back");
+        assert!(!rate.take(second));
+        assert!(rate.is_full(t0 + std::time::Duration::from_secs(4)));
     }
 }

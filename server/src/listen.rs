@@ -257,7 +257,7 @@ pub async fn serve(
                     peer,
                     router.clone(),
                     (pending, in_http),
-                    limits.header_timeout,
+                    (limits.header_timeout, limits.requests_per_connection),
                     stopping.clone(),
                 ));
             }
@@ -271,18 +271,23 @@ pub async fn serve(
 }
 
 /// Serves one connection: HTTP/1.1 with a header timeout (a connection that sends no
-/// complete request head within it, on arrival or between requests, is closed), upgrades to
-/// game sockets, and a graceful end when the server stops.
+/// complete request head within it, on arrival or between requests, is closed), at most
+/// `most_requests` requests (the last reply closes it), upgrades to game sockets, and a
+/// graceful end when the server stops.
 async fn connection(
     stream: Counted,
     peer: SocketAddr,
     router: Router,
     (pending, in_http): (Pending, Held),
-    header_timeout: Duration,
+    (header_timeout, most_requests): (Duration, usize),
     mut stopping: watch::Receiver<bool>,
 ) {
+    // Another node's connection carries many clients' requests: it is not closed after a
+    // client's share.
+    let most = pending.key.is_some().then_some(most_requests);
     // The address's slot of connections waiting for a request is given back at the first.
     let waiting = Mutex::new(Some(pending));
+    let served = AtomicUsize::new(0);
     let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
         drop(
             waiting
@@ -291,7 +296,19 @@ async fn connection(
                 .take(),
         );
         request.extensions_mut().insert(ConnectInfo(peer));
-        router.clone().oneshot(request.map(axum::body::Body::new))
+        // The connection's last request: its reply closes it.
+        let last = most.is_some_and(|most| served.fetch_add(1, Ordering::Relaxed) + 1 >= most);
+        let reply = router.clone().oneshot(request.map(axum::body::Body::new));
+        async move {
+            let mut reply = reply.await?;
+            if last {
+                reply.headers_mut().insert(
+                    axum::http::header::CONNECTION,
+                    axum::http::HeaderValue::from_static("close"),
+                );
+            }
+            Ok::<_, std::convert::Infallible>(reply)
+        }
     });
     let conn = http1::Builder::new()
         .timer(TokioTimer::new())

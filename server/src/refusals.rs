@@ -107,6 +107,7 @@ impl Refused for QuotaError {
             QuotaError::TooManyConnections(_) => Code::TooManyConnections,
             QuotaError::TooManySeeks(_) => Code::TooManySeeks,
             QuotaError::TooManyPlayers(_) => Code::TooManyPlayers,
+            QuotaError::RateLimited(..) => Code::RateLimited,
             QuotaError::Store(_) => Code::Internal,
         }
     }

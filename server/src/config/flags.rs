@@ -316,6 +316,26 @@ pub(super) const FLAGS: &[Flag] = &[
         limits.max_connections
     ),
     number!(
+        "--requests-per-minute",
+        "HTTP requests per client address a minute",
+        limits.requests_per_minute
+    ),
+    number!(
+        "--requests-per-connection",
+        "HTTP requests one connection may carry before it is closed",
+        limits.requests_per_connection
+    ),
+    number!(
+        "--pool-joins-per-minute",
+        "pool joins of one player a minute",
+        limits.pool_joins_per_minute
+    ),
+    number!(
+        "--pool-joins-per-ip-minute",
+        "pool joins of all players at one client address a minute",
+        limits.pool_joins_per_ip_minute
+    ),
+    number!(
         "--games-per-ip",
         "unfinished games per client address",
         limits.games_per_ip

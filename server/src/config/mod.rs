@@ -156,6 +156,15 @@ pub struct Limits {
     /// The least time between two changes of one seat's presence told to everyone (a
     /// change sooner waits, and only the seat's presence then is told).
     pub presence_gap: Duration,
+    /// HTTP requests per client address in a minute (a bucket of this many, refilled at
+    /// this pace); one more is refused with 429 `rate-limited`.
+    pub requests_per_minute: usize,
+    /// Requests one connection may carry; its reply to the last says `Connection: close`.
+    pub requests_per_connection: usize,
+    /// Pool joins of one player in a minute; one more is refused with 429 `rate-limited`.
+    pub pool_joins_per_minute: usize,
+    /// Pool joins of all players at one client address in a minute.
+    pub pool_joins_per_ip_minute: usize,
 }
 
 impl Default for Limits {
@@ -194,6 +203,10 @@ impl Default for Limits {
             outbox: 512,
             write_timeout: Duration::from_secs(10),
             presence_gap: Duration::from_secs(1),
+            requests_per_minute: 600,
+            requests_per_connection: 1_000,
+            pool_joins_per_minute: 10,
+            pool_joins_per_ip_minute: 30,
         }
     }
 }

@@ -18,8 +18,9 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
+use axum::extract::State;
 use axum::http::StatusCode;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use axum::routing::any;
 use tower_http::services::ServeDir;
 
@@ -91,7 +92,32 @@ pub fn router(services: Arc<Services>) -> Router {
         Some(dir) => api.fallback_service(ServeDir::new(dir)),
         None => api.fallback(no_page),
     };
-    router.with_state(services)
+    router
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&services),
+            limit_requests,
+        ))
+        .with_state(services)
+}
+
+/// Every request counts against its client address's requests a minute: past them, 429
+/// `rate-limited` before any work (a request another node forwards counts at both nodes).
+async fn limit_requests(
+    State(services): State<Arc<Services>>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let peer = request
+        .extensions()
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map(|info| info.0);
+    if let Some(peer) = peer {
+        let ip = extract::client_ip(&services, peer, request.headers());
+        if let Err(e) = services.quotas.take_request(ip) {
+            return ApiError::from(e).into_response();
+        }
+    }
+    next.run(request).await
 }
 
 #[cfg(test)]

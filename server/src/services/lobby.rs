@@ -10,16 +10,19 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use salpakan::Bot;
 use thiserror::Error;
 use tokio::sync::{Notify, mpsc, watch};
+use tokio::time::Instant;
 
 use super::games::{GameError, Games, Seating, Settings, lock, random_side};
 use super::outbox::Out;
 use super::quotas::{QuotaError, Quotas};
 use super::ratings::Ratings;
 use super::stopping::Stopping;
+use crate::budget::Rate;
 use crate::clock::ClockSettings;
 use crate::config::Config;
 use crate::rating;
@@ -67,14 +70,16 @@ struct Seek {
     taking: bool,
 }
 
-/// A player waiting in a pool.
+/// A player waiting in a pool: all a wait costs, gone when the wait ends.
 struct Waiting {
-    /// Which wait this is (a player who leaves and joins again waits anew).
-    id: u64,
     player: String,
     pool: String,
     settings: Settings,
     rating: f64,
+    /// Where the player joined from (the game a server bot's pairing makes is its).
+    ip: IpAddr,
+    /// When a server bot takes the other seat, if nobody came by then.
+    bot_at: Option<Instant>,
 }
 
 #[derive(Default)]
@@ -86,6 +91,8 @@ struct LobbyState {
     sockets: HashMap<String, Vec<(u64, mpsc::Sender<Out>)>>,
     /// Open lobby sockets.
     watchers: usize,
+    /// Each player's pool joins (by its name folded to lower case), kept until full again.
+    joins: HashMap<String, Rate>,
 }
 
 /// The lobby service.
@@ -101,6 +108,8 @@ pub struct Lobby {
     frame: watch::Sender<Arc<str>>,
     /// Wakes the task that renders the frame (the lobby or the games in play changed).
     changed: Notify,
+    /// Wakes the task that seats server bots (a wait began).
+    waits: Notify,
     next_socket: AtomicU64,
 }
 
@@ -136,9 +145,11 @@ impl Lobby {
             state: Mutex::new(LobbyState::default()),
             frame: watch::channel(Arc::from("")).0,
             changed: Notify::new(),
+            waits: Notify::new(),
             next_socket: AtomicU64::new(1),
         });
         tokio::spawn(Arc::clone(&lobby).run_frames());
+        tokio::spawn(Arc::clone(&lobby).run_pool_bots());
         lobby
     }
 }
@@ -490,11 +501,13 @@ impl Lobby {
 
     /// `POST /api/pool` by `player` from `ip`: waits in the pool of its clock and rated flag
     /// (leaving any other), or is paired at once with the waiting player of the closest
-    /// rating; both then hear `paired` on their player sockets.
+    /// rating; both then hear `paired` on their player sockets. Joins are counted per player
+    /// and per address; a wait costs its entry only, and nothing once it ends.
     ///
     /// # Errors
     /// [`LobbyError::Game`] for a clock out of range, [`LobbyError::NoSocket`] without an open
-    /// player socket, or the game's creation's errors.
+    /// player socket, [`LobbyError::Quota`] past the player's or the address's joins a
+    /// minute, or the game's creation's errors.
     pub async fn join_pool(
         self: &Arc<Lobby>,
         player: &str,
@@ -507,12 +520,13 @@ impl Lobby {
         let pool = pool_name(settings.clock, settings.rated);
         let rating = self.ratings.of(player).rating;
         let folded = fold(player);
-        let wait = self.next_socket.fetch_add(1, Ordering::Relaxed);
+        let now = Instant::now();
         let partner = {
             let mut state = lock(&self.state);
             if !state.sockets.contains_key(&folded) {
                 return Err(LobbyError::NoSocket);
             }
+            self.take_join(&mut state, &folded, ip, now)?;
             state.pool.retain(|w| fold(&w.player) != folded);
             let waiting: Vec<(&str, f64)> = state
                 .pool
@@ -522,60 +536,106 @@ impl Lobby {
             match closest(&waiting, &pool, rating) {
                 Some(i) => Some(state.pool.remove(i)),
                 None => {
+                    let bot_at = self.config.limits.pool_bot_after.map(|after| now + after);
                     state.pool.push(Waiting {
-                        id: wait,
                         player: player.to_owned(),
                         pool: pool.clone(),
                         settings,
                         rating,
+                        ip,
+                        bot_at,
                     });
                     None
                 }
             }
         };
-        if let Some(partner) = partner {
-            let pairing = Pairing {
-                waiting: partner.player.clone(),
-                arriving: player.to_owned(),
-                settings: partner.settings,
-            };
-            let seat = match self.pair(pairing, ip).await {
-                Ok(seat) => seat,
-                Err(e) => {
-                    // The partner waits on, first in line.
-                    lock(&self.state).pool.insert(0, partner);
-                    return Err(e);
-                }
-            };
-            self.tell_player(
-                player,
-                &LobbyMessage::Paired {
-                    game: seat.game,
-                    side: seat.side,
-                    token: seat.token,
-                },
-            );
-        } else if let Some(after) = self.config.limits.pool_bot_after {
-            // Nobody came: a server bot takes the other seat.
-            let lobby = Arc::clone(self);
-            tokio::spawn(async move {
-                tokio::time::sleep(after).await;
-                lobby.pair_with_bot(wait, ip).await;
-            });
-        }
+        let Some(partner) = partner else {
+            self.waits.notify_one();
+            return Ok(PoolReply { pool });
+        };
+        let pairing = Pairing {
+            waiting: partner.player.clone(),
+            arriving: player.to_owned(),
+            settings: partner.settings,
+        };
+        let seat = match self.pair(pairing, ip).await {
+            Ok(seat) => seat,
+            Err(e) => {
+                // The partner waits on, first in line.
+                lock(&self.state).pool.insert(0, partner);
+                self.waits.notify_one();
+                return Err(e);
+            }
+        };
+        self.tell_player(
+            player,
+            &LobbyMessage::Paired {
+                game: seat.game,
+                side: seat.side,
+                token: seat.token,
+            },
+        );
         Ok(PoolReply { pool })
     }
 
-    /// The wait `wait` is still unanswered: its player is paired with the server's bot whose
-    /// rating is closest to its own, on its player sockets.
-    async fn pair_with_bot(self: &Arc<Lobby>, wait: u64, ip: IpAddr) {
-        let waiting = {
-            let mut state = lock(&self.state);
-            let Some(at) = state.pool.iter().position(|w| w.id == wait) else {
-                return;
+    /// One pool join of the player `folded` at `ip`, at `now`: within the player's joins a
+    /// minute and the address's. Players whose joins are full again are forgotten.
+    fn take_join(
+        &self,
+        state: &mut LobbyState,
+        folded: &str,
+        ip: IpAddr,
+        now: Instant,
+    ) -> Result<(), LobbyError> {
+        let most = self.config.limits.pool_joins_per_minute;
+        state.joins.retain(|_, rate| !rate.is_full(now));
+        let rate = state
+            .joins
+            .entry(folded.to_owned())
+            .or_insert_with(|| Rate::per(most, Duration::from_secs(60), now));
+        if !rate.take(now) {
+            return Err(QuotaError::RateLimited(most, "pool joins").into());
+        }
+        self.quotas.take_pool_join(ip)?;
+        Ok(())
+    }
+
+    /// Seats a server bot opposite each player who waited in a pool past `pool_bot_after`
+    /// (the bot whose rating is closest), until the server stops: one task for every wait,
+    /// asleep until the next one is due.
+    async fn run_pool_bots(self: Arc<Lobby>) {
+        let mut stopping = self.stopping.subscribe();
+        loop {
+            let next = lock(&self.state).pool.iter().filter_map(|w| w.bot_at).min();
+            let sleep = async {
+                match next {
+                    Some(at) => tokio::time::sleep_until(at).await,
+                    None => std::future::pending().await,
+                }
             };
-            state.pool.remove(at)
-        };
+            tokio::select! {
+                () = sleep => {}
+                () = self.waits.notified() => continue,
+                _ = stopping.changed() => return,
+            }
+            let now = Instant::now();
+            let due: Vec<Waiting> = {
+                let mut state = lock(&self.state);
+                let (due, waiting) = std::mem::take(&mut state.pool)
+                    .into_iter()
+                    .partition(|w| w.bot_at.is_some_and(|at| at <= now));
+                state.pool = waiting;
+                due
+            };
+            for waiting in due {
+                self.pair_with_bot(waiting).await;
+            }
+        }
+    }
+
+    /// Pairs `waiting`, no longer in the pool, with the server's bot whose rating is closest
+    /// to its own, on its player sockets.
+    async fn pair_with_bot(self: &Arc<Lobby>, waiting: Waiting) {
         let bots: Vec<(Bot, f64)> = Bot::ALL
             .into_iter()
             .map(|kind| {
@@ -601,7 +661,7 @@ impl Lobby {
         seating.names[side.index()] = Some(waiting.player.clone());
         match self
             .games
-            .open_game(&waiting.settings, seating, Some(ip), Vec::new())
+            .open_game(&waiting.settings, seating, Some(waiting.ip), Vec::new())
             .await
         {
             Ok(game) => self.tell_player(

@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use thiserror::Error;
 use tokio::time::{Duration, Instant};
 
-use crate::budget::Budget;
+use crate::budget::{Budget, Rate};
 use crate::config::Limits;
 use crate::store::{Store, StoreError};
 
@@ -37,10 +37,16 @@ pub enum QuotaError {
     /// Past the players an address may register in an hour.
     #[error("at most {0} new players an hour per client")]
     TooManyPlayers(usize),
+    /// Past a rate of the address's (its requests, its pool joins).
+    #[error("at most {0} {1} a minute per client")]
+    RateLimited(usize, &'static str),
     /// The database's count could not be read.
     #[error(transparent)]
     Store(#[from] StoreError),
 }
+
+/// The period of the rates counted per minute.
+const MINUTE: Duration = Duration::from_secs(60);
 
 #[derive(Default)]
 struct PerAddress {
@@ -55,6 +61,10 @@ struct PerAddress {
     /// The message budget its spectators' sockets share (a fresh socket does not refill
     /// it), kept while anything is counted in it.
     spectating: Option<Arc<Mutex<Budget>>>,
+    /// Its HTTP requests.
+    requests: Option<Rate>,
+    /// Its players' pool joins.
+    joins: Option<Rate>,
 }
 
 impl PerAddress {
@@ -70,6 +80,8 @@ impl PerAddress {
                     .unwrap_or_else(PoisonError::into_inner)
                     .is_empty(now)
             })
+            && self.requests.as_ref().is_none_or(|r| r.is_full(now))
+            && self.joins.as_ref().is_none_or(|r| r.is_full(now))
     }
 }
 
@@ -79,7 +91,13 @@ pub struct Quotas {
     /// The database, for the counts at every node (one node of several).
     store: Option<Store>,
     by_address: Mutex<HashMap<IpAddr, PerAddress>>,
+    /// Rates counted since the addresses that hold nothing were last forgotten.
+    since_sweep: std::sync::atomic::AtomicUsize,
 }
+
+/// How many rates are counted between two sweeps of the addresses holding nothing (an
+/// address that only made requests is forgotten by the next sweep once its rates are full).
+const SWEEP_EVERY: usize = 4096;
 
 /// Holds one of an address's open sockets until dropped.
 pub struct SocketSlot {
@@ -113,6 +131,7 @@ impl Quotas {
             limits,
             store: shared,
             by_address: Mutex::new(HashMap::new()),
+            since_sweep: std::sync::atomic::AtomicUsize::new(0),
         }
     }
 
@@ -224,6 +243,49 @@ impl Quotas {
     /// A seek of `ip` was accepted or withdrawn.
     pub fn release_seek(&self, ip: IpAddr) {
         self.update(ip, |count| count.seeks = count.seeks.saturating_sub(1));
+    }
+
+    /// One more HTTP request from `ip`: at most `requests_per_minute` a minute.
+    ///
+    /// # Errors
+    /// [`QuotaError::RateLimited`] past it.
+    pub fn take_request(&self, ip: IpAddr) -> Result<(), QuotaError> {
+        let most = self.limits.requests_per_minute;
+        self.take_rate(ip, most, "requests", |count| &mut count.requests)
+    }
+
+    /// One more pool join by a player at `ip`: at most `pool_joins_per_ip_minute` a minute.
+    ///
+    /// # Errors
+    /// [`QuotaError::RateLimited`] past it.
+    pub fn take_pool_join(&self, ip: IpAddr) -> Result<(), QuotaError> {
+        let most = self.limits.pool_joins_per_ip_minute;
+        self.take_rate(ip, most, "pool joins", |count| &mut count.joins)
+    }
+
+    /// One of the rate `which` of `ip`'s counts, of `most` a minute.
+    fn take_rate(
+        &self,
+        ip: IpAddr,
+        most: usize,
+        what: &'static str,
+        which: impl FnOnce(&mut PerAddress) -> &mut Option<Rate>,
+    ) -> Result<(), QuotaError> {
+        let now = Instant::now();
+        let mut all = self.lock();
+        let counted = self
+            .since_sweep
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if counted % SWEEP_EVERY == SWEEP_EVERY - 1 {
+            all.retain(|_, count| !count.is_empty(now));
+        }
+        let count = all.entry(ip).or_default();
+        let rate = which(count).get_or_insert_with(|| Rate::per(most, MINUTE, now));
+        if rate.take(now) {
+            Ok(())
+        } else {
+            Err(QuotaError::RateLimited(most, what))
+        }
     }
 
     /// Counts an unfinished game of `ip` found in the database at start, whatever the limit.

@@ -78,7 +78,11 @@ macro_rules! word {
 /// The text of a `bad-message` refusal.
 pub fn object<T: DeserializeOwned>(text: &str) -> Result<T, String> {
     if !text.trim_start().starts_with('{') {
-        return Err("a message is a JSON object, {…}".to_owned());
+        // Not JSON at all is said as before; JSON of another kind, here.
+        return Err(match serde_json::from_str::<serde::de::IgnoredAny>(text) {
+            Ok(_) => "a message is a JSON object, {…}".to_owned(),
+            Err(e) => e.to_string(),
+        });
     }
     serde_json::from_str(text).map_err(|e| e.to_string())
 }

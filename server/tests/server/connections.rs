@@ -215,3 +215,36 @@ async fn raw(from: Option<std::net::IpAddr>, addr: std::net::SocketAddr, head: &
     stream.read_to_string(&mut reply).await.unwrap();
     reply
 }
+
+#[tokio::test]
+async fn requests_are_bounded_per_address_and_per_connection() {
+    let server = start_on(database("requests"), 61, |c| {
+        c.limits.requests_per_minute = 20;
+        c.limits.requests_per_connection = 3;
+    })
+    .await;
+    let get = async |from: [u8; 4]| {
+        let from = Some(std::net::IpAddr::from(from));
+        salpakan_server::client::request_as(from, server.addr, "GET", "/api/health", "", None)
+            .await
+            .unwrap()
+    };
+    for _ in 0..20 {
+        assert_eq!(get([127, 0, 0, 2]).await.0, 200);
+    }
+    let (status, reply) = get([127, 0, 0, 2]).await;
+    assert_eq!(status, 429, "{reply}");
+    assert!(reply.contains("rate-limited"), "{reply}");
+    assert_eq!(
+        get([127, 0, 0, 3]).await.0,
+        200,
+        "another address is not limited"
+    );
+    // Three requests on one kept-alive connection: the third reply closes it.
+    let one = "GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n";
+    let head = one.repeat(4);
+    let replies = raw(Some("127.0.0.4".parse().unwrap()), server.addr, &head).await;
+    assert_eq!(replies.matches("HTTP/1.1 200").count(), 3, "{replies}");
+    assert_eq!(replies.matches("connection: close").count(), 1, "{replies}");
+    server.stop().await;
+}

@@ -506,3 +506,83 @@ async fn an_accept_refused_leaves_the_seek_open() {
     assert_eq!(open[0]["seek"], sid.as_str());
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_pool_wait_costs_nothing_once_it_ends_and_joins_are_counted() {
+    let server = start_on(database("pool-churn"), 50, |c| {
+        c.limits.pool_joins_per_minute = 10_000;
+        c.limits.pool_joins_per_ip_minute = 10_000;
+        c.limits.requests_per_minute = 100_000;
+        c.limits.connects_per_minute = 100_000;
+    })
+    .await;
+    let [ana] = register_all(&server, ["ana"]).await;
+    let _socket = player_socket(&server, &ana).await;
+    let alive = || {
+        tokio::runtime::Handle::current()
+            .metrics()
+            .num_alive_tasks()
+    };
+    let body = json!({"clock": {"initial_ms": 300000, "increment_ms": 3000}});
+    let settle = async || {
+        let before = alive();
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        before
+    };
+    let before = settle().await;
+    for _ in 0..200 {
+        let (status, _) = as_player(&server, Some(&ana), "POST", "/api/pool", &body).await;
+        assert_eq!(status, 202);
+        let (status, _) = as_player(&server, Some(&ana), "DELETE", "/api/pool", &Value::Null).await;
+        assert_eq!(status, 204);
+    }
+    // Each request's connection task ends with it; no wait leaves a task behind.
+    let mut after = settle().await;
+    for _ in 0..40 {
+        if after <= before + 4 {
+            break;
+        }
+        after = settle().await;
+    }
+    assert!(
+        after <= before + 4,
+        "{before} tasks before 200 joins, {after} after"
+    );
+    server.stop().await;
+
+    // A player's joins, and its address's, are bounded a minute.
+    let server = start_on(database("pool-joins"), 51, |c| {
+        c.limits.pool_joins_per_minute = 3;
+        c.limits.pool_joins_per_ip_minute = 5;
+    })
+    .await;
+    let keys = register_all(&server, ["ana", "ben", "cruz"]).await;
+    let _sockets = player_sockets(&server, &keys).await;
+    let join = async |key: &str, from: [u8; 4]| {
+        let from = Some(std::net::IpAddr::from(from));
+        let (status, text) = request_as(from, server.addr, "POST", "/api/pool", "{}", Some(key))
+            .await
+            .unwrap();
+        let reply: Value = serde_json::from_str(&text).unwrap();
+        (status, reply["error"].as_str().unwrap_or("").to_owned())
+    };
+    let ok = (202, String::new());
+    let limited = (429, "rate-limited".to_owned());
+    for _ in 0..3 {
+        assert_eq!(join(&keys[0], [127, 0, 0, 1]).await, ok);
+    }
+    assert_eq!(
+        join(&keys[0], [127, 0, 0, 1]).await,
+        limited,
+        "the player's 4th"
+    );
+    assert_eq!(join(&keys[1], [127, 0, 0, 1]).await, ok);
+    assert_eq!(join(&keys[1], [127, 0, 0, 1]).await, ok);
+    assert_eq!(
+        join(&keys[1], [127, 0, 0, 1]).await,
+        limited,
+        "the address's 6th"
+    );
+    assert_eq!(join(&keys[2], [127, 0, 0, 2]).await, ok, "another address");
+    server.stop().await;
+}
