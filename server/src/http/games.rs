@@ -78,24 +78,19 @@ async fn socket(
     Query(query): Query<HashMap<String, String>>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
+    // A request that is not an upgrade is refused before the game is looked up.
+    let upgrade =
+        upgrade.map_err(|rejection| ApiError::new(Code::BadMessage, rejection.body_text()))?;
     let games = &services.games;
     let (live, to) = games
         .authorize(&id, query.get("token").map(String::as_str))
         .await?;
-    let admitted = match upgrade {
-        Ok(upgrade) => games
-            .admit_socket(&live, to, ip)
-            .await
-            .map(|slot| (upgrade, slot))
-            .map_err(ApiError::from),
-        Err(rejection) => Err(ApiError::new(Code::BadMessage, rejection.body_text())),
-    };
-    let (upgrade, slot) = match admitted {
-        Ok(admitted) => admitted,
+    let slot = match games.admit_socket(&live, to, ip).await {
+        Ok(slot) => slot,
         Err(e) => {
             // A finished game loaded for this request leaves memory again.
             games.let_go(&live).await;
-            return Err(e);
+            return Err(e.into());
         }
     };
     Ok(crate::socket::upgrade(upgrade)

@@ -23,7 +23,7 @@ mod writer;
 
 pub use backup::{Backup, backup};
 pub use lease::{LOBBY, Notice, Owner};
-pub use rows::{ListedRow, Unreadable};
+pub use rows::{FinishedSeats, ListedRow, Unreadable};
 pub use schema::{PG_VERSION, Upgrade, VERSION};
 
 use std::net::IpAddr;
@@ -690,6 +690,16 @@ impl Store {
     /// The database's error.
     pub async fn ending(&self, game: &str) -> Result<Option<Ending>, StoreError> {
         self.read(|done| ReadJob::Ending(game.to_owned(), done))
+            .await
+    }
+
+    /// A finished game's seats (its token digests and invite's), read from its row; `None`
+    /// for a game not over.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub async fn finished_seats(&self, game: &str) -> Result<Option<FinishedSeats>, StoreError> {
+        self.read(|done| ReadJob::FinishedSeats(game.to_owned(), done))
             .await
     }
 

@@ -8,7 +8,9 @@ use std::thread;
 use tokio::sync::oneshot;
 
 use super::lease::{self, Owner};
-use super::rows::{ListedRow, any_ended_before, ending, load, player_games};
+use super::rows::{
+    FinishedSeats, ListedRow, any_ended_before, ending, finished_seats, load, player_games,
+};
 use super::sql::Sql;
 use super::{Ending, PlayerRow, StoreError};
 use crate::room::Saved;
@@ -19,6 +21,11 @@ pub(super) enum ReadJob {
     Load(String, oneshot::Sender<Result<Option<Saved>, StoreError>>),
     /// A finished game's kept summary and record.
     Ending(String, oneshot::Sender<Result<Option<Ending>, StoreError>>),
+    /// A finished game's seats.
+    FinishedSeats(
+        String,
+        oneshot::Sender<Result<Option<FinishedSeats>, StoreError>>,
+    ),
     /// A page of a player's finished games: the name, the game to start before, the limit.
     PlayerGames {
         name: String,
@@ -81,6 +88,9 @@ fn serve(conn: &mut impl Sql, queue: &Mutex<mpsc::Receiver<ReadJob>>) {
             }
             Ok(ReadJob::Ending(game, done)) => {
                 let _ = done.send(ending(conn, &game));
+            }
+            Ok(ReadJob::FinishedSeats(game, done)) => {
+                let _ = done.send(finished_seats(conn, &game));
             }
             Ok(ReadJob::PlayerGames {
                 name,

@@ -101,6 +101,35 @@ pub(super) fn ending(conn: &mut impl Sql, game: &str) -> Result<Option<Ending>, 
     .transpose()
 }
 
+/// A finished game's seats as its row keeps them: each seat's token digest and the invite's,
+/// for refusing a wrong token or invite without loading the game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FinishedSeats {
+    /// Each seat's token's SHA-256 (`None` for a bot's seat).
+    pub tokens: [Option<String>; 2],
+    /// The invite's SHA-256, for a game that had one.
+    pub invite: Option<String>,
+}
+
+/// The seats of finished game `game`; `None` for a game not over, or none.
+pub(super) fn finished_seats(
+    conn: &mut impl Sql,
+    game: &str,
+) -> Result<Option<FinishedSeats>, StoreError> {
+    conn.query_one(
+        "SELECT white_token, black_token, invite FROM games
+         WHERE id = ?1 AND over = 1 AND quarantined IS NULL",
+        &[game.into()],
+    )?
+    .map(|row| {
+        Ok(FinishedSeats {
+            tokens: [row.opt_text(0)?, row.opt_text(1)?],
+            invite: row.opt_text(2)?,
+        })
+    })
+    .transpose()
+}
+
 /// One finished game of a player's list, as its row keeps it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ListedRow {

@@ -480,3 +480,59 @@ async fn a_finished_game_loaded_by_a_failing_request_leaves_memory() {
     until_no_game_in_memory(&server, "a refused join").await;
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_refused_request_never_loads_a_finished_game() {
+    let server = start_on(database("refused-finished"), 35, |_| {}).await;
+    let game = random_game(11, 400);
+    let body = json!({"side": "white", "first": game.first_mover().word()});
+    let (created, joined) = server.create_and_join(body).await;
+    let id = created["game"].as_str().unwrap().to_owned();
+    let tokens = [&created["token"], &joined["token"]].map(|t| t.as_str().unwrap().to_owned());
+    let mut white = server.seat(&id, Some(&tokens[0])).await;
+    white.until("state").await;
+    let mut black = server.seat(&id, Some(&tokens[1])).await;
+    black.until("state").await;
+    white.until("presence").await;
+    let mut table = Table {
+        id: id.clone(),
+        tokens: tokens.clone(),
+        seats: [white, black],
+        v: 0,
+    };
+    table.set_up(&game).await;
+    table.replay(&game, 0, game.history().len()).await;
+    for seat in table.seats {
+        seat.socket.close().await;
+    }
+    until_no_game_in_memory(&server, "its sockets closed").await;
+    let running = server.running.as_ref().unwrap();
+    let replays = running.replays();
+    // A socket's route asked without an upgrade, a wrong token, a wrong invite, the right
+    // invite of a game whose seats are taken: each refused, none loads the game.
+    let plain = format!("/api/games/{id}/socket?token={}", tokens[0]);
+    assert_eq!(server.http("GET", &plain, "").await.0, 400);
+    let wrong = "ab".repeat(32);
+    for _ in 0..5 {
+        let refused = salpakan_server::client::Socket::connect(server.addr, &id, Some(&wrong))
+            .await
+            .err()
+            .expect("a wrong token is refused");
+        assert_eq!(refused.body().map(|b| b.error.word()), Some("unauthorized"));
+        let (status, reply) = server.join(&id, &json!("00".repeat(16))).await;
+        assert_eq!((status, &reply["error"]), (404, &json!("not-found")));
+        let (status, reply) = server.join(&id, &created["invite"]).await;
+        assert_eq!((status, &reply["error"]), (409, &json!("seat-taken")));
+    }
+    assert_eq!(
+        running.replays(),
+        replays,
+        "a refused request replays nothing"
+    );
+    assert_eq!(running.games_in_memory(), 0);
+    // A socket the server serves loads it, as before.
+    let mut seat = server.seat(&id, Some(&tokens[1])).await;
+    assert_eq!(seat.until("state").await["phase"], "over");
+    assert_eq!(running.replays(), replays + 1);
+    server.stop().await;
+}

@@ -277,6 +277,18 @@ impl Games {
         request: JoinRequest,
         player: Option<String>,
     ) -> Result<JoinReply, GameError> {
+        // A finished game's seats are taken: refused from its row, never loaded for it.
+        if let Some(seats) = self.finished_seats(id).await {
+            let invited = seats
+                .invite
+                .as_deref()
+                .is_some_and(|invite| secret::matches(&request.invite, invite));
+            return Err(if invited {
+                GameError::SeatTaken
+            } else {
+                GameError::NotFound
+            });
+        }
         let live = self.live(id).await?.ok_or(GameError::NotFound)?;
         let joined = self.join_live(&live, request, player).await;
         // A finished game loaded for a refused join leaves memory again.

@@ -11,7 +11,7 @@ use super::{GameError, Games, Live, plausible_id};
 use crate::room::{Phase, Recipient};
 use crate::secret;
 use crate::services::quotas::SocketSlot;
-use crate::store::{Ending, StoreError};
+use crate::store::{Ending, FinishedSeats, StoreError};
 use crate::wire::Summary;
 
 impl Games {
@@ -115,6 +115,14 @@ impl Games {
         id: &str,
         token: Option<&str>,
     ) -> Result<(Arc<Live>, Recipient), GameError> {
+        // A finished game not in memory is loaded only for a socket it will serve: a wrong
+        // token is refused from its row.
+        if let Some(seats) = self.finished_seats(id).await
+            && let Some(token) = token
+            && seat_of(&seats.tokens, token).is_none()
+        {
+            return Err(GameError::Unauthorized);
+        }
         let live = self
             .live(id)
             .await
@@ -129,18 +137,35 @@ impl Games {
             drop(state);
             return Ok((live, Recipient::Spectator));
         };
-        let tokens = &state.room.spec().tokens;
-        // Both seats are compared, each in constant time, whatever the first gives.
-        let found = Side::ALL.map(|side| {
-            tokens[side.index()]
-                .as_deref()
-                .is_some_and(|stored| secret::matches(token, stored))
-        });
+        let found = seat_of(&state.room.spec().tokens, token);
         drop(state);
         match found {
-            [true, _] => Ok((live, Recipient::Seat(Side::White))),
-            [_, true] => Ok((live, Recipient::Seat(Side::Black))),
-            _ => Err(GameError::Unauthorized),
+            Some(side) => Ok((live, Recipient::Seat(side))),
+            None => Err(GameError::Unauthorized),
         }
+    }
+
+    /// The seats of game `id` if it is finished and not in memory, read from its row (a
+    /// failed read is as none: the request goes on as before).
+    pub(super) async fn finished_seats(&self, id: &str) -> Option<FinishedSeats> {
+        if !plausible_id(id) || self.held(id).is_some() {
+            return None;
+        }
+        self.store.finished_seats(id).await.ok().flatten()
+    }
+}
+
+/// The seat whose token digest in `tokens` is `token`'s: both seats are compared, each in
+/// constant time, whatever the first gives.
+fn seat_of(tokens: &[Option<String>; 2], token: &str) -> Option<Side> {
+    let found = Side::ALL.map(|side| {
+        tokens[side.index()]
+            .as_deref()
+            .is_some_and(|stored| secret::matches(token, stored))
+    });
+    match found {
+        [true, _] => Some(Side::White),
+        [_, true] => Some(Side::Black),
+        _ => None,
     }
 }
