@@ -1,6 +1,7 @@
 //! The rematch on the real stack: both seats ask; a new game with the same settings, each
 //! person on the other colour, the same colour first; each seat hears only its own new token;
-//! a bot accepts at once; a seat that asks again gets a fresh token for its seat.
+//! a bot accepts at once; a seat that asks again gets a fresh token for its seat until that
+//! seat is used, and never after.
 
 use salpakan::Side;
 use serde_json::json;
@@ -46,6 +47,16 @@ async fn both_seats_ask_and_each_gets_only_its_own_seat_in_the_other_colour() {
     assert_eq!(summary["first"], "black", "the same colour moves first");
     assert_eq!(summary["setup_ms"], 60000);
     assert_eq!(summary["clock"]["white_ms"], 120000);
+    // Asked again before its seat was used (the page lost the answer): a fresh token for the
+    // same seat; the one before no longer opens it.
+    table.seats[0].send(&json!({"t": "rematch"})).await;
+    let again = table.seats[0].until("rematch").await;
+    assert_eq!(again["side"], seats[0]["side"]);
+    assert_ne!(again["token"], seats[0]["token"]);
+    let stale =
+        salpakan_server::client::Socket::connect(server.addr, id, seats[0]["token"].as_str()).await;
+    assert!(stale.is_err(), "the replaced token opens nothing");
+    seats[0] = again;
     for mine in &seats {
         let mut seat = server.seat(id, mine["token"].as_str()).await;
         let state = seat.until("state").await;
@@ -55,14 +66,17 @@ async fn both_seats_ask_and_each_gets_only_its_own_seat_in_the_other_colour() {
             "both seats taken: the setup time runs"
         );
     }
-    // Asked again: a fresh token for the same seat; the one before no longer opens it.
-    table.seats[0].send(&json!({"t": "rematch"})).await;
-    let again = table.seats[0].until("rematch").await;
-    assert_eq!(again["side"], seats[0]["side"]);
-    assert_ne!(again["token"], seats[0]["token"]);
-    let stale =
-        salpakan_server::client::Socket::connect(server.addr, id, seats[0]["token"].as_str()).await;
-    assert!(stale.is_err(), "the replaced token opens nothing");
+    // Once used, the finished game's token cannot take the seat over: the rematch's own token
+    // still opens it.
+    for seat in &mut table.seats {
+        seat.send(&json!({"t": "rematch"})).await;
+        let refused = seat.until("error").await;
+        assert_eq!(refused["code"], "seat-taken", "{refused}");
+    }
+    for mine in &seats {
+        let mut seat = server.seat(id, mine["token"].as_str()).await;
+        assert_eq!(seat.until("state").await["side"], mine["side"]);
+    }
     server.stop().await;
 }
 

@@ -40,6 +40,9 @@ pub(super) struct LiveState {
     pub(super) gone: bool,
     /// Whether the game is counted among the games in play.
     pub(super) counted: bool,
+    /// Each seat has been used (a socket opened with its token, or its formation sent): a
+    /// rematch's seat used is opened by its own token only, never given anew.
+    pub(super) used: [bool; 2],
 }
 
 /// A game in memory, behind its one lock.
@@ -58,6 +61,11 @@ impl Live {
     /// `room` in memory, created by `creator`, under `limits`.
     pub(super) fn new(room: Room, creator: Option<IpAddr>, limits: &Limits) -> Live {
         let shown = Side::ALL.map(|side| (room.present(side), None));
+        let used = Side::ALL.map(|side| {
+            room.events()
+                .iter()
+                .any(|e| matches!(e, crate::room::Event::Ready { side: s, .. } if *s == side))
+        });
         Live {
             id: room.spec().id.clone(),
             shown: Shown::of(room.spec()),
@@ -77,6 +85,7 @@ impl Live {
                 broken: false,
                 gone: false,
                 counted: false,
+                used,
             }),
             timer: Notify::new(),
             bot: Notify::new(),

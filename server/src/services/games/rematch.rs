@@ -15,7 +15,7 @@ use crate::room::{Event, Player};
 use crate::secret::{self, ID_BYTES, TOKEN_BYTES};
 use crate::services::outbox::Out;
 use crate::store::Write;
-use crate::wire::{ServerMessage, SideWord};
+use crate::wire::{Code, Refusal, ServerMessage, SideWord};
 
 impl Games {
     /// Makes the rematch of the game in `state` (both offers stand at `now`): the new game and
@@ -80,18 +80,32 @@ impl Games {
 
     /// `side` of the finished game in `state` asks again for its seat in the rematch already
     /// made (its page lost the first answer): a fresh token for that seat, which replaces the
-    /// one given before (sockets already open with it stay open).
+    /// one given before, as long as that seat has never been used. Once it has (a socket
+    /// opened with its token, or its formation sent), only its own token opens it: the
+    /// finished game's token cannot take it over.
     pub(super) async fn reissue(
         self: &Arc<Games>,
         state: &LiveState,
         side: Side,
-    ) -> Option<ServerMessage> {
-        let id = state.room.rematched()?.to_owned();
+    ) -> Result<ServerMessage, Refusal> {
+        let unavailable = || Refusal::new(Code::SeatTaken, "the rematch's seat is not open");
+        let id = state.room.rematched().ok_or_else(unavailable)?.to_owned();
         let new = side.other();
-        let live = self.live(&id).await.ok().flatten()?;
+        let live = self
+            .live(&id)
+            .await
+            .ok()
+            .flatten()
+            .ok_or_else(unavailable)?;
         let mut rematch = live.state.lock().await;
         if rematch.gone || rematch.room.spec().players[new.index()] != Player::Human {
-            return None;
+            return Err(unavailable());
+        }
+        if rematch.used[new.index()] {
+            return Err(Refusal::new(
+                Code::SeatTaken,
+                "the rematch's seat is in use: only its own token opens it",
+            ));
         }
         let token = secret::random_hex(&*self.entropy, TOKEN_BYTES);
         let digest = secret::digest(&token);
@@ -105,14 +119,14 @@ impl Games {
         };
         if let Err(e) = self.store.write(vec![write]).await {
             tracing::error!(game = %id, error = %e, "seat not given again");
-            return None;
+            return Err(Refusal::new(Code::Internal, "the server could not do that"));
         }
         let wall = crate::clock::unix_ms();
         rematch
             .room
             .take_seat(new, digest, name, wall, Instant::now());
         self.evict_if_done(&live, &rematch);
-        Some(ServerMessage::Rematch {
+        Ok(ServerMessage::Rematch {
             game: id,
             side: SideWord(new),
             token,

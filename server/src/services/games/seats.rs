@@ -45,6 +45,9 @@ impl Games {
             let _ = tx.try_send(Out::close(CloseCode::Expired, GONE_REASON));
             return (id, budget);
         }
+        if let Recipient::Seat(side) = to {
+            state.used[side.index()] = true;
+        }
         if let Recipient::Seat(side) = to
             && state.room.connect(side)
         {
@@ -118,9 +121,11 @@ impl Games {
                 }
             }
             Answer::Rematch(side) => {
-                if let Some(message) = self.reissue(&state, side).await {
-                    reply(&state, Out::Text(message.to_json().into()));
-                }
+                let answer = match self.reissue(&state, side).await {
+                    Ok(message) => message,
+                    Err(refusal) => refusal.message(),
+                };
+                reply(&state, Out::Text(answer.to_json().into()));
             }
         }
         true
