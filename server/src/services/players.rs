@@ -10,12 +10,12 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use thiserror::Error;
 
 use super::quotas::{QuotaError, Quotas};
-use crate::rating::{self, INITIAL_RATING, INITIAL_RD, INITIAL_VOLATILITY};
+use crate::rating;
 use crate::secret::{self, Entropy, TOKEN_BYTES};
 use crate::store::{ListedRow, PlayerRow, Store, StoreError, Write};
 use crate::wire::{
     BOT_PREFIX, GAMES_LISTED, GameList, Listed, MAX_GAMES_LISTED, Names, Profile, RegisterReply,
-    RegisterRequest, StatusWords, valid_name,
+    RegisterRequest, StatusWords, skeleton, valid_name,
 };
 
 /// Why a request about players was refused.
@@ -24,8 +24,8 @@ pub enum PlayerError {
     /// A name the contract does not allow.
     #[error("a name is 3 to 20 characters from A-Z a-z 0-9 _ -")]
     BadName,
-    /// A name taken in any case, or a bot's.
-    #[error("that name is taken")]
+    /// A name taken, or one that reads as another's or as a bot's.
+    #[error("that name is taken, or reads as one that is")]
     NameTaken,
     /// A missing or wrong player key, the same reply for every kind of wrong key.
     #[error("a player's key is needed, and this is not one")]
@@ -47,11 +47,13 @@ pub enum PlayerError {
     Store(#[from] StoreError),
 }
 
-/// Every player, by name folded to lower case, and by the digest of its key.
+/// Every player, by name folded to lower case, and by the digest of its key; and every
+/// name's skeleton (the look-alikes it refuses).
 #[derive(Default)]
 struct Rows {
     by_name: HashMap<String, PlayerRow>,
     by_key: HashMap<String, String>,
+    skeletons: std::collections::HashSet<String>,
 }
 
 fn fold(name: &str) -> String {
@@ -61,6 +63,7 @@ fn fold(name: &str) -> String {
 impl Rows {
     fn insert(&mut self, row: PlayerRow) {
         let folded = fold(&row.name);
+        self.skeletons.insert(skeleton(&row.name));
         if let Some(key) = &row.key {
             self.by_key.insert(key.clone(), folded.clone());
         }
@@ -68,6 +71,7 @@ impl Rows {
     }
 
     fn remove(&mut self, name: &str) {
+        self.skeletons.remove(&skeleton(name));
         if let Some(row) = self.by_name.remove(&fold(name))
             && let Some(key) = row.key
         {
@@ -77,6 +81,12 @@ impl Rows {
 
     fn get(&self, name: &str) -> Option<&PlayerRow> {
         self.by_name.get(&fold(name))
+    }
+
+    /// Whether `name` reads as a bot's or as a player's already registered.
+    fn taken(&self, name: &str) -> bool {
+        let folded = skeleton(name);
+        folded.starts_with(BOT_PREFIX) || self.skeletons.contains(&folded)
     }
 
     /// The name of the player whose key is `key`: found by the key's digest, then compared
@@ -136,7 +146,7 @@ impl Players {
         if !valid_name(&name) {
             return Err(PlayerError::BadName);
         }
-        if fold(&name).starts_with(BOT_PREFIX) || self.rows().get(&name).is_some() {
+        if self.rows().taken(&name) {
             return Err(PlayerError::NameTaken);
         }
         self.quotas.take_player(ip).await?;
@@ -144,21 +154,10 @@ impl Players {
         let digest = secret::digest(&key);
         {
             let mut rows = self.rows();
-            if rows.get(&name).is_some() {
+            if rows.taken(&name) {
                 return Err(PlayerError::NameTaken);
             }
-            rows.insert(PlayerRow {
-                name: name.clone(),
-                key: Some(digest.clone()),
-                bot: false,
-                rating: INITIAL_RATING,
-                rd: INITIAL_RD,
-                volatility: INITIAL_VOLATILITY,
-                games: 0,
-                won: 0,
-                lost: 0,
-                drawn: 0,
-            });
+            rows.insert(PlayerRow::new(name.clone(), Some(digest.clone()), false));
         }
         let created_ms = crate::clock::unix_ms();
         let write = Write::Player {

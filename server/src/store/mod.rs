@@ -81,6 +81,10 @@ pub enum StoreError {
     /// The writer thread has stopped (the server is stopping).
     #[error("the database has stopped")]
     Stopped,
+    /// A new player whose name reads as another's (the same skeleton): another node
+    /// registered the look-alike first.
+    #[error("a player's name reads the same")]
+    LookAlike,
     /// A thread of the database could not be started.
     #[error("the database's thread: {0}")]
     Thread(std::io::Error),
@@ -111,7 +115,8 @@ pub enum StoreError {
 }
 
 impl StoreError {
-    /// Whether a unique key refused the write (a name another node registered first).
+    /// Whether a unique key refused the write (a name, or a look-alike of it, another node
+    /// registered first).
     #[must_use]
     pub fn is_conflict(&self) -> bool {
         match self {
@@ -122,6 +127,7 @@ impl StoreError {
             StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => {
                 e.code == rusqlite::ErrorCode::ConstraintViolation
             }
+            StoreError::LookAlike => true,
             _ => false,
         }
     }
@@ -204,6 +210,39 @@ pub struct PlayerRow {
     pub lost: u64,
     /// Drawn.
     pub drawn: u64,
+    /// Its strikes (aborts once both formations were in, resignations before its second
+    /// ply) since its last ban, counted over the last day.
+    pub strikes: u64,
+    /// When its last strike was counted, in milliseconds since the Unix epoch.
+    pub strike_ms: Option<u64>,
+    /// Its bans so far (each one longer than the last), forgotten a week after the last.
+    pub bans: u64,
+    /// Until when the lobby pairs it with nobody, in milliseconds since the Unix epoch.
+    pub banned_until_ms: Option<u64>,
+}
+
+impl PlayerRow {
+    /// A new player's row: its name, its key's digest, a bot's flag; the initial rating, no
+    /// games, no strikes.
+    #[must_use]
+    pub fn new(name: String, key: Option<String>, bot: bool) -> PlayerRow {
+        PlayerRow {
+            name,
+            key,
+            bot,
+            rating: crate::rating::INITIAL_RATING,
+            rd: crate::rating::INITIAL_RD,
+            volatility: crate::rating::INITIAL_VOLATILITY,
+            games: 0,
+            won: 0,
+            lost: 0,
+            drawn: 0,
+            strikes: 0,
+            strike_ms: None,
+            bans: 0,
+            banned_until_ms: None,
+        }
+    }
 }
 
 /// One write: applied in a savepoint of its own, inside a group's transaction.

@@ -274,8 +274,8 @@ pub(super) fn quarantine(conn: &mut impl Sql, game: &str, reason: &str) -> Resul
 }
 
 /// The columns [`player_row`] reads, in its order.
-pub(super) const PLAYER_COLUMNS: &str =
-    "name, key, bot, rating, rd, volatility, games, won, lost, drawn";
+pub(super) const PLAYER_COLUMNS: &str = "name, key, bot, rating, rd, volatility, games, won, lost,
+    drawn, strikes, strike_ms, bans, banned_until_ms";
 
 /// A player from a row of [`PLAYER_COLUMNS`].
 pub(super) fn player_row(row: &Row) -> Result<PlayerRow, StoreError> {
@@ -290,6 +290,10 @@ pub(super) fn player_row(row: &Row) -> Result<PlayerRow, StoreError> {
         won: row.int(7)? as u64,
         lost: row.int(8)? as u64,
         drawn: row.int(9)? as u64,
+        strikes: row.int(10)? as u64,
+        strike_ms: row.opt_int(11)?.map(|ms| ms as u64),
+        bans: row.int(12)? as u64,
+        banned_until_ms: row.opt_int(13)?.map(|ms| ms as u64),
     })
 }
 

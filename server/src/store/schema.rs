@@ -11,7 +11,7 @@ pub(super) type Step = fn(&Connection) -> rusqlite::Result<()>;
 
 /// The steps, in order: step `i` brings a database to version `i + 1`. A new layout is a
 /// step added at the end, never a change to one already released.
-pub(super) const STEPS: &[Step] = &[baseline];
+pub(super) const STEPS: &[Step] = &[baseline, fair_play];
 
 /// The schema version this binary writes.
 pub const VERSION: u32 = STEPS.len() as u32;
@@ -23,6 +23,52 @@ fn baseline(conn: &Connection) -> rusqlite::Result<()> {
     conn.execute_batch(SCHEMA)?;
     migrate(conn)
 }
+
+/// Version 2: what fair play keeps. A game's `listed` flag (an unlisted game is in no list),
+/// each seat's address while it counts (`white_ip`, `black_ip`, for the bounds of rated games
+/// a day) and `unrated` (why a game asked rated was not: `same-address`, `pair-day`,
+/// `address-day`, `early`). A player's `skeleton` (its name as look-alikes fold it, for
+/// uniqueness), and its strikes (aborts and early resignations), bans and when its ban ends.
+fn fair_play(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch(FAIR_PLAY_COLUMNS)?;
+    conn.execute_batch(FAIR_PLAY_INDEXES)?;
+    let names: Vec<String> = conn
+        .prepare("SELECT name FROM players")?
+        .query_map([], |row| row.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    for name in names {
+        conn.execute(
+            "UPDATE players SET skeleton = ?2 WHERE name = ?1",
+            params![name, crate::wire::skeleton(&name)],
+        )?;
+    }
+    Ok(())
+}
+
+/// The columns version 2 adds, the same on both databases (SQLite reads `BIGINT` as an
+/// integer).
+const FAIR_PLAY_COLUMNS: &str = "
+ALTER TABLE games ADD COLUMN listed BIGINT NOT NULL DEFAULT 1;
+ALTER TABLE games ADD COLUMN white_ip TEXT;
+ALTER TABLE games ADD COLUMN black_ip TEXT;
+ALTER TABLE games ADD COLUMN unrated TEXT;
+ALTER TABLE players ADD COLUMN skeleton TEXT;
+ALTER TABLE players ADD COLUMN strikes BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE players ADD COLUMN strike_ms BIGINT;
+ALTER TABLE players ADD COLUMN bans BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE players ADD COLUMN banned_until_ms BIGINT;
+";
+
+/// The indexes version 2 adds: look-alike names; rated games a day by player and by address;
+/// a player's listed games.
+const FAIR_PLAY_INDEXES: &str = "
+CREATE INDEX players_skeleton ON players (skeleton);
+CREATE INDEX games_rated_white ON games (white_name, created_ms) WHERE rated = 1;
+CREATE INDEX games_rated_black ON games (black_name, created_ms) WHERE rated = 1;
+CREATE INDEX games_rated_white_ip ON games (white_ip, created_ms) WHERE rated = 1;
+CREATE INDEX games_rated_black_ip ON games (black_ip, created_ms) WHERE rated = 1;
+CREATE INDEX games_unrated ON games (created_ms) WHERE unrated IS NOT NULL;
+";
 
 /// The version a database is at.
 pub(super) fn version(conn: &Connection) -> rusqlite::Result<u32> {
@@ -214,7 +260,14 @@ pub(super) fn seat_bots(conn: &mut impl Sql) -> Result<(), StoreError> {
 /// PostgreSQL's steps, in order (its own types; the same tables, columns and indexes as
 /// SQLite's [`STEPS`], so that every statement of the store runs on both). Its version is
 /// the row of `salpakan_schema`.
-const PG_STEPS: &[&str] = &[PG_BASELINE, super::lease::PG_NODES];
+const PG_STEPS: &[&[&str]] = &[
+    &[PG_BASELINE],
+    &[super::lease::PG_NODES],
+    &[FAIR_PLAY_COLUMNS, PG_SKELETONS, FAIR_PLAY_INDEXES],
+];
+
+/// Version 3 on PostgreSQL (SQLite's 2, [`fair_play`]) folds the names already there in SQL.
+const PG_SKELETONS: &str = "UPDATE players SET skeleton = translate(lower(name), '_01i', '-oll');";
 
 /// The newest PostgreSQL schema version this binary knows (SQLite's is [`VERSION`]: its
 /// databases have no nodes).
@@ -299,7 +352,9 @@ pub(super) fn upgrade_postgres(conn: &mut impl Sql) -> Result<Upgrade, StoreErro
             return Ok(Upgrade::Newer { found: from, known });
         }
         for step in PG_STEPS.iter().skip(from as usize) {
-            conn.batch(step)?;
+            for part in *step {
+                conn.batch(part)?;
+            }
         }
         conn.execute(
             "UPDATE salpakan_schema SET version = ?1",
@@ -394,5 +449,28 @@ mod tests {
                 .unwrap();
             assert_eq!(n, 0);
         }
+    }
+
+    #[test]
+    fn a_version_1_database_gains_the_skeletons_of_its_players() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        upgrade(&mut conn, &STEPS[..1]).unwrap();
+        conn.execute_batch(
+            "INSERT INTO players (name, folded, created_ms) VALUES ('Mar1a_S', 'mar1a_s', 0);",
+        )
+        .unwrap();
+        assert_eq!(
+            upgrade(&mut conn, STEPS).unwrap(),
+            Upgrade::Done { from: 1, to: 2 }
+        );
+        let (skeleton, listed): (String, i64) = conn
+            .query_row(
+                "SELECT skeleton, (SELECT COUNT(*) FROM games WHERE listed = 1) FROM players",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!(skeleton, crate::wire::skeleton("maria-s"));
+        assert_eq!(listed, 0);
     }
 }

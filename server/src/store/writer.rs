@@ -325,15 +325,26 @@ fn apply(
             bot,
             created_ms,
         } => {
+            let skeleton = crate::wire::skeleton(name);
+            if conn
+                .query_one(
+                    "SELECT 1 FROM players WHERE skeleton = ?1",
+                    &[(&skeleton).into()],
+                )?
+                .is_some()
+            {
+                return Err(StoreError::LookAlike);
+            }
             conn.execute(
-                "INSERT INTO players (name, folded, key, bot, created_ms)
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                "INSERT INTO players (name, folded, key, bot, created_ms, skeleton)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
                 &[
                     name.into(),
                     name.to_ascii_lowercase().into(),
                     key.clone().into(),
                     (*bot).into(),
                     (*created_ms).into(),
+                    skeleton.into(),
                 ],
             )?;
             if fence.is_some() {

@@ -26,7 +26,7 @@ pub use players::Lobby as LobbyWords;
 pub use players::{
     BOT_PREFIX, GAMES_LISTED, GameList, LEADERBOARD_SIZE, Leaderboard, Listed, LobbyMessage,
     MAX_GAMES_LISTED, Names, PlayerClientMessage, PoolReply, PoolRequest, Profile, Ranked,
-    RegisterReply, RegisterRequest, SeekReply, SeekRequest, SeekWords, valid_name,
+    RegisterReply, RegisterRequest, SeekReply, SeekRequest, SeekWords, skeleton, valid_name,
 };
 pub use refusal::{Code, Refusal};
 pub use replay::{ChallengeWords, LuckBySide, LuckWords, ReplayReply};

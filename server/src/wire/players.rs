@@ -248,12 +248,38 @@ pub fn valid_name(name: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
-/// The prefix of the server's bots' names (refused to anyone else, in any case).
+/// The prefix of the server's bots' names (refused to anyone else, in any case, and in every
+/// look-alike: see [`skeleton`]).
 pub const BOT_PREFIX: &str = "bot-";
+
+/// A name as look-alikes fold it: lower case, `_` as `-`, `0` as `o`, `1` and `i` as `l`.
+/// Two names with one skeleton are one name to a reader (`Mar1a_S`, `maria-s`), so a name is
+/// refused when its skeleton is another player's, or begins as a bot's ([`BOT_PREFIX`]). The
+/// same fold is written in SQL for PostgreSQL (`translate(lower(name), '_01i', '-oll')`).
+#[must_use]
+pub fn skeleton(name: &str) -> String {
+    name.chars()
+        .map(|c| match c.to_ascii_lowercase() {
+            '_' => '-',
+            '0' => 'o',
+            '1' | 'i' => 'l',
+            other => other,
+        })
+        .collect()
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn look_alikes_fold_to_one_skeleton() {
+        assert_eq!(skeleton("Mar1a_S"), skeleton("maria-s"));
+        assert_eq!(skeleton("b0t_greedy"), "bot-greedy");
+        assert!(skeleton("BOT_random").starts_with(BOT_PREFIX));
+        assert_eq!(skeleton("Iliad"), skeleton("l1lad"));
+        assert_ne!(skeleton("maria"), skeleton("marla_"));
+    }
 
     #[test]
     fn names_are_three_to_twenty_of_the_allowed_characters() {
