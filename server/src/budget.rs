@@ -56,6 +56,12 @@ impl Budget {
         self.times.extend(std::iter::repeat_n(now, units));
         true
     }
+
+    /// Gives back the last `units` counted (a taking undone).
+    pub fn give_back(&mut self, units: usize) {
+        let keep = self.times.len().saturating_sub(units);
+        self.times.truncate(keep);
+    }
 }
 
 /// At most `burst` at once and `burst` per `period` on average: a token bucket, refilled

@@ -6,6 +6,9 @@
 //! - `GET /metrics`: Prometheus text (the games by phase counted at each scrape).
 //! - `GET /admin/games`: `{"games": [...]}`, every game in memory, oldest first (at most
 //!   10,000): id, phase, plies, each side's kind and name, rated, created.
+//! - `GET /admin/unrated`: `{"games": [...]}`, the games asked rated but played unrated,
+//!   newest first (at most 1,000): id, names, why (`same-address`, `pair-day`, `address-day`,
+//!   `early`), created, and each seat's address while kept: what rating farming would leave.
 //! - `POST /admin/drain`: no new games from now on, `/api/ready` 503; the games held go on.
 //! - `POST /admin/backup`: an online, checked copy of the database beside it, in `backups/`;
 //!   answers `{"path", "bytes", "games", "version"}`.
@@ -28,6 +31,9 @@ use crate::store;
 /// The most games `GET /admin/games` lists.
 pub const LISTED: usize = 10_000;
 
+/// The most games `GET /admin/unrated` lists.
+pub const UNRATED_LISTED: usize = 1_000;
+
 #[derive(Clone)]
 struct Operator {
     services: Arc<Services>,
@@ -39,6 +45,7 @@ pub fn router(services: Arc<Services>, metrics: Option<PrometheusHandle>) -> Rou
     Router::new()
         .route("/metrics", get(render))
         .route("/admin/games", get(games))
+        .route("/admin/unrated", get(unrated))
         .route("/admin/drain", post(drain))
         .route("/admin/backup", post(backup))
         .with_state(Operator { services, metrics })
@@ -65,6 +72,16 @@ async fn games(State(op): State<Operator>) -> Response {
         StatusCode::OK,
         &json!({ "games": op.services.games.live_games(LISTED) }),
     )
+}
+
+async fn unrated(State(op): State<Operator>) -> Response {
+    match op.services.games.unrated(UNRATED_LISTED).await {
+        Ok(games) => reply(StatusCode::OK, &json!({ "games": games })),
+        Err(e) => reply(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            &json!({ "error": e.to_string() }),
+        ),
+    }
 }
 
 async fn drain(State(op): State<Operator>) -> Response {

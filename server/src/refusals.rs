@@ -73,7 +73,8 @@ pub fn status(code: Code) -> StatusCode {
         | Code::TooManyGames
         | Code::TooManyConnections
         | Code::TooManySeeks
-        | Code::TooManyPlayers => StatusCode::TOO_MANY_REQUESTS,
+        | Code::TooManyPlayers
+        | Code::PlayBanned => StatusCode::TOO_MANY_REQUESTS,
         Code::Draining => StatusCode::SERVICE_UNAVAILABLE,
         Code::Internal => StatusCode::INTERNAL_SERVER_ERROR,
     }
@@ -185,6 +186,7 @@ impl Refused for LobbyError {
             LobbyError::OwnSeek => Code::OwnSeek,
             LobbyError::NoSeek => Code::NotFound,
             LobbyError::TooManySockets(_) => Code::TooManyConnections,
+            LobbyError::Banned(_) => Code::PlayBanned,
             LobbyError::Quota(_) | LobbyError::Game(_) => Code::Internal,
         }
     }

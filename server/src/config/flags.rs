@@ -336,6 +336,26 @@ pub(super) const FLAGS: &[Flag] = &[
         limits.pool_joins_per_ip_minute
     ),
     number!(
+        "--rated-per-pair-day",
+        "rated games one pair of players may start in a day (more are unrated)",
+        limits.rated_per_pair_day
+    ),
+    number!(
+        "--rated-per-ip-day",
+        "rated games one client address may take part in a day (more are unrated)",
+        limits.rated_per_ip_day
+    ),
+    Flag {
+        name: "--rated-one-address",
+        takes: Takes::Switch,
+        help: "two players at one address may play rated (a venue behind one address)",
+        set: |c, _, _| {
+            c.limits.rated_one_address = true;
+            Ok(())
+        },
+        get: |c| c.limits.rated_one_address.to_string(),
+    },
+    number!(
         "--games-per-ip",
         "unfinished games per client address",
         limits.games_per_ip

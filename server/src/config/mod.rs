@@ -165,6 +165,14 @@ pub struct Limits {
     pub pool_joins_per_minute: usize,
     /// Pool joins of all players at one client address in a minute.
     pub pool_joins_per_ip_minute: usize,
+    /// Rated games one pair of players may start in a day; more are played unrated.
+    pub rated_per_pair_day: usize,
+    /// Rated games one client address (or /64) may take part in a day; more are played
+    /// unrated.
+    pub rated_per_ip_day: usize,
+    /// Whether two players at one address may play rated (a club's venue behind one
+    /// address); by default their game is played unrated.
+    pub rated_one_address: bool,
 }
 
 impl Default for Limits {
@@ -207,6 +215,9 @@ impl Default for Limits {
             requests_per_connection: 1_000,
             pool_joins_per_minute: 10,
             pool_joins_per_ip_minute: 30,
+            rated_per_pair_day: 10,
+            rated_per_ip_day: 100,
+            rated_one_address: false,
         }
     }
 }

@@ -40,11 +40,12 @@ async fn create(
 
 async fn join(
     State(services): State<Arc<Services>>,
+    Client(ip): Client,
     MaybePlayer(player): MaybePlayer,
     Path(id): Path<String>,
     Body(request): Body<JoinRequest>,
 ) -> Result<Response, ApiError> {
-    let joined = services.games.join(&id, request, player).await?;
+    let joined = services.games.join(&id, request, player, ip).await?;
     Ok(json(StatusCode::OK, &joined))
 }
 

@@ -9,7 +9,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing::{get, post};
 
-use super::extract::{AddressSocket, Body, Client};
+use super::extract::{AddressSocket, Body, Client, MaybePlayer};
 use super::reply::{ApiError, json};
 use super::route::{Owner, Route, route};
 use crate::services::Services;
@@ -44,16 +44,17 @@ async fn profile(
 
 async fn games(
     State(services): State<Arc<Services>>,
+    MaybePlayer(asker): MaybePlayer,
     Path(name): Path<String>,
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Response, ApiError> {
+    let page = (
+        query.get("limit").map(String::as_str),
+        query.get("before").map(String::as_str),
+    );
     let list = services
         .players
-        .games(
-            &name,
-            query.get("limit").map(String::as_str),
-            query.get("before").map(String::as_str),
-        )
+        .games(&name, page, asker.as_deref())
         .await?;
     Ok(json(StatusCode::OK, &list))
 }

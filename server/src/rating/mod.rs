@@ -4,6 +4,7 @@
 
 pub mod bots;
 pub mod glicko;
+pub mod playban;
 
 /// A new player's rating.
 pub const INITIAL_RATING: f64 = 1500.0;

@@ -731,6 +731,12 @@ impl Room {
         }
     }
 
+    /// The game is played unrated from now on (a bound of rated games was reached when its
+    /// second seat was taken).
+    pub fn unrate(&mut self) {
+        self.spec.rated = false;
+    }
+
     /// The events so far (version `v` is at index `v - 1`).
     #[must_use]
     pub fn events(&self) -> &[Event] {
@@ -879,7 +885,7 @@ impl Room {
     }
 
     /// What the database holds of this room: [`Room::restore`] makes it again. (The room does
-    /// not know its creator's address: `creator` is `None`.)
+    /// not know its creator's address nor its seats': `creator` and `ips` are `None`.)
     #[must_use]
     pub fn saved(&self) -> Saved {
         Saved {
@@ -897,6 +903,7 @@ impl Room {
                 })
                 .collect(),
             creator: None,
+            ips: [None, None],
         }
     }
 

@@ -96,6 +96,9 @@ pub struct Spec {
     pub names: [Option<String>; 2],
     /// Whether the game is rated.
     pub rated: bool,
+    /// Whether the game is listed (in its players' lists of games; an unlisted game's record
+    /// and replay reach whoever has its link).
+    pub listed: bool,
     /// When both seats were taken (a bot's at once), in milliseconds since the Unix epoch;
     /// `None` while a seat is open. The setup time runs from then.
     pub seated_ms: Option<u64>,
@@ -121,6 +124,7 @@ impl Spec {
             setup_ms: crate::wire::SETUP_MS,
             names: [None, None],
             rated: false,
+            listed: true,
             seated_ms: None,
         }
     }
@@ -150,4 +154,7 @@ pub struct Saved {
     /// The address of the client that created the game, while it is unfinished (for the
     /// limit of games per address; the room itself never reads it).
     pub creator: Option<std::net::IpAddr>,
+    /// Each seat's address when it was taken, while kept (for the bounds of rated games a
+    /// day, and a rematch's count of games an hour; the room itself never reads them).
+    pub ips: [Option<std::net::IpAddr>; 2],
 }

@@ -19,6 +19,7 @@ use tokio::time::Instant;
 
 use super::games::{GameError, Games, Seating, Settings, lock, random_side};
 use super::outbox::Out;
+use super::players::Players;
 use super::quotas::{QuotaError, Quotas};
 use super::ratings::Ratings;
 use super::stopping::Stopping;
@@ -51,6 +52,9 @@ pub enum LobbyError {
     /// Past the open lobby sockets, or a player's sockets.
     #[error("at most {0} sockets")]
     TooManySockets(usize),
+    /// The player aborted or resigned early too often: banned for this many more minutes.
+    #[error("you aborted or resigned early too often: the lobby pairs you again in {0} minutes")]
+    Banned(u64),
     /// Past one of the address's limits.
     #[error(transparent)]
     Quota(#[from] QuotaError),
@@ -101,6 +105,7 @@ pub struct Lobby {
     entropy: Arc<dyn Entropy>,
     games: Arc<Games>,
     ratings: Arc<Ratings>,
+    players: Arc<Players>,
     quotas: Arc<Quotas>,
     stopping: Stopping,
     state: Mutex<LobbyState>,
@@ -123,6 +128,8 @@ pub struct Parts {
     pub games: Arc<Games>,
     /// The ratings (of the seeks shown, and for the pool's pairing).
     pub ratings: Arc<Ratings>,
+    /// The players (their bans).
+    pub players: Arc<Players>,
     /// The per-address limits (seeks).
     pub quotas: Arc<Quotas>,
     /// The stop signal.
@@ -140,6 +147,7 @@ impl Lobby {
             entropy: parts.entropy,
             games: parts.games,
             ratings: parts.ratings,
+            players: parts.players,
             quotas: parts.quotas,
             stopping: parts.stopping,
             state: Mutex::new(LobbyState::default()),
@@ -193,10 +201,11 @@ pub fn closest(waiting: &[(&str, f64)], pool: &str, rating: f64) -> Option<usize
         .map(|(i, _)| i)
 }
 
-/// Who is paired: the player a seek or a pool entry belonged to, and the one who took it.
+/// Who is paired: the player a seek or a pool entry belonged to, and the one who took it,
+/// each with its address.
 struct Pairing {
-    waiting: String,
-    arriving: String,
+    waiting: (String, IpAddr),
+    arriving: (String, IpAddr),
     settings: Settings,
 }
 
@@ -337,6 +346,15 @@ impl Lobby {
         self.lobby_changed();
     }
 
+    /// Refuses a banned player (it aborted or resigned early too often): the lobby pairs it
+    /// with nobody until its ban ends.
+    fn not_banned(&self, player: &str) -> Result<(), LobbyError> {
+        match self.players.ban_left(player, crate::clock::unix_ms()) {
+            Some(left_ms) => Err(LobbyError::Banned(left_ms.div_ceil(60_000))),
+            None => Ok(()),
+        }
+    }
+
     /// Sends `message` to every player socket of `player`.
     fn tell_player(&self, player: &str, message: &LobbyMessage) {
         let frame: Arc<str> = message.to_json().into();
@@ -357,11 +375,12 @@ impl Lobby {
         request: SeekRequest,
         ip: IpAddr,
     ) -> Result<SeekReply, LobbyError> {
+        self.not_banned(player)?;
         let settings = self.games.settings(
             request.rules,
             request.clock,
             request.setup_ms,
-            request.rated,
+            (request.rated, request.listed),
         )?;
         let sid = secret::random_hex(&*self.entropy, ID_BYTES);
         let folded = fold(player);
@@ -425,6 +444,7 @@ impl Lobby {
         sid: &str,
         ip: IpAddr,
     ) -> Result<JoinReply, LobbyError> {
+        self.not_banned(player)?;
         let pairing = {
             let mut state = lock(&self.state);
             let seek = state
@@ -437,12 +457,12 @@ impl Lobby {
             }
             seek.taking = true;
             Pairing {
-                waiting: seek.owner.clone(),
-                arriving: player.to_owned(),
+                waiting: (seek.owner.clone(), seek.ip),
+                arriving: (player.to_owned(), ip),
                 settings: seek.settings,
             }
         };
-        let paired = self.pair(pairing, ip).await;
+        let paired = self.pair(pairing).await;
         let taken = {
             let mut state = lock(&self.state);
             let at = state.seeks.iter().position(|s| s.sid == sid);
@@ -463,13 +483,11 @@ impl Lobby {
         paired
     }
 
-    /// Makes the game of `pairing` (sides at random), created by `ip`: the waiting player is
-    /// told its seat on its player sockets; the arriving player's is returned.
-    async fn pair(
-        self: &Arc<Lobby>,
-        pairing: Pairing,
-        ip: IpAddr,
-    ) -> Result<JoinReply, LobbyError> {
+    /// Makes the game of `pairing` (sides at random), created by the arriving player's
+    /// address: the waiting player is told its seat on its player sockets; the arriving
+    /// player's is returned.
+    async fn pair(self: &Arc<Lobby>, pairing: Pairing) -> Result<JoinReply, LobbyError> {
+        let ((waiting, waiting_ip), (arriving, ip)) = (pairing.waiting, pairing.arriving);
         let entropy = &*self.entropy;
         let waiting_side = random_side(entropy);
         let first = random_side(entropy);
@@ -477,14 +495,16 @@ impl Lobby {
         let tokens = [(); 2].map(|()| secret::random_hex(entropy, TOKEN_BYTES));
         let mut seating = Seating::new(id, first);
         seating.tokens = [0, 1].map(|i| Some(secret::digest(&tokens[i])));
-        seating.names[waiting_side.index()] = Some(pairing.waiting.clone());
-        seating.names[waiting_side.other().index()] = Some(pairing.arriving.clone());
+        seating.names[waiting_side.index()] = Some(waiting.clone());
+        seating.names[waiting_side.other().index()] = Some(arriving);
+        seating.ips[waiting_side.index()] = Some(waiting_ip);
+        seating.ips[waiting_side.other().index()] = Some(ip);
         let game = self
             .games
             .open_game(&pairing.settings, seating, Some(ip), Vec::new())
             .await?;
         self.tell_player(
-            &pairing.waiting,
+            &waiting,
             &LobbyMessage::Paired {
                 game: game.clone(),
                 side: SideWord(waiting_side),
@@ -514,9 +534,10 @@ impl Lobby {
         request: PoolRequest,
         ip: IpAddr,
     ) -> Result<PoolReply, LobbyError> {
-        let settings = self
-            .games
-            .settings(None, request.clock, None, request.rated)?;
+        self.not_banned(player)?;
+        let settings =
+            self.games
+                .settings(None, request.clock, None, (request.rated, request.listed))?;
         let pool = pool_name(settings.clock, settings.rated);
         let rating = self.ratings.of(player).rating;
         let folded = fold(player);
@@ -553,12 +574,15 @@ impl Lobby {
             self.waits.notify_one();
             return Ok(PoolReply { pool });
         };
+        // Unlisted if either asked for it.
+        let mut agreed = partner.settings;
+        agreed.listed &= settings.listed;
         let pairing = Pairing {
-            waiting: partner.player.clone(),
-            arriving: player.to_owned(),
-            settings: partner.settings,
+            waiting: (partner.player.clone(), partner.ip),
+            arriving: (player.to_owned(), ip),
+            settings: agreed,
         };
-        let seat = match self.pair(pairing, ip).await {
+        let seat = match self.pair(pairing).await {
             Ok(seat) => seat,
             Err(e) => {
                 // The partner waits on, first in line.
@@ -659,6 +683,7 @@ impl Lobby {
         seating.players[side.other().index()] = Player::Bot(kind);
         seating.tokens[side.index()] = Some(secret::digest(&token));
         seating.names[side.index()] = Some(waiting.player.clone());
+        seating.ips[side.index()] = Some(waiting.ip);
         match self
             .games
             .open_game(&waiting.settings, seating, Some(waiting.ip), Vec::new())

@@ -110,6 +110,7 @@ impl Services {
             entropy,
             games: Arc::clone(&games),
             ratings: Arc::clone(&ratings),
+            players: Arc::clone(&players),
             quotas: Arc::clone(&quotas),
             stopping: stopping.clone(),
         });

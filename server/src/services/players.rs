@@ -247,14 +247,15 @@ impl Players {
         }
     }
 
-    /// Takes the rows a committed game's end left (counts and ratings), each only if it is
-    /// newer than the one held (more games): two games' ends committed in one order and
-    /// handed over in the other leave the later.
+    /// Takes the rows a committed game's end left (counts and ratings, strikes and bans),
+    /// each only if it is newer than the one held (more games, or as many and a later
+    /// strike): two games' ends committed in one order and handed over in the other leave the
+    /// later.
     pub fn update(&self, changed: Vec<PlayerRow>) {
         let mut rows = self.rows();
         for row in changed {
             if let Some(held) = rows.by_name.get_mut(&fold(&row.name))
-                && row.games > held.games
+                && newer(&row, held)
             {
                 *held = PlayerRow {
                     key: held.key.take(),
@@ -264,9 +265,16 @@ impl Players {
         }
     }
 
-    /// `GET /api/players/{name}/games`: a page of the player's finished games, newest first;
-    /// `limit` (default [`GAMES_LISTED`], at most [`MAX_GAMES_LISTED`]) and `before` (a game
-    /// of the list: the page starts after it) as the query gives them.
+    /// Milliseconds left of `name`'s ban at `now_ms` (`None`: not banned, or no such player).
+    #[must_use]
+    pub fn ban_left(&self, name: &str, now_ms: u64) -> Option<u64> {
+        self.rows().get(name)?.playban.ban_left(now_ms)
+    }
+
+    /// `GET /api/players/{name}/games` asked by `asker` (a player, or anonymous): a page of
+    /// the player's finished games, newest first, its unlisted games only to itself; `limit`
+    /// (default [`GAMES_LISTED`], at most [`MAX_GAMES_LISTED`]) and `before` (a game of the
+    /// list: the page starts after it) as the query gives them.
     ///
     /// # Errors
     /// [`PlayerError::NotFound`] for no such player; [`PlayerError::BadLimit`] for a
@@ -276,8 +284,8 @@ impl Players {
     pub async fn games(
         &self,
         name: &str,
-        limit: Option<&str>,
-        before: Option<&str>,
+        (limit, before): (Option<&str>, Option<&str>),
+        asker: Option<&str>,
     ) -> Result<GameList, PlayerError> {
         let name = self
             .with_row(name, |row| row.name.clone())
@@ -290,14 +298,21 @@ impl Players {
                 .filter(|n| (1..=MAX_GAMES_LISTED).contains(n))
                 .ok_or(PlayerError::BadLimit)?,
         };
+        let own = asker.is_some_and(|asker| fold(asker) == fold(&name));
         let rows = self
             .store
-            .player_games(&name, before, limit)
+            .player_games(&name, before, (limit, own))
             .await?
             .ok_or_else(|| PlayerError::BadBefore(name.clone()))?;
         let games = rows.into_iter().filter_map(listed).collect();
         Ok(GameList { games })
     }
+}
+
+/// Whether `row` is newer than `held`, the same player's row held now.
+fn newer(row: &PlayerRow, held: &PlayerRow) -> bool {
+    row.games > held.games
+        || (row.games == held.games && row.playban.strike_ms > held.playban.strike_ms)
 }
 
 /// A listed game from its row: the names, status, rating flag and plies its summary keeps.

@@ -181,6 +181,35 @@ impl Quotas {
         Ok(())
     }
 
+    /// One more game created an hour for each of `ips` (a rematch: no unfinished slot), all
+    /// or none.
+    ///
+    /// # Errors
+    /// [`QuotaError::TooManyCreated`] if one of them is past its games an hour (nothing is
+    /// counted then).
+    pub fn take_created(&self, ips: &[IpAddr]) -> Result<(), QuotaError> {
+        let per_hour = self.limits.games_per_hour;
+        let now = Instant::now();
+        let mut all = self.lock();
+        let mut taken = Vec::new();
+        for &ip in ips {
+            let count = all.entry(ip).or_default();
+            let created = count
+                .created
+                .get_or_insert_with(|| Budget::per(per_hour, Duration::from_secs(3600)));
+            if !created.take(now, 1) {
+                for ip in taken {
+                    if let Some(created) = all.get_mut(&ip).and_then(|c| c.created.as_mut()) {
+                        created.give_back(1);
+                    }
+                }
+                return Err(QuotaError::TooManyCreated(per_hour));
+            }
+            taken.push(ip);
+        }
+        Ok(())
+    }
+
     /// One node of several: the address's unfinished games and games an hour at every node.
     async fn shared_games(&self, ip: IpAddr) -> Result<(), QuotaError> {
         let Some(store) = &self.store else {

@@ -23,7 +23,7 @@ mod writer;
 
 pub use backup::{Backup, backup};
 pub use lease::{LOBBY, Notice, Owner};
-pub use rows::{FinishedSeats, ListedRow, Unreadable};
+pub use rows::{FinishedSeats, ListedRow, UnratedRow, Unreadable};
 pub use schema::{PG_VERSION, Upgrade, VERSION};
 
 use std::net::IpAddr;
@@ -166,6 +166,12 @@ pub struct Ended {
     /// Whether the game is rated: then both players' ratings move by Glicko-2 in the same
     /// transaction, from their rows' values before it.
     pub rated: bool,
+    /// Why a game asked rated ends unrated (`early`: a side made fewer than 2 plies), kept
+    /// in its row for the operator.
+    pub unrated: Option<&'static str>,
+    /// The named players struck by this end (an abort once both formations were in, a
+    /// resignation before one's second ply): counted in their rows in the same transaction.
+    pub strikes: Vec<String>,
 }
 
 /// What a committed write changed that memory keeps too: each player whose row a game's end
@@ -210,15 +216,9 @@ pub struct PlayerRow {
     pub lost: u64,
     /// Drawn.
     pub drawn: u64,
-    /// Its strikes (aborts once both formations were in, resignations before its second
-    /// ply) since its last ban, counted over the last day.
-    pub strikes: u64,
-    /// When its last strike was counted, in milliseconds since the Unix epoch.
-    pub strike_ms: Option<u64>,
-    /// Its bans so far (each one longer than the last), forgotten a week after the last.
-    pub bans: u64,
-    /// Until when the lobby pairs it with nobody, in milliseconds since the Unix epoch.
-    pub banned_until_ms: Option<u64>,
+    /// Its strikes and bans (aborts once both formations were in, resignations before its
+    /// second ply): the lobby pairs nobody with a banned player.
+    pub playban: crate::rating::playban::Record,
 }
 
 impl PlayerRow {
@@ -237,10 +237,7 @@ impl PlayerRow {
             won: 0,
             lost: 0,
             drawn: 0,
-            strikes: 0,
-            strike_ms: None,
-            bans: 0,
-            banned_until_ms: None,
+            playban: crate::rating::playban::Record::default(),
         }
     }
 }
@@ -255,6 +252,11 @@ pub enum Write {
         spec: Spec,
         /// The creator's address.
         creator: Option<IpAddr>,
+        /// Each seat's address, for a seat taken now.
+        ips: [Option<IpAddr>; 2],
+        /// Why a game asked rated is played unrated (`same-address`, `pair-day`,
+        /// `address-day`), for the operator.
+        unrated: Option<&'static str>,
     },
     /// A game that never started expired: its row and events are deleted.
     Delete(String),
@@ -271,6 +273,10 @@ pub enum Write {
         seated_ms: Option<u64>,
         /// The player who took it, if one did.
         name: Option<String>,
+        /// The address it was taken from.
+        ip: Option<IpAddr>,
+        /// Why the game, asked rated, is played unrated from now on.
+        unrated: Option<&'static str>,
     },
     /// A new player (or one of the server's bots, with no key).
     Player {
@@ -742,8 +748,39 @@ impl Store {
             .await
     }
 
+    /// Rated games started since `since_ms` between the players `names`, and those each of
+    /// `ips` took part in, leaving out game `not` (the one being decided).
+    ///
+    /// # Errors
+    /// The database's error.
+    pub async fn rated_since(
+        &self,
+        (names, ips): ([String; 2], [Option<IpAddr>; 2]),
+        since_ms: u64,
+        not: &str,
+    ) -> Result<(u64, [u64; 2]), StoreError> {
+        let ips = ips.map(|ip| ip.map(|ip| ip.to_string()));
+        self.read(|done| ReadJob::RatedSince {
+            names,
+            ips,
+            since_ms,
+            not: not.to_owned(),
+            done,
+        })
+        .await
+    }
+
+    /// The games asked rated but played unrated, newest first, at most `limit`.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub async fn unrated(&self, limit: usize) -> Result<Vec<UnratedRow>, StoreError> {
+        self.read(|done| ReadJob::Unrated(limit, done)).await
+    }
+
     /// A page of player `name`'s finished games, newest first, at most `limit`, starting
-    /// after the game `before` if given; `None` if `before` is not one of them.
+    /// after the game `before` if given (its unlisted games too with `unlisted`); `None` if
+    /// `before` is not one of them.
     ///
     /// # Errors
     /// The database's error.
@@ -751,12 +788,13 @@ impl Store {
         &self,
         name: &str,
         before: Option<&str>,
-        limit: usize,
+        (limit, unlisted): (usize, bool),
     ) -> Result<Option<Vec<ListedRow>>, StoreError> {
         self.read(|done| ReadJob::PlayerGames {
             name: name.to_owned(),
             before: before.map(str::to_owned),
             limit,
+            unlisted,
             done,
         })
         .await

@@ -9,7 +9,8 @@ use tokio::sync::oneshot;
 
 use super::lease::{self, Owner};
 use super::rows::{
-    FinishedSeats, ListedRow, any_ended_before, ending, finished_seats, load, player_games,
+    FinishedSeats, ListedRow, UnratedRow, any_ended_before, ending, finished_seats, load,
+    player_games, rated_since, unrated,
 };
 use super::sql::Sql;
 use super::{Ending, PlayerRow, StoreError};
@@ -21,6 +22,16 @@ pub(super) enum ReadJob {
     Load(String, oneshot::Sender<Result<Option<Saved>, StoreError>>),
     /// A finished game's kept summary and record.
     Ending(String, oneshot::Sender<Result<Option<Ending>, StoreError>>),
+    /// Rated games a day of a pair and of its addresses.
+    RatedSince {
+        names: [String; 2],
+        ips: [Option<String>; 2],
+        since_ms: u64,
+        not: String,
+        done: oneshot::Sender<Result<(u64, [u64; 2]), StoreError>>,
+    },
+    /// The games asked rated but played unrated.
+    Unrated(usize, oneshot::Sender<Result<Vec<UnratedRow>, StoreError>>),
     /// A finished game's seats.
     FinishedSeats(
         String,
@@ -31,6 +42,7 @@ pub(super) enum ReadJob {
         name: String,
         before: Option<String>,
         limit: usize,
+        unlisted: bool,
         done: oneshot::Sender<Result<Option<Vec<ListedRow>>, StoreError>>,
     },
     /// Whether a finished game ended before the cut.
@@ -89,6 +101,18 @@ fn serve(conn: &mut impl Sql, queue: &Mutex<mpsc::Receiver<ReadJob>>) {
             Ok(ReadJob::Ending(game, done)) => {
                 let _ = done.send(ending(conn, &game));
             }
+            Ok(ReadJob::RatedSince {
+                names,
+                ips,
+                since_ms,
+                not,
+                done,
+            }) => {
+                let _ = done.send(rated_since(conn, (&names, &ips), since_ms, &not));
+            }
+            Ok(ReadJob::Unrated(limit, done)) => {
+                let _ = done.send(unrated(conn, limit));
+            }
             Ok(ReadJob::FinishedSeats(game, done)) => {
                 let _ = done.send(finished_seats(conn, &game));
             }
@@ -96,9 +120,10 @@ fn serve(conn: &mut impl Sql, queue: &Mutex<mpsc::Receiver<ReadJob>>) {
                 name,
                 before,
                 limit,
+                unlisted,
                 done,
             }) => {
-                let page = player_games(conn, &name, before.as_deref(), limit);
+                let page = player_games(conn, &name, before.as_deref(), (limit, unlisted));
                 let _ = done.send(page);
             }
             Ok(ReadJob::EndedBefore(cut_ms, done)) => {

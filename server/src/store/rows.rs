@@ -11,7 +11,7 @@ use crate::room::{Event, Player, Saved, Spec};
 const SELECT_GAME: &str = "SELECT id, setup_rows, move_limit, first, white_player, black_player,
     clock_initial_ms, clock_increment_ms, white_token, black_token, invite, bot_seed,
     white_setup, black_setup, created_ms, creator_ip, setup_ms, seated_ms, white_name, black_name,
-    rated FROM games";
+    rated, listed, white_ip, black_ip FROM games";
 
 fn bad(what: impl std::fmt::Display) -> StoreError {
     StoreError::Corrupt(what.to_string())
@@ -51,12 +51,17 @@ fn read_game(row: &Row) -> Result<Saved, StoreError> {
         seated_ms: row.opt_int(17)?.map(|ms| ms as u64),
         names: [row.opt_text(18)?, row.opt_text(19)?],
         rated: row.int(20)? != 0,
+        listed: row.int(21)? != 0,
+    };
+    let ip = |i: usize| -> Result<Option<std::net::IpAddr>, StoreError> {
+        Ok(row.opt_text(i)?.and_then(|ip| ip.parse().ok()))
     };
     Ok(Saved {
         spec,
         setups: [row.opt_blob(12)?, row.opt_blob(13)?],
         events: Vec::new(),
-        creator: row.opt_text(15)?.and_then(|ip| ip.parse().ok()),
+        creator: ip(15)?,
+        ips: [ip(22)?, ip(23)?],
     })
 }
 
@@ -130,6 +135,82 @@ pub(super) fn finished_seats(
     .transpose()
 }
 
+/// Rated games started since `since_ms` between the players `names` (in either colour), and
+/// those each of `ips` took part in; the game `not` left out (the one being decided).
+pub(super) fn rated_since(
+    conn: &mut impl Sql,
+    (names, ips): (&[String; 2], &[Option<String>; 2]),
+    since_ms: u64,
+    not: &str,
+) -> Result<(u64, [u64; 2]), StoreError> {
+    let mut one = |sql: &str, args: &[super::sql::Value]| -> Result<u64, StoreError> {
+        Ok(conn
+            .query_one(sql, args)?
+            .map(|row| row.int(0))
+            .transpose()?
+            .unwrap_or(0) as u64)
+    };
+    let pair = one(
+        "SELECT COUNT(*) FROM games WHERE rated = 1 AND created_ms >= ?3 AND id <> ?4
+         AND ((white_name = ?1 AND black_name = ?2) OR (white_name = ?2 AND black_name = ?1))",
+        &[
+            (&names[0]).into(),
+            (&names[1]).into(),
+            since_ms.into(),
+            not.into(),
+        ],
+    )?;
+    let mut by_ip = [0; 2];
+    for (i, ip) in ips.iter().enumerate() {
+        if let Some(ip) = ip {
+            by_ip[i] = one(
+                "SELECT COUNT(*) FROM games WHERE rated = 1 AND created_ms >= ?2 AND id <> ?3
+                 AND (white_ip = ?1 OR black_ip = ?1)",
+                &[ip.into(), since_ms.into(), not.into()],
+            )?;
+        }
+    }
+    Ok((pair, by_ip))
+}
+
+/// The games asked rated but played unrated, newest first, at most `limit`: id, names, why,
+/// when created, each seat's address while kept.
+pub(super) fn unrated(conn: &mut impl Sql, limit: usize) -> Result<Vec<UnratedRow>, StoreError> {
+    conn.query(
+        &format!(
+            "SELECT id, white_name, black_name, unrated, created_ms, white_ip, black_ip
+             FROM games WHERE unrated IS NOT NULL ORDER BY created_ms DESC LIMIT {limit}"
+        ),
+        &[],
+    )?
+    .iter()
+    .map(|row| {
+        Ok(UnratedRow {
+            game: row.text(0)?,
+            names: [row.opt_text(1)?, row.opt_text(2)?],
+            why: row.text(3)?,
+            created_ms: row.opt_int(4)?.unwrap_or(0) as u64,
+            ips: [row.opt_text(5)?, row.opt_text(6)?],
+        })
+    })
+    .collect()
+}
+
+/// A game asked rated but played unrated, for the operator.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct UnratedRow {
+    /// Its id.
+    pub game: String,
+    /// White's and Black's names.
+    pub names: [Option<String>; 2],
+    /// Why: `same-address`, `pair-day`, `address-day` or `early`.
+    pub why: String,
+    /// When it was created, in milliseconds since the Unix epoch.
+    pub created_ms: u64,
+    /// White's and Black's addresses, while kept.
+    pub ips: [Option<String>; 2],
+}
+
 /// One finished game of a player's list, as its row keeps it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ListedRow {
@@ -147,29 +228,32 @@ fn list_start(
     conn: &mut impl Sql,
     name: &str,
     before: Option<&str>,
+    unlisted: bool,
 ) -> Result<Option<(i64, String)>, StoreError> {
     let Some(before) = before else {
         return Ok(Some((i64::MAX, String::new())));
     };
     conn.query_one(
         "SELECT ended_ms FROM games WHERE id = ?1 AND over = 1 AND record IS NOT NULL
-         AND summary IS NOT NULL AND (white_name = ?2 OR black_name = ?2)",
-        &[before.into(), name.into()],
+         AND summary IS NOT NULL AND (white_name = ?2 OR black_name = ?2)
+         AND (listed = 1 OR ?3 = 1)",
+        &[before.into(), name.into(), unlisted.into()],
     )?
     .map(|row| Ok((row.int(0)?, before.to_owned())))
     .transpose()
 }
 
 /// Player `name`'s finished games (those with a record: never an aborted one, never one in
-/// play), newest first, at most `limit`, after `before` if given; `None` if `before` is not
-/// one of them. Each seat's index of ended games answers it in `limit` steps.
+/// play; unlisted ones only with `unlisted`, for the player itself), newest first, at most
+/// `limit`, after `before` if given; `None` if `before` is not one of them. Each seat's index
+/// of ended games answers it in `limit` steps.
 pub(super) fn player_games(
     conn: &mut impl Sql,
     name: &str,
     before: Option<&str>,
-    limit: usize,
+    (limit, unlisted): (usize, bool),
 ) -> Result<Option<Vec<ListedRow>>, StoreError> {
-    let Some((ended_ms, id)) = list_start(conn, name, before)? else {
+    let Some((ended_ms, id)) = list_start(conn, name, before, unlisted)? else {
         return Ok(None);
     };
     let dialect = conn.dialect();
@@ -177,7 +261,7 @@ pub(super) fn player_games(
         format!(
             "SELECT id, summary, ended_ms FROM games{indexed}
              WHERE {column} = ?1 AND over = 1 AND record IS NOT NULL AND summary IS NOT NULL
-             AND (ended_ms < ?2 OR (ended_ms = ?2 AND id < ?3))",
+             AND (ended_ms < ?2 OR (ended_ms = ?2 AND id < ?3)) AND (listed = 1 OR ?5 = 1)",
             indexed = dialect.indexed_by(&format!("games_{column}")),
         )
     };
@@ -195,6 +279,7 @@ pub(super) fn player_games(
             ended_ms.into(),
             id.into(),
             (limit as i64).into(),
+            unlisted.into(),
         ],
     )?
     .iter()
@@ -290,10 +375,12 @@ pub(super) fn player_row(row: &Row) -> Result<PlayerRow, StoreError> {
         won: row.int(7)? as u64,
         lost: row.int(8)? as u64,
         drawn: row.int(9)? as u64,
-        strikes: row.int(10)? as u64,
-        strike_ms: row.opt_int(11)?.map(|ms| ms as u64),
-        bans: row.int(12)? as u64,
-        banned_until_ms: row.opt_int(13)?.map(|ms| ms as u64),
+        playban: crate::rating::playban::Record {
+            strikes: row.int(10)? as u64,
+            strike_ms: row.opt_int(11)?.map(|ms| ms as u64),
+            bans: row.int(12)? as u64,
+            banned_until_ms: row.opt_int(13)?.map(|ms| ms as u64),
+        },
     })
 }
 

@@ -218,15 +218,21 @@ fn apply(
     fence: Option<&Fence>,
 ) -> Result<(), StoreError> {
     match write {
-        Write::Create { spec, creator } => {
+        Write::Create {
+            spec,
+            creator,
+            ips,
+            unrated,
+        } => {
             let clock = spec.clock;
+            let ip = |side: usize| ips[side].map(|ip| ip.to_string());
             conn.execute(
                 "INSERT INTO games (id, setup_rows, move_limit, first, white_player,
                  black_player, clock_initial_ms, clock_increment_ms, white_token, black_token,
                  invite, bot_seed, created_ms, creator_ip, setup_ms, seated_ms, white_name,
-                 black_name, rated)
+                 black_name, rated, listed, white_ip, black_ip, unrated)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
-                 ?17, ?18, ?19)",
+                 ?17, ?18, ?19, ?20, ?21, ?22, ?23)",
                 &[
                     Value::from(&spec.id),
                     i64::from(spec.rules.setup_rows()).into(),
@@ -248,6 +254,10 @@ fn apply(
                     spec.names[0].clone().into(),
                     spec.names[1].clone().into(),
                     spec.rated.into(),
+                    spec.listed.into(),
+                    ip(0).into(),
+                    ip(1).into(),
+                    (*unrated).into(),
                 ],
             )?;
             if let Some(fence) = fence {
@@ -298,24 +308,25 @@ fn apply(
             token,
             seated_ms,
             name,
+            ip,
+            unrated,
         } => {
-            let sql = match side {
-                Side::White => {
-                    "UPDATE games SET white_token = ?2, seated_ms = COALESCE(?3, seated_ms),
-                     white_name = ?4 WHERE id = ?1"
-                }
-                Side::Black => {
-                    "UPDATE games SET black_token = ?2, seated_ms = COALESCE(?3, seated_ms),
-                     black_name = ?4 WHERE id = ?1"
-                }
-            };
+            let sql = format!(
+                "UPDATE games SET {seat}_token = ?2, seated_ms = COALESCE(?3, seated_ms),
+                 {seat}_name = ?4, {seat}_ip = COALESCE(?5, {seat}_ip),
+                 rated = CASE WHEN ?6 IS NULL THEN rated ELSE 0 END,
+                 unrated = COALESCE(?6, unrated) WHERE id = ?1",
+                seat = side.word()
+            );
             conn.execute(
-                sql,
+                &sql,
                 &[
                     game.into(),
                     token.into(),
                     (*seated_ms).into(),
                     name.clone().into(),
+                    ip.map(|ip| ip.to_string()).into(),
+                    (*unrated).into(),
                 ],
             )?;
         }
@@ -377,18 +388,25 @@ fn apply(
             if let Some(ended) = ending {
                 conn.execute(
                     "UPDATE games SET over = 1, creator_ip = NULL, summary = ?2, record = ?3,
-                     ended_ms = ?4 WHERE id = ?1",
+                     ended_ms = ?4, rated = rated * ?5, unrated = COALESCE(?6, unrated)
+                     WHERE id = ?1",
                     &[
                         game.into(),
                         (&ended.ending.summary).into(),
                         ended.ending.record.clone().into(),
                         ended.ended_ms.into(),
+                        ended.rated.into(),
+                        ended.unrated.into(),
                     ],
                 )?;
                 count_results(conn, ended, committed)?;
+                for name in &ended.strikes {
+                    committed.players.push(strike(conn, name, ended.ended_ms)?);
+                }
                 if fence.is_some() {
                     // The other nodes read these players' rows again.
-                    for (name, _) in &ended.results {
+                    let names = ended.results.iter().map(|(name, _)| name);
+                    for name in names.chain(&ended.strikes) {
                         lease::notify(conn, PLAYERS_CHANNEL, name)?;
                     }
                 }
@@ -463,6 +481,35 @@ fn count_results(
     }
     committed.players.extend(rows);
     Ok(())
+}
+
+/// One more strike for player `name` at `now_ms` (a ban if it is one too many): its row after.
+fn strike(conn: &mut impl Sql, name: &str, now_ms: u64) -> Result<PlayerRow, StoreError> {
+    let read = format!(
+        "SELECT {PLAYER_COLUMNS} FROM players WHERE name = ?1{}",
+        conn.dialect().for_update()
+    );
+    let row = conn
+        .query_one(&read, &[name.into()])?
+        .ok_or_else(|| StoreError::Corrupt(format!("no player {name}")))?;
+    let mut row = PlayerRow {
+        key: None,
+        ..player_row(&row)?
+    };
+    row.playban = row.playban.struck(now_ms);
+    let p = row.playban;
+    conn.execute(
+        "UPDATE players SET strikes = ?2, strike_ms = ?3, bans = ?4, banned_until_ms = ?5
+         WHERE name = ?1",
+        &[
+            name.into(),
+            p.strikes.into(),
+            p.strike_ms.into(),
+            p.bans.into(),
+            p.banned_until_ms.into(),
+        ],
+    )?;
+    Ok(row)
 }
 
 /// A player's rating, deviation and volatility as its row holds them.

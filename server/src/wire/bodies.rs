@@ -26,6 +26,9 @@ pub struct CreateRequest {
     /// Milliseconds each side has, once both seats are taken, to have its formation accepted
     /// (default [`SETUP_MS`], at most [`MAX_SETUP_MS`]); a side that misses it aborts the game.
     pub setup_ms: Option<i64>,
+    /// Whether the game is listed in its players' lists of games (default true); an unlisted
+    /// game's record and replay reach whoever has its link.
+    pub listed: Option<bool>,
 }
 
 /// The setup time a game has when none is asked for: 3 minutes.

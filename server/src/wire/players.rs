@@ -125,6 +125,8 @@ pub struct SeekRequest {
     pub rated: Option<bool>,
     /// The setup time, as in `POST /api/games`.
     pub setup_ms: Option<i64>,
+    /// Whether the game is listed, as in `POST /api/games` (default true).
+    pub listed: Option<bool>,
 }
 
 /// The reply to `POST /api/seeks`.
@@ -172,6 +174,9 @@ pub struct PoolRequest {
     pub clock: Option<ClockSettings>,
     /// Whether the games are rated (default false).
     pub rated: Option<bool>,
+    /// Whether the game is listed (default true; a pairing is unlisted if either player
+    /// asked for that).
+    pub listed: Option<bool>,
 }
 
 /// The reply to `POST /api/pool`: the pool's name.

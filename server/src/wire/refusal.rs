@@ -69,6 +69,9 @@ pub enum Code {
     /// The server is draining and makes no new game: another node (or this one after its
     /// restart) will (HTTP 503; an addition).
     Draining,
+    /// A player who aborted or resigned early too often: the lobby pairs it with nobody until
+    /// its ban ends (HTTP 429; an addition).
+    PlayBanned,
 }
 
 impl Code {
@@ -104,6 +107,7 @@ impl Code {
             Code::OwnGame => "own-game",
             Code::TooManyPlayers => "too-many-players",
             Code::Draining => "draining",
+            Code::PlayBanned => "play-banned",
         }
     }
 }
@@ -188,6 +192,7 @@ mod tests {
             Code::OwnGame,
             Code::TooManyPlayers,
             Code::Draining,
+            Code::PlayBanned,
         ];
         for code in all {
             let json = serde_json::to_string(&code).unwrap();

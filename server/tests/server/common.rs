@@ -185,6 +185,11 @@ pub async fn start_on(db: PathBuf, seed: u64, tweak: impl FnOnce(&mut Config)) -
     config.limits.max_move_limit = 0;
     // Presence told at once (the coalescing has its own test, with the default gap).
     config.limits.presence_gap = Duration::ZERO;
+    // Every test client is 127.0.0.1 and plays many rated games: the bounds of rated games
+    // (one address, a pair's and an address's a day) have tests of their own.
+    config.limits.rated_one_address = true;
+    config.limits.rated_per_pair_day = 10_000;
+    config.limits.rated_per_ip_day = 10_000;
     // The lobby's count of games in play told soon (its pace has the load generator's runs).
     config.limits.lobby_playing_every = Duration::from_millis(20);
     tweak(&mut config);
@@ -588,7 +593,7 @@ pub struct Killed(pub std::process::Child);
 pub fn killable(db: &std::path::Path) -> (Killed, Server) {
     let (child, server) = spawn_binary(
         std::process::Command::new(env!("CARGO_BIN_EXE_salpakan-server"))
-            .args(["--addr", "127.0.0.1:0", "--db"])
+            .args(["--addr", "127.0.0.1:0", "--rated-one-address", "--db"])
             .arg(db),
     );
     (Killed(child), server)

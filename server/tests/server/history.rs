@@ -11,17 +11,23 @@ use crate::common::{Server, as_player, database, random_game, register, register
 /// How a test game ends.
 #[derive(Clone, Copy)]
 pub enum End {
-    /// Black resigns after the first ply.
+    /// Black resigns after each side's second ply.
     BlackResigns,
-    /// White resigns after the first ply.
+    /// White resigns after each side's second ply.
     WhiteResigns,
-    /// A draw agreed after the first ply.
+    /// A draw agreed after each side's second ply.
     Draw,
-    /// Not ended: left after the first ply.
+    /// Not ended: left after each side's second ply.
     InPlay,
-    /// Aborted before the first ply.
+    /// Aborted (by White) before the first ply.
     Aborted,
+    /// White resigns after the first ply: before its second, too early to count.
+    WhiteResignsEarly,
 }
+
+/// Plies played before a test game ends: each side's two (a game ended sooner is neither
+/// rated nor counted).
+const PLAYED: usize = 4;
 
 /// A game between the players of `white` and `black` (keys) ended as `end`; its id.
 pub async fn play(server: &Server, white: &str, black: &str, rated: bool, end: End) -> String {
@@ -37,7 +43,7 @@ pub async fn play(server: &Server, white: &str, black: &str, rated: bool, end: E
         .lock()
         .unwrap()
         .insert(id.clone(), joined["token"].as_str().unwrap().to_owned());
-    let game = random_game(2 * u64::from(id.as_bytes()[0]), 2);
+    let game = random_game(2 * u64::from(id.as_bytes()[0]), PLAYED);
     let mut w = server.seat(&id, created["token"].as_str()).await;
     let mut b = server.seat(&id, joined["token"].as_str()).await;
     for (seat, side) in [(&mut w, Side::White), (&mut b, Side::Black)] {
@@ -51,12 +57,22 @@ pub async fn play(server: &Server, white: &str, black: &str, rated: bool, end: E
         w.until("aborted").await;
         return id;
     }
-    let first = game.history()[0].mv.to_string();
-    w.send(&json!({"t": "move", "move": first, "ply": 0})).await;
-    w.until("ply").await;
+    let plies = if let End::WhiteResignsEarly = end {
+        1
+    } else {
+        PLAYED
+    };
+    for (ply, report) in game.history()[..plies].iter().enumerate() {
+        let mover = if ply % 2 == 0 { &mut w } else { &mut b };
+        mover
+            .send(&json!({"t": "move", "move": report.mv.to_string(), "ply": ply}))
+            .await;
+        w.until("ply").await;
+        b.until("ply").await;
+    }
     match end {
         End::BlackResigns => b.send(&json!({"t": "resign"})).await,
-        End::WhiteResigns => w.send(&json!({"t": "resign"})).await,
+        End::WhiteResigns | End::WhiteResignsEarly => w.send(&json!({"t": "resign"})).await,
         End::Draw => {
             w.send(&json!({"t": "draw"})).await;
             b.until("draw-offer").await;
@@ -130,7 +146,7 @@ async fn ratings_move_by_glicko_2_and_each_player_lists_its_finished_games() {
     );
     assert_eq!(
         (newest["rated"].as_bool(), newest["plies"].as_u64()),
-        (Some(false), Some(1))
+        (Some(false), Some(PLAYED as u64))
     );
     assert!(newest["ended_ms"].as_u64().unwrap() >= list["games"][1]["ended_ms"].as_u64().unwrap());
     assert_eq!(list["games"][1]["status"]["reason"], "agreement");
@@ -425,9 +441,25 @@ async fn a_server_bot_is_a_rated_player() {
     let id = created["game"].as_str().unwrap();
     let mut seat = server.seat(id, created["token"].as_str()).await;
     seat.until("state").await;
-    let cells = crate::common::cells(random_game(2, 0).setup(Side::White).unwrap());
-    seat.send(&json!({"t": "setup", "cells": cells})).await;
+    let setup = random_game(2, 0).setup(Side::White).unwrap().clone();
+    seat.send(&json!({"t": "setup", "cells": crate::common::cells(&setup)}))
+        .await;
     seat.until("start").await;
+    // Each side's two plies (sooner, the game would count for nothing): a piece of the third
+    // row steps out and back, the bot answering each.
+    let file = (b'a'..=b'i')
+        .map(char::from)
+        .find(|f| setup.rank_at(format!("{f}3").parse().unwrap()).is_some())
+        .unwrap();
+    for (ply, mv) in [
+        (0, format!("{file}3-{file}4")),
+        (2, format!("{file}4-{file}3")),
+    ] {
+        seat.send(&json!({"t": "move", "move": mv, "ply": ply}))
+            .await;
+        assert_eq!(seat.until("ply").await["ply"], ply + 1);
+        assert_eq!(seat.until("ply").await["ply"], ply + 2, "the bot's answer");
+    }
     seat.send(&json!({"t": "resign"})).await;
     seat.until("over").await;
     // The bot started from its measured strength, the person from a new player's values.

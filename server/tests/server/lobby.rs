@@ -338,8 +338,8 @@ async fn named_games_are_counted_and_rated_ones_need_keys() {
     assert_eq!((status, &reply["error"]), (409, &json!("own-game")));
     let (status, joined) = as_player(&server, Some(&b), "POST", &join, &invite).await;
     assert_eq!(status, 200, "{joined}");
-    // Played to a resignation: both players' counts.
-    let game = random_game(9, 2);
+    // Each side's two plies, then a resignation: both players' counts.
+    let game = random_game(10, 4);
     let mut white = server.seat(id, created["token"].as_str()).await;
     let mut black = server.seat(id, joined["token"].as_str()).await;
     for (seat, side) in [(&mut white, Side::White), (&mut black, Side::Black)] {
@@ -348,6 +348,14 @@ async fn named_games_are_counted_and_rated_ones_need_keys() {
         seat.send(&json!({"t": "setup", "cells": cells})).await;
     }
     white.until("start").await;
+    for (ply, report) in game.history().iter().enumerate() {
+        let mover = if ply % 2 == 0 { &mut white } else { &mut black };
+        let mv = report.mv.to_string();
+        mover
+            .send(&json!({"t": "move", "move": mv, "ply": ply}))
+            .await;
+        white.until("ply").await;
+    }
     black.send(&json!({"t": "resign"})).await;
     let over = white.until("over").await;
     assert_eq!(over["status"]["winner"], "white");

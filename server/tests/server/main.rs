@@ -6,6 +6,7 @@ mod clocks;
 mod common;
 mod connections;
 mod crash;
+mod fair_play;
 mod golden;
 mod history;
 mod lobby;

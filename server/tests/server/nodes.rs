@@ -332,6 +332,8 @@ async fn nodes_a_store_that_lost_its_lease_commits_nothing() {
     x.write(vec![Write::Create {
         spec,
         creator: None,
+        ips: [None, None],
+        unrated: None,
     }])
     .await
     .expect("x makes a game");

@@ -89,6 +89,8 @@ async fn a_read_never_waits_for_the_writer() {
     let created = Write::Create {
         spec: spec("00000000000000aa"),
         creator: None,
+        ips: [None, None],
+        unrated: None,
     };
     store.write(vec![created]).await.unwrap();
     // The writer is stuck behind the lock with a write of its own...
@@ -99,6 +101,8 @@ async fn a_read_never_waits_for_the_writer() {
             let write = Write::Create {
                 spec: spec("00000000000000bb"),
                 creator: None,
+                ips: [None, None],
+                unrated: None,
             };
             store.write(vec![write]).await
         }

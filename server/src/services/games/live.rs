@@ -34,6 +34,9 @@ pub(super) struct LiveState {
     /// When a change of presence told too soon after the last is to be told.
     pub(super) presence_due: Option<Instant>,
     pub(super) creator: Option<IpAddr>,
+    /// Each seat's address when it was taken (a rematch counts against their games an
+    /// hour; the bounds of rated games a day count them).
+    pub(super) ips: [Option<IpAddr>; 2],
     /// The database refused a write: the room is no longer the database's, and is dropped.
     pub(super) broken: bool,
     /// The game expired before it started and was deleted: it answers as an unknown game.
@@ -58,8 +61,12 @@ pub struct Live {
 }
 
 impl Live {
-    /// `room` in memory, created by `creator`, under `limits`.
-    pub(super) fn new(room: Room, creator: Option<IpAddr>, limits: &Limits) -> Live {
+    /// `room` in memory, created by `creator`, its seats taken from `ips`, under `limits`.
+    pub(super) fn new(
+        room: Room,
+        (creator, ips): (Option<IpAddr>, [Option<IpAddr>; 2]),
+        limits: &Limits,
+    ) -> Live {
         let shown = Side::ALL.map(|side| (room.present(side), None));
         let used = Side::ALL.map(|side| {
             room.events()
@@ -82,6 +89,7 @@ impl Live {
                     )
                 }),
                 creator,
+                ips,
                 broken: false,
                 gone: false,
                 counted: false,

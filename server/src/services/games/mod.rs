@@ -34,7 +34,7 @@ use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use salpakan::Side;
+use salpakan::{Side, Status, WinReason};
 use thiserror::Error;
 use tokio::time::Instant;
 
@@ -44,9 +44,10 @@ use super::quotas::{QuotaError, Quotas};
 use super::readiness::Readiness;
 use super::stopping::Stopping;
 use crate::config::Config;
-use crate::room::{Phase, RestoreError, Room, Saved};
+use crate::room::{Event, Phase, RestoreError, Room, Saved};
 use crate::secret::{Entropy, ID_BYTES};
 use crate::store::{Ended, Ending, GameResult, Store, StoreError, Write};
+use crate::wire::AbortReason;
 use crate::wire::Refusal;
 use live::LiveState;
 
@@ -167,14 +168,14 @@ impl Games {
         tokio::spawn(Arc::clone(&games).run_pruner());
         for saved in unfinished {
             let id = saved.spec.id.clone();
-            let creator = saved.creator;
+            let (creator, ips) = (saved.creator, saved.ips);
             match games.restore(saved) {
                 Ok(room) => {
                     // The creator's count of unfinished games survives the restart.
                     if let Some(ip) = creator {
                         games.quotas.restore_game(ip);
                     }
-                    games.admit(room, creator);
+                    games.admit(room, creator, ips);
                 }
                 Err(e) => {
                     let store = games.store.clone();
@@ -251,8 +252,14 @@ impl Games {
         )
     }
 
-    /// Puts a room in memory (unless one is there already) and starts its tasks.
-    fn admit(self: &Arc<Games>, mut room: Room, creator: Option<IpAddr>) -> Arc<Live> {
+    /// Puts a room in memory (unless one is there already), created by `creator`, its seats
+    /// taken from `ips`, and starts its tasks.
+    fn admit(
+        self: &Arc<Games>,
+        mut room: Room,
+        creator: Option<IpAddr>,
+        ips: [Option<IpAddr>; 2],
+    ) -> Arc<Live> {
         room.expire_setup(
             self.config.limits.setup_expiry,
             crate::clock::unix_ms(),
@@ -270,7 +277,7 @@ impl Games {
             if let Some(existing) = rooms.get(&id) {
                 return Arc::clone(existing);
             }
-            let live = Arc::new(Live::new(room, creator, &self.config.limits));
+            let live = Arc::new(Live::new(room, (creator, ips), &self.config.limits));
             rooms.insert(id, Arc::clone(&live));
             live
         };
@@ -316,9 +323,9 @@ impl Games {
         };
         // An unfinished game reloaded (after a refused write) still holds its creator's
         // slot: it is given back when the game ends.
-        let creator = saved.creator;
+        let (creator, ips) = (saved.creator, saved.ips);
         match self.restore(saved) {
-            Ok(room) => Ok(Some(self.admit(room, creator))),
+            Ok(room) => Ok(Some(self.admit(room, creator, ips))),
             // A stored game the rules refuse is quarantined (if the start's own quarantine
             // of it is not committed yet, this one is) and answers as no game.
             Err(e) => {
@@ -359,33 +366,68 @@ fn quarantine(id: &str, why: &RestoreError) -> Write {
     }
 }
 
-/// What a room keeps in its row once it is over: its summary and record, and when it ended.
+/// Plies a side must have made for its game to be rated and its result counted (the
+/// contract's "unrated until played").
+pub const PLIES_TO_COUNT: usize = 2;
+
+/// What a room keeps in its row once it is over: its summary and record, and when it ended;
+/// each named player's result, unless a side made fewer than [`PLIES_TO_COUNT`] plies (then
+/// the game is neither rated nor counted); and the strikes it earns (an abort once both
+/// formations were in, a resignation before the resigner's second ply).
 fn ending(room: &Room) -> Option<Ended> {
-    let record = match room.phase() {
-        Phase::Aborted => None,
-        _ => Some(room.record()?),
-    };
-    let results = match (room.phase(), room.status().winner()) {
-        (Phase::Aborted, _) => Vec::new(),
-        (_, winner) => Side::ALL
+    let events = room.events();
+    let plies = Side::ALL.map(|side| {
+        events
+            .iter()
+            .filter(|e| matches!(e, Event::Ply { side: s, .. } if *s == side))
+            .count()
+    });
+    let name = |side: Side| room.spec().names[side.index()].clone();
+    let aborted = room.phase() == Phase::Aborted;
+    let played = plies.iter().all(|&n| n >= PLIES_TO_COUNT);
+    let struck = events.iter().find_map(|e| match e {
+        Event::Aborted {
+            reason: AbortReason::Abort,
+            side,
+        } if Side::ALL.iter().all(|&s| room.setup(s).is_some()) => Some(*side),
+        Event::Over {
+            status:
+                Status::Won {
+                    winner,
+                    reason: WinReason::Resignation,
+                },
+            ..
+        } if plies[winner.other().index()] < PLIES_TO_COUNT => Some(winner.other()),
+        _ => None,
+    });
+    let record = if aborted { None } else { Some(room.record()?) };
+    let results = match room.status().winner() {
+        _ if aborted || !played => Vec::new(),
+        winner => Side::ALL
             .into_iter()
             .filter_map(|side| {
-                let name = room.spec().names[side.index()].clone()?;
                 let result = match winner {
                     None => GameResult::Drawn,
                     Some(w) if w == side => GameResult::Won,
                     Some(_) => GameResult::Lost,
                 };
-                Some((name, result))
+                Some((name(side)?, result))
             })
             .collect(),
     };
-    let summary = serde_json::to_string(&room.summary(Instant::now())).ok()?;
+    let rated = room.spec().rated && played && !aborted;
+    let mut summary = room.summary(Instant::now());
+    summary.rated = rated;
     Some(Ended {
-        ending: Ending { summary, record },
+        ending: Ending {
+            summary: serde_json::to_string(&summary).ok()?,
+            record,
+        },
         ended_ms: crate::clock::unix_ms(),
-        rated: room.spec().rated,
+        rated,
+        unrated: (room.spec().rated && !rated && !aborted).then_some("early"),
         results,
+        strikes: struck.and_then(name).into_iter().collect(),
     })
 }
 

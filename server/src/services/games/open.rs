@@ -28,6 +28,8 @@ pub struct Settings {
     pub setup_ms: u64,
     /// Whether the game is rated.
     pub rated: bool,
+    /// Whether the game is listed.
+    pub listed: bool,
 }
 
 /// Who sits where in a new game, and its id.
@@ -44,6 +46,8 @@ pub struct Seating {
     pub tokens: [Option<String>; 2],
     /// The invite's digest, for an open seat.
     pub invite: Option<String>,
+    /// Each taken seat's address (a bot's has none).
+    pub ips: [Option<IpAddr>; 2],
 }
 
 impl Seating {
@@ -57,9 +61,13 @@ impl Seating {
             names: [None, None],
             tokens: [None, None],
             invite: None,
+            ips: [None, None],
         }
     }
 }
+
+/// A day, in milliseconds: the window of the bounds of rated games.
+const DAY_MS: u64 = 24 * 60 * 60 * 1000;
 
 /// White or Black, from one random draw of `entropy`.
 #[must_use]
@@ -107,8 +115,8 @@ impl Games {
             .map_err(|e| GameError::invalid(Code::BadRules, e.to_string()))
     }
 
-    /// A game's settings as asked for, checked: the rules, the clock, the setup time, and
-    /// whether it is rated.
+    /// A game's settings as asked for, checked: the rules, the clock, the setup time,
+    /// whether it is rated and whether it is listed.
     ///
     /// # Errors
     /// [`GameError::Invalid`] naming the value out of range.
@@ -117,7 +125,7 @@ impl Games {
         rules: Option<RulesRequest>,
         clock: Option<ClockSettings>,
         setup_ms: Option<i64>,
-        rated: Option<bool>,
+        (rated, listed): (Option<bool>, Option<bool>),
     ) -> Result<Settings, GameError> {
         let rules = self.rules(rules.unwrap_or_default())?;
         let clock = clock
@@ -132,6 +140,7 @@ impl Games {
             clock,
             setup_ms,
             rated: rated.unwrap_or(false),
+            listed: listed.unwrap_or(true),
         })
     }
 
@@ -152,18 +161,21 @@ impl Games {
             return Err(GameError::Draining);
         }
         let kinds = seating.players.map(Player::kind_word);
+        let mut names = seating.names.clone();
+        for side in Side::ALL {
+            if let Some(bot) = seating.players[side.index()].bot_name() {
+                names[side.index()] = Some(bot);
+            }
+        }
+        let unrated = self
+            .unrated_why((&seating.id, settings.rated), &names, &seating.ips)
+            .await?;
         if let Some(ip) = ip {
             self.quotas.take_game(ip).await?;
         }
         let entropy = &*self.entropy;
         let id = seating.id.clone();
         let created_ms = crate::clock::unix_ms();
-        let mut names = seating.names;
-        for side in Side::ALL {
-            if let Some(bot) = seating.players[side.index()].bot_name() {
-                names[side.index()] = Some(bot);
-            }
-        }
         let mut spec = Spec {
             id: id.clone(),
             rules: settings.rules,
@@ -176,7 +188,8 @@ impl Games {
             created_ms,
             setup_ms: settings.setup_ms,
             names,
-            rated: settings.rated,
+            rated: settings.rated && unrated.is_none(),
+            listed: settings.listed,
             seated_ms: None,
         };
         // Both seats taken at once (a bot's, or a pairing's): the setup time runs from now.
@@ -187,7 +200,12 @@ impl Games {
             self.config.bot_budget,
             Instant::now(),
         );
-        let mut writes = vec![Write::Create { spec, creator: ip }];
+        let mut writes = vec![Write::Create {
+            spec,
+            creator: ip,
+            ips: seating.ips,
+            unrated,
+        }];
         if let Some(ip) = ip {
             writes.push(Write::Arrival {
                 kind: "game",
@@ -208,16 +226,51 @@ impl Games {
             self.release_game(ip);
             return Err(e.into());
         }
-        self.admit(room, ip);
+        self.admit(room, ip, seating.ips);
         crate::telemetry::game_created();
         tracing::info!(
             game = %id,
             white = kinds[0],
             black = kinds[1],
-            rated = settings.rated,
+            rated = settings.rated && unrated.is_none(),
+            unrated = unrated.unwrap_or(""),
             "game created"
         );
         Ok(id)
+    }
+
+    /// Why game `id`, asked `rated`, between `names` at `ips` is played unrated, if it is: the
+    /// two players at one address (unless the server allows it), or past the rated games a
+    /// day of the pair or of one address. A game with a seat still open is decided when the
+    /// seat is taken.
+    async fn unrated_why(
+        &self,
+        (id, rated): (&str, bool),
+        names: &[Option<String>; 2],
+        ips: &[Option<IpAddr>; 2],
+    ) -> Result<Option<&'static str>, GameError> {
+        let [Some(white), Some(black)] = names else {
+            return Ok(None);
+        };
+        if !rated {
+            return Ok(None);
+        }
+        let limits = &self.config.limits;
+        if !limits.rated_one_address && ips[0].is_some() && ips[0] == ips[1] {
+            return Ok(Some("same-address"));
+        }
+        let since = crate::clock::unix_ms().saturating_sub(DAY_MS);
+        let (pair, by_ip) = self
+            .store
+            .rated_since(([white.clone(), black.clone()], *ips), since, id)
+            .await?;
+        Ok(if pair >= limits.rated_per_pair_day as u64 {
+            Some("pair-day")
+        } else if by_ip.iter().any(|&n| n >= limits.rated_per_ip_day as u64) {
+            Some("address-day")
+        } else {
+            None
+        })
     }
 
     /// `POST /api/games` from `ip`, made by `player` (or anonymously): the creator's seat.
@@ -241,7 +294,7 @@ impl Games {
             request.rules,
             request.clock,
             request.setup_ms,
-            request.rated,
+            (request.rated, request.listed),
         )?;
         if settings.rated && player.is_none() {
             return Err(GameError::BadKey);
@@ -253,6 +306,7 @@ impl Games {
         seating.players[side.other().index()] = opponent;
         seating.tokens[side.index()] = Some(secret::digest(&token));
         seating.names[side.index()] = player;
+        seating.ips[side.index()] = Some(ip);
         seating.invite = invite.as_deref().map(secret::digest);
         let game = self
             .open_game(&settings, seating, Some(ip), Vec::new())
@@ -276,6 +330,7 @@ impl Games {
         id: &str,
         request: JoinRequest,
         player: Option<String>,
+        ip: IpAddr,
     ) -> Result<JoinReply, GameError> {
         // A finished game's seats are taken: refused from its row, never loaded for it.
         if let Some(seats) = self.finished_seats(id).await {
@@ -290,7 +345,7 @@ impl Games {
             });
         }
         let live = self.live(id).await?.ok_or(GameError::NotFound)?;
-        let joined = self.join_live(&live, request, player).await;
+        let joined = self.join_live(&live, request, player, ip).await;
         // A finished game loaded for a refused join leaves memory again.
         self.let_go(&live).await;
         joined
@@ -302,6 +357,7 @@ impl Games {
         live: &Arc<Live>,
         request: JoinRequest,
         player: Option<String>,
+        ip: IpAddr,
     ) -> Result<JoinReply, GameError> {
         let mut state = live.state.lock().await;
         if state.gone {
@@ -325,6 +381,13 @@ impl Games {
         if player.is_some() && other.is_some_and(|o| Some(o) == player.as_deref()) {
             return Err(GameError::OwnGame);
         }
+        // The pair is known now: a rated game past a bound is played unrated from here.
+        let (mut names, mut ips) = (spec.names.clone(), state.ips);
+        names[side.index()].clone_from(&player);
+        ips[side.index()] = Some(ip);
+        let unrated = self
+            .unrated_why((live.id(), spec.rated), &names, &ips)
+            .await?;
         let token = secret::random_hex(&*self.entropy, TOKEN_BYTES);
         let digest = secret::digest(&token);
         let wall_ms = crate::clock::unix_ms();
@@ -337,11 +400,17 @@ impl Games {
             token: digest.clone(),
             seated_ms: last.then_some(wall_ms),
             name: player.clone(),
+            ip: Some(ip),
+            unrated,
         };
         self.store.write(vec![write]).await?;
         state
             .room
             .take_seat(side, digest, player, wall_ms, Instant::now());
+        state.ips = ips;
+        if unrated.is_some() {
+            state.room.unrate();
+        }
         live.timer.notify_one();
         Ok(JoinReply {
             game: live.id().to_owned(),

@@ -158,3 +158,17 @@ impl Games {
         telemetry::games_live(&counts);
     }
 }
+
+impl Games {
+    /// The games asked rated but played unrated, newest first, at most `limit` (the
+    /// operator's `GET /admin/unrated`).
+    ///
+    /// # Errors
+    /// The database's error.
+    pub async fn unrated(
+        &self,
+        limit: usize,
+    ) -> Result<Vec<crate::store::UnratedRow>, super::GameError> {
+        Ok(self.store.unrated(limit).await?)
+    }
+}

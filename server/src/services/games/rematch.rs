@@ -3,6 +3,7 @@
 //! the other person). It is made in the same transaction as the old game's `rematch-made`
 //! event, so a crash cannot make it twice; each seat then hears its own new token only.
 
+use std::net::IpAddr;
 use std::sync::Arc;
 
 use salpakan::Side;
@@ -35,6 +36,7 @@ impl Games {
             let new = side.other();
             seating.players[new.index()] = old.players[side.index()];
             seating.names[new.index()] = old.names[side.index()].clone();
+            seating.ips[new.index()] = state.ips[side.index()];
             if old.players[side.index()] == Player::Human {
                 let token = secret::random_hex(entropy, TOKEN_BYTES);
                 seating.tokens[new.index()] = Some(secret::digest(&token));
@@ -46,14 +48,32 @@ impl Games {
             clock: old.clock,
             setup_ms: old.setup_ms,
             rated: old.rated,
+            listed: old.listed,
         };
+        // A rematch is a new game for each of its players' addresses: counted against their
+        // games an hour (it needs no unfinished slot, a finished game going before it).
+        let addresses = self.rematch_addresses(&seating.ips);
+        if let Err(e) = self.quotas.take_created(&addresses) {
+            let refusal = crate::refusals::Refused::refusal(&e);
+            let frame: std::sync::Arc<str> = refusal.message().to_json().into();
+            for s in &state.subscribers {
+                let _ = s.tx.try_send(Out::Text(std::sync::Arc::clone(&frame)));
+            }
+            return;
+        }
         let event = Event::Rematched { game: id.clone() };
-        let also = vec![Write::Events {
+        let mut also = vec![Write::Events {
             game: live.id().to_owned(),
             first_v: state.room.version() + 1,
             events: vec![event.clone()],
             ending: None,
         }];
+        let at_ms = crate::clock::unix_ms();
+        also.extend(addresses.iter().map(|&ip| Write::Arrival {
+            kind: "game",
+            ip,
+            at_ms,
+        }));
         if let Err(e) = self.open_game(&settings, seating, None, also).await {
             tracing::error!(game = %live.id(), error = %e, "rematch not made");
             return;
@@ -76,6 +96,13 @@ impl Games {
                 let _ = s.tx.try_send(Out::Text(message.to_json().into()));
             }
         }
+    }
+
+    /// The addresses a rematch counts against: each seat's, once.
+    fn rematch_addresses(&self, ips: &[Option<IpAddr>; 2]) -> Vec<IpAddr> {
+        let mut addresses: Vec<IpAddr> = ips.iter().flatten().copied().collect();
+        addresses.dedup();
+        addresses
     }
 
     /// `side` of the finished game in `state` asks again for its seat in the rematch already
@@ -116,6 +143,8 @@ impl Games {
             token: digest.clone(),
             seated_ms: None,
             name: name.clone(),
+            ip: None,
+            unrated: None,
         };
         if let Err(e) = self.store.write(vec![write]).await {
             tracing::error!(game = %id, error = %e, "seat not given again");
