@@ -37,9 +37,15 @@ let server = null;
 let address = "127.0.0.1:0";
 
 // A server on `at` with the database `db`; resolves to [process, address] once it listens.
+// Every page of these tests is a client at 127.0.0.1: the server lets two players at one
+// address play rated, and a pair play the leaderboard's fixture in a day (the bounds of rated
+// games have tests of their own, in the server's suite).
+const RATED_FROM_ONE_ADDRESS = ["--rated-one-address", "--rated-per-pair-day", "1000"];
+
 function spawnServer(at, db, extra = []) {
   return new Promise((resolve, reject) => {
-    const child = spawn(binary, ["--addr", at, "--db", db, "--static", here("../dist"), ...extra], {
+    const args = ["--addr", at, "--db", db, "--static", here("../dist"), ...RATED_FROM_ONE_ADDRESS, ...extra];
+    const child = spawn(binary, args, {
       stdio: ["ignore", "pipe", "inherit"],
     });
     let out = "";
@@ -552,11 +558,12 @@ function glicko(player, opponent, score) {
 }
 
 // The fixture of finished games: `count` rated games between the players of `keys` (White's,
-// Black's), resigned after the formations by Black in the first, White in the second, and so
-// on, played from `page` through the API (fetch and WebSocket, as any client would).
+// Black's), each side stepping a piece out and back (a game is rated once each side has made
+// two plies), then resigned by Black in the first, White in the second, and so on, played
+// from `page` through the API (fetch and WebSocket, as any client would).
 async function resignedGames(page, keys, count) {
   await page.evaluate(async ([keys, count]) => {
-    const { Setup } = await import("/pkg/salpakan.js");
+    const { Game, Setup } = await import("/pkg/salpakan.js");
     const call = async (key, method, path, body) => {
       const reply = await fetch(path, { method, headers: { Authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
       if (!reply.ok) throw new Error(`${path}: ${reply.status} ${await reply.text()}`);
@@ -577,9 +584,25 @@ async function resignedGames(page, keys, count) {
       const joined = await call(keys[1], "POST", `/api/games/${made.game}/join`, { invite: made.invite });
       const [w, b] = [await seat(made.game, made.token), await seat(made.game, joined.token)];
       const started = w.until("start");
-      w.send(JSON.stringify({ t: "setup", cells: Array.from(Setup.random("white").cells()) }));
-      b.send(JSON.stringify({ t: "setup", cells: Array.from(Setup.random("black").cells()) }));
+      const cells = [Array.from(Setup.random("white").cells()), Array.from(Setup.random("black").cells())];
+      w.send(JSON.stringify({ t: "setup", cells: cells[0] }));
+      b.send(JSON.stringify({ t: "setup", cells: cells[1] }));
       await started;
+      // White and Black each step a piece from their front row and back.
+      const board = Game.fromCells(cells[0], cells[1], "white");
+      const step = (front) => {
+        const move = board.legalMoves().find((m) => front.test(m) && m[0] === m[3]);
+        board.play(move);
+        return move;
+      };
+      const [white, black] = [step(/^[a-i]3-[a-i]4$/), step(/^[a-i]6-[a-i]5$/)];
+      const back = (move) => move.split("-").reverse().join("-");
+      const plies = [white, black, back(white), back(black)];
+      for (const [ply, move] of plies.entries()) {
+        const seen = w.until("ply");
+        (ply % 2 === 0 ? w : b).send(JSON.stringify({ t: "move", move, ply }));
+        await seen;
+      }
       const over = w.until("over");
       (i % 2 === 0 ? b : w).send(JSON.stringify({ t: "resign" }));
       await over;

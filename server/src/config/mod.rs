@@ -133,9 +133,12 @@ pub struct Limits {
     /// Open lobby sockets, all addresses together (each address's also count in
     /// `connections_per_ip`).
     pub lobby_sockets: usize,
-    /// The most seeks the lobby lists (the oldest first); more stay open and can be
-    /// accepted, but are not shown until older ones go.
+    /// Open lobby sockets of one client address.
+    pub lobby_sockets_per_ip: usize,
+    /// The most seeks the lobby lists on a page (the newest first); the rest are paged.
     pub lobby_shown: usize,
+    /// The most seeks of one client address on a page of the lobby.
+    pub lobby_shown_per_ip: usize,
     /// How long a player waits in a pool before a server bot takes the other seat (the bot
     /// whose rating is closest); `None`: it waits for a person only.
     pub pool_bot_after: Option<Duration>,
@@ -204,7 +207,9 @@ impl Default for Limits {
             seeks_per_ip: 12,
             sockets_per_player: 4,
             lobby_sockets: 10_000,
+            lobby_sockets_per_ip: 4,
             lobby_shown: 100,
+            lobby_shown_per_ip: 2,
             lobby_gap: Duration::from_millis(100),
             lobby_playing_every: Duration::from_secs(1),
             pool_bot_after: Some(Duration::from_secs(30)),

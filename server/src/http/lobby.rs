@@ -2,7 +2,9 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Path, State};
+use std::collections::HashMap;
+
+use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
@@ -29,15 +31,20 @@ pub fn routes() -> Vec<Route> {
     ]
 }
 
-async fn lobby(State(services): State<Arc<Services>>) -> Response {
-    json(StatusCode::OK, &services.lobby.lobby())
+async fn lobby(
+    State(services): State<Arc<Services>>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
+    let after = query.get("after").map(String::as_str);
+    json(StatusCode::OK, &services.lobby.lobby(after))
 }
 
 async fn socket(
     State(services): State<Arc<Services>>,
+    Client(ip): Client,
     AddressSocket(upgrade, slot): AddressSocket,
 ) -> Result<Response, ApiError> {
-    let watching = services.lobby.watch()?;
+    let watching = services.lobby.watch(ip)?;
     Ok(upgrade
         .on_upgrade(move |ws| crate::socket::lobby::serve_lobby(ws, services, slot, watching)))
 }

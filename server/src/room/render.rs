@@ -6,9 +6,9 @@ use std::sync::Arc;
 use salpakan::{Game, Side};
 use tokio::time::Instant;
 
-use super::{Event, Recipient, Room};
+use super::{Event, Player, Recipient, Room};
 use crate::wire::{
-    ClockWords, MoveText, Names, OutcomeWord, Players, Presence, RulesWords, ServerMessage,
+    Bots, ClockWords, MoveText, Names, OutcomeWord, Players, Presence, RulesWords, ServerMessage,
     SideWord, StatusWords, Summary, ViewWords,
 };
 
@@ -177,7 +177,16 @@ impl Room {
             setup_ms: self.spec.setup_ms,
             names: self.names(),
             rated: self.spec.rated,
+            bots: self.bots(),
+            listed: self.spec.listed,
         }
+    }
+
+    /// Whether each seat's player is a bot.
+    #[must_use]
+    pub fn bots(&self) -> Bots {
+        let [white, black] = self.spec.players.map(|p| matches!(p, Player::Bot(_)));
+        Bots { white, black }
     }
 
     /// Each seat's player's name.

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use salpakan::Bot;
 use thiserror::Error;
-use tokio::sync::{Notify, mpsc, watch};
+use tokio::sync::{Notify, mpsc, oneshot, watch};
 use tokio::time::Instant;
 
 use super::games::{GameError, Games, Seating, Settings, lock, random_side};
@@ -93,8 +93,10 @@ struct LobbyState {
     pool: Vec<Waiting>,
     /// Each player's open player sockets (by its name folded to lower case).
     sockets: HashMap<String, Vec<(u64, mpsc::Sender<Out>)>>,
-    /// Open lobby sockets.
-    watchers: usize,
+    /// Open lobby sockets by address: each one's id and what closes it, oldest first.
+    watchers: HashMap<IpAddr, Vec<(u64, oneshot::Sender<()>)>>,
+    /// Open lobby sockets in all.
+    watching: usize,
     /// Each player's pool joins (by its name folded to lower case), kept until full again.
     joins: HashMap<String, Rate>,
 }
@@ -225,7 +227,7 @@ impl Lobby {
         let mut changed = true;
         loop {
             let frame = LobbyMessage::Lobby {
-                seeks: self.lobby().seeks,
+                seeks: self.lobby(None).seeks,
                 playing: self.games.playing(),
             }
             .to_json();
@@ -242,16 +244,34 @@ impl Lobby {
         }
     }
 
-    /// `GET /api/lobby`: the open seeks (the oldest `lobby_shown` of them) and the games in
-    /// play.
+    /// `GET /api/lobby` (and the lobby frame, with `after` none): the open seeks, newest
+    /// first, at most `lobby_shown` of them and `lobby_shown_per_ip` of each address's, so
+    /// that a new seek shows whatever others hold; with `after` (a seek's id), the page of
+    /// the seeks older than it. And the games in play.
     #[must_use]
-    pub fn lobby(&self) -> LobbyWords {
+    pub fn lobby(&self, after: Option<&str>) -> LobbyWords {
+        let limits = &self.config.limits;
         let shown: Vec<(String, String, Settings)> = {
             let state = lock(&self.state);
-            state
-                .seeks
-                .iter()
-                .take(self.config.limits.lobby_shown)
+            let skip = match after {
+                None => 0,
+                // An unknown seek (taken, withdrawn) pages nothing.
+                Some(sid) => state
+                    .seeks
+                    .iter()
+                    .rev()
+                    .position(|s| s.sid == sid)
+                    .map_or(usize::MAX, |at| at + 1),
+            };
+            let older = state.seeks.iter().rev().skip(skip);
+            let mut per_address: HashMap<IpAddr, usize> = HashMap::new();
+            older
+                .filter(|s| {
+                    let shown = per_address.entry(s.ip).or_default();
+                    *shown += 1;
+                    *shown <= limits.lobby_shown_per_ip
+                })
+                .take(limits.lobby_shown)
                 .map(|s| (s.sid.clone(), s.owner.clone(), s.settings))
                 .collect()
         };
@@ -261,6 +281,7 @@ impl Lobby {
                 let held = self.ratings.of(&name);
                 SeekWords {
                     seek,
+                    bot: self.players.with_row(&name, |row| row.bot).unwrap_or(false),
                     name,
                     rating: rating::rounded(held.rating),
                     provisional: held.provisional(),
@@ -283,20 +304,46 @@ impl Lobby {
         self.frame.subscribe()
     }
 
-    /// A lobby socket opened: within the limit of lobby sockets, counted until the
-    /// [`Watching`] is dropped.
+    /// A lobby socket opened from `ip`: at most `lobby_sockets_per_ip` an address, counted
+    /// until the [`Watching`] is dropped. When all `lobby_sockets` are open, the address that
+    /// holds the most gives its oldest up (it is closed), as long as it holds more than `ip`:
+    /// no set of addresses short of as many as the lobby has sockets can keep another out.
     ///
     /// # Errors
-    /// [`LobbyError::TooManySockets`] past the limit.
-    pub fn watch(self: &Arc<Lobby>) -> Result<Watching, LobbyError> {
-        let most = self.config.limits.lobby_sockets;
+    /// [`LobbyError::TooManySockets`] past the address's share, or when every address holds
+    /// as few as `ip`.
+    pub fn watch(self: &Arc<Lobby>, ip: IpAddr) -> Result<Watching, LobbyError> {
+        let limits = &self.config.limits;
+        let id = self.next_socket.fetch_add(1, Ordering::Relaxed);
         let mut state = lock(&self.state);
-        if state.watchers >= most {
-            return Err(LobbyError::TooManySockets(most));
+        let mine = state.watchers.get(&ip).map_or(0, Vec::len);
+        if mine >= limits.lobby_sockets_per_ip {
+            return Err(LobbyError::TooManySockets(limits.lobby_sockets_per_ip));
         }
-        state.watchers += 1;
+        if state.watching >= limits.lobby_sockets {
+            let most = state
+                .watchers
+                .iter()
+                .max_by_key(|(_, held)| held.len())
+                .filter(|(_, held)| held.len() > mine)
+                .map(|(&address, _)| address)
+                .ok_or(LobbyError::TooManySockets(limits.lobby_sockets))?;
+            let held = state.watchers.entry(most).or_default();
+            let (_, evict) = held.remove(0);
+            if held.is_empty() {
+                state.watchers.remove(&most);
+            }
+            state.watching -= 1;
+            let _ = evict.send(());
+        }
+        let (evict, evicted) = oneshot::channel();
+        state.watchers.entry(ip).or_default().push((id, evict));
+        state.watching += 1;
         Ok(Watching {
             lobby: Arc::clone(self),
+            ip,
+            id,
+            evicted: Some(evicted),
         })
     }
 
@@ -729,15 +776,35 @@ impl Lobby {
     }
 }
 
-/// A lobby socket's place among the open lobby sockets, given back when dropped.
+/// A lobby socket's place among the open lobby sockets, given back when dropped (or taken
+/// by a newcomer when the lobby is full and this socket's address holds the most).
 pub struct Watching {
     lobby: Arc<Lobby>,
+    ip: IpAddr,
+    id: u64,
+    evicted: Option<oneshot::Receiver<()>>,
+}
+
+impl Watching {
+    /// What fires when this socket gives its place up to a newcomer: it is to close.
+    pub fn evicted(&mut self) -> Option<oneshot::Receiver<()>> {
+        self.evicted.take()
+    }
 }
 
 impl Drop for Watching {
     fn drop(&mut self) {
         let mut state = lock(&self.lobby.state);
-        state.watchers = state.watchers.saturating_sub(1);
+        let Some(held) = state.watchers.get_mut(&self.ip) else {
+            return;
+        };
+        let before = held.len();
+        held.retain(|(id, _)| *id != self.id);
+        let gone = before - held.len();
+        if held.is_empty() {
+            state.watchers.remove(&self.ip);
+        }
+        state.watching -= gone;
     }
 }
 

@@ -14,8 +14,8 @@ use crate::rating;
 use crate::secret::{self, Entropy, TOKEN_BYTES};
 use crate::store::{ListedRow, PlayerRow, Store, StoreError, Write};
 use crate::wire::{
-    BOT_PREFIX, GAMES_LISTED, GameList, Listed, MAX_GAMES_LISTED, Names, Profile, RegisterReply,
-    RegisterRequest, StatusWords, skeleton, valid_name,
+    BOT_PREFIX, Bots, GAMES_LISTED, GameList, Listed, MAX_GAMES_LISTED, Names, Profile,
+    RegisterReply, RegisterRequest, StatusWords, skeleton, valid_name,
 };
 
 /// Why a request about players was refused.
@@ -320,6 +320,7 @@ fn listed(row: ListedRow) -> Option<Listed> {
     #[derive(serde::Deserialize)]
     struct Kept {
         names: Names,
+        players: crate::wire::Players,
         status: StatusWords,
         rated: bool,
         ply: u64,
@@ -328,6 +329,11 @@ fn listed(row: ListedRow) -> Option<Listed> {
     Some(Listed {
         game: row.game,
         names: kept.names,
+        // Who plays each seat, as every summary says it (`"bot"` or `"human"`).
+        bots: Bots {
+            white: kept.players.white == "bot",
+            black: kept.players.black == "bot",
+        },
         status: kept.status,
         rated: kept.rated,
         plies: kept.ply,

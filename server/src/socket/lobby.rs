@@ -101,13 +101,14 @@ pub async fn serve_lobby(
     ws: WebSocket,
     services: Arc<Services>,
     slot: SocketSlot,
-    watching: Watching,
+    mut watching: Watching,
 ) {
     let env = Env::of(&services);
     let socket = Socket::new(ws, "lobby", env.clone());
+    let evicted = watching.evicted();
     let handler = Pings {
         on_end: Some(move || drop((slot, watching))),
     };
-    let frames = Latest::new(services.lobby.frames());
+    let frames = Latest::new(services.lobby.frames()).until(evicted);
     socket.run(handler, frames, Some(env.fresh_budget())).await;
 }

@@ -182,6 +182,8 @@ impl Outbox for mpsc::Receiver<Out> {
 pub struct Latest {
     frames: watch::Receiver<Arc<str>>,
     first: bool,
+    /// Fires when the socket is to close (it gave its place up).
+    evicted: Option<tokio::sync::oneshot::Receiver<()>>,
 }
 
 impl Latest {
@@ -191,20 +193,54 @@ impl Latest {
         Latest {
             frames,
             first: true,
+            evicted: None,
+        }
+    }
+
+    /// The same, until `evicted` fires: then the socket closes (1008).
+    #[must_use]
+    pub fn until(mut self, evicted: Option<tokio::sync::oneshot::Receiver<()>>) -> Latest {
+        self.evicted = evicted;
+        self
+    }
+}
+
+/// The newest frame of `frames` not yet sent (the one there now, the `first` time).
+async fn newest(frames: &mut watch::Receiver<Arc<str>>, first: &mut bool) -> Option<Out> {
+    loop {
+        if !std::mem::take(first) && frames.changed().await.is_err() {
+            // The sender is gone only when the server stops: wait for the stop.
+            std::future::pending::<()>().await;
+        }
+        let frame = Arc::clone(&frames.borrow_and_update());
+        if !frame.is_empty() {
+            return Some(Out::Text(frame));
         }
     }
 }
 
 impl Outbox for Latest {
     async fn next(&mut self) -> Option<Out> {
-        loop {
-            if !std::mem::take(&mut self.first) && self.frames.changed().await.is_err() {
-                // The sender is gone only when the server stops: wait for the stop.
-                std::future::pending::<()>().await;
-            }
-            let frame = Arc::clone(&self.frames.borrow_and_update());
-            if !frame.is_empty() {
-                return Some(Out::Text(frame));
+        let Latest {
+            frames,
+            first,
+            evicted,
+        } = self;
+        let Some(fires) = evicted.as_mut() else {
+            return newest(frames, first).await;
+        };
+        tokio::select! {
+            out = newest(frames, first) => out,
+            fired = fires => {
+                *evicted = None;
+                match fired {
+                    Ok(()) => Some(Out::close(
+                        CloseCode::Policy,
+                        "the lobby is full, and your address holds the most of its sockets",
+                    )),
+                    // Its place given back as the socket ends: nothing to do.
+                    Err(_) => newest(frames, first).await,
+                }
             }
         }
     }

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::players::Bots;
 use super::{ClockWords, Code, Names, Phase, RulesWords, SideWord, StatusWords};
 use crate::clock::ClockSettings;
 
@@ -134,6 +135,19 @@ pub struct Summary {
     /// Whether the game is rated.
     #[serde(default)]
     pub rated: bool,
+    /// Whether each seat's player is a bot (absent in the summaries of games that ended
+    /// before it was kept: `players` says it).
+    #[serde(default)]
+    pub bots: Bots,
+    /// Whether the game is listed in its players' lists (absent in the summaries of games
+    /// that ended before it was kept: they were).
+    #[serde(default = "listed")]
+    pub listed: bool,
+}
+
+/// A game is listed unless it says otherwise.
+fn listed() -> bool {
+    true
 }
 
 /// The reply to `GET /api/health`.

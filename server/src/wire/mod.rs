@@ -24,7 +24,7 @@ pub use close::CloseCode;
 pub use messages::{ClientMessage, ServerMessage};
 pub use players::Lobby as LobbyWords;
 pub use players::{
-    BOT_PREFIX, GAMES_LISTED, GameList, LEADERBOARD_SIZE, Leaderboard, Listed, LobbyMessage,
+    BOT_PREFIX, Bots, GAMES_LISTED, GameList, LEADERBOARD_SIZE, Leaderboard, Listed, LobbyMessage,
     MAX_GAMES_LISTED, Names, PlayerClientMessage, PoolReply, PoolRequest, Profile, Ranked,
     RegisterReply, RegisterRequest, SeekReply, SeekRequest, SeekWords, skeleton, valid_name,
 };

@@ -55,6 +55,8 @@ pub struct Listed {
     pub game: String,
     /// Each seat's player's name.
     pub names: Names,
+    /// Whether each seat's player is a bot.
+    pub bots: Bots,
     /// How it ended, as the summary's `status` says it.
     pub status: super::StatusWords,
     /// Whether it was rated.
@@ -113,6 +115,15 @@ pub struct Names {
     pub black: Option<String>,
 }
 
+/// Whether each seat's player is a bot (a game summary's and a list's `bots`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bots {
+    /// White's.
+    pub white: bool,
+    /// Black's.
+    pub black: bool,
+}
+
 /// `POST /api/seeks`: every field optional.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -143,6 +154,8 @@ pub struct SeekWords {
     pub seek: String,
     /// Its owner's name.
     pub name: String,
+    /// Whether its owner is a bot.
+    pub bot: bool,
     /// Its owner's rating, rounded.
     pub rating: i64,
     /// Whether that rating is provisional.

@@ -163,7 +163,7 @@ async fn two_accepts_at_once_make_one_game_and_paired_reaches_only_its_player() 
     let (status, reply) = as_player(&server, Some(&owner), "POST", "/api/seeks", &seek_body).await;
     assert_eq!(status, 201, "{reply}");
     let sid = reply["seek"].as_str().unwrap().to_owned();
-    let listed = json!({"seek": sid, "name": "owner", "rating": 1500, "provisional": true,
+    let listed = json!({"seek": sid, "name": "owner", "bot": false, "rating": 1500, "provisional": true,
         "clock": {"initial_ms": 300000, "increment_ms": 3000},
         "rules": {"setup_rows": 3, "move_limit": 0, "max_plies": null}, "rated": true,
         "setup_ms": 180000});
@@ -599,5 +599,101 @@ async fn a_pool_wait_costs_nothing_once_it_ends_and_joins_are_counted() {
         "the address's 6th"
     );
     assert_eq!(join(&keys[2], [127, 0, 0, 2]).await, ok, "another address");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn no_set_of_addresses_can_lock_the_lobby_or_hide_a_new_seek() {
+    let server = start_on(database("lobby-fair"), 52, |c| {
+        c.limits.lobby_sockets = 4;
+        c.limits.lobby_sockets_per_ip = 2;
+        c.limits.lobby_shown = 6;
+    })
+    .await;
+    let open = async |last: u8| {
+        let from = Some(std::net::IpAddr::from([127, 0, 0, last]));
+        salpakan_server::client::Socket::open(from, server.addr, "/api/lobby/socket").await
+    };
+    // Two addresses fill the lobby's four sockets, two each; a third of one is refused.
+    let mut held = Vec::new();
+    for last in [2, 2, 3, 3] {
+        let mut socket = open(last).await.expect("a lobby socket");
+        assert!(matches!(
+            socket.next().await,
+            Some(salpakan_server::client::Frame::Text(_))
+        ));
+        held.push(socket);
+    }
+    let refused = open(2).await.err().expect("the address's share is two");
+    assert_eq!(
+        refused.body().map(|b| b.error.word()),
+        Some("too-many-connections")
+    );
+    // A newcomer gets in: an address holding the most gives its oldest socket up (1008).
+    let mut newcomer = open(4).await.expect("the newcomer's lobby socket");
+    assert!(matches!(
+        newcomer.next().await,
+        Some(salpakan_server::client::Frame::Text(_))
+    ));
+    let mut closed = 0;
+    for socket in &mut held {
+        let next = tokio::time::timeout(std::time::Duration::from_millis(300), socket.next()).await;
+        if let Ok(Some(salpakan_server::client::Frame::Close(code))) = next {
+            assert_eq!(code, 1008);
+            closed += 1;
+        }
+    }
+    assert_eq!(closed, 1, "exactly one socket gave its place up");
+
+    // Nine seeks of one address's three players; then a tenth from another address.
+    let names = ["ana", "ben", "cyd", "dan"];
+    let keys = register_all(&server, names).await;
+    let _sockets = player_sockets(&server, &keys).await;
+    let seek = async |key: &str, last: u8| {
+        let from = Some(std::net::IpAddr::from([127, 0, 0, last]));
+        let (status, text) = request_as(from, server.addr, "POST", "/api/seeks", "{}", Some(key))
+            .await
+            .unwrap();
+        assert_eq!(status, 201, "{text}");
+        serde_json::from_str::<Value>(&text).unwrap()["seek"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let mut made = Vec::new();
+    for key in &keys[..3] {
+        for _ in 0..3 {
+            made.push(seek(key, 5).await);
+        }
+    }
+    let newest = seek(&keys[3], 6).await;
+    made.push(newest.clone());
+    // The first page: the new seek first, then two of the busy address's, newest first.
+    let page = async |after: Option<&str>| {
+        let path = after.map_or("/api/lobby".to_owned(), |sid| {
+            format!("/api/lobby?after={sid}")
+        });
+        let (_, listing) = as_player(&server, None, "GET", &path, &Value::Null).await;
+        listing["seeks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["seek"].as_str().unwrap().to_owned())
+            .collect::<Vec<_>>()
+    };
+    let first = page(None).await;
+    assert_eq!(first, [newest.clone(), made[8].clone(), made[7].clone()]);
+    // Every seek is reached by paging after the last one shown.
+    let mut seen = first;
+    loop {
+        let next = page(seen.last().map(String::as_str)).await;
+        if next.is_empty() {
+            break;
+        }
+        assert!(next.len() <= 2, "{next:?}");
+        seen.extend(next);
+    }
+    made.reverse();
+    assert_eq!(seen, made, "newest first, every one");
     server.stop().await;
 }
