@@ -140,13 +140,38 @@ pub async fn request_as(
     body: &str,
     key: Option<&str>,
 ) -> Result<(u16, String), ClientError> {
+    let authorization = key.map(|key| format!("Bearer {key}"));
+    let headers: Vec<(&str, &str)> = authorization
+        .iter()
+        .map(|value| ("Authorization", value.as_str()))
+        .collect();
+    request_with(from, addr, (method, path, body), &headers).await
+}
+
+/// As [`request_from`], with `headers` besides `Host` (`addr`), `Content-Type` and
+/// `Content-Length` (an operator's `X-Salpakan-Admin`, another `Host`).
+///
+/// # Errors
+/// As [`request`].
+pub async fn request_with(
+    from: Option<IpAddr>,
+    addr: SocketAddr,
+    (method, path, body): (&str, &str, &str),
+    headers: &[(&str, &str)],
+) -> Result<(u16, String), ClientError> {
     let mut stream = connect_from(from, addr).await?;
-    let authorization = key.map_or_else(String::new, |key| {
-        format!("Authorization: Bearer {key}\r\n")
-    });
+    let host = headers
+        .iter()
+        .find(|(name, _)| name.eq_ignore_ascii_case("host"))
+        .map_or_else(|| addr.to_string(), |(_, value)| (*value).to_owned());
+    let extra: String = headers
+        .iter()
+        .filter(|(name, _)| !name.eq_ignore_ascii_case("host"))
+        .map(|(name, value)| format!("{name}: {value}\r\n"))
+        .collect();
     let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
-         {authorization}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\
+         {extra}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
         body.len()
     );
     stream

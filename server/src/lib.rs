@@ -202,15 +202,16 @@ pub async fn start(config: Config, entropy: Arc<dyn Entropy>) -> Result<Running,
                 .map_err(|source| StartError::Metrics { addr, source })?;
             let router = operator::router(Arc::clone(&services), telemetry::install());
             telemetry::zero_closes(wire::CloseCode::ALL.map(wire::CloseCode::number));
-            let mut stopping = services.stopping.subscribe();
-            let task = tokio::spawn(async move {
-                let stopped = async move {
-                    let _ = stopping.changed().await;
-                };
-                let _ = axum::serve(listener, router)
-                    .with_graceful_shutdown(stopped)
-                    .await;
-            });
+            // The same listener as the players', with bounds of its own: a header timeout,
+            // a few connections.
+            let task = tokio::spawn(listen::serve(
+                listener,
+                router,
+                operator::limits(&limits),
+                key,
+                Arc::new(listen::Connections::default()),
+                services.stopping.subscribe(),
+            ));
             Some((at, task))
         }
         None => None,

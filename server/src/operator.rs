@@ -3,6 +3,12 @@
 //! address, and nothing it answers holds a token, a key, an invite or the formation of an
 //! unfinished game.
 //!
+//! A web page the operator has open must not reach it: every request must name the listener
+//! by address in its `Host` (an IP literal or `localhost`, so that no name of a page's can be
+//! rebound to it), and a route that changes something needs the header
+//! `X-Salpakan-Admin: 1`, which no page can send another origin without its leave (421 and
+//! 403 otherwise). Its connections are held to their own small bounds ([`limits`]).
+//!
 //! - `GET /metrics`: Prometheus text (the games by phase counted at each scrape).
 //! - `GET /admin/games`: `{"games": [...]}`, every game in memory, oldest first (at most
 //!   10,000): id, phase, plies, each side's kind and name, rated, created.
@@ -40,6 +46,24 @@ struct Operator {
     metrics: Option<PrometheusHandle>,
 }
 
+/// The header a route that changes something needs (a browser sends it to no other origin
+/// without a preflight the listener never answers).
+pub const ADMIN_HEADER: &str = "x-salpakan-admin";
+
+/// The most connections the operator's listener holds at once.
+pub const CONNECTIONS: usize = 32;
+
+/// The operator's listener's bounds: the players' header timeout, and its own few
+/// connections (8 waiting for a request per address, [`CONNECTIONS`] in all).
+#[must_use]
+pub fn limits(players: &crate::config::Limits) -> crate::config::Limits {
+    crate::config::Limits {
+        max_connections: CONNECTIONS,
+        pending_per_ip: 8,
+        ..*players
+    }
+}
+
 /// The operator's routes over `services`, the metrics rendered from `metrics`.
 pub fn router(services: Arc<Services>, metrics: Option<PrometheusHandle>) -> Router {
     Router::new()
@@ -48,7 +72,58 @@ pub fn router(services: Arc<Services>, metrics: Option<PrometheusHandle>) -> Rou
         .route("/admin/unrated", get(unrated))
         .route("/admin/drain", post(drain))
         .route("/admin/backup", post(backup))
+        .layer(axum::middleware::from_fn(guard))
         .with_state(Operator { services, metrics })
+}
+
+/// Refuses what a web page could send: a `Host` that is a name (DNS rebinding: 421), and a
+/// request that changes something without [`ADMIN_HEADER`] (a form posted cross-site: 403).
+async fn guard(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
+    if !addressed(host) {
+        return (
+            StatusCode::MISDIRECTED_REQUEST,
+            "the operator's listener answers requests to its address only\n",
+        )
+            .into_response();
+    }
+    let changes =
+        request.method() != axum::http::Method::GET && request.method() != axum::http::Method::HEAD;
+    if changes && request.headers().get(ADMIN_HEADER).is_none_or(|v| v != "1") {
+        return (
+            StatusCode::FORBIDDEN,
+            "a request that changes something needs the header X-Salpakan-Admin: 1\n",
+        )
+            .into_response();
+    }
+    next.run(request).await
+}
+
+/// Whether `host` (a `Host` header) names the listener by address: an IP literal or
+/// `localhost`, with or without a port.
+#[must_use]
+pub fn addressed(host: &str) -> bool {
+    let name = match host.strip_prefix('[') {
+        // [v6]:port
+        Some(rest) => {
+            return rest
+                .split(']')
+                .next()
+                .is_some_and(|ip| ip.parse::<std::net::Ipv6Addr>().is_ok());
+        }
+        None => host.rsplit_once(':').map_or(host, |(name, port)| {
+            if port.bytes().all(|b| b.is_ascii_digit()) {
+                name
+            } else {
+                host
+            }
+        }),
+    };
+    name.eq_ignore_ascii_case("localhost") || name.parse::<std::net::IpAddr>().is_ok()
 }
 
 async fn render(State(op): State<Operator>) -> Response {
@@ -140,5 +215,34 @@ async fn backup(State(op): State<Operator>) -> Response {
             StatusCode::INTERNAL_SERVER_ERROR,
             &json!({ "error": e.to_string() }),
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::addressed;
+
+    #[test]
+    fn only_addresses_name_the_listener() {
+        for host in [
+            "127.0.0.1:9090",
+            "127.0.0.1",
+            "[::1]:9090",
+            "localhost:9090",
+            "LOCALHOST",
+            "10.0.0.5:80",
+        ] {
+            assert!(addressed(host), "{host}");
+        }
+        for host in [
+            "",
+            "evil.example",
+            "evil.example:9090",
+            "127.0.0.1.nip.io:9090",
+            "[::1",
+            "localhost.evil:1",
+        ] {
+            assert!(!addressed(host), "{host}");
+        }
     }
 }

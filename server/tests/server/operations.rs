@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use salpakan::Side;
-use salpakan_server::client::request;
+use salpakan_server::client::{request, request_with};
 use serde_json::{Value, json};
 
 use crate::common::{
@@ -401,7 +401,17 @@ async fn a_whole_runs_log_holds_no_secret_and_its_metrics_count_what_it_did() {
         (200, r#"{"ready":true}"#.into())
     );
     assert!(health(server.addr));
+    // A form a web page posts (no X-Salpakan-Admin), or a page's name rebound to the
+    // listener's address: refused, and nothing drains.
     let (status, _) = request(operator, "POST", "/admin/drain", "").await.unwrap();
+    assert_eq!(status, 403);
+    let admin = [("X-Salpakan-Admin", "1")];
+    let rebound = [("X-Salpakan-Admin", "1"), ("Host", "evil.example:9090")];
+    let drain = ("POST", "/admin/drain", "");
+    let (status, _) = request_with(None, operator, drain, &rebound).await.unwrap();
+    assert_eq!(status, 421);
+    assert!(health(server.addr), "nothing drained");
+    let (status, _) = request_with(None, operator, drain, &admin).await.unwrap();
     assert_eq!(status, 200);
     assert_eq!(
         server.http("GET", "/api/ready", "").await,
@@ -725,4 +735,46 @@ async fn a_second_server_on_one_database_is_refused() {
     let _second = Killed(child);
     let (status, _) = server.json("POST", "/api/games", &json!({})).await;
     assert_eq!(status, 201);
+}
+
+#[tokio::test]
+async fn the_operators_listener_holds_few_connections_and_closes_idle_ones() {
+    let server = crate::common::start_on(crate::common::database("operator-bounds"), 65, |c| {
+        c.metrics_addr = Some("127.0.0.1:0".parse().unwrap());
+        c.limits.header_timeout = Duration::from_millis(600);
+    })
+    .await;
+    let operator = server.running.as_ref().unwrap().metrics_addr().unwrap();
+    // 300 idle connections from one address: all but 8 closed at once, the rest after the
+    // header timeout; another address is served meanwhile.
+    let mut idle = Vec::new();
+    for _ in 0..300 {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind("127.0.0.2:0".parse().unwrap()).unwrap();
+        if let Ok(stream) = socket.connect(operator).await {
+            idle.push(stream);
+        }
+    }
+    let closed_within = async |streams: &mut Vec<tokio::net::TcpStream>, wait: Duration| {
+        use tokio::io::AsyncReadExt;
+        let mut closed = 0;
+        for stream in streams.iter_mut() {
+            let mut byte = [0u8; 1];
+            if matches!(
+                tokio::time::timeout(wait, stream.read(&mut byte)).await,
+                Ok(Ok(0) | Err(_))
+            ) {
+                closed += 1;
+            }
+        }
+        closed
+    };
+    assert_eq!(
+        closed_within(&mut idle, Duration::from_millis(20)).await,
+        292
+    );
+    let (status, _) = request(operator, "GET", "/admin/games", "").await.unwrap();
+    assert_eq!(status, 200);
+    assert_eq!(closed_within(&mut idle, Duration::from_secs(3)).await, 300);
+    server.stop().await;
 }
