@@ -27,6 +27,7 @@ use super::reply::{ApiError, json};
 use super::route::Owner;
 use crate::services::Services;
 use crate::services::games::{GameError, Place};
+use crate::services::quotas::SocketSlot;
 use crate::socket::{self, Env, READ_LIMIT};
 use crate::store::LOBBY;
 use crate::wire::{Code, Refusal};
@@ -119,7 +120,13 @@ impl Forwarder {
     /// accepted here and served by the socket loop of `env`. A refusal of the owner's (401,
     /// 404, 429…) is handed back as it is; a request that is not a socket's is forwarded as
     /// one.
-    pub async fn socket(&self, base: &str, request: Request, client: IpAddr, env: Env) -> Response {
+    pub async fn socket(
+        &self,
+        base: &str,
+        request: Request,
+        client: IpAddr,
+        held: Held,
+    ) -> Response {
         let (mut parts, body) = request.into_parts();
         let upgrade = match WebSocketUpgrade::from_request_parts(&mut parts, &()).await {
             Ok(upgrade) => upgrade,
@@ -165,8 +172,22 @@ impl Forwarder {
             }
             _ => return unreachable(),
         };
-        socket::upgrade(upgrade).on_upgrade(move |ws| socket::forward::serve(ws, env, owner))
+        socket::upgrade(upgrade).on_upgrade(move |ws| {
+            let Held { env, slot, lapse } = held;
+            socket::forward::serve(ws, env, owner, lapse, slot)
+        })
     }
+}
+
+/// What a forwarded socket holds here: the loop's limits, its slot among its client
+/// address's sockets at this node, and what tells it the owner's lease lapsed.
+pub struct Held {
+    /// The socket loop's limits and signals.
+    pub env: Env,
+    /// The client address's socket slot at this node (none for a seat's socket).
+    pub slot: Option<SocketSlot>,
+    /// Turns true when the owner's lease lapses.
+    pub lapse: tokio::sync::watch::Receiver<bool>,
 }
 
 /// What forwards one route's requests: the services, the route's owner, the forwarder.
@@ -236,8 +257,27 @@ async fn to_owner(
     }
     let client = client_ip(services, peer, request.headers());
     if request.uri().path().ends_with("/socket") {
-        let env = Env::of(services);
-        owning.forwarder.socket(&url, request, client, env).await
+        // A forwarded socket counts against its client's sockets here as it does at the owner
+        // (a spectator's, a player's, the lobby's: a seat's, with a token, is bounded by its
+        // seat there instead), and closes when the owner's lease lapses.
+        let seat = request.uri().query().is_some_and(|q| q.contains("token="));
+        let slot = if seat {
+            None
+        } else {
+            match services.quotas.take_socket(client) {
+                Ok(slot) => Some(slot),
+                Err(e) => return ApiError::from(e).into_response(),
+            }
+        };
+        let Some(cluster) = services.cluster.as_ref() else {
+            return next.run(request).await;
+        };
+        let held = Held {
+            env: Env::of(services),
+            slot,
+            lapse: cluster.lapse_of(&url),
+        };
+        owning.forwarder.socket(&url, request, client, held).await
     } else {
         owning.forwarder.http(&url, request, client).await
     }

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::mpsc::UnboundedReceiver;
+use tokio::sync::watch;
 
 use super::games::Games;
 use super::lobby::Lobby;
@@ -28,6 +29,9 @@ pub struct Cluster {
     stopping: Stopping,
     /// The key the other nodes' forwarded requests carry.
     key: String,
+    /// For each other node this one forwards sockets to (by URL), what tells them its lease
+    /// lapsed: they close (1012), and their clients connect again, to the new owner.
+    lapses: std::sync::Mutex<std::collections::HashMap<String, watch::Sender<bool>>>,
 }
 
 impl Cluster {
@@ -51,6 +55,7 @@ impl Cluster {
             players,
             stopping,
             key,
+            lapses: std::sync::Mutex::default(),
         });
         tokio::spawn(Arc::clone(&cluster).run_lease());
         tokio::spawn(Arc::clone(&cluster).run_sweeper(notices));
@@ -66,6 +71,34 @@ impl Cluster {
     #[must_use]
     pub fn key(&self) -> &str {
         &self.key
+    }
+
+    /// What tells a socket forwarded to the node at `url` that the node's lease lapsed (a
+    /// paused node stalls nobody: its forwarded sockets close at once).
+    pub fn lapse_of(&self, url: &str) -> watch::Receiver<bool> {
+        let mut lapses = self
+            .lapses
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        lapses
+            .entry(url.to_owned())
+            .or_insert_with(|| watch::channel(false).0)
+            .subscribe()
+    }
+
+    /// Tells every socket forwarded to one of the nodes at `urls` that its lease lapsed.
+    fn lapsed(&self, urls: &[String]) {
+        let mut lapses = self
+            .lapses
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        lapses.retain(|_, tx| tx.receiver_count() > 0);
+        for url in urls {
+            if let Some(tx) = lapses.remove(url) {
+                tracing::warn!(node = %url, "a node's lease lapsed: its forwarded sockets close");
+                let _ = tx.send(true);
+            }
+        }
     }
 
     /// The addresses of the other nodes alive now (their URLs' hosts, looked up).
@@ -160,6 +193,9 @@ impl Cluster {
                     continue;
                 }
                 Some(Notice::NodeStopped(_)) | None => {}
+            }
+            if let Ok(urls) = self.store.lapsed_nodes(self.node()).await {
+                self.lapsed(&urls);
             }
             match self.store.lapsed().await {
                 Ok(lapsed) => {

@@ -1,18 +1,23 @@
 //! A socket handed on to the node that owns its game (or the lobby) (feature `nodes`): the
 //! client's frames go to the owner, the owner's come back through the outbox, and the
 //! owner's close (its code and reason) closes the client's socket. This node pings the
-//! client and times it out like any socket; the owner counts the client's messages.
+//! client and times it out like any socket; the owner counts the client's messages. Every
+//! write to the owner is bounded in time (a paused or slow owner closes the pipe, 1012), the
+//! pipe closes when either end closes or the owner's lease lapses, and the socket holds a
+//! slot of its client's address here.
 
 use std::borrow::Cow;
 
 use axum::extract::ws::WebSocket;
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
-use tokio::time::Instant;
+use tokio::sync::watch;
+use tokio::time::{Duration, Instant, timeout};
 use tokio_tungstenite::tungstenite;
 
 use super::{Closing, Env, Flow, Handler, Incoming, Outbox, Socket};
 use crate::services::outbox::Out;
+use crate::services::quotas::SocketSlot;
 use crate::wire::CloseCode;
 
 /// The owner's side of a forwarded socket.
@@ -22,7 +27,13 @@ pub type Owner =
 /// The reason a forwarded socket is closed with when the owner's side ends without a close.
 const OWNER_GONE: &str = "the game moves to another server; connect again";
 
-struct ToOwner(SplitSink<Owner, tungstenite::Message>);
+struct ToOwner {
+    sink: SplitSink<Owner, tungstenite::Message>,
+    /// The longest a write to the owner may take.
+    within: Duration,
+    /// The client address's slot here, held until the socket ends.
+    slot: Option<SocketSlot>,
+}
 
 impl Handler for ToOwner {
     async fn frame(&mut self, frame: Incoming, _: Instant) -> Flow {
@@ -30,23 +41,43 @@ impl Handler for ToOwner {
             Incoming::Text(text) => tungstenite::Message::text(text.as_str()),
             Incoming::Binary(bytes) => tungstenite::Message::binary(bytes),
         };
-        match self.0.send(onward).await {
-            Ok(()) => Flow::Go,
-            Err(_) => Flow::Close(Closing::new(CloseCode::Restart, OWNER_GONE)),
+        match timeout(self.within, self.sink.send(onward)).await {
+            Ok(Ok(())) => Flow::Go,
+            _ => Flow::Close(Closing::new(CloseCode::Restart, OWNER_GONE)),
         }
     }
 
     async fn finish(mut self) {
-        let _ = self.0.close().await;
+        let _ = timeout(self.within, self.sink.close()).await;
+        drop(self.slot.take());
     }
 }
 
-struct FromOwner(SplitStream<Owner>);
+struct FromOwner {
+    stream: SplitStream<Owner>,
+    /// Turns true when the owner's lease lapses.
+    lapse: watch::Receiver<bool>,
+}
+
+impl FromOwner {
+    async fn lapsed(lapse: &mut watch::Receiver<bool>) {
+        if lapse.wait_for(|lapsed| *lapsed).await.is_err() {
+            // No one tells of this owner's lapses any more: nothing to wait for.
+            std::future::pending::<()>().await;
+        }
+    }
+}
 
 impl Outbox for FromOwner {
     async fn next(&mut self) -> Option<Out> {
         loop {
-            let frame = match self.0.next().await {
+            let next = tokio::select! {
+                next = self.stream.next() => next,
+                () = FromOwner::lapsed(&mut self.lapse) => {
+                    return Some(Out::close(CloseCode::Restart, OWNER_GONE));
+                }
+            };
+            let frame = match next {
                 Some(Ok(frame)) => frame,
                 _ => return Some(Out::close(CloseCode::Restart, OWNER_GONE)),
             };
@@ -65,10 +96,23 @@ impl Outbox for FromOwner {
     }
 }
 
-/// Serves the client's socket `ws` over the owner's `owner` until either ends.
-pub async fn serve(ws: WebSocket, env: Env, owner: Owner) {
-    let (to_owner, from_owner) = owner.split();
-    Socket::new(ws, "forwarded", env)
-        .run(ToOwner(to_owner), FromOwner(from_owner), None)
+/// Serves the client's socket `ws` over the owner's `owner` until either ends or `lapse`
+/// turns true (the owner's lease lapsed), holding `slot` of the client's address here.
+pub async fn serve(
+    ws: WebSocket,
+    env: Env,
+    owner: Owner,
+    lapse: watch::Receiver<bool>,
+    slot: Option<SocketSlot>,
+) {
+    let (sink, stream) = owner.split();
+    let socket = Socket::new(ws, "forwarded", env);
+    let to_owner = ToOwner {
+        sink,
+        within: socket.limits().write_timeout,
+        slot,
+    };
+    socket
+        .run(to_owner, FromOwner { stream, lapse }, None)
         .await;
 }

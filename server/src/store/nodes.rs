@@ -100,7 +100,20 @@ impl Store {
         if !self.shared {
             return Ok(Vec::new());
         }
-        self.read(|done| ReadJob::Others(me.to_owned(), done)).await
+        self.read(|done| ReadJob::Others(me.to_owned(), true, done))
+            .await
+    }
+
+    /// The URLs of the other nodes whose leases lapsed (none on SQLite), with games or not.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub async fn lapsed_nodes(&self, me: &str) -> Result<Vec<String>, StoreError> {
+        if !self.shared {
+            return Ok(Vec::new());
+        }
+        self.read(|done| ReadJob::Others(me.to_owned(), false, done))
+            .await
     }
 
     /// The unfinished games created from `ip` at every node (`None` on SQLite: one server

@@ -69,8 +69,12 @@ pub(super) enum ReadJob {
     },
     /// The unfinished games a node owns.
     Owned(String, oneshot::Sender<Result<Vec<String>, StoreError>>),
-    /// The other nodes' URLs.
-    Others(String, oneshot::Sender<Result<Vec<String>, StoreError>>),
+    /// The other nodes' URLs: those alive, or (false) those whose lease lapsed.
+    Others(
+        String,
+        bool,
+        oneshot::Sender<Result<Vec<String>, StoreError>>,
+    ),
     /// Every player's row.
     Players(oneshot::Sender<Result<Vec<PlayerRow>, StoreError>>),
 }
@@ -156,8 +160,8 @@ fn serve(conn: &mut impl Sql, queue: &Mutex<mpsc::Receiver<ReadJob>>) {
             Ok(ReadJob::Owned(node, done)) => {
                 let _ = done.send(lease::owned(conn, &node));
             }
-            Ok(ReadJob::Others(me, done)) => {
-                let _ = done.send(lease::others(conn, &me));
+            Ok(ReadJob::Others(me, alive, done)) => {
+                let _ = done.send(lease::others(conn, &me, alive));
             }
             Ok(ReadJob::Players(done)) => {
                 let _ = done.send(super::rows::players(conn));

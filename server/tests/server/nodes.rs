@@ -252,7 +252,11 @@ fn nodes_a_paused_node_is_fenced_and_its_clients_move() {
     assert_eq!(owned_by(&db, "c"), 0, "c's games were taken while it slept");
     let events = query_int(&db, "SELECT count(*) FROM events");
     signal(&nodes[2], "-CONT");
-    moved(running);
+    let said = moved(running);
+    // The sockets a and b forwarded to c closed when its lease lapsed: their seats moved at
+    // once, not when c woke (no game waits on a paused node past its lease and a few
+    // seconds).
+    assert!(said.stall_ms < 2_000 + 3_000, "{}", said.line);
     assert!(
         query_int(&db, "SELECT count(*) FROM events") > events,
         "the games went on"
@@ -449,4 +453,43 @@ async fn nodes_one_address_s_creations_an_hour_count_at_every_node() {
         let status = status_of(node.addr, "POST", "/api/players", "", &body).await;
         assert_eq!(status, *expected, "player {i} at {}", node.addr);
     }
+}
+
+/// A socket a node forwards counts against its client's sockets at that node: a client that
+/// holds its share there cannot open more by asking for another node's games.
+#[tokio::test]
+#[ignore = "several nodes on PostgreSQL: scripts/test-postgres runs it alone"]
+async fn nodes_a_forwarded_socket_counts_at_the_node_it_reached() {
+    use salpakan_server::client::Socket;
+    assert!(on_postgres(), "needs SALPAKAN_TEST_POSTGRES");
+    let db = database("nodes-forwarded-slots");
+    let limits = ["--connections-per-ip", "2"];
+    let (a, b) = (spawn_node(&db, "a", &limits), spawn_node(&db, "b", &limits));
+    let game_at = async |node: &Node| {
+        let (status, text) = salpakan_server::client::request(node.addr, "POST", "/api/games", "{}")
+            .await
+            .unwrap();
+        assert_eq!(status, 201, "{text}");
+        serde_json::from_str::<serde_json::Value>(&text).unwrap()["game"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let (at_a, at_b) = (game_at(&a).await, game_at(&b).await);
+    // The client's two spectator sockets at b, for b's own game.
+    let _held = [
+        Socket::connect(b.addr, &at_b, None).await.expect("the first at b"),
+        Socket::connect(b.addr, &at_b, None).await.expect("the second at b"),
+    ];
+    // A third at b, for a's game (forwarded to a, where the client holds none): refused at b.
+    let refused = Socket::connect(b.addr, &at_a, None)
+        .await
+        .err()
+        .expect("b counts the forwarded socket");
+    assert_eq!(
+        refused.body().map(|body| body.error.word()),
+        Some("too-many-connections")
+    );
+    // At a itself the client holds none: served.
+    let _at_a = Socket::connect(a.addr, &at_a, None).await.expect("a's own");
 }
