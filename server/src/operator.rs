@@ -107,21 +107,17 @@ async fn guard(request: axum::extract::Request, next: axum::middleware::Next) ->
 /// `localhost`, with or without a port.
 #[must_use]
 pub fn addressed(host: &str) -> bool {
-    let name = match host.strip_prefix('[') {
-        // [v6]:port
-        Some(rest) => {
-            return rest
-                .split(']')
-                .next()
-                .is_some_and(|ip| ip.parse::<std::net::Ipv6Addr>().is_ok());
-        }
-        None => host.rsplit_once(':').map_or(host, |(name, port)| {
-            if port.bytes().all(|b| b.is_ascii_digit()) {
-                name
-            } else {
-                host
-            }
-        }),
+    let port_ok = |port: &str| port.is_empty() || port.bytes().all(|b| b.is_ascii_digit());
+    // [v6] or [v6]:port
+    if let Some(rest) = host.strip_prefix('[') {
+        return rest.split_once(']').is_some_and(|(ip, after)| {
+            ip.parse::<std::net::Ipv6Addr>().is_ok()
+                && (after.is_empty() || after.strip_prefix(':').is_some_and(port_ok))
+        });
+    }
+    let name = match host.rsplit_once(':') {
+        Some((name, port)) if port_ok(port) => name,
+        _ => host,
     };
     name.eq_ignore_ascii_case("localhost") || name.parse::<std::net::IpAddr>().is_ok()
 }

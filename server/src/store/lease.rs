@@ -287,7 +287,11 @@ pub(super) fn owned(conn: &mut impl Sql, node: &str) -> Result<Vec<String>, Stor
 }
 
 /// The URLs of the nodes whose leases are valid, but `me`.
-pub(super) fn others(conn: &mut impl Sql, me: &str, alive: bool) -> Result<Vec<String>, StoreError> {
+pub(super) fn others(
+    conn: &mut impl Sql,
+    me: &str,
+    alive: bool,
+) -> Result<Vec<String>, StoreError> {
     let when = if alive { ">" } else { "<=" };
     conn.query(
         &format!("SELECT url FROM nodes WHERE until_ms {when} salpakan_now_ms() AND name <> ?1"),

@@ -56,7 +56,7 @@ pub enum StoreError {
     Sqlite(#[from] rusqlite::Error),
     /// PostgreSQL's error while connecting, reading or writing.
     #[cfg(feature = "nodes")]
-    #[error(transparent)]
+    #[error("{}", postgres_detail(.0))]
     Postgres(#[from] ::postgres::Error),
     /// A PostgreSQL database named to a server built without the feature `nodes`.
     #[error(
@@ -112,6 +112,19 @@ pub enum StoreError {
         /// What went wrong.
         reason: String,
     },
+}
+
+/// What PostgreSQL's error says: the server's code and message, or the client's error and
+/// its cause (the client's own text is only "db error").
+#[cfg(feature = "nodes")]
+fn postgres_detail(e: &::postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(db) => format!("PostgreSQL {}: {}", db.code().code(), db.message()),
+        None => match std::error::Error::source(e) {
+            Some(cause) => format!("PostgreSQL: {e}: {cause}"),
+            None => format!("PostgreSQL: {e}"),
+        },
+    }
 }
 
 impl StoreError {

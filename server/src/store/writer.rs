@@ -314,7 +314,7 @@ fn apply(
             let sql = format!(
                 "UPDATE games SET {seat}_token = ?2, seated_ms = COALESCE(?3, seated_ms),
                  {seat}_name = ?4, {seat}_ip = COALESCE(?5, {seat}_ip),
-                 rated = CASE WHEN ?6 IS NULL THEN rated ELSE 0 END,
+                 rated = CASE WHEN CAST(?6 AS TEXT) IS NULL THEN rated ELSE 0 END,
                  unrated = COALESCE(?6, unrated) WHERE id = ?1",
                 seat = side.word()
             );

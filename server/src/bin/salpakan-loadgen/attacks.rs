@@ -8,7 +8,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use salpakan::{Rules, Setup, Side};
-use salpakan_server::client::{ClientError, Frame, Received, Socket, post, request_from};
+use salpakan_server::client::{
+    ClientError, Frame, Received, Socket, post, request_as, request_from,
+};
 use salpakan_server::wire::{CreateReply, JoinReply, ServerMessage};
 use serde_json::json;
 
@@ -23,6 +25,12 @@ pub enum Attack {
     Idle,
     /// A seat reconnecting without pause.
     Reconnects,
+    /// A player joining and leaving a pool without pause (each wait's cost must end with
+    /// it; joins are bounded a minute).
+    PoolChurn,
+    /// 24 addresses holding every lobby socket they may and reopening each the server
+    /// closes, and 3 players of one address holding 9 seeks: neither locks nor hides.
+    LobbyLock,
     /// All of them at once.
     All,
 }
@@ -36,10 +44,13 @@ impl FromStr for Attack {
             "replayers" => Attack::Replayers,
             "idle" => Attack::Idle,
             "reconnects" => Attack::Reconnects,
+            "pool-churn" => Attack::PoolChurn,
+            "lobby-lock" => Attack::LobbyLock,
             "all" => Attack::All,
             other => {
                 return Err(format!(
-                    "--attack readers, replayers, idle, reconnects or all, not {other}"
+                    "--attack readers, replayers, idle, reconnects, pool-churn, lobby-lock or \
+                     all, not {other}"
                 ));
             }
         })
@@ -60,6 +71,8 @@ fn from(kind: Attack) -> Option<IpAddr> {
         Attack::Readers => 3,
         Attack::Replayers => 4,
         Attack::Reconnects | Attack::All => 5,
+        Attack::PoolChurn => 6,
+        Attack::LobbyLock => 7,
     };
     Some(IpAddr::from([127, 0, 0, last]))
 }
@@ -159,6 +172,36 @@ pub struct Done {
 pub struct Prepared {
     long: Vec<String>,
     waiting_seat: Option<(String, String)>,
+    /// The pool churner's key, and its player socket (held open: a pool entry needs one).
+    churner: Option<(String, Socket)>,
+    /// The seek holders' player sockets (their seeks stand while these are open).
+    _seekers: Vec<Socket>,
+}
+
+/// A player registered from `from` with its player socket open (welcomed).
+async fn player(
+    addr: SocketAddr,
+    from: Option<IpAddr>,
+    name: &str,
+) -> Result<(String, Socket), ClientError> {
+    let body = json!({"name": name}).to_string();
+    let (status, text) = request_from(from, addr, "POST", "/api/players", &body).await?;
+    if status != 201 {
+        return Err(ClientError::Refused { status, body: text });
+    }
+    let reply: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| ClientError::Game(e.to_string()))?;
+    let key = reply["key"].as_str().unwrap_or_default().to_owned();
+    let mut socket = Socket::open(from, addr, "/api/players/socket").await?;
+    socket
+        .send(&json!({"t": "auth", "key": key}).to_string())
+        .await?;
+    match socket.next().await {
+        Some(Frame::Text(text)) if text.contains("welcome") => Ok((key, socket)),
+        other => Err(ClientError::Game(format!(
+            "{name}: not welcomed: {other:?}"
+        ))),
+    }
 }
 
 /// Makes what `attack` works on.
@@ -177,7 +220,39 @@ pub async fn prepare(attack: Attack, addr: SocketAddr) -> Result<Prepared, Clien
         let created: CreateReply = post(addr, "/api/games", "{}").await?;
         waiting_seat = Some((created.game, created.token));
     }
-    Ok(Prepared { long, waiting_seat })
+    let churner = if attack.includes(Attack::PoolChurn) {
+        Some(player(addr, from(Attack::PoolChurn), "attack-churner").await?)
+    } else {
+        None
+    };
+    let mut seekers = Vec::new();
+    if attack.includes(Attack::LobbyLock) {
+        for i in 0..3 {
+            let (key, socket) =
+                player(addr, from(Attack::LobbyLock), &format!("attack-seeker-{i}")).await?;
+            for _ in 0..3 {
+                let (status, text) = request_as(
+                    from(Attack::LobbyLock),
+                    addr,
+                    "POST",
+                    "/api/seeks",
+                    "{}",
+                    Some(&key),
+                )
+                .await?;
+                if status != 201 {
+                    return Err(ClientError::Refused { status, body: text });
+                }
+            }
+            seekers.push(socket);
+        }
+    }
+    Ok(Prepared {
+        long,
+        waiting_seat,
+        churner,
+        _seekers: seekers,
+    })
 }
 
 /// Runs `attack` until `deadline`.
@@ -223,6 +298,17 @@ pub async fn run(
             deadline,
             Arc::clone(&done),
         )));
+    }
+    if let (true, Some((key, _))) = (attack.includes(Attack::PoolChurn), &prepared.churner) {
+        tasks.push(tokio::spawn(pool_churn(
+            addr,
+            key.clone(),
+            deadline,
+            Arc::clone(&done),
+        )));
+    }
+    if attack.includes(Attack::LobbyLock) {
+        tasks.push(tokio::spawn(lobby_lock(addr, deadline, Arc::clone(&done))));
     }
     for task in tasks {
         let _ = task.await;
@@ -344,5 +430,48 @@ async fn reconnects(
                 tokio::time::sleep(REFUSED_PAUSE).await;
             }
         }
+    }
+}
+
+async fn pool_churn(addr: SocketAddr, key: String, deadline: Instant, done: Arc<Done>) {
+    let from = from(Attack::PoolChurn);
+    let body = json!({"clock": {"initial_ms": 300_000, "increment_ms": 3_000}}).to_string();
+    while Instant::now() < deadline {
+        for (method, body) in [("POST", body.as_str()), ("DELETE", "")] {
+            let reply = request_as(from, addr, method, "/api/pool", body, Some(&key)).await;
+            let refused = !matches!(reply, Ok((202 | 204, _)));
+            count(&done, refused);
+            if refused {
+                tokio::time::sleep(REFUSED_PAUSE).await;
+            }
+        }
+    }
+}
+
+/// Lobby sockets from 24 addresses (127.0.1.1 …), each holding as many as the server lets
+/// it and opening again each one the server closes or refuses.
+async fn lobby_lock(addr: SocketAddr, deadline: Instant, done: Arc<Done>) {
+    let mut held: Vec<Socket> = Vec::new();
+    while Instant::now() < deadline {
+        for n in 1..=24u8 {
+            let from = Some(IpAddr::from([127, 0, 1, n]));
+            match Socket::open(from, addr, "/api/lobby/socket").await {
+                Ok(socket) => {
+                    count(&done, false);
+                    held.push(socket);
+                }
+                Err(_) => count(&done, true),
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        // Read what came; those closed are dropped, to be opened again.
+        let mut open = Vec::with_capacity(held.len());
+        for mut socket in held {
+            match tokio::time::timeout(Duration::from_millis(1), socket.next()).await {
+                Ok(Some(Frame::Close(_)) | None) => count(&done, true),
+                _ => open.push(socket),
+            }
+        }
+        held = open;
     }
 }

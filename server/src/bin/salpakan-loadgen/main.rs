@@ -10,7 +10,9 @@
 //! (`attacks.rs`): `readers` (8 clients reading a long finished game's summary and record
 //! without pause), `replayers` (30 spectators of long games asking for their whole history
 //! again and again), `idle` (connections from another address that send nothing, opened
-//! again as fast as they are closed), `reconnects` (a seat reconnecting without pause), or
+//! again as fast as they are closed), `reconnects` (a seat reconnecting without pause),
+//! `pool-churn` (a player joining and leaving a pool without pause), `lobby-lock` (24
+//! addresses holding every lobby socket they may, and one address's 9 standing seeks), or
 //! `all` of them at once.
 //!
 //! ```sh
@@ -77,7 +79,8 @@ salpakan-loadgen: concurrent games of random bots against a salpakan-server on l
   --spread       with several --url: each game is created at one node, joined at the next,
                  and its Black seat plays through that one (the nodes forward to the owner)
   --attack KIND  S seconds without, then S seconds beside an attack: readers, replayers,
-                 idle, reconnects or all; fails if the p99 round trip more than doubles (+5 ms)
+                 idle, reconnects, pool-churn, lobby-lock or all; fails if the p99 round trip
+                 more than doubles (+5 ms)
                  or a clock is overcharged by more than 50 ms
 ";
 
