@@ -23,7 +23,7 @@ mod writer;
 
 pub use backup::{Backup, backup};
 pub use lease::{LOBBY, Notice, Owner};
-pub use rows::{FinishedSeats, ListedRow, UnratedRow, Unreadable};
+pub use rows::{Finished, FinishedSeats, ListedRow, UnratedRow, Unreadable};
 pub use schema::{PG_VERSION, Upgrade, VERSION};
 
 use std::net::IpAddr;
@@ -741,23 +741,13 @@ impl Store {
         self.read(|done| ReadJob::EndedBefore(cut_ms, done)).await
     }
 
-    /// A finished game's summary and record as kept when it ended; `None` for a game not
-    /// over (or one that ended before they were kept).
+    /// A finished game as its row keeps it: its summary and record, and its seats' digests;
+    /// `None` for a game not over.
     ///
     /// # Errors
     /// The database's error.
-    pub async fn ending(&self, game: &str) -> Result<Option<Ending>, StoreError> {
-        self.read(|done| ReadJob::Ending(game.to_owned(), done))
-            .await
-    }
-
-    /// A finished game's seats (its token digests and invite's), read from its row; `None`
-    /// for a game not over.
-    ///
-    /// # Errors
-    /// The database's error.
-    pub async fn finished_seats(&self, game: &str) -> Result<Option<FinishedSeats>, StoreError> {
-        self.read(|done| ReadJob::FinishedSeats(game.to_owned(), done))
+    pub async fn finished(&self, game: &str) -> Result<Option<Finished>, StoreError> {
+        self.read(|done| ReadJob::Finished(game.to_owned(), done))
             .await
     }
 

@@ -9,19 +9,22 @@ use tokio::sync::oneshot;
 
 use super::lease::{self, Owner};
 use super::rows::{
-    FinishedSeats, ListedRow, UnratedRow, any_ended_before, ending, finished_seats, load,
-    player_games, rated_since, unrated,
+    Finished, ListedRow, UnratedRow, any_ended_before, finished, load, player_games, rated_since,
+    unrated,
 };
 use super::sql::Sql;
-use super::{Ending, PlayerRow, StoreError};
+use super::{PlayerRow, StoreError};
 use crate::room::Saved;
 
 /// A read for one of the readers.
 pub(super) enum ReadJob {
     /// A game as stored.
     Load(String, oneshot::Sender<Result<Option<Saved>, StoreError>>),
-    /// A finished game's kept summary and record.
-    Ending(String, oneshot::Sender<Result<Option<Ending>, StoreError>>),
+    /// A finished game's kept summary, record and seats.
+    Finished(
+        String,
+        oneshot::Sender<Result<Option<Finished>, StoreError>>,
+    ),
     /// Rated games a day of a pair and of its addresses.
     RatedSince {
         names: [String; 2],
@@ -32,11 +35,7 @@ pub(super) enum ReadJob {
     },
     /// The games asked rated but played unrated.
     Unrated(usize, oneshot::Sender<Result<Vec<UnratedRow>, StoreError>>),
-    /// A finished game's seats.
-    FinishedSeats(
-        String,
-        oneshot::Sender<Result<Option<FinishedSeats>, StoreError>>,
-    ),
+
     /// A page of a player's finished games: the name, the game to start before, the limit.
     PlayerGames {
         name: String,
@@ -102,8 +101,8 @@ fn serve(conn: &mut impl Sql, queue: &Mutex<mpsc::Receiver<ReadJob>>) {
             Ok(ReadJob::Load(game, done)) => {
                 let _ = done.send(load(conn, &game));
             }
-            Ok(ReadJob::Ending(game, done)) => {
-                let _ = done.send(ending(conn, &game));
+            Ok(ReadJob::Finished(game, done)) => {
+                let _ = done.send(finished(conn, &game));
             }
             Ok(ReadJob::RatedSince {
                 names,
@@ -117,9 +116,7 @@ fn serve(conn: &mut impl Sql, queue: &Mutex<mpsc::Receiver<ReadJob>>) {
             Ok(ReadJob::Unrated(limit, done)) => {
                 let _ = done.send(unrated(conn, limit));
             }
-            Ok(ReadJob::FinishedSeats(game, done)) => {
-                let _ = done.send(finished_seats(conn, &game));
-            }
+
             Ok(ReadJob::PlayerGames {
                 name,
                 before,

@@ -89,25 +89,18 @@ pub(super) fn load(conn: &mut impl Sql, game: &str) -> Result<Option<Saved>, Sto
     Ok(Some(saved))
 }
 
-/// A finished game's summary and record (no record for an aborted game), kept when it ended
-/// (`None` for a game not over, or one that ended before they were kept).
-pub(super) fn ending(conn: &mut impl Sql, game: &str) -> Result<Option<Ending>, StoreError> {
-    conn.query_one(
-        "SELECT summary, record FROM games
-         WHERE id = ?1 AND over = 1 AND summary IS NOT NULL",
-        &[game.into()],
-    )?
-    .map(|row| {
-        Ok(Ending {
-            summary: row.text(0)?,
-            record: row.opt_text(1)?,
-        })
-    })
-    .transpose()
+/// A finished game as its row keeps it: its summary and record (kept when it ended), and its
+/// seats (each seat's token digest and the invite's), read without loading the game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finished {
+    /// Its summary and record (no record for an aborted game); `None` for a game that ended
+    /// before they were kept.
+    pub ending: Option<Ending>,
+    /// Its seats, for refusing a wrong token or invite.
+    pub seats: FinishedSeats,
 }
 
-/// A finished game's seats as its row keeps them: each seat's token digest and the invite's,
-/// for refusing a wrong token or invite without loading the game.
+/// A finished game's seats as its row keeps them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FinishedSeats {
     /// Each seat's token's SHA-256 (`None` for a bot's seat).
@@ -116,20 +109,27 @@ pub struct FinishedSeats {
     pub invite: Option<String>,
 }
 
-/// The seats of finished game `game`; `None` for a game not over, or none.
-pub(super) fn finished_seats(
-    conn: &mut impl Sql,
-    game: &str,
-) -> Result<Option<FinishedSeats>, StoreError> {
+/// Finished game `game`; `None` for a game not over, or none (or a quarantined one).
+pub(super) fn finished(conn: &mut impl Sql, game: &str) -> Result<Option<Finished>, StoreError> {
     conn.query_one(
-        "SELECT white_token, black_token, invite FROM games
+        "SELECT summary, record, white_token, black_token, invite FROM games
          WHERE id = ?1 AND over = 1 AND quarantined IS NULL",
         &[game.into()],
     )?
     .map(|row| {
-        Ok(FinishedSeats {
-            tokens: [row.opt_text(0)?, row.opt_text(1)?],
-            invite: row.opt_text(2)?,
+        let ending = match row.opt_text(0)? {
+            Some(summary) => Some(Ending {
+                summary,
+                record: row.opt_text(1)?,
+            }),
+            None => None,
+        };
+        Ok(Finished {
+            ending,
+            seats: FinishedSeats {
+                tokens: [row.opt_text(2)?, row.opt_text(3)?],
+                invite: row.opt_text(4)?,
+            },
         })
     })
     .transpose()

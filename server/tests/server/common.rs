@@ -516,6 +516,30 @@ pub async fn as_player(
     )
 }
 
+/// A request from 127.0.0.`last` (another client to the per-address limits), as the player
+/// whose key is `key` if given: its status and its JSON (or its text as a string).
+pub async fn from_address(
+    server: &Server,
+    (last, key): (u8, Option<&str>),
+    method: &str,
+    path: &str,
+    body: &Value,
+) -> (u16, Value) {
+    let from = Some(std::net::IpAddr::from([127, 0, 0, last]));
+    let body = if body.is_null() {
+        String::new()
+    } else {
+        body.to_string()
+    };
+    let (status, text) = request_as(from, server.addr, method, path, &body, key)
+        .await
+        .expect("an HTTP reply");
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
+
 /// Registers `name`; its key.
 pub async fn register(server: &Server, name: &str) -> String {
     let (status, reply) =

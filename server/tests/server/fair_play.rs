@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use crate::common::{as_player, database, player_sockets, register_all, start_on};
+use crate::common::{as_player, database, from_address, player_sockets, register_all, start_on};
 use crate::history::{End, play};
 
 async fn profile(server: &crate::common::Server, name: &str) -> Value {
@@ -82,30 +82,6 @@ async fn a_game_ended_early_moves_nothing_and_early_quitters_wait() {
     server.stop().await;
 }
 
-/// A request from `from` (a loopback address: another client) as the player of `key`.
-async fn from(
-    server: &crate::common::Server,
-    (key, last): (Option<&str>, u8),
-    method: &str,
-    path: &str,
-    body: &Value,
-) -> (u16, Value) {
-    let from = Some(std::net::IpAddr::from([127, 0, 0, last]));
-    let body = if body.is_null() {
-        String::new()
-    } else {
-        body.to_string()
-    };
-    let (status, text) =
-        salpakan_server::client::request_as(from, server.addr, method, path, &body, key)
-            .await
-            .expect("a reply");
-    (
-        status,
-        serde_json::from_str(&text).unwrap_or(Value::String(text)),
-    )
-}
-
 /// A rated game made by the player of `white` and joined by that of `black` (each a key and
 /// the last byte of its loopback address): its id, and whether it is played rated.
 async fn rated_game(
@@ -114,9 +90,9 @@ async fn rated_game(
     black: (&str, u8),
 ) -> (String, bool) {
     let body = json!({"rated": true, "side": "white"});
-    let (status, made) = from(
+    let (status, made) = from_address(
         server,
-        (Some(white.0), white.1),
+        (white.1, Some(white.0)),
         "POST",
         "/api/games",
         &body,
@@ -126,7 +102,8 @@ async fn rated_game(
     let id = made["game"].as_str().unwrap().to_owned();
     let join = format!("/api/games/{id}/join");
     let invite = json!({"invite": made["invite"]});
-    let (status, joined) = from(server, (Some(black.0), black.1), "POST", &join, &invite).await;
+    let (status, joined) =
+        from_address(server, (black.1, Some(black.0)), "POST", &join, &invite).await;
     assert_eq!(status, 200, "{joined}");
     let (_, summary) = server.summary(&id).await;
     (id, summary["rated"].as_bool().unwrap())
@@ -164,7 +141,7 @@ async fn rated_games_are_bounded_by_address_pair_and_day_and_shown_to_the_operat
     let sockets = player_sockets(&server, &[fay.to_owned(), gus.to_owned()]).await;
     let pool = json!({"rated": true});
     for key in [fay, gus] {
-        let (status, _) = from(&server, (Some(key), 6), "POST", "/api/pool", &pool).await;
+        let (status, _) = from_address(&server, (6, Some(key)), "POST", "/api/pool", &pool).await;
         assert_eq!(status, 202);
     }
     let mut sockets = sockets;
@@ -205,13 +182,13 @@ async fn a_rematch_counts_against_its_players_games_an_hour() {
     .await;
     // A game made at 127.0.0.7 and joined from 127.0.0.8: one of 127.0.0.7's two an hour.
     let body = json!({"side": "white", "first": "white"});
-    let (status, made) = from(&server, (None, 7), "POST", "/api/games", &body).await;
+    let (status, made) = from_address(&server, (7, None), "POST", "/api/games", &body).await;
     assert_eq!(status, 201, "{made}");
     let id = made["game"].as_str().unwrap().to_owned();
     let invite = json!({"invite": made["invite"]});
-    let (status, joined) = from(
+    let (status, joined) = from_address(
         &server,
-        (None, 8),
+        (8, None),
         "POST",
         &format!("/api/games/{id}/join"),
         &invite,

@@ -8,8 +8,8 @@ use salpakan_server::client::request_as;
 use serde_json::{Value, json};
 
 use crate::common::{
-    as_player, database, player_socket, player_sockets, quiet_for, random_game, register,
-    register_all, socket, start, start_on,
+    as_player, database, from_address, player_socket, player_sockets, quiet_for, random_game,
+    register, register_all, socket, start, start_on,
 };
 
 #[tokio::test]
@@ -574,11 +574,9 @@ async fn a_pool_wait_costs_nothing_once_it_ends_and_joins_are_counted() {
     let keys = register_all(&server, ["ana", "ben", "cruz"]).await;
     let _sockets = player_sockets(&server, &keys).await;
     let join = async |key: &str, from: [u8; 4]| {
-        let from = Some(std::net::IpAddr::from(from));
-        let (status, text) = request_as(from, server.addr, "POST", "/api/pool", "{}", Some(key))
-            .await
-            .unwrap();
-        let reply: Value = serde_json::from_str(&text).unwrap();
+        let body = json!({});
+        let (status, reply) =
+            from_address(&server, (from[3], Some(key)), "POST", "/api/pool", &body).await;
         (status, reply["error"].as_str().unwrap_or("").to_owned())
     };
     let ok = (202, String::new());

@@ -208,8 +208,11 @@ pub async fn watch(
             }
         }));
     }
-    let from = client_address(29_999);
-    let probe = player(addr, from, "load-probe").await?;
+    // A probe of its own each phase (a run beside an attack watches twice, on one server).
+    static PROBES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = PROBES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let from = client_address(29_999 - n);
+    let probe = player(addr, from, &format!("load-probe-{n}")).await?;
     while Instant::now() < deadline {
         let body = json!({"rules": {"move_limit": MOVE_LIMIT}});
         let at = Instant::now();

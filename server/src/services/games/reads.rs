@@ -65,7 +65,7 @@ impl Games {
         if !plausible_id(id) || self.held(id).is_some() {
             return Ok(None);
         }
-        Ok(self.store.ending(id).await?)
+        Ok(self.store.finished(id).await?.and_then(|f| f.ending))
     }
 
     /// Whether a socket for `to` may open, from `ip`: a seat's within its own sockets and
@@ -151,7 +151,8 @@ impl Games {
         if !plausible_id(id) || self.held(id).is_some() {
             return None;
         }
-        self.store.finished_seats(id).await.ok().flatten()
+        let finished = self.store.finished(id).await.ok().flatten();
+        finished.map(|f| f.seats)
     }
 }
 
