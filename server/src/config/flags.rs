@@ -317,7 +317,7 @@ pub(super) const FLAGS: &[Flag] = &[
     ),
     number!(
         "--requests-per-minute",
-        "HTTP requests per client address a minute",
+        "API requests per client address a minute",
         limits.requests_per_minute
     ),
     number!(

@@ -87,21 +87,22 @@ pub fn router(services: Arc<Services>) -> Router {
         .route("/api", any(no_route))
         .route("/api/{*rest}", any(no_route))
         .method_not_allowed_fallback(method_not_allowed)
-        .layer(DefaultBodyLimit::max(BODY_LIMIT));
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .route_layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&services),
+            limit_requests,
+        ));
     let router = match services.config.static_dir.clone() {
         Some(dir) => api.fallback_service(ServeDir::new(dir)),
         None => api.fallback(no_page),
     };
-    router
-        .layer(axum::middleware::from_fn_with_state(
-            Arc::clone(&services),
-            limit_requests,
-        ))
-        .with_state(services)
+    router.with_state(services)
 }
 
-/// Every request counts against its client address's requests a minute: past them, 429
-/// `rate-limited` before any work (a request another node forwards counts at both nodes).
+/// Every API request counts against its client address's requests a minute: past them, 429
+/// `rate-limited` before any work (a request another node forwards counts at both nodes). The
+/// page's files are not counted: a page's load is a few dozen of them, and each is a file
+/// read with no other work.
 async fn limit_requests(
     State(services): State<Arc<Services>>,
     request: axum::extract::Request,
