@@ -39,7 +39,10 @@ async fn profile(
     State(services): State<Arc<Services>>,
     Path(name): Path<String>,
 ) -> Result<Response, ApiError> {
-    Ok(json(StatusCode::OK, &services.players.profile(&name)?))
+    Ok(json(
+        StatusCode::OK,
+        &services.players.profile(&name).await?,
+    ))
 }
 
 async fn games(

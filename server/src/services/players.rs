@@ -12,10 +12,11 @@ use thiserror::Error;
 use super::quotas::{QuotaError, Quotas};
 use crate::rating;
 use crate::secret::{self, Entropy, TOKEN_BYTES};
-use crate::store::{ListedRow, PlayerRow, Store, StoreError, Write};
+use crate::store::{ListedRow, PlayerRow, RatingsOf, Store, StoreError, Write};
 use crate::wire::{
-    BOT_PREFIX, Bots, GAMES_LISTED, GameList, Listed, MAX_GAMES_LISTED, Names, Profile,
-    RegisterReply, RegisterRequest, StatusWords, skeleton, valid_name,
+    BOT_PREFIX, Bots, Change, Changes, GAMES_LISTED, GameList, HISTORY_SHOWN, Listed,
+    MAX_GAMES_LISTED, Names, Profile, Rated, RegisterReply, RegisterRequest, StatusWords, skeleton,
+    valid_name,
 };
 
 /// Why a request about players was refused.
@@ -208,21 +209,41 @@ impl Players {
     ///
     /// # Errors
     /// [`PlayerError::NotFound`] for an unknown name.
-    pub fn profile(&self, name: &str) -> Result<Profile, PlayerError> {
-        let rows = self.rows();
-        let row = rows.get(name).ok_or(PlayerError::NotFound)?;
-        Ok(Profile {
-            name: row.name.clone(),
-            bot: row.bot,
-            rating: rating::rounded(row.rating),
-            rd: rating::rounded(row.rd),
-            provisional: rating::provisional(row.rd),
-            title: rating::title(row.rating, row.rd).to_owned(),
-            games: row.games,
-            won: row.won,
-            lost: row.lost,
-            drawn: row.drawn,
-        })
+    pub async fn profile(&self, name: &str) -> Result<Profile, PlayerError> {
+        let mut profile = {
+            let rows = self.rows();
+            let row = rows.get(name).ok_or(PlayerError::NotFound)?;
+            Profile {
+                name: row.name.clone(),
+                bot: row.bot,
+                rating: rating::rounded(row.rating),
+                rd: rating::rounded(row.rd),
+                provisional: rating::provisional(row.rd),
+                title: rating::title(row.rating, row.rd).to_owned(),
+                games: row.games,
+                won: row.won,
+                lost: row.lost,
+                drawn: row.drawn,
+                history: Vec::new(),
+            }
+        };
+        let of = RatingsOf::Player {
+            name: profile.name.clone(),
+            limit: HISTORY_SHOWN,
+        };
+        profile.history = self
+            .store
+            .rating_changes(of)
+            .await?
+            .into_iter()
+            .map(|change| Rated {
+                game: change.game,
+                before: rating::rounded(change.before),
+                after: rating::rounded(change.after),
+                ended_ms: change.ended_ms,
+            })
+            .collect();
+        Ok(profile)
     }
 
     /// `f` of the row of the player named `name` (in any case), if there is one.
@@ -304,7 +325,27 @@ impl Players {
             .player_games(&name, before, (limit, own))
             .await?
             .ok_or_else(|| PlayerError::BadBefore(name.clone()))?;
-        let games = rows.into_iter().filter_map(listed).collect();
+        let mut games: Vec<Listed> = rows.into_iter().filter_map(listed).collect();
+        let rated: Vec<String> = games
+            .iter()
+            .filter(|g| g.rated)
+            .map(|g| g.game.clone())
+            .collect();
+        let changes = self.store.rating_changes(RatingsOf::Games(rated)).await?;
+        for game in &mut games {
+            for change in changes.iter().filter(|c| c.game == game.game) {
+                let shown = Change {
+                    before: rating::rounded(change.before),
+                    after: rating::rounded(change.after),
+                };
+                let seats = game.ratings.get_or_insert_with(Changes::default);
+                if game.names.white.as_deref() == Some(change.name.as_str()) {
+                    seats.white = Some(shown);
+                } else if game.names.black.as_deref() == Some(change.name.as_str()) {
+                    seats.black = Some(shown);
+                }
+            }
+        }
         Ok(GameList { games })
     }
 }
@@ -336,6 +377,7 @@ fn listed(row: ListedRow) -> Option<Listed> {
         },
         status: kept.status,
         rated: kept.rated,
+        ratings: None,
         plies: kept.ply,
         ended_ms: row.ended_ms,
     })

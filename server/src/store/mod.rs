@@ -23,7 +23,9 @@ mod writer;
 
 pub use backup::{Backup, backup};
 pub use lease::{LOBBY, Notice, Owner};
-pub use rows::{Finished, FinishedSeats, ListedRow, UnratedRow, Unreadable};
+pub use rows::{
+    Finished, FinishedSeats, ListedRow, RatingChange, RatingsOf, UnratedRow, Unreadable,
+};
 pub use schema::{PG_VERSION, Upgrade, VERSION};
 
 use std::net::IpAddr;
@@ -771,6 +773,14 @@ impl Store {
             done,
         })
         .await
+    }
+
+    /// Rating changes: a player's newest, or every change some games made.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub async fn rating_changes(&self, of: RatingsOf) -> Result<Vec<RatingChange>, StoreError> {
+        self.read(|done| ReadJob::Ratings(of, done)).await
     }
 
     /// The games asked rated but played unrated, newest first, at most `limit`.

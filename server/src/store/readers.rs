@@ -9,8 +9,8 @@ use tokio::sync::oneshot;
 
 use super::lease::{self, Owner};
 use super::rows::{
-    Finished, ListedRow, UnratedRow, any_ended_before, finished, load, player_games, rated_since,
-    unrated,
+    Finished, ListedRow, RatingChange, RatingsOf, UnratedRow, any_ended_before, finished, load,
+    player_games, rated_since, rating_changes, unrated,
 };
 use super::sql::Sql;
 use super::{PlayerRow, StoreError};
@@ -33,6 +33,11 @@ pub(super) enum ReadJob {
         not: String,
         done: oneshot::Sender<Result<(u64, [u64; 2]), StoreError>>,
     },
+    /// Rating changes: a player's newest, or some games'.
+    Ratings(
+        RatingsOf,
+        oneshot::Sender<Result<Vec<RatingChange>, StoreError>>,
+    ),
     /// The games asked rated but played unrated.
     Unrated(usize, oneshot::Sender<Result<Vec<UnratedRow>, StoreError>>),
 
@@ -112,6 +117,9 @@ fn serve(conn: &mut impl Sql, queue: &Mutex<mpsc::Receiver<ReadJob>>) {
                 done,
             }) => {
                 let _ = done.send(rated_since(conn, (&names, &ips), since_ms, &not));
+            }
+            Ok(ReadJob::Ratings(of, done)) => {
+                let _ = done.send(rating_changes(conn, of));
             }
             Ok(ReadJob::Unrated(limit, done)) => {
                 let _ = done.send(unrated(conn, limit));

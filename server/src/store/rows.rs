@@ -3,7 +3,7 @@
 
 use salpakan::{Rules, Side};
 
-use super::sql::{Row, Sql};
+use super::sql::{Row, Sql, Value};
 use super::{Ending, PlayerRow, StoreError};
 use crate::clock::ClockSettings;
 use crate::room::{Event, Player, Saved, Spec};
@@ -209,6 +209,71 @@ pub struct UnratedRow {
     pub created_ms: u64,
     /// White's and Black's addresses, while kept.
     pub ips: [Option<String>; 2],
+}
+
+/// A rated game's change of one player's rating, as `rating_history` keeps it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct RatingChange {
+    /// The game.
+    pub game: String,
+    /// The player.
+    pub name: String,
+    /// Its rating before the game (unrounded).
+    pub before: f64,
+    /// Its rating after it.
+    pub after: f64,
+    /// When the game ended, in milliseconds since the Unix epoch.
+    pub ended_ms: u64,
+}
+
+fn rating_change(row: &Row) -> Result<RatingChange, StoreError> {
+    Ok(RatingChange {
+        game: row.text(0)?,
+        name: row.text(1)?,
+        before: row.real(2)?,
+        after: row.real(3)?,
+        ended_ms: row.int(4)? as u64,
+    })
+}
+
+/// The rating changes of player `name` (its `limit` newest, newest first), or, with
+/// `games`, every change those games made (a page of a list).
+pub(super) fn rating_changes(
+    conn: &mut impl Sql,
+    of: RatingsOf,
+) -> Result<Vec<RatingChange>, StoreError> {
+    const COLUMNS: &str =
+        "SELECT game, name, rating_before, rating_after, ended_ms FROM rating_history";
+    let rows = match of {
+        RatingsOf::Player { name, limit } => conn.query(
+            &format!("{COLUMNS} WHERE name = ?1 ORDER BY ended_ms DESC, game DESC LIMIT {limit}"),
+            &[name.into()],
+        )?,
+        RatingsOf::Games(games) if games.is_empty() => Vec::new(),
+        RatingsOf::Games(games) => {
+            let marks: Vec<String> = (1..=games.len()).map(|i| format!("?{i}")).collect();
+            let values: Vec<Value> = games.iter().map(Value::from).collect();
+            conn.query(
+                &format!("{COLUMNS} WHERE game IN ({})", marks.join(", ")),
+                &values,
+            )?
+        }
+    };
+    rows.iter().map(rating_change).collect()
+}
+
+/// Whose rating changes to read: one player's newest, or those of some games.
+#[derive(Debug, Clone)]
+pub enum RatingsOf {
+    /// Player `name`'s `limit` newest.
+    Player {
+        /// The player.
+        name: String,
+        /// How many.
+        limit: usize,
+    },
+    /// Every change these games made.
+    Games(Vec<String>),
 }
 
 /// One finished game of a player's list, as its row keeps it.

@@ -11,7 +11,7 @@ pub(super) type Step = fn(&Connection) -> rusqlite::Result<()>;
 
 /// The steps, in order: step `i` brings a database to version `i + 1`. A new layout is a
 /// step added at the end, never a change to one already released.
-pub(super) const STEPS: &[Step] = &[baseline, fair_play];
+pub(super) const STEPS: &[Step] = &[baseline, fair_play, rating_history];
 
 /// The schema version this binary writes.
 pub const VERSION: u32 = STEPS.len() as u32;
@@ -44,6 +44,25 @@ fn fair_play(conn: &Connection) -> rusqlite::Result<()> {
     }
     Ok(())
 }
+
+/// Version 3: each rated game's rating change for each of its players, written in the
+/// transaction that ends the game (a profile's history, a list's changes).
+fn rating_history(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch(RATING_HISTORY)
+}
+
+/// The table version 3 adds, the same on both databases.
+const RATING_HISTORY: &str = "
+CREATE TABLE rating_history (
+    game TEXT NOT NULL,
+    name TEXT NOT NULL,
+    rating_before DOUBLE PRECISION NOT NULL,
+    rating_after DOUBLE PRECISION NOT NULL,
+    ended_ms BIGINT NOT NULL,
+    PRIMARY KEY (game, name)
+);
+CREATE INDEX rating_history_by_player ON rating_history (name, ended_ms);
+";
 
 /// The columns version 2 adds, the same on both databases (SQLite reads `BIGINT` as an
 /// integer).
@@ -264,6 +283,7 @@ const PG_STEPS: &[&[&str]] = &[
     &[PG_BASELINE],
     &[super::lease::PG_NODES],
     &[FAIR_PLAY_COLUMNS, PG_SKELETONS, FAIR_PLAY_INDEXES],
+    &[RATING_HISTORY],
 ];
 
 /// Version 3 on PostgreSQL (SQLite's 2, [`fair_play`]) folds the names already there in SQL.
@@ -461,7 +481,10 @@ mod tests {
         .unwrap();
         assert_eq!(
             upgrade(&mut conn, STEPS).unwrap(),
-            Upgrade::Done { from: 1, to: 2 }
+            Upgrade::Done {
+                from: 1,
+                to: VERSION
+            }
         );
         let (skeleton, listed): (String, i64) = conn
             .query_row(

@@ -399,7 +399,7 @@ fn apply(
                         ended.unrated.into(),
                     ],
                 )?;
-                count_results(conn, ended, committed)?;
+                count_results(conn, (game, ended), committed)?;
                 for name in &ended.strikes {
                     committed.players.push(strike(conn, name, ended.ended_ms)?);
                 }
@@ -421,12 +421,13 @@ fn apply(
 }
 
 /// Counts a finished game's results in its players' rows and, for a rated game, moves both
-/// ratings by Glicko-2 from the rows' values before it (rows locked on PostgreSQL, where
+/// ratings by Glicko-2 from the rows' values before it (each change kept in
+/// `rating_history`) (rows locked on PostgreSQL, where
 /// another server may end another game of the same player at once); notes the rows as they
 /// end up.
 fn count_results(
     conn: &mut impl Sql,
-    ended: &Ended,
+    (game, ended): (&str, &Ended),
     committed: &mut Committed,
 ) -> Result<(), StoreError> {
     for (name, result) in &ended.results {
@@ -466,6 +467,19 @@ fn count_results(
             GameResult::Lost => 0.0,
         };
         let (a, b) = Glicko::game(glicko(first), glicko(second), score);
+        for (row, after) in [(&*first, a), (&*second, b)] {
+            conn.execute(
+                "INSERT INTO rating_history (game, name, rating_before, rating_after, ended_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                &[
+                    game.into(),
+                    (&row.name).into(),
+                    row.rating.into(),
+                    after.rating.into(),
+                    ended.ended_ms.into(),
+                ],
+            )?;
+        }
         for (row, after) in [(first, a), (second, b)] {
             conn.execute(
                 "UPDATE players SET rating = ?2, rd = ?3, volatility = ?4 WHERE name = ?1",

@@ -24,9 +24,10 @@ pub use close::CloseCode;
 pub use messages::{ClientMessage, ServerMessage};
 pub use players::Lobby as LobbyWords;
 pub use players::{
-    BOT_PREFIX, Bots, GAMES_LISTED, GameList, LEADERBOARD_SIZE, Leaderboard, Listed, LobbyMessage,
-    MAX_GAMES_LISTED, Names, PlayerClientMessage, PoolReply, PoolRequest, Profile, Ranked,
-    RegisterReply, RegisterRequest, SeekReply, SeekRequest, SeekWords, skeleton, valid_name,
+    BOT_PREFIX, Bots, Change, Changes, GAMES_LISTED, GameList, HISTORY_SHOWN, LEADERBOARD_SIZE,
+    Leaderboard, Listed, LobbyMessage, MAX_GAMES_LISTED, Names, PlayerClientMessage, PoolReply,
+    PoolRequest, Profile, Ranked, Rated, RegisterReply, RegisterRequest, SeekReply, SeekRequest,
+    SeekWords, skeleton, valid_name,
 };
 pub use refusal::{Code, Refusal};
 pub use replay::{ChallengeWords, LuckBySide, LuckWords, ReplayReply};

@@ -46,6 +46,42 @@ pub struct Profile {
     pub lost: u64,
     /// Drawn.
     pub drawn: u64,
+    /// Its rated games' changes, newest first (at most [`HISTORY_SHOWN`]).
+    pub history: Vec<Rated>,
+}
+
+/// The rated games a profile shows.
+pub const HISTORY_SHOWN: usize = 10;
+
+/// One rated game's change of a player's rating, rounded as ratings are shown.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rated {
+    /// The game.
+    pub game: String,
+    /// The rating before it.
+    pub before: i64,
+    /// The rating after it.
+    pub after: i64,
+    /// When it ended, in milliseconds since the Unix epoch.
+    pub ended_ms: u64,
+}
+
+/// Each seat's rating before and after a rated game (`null` for a game rated for nobody).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Change {
+    /// Before.
+    pub before: i64,
+    /// After.
+    pub after: i64,
+}
+
+/// A rated game's changes, by seat.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Changes {
+    /// White's.
+    pub white: Option<Change>,
+    /// Black's.
+    pub black: Option<Change>,
 }
 
 /// One finished game in `GET /api/players/{name}/games`.
@@ -61,6 +97,8 @@ pub struct Listed {
     pub status: super::StatusWords,
     /// Whether it was rated.
     pub rated: bool,
+    /// Each seat's rating before and after it, for a rated game (`null` otherwise).
+    pub ratings: Option<Changes>,
     /// The plies played.
     pub plies: u64,
     /// When it ended, in milliseconds since the Unix epoch.

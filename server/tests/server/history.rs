@@ -118,6 +118,21 @@ async fn ratings_move_by_glicko_2_and_each_player_lists_its_finished_games() {
     assert_eq!(profile_of(&server, "ana").await, shown(a1));
     assert_eq!(profile_of(&server, "BEN").await, shown(b1));
     assert_eq!(shown(a1), (1662, 290), "a new player's first win");
+    // Each player's rating history, and the game's entry in the lists: before and after.
+    let (_, list) = get(&server, "/api/players/ana/games").await;
+    assert_eq!(
+        list["games"][0]["ratings"],
+        json!({"white": {"before": 1500, "after": 1662}, "black": {"before": 1500, "after": shown(b1).0}})
+    );
+    let (_, profile) = get(&server, "/api/players/ben").await;
+    assert_eq!(profile["history"][0]["game"], first.as_str());
+    assert_eq!(
+        (
+            &profile["history"][0]["before"],
+            &profile["history"][0]["after"]
+        ),
+        (&json!(1500), &json!(shown(b1).0))
+    );
     // Ben and Ana draw (Ben White): each from its values after the first game.
     let second = play(&server, &ben, &ana, true, End::Draw).await;
     let (b2, a2) = Glicko::game(b1, a1, 0.5);
@@ -147,6 +162,23 @@ async fn ratings_move_by_glicko_2_and_each_player_lists_its_finished_games() {
     assert_eq!(
         (newest["rated"].as_bool(), newest["plies"].as_u64()),
         (Some(false), Some(PLAYED as u64))
+    );
+    assert_eq!(
+        newest["ratings"],
+        Value::Null,
+        "an unrated game changed no rating"
+    );
+    let (_, profile) = get(&server, "/api/players/ana").await;
+    let history: Vec<&str> = profile["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["game"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        history,
+        [second.as_str(), first.as_str()],
+        "the rated games, newest first"
     );
     assert!(newest["ended_ms"].as_u64().unwrap() >= list["games"][1]["ended_ms"].as_u64().unwrap());
     assert_eq!(list["games"][1]["status"]["reason"], "agreement");

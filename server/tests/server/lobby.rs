@@ -54,7 +54,7 @@ async fn names_keys_and_profiles() {
     assert_eq!(
         profile,
         json!({"name": "Maria_S", "bot": false, "rating": 1500, "rd": 350, "provisional": true,
-               "title": "Recruit", "games": 0, "won": 0, "lost": 0, "drawn": 0})
+               "title": "Recruit", "games": 0, "won": 0, "lost": 0, "drawn": 0, "history": []})
     );
     for bot in [
         "bot-random",
