@@ -153,7 +153,7 @@ pub(super) const FLAGS: &[Flag] = &[
     value(
         "--static",
         "DIR",
-        "serve the page's files from DIR at /",
+        "serve the page's files from DIR at / (FILE.br or FILE.gz beside FILE, if there, to clients that take it)",
         |c, _, v| {
             c.static_dir = Some(PathBuf::from(v));
             Ok(())

@@ -93,7 +93,9 @@ pub fn router(services: Arc<Services>) -> Router {
             limit_requests,
         ));
     let router = match services.config.static_dir.clone() {
-        Some(dir) => api.fallback_service(ServeDir::new(dir)),
+        Some(dir) => {
+            api.fallback_service(ServeDir::new(dir).precompressed_br().precompressed_gzip())
+        }
         None => api.fallback(no_page),
     };
     router.with_state(services)

@@ -158,6 +158,7 @@ impl Room {
             setup_left_ms: self.setup_left(now),
             names: self.names(),
             rated: self.spec.rated,
+            bots: self.bots(),
         }
     }
 

@@ -617,9 +617,14 @@ impl Lobby {
                 }
             }
         };
+        let bot_after_ms = self
+            .config
+            .limits
+            .pool_bot_after
+            .map(|after| u64::try_from(after.as_millis()).unwrap_or(u64::MAX));
         let Some(partner) = partner else {
             self.waits.notify_one();
-            return Ok(PoolReply { pool });
+            return Ok(PoolReply { pool, bot_after_ms });
         };
         // Unlisted if either asked for it.
         let mut agreed = partner.settings;
@@ -646,7 +651,7 @@ impl Lobby {
                 token: seat.token,
             },
         );
-        Ok(PoolReply { pool })
+        Ok(PoolReply { pool, bot_after_ms })
     }
 
     /// One pool join of the player `folded` at `ip`, at `now`: within the player's joins a

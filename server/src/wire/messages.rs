@@ -5,7 +5,7 @@ use salpakan::Square;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    AbortReason, ClockWords, Code, MoveText, Names, OutcomeWord, Phase, Presence, RulesWords,
+    AbortReason, Bots, ClockWords, Code, MoveText, Names, OutcomeWord, Phase, Presence, RulesWords,
     SideWord, StatusWords, ViewWords,
 };
 
@@ -101,6 +101,8 @@ pub enum ServerMessage {
         names: Names,
         /// Whether the game is rated.
         rated: bool,
+        /// Whether each seat's player is a bot (an addition).
+        bots: Bots,
     },
     /// A side's formation was accepted (nothing of it is shown).
     Ready {

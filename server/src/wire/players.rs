@@ -236,6 +236,9 @@ pub struct PoolReply {
     /// The pool, as `"5+3"` (minutes and seconds of increment) or `"untimed"`, with
     /// `" rated"` for a rated pool.
     pub pool: String,
+    /// How long until a server bot takes the other seat if nobody comes, in milliseconds
+    /// (`null`: the server never seats one) (an addition).
+    pub bot_after_ms: Option<u64>,
 }
 
 /// A frame from a client on the player socket.

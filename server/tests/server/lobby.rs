@@ -262,9 +262,15 @@ async fn the_pool_pairs_only_within_a_clock() {
     let blitz = json!({"clock": {"initial_ms": 300000, "increment_ms": 3000}});
     let rapid = json!({"clock": {"initial_ms": 600000, "increment_ms": 0}});
     let (status, reply) = as_player(&server, Some(&keys[0]), "POST", "/api/pool", &blitz).await;
-    assert_eq!((status, reply), (202, json!({"pool": "5+3"})));
+    assert_eq!(
+        (status, reply),
+        (202, json!({"pool": "5+3", "bot_after_ms": 30000}))
+    );
     let (status, reply) = as_player(&server, Some(&keys[1]), "POST", "/api/pool", &rapid).await;
-    assert_eq!((status, reply), (202, json!({"pool": "10+0"})));
+    assert_eq!(
+        (status, reply),
+        (202, json!({"pool": "10+0", "bot_after_ms": 30000}))
+    );
     assert!(
         quiet_for(&mut sockets[0], 200).await,
         "nobody to pair with yet"

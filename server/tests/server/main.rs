@@ -13,6 +13,7 @@ mod lobby;
 mod nodes;
 mod noninterference;
 mod operations;
+mod pages;
 mod pauses;
 mod play;
 mod reconnect;

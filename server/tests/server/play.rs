@@ -129,6 +129,11 @@ async fn bot_seats_play_with_their_own_knowledge_to_the_end() {
         let body = json!({"side": "white", "opponent": opponent, "first": "black"});
         let (id, mut seat, state) = against_a_bot(&server, &body).await;
         assert_eq!(state["presence"]["black"], true);
+        assert_eq!(
+            state["bots"],
+            json!({"white": false, "black": true}),
+            "{opponent}: the state says which seat a bot holds"
+        );
         let own = Setup::random(Side::White, Rules::default(), 99);
         seat.send(&json!({"t": "setup", "cells": cells(&own)}))
             .await;
