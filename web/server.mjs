@@ -13,6 +13,8 @@ const types = {
   ".ts": "text/plain; charset=utf-8",
   ".json": "application/json",
   ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".webmanifest": "application/manifest+json",
 };
 
 export function serve(port = Number(process.env.PORT ?? 8080)) {

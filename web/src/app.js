@@ -12,10 +12,38 @@ import { leaderboardScreen } from "./screens/leaderboard.js";
 import { lobbyScreen } from "./screens/lobby.js";
 import { profileScreen } from "./screens/profile.js";
 import { replayScreen } from "./screens/replay.js";
-import { translate } from "./words.js";
+import { LANGUAGES, preferredLanguage, setLanguage, translate } from "./words.js";
 import "./arbiter.js";
 
-translate();
+// The page's language: as picked on this device, or as the browser asks; the ranks' names in
+// Filipino only if picked.
+const LANGUAGE_KEY = "salpakan-language";
+const RANKS_KEY = "salpakan-filipino-ranks";
+function useLanguage() {
+  const stored = localStorage.getItem(LANGUAGE_KEY);
+  const lang = LANGUAGES.includes(stored) ? stored : preferredLanguage(navigator.languages);
+  const filipinoRanks = localStorage.getItem(RANKS_KEY) === "true";
+  setLanguage(lang, { filipinoRanks });
+  document.getElementById("lang-choice").value = lang;
+  document.getElementById("filipino-ranks").checked = filipinoRanks;
+  document.getElementById("filipino-ranks-label").hidden = lang !== "fil";
+  translate();
+  document.dispatchEvent(new Event("salpakan-language"));
+}
+useLanguage();
+// A language picked: kept on this device, every word of the page in it at once (from the
+// first moment: the picker answers before the server does).
+let router = null;
+document.getElementById("lang-choice").addEventListener("change", (event) => {
+  localStorage.setItem(LANGUAGE_KEY, event.target.value);
+  useLanguage();
+  router?.refresh();
+});
+document.getElementById("filipino-ranks").addEventListener("change", (event) => {
+  localStorage.setItem(RANKS_KEY, String(event.target.checked));
+  useLanguage();
+  router?.refresh();
+});
 const online = await serverPresent();
 document.body.dataset.server = online ? "present" : "none";
 
@@ -30,7 +58,7 @@ function pick(params) {
 }
 
 const screens = {};
-const router = new Router(screens, pick);
+router = new Router(screens, pick);
 const lobby = lobbyScreen(router);
 Object.assign(screens, {
   lobby,
@@ -47,5 +75,16 @@ document.getElementById("open-my-games").addEventListener("click", (event) => {
   const player = storedPlayer();
   if (player) router.go(`?player=${encodeURIComponent(player.name)}`);
 });
+
+// Installed, and offline after one visit: the service worker keeps the page's own files
+// (sw.js). A newer page takes over an open one by reloading it, so that no old page goes on
+// talking to a newer server.
+if ("serviceWorker" in navigator && location.protocol !== "file:") {
+  const controlled = Boolean(navigator.serviceWorker.controller);
+  navigator.serviceWorker.addEventListener("controllerchange", () => {
+    if (controlled) location.reload();
+  });
+  navigator.serviceWorker.register("sw.js").catch(() => {});
+}
 
 await router.show();

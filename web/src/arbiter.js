@@ -60,3 +60,10 @@ resolve.addEventListener("click", () => {
   }
   resolve.disabled = true;
 });
+
+// The ranks' names follow the page's language.
+document.addEventListener("salpakan-language", () => {
+  for (const select of [attacker, defender]) {
+    for (const option of select.options) option.textContent = rankName(option.value);
+  }
+});

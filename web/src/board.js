@@ -203,11 +203,17 @@ export function addEnd(text) {
   movesList.scrollTop = movesList.scrollHeight;
 }
 
-// Shows `text` on the board itself (the last challenge's result), or nothing.
+// Shows `text` under the board (the last challenge's result, fading; the challenged squares
+// are marked on the board, and no square is covered), or nothing.
 export function noteOnBoard(text) {
   const note = document.getElementById("board-note");
   note.hidden = !text;
+  if ((text ?? "") === note.textContent) return;
   note.textContent = text ?? "";
+  // A new result fades anew.
+  note.style.animation = "none";
+  void note.offsetWidth;
+  note.style.animation = "";
 }
 
 // Each side's eliminated pieces, `[side, ranks (or null when unknown), count]` each; shown

@@ -92,6 +92,7 @@ export function offlineMode(ui) {
 
   function render() {
     if (!ui.active("offline")) return;
+    ui.setPhase({ setup: "setup", play: "game", over: "over" }[phase]);
     const cells = boardCells();
     let heat = null;
     const targets = new Set();
@@ -195,6 +196,16 @@ export function offlineMode(ui) {
       afterMove();
     },
     offerDraw() {},
+    // The formation being arranged: {side, rows, cells}, or null when not arranging.
+    arrangement() {
+      return phase === "setup" ? { side: ME, rows: formation.rows, cells: formation.cells } : null;
+    },
+    // Puts formation `cells` on the board (a saved one).
+    adopt(cells) {
+      if (phase !== "setup") return;
+      formation.adopt(cells);
+      render();
+    },
     render,
     tick() {},
   };

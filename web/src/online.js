@@ -6,7 +6,7 @@ import { addEnd, addMove, announce, clearMoves, drawBoard, noteOnBoard, showElim
 import { GAME_EXPIRED, KeptSocket, api } from "./connection.js";
 import { Followed } from "./online/seat.js";
 import { dropSeat, heldSeat, keepSeat } from "./seats.js";
-import { abortText, challengeText, eliminationText, endText, other, personText, ratingText, sideName, t } from "./words.js";
+import { abortText, botName, challengeText, eliminationText, endText, other, personText, ratingText, refusalText, sideName, t } from "./words.js";
 
 export function onlineMode(ui) {
   let g = null; // the game followed now
@@ -15,13 +15,18 @@ export function onlineMode(ui) {
   // Who each side is: you, the opponent by name (or as your opponent, or the bot), and for a
   // spectator the players by name or their colours.
   function people() {
-    const named = (side, fallback) => (g.names?.[side] ? { name: g.names[side] } : fallback);
+    const named = (side, fallback) => {
+      const name = g.names?.[side];
+      if (!name) return fallback;
+      return g.bots[side] ? { name: botName(name), bot: true } : { name };
+    };
     if (!g.side) return { white: named("white", { side: "white" }), black: named("black", { side: "black" }) };
     const them = named(other(g.side), g.opponent === "human" ? { opponent: true } : { bot: true });
     return g.side === "white" ? { white: { you: true }, black: them } : { white: them, black: { you: true } };
   }
 
-  // The players' names and ratings above (the opponent) and below (you) the board.
+  // The players' names and ratings above (the opponent) and below (you) the board; a bot is
+  // marked as one, with its level, and no title.
   const ratings = new Map();
   function showPlayers() {
     const bottom = g.side ?? "white";
@@ -34,23 +39,52 @@ export function onlineMode(ui) {
       let who;
       if (side === g.side) who = name ? t("bar.you-named", { name }) : t("bar.you");
       else who = name ?? (g.opponent === "human" || !g.side ? t("who.anonymous") : t("who.bot"));
+      const bot = Boolean(g.bots?.[side]);
+      bar.dataset.bot = String(bot);
+      if (bot && name) who = botName(name);
       const rating = name && ratings.get(name.toLowerCase());
       bar.replaceChildren(
         Object.assign(document.createElement("span"), { textContent: t("bar.side", { side: sideName(side), who }) }),
+        ...(bot ? [Object.assign(document.createElement("span"), { className: "bot-mark", textContent: t("bar.bot") })] : []),
         Object.assign(document.createElement("span"), { className: "rating", textContent: rating ?? (g.rated ? t("bar.rated") : "") }),
       );
       if (name && !ratings.has(name.toLowerCase())) {
         ratings.set(name.toLowerCase(), "");
         api("GET", `/api/players/${encodeURIComponent(name)}`).then((reply) => {
           if (!reply.ok) return;
-          ratings.set(name.toLowerCase(), `${ratingText(reply.body.rating, reply.body.provisional)} · ${reply.body.title}`);
+          const shown = ratingText(reply.body.rating, reply.body.provisional);
+          ratings.set(name.toLowerCase(), reply.body.bot ? shown : `${shown} · ${reply.body.title}`);
           if (g) showPlayers();
         });
       }
     }
+    const rules = document.getElementById("rules-shown");
+    rules.hidden = false;
+    rules.textContent = g.rules.move_limit
+      ? t("rules.shown", { rows: g.rules.setup_rows, limit: g.rules.move_limit })
+      : t("rules.shown-nolimit", { rows: g.rules.setup_rows });
     const youPlay = document.getElementById("you-play");
     youPlay.hidden = !g.side;
     youPlay.textContent = g.side ? t(g.rated ? "you-play.rated" : "you-play", { side: sideName(g.side) }) : "";
+  }
+
+  // After a rated game, this seat's rating change, as the server's history has it (the
+  // game's entry in the player's games).
+  async function showRatingChange(followed) {
+    const name = followed.names?.[followed.side];
+    if (!name) return;
+    for (let tries = 0; tries < 5 && g === followed; tries++) {
+      const reply = await api("GET", `/api/players/${encodeURIComponent(name)}/games?limit=5`);
+      const entry = reply.ok ? reply.body.games.find((game) => game.game === followed.id) : null;
+      const change = entry?.ratings?.[followed.side];
+      if (change) {
+        if (g === followed) ui.showRatingChange(change.after - change.before, change.after);
+        return;
+      }
+      // Not rated after all (ended before each side's second ply), or not listed yet.
+      if (entry) return;
+      await new Promise((done) => setTimeout(done, 300));
+    }
   }
 
   function send(message) {
@@ -96,15 +130,19 @@ export function onlineMode(ui) {
         announce(news.side === g.side ? t("announce.draw.you") : t("announce.draw.them", { who: personText(who[news.side]) }));
         break;
       case "over":
+        // The status says the end; nothing said during the game (a resignation's "confirm")
+        // stays.
+        ui.hint.textContent = "";
         ui.offerRecord(news.record);
         ui.offerReplay(g.id);
+        if (g.rated && g.side) showRatingChange(g);
         if (!["flag-captured", "flag-reached-end"].includes(news.status.reason)) addEnd(endText(news.status, who));
         announce(endText(news.status, who));
         break;
       case "aborted":
         announce(abortText(news, who));
         break;
-      case "refused": ui.hint.textContent = t("hint.refused", { message: news.message }); break;
+      case "refused": ui.hint.textContent = t("hint.refused", { message: refusalText(news.code, news.message) }); break;
       default: break;
     }
   }
@@ -208,6 +246,7 @@ export function onlineMode(ui) {
 
   function render() {
     if (!g || !ui.active("online")) return;
+    ui.setPhase(g.phase === "setup" ? "setup" : g.phase === "playing" ? "game" : "over");
     const [turn, text] = turnOf();
     ui.setStatus(turn, text);
     drawBoard({
@@ -241,7 +280,8 @@ export function onlineMode(ui) {
     // The links are shown while following a game; an expired one has none to share and
     // nobody to wait for.
     ui.links.hidden = g.phase === "expired";
-    const opponent = g.side && g.phase !== "expired" ? other(g.side) : null;
+    // A bot is always there: nothing to say of its presence.
+    const opponent = g.side && g.phase !== "expired" && !g.bots[other(g.side)] ? other(g.side) : null;
     ui.showPresence(opponent ? g.presence[opponent] !== false : null, g.phase === "setup");
     tick();
   }
@@ -274,6 +314,16 @@ export function onlineMode(ui) {
     },
     offerDraw() {
       send({ t: "draw" });
+    },
+    // The formation this seat arranges: {side, rows, cells}, or null when not arranging.
+    arrangement() {
+      return g?.arranging() ? { side: g.side, rows: g.rules.setup_rows, cells: g.formation.cells } : null;
+    },
+    // Puts formation `cells` on the board (a saved one); nothing is sent until Start.
+    adopt(cells) {
+      if (!g?.arranging()) return;
+      g.formation.adopt(cells);
+      render();
     },
     render,
     tick,

@@ -17,3 +17,11 @@ export function storedPlayer() {
 export function keepPlayer(name, key) {
   localStorage.setItem(PLAYER_KEY, JSON.stringify({ name, key }));
 }
+
+// Forgets everything this browser keeps that acts for a player: its key and every seat's
+// token ("forget this device").
+export function forgetDevice() {
+  for (const key of Object.keys(localStorage)) {
+    if (key === PLAYER_KEY || key.startsWith("salpakan-seat:")) localStorage.removeItem(key);
+  }
+}

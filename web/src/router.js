@@ -37,6 +37,20 @@ export class Router {
     history.replaceState(null, "", `${location.pathname}${search}`);
   }
 
+  // The moment of the screen in use (a game's `setup`, `game` or `over`): the body's
+  // `data-screen` says it; which elements show is still the screen's.
+  phase(name) {
+    if (this.current) document.body.dataset.screen = name;
+  }
+
+  // Draws the screen in use again (its words changed): the screen's own `refresh` if it has
+  // one (a game goes on), else it is entered again.
+  async refresh() {
+    if (!this.current) return;
+    if (this.current.refresh) this.current.refresh();
+    else await this.show();
+  }
+
   // Shows the screen the address names now.
   async show() {
     const params = new URLSearchParams(location.search);

@@ -12,9 +12,22 @@ export function heldSeat(id) {
   }
 }
 
-// Keeps `seat` ({token, side, invite, opponent}) for game `id`.
+// Keeps `seat` ({token, side, invite, opponent}) for game `id`, with when it was first kept.
 export function keepSeat(id, seat) {
-  localStorage.setItem(seatKey(id), JSON.stringify(seat));
+  const kept = heldSeat(id)?.kept_ms ?? Date.now();
+  localStorage.setItem(seatKey(id), JSON.stringify({ ...seat, kept_ms: kept }));
+}
+
+// The ids of every game this browser holds a seat in, the newest first.
+export function heldGames() {
+  const held = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (!key?.startsWith(seatKey(""))) continue;
+    const id = key.slice(seatKey("").length);
+    held.push({ id, kept: heldSeat(id)?.kept_ms ?? 0 });
+  }
+  return held.sort((a, b) => b.kept - a.kept).map((g) => g.id);
 }
 
 // Forgets the seat of game `id` (it expired).

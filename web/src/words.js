@@ -5,19 +5,38 @@
 // English words: who each side is comes as a person ({you}, {name}, {bot}, {opponent}, or
 // {side} for a spectator), and each sentence has a key for "you" and one for anyone else.
 import en from "./i18n/en.js";
+import fil, { FILIPINO_RANKS } from "./i18n/fil.js";
 
-const TABLES = { en };
+// The page's languages: English, and Filipino (the ranks' names English by default, as
+// Filipino players say them, or Filipino).
+export const TABLES = { en, fil };
+export const LANGUAGES = Object.keys(TABLES);
 let language = "en";
 let table = en;
 let plurals = new Intl.PluralRules(language);
 
-// Uses the table of `lang` (one of the page's languages) from now on.
-export function setLanguage(lang) {
+// Uses the table of `lang` (one of the page's languages) from now on, the ranks named in
+// Filipino if `filipinoRanks` (in Filipino only).
+export function setLanguage(lang, { filipinoRanks = false } = {}) {
   if (!TABLES[lang]) throw new Error(`no strings for ${lang}`);
   language = lang;
-  table = TABLES[lang];
+  table = lang === "fil" && filipinoRanks ? { ...fil, ...FILIPINO_RANKS } : TABLES[lang];
   plurals = new Intl.PluralRules(lang);
-  document.documentElement.lang = lang;
+  if (typeof document !== "undefined") document.documentElement.lang = lang;
+}
+
+// The language in use.
+export const currentLanguage = () => language;
+
+// The language a browser asks for first among the page's (its `languages`, in order; Tagalog
+// is read as Filipino), or English.
+export function preferredLanguage(languages) {
+  for (const tag of languages ?? []) {
+    const base = String(tag).toLowerCase().split("-")[0];
+    if (base === "fil" || base === "tl") return "fil";
+    if (base === "en") return "en";
+  }
+  return "en";
 }
 
 // The string of `key`, `values` filled in (`count` picks a plural form).
@@ -42,6 +61,15 @@ export function translate(root = document) {
   for (const [attribute, data] of ATTRIBUTES) {
     for (const el of root.querySelectorAll(`[data-t-${attribute}]`)) el.setAttribute(attribute, t(el.dataset[data]));
   }
+}
+
+// A server's refusal (its `code` and English `message`) in the page's language: in English the
+// server's own message (it may say more, as a limit's size), in another the code's words
+// (the server speaks English only).
+export function refusalText(code, message) {
+  if (language === "en" && message) return message;
+  if (code && has(`error.${code}`)) return t(`error.${code}`);
+  return message || t("lobby.refused");
 }
 
 export const sideName = (side) => t(`side.${side}`);
@@ -94,6 +122,22 @@ export function eliminationText(side, outcome, people) {
   if (outcome === "tie") return t("eliminated.both");
   const lost = people[outcome === "win" ? other(side) : side];
   return lost.you ? t("eliminated.yours") : t("eliminated.theirs", { who: personText(lost) });
+}
+
+// A server bot's name as the page shows it: "Level 5", "Greedy" (its player name is
+// `bot-level-5`, `bot-greedy`); any other name as it is.
+export function botName(name) {
+  const level = /^bot-level-(\d+)$/.exec(name);
+  if (level) return t("lobby.level", { level: level[1] });
+  const agent = /^bot-(\w+)$/.exec(name);
+  return agent && has(`lobby.bot.${agent[1]}`) ? t(`lobby.bot.${agent[1]}`) : name;
+}
+
+// A rating change as the page shows it: "+12", "−9", "±0".
+export function deltaText(delta) {
+  if (delta > 0) return `+${delta}`;
+  if (delta < 0) return `\u2212${-delta}`;
+  return "\u00b10";
 }
 
 // A rating as the page shows it: "1500", or "1500?" while provisional.

@@ -6,29 +6,26 @@
 // a game played with the keyboard alone. Screenshots go to the artifacts folder only.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
 
 import { NUM_RANKS, capturesFlag, challenge, rankCode, rankName } from "../../wasm/pkg/node/salpakan.js";
-import { clickMove } from "./clicks.mjs";
-import { randomness, watchRandomness } from "./randomness.mjs";
-
-const here = (path) => fileURLToPath(new URL(path, import.meta.url));
-const artifacts = process.env.SALPAKAN_ARTIFACTS ?? here("../test-artifacts/");
-mkdirSync(artifacts, { recursive: true });
-
-// The server binary: SALPAKAN_SERVER, or built here.
-function serverBinary() {
-  if (process.env.SALPAKAN_SERVER) return process.env.SALPAKAN_SERVER;
-  const root = here("../../");
-  execFileSync("cargo", ["build", "--quiet", "--release", "-p", "salpakan-server"], { cwd: root, stdio: "inherit" });
-  const meta = JSON.parse(execFileSync("cargo", ["metadata", "--format-version", "1", "--no-deps"], { cwd: root }));
-  return join(meta.target_directory, "release", "salpakan-server");
-}
+import {
+  artifacts,
+  assertNothingHidden,
+  flagToCorner,
+  launchBrowser,
+  moveCount,
+  newPage as pageIn,
+  phoneShot,
+  playOneMove,
+  serverBinary,
+  spawnServer as spawnWith,
+  turnOf,
+  waitTurn,
+} from "./harness.mjs";
+import { randomness } from "./randomness.mjs";
 
 let browser;
 let binary;
@@ -36,27 +33,7 @@ let dataDir;
 let server = null;
 let address = "127.0.0.1:0";
 
-// A server on `at` with the database `db`; resolves to [process, address] once it listens.
-// Every page of these tests is a client at 127.0.0.1: the server lets two players at one
-// address play rated, and a pair play the leaderboard's fixture in a day (the bounds of rated
-// games have tests of their own, in the server's suite).
-const RATED_FROM_ONE_ADDRESS = ["--rated-one-address", "--rated-per-pair-day", "1000"];
-
-function spawnServer(at, db, extra = []) {
-  return new Promise((resolve, reject) => {
-    const args = ["--addr", at, "--db", db, "--static", here("../dist"), ...RATED_FROM_ONE_ADDRESS, ...extra];
-    const child = spawn(binary, args, {
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    let out = "";
-    child.stdout.on("data", (chunk) => {
-      out += chunk;
-      const match = /listening on http:\/\/(\S+)/.exec(out);
-      if (match) resolve([child, match[1]]);
-    });
-    child.on("exit", (code) => reject(new Error(`the server exited (${code}) before listening`)));
-  });
-}
+const spawnServer = (at, db, extra = []) => spawnWith(binary, at, db, extra);
 
 async function startServer() {
   const [child, at] = await spawnServer(address, join(dataDir, "games.db"));
@@ -68,10 +45,7 @@ before(async () => {
   binary = serverBinary();
   dataDir = mkdtempSync(join(tmpdir(), "salpakan-web-"));
   server = await startServer();
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-background-networking"],
-  });
+  browser = await launchBrowser();
 });
 
 after(async () => {
@@ -81,70 +55,8 @@ after(async () => {
 });
 
 const url = () => `http://${address}/`;
-const turnOf = (page) => page.getAttribute("#status", "data-turn");
-
-async function waitTurn(page, turns, timeout = 30000) {
-  await page.waitForFunction((wanted) => wanted.includes(document.getElementById("status").dataset.turn), turns, { timeout });
-}
-
-async function newPage(viewport = { width: 1200, height: 900 }) {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  await watchRandomness(page);
-  page.errors = [];
-  page.on("pageerror", (error) => page.errors.push(String(error)));
-  page.on("console", (message) => {
-    // A socket cut by the server's restart is reported by the browser; nothing else may be.
-    if (message.type() === "error" && !/WebSocket|ERR_CONNECTION_REFUSED|Failed to load resource/.test(message.text())) {
-      page.errors.push(message.text());
-    }
-  });
-  return page;
-}
-
-// No element of a seat's page shows an enemy rank; none of a spectator's shows any rank.
-async function assertNothingHidden(page, spectator) {
-  const leaks = await page.$$eval(spectator ? "[data-piece]" : '[data-piece="enemy"]', (squares) =>
-    squares.filter((s) => s.dataset.rank !== undefined || /[A-Z0-9]{2}/.test(s.textContent)).map((s) => s.dataset.square));
-  assert.deepEqual(leaks, [], "a hidden rank is on the page");
-  const text = await page.textContent("body");
-  for (const name of ["Flag", "Private", "Sergeant", "Lieutenant", "Captain", "Major", "Colonel", "General", "Spy"]) {
-    const labels = await page.$$eval('[data-piece="enemy"], [data-piece="white"], [data-piece="black"]',
-      (squares, word) => squares.filter((s) => s.getAttribute("aria-label").includes(word)).length, name);
-    if (!spectator) assert.equal(labels, 0, `an enemy square's label names a rank (${name})`);
-  }
-  assert.ok(text.length > 0);
-}
-
-// The player to move makes one move by clicks, a challenge when one is at hand and wanted.
-// The Flag stays home (in its corner), so that the game lasts through the test's events.
-async function playOneMove(page, wantChallenge) {
-  const pieces = '[data-piece="own"]:not([data-rank="FL"])';
-  assert.ok(await clickMove(page, { challenge: wantChallenge, pieces }), "a legal move to click");
-}
-
-// In the setup phase: the Flag to the back corner, by two clicks (a swap).
-async function flagToCorner(page) {
-  const flag = await page.getAttribute('[data-piece="own"][data-rank="FL"]', "data-square");
-  const corner = flag[1] <= "3" ? "a1" : "i8";
-  if (flag !== corner) {
-    await page.click(`[data-square="${flag}"]`);
-    await page.click(`[data-square="${corner}"]`);
-  }
-  assert.equal(await page.getAttribute(`[data-square="${corner}"]`, "data-rank"), "FL");
-}
-
-// A full-page picture at a phone's size, then back to the desktop's.
-async function phoneShot(page, name) {
-  const desktop = page.viewportSize();
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: `${artifacts}/${name}`, fullPage: true });
-  await page.setViewportSize(desktop);
-}
-
-async function moveCount(page) {
-  return (await page.$$("#moves li")).length;
-}
+// A page of the shared browser.
+const newPage = (viewport) => pageIn(browser, viewport);
 
 test("two players, a spectator, a reload, a server restart, a declined draw, a resignation", async () => {
   const a = await newPage();
@@ -290,7 +202,7 @@ test("a game against the server's bot: the same flow with a bot seat", async () 
   await page.waitForFunction(() => document.querySelectorAll("#moves li").length >= 6);
   const sides = await page.$$eval("#moves li", (items) => items.map((i) => i.dataset.side));
   assert.ok(sides.includes("white") && sides.includes("black"), "both seats moved");
-  assert.equal(await page.getAttribute("#presence", "data-connected"), "true", "a bot is always present");
+  assert.ok(await page.isHidden("#presence"), "a bot is always present: nothing is said of it");
   await waitTurn(page, ["you", "over"]);
   if ((await turnOf(page)) === "you") {
     await page.click("#resign");
@@ -523,7 +435,9 @@ test("strangers meet in the lobby, play, resign, rematch; a third is paired with
     await c.selectOption("#clock-choice", "3+2");
     await c.click("#quick-pair");
     await waitTurn(c, ["setup"]);
-    await c.waitForFunction(() => /bot-/.test(document.getElementById("player-top").textContent));
+    // Shown as a bot (its level, marked), not as a person.
+    await c.waitForSelector('#player-top[data-bot="true"] .bot-mark');
+    assert.ok(await c.isDisabled("#offer-draw"), "no draw offer to a bot");
     await c.screenshot({ path: `${artifacts}/lobby-bot-phone.png` });
     for (const page of [a, b, c]) assert.deepEqual(page.errors, []);
     for (const page of [a, b, c]) await page.context().close();
@@ -679,8 +593,15 @@ test("after a rated game: ratings by Glicko-2, my games, a replay as each side k
       assert.equal(await b.getAttribute("#replay-ply", "data-ply"), String(ply));
       const ranks = await b.$$eval('[data-piece="enemy"]', (squares) => squares.filter((s) => s.dataset.rank !== undefined).length);
       assert.equal(ranks, 0, `a Black rank at ply ${ply}`);
-      const shaded = await b.$$eval('[data-piece="enemy"][data-p-flag][data-likely]', (s) => s.length);
+      const shaded = await b.$$eval('[data-piece="enemy"][data-p-flag]', (s) => s.length);
       assert.equal(shaded, await b.$$eval('[data-piece="enemy"]', (s) => s.length), `ply ${ply}: every enemy piece shaded`);
+      // A likeliest rank is named only where it is more likely than not.
+      const named = await b.$$eval('[data-piece="enemy"][data-likely]', (squares) => squares.map((s) => s.querySelector(".piece").title));
+      for (const title of named) {
+        const odds = /likeliest .+ \((\d+)%\)/.exec(title);
+        assert.ok(odds && Number(odds[1]) >= 50, `ply ${ply}: a rank named at ${title}`);
+      }
+      if (ply === 0) assert.equal(named.length, 0, "at the start no piece's rank is more than a guess");
       if (ply === Math.floor(plies / 2)) await b.screenshot({ path: `${artifacts}/replay-white.png` });
       if (ply < plies) await b.click("#replay-next");
     }

@@ -92,3 +92,61 @@ test("every word of the page's HTML comes from the table", () => {
     assert.fail(`an ${attribute} written in the HTML: mark it data-t-${attribute}`);
   }
 });
+
+test("every language has every key, with the same placeholders and plural forms", async () => {
+  const { TABLES } = await import("../src/words.js");
+  const { FILIPINO_RANKS } = await import("../src/i18n/fil.js");
+  const placeholders = (entry) => {
+    const texts = typeof entry === "object" ? Object.values(entry) : [entry];
+    return [...new Set(texts.flatMap((text) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1])))].sort();
+  };
+  for (const [lang, table] of Object.entries(TABLES)) {
+    assert.deepEqual(Object.keys(table).sort(), Object.keys(en).sort(), `${lang} has the same keys as en`);
+    for (const [key, entry] of Object.entries(en)) {
+      assert.deepEqual(placeholders(table[key]), placeholders(entry), `${lang} ${key}: the same placeholders`);
+      assert.equal(typeof table[key], typeof entry, `${lang} ${key}: a plural where en has one`);
+      if (typeof entry === "object") assert.equal(typeof table[key].other, "string", `${lang} ${key} has an "other" form`);
+    }
+  }
+  // The Filipino ranks' names replace the rank keys only.
+  for (const key of Object.keys(FILIPINO_RANKS)) assert.ok(key.startsWith("rank.") && key in en, key);
+});
+
+test("the page speaks Filipino when picked, ranks in English unless asked", async () => {
+  const { preferredLanguage, setLanguage, rankName } = await import("../src/words.js");
+  assert.equal(preferredLanguage(["fil-PH", "en-US"]), "fil");
+  assert.equal(preferredLanguage(["tl"]), "fil");
+  assert.equal(preferredLanguage(["de", "en-GB"]), "en");
+  assert.equal(preferredLanguage([]), "en");
+  try {
+    setLanguage("fil");
+    assert.equal(endText({ state: "won", winner: "white", reason: "flag-captured" }, people), "Panalo ka — nakuha ang Flag.");
+    assert.equal(rankName("SP"), "Spy");
+    setLanguage("fil", { filipinoRanks: true });
+    assert.equal(rankName("SP"), "Espiya");
+    assert.equal(t("lobby.playing", { count: 2 }), "2 larong nilalaro");
+  } finally {
+    setLanguage("en");
+  }
+});
+
+test("every refusal code the server can send has its words in every language", async () => {
+  const { TABLES, refusalText, setLanguage } = await import("../src/words.js");
+  // The codes as the server writes them (server/src/wire/refusal.rs, `Code::word`).
+  const rust = readFileSync(fileURLToPath(new URL("../../server/src/wire/refusal.rs", import.meta.url)), "utf8");
+  const codes = [...rust.matchAll(/Code::\w+ => "([a-z-]+)"/g)].map((m) => m[1]);
+  assert.ok(codes.length >= 29, `${codes.length} codes read`);
+  for (const [lang, table] of Object.entries(TABLES)) {
+    for (const code of codes) assert.equal(typeof table[`error.${code}`], "string", `${lang}: error.${code}`);
+  }
+  // English shows the server's message (it may say more); Filipino the code's words.
+  assert.equal(refusalText("stale-ply", "ply 3 is not the current ply 4"), "ply 3 is not the current ply 4");
+  assert.equal(refusalText("stale-ply", ""), en["error.stale-ply"]);
+  try {
+    setLanguage("fil");
+    assert.equal(refusalText("stale-ply", "ply 3 is not the current ply 4"), TABLES.fil["error.stale-ply"]);
+    assert.equal(refusalText("no-such-code", "what the server said"), "what the server said");
+  } finally {
+    setLanguage("en");
+  }
+});

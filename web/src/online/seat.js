@@ -25,6 +25,7 @@ export class Followed {
     this.setupAt = 0;
     this.aborted = null; // {reason, side}, once aborted
     this.names = { white: null, black: null }; // the players' names (null: anonymous)
+    this.bots = { white: false, black: false }; // which seat a bot plays
     this.rated = false;
     this.challenge = null; // the last ply's challenge: {square, side, outcome}
     this.rematchOffers = {}; // side → true while its rematch offer stands
@@ -86,7 +87,7 @@ export class Followed {
           out.send.push({ t: "hello", v: Number.MAX_SAFE_INTEGER });
         }
         break;
-      case "error": out.news.push({ t: "refused", message: frame.message }); break;
+      case "error": out.news.push({ t: "refused", code: frame.code, message: frame.message }); break;
       default: break;
     }
     return out;
@@ -100,6 +101,10 @@ export class Followed {
     this.drawOffer = frame.draw_offer ?? null;
     this.setupLeft = frame.setup_left_ms ?? null;
     this.names = frame.names ?? this.names;
+    this.bots = frame.bots ?? this.bots;
+    // The opponent is the bot when the server says so (a pool's bot too), whatever the seat
+    // was kept as.
+    if (this.side && this.bots[other(this.side)]) this.opponent = "bot";
     this.rated = Boolean(frame.rated);
     this.setupAt = performance.now();
     if (frame.phase === "aborted") {

@@ -7,7 +7,9 @@
 import { clearMoves, noteOnBoard, showEliminated } from "../board.js";
 import { offlineMode } from "../offline.js";
 import { onlineMode } from "../online.js";
-import { t } from "../words.js";
+import { storedPlayer } from "../player.js";
+import { formationCells, recordShows, saveFormation, savedFormations } from "../saved.js";
+import { deltaText, t } from "../words.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -43,6 +45,18 @@ export function gameScreen(router) {
       status.dataset.turn = turn;
       status.textContent = text;
     },
+    // Which moment of a game the page is at: `setup`, `game` or `over` (the body's
+    // `data-screen`, for styles and for outside checks).
+    setPhase(phase) {
+      router.phase(phase);
+    },
+    // After a rated game, this player's rating change (`delta`) to `after`.
+    showRatingChange(delta, after) {
+      const shown = $("rating-change");
+      shown.hidden = false;
+      shown.dataset.delta = String(delta);
+      shown.textContent = t("rating-change", { delta: deltaText(delta), rating: after });
+    },
     enterOnline(seat) {
       mode = "online";
       document.body.dataset.mode = seat ? "seat" : "spectator";
@@ -65,11 +79,17 @@ export function gameScreen(router) {
       link.href = `?replay=${id}`;
       link.hidden = false;
     },
-    // The formation's buttons: shown during the setup phase only, enabled while arranging.
+    // The formation's buttons: shown during the setup phase only, enabled while arranging;
+    // the saved formations while arranging.
     showSetupControls(shown, enabled) {
       for (const button of [ui.buttons.reroll, ui.buttons.start]) {
         button.hidden = !shown;
         button.disabled = !enabled;
+      }
+      const box = $("formations");
+      if (box.hidden === (shown && enabled)) {
+        box.hidden = !(shown && enabled);
+        if (!box.hidden) listFormations();
       }
     },
     setPresenceSelf(connected) {
@@ -125,7 +145,7 @@ export function gameScreen(router) {
     ui.showSetupTime(null);
     ui.buttons.abort.hidden = true;
     ui.buttons.rematch.hidden = true;
-    for (const id of ["player-top", "player-bottom", "you-play", "eliminated-white", "eliminated-black"]) {
+    for (const id of ["player-top", "player-bottom", "you-play", "rules-shown", "eliminated-white", "eliminated-black"]) {
       $(id).hidden = true;
     }
     showEliminated([]);
@@ -135,6 +155,11 @@ export function gameScreen(router) {
     ui.buttons.offerDraw.disabled = true;
     ui.hideRecord();
     ui.hint.textContent = "";
+    $("formations").hidden = true;
+    note("");
+    const change = $("rating-change");
+    change.hidden = true;
+    delete change.dataset.delta;
     disarmResign();
   }
 
@@ -188,6 +213,61 @@ export function gameScreen(router) {
   });
   setInterval(() => current()?.tick(), 200);
 
+  // Saved formations (saved.js): on this device only, used while arranging.
+  const note = (text) => {
+    $("formation-note").textContent = text;
+  };
+  function listFormations(selected) {
+    const choice = $("formation-choice");
+    const options = savedFormations().map((f) => Object.assign(document.createElement("option"), { value: f.name, textContent: f.name }));
+    choice.replaceChildren(...options);
+    if (selected) choice.value = selected;
+    $("formation-use").disabled = options.length === 0;
+  }
+  // Warns if formation `saved` was seen in one of this player's listed finished games (read
+  // as anyone reads them: no key).
+  async function warnIfSeen(saved) {
+    const me = storedPlayer()?.name;
+    if (!me || document.body.dataset.server !== "present") return;
+    try {
+      const list = await (await fetch(`/api/players/${encodeURIComponent(me)}/games?limit=20`)).json();
+      for (const game of list.games ?? []) {
+        const side = ["white", "black"].find((s) => game.names[s]?.toLowerCase() === me.toLowerCase());
+        const cells = side && formationCells(saved, side, saved.rows);
+        if (!cells) continue;
+        const record = await (await fetch(`/api/games/${game.game}/record`)).text();
+        if (recordShows(record, side, cells)) {
+          note(t("formations.seen", { when: new Date(game.ended_ms).toLocaleDateString(document.documentElement.lang) }));
+          return;
+        }
+      }
+    } catch {
+      // The check is advice: without the server there is nothing to warn of.
+    }
+  }
+  $("formation-save").addEventListener("click", () => {
+    const now = current()?.arrangement?.();
+    const name = $("formation-name").value.trim();
+    if (!now || !name) return;
+    saveFormation(name, now.side, now.rows, now.cells);
+    listFormations(name);
+    note(t("formations.saved-as", { name }));
+    warnIfSeen(savedFormations().find((f) => f.name === name));
+  });
+  $("formation-use").addEventListener("click", () => {
+    const now = current()?.arrangement?.();
+    const saved = savedFormations().find((f) => f.name === $("formation-choice").value);
+    if (!now || !saved) return;
+    const cells = formationCells(saved, now.side, now.rows);
+    if (!cells) {
+      note(t("formations.other-zone", { name: saved.name }));
+      return;
+    }
+    current().adopt(cells);
+    note(t("formations.used", { name: saved.name }));
+    warnIfSeen(saved);
+  });
+
   return {
     async enter(params) {
       clear();
@@ -201,6 +281,11 @@ export function gameScreen(router) {
       modes.offline.leave();
       mode = null;
       clear();
+    },
+    // The words changed: the game goes on, drawn again.
+    refresh() {
+      disarmResign();
+      current()?.render();
     },
   };
 }

@@ -4,17 +4,17 @@
 // no key.
 import { api } from "../connection.js";
 import { storedPlayer } from "../player.js";
-import { endText, personText, t } from "../words.js";
+import { botName, deltaText, endText, personText, t } from "../words.js";
 
 const $ = (id) => document.getElementById(id);
 const PAGE = 20;
 
 // A finished game's line, as `me` (a name, or none) reads it: who played whom, the result,
-// the plies and when.
+// the plies, when, and for a rated game `me`'s rating change.
 export function gameLine(game, me) {
   const people = {
-    white: game.names.white ? { name: game.names.white } : { name: t("who.anonymous") },
-    black: game.names.black ? { name: game.names.black } : { name: t("who.anonymous") },
+    white: game.names.white ? { name: botName(game.names.white) } : { name: t("who.anonymous") },
+    black: game.names.black ? { name: botName(game.names.black) } : { name: t("who.anonymous") },
   };
   const mine = me ? ["white", "black"].find((side) => game.names[side]?.toLowerCase() === me.toLowerCase()) : null;
   const result = !game.status.winner ? "draw" : game.status.winner === mine ? "won" : mine ? "lost" : `${game.status.winner}-won`;
@@ -26,7 +26,9 @@ export function gameLine(game, me) {
     kind: game.rated ? t("lobby.rated-word") : t("lobby.casual"),
     when: new Date(game.ended_ms).toLocaleString(document.documentElement.lang),
   });
-  return { result, text };
+  const change = mine ? game.ratings?.[mine] : null;
+  const delta = change ? change.after - change.before : null;
+  return { result, text: delta === null ? text : text + t("game-line.change", { delta: deltaText(delta) }), delta };
 }
 
 export function profileScreen() {
@@ -50,15 +52,26 @@ export function profileScreen() {
     profile.dataset.name = p.name;
     profile.dataset.rating = String(p.rating);
     const rating = { title: p.title, rating: p.rating, rd: p.rd };
+    const ratingKey = p.bot ? "profile.rating-bot" : p.provisional ? "profile.rating-provisional" : "profile.rating";
+    const history = document.createElement("ol");
+    history.className = "rating-history";
+    for (const change of p.history ?? []) {
+      const item = document.createElement("li");
+      item.dataset.game = change.game;
+      item.dataset.delta = String(change.after - change.before);
+      item.appendChild(Object.assign(document.createElement("a"), {
+        href: `?replay=${change.game}`,
+        textContent: t("profile.change", { delta: deltaText(change.after - change.before), rating: change.after }),
+      }));
+      history.appendChild(item);
+    }
     profile.replaceChildren(
-      Object.assign(document.createElement("h2"), { textContent: t(p.bot ? "profile.heading-bot" : "profile.heading", { name: p.name }) }),
-      Object.assign(document.createElement("p"), {
-        className: "rating",
-        textContent: t(p.provisional ? "profile.rating-provisional" : "profile.rating", rating),
-      }),
+      Object.assign(document.createElement("h2"), { textContent: t(p.bot ? "profile.heading-bot" : "profile.heading", { name: p.bot ? botName(p.name) : p.name }) }),
+      Object.assign(document.createElement("p"), { className: "rating", textContent: t(ratingKey, rating) }),
       Object.assign(document.createElement("p"), {
         textContent: t("profile.counts", { count: p.games, won: p.won, lost: p.lost, drawn: p.drawn }),
       }),
+      ...(history.children.length ? [Object.assign(document.createElement("h3"), { textContent: t("profile.history") }), history] : []),
     );
     const me = storedPlayer()?.name ?? p.name;
     let before = null;
@@ -71,6 +84,7 @@ export function profileScreen() {
         item.dataset.game = game.game;
         const line = gameLine(game, me);
         item.dataset.result = line.result;
+        if (line.delta !== null) item.dataset.delta = String(line.delta);
         item.appendChild(Object.assign(document.createElement("a"), { href: `?replay=${game.game}`, textContent: line.text }));
         list.appendChild(item);
         before = game.game;

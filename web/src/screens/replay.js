@@ -8,7 +8,7 @@
 import { Replay, rankCode } from "../pkg/salpakan.js";
 import { addEnd, addMove, clearMoves, drawBoard, noteOnBoard } from "../board.js";
 import { api } from "../connection.js";
-import { endText, outcomeWords, percent, rankName, sideName, t } from "../words.js";
+import { botName, endText, outcomeWords, percent, rankName, sideName, t } from "../words.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -29,8 +29,12 @@ function cellsAt(replay, ply, side) {
   });
 }
 
-// `side`'s beliefs at `ply` as the board shades them: per enemy square, the Flag's chance and
-// the likeliest rank.
+// The least chance at which the board names a piece's likeliest rank: more likely than not,
+// not a guess (at the start every unknown piece's likeliest is a Private, at 6 in 21).
+const NAMED_FROM = 0.5;
+
+// `side`'s beliefs at `ply` as the board shades them: per enemy square, the Flag's chance and,
+// where it is more than a guess, the likeliest rank.
 function heatAt(replay, ply, side, cells) {
   const beliefs = replay.beliefs(ply, side);
   const heat = {};
@@ -41,7 +45,7 @@ function heatAt(replay, ply, side, cells) {
     for (let rank = 1; rank < 15; rank++) if (row[rank] > row[likely]) likely = rank;
     heat[square] = {
       p: row[0],
-      likely: rankCode(likely),
+      likely: row[likely] >= NAMED_FROM ? rankCode(likely) : null,
       title: t("heat.replay", { side: sideName(side), rank: rankName(rankCode(likely)), p: percent(row[likely]), flag: percent(row[0]) }),
     };
   });
@@ -77,8 +81,8 @@ export function replayScreen() {
     const status = game.status;
     game.free();
     const people = {
-      white: { name: summary.body?.names?.white ?? sideName("white") },
-      black: { name: summary.body?.names?.black ?? sideName("black") },
+      white: { name: summary.body?.names?.white ? botName(summary.body.names.white) : sideName("white") },
+      black: { name: summary.body?.names?.black ? botName(summary.body.names.black) : sideName("black") },
     };
     const names = { white: people.white.name, black: people.black.name };
     const plies = replay.plies;
@@ -152,7 +156,10 @@ export function replayScreen() {
       $("replay-prev").disabled = ply === 0;
       $("replay-next").disabled = ply === plies;
       for (const item of $("moves").querySelectorAll("li[data-ply]")) {
-        item.classList.toggle("current", Number(item.dataset.ply) === ply);
+        const current = Number(item.dataset.ply) === ply;
+        item.classList.toggle("current", current);
+        // The move list follows the slider.
+        if (current) item.scrollIntoView({ block: "nearest" });
       }
       let info = t("replay.at", { ply, plies });
       if (report) {
