@@ -427,6 +427,9 @@ test("strangers meet in the lobby, play, resign, rematch; a third is paired with
       await waitTurn(page, ["setup"]);
       const now = sides[i] === "white" ? "Black" : "White";
       await page.waitForFunction((want) => document.getElementById("you-play").textContent === `You play ${want}.`, now);
+      // Nothing of the last game: no eliminated pieces, no challenge's note.
+      assert.equal((await page.$$(".lost:not([hidden])")).length, 0, "the last game's eliminated pieces");
+      assert.ok(await page.isHidden("#board-note"), "the last game's challenge");
     }
     for (const page of [a, b]) await page.click("#start");
     for (let ply = 0; ply < 2; ply++) await oneMoveEither(a, b, false);
