@@ -502,18 +502,7 @@ pub async fn as_player(
     path: &str,
     body: &Value,
 ) -> (u16, Value) {
-    let body = if body.is_null() {
-        String::new()
-    } else {
-        body.to_string()
-    };
-    let (status, text) = request_as(None, server.addr, method, path, &body, key)
-        .await
-        .expect("an HTTP reply");
-    (
-        status,
-        serde_json::from_str(&text).unwrap_or(Value::String(text)),
-    )
+    request_json(server, None, key, (method, path, body)).await
 }
 
 /// A request from 127.0.0.`last` (another client to the per-address limits), as the player
@@ -526,6 +515,18 @@ pub async fn from_address(
     body: &Value,
 ) -> (u16, Value) {
     let from = Some(std::net::IpAddr::from([127, 0, 0, last]));
+    request_json(server, from, key, (method, path, body)).await
+}
+
+/// A request from `from` (this machine's own address if none), as the player whose key is
+/// `key` if given, its body `body` (none if null): its status and its JSON (or its text as a
+/// string).
+async fn request_json(
+    server: &Server,
+    from: Option<std::net::IpAddr>,
+    key: Option<&str>,
+    (method, path, body): (&str, &str, &Value),
+) -> (u16, Value) {
     let body = if body.is_null() {
         String::new()
     } else {
