@@ -5,7 +5,7 @@
 //!
 //! The layers, each importing only those above it in this list (`scripts/check-layers`
 //! holds the sections of `mod` lines below to it):
-//! - values: [`secret`] (tokens, invite codes and ids from an [`Entropy`], stored as
+//! - values: [`chat`] (preset phrases, a clean line, the operator's list of words), [`secret`] (tokens, invite codes and ids from an [`Entropy`], stored as
 //!   digests), [`clock`] (the game clock), [`rating`] (what a rating says, and Glicko-2),
 //!   [`telemetry`] (the metrics and the log);
 //! - [`wire`]: the contract's JSON typed both ways (every message, refusal code, close
@@ -45,6 +45,7 @@
 #![deny(missing_docs)]
 
 // Values.
+pub mod chat;
 pub mod clock;
 pub mod rating;
 pub mod secret;
@@ -98,6 +99,14 @@ pub enum StartError {
     /// The async runtime could not be started.
     #[error("the runtime: {0}")]
     Runtime(std::io::Error),
+    /// The chat's list of words (`--chat-blocklist`) could not be read.
+    #[error("--chat-blocklist {path}: {source}")]
+    Blocklist {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The system's error.
+        source: std::io::Error,
+    },
     /// The operator's address (`--metrics-addr`) could not be listened on.
     #[error("--metrics-addr {addr}: {source}")]
     Metrics {
@@ -134,6 +143,15 @@ pub async fn start(config: Config, entropy: Arc<dyn Entropy>) -> Result<Running,
         config = %settings.join(" "),
         "starting"
     );
+    let blocklist = match &config.chat_blocklist {
+        None => chat::Blocklist::default(),
+        Some(path) => chat::Blocklist::with(&std::fs::read_to_string(path).map_err(|source| {
+            StartError::Blocklist {
+                path: path.clone(),
+                source,
+            }
+        })?),
+    };
     let listen = |source| StartError::Listen {
         addr: config.addr,
         source,
@@ -170,7 +188,7 @@ pub async fn start(config: Config, entropy: Arc<dyn Entropy>) -> Result<Running,
         None => None,
     };
     let (limits, key) = (config.limits, config.address_key);
-    let services = Services::start(config, entropy, opened);
+    let services = Services::start(config, entropy, opened, blocklist);
     let connections = Arc::new(listen::Connections::default());
     #[cfg(feature = "nodes")]
     if let Some(cluster) = services.cluster.clone() {

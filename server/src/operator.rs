@@ -15,6 +15,11 @@
 //! - `GET /admin/unrated`: `{"games": [...]}`, the games asked rated but played unrated,
 //!   newest first (at most 1,000): id, names, why (`same-address`, `pair-day`, `address-day`,
 //!   `early`), created, and each seat's address while kept: what rating farming would leave.
+//! - `GET /admin/reports`: `{"reports": [...]}`, the chat lines players reported, newest
+//!   first (at most [`REPORTS_LISTED`]): each its game, the line as said, who reported it
+//!   and when;
+//! - `POST /admin/featured` body `{"game": ID|null}`: the game the lobby features (while it
+//!   is in play; `null`: the best game in play);
 //! - `POST /admin/drain`: no new games from now on, `/api/ready` 503; the games held go on.
 //! - `POST /admin/backup`: an online, checked copy of the database beside it, in `backups/`;
 //!   answers `{"path", "bytes", "games", "version"}`.
@@ -36,6 +41,9 @@ use crate::store;
 
 /// The most games `GET /admin/games` lists.
 pub const LISTED: usize = 10_000;
+
+/// The most reports `GET /admin/reports` lists.
+pub const REPORTS_LISTED: usize = 200;
 
 /// The most games `GET /admin/unrated` lists.
 pub const UNRATED_LISTED: usize = 1_000;
@@ -70,7 +78,9 @@ pub fn router(services: Arc<Services>, metrics: Option<PrometheusHandle>) -> Rou
         .route("/metrics", get(render))
         .route("/admin/games", get(games))
         .route("/admin/unrated", get(unrated))
+        .route("/admin/reports", get(reports))
         .route("/admin/drain", post(drain))
+        .route("/admin/featured", post(feature))
         .route("/admin/backup", post(backup))
         .layer(axum::middleware::from_fn(guard))
         .with_state(Operator { services, metrics })
@@ -151,6 +161,36 @@ async fn unrated(State(op): State<Operator>) -> Response {
         Err(e) => reply(
             StatusCode::INTERNAL_SERVER_ERROR,
             &json!({ "error": e.to_string() }),
+        ),
+    }
+}
+
+async fn reports(State(op): State<Operator>) -> Response {
+    match op.services.games.chat_reports(REPORTS_LISTED).await {
+        Ok(reports) => reply(StatusCode::OK, &json!({ "reports": reports })),
+        Err(e) => reply(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            &json!({ "error": e.to_string() }),
+        ),
+    }
+}
+
+/// `POST /admin/featured` body `{"game": ID|null}`: features that game while it is in
+/// play (`null`: the best game in play).
+async fn feature(State(op): State<Operator>, body: String) -> Response {
+    match serde_json::from_str::<serde_json::Value>(&body) {
+        Ok(value)
+            if value
+                .get("game")
+                .is_some_and(|g| g.is_string() || g.is_null()) =>
+        {
+            let game = value["game"].as_str().map(str::to_owned);
+            op.services.live.feature(game.clone());
+            reply(StatusCode::OK, &json!({ "featured": game }))
+        }
+        _ => reply(
+            StatusCode::BAD_REQUEST,
+            &json!({ "error": "bad-message", "message": "a body {\"game\": ID or null}" }),
         ),
     }
 }

@@ -58,7 +58,10 @@ pub fn status(code: Code) -> StatusCode {
         | Code::GameOver
         | Code::BadRules
         | Code::BadClock
-        | Code::BadName => StatusCode::BAD_REQUEST,
+        | Code::BadName
+        | Code::ChatNotAllowed
+        | Code::ChatTooLong
+        | Code::ChatBlocked => StatusCode::BAD_REQUEST,
         Code::Unauthorized | Code::BadKey => StatusCode::UNAUTHORIZED,
         Code::NotFound => StatusCode::NOT_FOUND,
         Code::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
@@ -74,7 +77,9 @@ pub fn status(code: Code) -> StatusCode {
         | Code::TooManyConnections
         | Code::TooManySeeks
         | Code::TooManyPlayers
-        | Code::PlayBanned => StatusCode::TOO_MANY_REQUESTS,
+        | Code::PlayBanned
+        | Code::ChatRateLimited
+        | Code::ChatFull => StatusCode::TOO_MANY_REQUESTS,
         Code::Draining => StatusCode::SERVICE_UNAVAILABLE,
         Code::Internal => StatusCode::INTERNAL_SERVER_ERROR,
     }

@@ -33,6 +33,10 @@ pub const PLIES: &str = "salpakan_plies_total";
 pub const SOCKETS: &str = "salpakan_sockets_open";
 /// Refusals sent (HTTP replies and socket `error` messages), by `code`.
 pub const REFUSALS: &str = "salpakan_refusals_total";
+/// Chat lines kept and sent, by `room`.
+pub const CHAT_LINES: &str = "salpakan_chat_lines_total";
+/// Chat lines reported to the operator.
+pub const CHAT_REPORTS: &str = "salpakan_chat_reports_total";
 /// Sockets the server closed, by `code`.
 pub const CLOSES: &str = "salpakan_socket_closes_total";
 /// Seconds a group commit took (the transaction, its flush included).
@@ -104,6 +108,8 @@ fn describe() {
     use metrics::{describe_counter, describe_gauge, describe_histogram};
     describe_gauge!(GAMES_LIVE, "Games in memory by phase.");
     describe_counter!(GAMES_CREATED, "Games created.");
+    describe_counter!(CHAT_LINES, "Chat lines kept and sent, by room.");
+    describe_counter!(CHAT_REPORTS, "Chat lines reported.");
     describe_counter!(GAMES_ENDED, "Games ended, by reason.");
     describe_counter!(PLIES, "Plies committed.");
     describe_gauge!(SOCKETS, "Open sockets by kind.");
@@ -155,6 +161,16 @@ pub fn plies(n: u64) {
 /// A refusal with `code` was sent.
 pub fn refused(code: &'static str) {
     counter!(REFUSALS, "code" => code).increment(1);
+}
+
+/// A chat line was kept and sent in `room`.
+pub fn chat_line(room: &'static str) {
+    counter!(CHAT_LINES, "room" => room).increment(1);
+}
+
+/// A chat line was reported.
+pub fn chat_report() {
+    counter!(CHAT_REPORTS).increment(1);
 }
 
 /// The server closed a socket with `code`.

@@ -4,7 +4,9 @@
 // (online/seat.js) keeps what this page may know, and this draws it and takes the clicks.
 import { addEnd, addMove, announce, clearMoves, drawBoard, noteOnBoard, showEliminated } from "./board.js";
 import { GAME_EXPIRED, KeptSocket, api } from "./connection.js";
+import { chatPanel } from "./chat.js";
 import { Followed } from "./online/seat.js";
+import { storedPlayer } from "./player.js";
 import { dropSeat, heldSeat, keepSeat } from "./seats.js";
 import { abortText, botName, challengeText, eliminationText, endText, other, personText, ratingText, refusalText, sideName, t } from "./words.js";
 
@@ -135,6 +137,7 @@ export function onlineMode(ui) {
         ui.hint.textContent = "";
         ui.offerRecord(news.record);
         ui.offerReplay(g.id);
+        if (g.side) chatPanel().afterEnd(g.id, g.token);
         if (g.rated && g.side) showRatingChange(g);
         if (!["flag-captured", "flag-reached-end"].includes(news.status.reason)) addEnd(endText(news.status, who));
         announce(endText(news.status, who));
@@ -156,9 +159,20 @@ export function onlineMode(ui) {
     showLinks();
     ui.setStatus("waiting", t("status.connecting"));
     const query = followed.token ? `?token=${encodeURIComponent(followed.token)}` : "";
+    const chat = chatPanel();
+    chat.bind(send, followed.side ?? null);
     connection = new KeptSocket(`/api/games/${id}/socket${query}`, {
       frame(frame) {
         if (g !== followed) return;
+        if (frame.t === "state") {
+          // The lines that follow a fresh state are the room's so far; a spectator with a
+          // name talks as its player.
+          chat.restart(frame.chat);
+          const player = storedPlayer();
+          if (!followed.side && player) send({ t: "auth", key: player.key });
+          if (followed.side && frame.phase === "over") chat.afterEnd(id, followed.token);
+        }
+        if (chat.receive(frame)) return;
         const { send: replies, news } = followed.receive(frame);
         if (frame.t === "state") ui.setPresenceSelf(true);
         news.forEach(show);

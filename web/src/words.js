@@ -73,6 +73,12 @@ export function refusalText(code, message) {
 }
 
 export const sideName = (side) => t(`side.${side}`);
+
+// A clock's time left, as a clock shows it: "4:59" (whole seconds, rounded up).
+export function clockTime(ms) {
+  const total = Math.ceil(ms / 1000);
+  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
+}
 export const rankName = (code) => t(`rank.${code}`);
 export const outcomeWords = (outcome) => t(`outcome.${outcome}`);
 export const other = (side) => (side === "white" ? "black" : "white");

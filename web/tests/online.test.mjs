@@ -633,3 +633,77 @@ test("after a rated game: ratings by Glicko-2, my games, a replay as each side k
     child.kill("SIGTERM");
   }
 });
+
+// The text of the arbiter's places: the status, the moves, the board's note.
+const arbiterWords = (page) =>
+  page.evaluate(() => ["status", "moves", "board-note", "hint"].map((id) => document.getElementById(id).textContent).join("|"));
+
+test("strangers chat in phrases, free text by consent; a spectator finds the game live and talks apart", async () => {
+  const [child, at] = await spawnServer("127.0.0.1:0", join(dataDir, "chat.db"));
+  try {
+    const home = `http://${at}/`;
+    const [a, b, s] = [await newPage(), await newPage(), await newPage({ width: 390, height: 844 })];
+    for (const page of [a, b, s]) await page.goto(home);
+    await registerAs(a, "Dalisay");
+    await registerAs(b, "Emman");
+    await registerAs(s, "Fely");
+    await a.click("#seek");
+    await b.waitForSelector('#lobby [data-name="Dalisay"] button');
+    await b.click('#lobby [data-name="Dalisay"] button');
+    for (const page of [a, b]) await waitTurn(page, ["setup"]);
+    for (const page of [a, b]) {
+      await flagToCorner(page);
+      await page.click("#start");
+    }
+    await Promise.all([waitTurn(a, ["you", "opponent"]), waitTurn(b, ["you", "opponent"])]);
+    const id = new URL(a.url()).searchParams.get("game");
+    // A phrase, heard by both, in the chat panel alone.
+    assert.ok(await a.isVisible("#chat"));
+    await a.click('#chat-phrases [data-phrase="good-luck"]');
+    await b.waitForSelector('#chat-lines [data-chat="1"]');
+    assert.match(await b.textContent('#chat-lines [data-chat="1"]'), /Dalisay.*Good luck!/);
+    assert.match(await a.textContent('#chat-lines [data-chat="1"]'), /^You:?.*Good luck!/);
+    // Strangers: free text waits for both; then the arbiter's own words, typed, change
+    // nothing but the chat.
+    assert.ok(await b.isDisabled("#chat-text"));
+    await a.selectOption("#chat-mode", "free");
+    await b.selectOption("#chat-mode", "free");
+    await b.waitForSelector("#chat-text:not([disabled])");
+    const before = [await arbiterWords(a), await moveCount(a)];
+    const forged = "Challenge: your Spy lost. Black wins: flag captured.";
+    await b.fill("#chat-text", forged);
+    await b.click("#chat-send");
+    await a.waitForSelector('#chat-lines [data-chat="2"]');
+    assert.equal(await a.textContent('#chat-lines [data-chat="2"] .chat-text'), forged);
+    assert.deepEqual([await arbiterWords(a), await moveCount(a)], before, "the status, moves and note are as they were");
+    // A spectator finds the game in the live list and watches it.
+    await s.waitForSelector(`#live-games [data-game="${id}"]`);
+    // Its players, its clock as of the last ply, its plies.
+    assert.match(await s.textContent(`#live-games [data-game="${id}"]`), /(Dalisay|Emman) \(1500\) vs .* · ply \d+ · [45]:\d\d – [45]:\d\d/);
+    await s.click(`#live-games [data-game="${id}"] a`);
+    await s.waitForFunction(() => new URLSearchParams(location.search).has("watch"));
+    await s.waitForFunction(() => document.body.dataset.screen === "game");
+    await s.waitForSelector('#chat-phrases button:not([disabled])');
+    assert.match(await s.textContent("#chat-room"), /spectators/);
+    await s.click('#chat-phrases [data-phrase="nice-challenge"]');
+    await s.waitForSelector('#chat-lines [data-room="spectators"][data-chat="1"]');
+    // The players' room never reaches the spectator, nor the spectators' the players.
+    await a.click('#chat-phrases [data-phrase="your-move"]');
+    await b.waitForSelector('#chat-lines [data-chat="3"]');
+    assert.equal(await a.$$eval('#chat-lines [data-room="spectators"]', (l) => l.length), 0);
+    assert.equal(await s.$$eval('#chat-lines [data-room="players"]', (l) => l.length), 0);
+    await s.screenshot({ path: `${artifacts}/chat-spectator-phone.png` });
+    // Once the game is over, the players see what the spectators said.
+    await waitTurn(a, ["you", "opponent"]);
+    await a.click("#resign");
+    await a.click("#resign");
+    for (const page of [a, b]) await waitTurn(page, ["over"]);
+    await b.waitForSelector('#chat-lines [data-room="spectators"][data-chat="1"]');
+    assert.match(await b.textContent('#chat-lines [data-room="spectators"][data-chat="1"]'), /Fely.*Nice challenge!/);
+    await b.screenshot({ path: `${artifacts}/chat-player.png` });
+    for (const page of [a, b, s]) assert.deepEqual(page.errors, []);
+    for (const page of [a, b, s]) await page.context().close();
+  } finally {
+    child.kill("SIGTERM");
+  }
+});

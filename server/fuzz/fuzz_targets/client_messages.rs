@@ -135,6 +135,10 @@ fuzz_target!(|data: &[u8]| {
                         "asking for a rematch's seat changed the game"
                     );
                 }
+                Answer::Chat(_) => {
+                    assert_eq!(room.version(), version);
+                    assert_eq!(seen(&room), before, "a chat message changed the game");
+                }
                 Answer::Replay(frames) => {
                     assert_eq!(room.version(), version);
                     assert_eq!(seen(&room), before, "a replay changed the game");

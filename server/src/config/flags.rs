@@ -166,6 +166,21 @@ pub(super) const FLAGS: &[Flag] = &[
         },
     ),
     value(
+        "--chat-blocklist",
+        "FILE",
+        "words chat lines may not carry, one a line (# for a comment), added to the built-in list",
+        |c, _, v| {
+            c.chat_blocklist = Some(PathBuf::from(v));
+            Ok(())
+        },
+        |c| {
+            c.chat_blocklist
+                .as_ref()
+                .map(|d| d.display().to_string())
+                .unwrap_or_default()
+        },
+    ),
+    value(
         "--db-lock-wait-ms",
         "N",
         "how long a starting server waits for another to let go of its SQLite database",
@@ -285,6 +300,22 @@ pub(super) const FLAGS: &[Flag] = &[
         Duration::from_millis,
         as_millis
     ),
+    ranged!(
+        "--lobby-gap-ms",
+        "changes to the lobby within N ms of its last frame go out together in the next (10 to 1000)",
+        limits.lobby_gap,
+        10..=1_000,
+        Duration::from_millis,
+        as_millis
+    ),
+    ranged!(
+        "--live-every-ms",
+        "the live list is made again every N ms (100 to 60000)",
+        limits.live_every,
+        100..=60_000,
+        Duration::from_millis,
+        as_millis
+    ),
     number!(
         "--connections-per-ip",
         "open sockets (spectators', players', the lobby's) per client address",
@@ -329,6 +360,16 @@ pub(super) const FLAGS: &[Flag] = &[
         "--pool-joins-per-minute",
         "pool joins of one player a minute",
         limits.pool_joins_per_minute
+    ),
+    number!(
+        "--chat-lines-per-socket",
+        "chat lines (and reports) one socket may send in 10 s",
+        limits.chat_lines_per_socket
+    ),
+    number!(
+        "--chat-lines-per-minute",
+        "chat lines one player (or anonymous seat) may say a minute over all its games",
+        limits.chat_lines_per_minute
     ),
     number!(
         "--pool-joins-per-ip-minute",

@@ -144,6 +144,8 @@ pub struct Limits {
     pub pool_bot_after: Option<Duration>,
     /// The least time between two lobby frames: changes within it are sent together.
     pub lobby_gap: Duration,
+    /// How often the live list is made again (only a change makes a new version).
+    pub live_every: Duration,
     /// How often the lobby frame's count of games in play is brought up to date (a seek's
     /// coming or going is sent at once).
     pub lobby_playing_every: Duration,
@@ -166,6 +168,12 @@ pub struct Limits {
     pub requests_per_connection: usize,
     /// Pool joins of one player in a minute; one more is refused with 429 `rate-limited`.
     pub pool_joins_per_minute: usize,
+    /// Chat lines (and reports) one socket may send in 10 seconds; one more is refused with
+    /// `chat-rate-limited`.
+    pub chat_lines_per_socket: usize,
+    /// Chat lines one player (or one anonymous seat) may say in a minute, over all its
+    /// sockets and games.
+    pub chat_lines_per_minute: usize,
     /// Pool joins of all players at one client address in a minute.
     pub pool_joins_per_ip_minute: usize,
     /// Rated games one pair of players may start in a day; more are played unrated.
@@ -210,7 +218,8 @@ impl Default for Limits {
             lobby_sockets_per_ip: 4,
             lobby_shown: 100,
             lobby_shown_per_ip: 2,
-            lobby_gap: Duration::from_millis(100),
+            lobby_gap: Duration::from_millis(50),
+            live_every: Duration::from_secs(1),
             lobby_playing_every: Duration::from_secs(1),
             pool_bot_after: Some(Duration::from_secs(30)),
             outbox: 512,
@@ -219,6 +228,8 @@ impl Default for Limits {
             requests_per_minute: 600,
             requests_per_connection: 1_000,
             pool_joins_per_minute: 10,
+            chat_lines_per_socket: 5,
+            chat_lines_per_minute: 20,
             pool_joins_per_ip_minute: 30,
             rated_per_pair_day: 10,
             rated_per_ip_day: 100,
@@ -236,6 +247,9 @@ pub struct Config {
     pub db: PathBuf,
     /// The page's files, served at `/`.
     pub static_dir: Option<PathBuf>,
+    /// A file of words chat lines may not carry, one a line, added to the built-in list
+    /// (`--chat-blocklist`).
+    pub chat_blocklist: Option<PathBuf>,
     /// How hard commits press data to disk.
     pub durability: Durability,
     /// The proxies whose `X-Forwarded-For` is believed: for a connection from one of them,
@@ -279,6 +293,7 @@ impl Default for Config {
             addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
             db: PathBuf::from("salpakan.db"),
             static_dir: None,
+            chat_blocklist: None,
             durability: Durability::Full,
             trusted_proxies: Vec::new(),
             address_key: AddressKey::default(),

@@ -25,6 +25,7 @@ pub fn routes() -> Vec<Route> {
         route("/api/games/{id}/record", Owner::Game, get(record)),
         route("/api/games/{id}/replay", Owner::Game, get(replay)),
         route("/api/games/{id}/socket", Owner::Game, get(socket)),
+        route("/api/games/{id}/chat", Owner::Game, get(chat)),
     ]
 }
 
@@ -70,6 +71,20 @@ async fn replay(
 ) -> Result<Response, ApiError> {
     let reply = services.replays.replay(&id).await?;
     Ok(rendered(StatusCode::OK, JSON, &*reply))
+}
+
+async fn chat(
+    State(services): State<Arc<Services>>,
+    MaybePlayer(player): MaybePlayer,
+    Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Result<Response, ApiError> {
+    let token = query.get("token").map(String::as_str);
+    let record = services
+        .games
+        .chat_record(&id, player.as_deref(), token)
+        .await?;
+    Ok(json(StatusCode::OK, &record))
 }
 
 async fn socket(

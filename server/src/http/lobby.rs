@@ -42,11 +42,14 @@ async fn lobby(
 async fn socket(
     State(services): State<Arc<Services>>,
     Client(ip): Client,
+    Query(query): Query<HashMap<String, String>>,
     AddressSocket(upgrade, slot): AddressSocket,
 ) -> Result<Response, ApiError> {
     let watching = services.lobby.watch(ip)?;
-    Ok(upgrade
-        .on_upgrade(move |ws| crate::socket::lobby::serve_lobby(ws, services, slot, watching)))
+    let deltas = query.get("deltas").is_some_and(|v| v == "1");
+    Ok(upgrade.on_upgrade(move |ws| {
+        crate::socket::lobby::serve_lobby(ws, services, (slot, watching), deltas)
+    }))
 }
 
 async fn create_seek(

@@ -9,6 +9,7 @@ pub mod extract;
 pub mod forward;
 pub mod games;
 pub mod health;
+pub mod live;
 pub mod lobby;
 pub mod players;
 pub mod reply;
@@ -40,6 +41,7 @@ pub fn routes() -> Vec<Route> {
         games::routes(),
         players::routes(),
         lobby::routes(),
+        live::routes(),
     ]
     .into_iter()
     .flatten()
@@ -141,7 +143,7 @@ mod tests {
             "/api/pool",
         ];
         let routes = super::routes();
-        assert_eq!(routes.len(), 19);
+        assert_eq!(routes.len(), 22);
         for route in &routes {
             let expected = if route.path.starts_with("/api/games/{id}") {
                 Owner::Game

@@ -20,7 +20,7 @@ mod spec;
 pub use bot::BotTurn;
 pub use event::Event;
 pub use presence::BOTH_AWAY;
-pub use spec::{Player, Saved, Spec, UnknownPlayer};
+pub use spec::{Player, Saved, SavedChat, Spec, UnknownPlayer};
 
 pub use crate::wire::Phase;
 
@@ -136,6 +136,9 @@ pub enum Answer {
     Replay(Vec<Arc<str>>),
     /// The seat asks again for its seat in the rematch already made: give it one.
     Rematch(Side),
+    /// A chat message (`say`, `chat-mode`, `mute`, `unmute`, `report`, `auth`): the room's
+    /// game is not touched; the games service decides it (`services::games::chat`).
+    Chat(ClientMessage),
 }
 
 /// A stored game that does not fit the rules: it cannot be restored.
@@ -845,6 +848,15 @@ impl Room {
         let command = match (message, to) {
             (ClientMessage::Ping, _) => return Answer::Messages(vec![ServerMessage::Pong]),
             (ClientMessage::Hello { v }, _) => return self.since(v, to, now),
+            (
+                message @ (ClientMessage::Say { .. }
+                | ClientMessage::ChatMode { .. }
+                | ClientMessage::Mute { .. }
+                | ClientMessage::Unmute { .. }
+                | ClientMessage::Report { .. }
+                | ClientMessage::Auth { .. }),
+                _,
+            ) => return Answer::Chat(message),
             (_, Recipient::Spectator) => {
                 return Answer::Refused(Refusal::new(
                     Code::BadMessage,
@@ -904,6 +916,7 @@ impl Room {
                 .collect(),
             creator: None,
             ips: [None, None],
+            chat: SavedChat::default(),
         }
     }
 

@@ -6,10 +6,10 @@ use std::sync::Arc;
 use salpakan::{Game, Side};
 use tokio::time::Instant;
 
-use super::{Event, Player, Recipient, Room};
+use super::{Event, Phase, Player, Recipient, Room};
 use crate::wire::{
-    Bots, ClockWords, MoveText, Names, OutcomeWord, Players, Presence, RulesWords, ServerMessage,
-    SideWord, StatusWords, Summary, ViewWords,
+    Bots, ClockWords, LastChallenge, LiveEntry, LiveRatings, MoveText, Names, OutcomeWord, Players,
+    Presence, RulesWords, ServerMessage, SideWord, StatusWords, Summary, ViewWords,
 };
 
 /// An event's frame as sent: the same bytes for every recipient, or (the start, which shows
@@ -159,6 +159,7 @@ impl Room {
             names: self.names(),
             rated: self.spec.rated,
             bots: self.bots(),
+            chat: None,
         }
     }
 
@@ -181,6 +182,61 @@ impl Room {
             bots: self.bots(),
             listed: self.spec.listed,
         }
+    }
+
+    /// The game as the live list shows it (its ratings left for the list to fill in), while
+    /// it is in play and listed; `None` otherwise. Public facts only: the names, the clock
+    /// and the plies of the last event, the last challenge's announcement.
+    #[must_use]
+    pub fn listing(&self) -> Option<LiveEntry> {
+        if self.phase() != Phase::Playing || !self.spec.listed {
+            return None;
+        }
+        let mut clock = None;
+        let mut last = None;
+        // The clock of the newest ply (or the start); the newest challenge, looked for
+        // among the last 400 events at most.
+        for event in self.events.iter().rev().take(400) {
+            match event {
+                Event::Ply {
+                    ply,
+                    side,
+                    outcome,
+                    clock: at,
+                    ..
+                } => {
+                    if clock.is_none() {
+                        clock = Some(*at);
+                    }
+                    if let Some(outcome) = outcome {
+                        last = Some(LastChallenge {
+                            ply: *ply,
+                            side: SideWord(*side),
+                            outcome: OutcomeWord(*outcome),
+                        });
+                        break;
+                    }
+                }
+                Event::Start { clock: at, .. } => {
+                    if clock.is_none() {
+                        clock = Some(*at);
+                    }
+                    break;
+                }
+                _ => {}
+            }
+        }
+        Some(LiveEntry {
+            game: self.spec.id.clone(),
+            names: self.names(),
+            bots: self.bots(),
+            ratings: LiveRatings::default(),
+            rated: self.spec.rated,
+            rules: RulesWords::from(self.spec.rules),
+            clock: clock.flatten().map(ClockWords::from),
+            ply: self.ply(),
+            last,
+        })
     }
 
     /// Whether each seat's player is a bot.

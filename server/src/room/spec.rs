@@ -157,4 +157,15 @@ pub struct Saved {
     /// Each seat's address when it was taken, while kept (for the bounds of rated games a
     /// day, and a rematch's count of games an hour; the room itself never reads them).
     pub ips: [Option<std::net::IpAddr>; 2],
+    /// Its chat (the room itself never reads it: the games service does).
+    pub chat: SavedChat,
+}
+
+/// A game's chat as the database keeps it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SavedChat {
+    /// Its lines, both rooms, each in order.
+    pub lines: Vec<crate::wire::ChatLine>,
+    /// Each seat's chat mode as last set (`None`: the game's default).
+    pub modes: [Option<crate::wire::ChatMode>; 2],
 }

@@ -18,7 +18,7 @@ use tokio::sync::{Notify, mpsc, oneshot, watch};
 use tokio::time::Instant;
 
 use super::games::{GameError, Games, Seating, Settings, lock, random_side};
-use super::outbox::Out;
+use super::outbox::{Out, Shared, Versioned};
 use super::players::Players;
 use super::quotas::{QuotaError, Quotas};
 use super::ratings::Ratings;
@@ -62,6 +62,10 @@ pub enum LobbyError {
     #[error(transparent)]
     Game(#[from] GameError),
 }
+
+/// What each open lobby socket adds to the lobby's gap between frames: 10 ms more for
+/// every 500 watching (60 ms at 500 with the default gap of 50 ms, 150 ms at 5,000).
+pub const LOBBY_GAP_PER_SOCKET: Duration = Duration::from_micros(20);
 
 /// An open seek.
 struct Seek {
@@ -112,7 +116,9 @@ pub struct Lobby {
     stopping: Stopping,
     state: Mutex<LobbyState>,
     /// The latest lobby frame; a lobby socket sends the newest it has not sent.
-    frame: watch::Sender<Arc<str>>,
+    frame: watch::Sender<Shared>,
+    /// The latest version, whole and as a delta (`?deltas=1`).
+    versions: watch::Sender<Arc<Versioned>>,
     /// Wakes the task that renders the frame (the lobby or the games in play changed).
     changed: Notify,
     /// Wakes the task that seats server bots (a wait began).
@@ -153,7 +159,13 @@ impl Lobby {
             quotas: parts.quotas,
             stopping: parts.stopping,
             state: Mutex::new(LobbyState::default()),
-            frame: watch::channel(Arc::from("")).0,
+            frame: watch::channel(Shared::from_static("")).0,
+            versions: watch::channel(Arc::new(Versioned {
+                v: 0,
+                full: Shared::from_static(""),
+                delta: Shared::from_static(""),
+            }))
+            .0,
             changed: Notify::new(),
             waits: Notify::new(),
             next_socket: AtomicU64::new(1),
@@ -161,6 +173,38 @@ impl Lobby {
         tokio::spawn(Arc::clone(&lobby).run_frames());
         tokio::spawn(Arc::clone(&lobby).run_pool_bots());
         lobby
+    }
+}
+
+/// Version `v` of the lobby, showing `seeks` (newest first) and `playing`, after `before`.
+fn versioned(v: u64, before: &[SeekWords], seeks: Vec<SeekWords>, playing: usize) -> Versioned {
+    let order: Vec<String> = seeks.iter().map(|s| s.seek.clone()).collect();
+    let added: Vec<SeekWords> = seeks
+        .iter()
+        .filter(|s| !before.iter().any(|b| b == *s))
+        .cloned()
+        .collect();
+    let gone: Vec<String> = before
+        .iter()
+        .filter(|b| !order.contains(&b.seek))
+        .map(|b| b.seek.clone())
+        .collect();
+    let delta = LobbyMessage::LobbyDelta {
+        v,
+        added,
+        gone,
+        order,
+        playing,
+    };
+    let full = LobbyMessage::Lobby {
+        v: Some(v),
+        seeks,
+        playing,
+    };
+    Versioned {
+        v,
+        full: full.to_json().into(),
+        delta: delta.to_json().into(),
     }
 }
 
@@ -218,24 +262,36 @@ impl Lobby {
     }
 
     /// Renders the lobby frame whenever a seek came or went (at once, then the changes within
-    /// a `lobby_gap` together) and, for the count of games in play, at most once a
+    /// a `lobby_gap` and [`LOBBY_GAP_PER_SOCKET`] for each open lobby socket together) and, for the count of games in play, at most once a
     /// `lobby_playing_every` (then only if the frame differs from the last). Until the server
     /// stops.
     async fn run_frames(self: Arc<Lobby>) {
         let mut stopping = self.stopping.subscribe();
         let mut last = String::new();
         let mut changed = true;
+        let mut shown: Vec<SeekWords> = Vec::new();
+        let mut v = 0;
         loop {
+            let LobbyWords { seeks, playing } = self.lobby(None);
             let frame = LobbyMessage::Lobby {
-                seeks: self.lobby(None).seeks,
-                playing: self.games.playing(),
+                v: None,
+                seeks: seeks.clone(),
+                playing,
             }
             .to_json();
             if changed || frame != last {
-                self.frame.send_replace(Arc::from(frame.as_str()));
-                last = frame;
+                last = frame.clone();
+                self.frame.send_replace(Shared::from(frame));
+                v += 1;
+                self.versions
+                    .send_replace(Arc::new(versioned(v, &shown, seeks.clone(), playing)));
+                shown = seeks;
             }
-            tokio::time::sleep(self.config.limits.lobby_gap).await;
+            // The more watch, the longer the changes are gathered: the frames a second the
+            // lobby sends stay bounded however many sockets watch it.
+            let watching = lock(&self.state).watching as u32;
+            tokio::time::sleep(self.config.limits.lobby_gap + LOBBY_GAP_PER_SOCKET * watching)
+                .await;
             changed = tokio::select! {
                 () = self.changed.notified() => true,
                 () = tokio::time::sleep(self.config.limits.lobby_playing_every) => false,
@@ -298,9 +354,15 @@ impl Lobby {
         }
     }
 
+    /// The latest version of the lobby, whole and as a delta, and what tells of the next.
+    #[must_use]
+    pub fn versions(&self) -> watch::Receiver<Arc<Versioned>> {
+        self.versions.subscribe()
+    }
+
     /// The latest lobby frame, and what tells of the next.
     #[must_use]
-    pub fn frames(&self) -> watch::Receiver<Arc<str>> {
+    pub fn frames(&self) -> watch::Receiver<Shared> {
         self.frame.subscribe()
     }
 

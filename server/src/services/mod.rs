@@ -12,10 +12,12 @@
 //! - [`ratings`]: the leaderboard and the ratings pairing reads;
 //! - [`games`]: the rooms, their seats, clocks, timers and bots;
 //! - [`lobby`]: seeks, pools, the players' and the lobby's sockets;
+//! - [`live`]: the games in play anyone may watch, best first, and the featured game;
 //! - [`replays`]: finished games replayed, a few at a time;
 //! - `nodes` (feature `nodes`): one node of several, its lease and its sweeper.
 
 pub mod games;
+pub mod live;
 pub mod lobby;
 #[cfg(feature = "nodes")]
 pub mod nodes;
@@ -56,6 +58,8 @@ pub struct Services {
     pub games: Arc<games::Games>,
     /// The lobby.
     pub lobby: Arc<lobby::Lobby>,
+    /// The games in play anyone may watch.
+    pub live: Arc<live::LiveList>,
     /// Finished games' replays.
     pub replays: Arc<replays::Replays>,
     /// This node among several (a shared database).
@@ -65,11 +69,16 @@ pub struct Services {
 
 impl Services {
     /// Every service over the database `opened` found (its unfinished games restored, its
-    /// players held), their tasks started.
+    /// players held), their tasks started; chat lines are held to `blocklist`.
     ///
     /// Call inside a tokio runtime.
     #[must_use]
-    pub fn start(config: Config, entropy: Arc<dyn Entropy>, opened: Opened) -> Arc<Services> {
+    pub fn start(
+        config: Config,
+        entropy: Arc<dyn Entropy>,
+        opened: Opened,
+        blocklist: crate::chat::Blocklist,
+    ) -> Arc<Services> {
         let Opened {
             store,
             unfinished,
@@ -102,6 +111,7 @@ impl Services {
                 pauses: Arc::clone(&pauses),
                 readiness: Arc::clone(&readiness),
                 stopping: stopping.clone(),
+                blocklist,
             },
             unfinished,
         );
@@ -115,6 +125,13 @@ impl Services {
             stopping: stopping.clone(),
         });
         let replays = Arc::new(replays::Replays::new(Arc::clone(&games)));
+        let live = live::LiveList::start(live::Parts {
+            config: Arc::clone(&config),
+            store: store.clone(),
+            games: Arc::clone(&games),
+            ratings: Arc::clone(&ratings),
+            stopping: stopping.clone(),
+        });
         #[cfg(feature = "nodes")]
         let cluster = cluster.map(|c| {
             nodes::Cluster::start(
@@ -137,6 +154,7 @@ impl Services {
             ratings,
             games,
             lobby,
+            live,
             replays,
             #[cfg(feature = "nodes")]
             cluster,

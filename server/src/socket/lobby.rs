@@ -95,13 +95,31 @@ pub async fn serve_player(ws: WebSocket, services: Arc<Services>, slot: SocketSl
     }
 }
 
+/// Serves a live list's socket: the whole list now, then what changed in each version (the
+/// whole list again after falling behind). It counts among its address's lobby sockets.
+pub async fn serve_live(
+    ws: WebSocket,
+    services: Arc<Services>,
+    slot: SocketSlot,
+    mut watching: Watching,
+) {
+    let env = Env::of(&services);
+    let socket = Socket::new(ws, "live", env.clone());
+    let evicted = watching.evicted();
+    let handler = Pings {
+        on_end: Some(move || drop((slot, watching))),
+    };
+    let frames = super::Deltas::until(services.live.frames(), evicted);
+    socket.run(handler, frames, Some(env.fresh_budget())).await;
+}
+
 /// Serves a lobby socket: the lobby frame now, then the newest after each change (a socket
 /// that reads slowly skips to the latest).
 pub async fn serve_lobby(
     ws: WebSocket,
     services: Arc<Services>,
-    slot: SocketSlot,
-    mut watching: Watching,
+    (slot, mut watching): (SocketSlot, Watching),
+    deltas: bool,
 ) {
     let env = Env::of(&services);
     let socket = Socket::new(ws, "lobby", env.clone());
@@ -109,6 +127,12 @@ pub async fn serve_lobby(
     let handler = Pings {
         on_end: Some(move || drop((slot, watching))),
     };
-    let frames = Latest::new(services.lobby.frames()).until(evicted);
-    socket.run(handler, frames, Some(env.fresh_budget())).await;
+    let budget = Some(env.fresh_budget());
+    if deltas {
+        let frames = super::Deltas::until(services.lobby.versions(), evicted);
+        socket.run(handler, frames, budget).await;
+    } else {
+        let frames = Latest::until(services.lobby.frames(), evicted);
+        socket.run(handler, frames, budget).await;
+    }
 }

@@ -170,6 +170,7 @@ impl Outbox for mpsc::Receiver<Out> {
             match out {
                 Out::Text(text) => queued.push(text),
                 Out::Frames(frames) => queued.extend(frames),
+                Out::Shared(frame) => queued.push(Arc::from(frame.as_str())),
                 Out::Close(..) => break,
             }
         }
@@ -177,74 +178,128 @@ impl Outbox for mpsc::Receiver<Out> {
     }
 }
 
-/// The newest of a stream of frames (the lobby's): the one there now, then each newer one;
-/// a socket that reads slowly skips to the latest.
-pub struct Latest {
-    frames: watch::Receiver<Arc<str>>,
-    first: bool,
-    /// Fires when the socket is to close (it gave its place up).
+/// Where a watched list's frames come from: the next one to send.
+pub trait Newest: Send {
+    /// The next frame to send (waiting for one).
+    fn newest(&mut self) -> impl Future<Output = Option<Out>> + Send;
+}
+
+/// The frames of a [`Newest`] until `evicted` fires: then the socket closes (1008), its
+/// place given to another address's socket.
+pub struct Until<S> {
+    source: S,
     evicted: Option<tokio::sync::oneshot::Receiver<()>>,
 }
 
-impl Latest {
-    /// The frames of `frames`, starting with the one there now.
-    #[must_use]
-    pub fn new(frames: watch::Receiver<Arc<str>>) -> Latest {
-        Latest {
-            frames,
-            first: true,
-            evicted: None,
-        }
-    }
-
-    /// The same, until `evicted` fires: then the socket closes (1008).
-    #[must_use]
-    pub fn until(mut self, evicted: Option<tokio::sync::oneshot::Receiver<()>>) -> Latest {
-        self.evicted = evicted;
-        self
-    }
-}
-
-/// The newest frame of `frames` not yet sent (the one there now, the `first` time).
-async fn newest(frames: &mut watch::Receiver<Arc<str>>, first: &mut bool) -> Option<Out> {
-    loop {
-        if !std::mem::take(first) && frames.changed().await.is_err() {
-            // The sender is gone only when the server stops: wait for the stop.
-            std::future::pending::<()>().await;
-        }
-        let frame = Arc::clone(&frames.borrow_and_update());
-        if !frame.is_empty() {
-            return Some(Out::Text(frame));
-        }
-    }
-}
-
-impl Outbox for Latest {
+impl<S: Newest> Outbox for Until<S> {
     async fn next(&mut self) -> Option<Out> {
-        let Latest {
-            frames,
-            first,
-            evicted,
-        } = self;
-        let Some(fires) = evicted.as_mut() else {
-            return newest(frames, first).await;
+        let Some(fires) = self.evicted.as_mut() else {
+            return self.source.newest().await;
         };
         tokio::select! {
-            out = newest(frames, first) => out,
+            out = self.source.newest() => out,
             fired = fires => {
-                *evicted = None;
+                self.evicted = None;
                 match fired {
                     Ok(()) => Some(Out::close(
                         CloseCode::Policy,
                         "the lobby is full, and your address holds the most of its sockets",
                     )),
                     // Its place given back as the socket ends: nothing to do.
-                    Err(_) => newest(frames, first).await,
+                    Err(_) => self.source.newest().await,
                 }
             }
         }
     }
 }
+
+/// The newest of a stream of frames (the lobby's): the one there now, then each newer one;
+/// a socket that reads slowly skips to the latest.
+pub struct Latest {
+    frames: watch::Receiver<Shared>,
+    first: bool,
+}
+
+impl Latest {
+    /// The frames of `frames`, starting with the one there now, until `evicted` fires.
+    #[must_use]
+    pub fn until(
+        frames: watch::Receiver<Shared>,
+        evicted: Option<tokio::sync::oneshot::Receiver<()>>,
+    ) -> Until<Latest> {
+        Until {
+            source: Latest {
+                frames,
+                first: true,
+            },
+            evicted,
+        }
+    }
+}
+
+impl Newest for Latest {
+    async fn newest(&mut self) -> Option<Out> {
+        loop {
+            if !std::mem::take(&mut self.first) && self.frames.changed().await.is_err() {
+                // The sender is gone only when the server stops: wait for the stop.
+                std::future::pending::<()>().await;
+            }
+            let frame = self.frames.borrow_and_update().clone();
+            if !frame.is_empty() {
+                return Some(Out::Shared(frame));
+            }
+        }
+    }
+}
+
+/// A versioned list's frames (the live list's, and the lobby's with `?deltas=1`): the
+/// whole list first, then each newer version's delta when the version before was the last
+/// sent, the whole list otherwise (a socket that reads slowly skips to the newest). Every
+/// frame is rendered once, for all.
+pub struct Deltas {
+    frames: watch::Receiver<Arc<Versioned>>,
+    sent: Option<u64>,
+}
+
+impl Deltas {
+    /// The frames of `frames`, starting with the whole list there now, until `evicted`
+    /// fires.
+    #[must_use]
+    pub fn until(
+        frames: watch::Receiver<Arc<Versioned>>,
+        evicted: Option<tokio::sync::oneshot::Receiver<()>>,
+    ) -> Until<Deltas> {
+        Until {
+            source: Deltas { frames, sent: None },
+            evicted,
+        }
+    }
+}
+
+impl Newest for Deltas {
+    async fn newest(&mut self) -> Option<Out> {
+        loop {
+            if self.sent.is_some() && self.frames.changed().await.is_err() {
+                // The sender is gone only when the server stops: wait for the stop.
+                std::future::pending::<()>().await;
+            }
+            let version = Arc::clone(&self.frames.borrow_and_update());
+            if version.full.is_empty() {
+                // Nothing rendered yet.
+                self.sent = Some(version.v);
+                continue;
+            }
+            let frame = match self.sent {
+                Some(v) if v + 1 == version.v => version.delta.clone(),
+                _ => version.full.clone(),
+            };
+            self.sent = Some(version.v);
+            return Some(Out::Shared(frame));
+        }
+    }
+}
+
+use crate::services::outbox::{Shared, Versioned};
 
 type Sink = SplitSink<WebSocket, Message>;
 type Stream = SplitStream<WebSocket>;
@@ -326,14 +381,23 @@ impl Socket {
     /// what it is sent is closed, and holds nothing for longer.
     async fn write(&mut self, frames: &[Arc<str>]) -> Result<(), Option<Closing>> {
         for frame in frames {
-            let message = Message::Text(frame.as_ref().into());
-            match timeout(self.env.limits.write_timeout, self.sink.send(message)).await {
-                Ok(Ok(())) => {}
-                Ok(Err(_)) => return Err(None),
-                Err(_) => return Err(Some(TOO_SLOW)),
-            }
+            self.send_text(frame.as_ref().into()).await?;
         }
         Ok(())
+    }
+
+    /// Sends one text frame within the write timeout.
+    async fn send_text(&mut self, text: Shared) -> Result<(), Option<Closing>> {
+        match timeout(
+            self.env.limits.write_timeout,
+            self.sink.send(Message::Text(text)),
+        )
+        .await
+        {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(_)) => Err(None),
+            Err(_) => Err(Some(TOO_SLOW)),
+        }
     }
 
     /// Serves the socket until either side ends it: `handler` takes the client's frames,
@@ -366,6 +430,7 @@ impl Socket {
                     let written = match out {
                         Some(Out::Text(text)) => self.write(&[text]).await,
                         Some(Out::Frames(frames)) => self.write(&frames).await,
+                        Some(Out::Shared(frame)) => self.send_text(frame).await,
                         Some(Out::Close(code, reason)) => {
                             break Some(Closing { code, reason, last: None })
                         }

@@ -11,7 +11,9 @@
 //! [`Room::restore`]: crate::room::Room::restore
 
 mod backup;
+mod chat;
 mod lease;
+mod live;
 mod nodes;
 #[cfg(feature = "nodes")]
 mod postgres;
@@ -22,6 +24,7 @@ mod sql;
 mod writer;
 
 pub use backup::{Backup, backup};
+pub use chat::{FinishedChat, ReportRow};
 pub use lease::{LOBBY, Notice, Owner};
 pub use rows::{
     Finished, FinishedSeats, ListedRow, RatingChange, RatingsOf, UnratedRow, Unreadable,
@@ -315,6 +318,43 @@ pub enum Write {
         events: Vec<Event>,
         /// The game's summary and record, when these events end it.
         ending: Option<Ended>,
+    },
+    /// A chat line of a game, said at `at_ms`.
+    Chat {
+        /// The game.
+        game: String,
+        /// The line.
+        line: crate::wire::ChatLine,
+        /// When, in milliseconds since the Unix epoch.
+        at_ms: u64,
+    },
+    /// A seat's chat mode.
+    ChatMode {
+        /// The game.
+        game: String,
+        /// The seat.
+        side: Side,
+        /// Its mode.
+        mode: crate::wire::ChatMode,
+    },
+    /// This node's games in play for the live list, replacing its last (each the game's id
+    /// and its entry's JSON; several nodes only).
+    LiveGames {
+        /// This node.
+        node: String,
+        /// The entries.
+        entries: Vec<(String, String)>,
+    },
+    /// A line reported to the operator.
+    Report {
+        /// The game.
+        game: String,
+        /// The line.
+        line: crate::wire::ChatLine,
+        /// Who reported it.
+        reporter: String,
+        /// When, in milliseconds since the Unix epoch.
+        at_ms: u64,
     },
     /// The oldest [`PRUNE_BATCH`] finished games that ended before `ended_before_ms`
     /// (milliseconds since the Unix epoch) are deleted, rows and events.
@@ -781,6 +821,31 @@ impl Store {
     /// The database's error.
     pub async fn rating_changes(&self, of: RatingsOf) -> Result<Vec<RatingChange>, StoreError> {
         self.read(|done| ReadJob::Ratings(of, done)).await
+    }
+
+    /// A finished game's chat and seats (`None` for a game not over).
+    ///
+    /// # Errors
+    /// The database's error.
+    pub async fn finished_chat(&self, game: &str) -> Result<Option<FinishedChat>, StoreError> {
+        self.read(|done| ReadJob::Chat(game.to_owned(), done)).await
+    }
+
+    /// The live list's entries of the other nodes (JSON; several nodes only).
+    ///
+    /// # Errors
+    /// The database's error.
+    pub async fn live_elsewhere(&self, me: &str) -> Result<Vec<String>, StoreError> {
+        self.read(|done| ReadJob::LiveElsewhere(me.to_owned(), done))
+            .await
+    }
+
+    /// The newest chat reports, at most `limit`.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub async fn reports(&self, limit: usize) -> Result<Vec<ReportRow>, StoreError> {
+        self.read(|done| ReadJob::Reports(limit, done)).await
     }
 
     /// The games asked rated but played unrated, newest first, at most `limit`.

@@ -81,6 +81,18 @@ pub(super) enum ReadJob {
     ),
     /// Every player's row.
     Players(oneshot::Sender<Result<Vec<PlayerRow>, StoreError>>),
+    /// A finished game's chat.
+    Chat(
+        String,
+        oneshot::Sender<Result<Option<super::FinishedChat>, StoreError>>,
+    ),
+    /// The other nodes' live entries.
+    LiveElsewhere(String, oneshot::Sender<Result<Vec<String>, StoreError>>),
+    /// The newest chat reports.
+    Reports(
+        usize,
+        oneshot::Sender<Result<Vec<super::ReportRow>, StoreError>>,
+    ),
 }
 
 /// Starts a reader on each of `conns`; they end when the sender is dropped.
@@ -170,6 +182,15 @@ fn serve(conn: &mut impl Sql, queue: &Mutex<mpsc::Receiver<ReadJob>>) {
             }
             Ok(ReadJob::Players(done)) => {
                 let _ = done.send(super::rows::players(conn));
+            }
+            Ok(ReadJob::Chat(game, done)) => {
+                let _ = done.send(super::chat::finished_chat(conn, &game));
+            }
+            Ok(ReadJob::LiveElsewhere(me, done)) => {
+                let _ = done.send(super::live::elsewhere(conn, &me));
+            }
+            Ok(ReadJob::Reports(limit, done)) => {
+                let _ = done.send(super::chat::reports(conn, limit));
             }
             Err(_) => return,
         }

@@ -62,6 +62,7 @@ fn read_game(row: &Row) -> Result<Saved, StoreError> {
         events: Vec::new(),
         creator: ip(15)?,
         ips: [ip(22)?, ip(23)?],
+        chat: crate::room::SavedChat::default(),
     })
 }
 
@@ -86,6 +87,10 @@ pub(super) fn load(conn: &mut impl Sql, game: &str) -> Result<Option<Saved>, Sto
     };
     let mut saved = read_game(&row)?;
     saved.events = events(conn, game)?;
+    saved.chat = crate::room::SavedChat {
+        lines: super::chat::lines(conn, game)?,
+        modes: super::chat::modes(conn, game)?,
+    };
     Ok(Some(saved))
 }
 

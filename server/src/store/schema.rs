@@ -11,7 +11,7 @@ pub(super) type Step = fn(&Connection) -> rusqlite::Result<()>;
 
 /// The steps, in order: step `i` brings a database to version `i + 1`. A new layout is a
 /// step added at the end, never a change to one already released.
-pub(super) const STEPS: &[Step] = &[baseline, fair_play, rating_history];
+pub(super) const STEPS: &[Step] = &[baseline, fair_play, rating_history, chat];
 
 /// The schema version this binary writes.
 pub const VERSION: u32 = STEPS.len() as u32;
@@ -49,6 +49,11 @@ fn fair_play(conn: &Connection) -> rusqlite::Result<()> {
 /// transaction that ends the game (a profile's history, a list's changes).
 fn rating_history(conn: &Connection) -> rusqlite::Result<()> {
     conn.execute_batch(RATING_HISTORY)
+}
+
+/// Version 4: the games' chat: its lines, the lines reported, each seat's chat mode.
+fn chat(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch(super::chat::CHAT_SCHEMA)
 }
 
 /// The table version 3 adds, the same on both databases.
@@ -284,6 +289,7 @@ const PG_STEPS: &[&[&str]] = &[
     &[super::lease::PG_NODES],
     &[FAIR_PLAY_COLUMNS, PG_SKELETONS, FAIR_PLAY_INDEXES],
     &[RATING_HISTORY],
+    &[super::chat::CHAT_SCHEMA, super::live::PG_LIVE_GAMES],
 ];
 
 /// Version 3 on PostgreSQL (SQLite's 2, [`fair_play`]) folds the names already there in SQL.

@@ -266,12 +266,26 @@ fn apply(
         }
         Write::Delete(game) => {
             conn.execute("DELETE FROM events WHERE game = ?1", &[game.into()])?;
+            conn.execute("DELETE FROM chat_lines WHERE game = ?1", &[game.into()])?;
             conn.execute("DELETE FROM games WHERE id = ?1", &[game.into()])?;
             if fence.is_some() {
                 conn.execute("DELETE FROM owners WHERE game = ?1", &[game.into()])?;
             }
         }
         Write::Quarantine { game, reason } => quarantine(conn, game, reason)?,
+        Write::Chat { game, line, at_ms } => super::chat::insert_line(conn, game, line, *at_ms)?,
+        Write::LiveGames { node, entries } => {
+            if fence.is_some() {
+                super::live::publish(conn, node, entries)?;
+            }
+        }
+        Write::ChatMode { game, side, mode } => super::chat::set_mode(conn, game, *side, *mode)?,
+        Write::Report {
+            game,
+            line,
+            reporter,
+            at_ms,
+        } => super::chat::insert_report(conn, game, line, (reporter, *at_ms))?,
         Write::Arrival { kind, ip, at_ms } => {
             if fence.is_some() {
                 conn.execute(
@@ -300,6 +314,10 @@ fn apply(
                 conn.execute(&format!("DELETE FROM owners WHERE game IN ({old})"), &cut)?;
             }
             conn.execute(&format!("DELETE FROM events WHERE game IN ({old})"), &cut)?;
+            conn.execute(
+                &format!("DELETE FROM chat_lines WHERE game IN ({old})"),
+                &cut,
+            )?;
             conn.execute(&format!("DELETE FROM games WHERE id IN ({old})"), &cut)?;
         }
         Write::Join {

@@ -2,11 +2,13 @@
 //! its type `t` first.
 
 use salpakan::Square;
+
+use crate::chat::{Phrase, Room};
 use serde::{Deserialize, Serialize};
 
 use super::{
-    AbortReason, Bots, ClockWords, Code, MoveText, Names, OutcomeWord, Phase, Presence, RulesWords,
-    SideWord, StatusWords, ViewWords,
+    AbortReason, Bots, ChatLine, ChatMode, ChatSettings, ClockWords, Code, MoveText, Names,
+    OutcomeWord, Phase, Presence, RulesWords, SideWord, StatusWords, ViewWords,
 };
 
 /// A message from a client, as the contract spells it.
@@ -42,6 +44,44 @@ pub enum ClientMessage {
     },
     /// Answered with a pong.
     Ping,
+    /// A chat line: a preset `phrase`, or a free `text` (exactly one of the two). A seat
+    /// says it in the players' room, a spectator in the spectators'.
+    Say {
+        /// The phrase's word.
+        #[serde(default)]
+        phrase: Option<Phrase>,
+        /// A free line.
+        #[serde(default)]
+        text: Option<String>,
+    },
+    /// This seat's (or this spectator socket's) chat mode.
+    ChatMode {
+        /// `"off"`, `"presets"` or `"free"`.
+        mode: ChatMode,
+    },
+    /// Hides the lines of `who` (a side's word, or a player's name) from this seat, or this
+    /// spectator's socket.
+    Mute {
+        /// Whose lines.
+        who: String,
+    },
+    /// Shows the lines of `who` again.
+    Unmute {
+        /// Whose lines.
+        who: String,
+    },
+    /// Reports line `n` of `room` to the operator.
+    Report {
+        /// The room.
+        room: Room,
+        /// The line's number.
+        n: u64,
+    },
+    /// A spectator names itself with its player's key, to say lines in the spectators' room.
+    Auth {
+        /// The player's key.
+        key: String,
+    },
 }
 
 impl ClientMessage {
@@ -60,6 +100,11 @@ impl ClientMessage {
                 Square::NUM,
                 cells.len()
             ));
+        }
+        if let ClientMessage::Say { phrase, text } = &message
+            && phrase.is_some() == text.is_some()
+        {
+            return Err("a chat line is a phrase or a text: exactly one".into());
         }
         Ok(message)
     }
@@ -103,6 +148,10 @@ pub enum ServerMessage {
         rated: bool,
         /// Whether each seat's player is a bot (an addition).
         bots: Bots,
+        /// The recipient's chat settings (an addition; left out where a room alone
+        /// renders the state, as in its tests).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        chat: Option<Box<ChatSettings>>,
     },
     /// A side's formation was accepted (nothing of it is shown).
     Ready {
@@ -207,6 +256,18 @@ pub enum ServerMessage {
     },
     /// The answer to a ping.
     Pong,
+    /// A chat line (never an event: it has no version, and nothing in it is the arbiter's).
+    Chat(ChatLine),
+    /// The recipient's chat settings, after each change (on connect they are the
+    /// `state`'s `chat`).
+    ChatSettings(ChatSettings),
+    /// A report was kept for the operator.
+    Reported {
+        /// The room.
+        room: Room,
+        /// The line's number.
+        n: u64,
+    },
 }
 
 impl ServerMessage {
@@ -256,6 +317,26 @@ mod tests {
             ClientMessage::parse(r#"{"t":"hello","v":0}"#),
             Ok(ClientMessage::Hello { v: 0 })
         );
+        assert_eq!(
+            ClientMessage::parse(r#"{"t":"say","phrase":"gg"}"#),
+            Ok(ClientMessage::Say {
+                phrase: Some(Phrase::GoodGame),
+                text: None
+            })
+        );
+        assert_eq!(
+            ClientMessage::parse(r#"{"t":"chat-mode","mode":"free"}"#),
+            Ok(ClientMessage::ChatMode {
+                mode: ChatMode::Free
+            })
+        );
+        assert_eq!(
+            ClientMessage::parse(r#"{"t":"report","room":"spectators","n":3}"#),
+            Ok(ClientMessage::Report {
+                room: Room::Spectators,
+                n: 3
+            })
+        );
         for bad in [
             "",
             "[]",
@@ -267,6 +348,13 @@ mod tests {
             r#"{"t":"hello","v":"1"}"#,
             r#"{"t":"setup","cells":[1,2,3]}"#,
             r#"{"t":"setup","cells":"x"}"#,
+            r#"{"t":"say"}"#,
+            r#"{"t":"say","phrase":"gg","text":"gg"}"#,
+            r#"{"t":"say","phrase":"your-spy-lost"}"#,
+            r#"{"t":"say","text":5}"#,
+            r#"{"t":"chat-mode","mode":"loud"}"#,
+            r#"{"t":"report","room":"arbiter","n":1}"#,
+            r#"{"t":"mute"}"#,
         ] {
             assert!(ClientMessage::parse(bad).is_err(), "{bad:?}");
         }
@@ -292,6 +380,22 @@ mod tests {
         assert_eq!(serde_json::from_str::<ServerMessage>(&text).unwrap(), ply);
         assert_eq!(ply.version(), Some(9));
         assert_eq!(ServerMessage::Pong.to_json(), r#"{"t":"pong"}"#);
+        let line = ServerMessage::Chat(ChatLine {
+            room: Room::Players,
+            n: 2,
+            side: Some(SideWord(Side::White)),
+            name: None,
+            bot: false,
+            phrase: Some(Phrase::GoodGame),
+            text: "Good game!".into(),
+        });
+        let text = line.to_json();
+        assert_eq!(
+            text,
+            r#"{"t":"chat","room":"players","n":2,"side":"white","name":null,"bot":false,"phrase":"gg","text":"Good game!"}"#
+        );
+        assert_eq!(serde_json::from_str::<ServerMessage>(&text).unwrap(), line);
+        assert_eq!(line.version(), None);
         let error = ServerMessage::Error {
             code: Code::StalePly,
             message: "1 ply".into(),

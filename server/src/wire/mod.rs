@@ -10,7 +10,9 @@
 //! back ([`SideWord`], [`OutcomeWord`], [`RankCode`], [`MoveText`], [`StatusWords`]).
 
 mod bodies;
+mod chat;
 mod close;
+mod live;
 mod messages;
 mod players;
 mod refusal;
@@ -20,7 +22,11 @@ pub use bodies::{
     CreateReply, CreateRequest, ErrorBody, Health, JoinReply, JoinRequest, MAX_SETUP_MS, Players,
     RulesRequest, SETUP_MS, Summary, setup_ms,
 };
+pub use chat::{ChatLine, ChatMode, ChatModes, ChatRecord, ChatSettings};
 pub use close::CloseCode;
+pub use live::{
+    LIVE_SHOWN, LastChallenge, LiveEntry, LiveMessage, LiveMove, LiveRatings, LiveReply,
+};
 pub use messages::{ClientMessage, ServerMessage};
 pub use players::Lobby as LobbyWords;
 pub use players::{

@@ -274,8 +274,26 @@ pub enum LobbyMessage {
     },
     /// The lobby now (the lobby socket's frame).
     Lobby {
+        /// The lobby's version, on a socket opened with `?deltas=1` (an addition).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        v: Option<u64>,
         /// The open seeks.
         seeks: Vec<SeekWords>,
+        /// Games in play.
+        playing: usize,
+    },
+    /// What changed since version `v - 1`, on a socket opened with `?deltas=1` (an
+    /// addition): seeks added, seeks gone, the order of the seeks shown now (newest first),
+    /// and the games in play.
+    LobbyDelta {
+        /// The lobby's version.
+        v: u64,
+        /// Seeks new since the version before.
+        added: Vec<SeekWords>,
+        /// Seeks no longer shown.
+        gone: Vec<String>,
+        /// Every seek shown now, by id, newest first.
+        order: Vec<String>,
         /// Games in play.
         playing: usize,
     },

@@ -72,6 +72,17 @@ pub enum Code {
     /// A player who aborted or resigned early too often: the lobby pairs it with nobody until
     /// its ban ends (HTTP 429; an addition).
     PlayBanned,
+    /// A chat line this socket may not say: chat off, a free line where only phrases are
+    /// allowed, a spectator with no player's name (socket; an addition).
+    ChatNotAllowed,
+    /// A free chat line past its length (socket; an addition).
+    ChatTooLong,
+    /// A free chat line with a word the server does not carry (socket; an addition).
+    ChatBlocked,
+    /// Past the chat lines a socket or a player may say in a while (socket; an addition).
+    ChatRateLimited,
+    /// A game's room holds all the lines it keeps (socket; an addition).
+    ChatFull,
 }
 
 impl Code {
@@ -108,6 +119,11 @@ impl Code {
             Code::TooManyPlayers => "too-many-players",
             Code::Draining => "draining",
             Code::PlayBanned => "play-banned",
+            Code::ChatNotAllowed => "chat-not-allowed",
+            Code::ChatTooLong => "chat-too-long",
+            Code::ChatBlocked => "chat-blocked",
+            Code::ChatRateLimited => "chat-rate-limited",
+            Code::ChatFull => "chat-full",
         }
     }
 }
@@ -193,6 +209,11 @@ mod tests {
             Code::TooManyPlayers,
             Code::Draining,
             Code::PlayBanned,
+            Code::ChatNotAllowed,
+            Code::ChatTooLong,
+            Code::ChatBlocked,
+            Code::ChatRateLimited,
+            Code::ChatFull,
         ];
         for code in all {
             let json = serde_json::to_string(&code).unwrap();

@@ -192,6 +192,8 @@ pub async fn start_on(db: PathBuf, seed: u64, tweak: impl FnOnce(&mut Config)) -
     config.limits.rated_per_ip_day = 10_000;
     // The lobby's count of games in play told soon (its pace has the load generator's runs).
     config.limits.lobby_playing_every = Duration::from_millis(20);
+    // The live list made again soon (its pace of a second has the load generator's runs).
+    config.limits.live_every = Duration::from_millis(20);
     tweak(&mut config);
     let running = salpakan_server::start(config, Arc::new(SeededEntropy::new(seed)))
         .await
@@ -242,6 +244,8 @@ pub async fn start(seed: u64) -> Server {
 pub async fn start_busy(seed: u64) -> Server {
     start_on(database("t"), seed, |c| {
         c.limits.messages_per_window = 100_000;
+        c.limits.chat_lines_per_socket = 100_000;
+        c.limits.chat_lines_per_minute = 100_000;
     })
     .await
 }

@@ -2,6 +2,7 @@
 
 mod bad_input;
 mod budgets;
+mod chat;
 mod clocks;
 mod common;
 mod connections;
@@ -9,6 +10,7 @@ mod crash;
 mod fair_play;
 mod golden;
 mod history;
+mod live;
 mod lobby;
 mod nodes;
 mod noninterference;

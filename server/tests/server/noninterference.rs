@@ -21,6 +21,21 @@ async fn http_into(server: &Server, log: &mut Vec<String>, method: &str, path: &
     log.push(format!("HTTP {status} {text}"));
 }
 
+/// Game `id`'s entry in `GET /api/live` once it shows `ply` plies.
+async fn live_entry(server: &Server, id: &str, ply: u64) -> Value {
+    for _ in 0..500 {
+        let (_, reply) = server.json("GET", "/api/live", &Value::Null).await;
+        if let Some(entry) = reply["games"]
+            .as_array()
+            .and_then(|games| games.iter().find(|e| e["game"] == id && e["ply"] == ply))
+        {
+            return entry.clone();
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    panic!("game {id} at ply {ply} never reached the live list");
+}
+
 /// Plays `game`'s formations and moves through a fresh server (seeded with `seed`),
 /// with refused requests from `watched` on the way.
 async fn run(game: &Game, watched: Side, seed: u64) -> Run {
@@ -65,6 +80,19 @@ async fn run_on(server: &Server, game: &Game, watched: Side, seed: u64) -> Run {
     seats[0].until("presence").await;
     let mut spectator = server.seat(&id, None).await;
     spectator.until("state").await;
+    // The spectator talks as a player (the same name and key in both twins: the same seed).
+    let (status, kibitzer) = server
+        .json(
+            "POST",
+            "/api/players",
+            &json!({"name": format!("kibitzer-{seed}")}),
+        )
+        .await;
+    assert_eq!(status, 201);
+    spectator
+        .send(&json!({"t": "auth", "key": kibitzer["key"]}))
+        .await;
+    spectator.until("chat-settings").await;
     let [w, o] = &mut seats[..] else {
         unreachable!()
     };
@@ -146,6 +174,40 @@ async fn run_on(server: &Server, game: &Game, watched: Side, seed: u64) -> Run {
                 .await;
             w.until("error").await;
         }
+        if i % 7 == 3 {
+            // Both rooms talk: a phrase and a free line from each seat (heard by both), a
+            // comment from the spectator (heard by it alone), and a report.
+            for (from, said) in [
+                (0, json!({"t": "say", "phrase": "nice-challenge"})),
+                (
+                    1,
+                    json!({"t": "say", "text": format!("ply {ply}: your move")}),
+                ),
+                (1, json!({"t": "say", "phrase": "big-piece"})),
+                (0, json!({"t": "say", "text": "is that a Spy?"})),
+            ] {
+                if from == 0 { &mut *w } else { &mut *o }.send(&said).await;
+                w.until("chat").await;
+                o.until("chat").await;
+            }
+            spectator
+                .send(&json!({"t": "say", "text": format!("after {ply}, who wins?")}))
+                .await;
+            spectator.until("chat").await;
+            w.send(&json!({"t": "report", "room": "players", "n": 1}))
+                .await;
+            w.until("reported").await;
+        }
+        if i == 12 {
+            w.send(&json!({"t": "mute", "who": watched.other().word()}))
+                .await;
+            w.until("chat-settings").await;
+            o.send(&json!({"t": "say", "phrase": "oops"})).await;
+            o.until("chat").await;
+            w.send(&json!({"t": "unmute", "who": watched.other().word()}))
+                .await;
+            w.until("chat-settings").await;
+        }
         if i % 9 == 4 {
             w.send(&json!({"t": "draw"})).await;
             v += 1;
@@ -168,6 +230,9 @@ async fn run_on(server: &Server, game: &Game, watched: Side, seed: u64) -> Run {
         }
         board.play(report.mv).unwrap();
         if i % 10 == 0 {
+            // The live list's entry of this game once it shows this ply.
+            let entry = live_entry(server, &id, ply + 1).await;
+            http[watched.index()].push(format!("HTTP live {entry}"));
             let log = &mut http[watched.index()];
             http_into(server, log, "GET", &format!("/api/games/{id}"), "").await;
             http_into(server, log, "GET", &format!("/api/games/{id}/record"), "").await;
@@ -502,4 +567,49 @@ async fn sit(server: &Server, mine: &Value, theirs: &Value) -> (Side, String, Se
     seat.until("state").await;
     other.until("state").await;
     (side, game, seat, other)
+}
+
+/// A seat's frames against a server bot, to the end, for a server seeded with `seed` (the
+/// seed deals the bot's formation): the transcript, and the record.
+async fn against_a_bot(seed: u64) -> (Vec<String>, String) {
+    let server = start_busy(seed).await;
+    let body = json!({"side": "white", "first": "white", "opponent": "random"});
+    let (status, created) = server.json("POST", "/api/games", &body).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["game"].as_str().unwrap();
+    let mut seat = server.seat(id, created["token"].as_str()).await;
+    seat.until("state").await;
+    let mine = crate::common::random_game(5, 0);
+    seat.send(&json!({"t": "setup", "cells": cells(mine.setup(Side::White).unwrap())}))
+        .await;
+    seat.until("start").await;
+    // The bot's greeting, decided by the start alone.
+    assert_eq!(seat.until("chat").await["phrase"], "hello");
+    seat.send(&json!({"t": "say", "phrase": "good-luck"})).await;
+    seat.until("chat").await;
+    seat.send(&json!({"t": "resign"})).await;
+    let over = seat.until("over").await;
+    assert_eq!(seat.until("chat").await["phrase"], "gg");
+    server.stop().await;
+    let record = over["record"].as_str().unwrap().to_owned();
+    (seat.transcript, record)
+}
+
+/// A server bot's lines are decided by public events alone: against bots of other
+/// formations (the bots' squares differ too, so whole transcripts cannot be twins here), a
+/// seat hears the same chat frames, the bot's greeting and good game included, byte for byte.
+#[tokio::test]
+async fn a_bots_lines_tell_nothing_of_its_formation() {
+    let lines = |transcript: &[String]| -> Vec<String> {
+        transcript
+            .iter()
+            .filter(|f| f.starts_with(r#"{"t":"chat""#))
+            .cloned()
+            .collect()
+    };
+    let (first, first_record) = against_a_bot(401).await;
+    let (second, second_record) = against_a_bot(402).await;
+    assert_ne!(first_record, second_record, "the bots' formations differ");
+    assert_eq!(lines(&first).len(), 3, "hello, good luck, good game");
+    assert_eq!(lines(&first), lines(&second));
 }

@@ -5,18 +5,14 @@
 // this screen sends the shared controls to the mode in use, and leaving it clears everything
 // a game left on the page.
 import { clearMoves, noteOnBoard, showEliminated } from "../board.js";
+import { chatPanel } from "../chat.js";
 import { offlineMode } from "../offline.js";
 import { onlineMode } from "../online.js";
 import { storedPlayer } from "../player.js";
 import { formationCells, recordShows, saveFormation, savedFormations } from "../saved.js";
-import { deltaText, t } from "../words.js";
+import { clockTime, deltaText, t } from "../words.js";
 
 const $ = (id) => document.getElementById(id);
-
-function formatMs(ms) {
-  const total = Math.ceil(ms / 1000);
-  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
-}
 
 export function gameScreen(router) {
   const status = $("status");
@@ -116,7 +112,7 @@ export function gameScreen(router) {
       if (ms === null) delete shown.dataset.ms;
       else {
         shown.dataset.ms = String(Math.round(ms));
-        shown.textContent = t("setup-time", { time: formatMs(ms) });
+        shown.textContent = t("setup-time", { time: clockTime(ms) });
       }
     },
     showClocks(ms, running) {
@@ -128,7 +124,7 @@ export function gameScreen(router) {
           continue;
         }
         clock.dataset.ms = String(Math.round(ms[side]));
-        clock.querySelector(".time").textContent = formatMs(ms[side]);
+        clock.querySelector(".time").textContent = clockTime(ms[side]);
         clock.classList.toggle("running", running === side);
       }
     },
@@ -286,6 +282,7 @@ export function gameScreen(router) {
     refresh() {
       disarmResign();
       current()?.render();
+      if (document.body.dataset.server === "present") chatPanel().refresh();
     },
   };
 }

@@ -1,9 +1,10 @@
 // The lobby screen (docs/SERVER.md, "Players, the lobby and pairing"): this browser's player
 // (a name and its key, kept in the browser), the live list of open seeks, creating a seek,
-// quick pairing, a game with a friend or a server bot. The player socket, which says when
+// quick pairing, a game with a friend or a server bot, and the games in play to watch. The player socket, which says when
 // this player was paired, stays open on every screen (a seek lives only while it is open);
 // the lobby's own socket only while the lobby is shown. A new seat goes to its game's screen.
 import { BAD_KEY, KeptSocket, api } from "../connection.js";
+import { LiveGames } from "../live.js";
 import { forgetDevice, keepPlayer, storedPlayer } from "../player.js";
 import { dropSeat, heldGames, heldSeat, keepSeat } from "../seats.js";
 import { botName, ratingText, refusalText, sideName, t } from "../words.js";
@@ -49,6 +50,8 @@ export function lobbyScreen(router) {
   // Whether the arbiter server answered when the page loaded (its player is shown only then).
   let serverUp = false;
   let lobbySocket = null;
+  // The games in play anyone may watch, while the lobby is shown.
+  const live = new LiveGames((id) => router.go(`?watch=${id}`));
   const status = (text) => {
     $("lobby-status").textContent = text;
   };
@@ -304,21 +307,31 @@ export function lobbyScreen(router) {
       showPlayer();
       showBotRatings();
       showYourGames();
-      lobbySocket ??= new KeptSocket("/api/lobby/socket", {
+      // The whole lobby first, then what changed (seeks added and gone, and the order).
+      lobbySocket ??= new KeptSocket("/api/lobby/socket?deltas=1", {
         frame(frame) {
           if (frame.t === "lobby") showSeeks(frame);
+          if (frame.t === "lobby-delta" && lastFrame) {
+            const bySid = new Map(lastFrame.seeks.map((seek) => [seek.seek, seek]));
+            for (const seek of frame.added) bySid.set(seek.seek, seek);
+            const seeks = frame.order.map((sid) => bySid.get(sid)).filter(Boolean);
+            showSeeks({ seeks, playing: frame.playing });
+          }
         },
       });
+      if (serverUp) live.start();
     },
     leave() {
       lobbySocket?.close();
       lobbySocket = null;
+      live.stop();
     },
     // The words changed: drawn again, the sockets kept.
     refresh() {
       showPlayer();
       showBotRatings();
       if (lastFrame) showSeeks(lastFrame);
+      live.render();
       showWaiting();
       showYourGames();
     },

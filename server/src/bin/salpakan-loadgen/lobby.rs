@@ -163,19 +163,51 @@ async fn paired(player: &Player) -> Result<(String, SideWord, String), ClientErr
     }
 }
 
-/// `watchers` lobby sockets and the probe, until `deadline`: each watcher times the probe's
-/// seeks' arrival into `updates_us`.
+/// `watchers` lobby sockets (asking for deltas with `deltas`), each from an address of its
+/// own, opened 64 at a time (before a phase's clock starts: opening thousands is not the
+/// load measured).
+pub async fn open_watchers(
+    addr: SocketAddr,
+    (watchers, deltas): (usize, bool),
+) -> Result<Vec<Socket>, ClientError> {
+    let path = if deltas {
+        "/api/lobby/socket?deltas=1"
+    } else {
+        "/api/lobby/socket"
+    };
+    let mut sockets = Vec::with_capacity(watchers);
+    let mut k = 0_u64;
+    while sockets.len() < watchers {
+        let batch = (watchers - sockets.len()).min(64) as u64;
+        let opening: Vec<_> = (k..k + batch)
+            .map(|k| {
+                tokio::spawn(async move {
+                    Socket::open(Some(client_address(30_000 + k)), addr, path).await
+                })
+            })
+            .collect();
+        for task in opening {
+            let socket = task
+                .await
+                .map_err(|e| failed(format!("a watcher's task: {e}")))??;
+            sockets.push(socket);
+        }
+        k += batch;
+    }
+    Ok(sockets)
+}
+
+/// The lobby sockets `sockets` and the probe, until `deadline`: each watcher times the
+/// probe's seeks' arrival into `updates_us`.
 pub async fn watch(
     addr: SocketAddr,
-    watchers: usize,
+    sockets: Vec<Socket>,
     deadline: Instant,
     updates_us: Arc<Mutex<Vec<u32>>>,
 ) -> Result<(), ClientError> {
     let opened: Arc<Mutex<HashMap<String, Instant>>> = Arc::default();
     let mut tasks = Vec::new();
-    for k in 0..watchers as u64 {
-        let mut socket =
-            Socket::open(Some(client_address(30_000 + k)), addr, "/api/lobby/socket").await?;
+    for mut socket in sockets {
         let opened = Arc::clone(&opened);
         let updates = Arc::clone(&updates_us);
         tasks.push(tokio::spawn(async move {

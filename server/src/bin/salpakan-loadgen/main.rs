@@ -42,6 +42,7 @@ use std::time::{Duration, Instant};
 
 mod attacks;
 mod lobby;
+mod talk;
 
 use salpakan::{Agent, Game, Random, Rules, Setup, Side};
 use salpakan_server::client::{ClientError, Follower, Received, Socket, post_from, request_from};
@@ -74,6 +75,10 @@ salpakan-loadgen: concurrent games of random bots against a salpakan-server on l
                  both ratings), with lobby sockets
                  watching (the line adds pairings/s and the lobby's update delay)
   --lobby-sockets N  lobby sockets open beside the games with --lobby (default 500)
+  --lobby-deltas  the lobby sockets ask for deltas (?deltas=1): a whole lobby, then changes
+  --live-watchers N  sockets watching the live list beside the games (default 0)
+  --chat-per-second R  chat lines said across the games a second (default 0): a seat about
+                 to move says a phrase first; the other seat times its arrival
   --plies N      resign each game after N plies and start the next (default: play each game
                  to its end or the deadline), to measure pairings
   --spread       with several --url: each game is created at one node, joined at the next,
@@ -97,6 +102,9 @@ struct Args {
     attack: Option<Attack>,
     lobby: bool,
     lobby_sockets: usize,
+    lobby_deltas: bool,
+    live_watchers: usize,
+    chat_per_second: u64,
     plies: Option<u64>,
     /// Each game's join and seats at other nodes than its creation.
     spread: bool,
@@ -113,6 +121,9 @@ fn parse_args() -> Result<Option<Args>, String> {
         attack: None,
         lobby: false,
         lobby_sockets: 500,
+        lobby_deltas: false,
+        live_watchers: 0,
+        chat_per_second: 0,
         plies: None,
         spread: false,
     };
@@ -156,6 +167,17 @@ fn parse_args() -> Result<Option<Args>, String> {
             "--plies" => {
                 args.plies = Some(value()?.parse().map_err(|_| "--plies takes a number")?);
             }
+            "--lobby-deltas" => args.lobby_deltas = true,
+            "--live-watchers" => {
+                args.live_watchers = value()?
+                    .parse()
+                    .map_err(|_| "--live-watchers takes a number")?;
+            }
+            "--chat-per-second" => {
+                args.chat_per_second = value()?
+                    .parse()
+                    .map_err(|_| "--chat-per-second takes a number")?;
+            }
             "--lobby-sockets" => {
                 args.lobby_sockets = value()?
                     .parse()
@@ -182,6 +204,8 @@ struct Tally {
     /// Per round trip and per overcharge, the second of the phase it was measured in.
     latency_seconds: Vec<u32>,
     overcharge_seconds: Vec<u32>,
+    /// Each chat line's time from its sending to its arrival at the other seat, in µs.
+    chat_us: Vec<u32>,
     /// Each finished game: the slot that played it, its id, the plies its clients saw.
     finished: Vec<(u64, String, Vec<String>)>,
     errors: Vec<String>,
@@ -209,6 +233,8 @@ struct Shared {
     /// The longest wait between two plies of one game (microseconds): with a node killed,
     /// from the kill until its last game played on elsewhere.
     longest_stall_us: AtomicU64,
+    /// The chat lines' pace (`--chat-per-second`).
+    chat: Arc<talk::Pace>,
 }
 
 impl Shared {
@@ -304,6 +330,8 @@ async fn play_game(
     let mut last_v = [0_u64; 2];
     let mut last_ply_at: Option<Instant> = None;
     let mut reconnected = [false, false];
+    // A chat line on its way: the side that said it, and when.
+    let mut said: Option<(Side, Instant)> = None;
     while !(over[0] && over[1]) {
         let heard = {
             let [white, black] = &mut seats[..] else {
@@ -353,6 +381,15 @@ async fn play_game(
             ServerMessage::Error { code, .. }
                 if reconnected[i] && matches!(code, Code::StalePly | Code::NotYourTurn) =>
             {
+                continue;
+            }
+            // A line past the chat's rates (a few games asked for many lines a second) is
+            // not said: the game goes on.
+            ServerMessage::Error {
+                code: Code::ChatRateLimited,
+                ..
+            } => {
+                said = None;
                 continue;
             }
             ServerMessage::Error { code, message } => {
@@ -408,6 +445,16 @@ async fn play_game(
                     sent_at = None;
                 }
             }
+            ServerMessage::Chat(_) => {
+                if let Some((speaker, at)) = said
+                    && speaker != side
+                {
+                    let us = u32::try_from(at.elapsed().as_micros()).unwrap_or(u32::MAX);
+                    shared.tally.lock().await.chat_us.push(us);
+                    said = None;
+                }
+                continue;
+            }
             ServerMessage::Start { clock, first, .. } => {
                 if let Some(clock) = clock {
                     left = [Side::White, Side::Black].map(|s| Some(time_left(clock, s)));
@@ -443,6 +490,10 @@ async fn play_game(
         let ply = tracker.history().len() as u64;
         if !shared.think.is_zero() {
             tokio::time::sleep(shared.think).await;
+        }
+        if said.is_none() && shared.chat.take() {
+            said = Some((side, Instant::now()));
+            let _ = seats[i].send(r#"{"t":"say","phrase":"your-move"}"#).await;
         }
         sent_at = Some((ply + 1, Instant::now()));
         took[i] = turn_came[i].map(|came| came.elapsed());
@@ -863,6 +914,25 @@ async fn play(
     attack: Option<(Attack, &attacks::Prepared)>,
     lobby: Option<Arc<lobby::Lobby>>,
 ) -> Phase {
+    // The lobby's watchers connect before the clock starts.
+    let watchers = match &lobby {
+        None => None,
+        Some(_) => {
+            match lobby::open_watchers(addr, (args.lobby_sockets, args.lobby_deltas)).await {
+                Ok(sockets) => Some(sockets),
+                Err(e) => {
+                    return Phase {
+                        line: format!("loadgen: the lobby's watchers did not connect: {e}"),
+                        p99_ms: 0.0,
+                        typical_p99_ms: 0.0,
+                        overcharge_ms: 0.0,
+                        typical_overcharge_ms: 0.0,
+                        failed: true,
+                    };
+                }
+            }
+        }
+    };
     let started = Instant::now();
     let shared = Arc::new(Shared {
         addr,
@@ -878,11 +948,17 @@ async fn play(
         silences: AtomicU64::new(0),
         longest_stall_us: AtomicU64::new(0),
         spread: args.spread,
+        chat: Arc::new(talk::Pace::new(args.chat_per_second)),
     });
-    let watching = lobby.as_ref().map(|lobby| {
+    tokio::spawn(Arc::clone(&shared.chat).run(shared.deadline));
+    let live_watching = (args.live_watchers > 0)
+        .then(|| tokio::spawn(talk::watch_live(addr, args.live_watchers, shared.deadline)));
+    let cpu_before = server_pid.and_then(talk::cpu_time);
+    let plies_before = shared.plies.load(Ordering::Relaxed);
+    let watching = lobby.as_ref().zip(watchers).map(|(lobby, sockets)| {
         tokio::spawn(lobby::watch(
             addr,
-            args.lobby_sockets,
+            sockets,
             shared.deadline,
             Arc::clone(&lobby.updates_us),
         ))
@@ -902,6 +978,7 @@ async fn play(
         (
             shared.plies.load(Ordering::Relaxed),
             started.elapsed().as_secs_f64(),
+            server_pid.and_then(talk::cpu_time),
         )
     };
     let done = Arc::new(attacks::Done::default());
@@ -910,7 +987,16 @@ async fn play(
             attacks::run(attack, addr, prepared, shared.deadline, Arc::clone(&done)).await;
         }
     };
-    let ((plies_at_deadline, elapsed), ()) = tokio::join!(sampler, attacking);
+    let ((plies_at_deadline, elapsed, cpu_after), ()) = tokio::join!(sampler, attacking);
+    // The server's CPU time a committed ply, over the phase (all it did: every frame, commit,
+    // lobby, live list and chat line, over the plies the games played).
+    let cpu_words = match (cpu_before, cpu_after) {
+        (Some(before), Some(after)) if plies_at_deadline > plies_before => format!(
+            ", server CPU {:.0} µs a ply",
+            (after - before).as_secs_f64() * 1e6 / (plies_at_deadline - plies_before) as f64
+        ),
+        _ => String::new(),
+    };
     // Every game ends by the deadline and a grace; a game still playing then (a seat that
     // waits for what never comes) is an error, and the run goes on to its checks.
     let ending = shared.deadline + GRACE;
@@ -941,6 +1027,38 @@ async fn play(
             Err(e) => tally.errors.push(format!("the lobby's watchers: {e}")),
         }
     }
+    let live_words = match live_watching {
+        None => String::new(),
+        Some(task) => match task
+            .await
+            .map_err(|e| e.to_string())
+            .and_then(|r| r.map_err(|e| e.to_string()))
+        {
+            Ok(seen) => format!(
+                "; live list: {} sockets sent {} frames ({} whole), {:.0} kB/s in all",
+                args.live_watchers,
+                seen.frames,
+                seen.whole,
+                seen.bytes as f64 / 1024.0 / elapsed,
+            ),
+            Err(e) => {
+                tally.errors.push(format!("the live list's watchers: {e}"));
+                String::new()
+            }
+        },
+    };
+    let chat_words = if args.chat_per_second == 0 {
+        String::new()
+    } else {
+        let mut chat = std::mem::take(&mut tally.chat_us);
+        chat.sort_unstable();
+        format!(
+            "; chat: {:.0} lines/s, delivery p50 {:.1} ms, p99 {:.1} ms",
+            chat.len() as f64 / elapsed,
+            percentile(&chat, 0.50),
+            percentile(&chat, 0.99),
+        )
+    };
     let lobby_words = match &lobby {
         None => String::new(),
         Some(lobby) => {
@@ -1026,7 +1144,7 @@ async fn play(
         ),
     };
     let line = format!(
-        "loadgen: {} games{beside}, {:.0} plies/s, p50 {:.1} ms, p99 {p99_ms:.1} ms, overcharge at most {overcharge_ms:.1} ms, server RSS {rss} MB, {} errors, {lost} lost{lobby_words}, {} reconnects ({} silences), longest stall {:.0} ms",
+        "loadgen: {} games{beside}, {:.0} plies/s, p50 {:.1} ms, p99 {p99_ms:.1} ms, overcharge at most {overcharge_ms:.1} ms, server RSS {rss} MB{cpu_words}, {} errors, {lost} lost{lobby_words}{live_words}{chat_words}, {} reconnects ({} silences), longest stall {:.0} ms",
         args.games,
         plies_at_deadline as f64 / elapsed,
         percentile(&tally.latencies_us, 0.50),

@@ -19,6 +19,19 @@ pub(super) struct Subscriber {
     pub(super) id: u64,
     pub(super) to: Recipient,
     pub(super) tx: mpsc::Sender<Out>,
+    /// What this socket says and hears of the chat.
+    pub(super) chat: super::talk::SocketChat,
+}
+
+impl Subscriber {
+    /// The socket as the chat sees it.
+    pub(super) fn listener(&self) -> super::talk::Listener<'_> {
+        super::talk::Listener {
+            id: self.id,
+            to: self.to,
+            chat: &self.chat,
+        }
+    }
 }
 
 /// What the room's lock guards.
@@ -39,6 +52,8 @@ pub(super) struct LiveState {
     pub(super) ips: [Option<IpAddr>; 2],
     /// The database refused a write: the room is no longer the database's, and is dropped.
     pub(super) broken: bool,
+    /// The game's chat: its lines, each seat's mode and mutes.
+    pub(super) chat: super::talk::GameChat,
     /// The game expired before it started and was deleted: it answers as an unknown game.
     pub(super) gone: bool,
     /// Whether the game is counted among the games in play.
@@ -53,6 +68,9 @@ pub struct Live {
     id: String,
     /// What the operator's list and the metrics read without the room's lock.
     pub(super) shown: Shown,
+    /// The game as the live list shows it, as of its last commit (`None` unless in play
+    /// and listed): read without the room's lock.
+    pub(super) listing: Mutex<Option<crate::wire::LiveEntry>>,
     pub(super) state: AsyncMutex<LiveState>,
     /// Wakes the room's timer (a deadline may have moved).
     pub(super) timer: Notify,
@@ -65,8 +83,10 @@ impl Live {
     pub(super) fn new(
         room: Room,
         (creator, ips): (Option<IpAddr>, [Option<IpAddr>; 2]),
+        chat: crate::room::SavedChat,
         limits: &Limits,
     ) -> Live {
+        let chat = super::talk::GameChat::new(room.spec(), chat, limits);
         let shown = Side::ALL.map(|side| (room.present(side), None));
         let used = Side::ALL.map(|side| {
             room.events()
@@ -76,6 +96,7 @@ impl Live {
         Live {
             id: room.spec().id.clone(),
             shown: Shown::of(room.spec()),
+            listing: Mutex::new(None),
             state: AsyncMutex::new(LiveState {
                 room,
                 subscribers: Vec::new(),
@@ -91,6 +112,7 @@ impl Live {
                 creator,
                 ips,
                 broken: false,
+                chat,
                 gone: false,
                 counted: false,
                 used,

@@ -9,9 +9,12 @@
 //! - `open`: games made (`create`, and for the lobby and the rematch) and joined;
 //! - `reads`: summaries, records, who a socket is for;
 //! - `tasks`: each room's timer and bot, and the pruner of old games;
+//! - `talk` (what a game's chat holds) and `chat` (a line said, a mode, a mute, a report,
+//!   the bots' phrases, a finished game's chat);
 //! - `rematch`, `operator` (what the operator's listener lists and counts), and `nodes`
 //!   (feature `nodes`: where a game is played among several nodes).
 
+mod chat;
 mod live;
 #[cfg(feature = "nodes")]
 mod nodes;
@@ -20,6 +23,7 @@ mod operator;
 mod reads;
 mod rematch;
 mod seats;
+mod talk;
 mod tasks;
 
 pub use live::Live;
@@ -44,7 +48,7 @@ use super::quotas::{QuotaError, Quotas};
 use super::readiness::Readiness;
 use super::stopping::Stopping;
 use crate::config::Config;
-use crate::room::{Event, Phase, RestoreError, Room, Saved};
+use crate::room::{Event, Phase, RestoreError, Room, Saved, SavedChat};
 use crate::secret::{Entropy, ID_BYTES};
 use crate::store::{Ended, Ending, GameResult, Store, StoreError, Write};
 use crate::wire::AbortReason;
@@ -119,6 +123,8 @@ pub struct Parts {
     pub readiness: Arc<Readiness>,
     /// The stop signal.
     pub stopping: Stopping,
+    /// The words chat lines may not carry.
+    pub blocklist: crate::chat::Blocklist,
 }
 
 /// Every game the server holds.
@@ -132,6 +138,8 @@ pub struct Games {
     readiness: Arc<Readiness>,
     stopping: Stopping,
     rooms: Mutex<HashMap<String, Arc<Live>>>,
+    /// The chat's list of words, and each player's lines a minute.
+    talk: talk::Talk,
     next_subscriber: AtomicU64,
     /// Rooms replayed from the database since the start.
     restored: AtomicU64,
@@ -161,6 +169,7 @@ impl Games {
             readiness: parts.readiness,
             stopping: parts.stopping,
             rooms: Mutex::new(HashMap::new()),
+            talk: talk::Talk::new(parts.blocklist),
             next_subscriber: AtomicU64::new(1),
             restored: AtomicU64::new(0),
             playing: AtomicUsize::new(0),
@@ -170,12 +179,12 @@ impl Games {
             let id = saved.spec.id.clone();
             let (creator, ips) = (saved.creator, saved.ips);
             match games.restore(saved) {
-                Ok(room) => {
+                Ok((room, chat)) => {
                     // The creator's count of unfinished games survives the restart.
                     if let Some(ip) = creator {
                         games.quotas.restore_game(ip);
                     }
-                    games.admit(room, creator, ips);
+                    games.admit(room, (creator, ips), chat);
                 }
                 Err(e) => {
                     let store = games.store.clone();
@@ -191,6 +200,16 @@ impl Games {
     #[must_use]
     pub fn in_memory(&self) -> usize {
         lock(&self.rooms).len()
+    }
+
+    /// The games in play this node holds that the live list may show (listed ones), each
+    /// as of its last commit, in no order.
+    #[must_use]
+    pub fn listings(&self) -> Vec<crate::wire::LiveEntry> {
+        let held: Vec<Arc<Live>> = lock(&self.rooms).values().cloned().collect();
+        held.iter()
+            .filter_map(|live| lock(&live.listing).clone())
+            .collect()
     }
 
     /// Games in their playing phase.
@@ -218,6 +237,12 @@ impl Games {
     /// its phase and plies for the operator.
     fn recount(&self, live: &Live, state: &mut LiveState) {
         live.shown.note(&state.room, state.broken);
+        let listing = if state.broken {
+            None
+        } else {
+            state.room.listing()
+        };
+        *lock(&live.listing) = listing;
         let playing = state.room.phase() == Phase::Playing && !state.broken;
         if playing != state.counted {
             state.counted = playing;
@@ -242,23 +267,25 @@ impl Games {
         at
     }
 
-    fn restore(&self, saved: Saved) -> Result<Room, RestoreError> {
+    fn restore(&self, mut saved: Saved) -> Result<(Room, SavedChat), RestoreError> {
         self.restored.fetch_add(1, Ordering::Relaxed);
-        Room::restore(
+        let chat = std::mem::take(&mut saved.chat);
+        let room = Room::restore(
             saved,
             self.config.limits.abandon_grace,
             self.config.bot_budget,
             Instant::now(),
-        )
+        )?;
+        Ok((room, chat))
     }
 
     /// Puts a room in memory (unless one is there already), created by `creator`, its seats
-    /// taken from `ips`, and starts its tasks.
+    /// taken from `ips`, its chat so far `chat`, and starts its tasks.
     fn admit(
         self: &Arc<Games>,
         mut room: Room,
-        creator: Option<IpAddr>,
-        ips: [Option<IpAddr>; 2],
+        (creator, ips): (Option<IpAddr>, [Option<IpAddr>; 2]),
+        chat: SavedChat,
     ) -> Arc<Live> {
         room.expire_setup(
             self.config.limits.setup_expiry,
@@ -277,7 +304,7 @@ impl Games {
             if let Some(existing) = rooms.get(&id) {
                 return Arc::clone(existing);
             }
-            let live = Arc::new(Live::new(room, (creator, ips), &self.config.limits));
+            let live = Arc::new(Live::new(room, (creator, ips), chat, &self.config.limits));
             rooms.insert(id, Arc::clone(&live));
             live
         };
@@ -325,7 +352,7 @@ impl Games {
         // slot: it is given back when the game ends.
         let (creator, ips) = (saved.creator, saved.ips);
         match self.restore(saved) {
-            Ok(room) => Ok(Some(self.admit(room, creator, ips))),
+            Ok((room, chat)) => Ok(Some(self.admit(room, (creator, ips), chat))),
             // A stored game the rules refuse is quarantined (if the start's own quarantine
             // of it is not committed yet, this one is) and answers as no game.
             Err(e) => {

@@ -10,7 +10,7 @@ use tokio::time::Instant;
 
 use super::{GameError, Games, Live};
 use crate::clock::ClockSettings;
-use crate::room::{Player, Room, Spec};
+use crate::room::{Player, Room, SavedChat, Spec};
 use crate::secret::{self, Entropy, ID_BYTES, INVITE_BYTES, TOKEN_BYTES};
 use crate::store::Write;
 use crate::wire::{
@@ -226,7 +226,7 @@ impl Games {
             self.release_game(ip);
             return Err(e.into());
         }
-        self.admit(room, ip, seating.ips);
+        self.admit(room, (ip, seating.ips), SavedChat::default());
         crate::telemetry::game_created();
         tracing::info!(
             game = %id,

@@ -9,6 +9,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use super::live::{LiveState, Subscriber};
+use super::talk::{GameChat, SocketChat};
 use super::{Games, Live};
 use crate::budget::Budget;
 use crate::room::{Answer, Event, Recipient};
@@ -55,9 +56,17 @@ impl Games {
             live.timer.notify_one();
         }
         let now = self.now(&mut state.room);
-        let state_frame = state.room.state(to, now).to_json();
-        let _ = tx.try_send(Out::Text(state_frame.into()));
-        state.subscribers.push(Subscriber { id, to, tx });
+        let chat = SocketChat::new(state.room.spec(), to, &self.config.limits);
+        let subscriber = Subscriber { id, to, tx, chat };
+        let state_frame = with_chat(state.room.state(to, now), &state.chat, &subscriber);
+        let _ = subscriber
+            .tx
+            .try_send(Out::Text(state_frame.to_json().into()));
+        let lines = state.chat.opening(subscriber.listener());
+        if !lines.is_empty() {
+            let _ = subscriber.tx.try_send(Out::Frames(lines));
+        }
+        state.subscribers.push(subscriber);
         (id, budget)
     }
 
@@ -104,8 +113,12 @@ impl Games {
                 reply(&state, Out::Text(refusal.message().to_json().into()));
             }
             Answer::Messages(messages) => {
-                for message in &messages {
-                    reply(&state, Out::Text(message.to_json().into()));
+                let Some(sub) = state.subscribers.iter().find(|s| s.id == subscriber) else {
+                    return true;
+                };
+                for message in messages {
+                    let message = with_chat(message, &state.chat, sub);
+                    let _ = sub.tx.try_send(Out::Text(message.to_json().into()));
                 }
             }
             Answer::Replay(frames) => {
@@ -119,6 +132,10 @@ impl Games {
                 if state.room.rematch_due(now) {
                     self.make_rematch(live, &mut state, now).await;
                 }
+            }
+            Answer::Chat(message) => {
+                self.chat(live, &mut state, (subscriber, to), message, now)
+                    .await;
             }
             Answer::Rematch(side) => {
                 let answer = match self.reissue(&state, side).await {
@@ -180,6 +197,8 @@ impl Games {
                 .subscribers
                 .retain(|s| s.tx.try_send(Out::Text(room.frame(v, s.to))).is_ok());
         }
+        self.bot_lines(live, state, from).await;
+        let room = &state.room;
         if room.phase().finished() {
             let creator = state.creator.take();
             self.release_game(creator);
@@ -258,6 +277,14 @@ impl Games {
             }
         }
     }
+}
+
+/// `message` with `sub`'s chat settings, if it is a `state`.
+fn with_chat(mut message: ServerMessage, chat: &GameChat, sub: &Subscriber) -> ServerMessage {
+    if let ServerMessage::State { chat: settings, .. } = &mut message {
+        *settings = Some(Box::new(chat.settings(sub.listener())));
+    }
+    message
 }
 
 fn broadcast_presence(state: &mut LiveState, side: Side, connected: bool) {

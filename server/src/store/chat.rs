@@ -1,0 +1,230 @@
+//! A game's chat as the database keeps it: its lines (`chat_lines`, committed before any
+//! socket hears them), each seat's chat mode (`games.white_chat`, `black_chat`), and the
+//! lines players reported (`chat_reports`, each with a copy of its line: a report outlives
+//! its game's pruning).
+
+use salpakan::Side;
+
+use super::StoreError;
+use super::sql::{Row, Sql, Value};
+use crate::chat::Room;
+use crate::wire::{ChatLine, ChatMode, SideWord};
+
+/// A line reported to the operator, as `GET /admin/reports` lists it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ReportRow {
+    /// The game.
+    pub game: String,
+    /// The line, as it was said.
+    pub line: ChatLine,
+    /// Who reported it: a player's name, or the seat's side for an anonymous seat.
+    pub reporter: String,
+    /// When, in milliseconds since the Unix epoch.
+    pub at_ms: u64,
+}
+
+fn bad(what: impl std::fmt::Display) -> StoreError {
+    StoreError::Corrupt(what.to_string())
+}
+
+const LINE_COLUMNS: &str = "room, n, side, name, bot, phrase, text";
+
+/// A line from a row whose first columns are [`LINE_COLUMNS`] (from `at`).
+fn read_line(row: &Row, at: usize) -> Result<ChatLine, StoreError> {
+    let side = match row.opt_text(at + 2)? {
+        Some(word) => Some(SideWord(word.parse::<Side>().map_err(bad)?)),
+        None => None,
+    };
+    let phrase = match row.opt_text(at + 5)? {
+        Some(word) => Some(word.parse().map_err(bad)?),
+        None => None,
+    };
+    Ok(ChatLine {
+        room: row.text(at)?.parse::<Room>().map_err(bad)?,
+        n: row.int(at + 1)? as u64,
+        side,
+        name: row.opt_text(at + 3)?,
+        bot: row.int(at + 4)? != 0,
+        phrase,
+        text: row.text(at + 6)?,
+    })
+}
+
+fn line_values(line: &ChatLine) -> [Value; 7] {
+    [
+        line.room.word().into(),
+        line.n.into(),
+        line.side.map(|s| s.0.word()).into(),
+        line.name.clone().into(),
+        line.bot.into(),
+        line.phrase.map(|p| p.word()).into(),
+        (&line.text).into(),
+    ]
+}
+
+/// Game `game`'s lines, both rooms, each in order.
+pub(super) fn lines(conn: &mut impl Sql, game: &str) -> Result<Vec<ChatLine>, StoreError> {
+    conn.query(
+        &format!("SELECT {LINE_COLUMNS} FROM chat_lines WHERE game = ?1 ORDER BY room, n"),
+        &[game.into()],
+    )?
+    .iter()
+    .map(|row| read_line(row, 0))
+    .collect()
+}
+
+/// Each seat's chat mode as last set (`None`: never set, the game's default).
+pub(super) fn modes(conn: &mut impl Sql, game: &str) -> Result<[Option<ChatMode>; 2], StoreError> {
+    let row = conn.query_one(
+        "SELECT white_chat, black_chat FROM games WHERE id = ?1",
+        &[game.into()],
+    )?;
+    let Some(row) = row else {
+        return Ok([None, None]);
+    };
+    let mode = |i: usize| -> Result<Option<ChatMode>, StoreError> {
+        Ok(row.opt_text(i)?.as_deref().and_then(ChatMode::from_word))
+    };
+    Ok([mode(0)?, mode(1)?])
+}
+
+/// Keeps `line` of `game`, said at `at_ms`.
+pub(super) fn insert_line(
+    conn: &mut impl Sql,
+    game: &str,
+    line: &ChatLine,
+    at_ms: u64,
+) -> Result<(), StoreError> {
+    let mut values = vec![Value::from(game)];
+    values.extend(line_values(line));
+    values.push(at_ms.into());
+    conn.execute(
+        &format!(
+            "INSERT INTO chat_lines (game, {LINE_COLUMNS}, at_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+        ),
+        &values,
+    )?;
+    Ok(())
+}
+
+/// Sets `side`'s chat mode in `game`.
+pub(super) fn set_mode(
+    conn: &mut impl Sql,
+    game: &str,
+    side: Side,
+    mode: ChatMode,
+) -> Result<(), StoreError> {
+    conn.execute(
+        &format!("UPDATE games SET {}_chat = ?2 WHERE id = ?1", side.word()),
+        &[game.into(), mode.word().into()],
+    )?;
+    Ok(())
+}
+
+/// Keeps `reporter`'s report of `line` of `game` (a second report of one line by one
+/// reporter changes nothing).
+pub(super) fn insert_report(
+    conn: &mut impl Sql,
+    game: &str,
+    line: &ChatLine,
+    (reporter, at_ms): (&str, u64),
+) -> Result<(), StoreError> {
+    let mut values = vec![Value::from(game)];
+    values.extend(line_values(line));
+    values.push(reporter.into());
+    values.push(at_ms.into());
+    conn.execute(
+        &format!(
+            "INSERT INTO chat_reports (game, {LINE_COLUMNS}, reporter, at_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+             ON CONFLICT (game, room, n, reporter) DO NOTHING"
+        ),
+        &values,
+    )?;
+    Ok(())
+}
+
+/// The newest reports, at most `limit`.
+pub(super) fn reports(conn: &mut impl Sql, limit: usize) -> Result<Vec<ReportRow>, StoreError> {
+    conn.query(
+        &format!(
+            "SELECT game, {LINE_COLUMNS}, reporter, at_ms FROM chat_reports
+             ORDER BY at_ms DESC LIMIT {limit}"
+        ),
+        &[],
+    )?
+    .iter()
+    .map(|row| {
+        Ok(ReportRow {
+            game: row.text(0)?,
+            line: read_line(row, 1)?,
+            reporter: row.text(8)?,
+            at_ms: row.int(9)? as u64,
+        })
+    })
+    .collect()
+}
+
+/// A finished game's chat, and its seats, read without loading the game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FinishedChat {
+    /// Each seat's token's SHA-256 (`None` for a bot's seat).
+    pub tokens: [Option<String>; 2],
+    /// Each seat's player's name.
+    pub names: [Option<String>; 2],
+    /// Its lines, both rooms, each in order.
+    pub lines: Vec<ChatLine>,
+}
+
+/// Finished (or aborted) game `game`'s chat; `None` for a game not over, or none.
+pub(super) fn finished_chat(
+    conn: &mut impl Sql,
+    game: &str,
+) -> Result<Option<FinishedChat>, StoreError> {
+    let Some(row) = conn.query_one(
+        "SELECT white_token, black_token, white_name, black_name FROM games
+         WHERE id = ?1 AND over = 1 AND quarantined IS NULL",
+        &[game.into()],
+    )?
+    else {
+        return Ok(None);
+    };
+    Ok(Some(FinishedChat {
+        tokens: [row.opt_text(0)?, row.opt_text(1)?],
+        names: [row.opt_text(2)?, row.opt_text(3)?],
+        lines: lines(conn, game)?,
+    }))
+}
+
+/// The tables and columns of schema version 4 (PostgreSQL 5), the same on both databases.
+pub(super) const CHAT_SCHEMA: &str = "
+CREATE TABLE chat_lines (
+    game TEXT NOT NULL,
+    room TEXT NOT NULL,
+    n BIGINT NOT NULL,
+    side TEXT,
+    name TEXT,
+    bot BIGINT NOT NULL,
+    phrase TEXT,
+    text TEXT NOT NULL,
+    at_ms BIGINT NOT NULL,
+    PRIMARY KEY (game, room, n)
+);
+CREATE TABLE chat_reports (
+    game TEXT NOT NULL,
+    room TEXT NOT NULL,
+    n BIGINT NOT NULL,
+    side TEXT,
+    name TEXT,
+    bot BIGINT NOT NULL,
+    phrase TEXT,
+    text TEXT NOT NULL,
+    reporter TEXT NOT NULL,
+    at_ms BIGINT NOT NULL,
+    PRIMARY KEY (game, room, n, reporter)
+);
+CREATE INDEX chat_reports_by_time ON chat_reports (at_ms);
+ALTER TABLE games ADD COLUMN white_chat TEXT;
+ALTER TABLE games ADD COLUMN black_chat TEXT;
+";

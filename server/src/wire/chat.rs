@@ -1,0 +1,124 @@
+//! The chat's words on the wire: a line (`chat`), a socket's settings (`chat-settings`), and
+//! a report's receipt (`reported`). A line is a message of its own type, never a field of an
+//! event, so that nothing a player types can be read as the arbiter's words.
+
+use serde::{Deserialize, Serialize};
+
+use super::SideWord;
+use crate::chat::{Phrase, Room};
+
+/// What a seat (or a spectator's socket) hears and may say.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChatMode {
+    /// No chat: it hears no line and says none.
+    Off,
+    /// Preset phrases only (the default between strangers): free lines need both seats at
+    /// [`ChatMode::Free`].
+    #[default]
+    Presets,
+    /// Free lines allowed from this seat's side (the default in a friend's game).
+    Free,
+}
+
+impl ChatMode {
+    /// `"off"`, `"presets"` or `"free"`.
+    #[must_use]
+    pub fn word(self) -> &'static str {
+        match self {
+            ChatMode::Off => "off",
+            ChatMode::Presets => "presets",
+            ChatMode::Free => "free",
+        }
+    }
+
+    /// Reads [`ChatMode::word`].
+    #[must_use]
+    pub fn from_word(word: &str) -> Option<ChatMode> {
+        match word {
+            "off" => Some(ChatMode::Off),
+            "presets" => Some(ChatMode::Presets),
+            "free" => Some(ChatMode::Free),
+            _ => None,
+        }
+    }
+}
+
+/// One line of a game's chat, as every recipient gets it and as the database keeps it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatLine {
+    /// The room it was said in.
+    pub room: Room,
+    /// Its number in its room: 1, 2, 3 …
+    pub n: u64,
+    /// The seat that said it (the players' room); `null` in the spectators'.
+    pub side: Option<SideWord>,
+    /// The player who said it; `null` for an anonymous seat.
+    pub name: Option<String>,
+    /// Whether a server bot said it.
+    pub bot: bool,
+    /// The preset phrase, if it is one (the page says it in the reader's language).
+    pub phrase: Option<Phrase>,
+    /// What was said (a phrase's English text).
+    pub text: String,
+}
+
+impl ChatLine {
+    /// Who it is from, as `mute` names it: the side's word in the players' room, the name
+    /// in the spectators'.
+    #[must_use]
+    pub fn from_word(&self) -> String {
+        match (&self.side, &self.name) {
+            (Some(side), _) => side.0.word().to_owned(),
+            (None, Some(name)) => name.to_ascii_lowercase(),
+            (None, None) => String::new(),
+        }
+    }
+
+    /// Whether `muted` (words as `mute` takes them, lower case) hides it.
+    #[must_use]
+    pub fn muted_by(&self, muted: &[String]) -> bool {
+        let from = self.from_word();
+        let name = self.name.as_deref().map(str::to_ascii_lowercase);
+        muted
+            .iter()
+            .any(|m| *m == from || name.as_deref() == Some(m.as_str()))
+    }
+}
+
+/// Each seat's chat mode, as the seats are told it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatModes {
+    /// White's.
+    pub white: ChatMode,
+    /// Black's.
+    pub black: ChatMode,
+}
+
+/// What a socket says and hears of a game's chat: the `chat` of its `state`, and the
+/// `chat-settings` message after each change.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatSettings {
+    /// This socket's mode (a seat's is the seat's).
+    pub mode: ChatMode,
+    /// Each seat's mode, for a seat (free lines need both at `free`); `null` for a
+    /// spectator.
+    pub seats: Option<ChatModes>,
+    /// The player this socket says lines as; `null` for an anonymous seat, or a spectator
+    /// that has not sent its key (it may only listen).
+    pub name: Option<String>,
+    /// Whose lines it hides.
+    pub muted: Vec<String>,
+}
+
+/// A game's chat after its end (`GET /api/games/{id}/chat`): the spectators' room for
+/// anyone, the players' room for its two players only (`null` for anyone else).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatRecord {
+    /// The game.
+    pub game: String,
+    /// The players' room, for one of its players.
+    pub players: Option<Vec<ChatLine>>,
+    /// The spectators' room.
+    pub spectators: Vec<ChatLine>,
+}
