@@ -77,7 +77,8 @@ mod knowledge;
 mod agents;
 mod vecenv;
 // Notation: every text form, printed and parsed in one place each; a record replayed as
-// each side knew it.
+// each side knew it; formations committed before the first move and checked from a record.
+mod commitment;
 mod notation;
 mod replay;
 
@@ -90,6 +91,7 @@ pub mod rulebook {
 pub use agents::{Agent, AgentKind, Bot, ChooseError, Greedy, Ismcts, Level, Random};
 pub use arbiter::{Outcome, captures_flag, challenge};
 pub use bitboard::Bitboard;
+pub use commitment::{COMMITMENT_DOMAIN, Commitment, CommitmentError, HexError, Salt};
 pub use error_kind::{EngineError, ErrorKind};
 pub use formation::{Formation, FormationError};
 pub use game::Game;
