@@ -72,6 +72,14 @@ pub fn random_hex(entropy: &dyn Entropy, bytes: usize) -> String {
     hex(&buf)
 }
 
+/// A formation commitment's secret salt (128 bits, [`salpakan::Salt::BYTES`]) from `entropy`.
+#[must_use]
+pub fn random_salt(entropy: &dyn Entropy) -> salpakan::Salt {
+    let mut bytes = [0u8; salpakan::Salt::BYTES];
+    entropy.fill(&mut bytes);
+    salpakan::Salt::from_bytes(bytes)
+}
+
 /// A random `u64` from `entropy`.
 #[must_use]
 pub fn random_u64(entropy: &dyn Entropy) -> u64 {

@@ -27,7 +27,7 @@ pub use crate::wire::Phase;
 use core::str::FromStr;
 use std::sync::Arc;
 
-use salpakan::{DeclaredEnd, Game, Move, Setup, Side, Status};
+use salpakan::{Commitment, DeclaredEnd, Game, Move, Setup, Side, Status};
 use thiserror::Error;
 use tokio::time::{Duration, Instant};
 
@@ -167,6 +167,8 @@ pub struct Room {
     spec: Spec,
     setups: [Option<Setup>; 2],
     game: Option<Game>,
+    /// Each side's formation commitment, from the start on (for a game with salts).
+    commitments: Option<[Commitment; 2]>,
     events: Vec<Event>,
     /// Each event's frame, rendered once when it was applied (a replay only copies them).
     frames: Vec<render::Frame>,
@@ -223,6 +225,7 @@ impl Room {
             spec,
             setups: [None, None],
             game: None,
+            commitments: None,
             events: Vec::new(),
             frames: Vec::new(),
             draw_offer: None,
@@ -364,6 +367,7 @@ impl Room {
                 if let (Some(white), Some(black)) = (&self.setups[0], &self.setups[1]) {
                     self.game =
                         Game::new(white.clone(), black.clone(), *first, self.spec.rules).ok();
+                    self.commit_formations();
                 }
                 self.set_clock(*clock, now);
                 self.turn_since = now;
@@ -400,6 +404,14 @@ impl Room {
                 {
                     let _ = game.declare(end);
                 }
+                // The end opens the commitments: the salts go into the record, beside the
+                // formations it always carried. (An aborted game has no `over`: its salts
+                // are never released.)
+                if let (Some(game), Some(salts)) = (self.game.as_mut(), &self.spec.salts) {
+                    for side in Side::ALL {
+                        game.open_commitment(side, &salts[side.index()]);
+                    }
+                }
                 self.draw_offer = None;
                 self.set_clock(*clock, now);
                 if let Some(clock) = &mut self.clock {
@@ -410,6 +422,30 @@ impl Room {
         self.events.push(event);
         let frame = self.render_frame(self.version());
         self.frames.push(frame);
+    }
+
+    /// At the start, each side's commitment from its formation and salt: kept for the
+    /// frames and written into the game's tags (the record carries them).
+    fn commit_formations(&mut self) {
+        let (Some(salts), Some(game), [Some(white), Some(black)]) =
+            (&self.spec.salts, self.game.as_mut(), &self.setups)
+        else {
+            return;
+        };
+        let commitments = [
+            Commitment::of(white, &salts[0]),
+            Commitment::of(black, &salts[1]),
+        ];
+        for side in Side::ALL {
+            game.set_commitment(side, &commitments[side.index()]);
+        }
+        self.commitments = Some(commitments);
+    }
+
+    /// Each side's formation commitment, once play has started (for a game with salts).
+    #[must_use]
+    pub fn commitments(&self) -> Option<[Commitment; 2]> {
+        self.commitments
     }
 
     /// The clock from `reading` at `now`, if the event has one.

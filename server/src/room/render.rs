@@ -8,7 +8,7 @@ use tokio::time::Instant;
 
 use super::{Event, Phase, Player, Recipient, Room};
 use crate::wire::{
-    Bots, ClockWords, LastChallenge, LiveEntry, LiveRatings, MoveText, Names, OutcomeWord, Players,
+    Bots, ClockWords, Commitments, LastChallenge, LiveEntry, LiveRatings, MoveText, Names, OutcomeWord, Players,
     Presence, RulesWords, ServerMessage, SideWord, StatusWords, Summary, ViewWords,
 };
 
@@ -72,6 +72,7 @@ impl Room {
                 first: SideWord(*first),
                 view: self.start_view(to),
                 clock: clock.map(ClockWords::from),
+                commitments: self.commitment_words(),
             },
             Event::Ply {
                 ply,
@@ -160,6 +161,7 @@ impl Room {
             rated: self.spec.rated,
             bots: self.bots(),
             chat: None,
+            commitments: self.commitment_words().map(Box::new),
         }
     }
 
@@ -181,7 +183,13 @@ impl Room {
             rated: self.spec.rated,
             bots: self.bots(),
             listed: self.spec.listed,
+            commitments: self.commitment_words(),
         }
+    }
+
+    /// The commitments' words, once play has started.
+    fn commitment_words(&self) -> Option<Commitments> {
+        self.commitments.as_ref().map(Commitments::of)
     }
 
     /// The game as the live list shows it (its ratings left for the list to fill in), while

@@ -3,7 +3,7 @@
 
 use core::str::FromStr;
 
-use salpakan::{Bot, Rules, Side};
+use salpakan::{Bot, Rules, Salt, Side};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -86,6 +86,10 @@ pub struct Spec {
     pub invite: Option<String>,
     /// The bot's seed (its formation and its choices follow from it).
     pub bot_seed: u64,
+    /// White's and Black's secret salts for the formation commitments, 128 bits each from
+    /// the OS's generator (`None` for a game stored before commitments: it publishes none).
+    /// Never sent before the game's end, and never for an aborted game.
+    pub salts: Option<[Salt; 2]>,
     /// When the game was created, in milliseconds since the Unix epoch (a game whose seats
     /// are not both taken expires from then).
     pub created_ms: u64,
@@ -120,6 +124,7 @@ impl Spec {
             tokens: [None, None],
             invite: None,
             bot_seed,
+            salts: Some(Side::ALL.map(|side| test_salt(bot_seed, side))),
             created_ms: 0,
             setup_ms: crate::wire::SETUP_MS,
             names: [None, None],
@@ -128,6 +133,17 @@ impl Spec {
             seated_ms: None,
         }
     }
+}
+
+/// A salt drawn from `seed` for `side`: what [`Spec::plain`] gives a test's game, never a
+/// served one (the server draws each salt from the OS's generator).
+fn test_salt(seed: u64, side: Side) -> Salt {
+    let mut bytes = [0_u8; Salt::BYTES];
+    for (i, half) in bytes.chunks_exact_mut(8).enumerate() {
+        let n = 2 * side.index() as u64 + i as u64;
+        half.copy_from_slice(&crate::secret::derive(seed, "test-salt", n).to_le_bytes());
+    }
+    Salt::from_bytes(bytes)
 }
 
 impl Spec {

@@ -1,7 +1,7 @@
 //! Reading games back: a game's row and events, a finished game's summary and record, and
 //! every unfinished game at start (a game that cannot be read is quarantined, not fatal).
 
-use salpakan::{Rules, Side};
+use salpakan::{Rules, Salt, Side};
 
 use super::sql::{Row, Sql, Value};
 use super::{Ending, PlayerRow, StoreError};
@@ -11,7 +11,7 @@ use crate::room::{Event, Player, Saved, Spec};
 const SELECT_GAME: &str = "SELECT id, setup_rows, move_limit, first, white_player, black_player,
     clock_initial_ms, clock_increment_ms, white_token, black_token, invite, bot_seed,
     white_setup, black_setup, created_ms, creator_ip, setup_ms, seated_ms, white_name, black_name,
-    rated, listed, white_ip, black_ip FROM games";
+    rated, listed, white_ip, black_ip, white_salt, black_salt FROM games";
 
 fn bad(what: impl std::fmt::Display) -> StoreError {
     StoreError::Corrupt(what.to_string())
@@ -21,6 +21,20 @@ fn bad(what: impl std::fmt::Display) -> StoreError {
 fn small<T: TryFrom<i64>>(row: &Row, i: usize) -> Result<T, StoreError> {
     let n = row.int(i)?;
     T::try_from(n).map_err(|_| bad(format!("column {i}: {n} is out of range")))
+}
+
+/// The two salts from column `i` on: both or none (a game from before commitments).
+fn salts(row: &Row, i: usize) -> Result<Option<[Salt; 2]>, StoreError> {
+    let salt = |i: usize| -> Result<Option<Salt>, StoreError> {
+        row.opt_text(i)?
+            .map(|hex| hex.parse::<Salt>().map_err(bad))
+            .transpose()
+    };
+    match (salt(i)?, salt(i + 1)?) {
+        (Some(white), Some(black)) => Ok(Some([white, black])),
+        (None, None) => Ok(None),
+        _ => Err(bad("a game with one salt")),
+    }
 }
 
 /// A game's row, its events not yet read.
@@ -42,6 +56,7 @@ fn read_game(row: &Row) -> Result<Saved, StoreError> {
         tokens: [row.opt_text(8)?, row.opt_text(9)?],
         invite: row.opt_text(10)?,
         bot_seed: row.int(11)? as u64,
+        salts: salts(row, 24)?,
         created_ms: row
             .opt_int(14)?
             .map_or_else(crate::clock::unix_ms, |ms| ms as u64),

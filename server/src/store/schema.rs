@@ -11,7 +11,7 @@ pub(super) type Step = fn(&Connection) -> rusqlite::Result<()>;
 
 /// The steps, in order: step `i` brings a database to version `i + 1`. A new layout is a
 /// step added at the end, never a change to one already released.
-pub(super) const STEPS: &[Step] = &[baseline, fair_play, rating_history, chat];
+pub(super) const STEPS: &[Step] = &[baseline, fair_play, rating_history, chat, commitments];
 
 /// The schema version this binary writes.
 pub const VERSION: u32 = STEPS.len() as u32;
@@ -55,6 +55,18 @@ fn rating_history(conn: &Connection) -> rusqlite::Result<()> {
 fn chat(conn: &Connection) -> rusqlite::Result<()> {
     conn.execute_batch(super::chat::CHAT_SCHEMA)
 }
+
+/// Version 5: each game's two secret salts of its formation commitments (hexadecimal; a
+/// game from before has none, and publishes no commitment).
+fn commitments(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch(COMMITMENT_SALTS)
+}
+
+/// The columns version 5 adds, the same on both databases.
+const COMMITMENT_SALTS: &str = "
+ALTER TABLE games ADD COLUMN white_salt TEXT;
+ALTER TABLE games ADD COLUMN black_salt TEXT;
+";
 
 /// The table version 3 adds, the same on both databases.
 const RATING_HISTORY: &str = "
@@ -290,6 +302,7 @@ const PG_STEPS: &[&[&str]] = &[
     &[FAIR_PLAY_COLUMNS, PG_SKELETONS, FAIR_PLAY_INDEXES],
     &[RATING_HISTORY],
     &[super::chat::CHAT_SCHEMA, super::live::PG_LIVE_GAMES],
+    &[COMMITMENT_SALTS],
 ];
 
 /// Version 3 on PostgreSQL (SQLite's 2, [`fair_play`]) folds the names already there in SQL.

@@ -230,9 +230,9 @@ fn apply(
                 "INSERT INTO games (id, setup_rows, move_limit, first, white_player,
                  black_player, clock_initial_ms, clock_increment_ms, white_token, black_token,
                  invite, bot_seed, created_ms, creator_ip, setup_ms, seated_ms, white_name,
-                 black_name, rated, listed, white_ip, black_ip, unrated)
+                 black_name, rated, listed, white_ip, black_ip, unrated, white_salt, black_salt)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
-                 ?17, ?18, ?19, ?20, ?21, ?22, ?23)",
+                 ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)",
                 &[
                     Value::from(&spec.id),
                     i64::from(spec.rules.setup_rows()).into(),
@@ -258,6 +258,8 @@ fn apply(
                     ip(0).into(),
                     ip(1).into(),
                     (*unrated).into(),
+                    spec.salts.map(|s| s[0].to_string()).into(),
+                    spec.salts.map(|s| s[1].to_string()).into(),
                 ],
             )?;
             if let Some(fence) = fence {

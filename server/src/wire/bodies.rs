@@ -143,6 +143,10 @@ pub struct Summary {
     /// that ended before it was kept: they were).
     #[serde(default = "listed")]
     pub listed: bool,
+    /// Each side's formation commitment, once play has started (an addition; absent before,
+    /// and for games from before commitments).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commitments: Option<Commitments>,
 }
 
 /// A game is listed unless it says otherwise.
@@ -166,4 +170,26 @@ pub struct ErrorBody {
     pub error: Code,
     /// What was wrong.
     pub message: String,
+}
+
+/// Each side's formation commitment (`start`, `state` and a game's summary, once play has
+/// started): the lower-case hexadecimal SHA-256 of the scheme in `docs/SERVER.md`
+/// ([`salpakan::Commitment`]). The record of a finished game opens them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Commitments {
+    /// White's.
+    pub white: String,
+    /// Black's.
+    pub black: String,
+}
+
+impl Commitments {
+    /// The words of White's and Black's commitments.
+    #[must_use]
+    pub fn of(commitments: &[salpakan::Commitment; 2]) -> Commitments {
+        Commitments {
+            white: commitments[0].to_string(),
+            black: commitments[1].to_string(),
+        }
+    }
 }

@@ -7,7 +7,8 @@ use crate::chat::{Phrase, Room};
 use serde::{Deserialize, Serialize};
 
 use super::{
-    AbortReason, Bots, ChatLine, ChatMode, ChatSettings, ClockWords, Code, MoveText, Names,
+    AbortReason, Bots, ChatLine, ChatMode, ChatSettings, ClockWords, Code, Commitments, MoveText,
+    Names,
     OutcomeWord, Phase, Presence, RulesWords, SideWord, StatusWords, ViewWords,
 };
 
@@ -152,6 +153,9 @@ pub enum ServerMessage {
         /// renders the state, as in its tests).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         chat: Option<Box<ChatSettings>>,
+        /// Each side's formation commitment, once play has started (an addition).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        commitments: Option<Box<Commitments>>,
     },
     /// A side's formation was accepted (nothing of it is shown).
     Ready {
@@ -170,6 +174,9 @@ pub enum ServerMessage {
         view: Option<ViewWords>,
         /// The clock, for a timed game.
         clock: Option<ClockWords>,
+        /// Each side's formation commitment (absent for a game from before commitments).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        commitments: Option<Commitments>,
     },
     /// A ply was played: the same for every recipient.
     Ply {

@@ -19,7 +19,7 @@ mod refusal;
 mod replay;
 
 pub use bodies::{
-    CreateReply, CreateRequest, ErrorBody, Health, JoinReply, JoinRequest, MAX_SETUP_MS, Players,
+    Commitments, CreateReply, CreateRequest, ErrorBody, Health, JoinReply, JoinRequest, MAX_SETUP_MS, Players,
     RulesRequest, SETUP_MS, Summary, setup_ms,
 };
 pub use chat::{ChatLine, ChatMode, ChatModes, ChatRecord, ChatSettings};

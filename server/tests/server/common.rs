@@ -170,6 +170,15 @@ pub struct Server {
 
 /// A server with seeded entropy (so that two runs give the same ids and tokens), on `db`.
 pub async fn start_on(db: PathBuf, seed: u64, tweak: impl FnOnce(&mut Config)) -> Server {
+    start_with(db, Arc::new(SeededEntropy::new(seed)), tweak).await
+}
+
+/// As [`start_on`], its random bytes drawn from `entropy`.
+pub async fn start_with(
+    db: PathBuf,
+    entropy: Arc<dyn salpakan_server::secret::Entropy>,
+    tweak: impl FnOnce(&mut Config),
+) -> Server {
     let mut config = Config {
         addr: SocketAddr::from(([127, 0, 0, 1], 0)),
         db,
@@ -195,7 +204,7 @@ pub async fn start_on(db: PathBuf, seed: u64, tweak: impl FnOnce(&mut Config)) -
     // The live list made again soon (its pace of a second has the load generator's runs).
     config.limits.live_every = Duration::from_millis(20);
     tweak(&mut config);
-    let running = salpakan_server::start(config, Arc::new(SeededEntropy::new(seed)))
+    let running = salpakan_server::start(config, entropy)
         .await
         .expect("the server starts");
     let addr = running.addr();

@@ -4,6 +4,7 @@ mod bad_input;
 mod budgets;
 mod chat;
 mod clocks;
+mod commitments;
 mod common;
 mod connections;
 mod crash;

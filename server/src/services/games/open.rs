@@ -185,6 +185,7 @@ impl Games {
             tokens: seating.tokens,
             invite: seating.invite,
             bot_seed: secret::random_u64(entropy),
+            salts: Some([secret::random_salt(entropy), secret::random_salt(entropy)]),
             created_ms,
             setup_ms: settings.setup_ms,
             names,
