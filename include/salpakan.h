@@ -50,6 +50,12 @@
 // The levels of `salpakan_agent_new_level`: 1 (weakest) to this (strongest).
 #define SALPAKAN_AGENT_LEVELS 8
 
+// Bytes in a formation commitment's salt (128 bits).
+#define SALPAKAN_SALT_BYTES 16
+
+// Bytes in a formation commitment (a SHA-256 digest).
+#define SALPAKAN_COMMITMENT_BYTES 32
+
 // Major version of the crate (and of the ABI).
 #define SALPAKAN_VERSION_MAJOR 0
 
@@ -216,6 +222,9 @@ enum SalpakanResult
   SALPAKAN_RESULT_PARSE = 7,
   // A panic was caught at the boundary (a bug in the library).
   SALPAKAN_RESULT_PANIC = 8,
+  // A record's formations and salts do not give its formation commitments, or it has
+  // none to check (`salpakan_game_verify_commitments`).
+  SALPAKAN_RESULT_NOT_VERIFIED = 9,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -332,6 +341,42 @@ SalpakanResult salpakan_agent_choose(struct SalpakanAgent *agent,
 // # Safety
 // `agent` is NULL or a handle from this library not yet freed; it is not used afterwards.
 void salpakan_agent_free(struct SalpakanAgent *agent);
+
+// Commits `side` to its formation with the secret `salt` (`SALPAKAN_SALT_BYTES` bytes from
+// the operating system's generator), before the first move: the commitment is recorded in
+// the game (the record's `WhiteCommitment` or `BlackCommitment` tag) and, unless
+// `commitment` is NULL, written there (`SALPAKAN_COMMITMENT_BYTES` bytes) to be published.
+// `NOT_VERIFIED` for a game made from a position (it has no formations to commit to).
+//
+// # Safety
+// `game` is NULL or a live handle not used elsewhere during the call; `salt` is NULL or
+// points to 16 readable bytes; `commitment` is NULL or has room for 32 bytes.
+SalpakanResult salpakan_game_commit(struct SalpakanGame *game,
+                                    uint8_t side,
+                                    const uint8_t *salt,
+                                    uint8_t *commitment);
+
+// Opens `side`'s commitment at the end of the game: its `salt` is recorded (the record's
+// `WhiteSalt` or `BlackSalt` tag) beside the formation the record always carries. An
+// arbiter never opens the commitments of a game called off before its first move.
+//
+// # Safety
+// `game` is NULL or a live handle not used elsewhere during the call; `salt` is NULL or
+// points to 16 readable bytes.
+SalpakanResult salpakan_game_open_commitment(struct SalpakanGame *game,
+                                             uint8_t side,
+                                             const uint8_t *salt);
+
+// Checks the game's formation commitments: each side's formation and salt (the record's
+// `WhiteSalt` and `BlackSalt` tags) give the commitment its `WhiteCommitment` or
+// `BlackCommitment` tag says was published before the first move. With
+// `salpakan_game_from_record`, which refuses a record whose announcements the formations do
+// not give, this is the whole check of an arbiter's game. `NOT_VERIFIED` names, in
+// `salpakan_last_error()`, the tag missing or unreadable or the side whose commitment fails.
+//
+// # Safety
+// `game` is NULL or a live handle.
+SalpakanResult salpakan_game_verify_commitments(const struct SalpakanGame *game);
 
 // Creates a game under the official rules from White's and Black's setups (72 cells each,
 // indexed by square: a rank value or `SALPAKAN_NO_PIECE`) and the side that moves first.

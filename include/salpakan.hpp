@@ -236,6 +236,30 @@ public:
         });
     }
 
+    /// A formation commitment's salt: 16 secret bytes from the operating system's generator.
+    using Salt = std::array<std::uint8_t, SALPAKAN_SALT_BYTES>;
+    /// A formation commitment: a SHA-256 digest.
+    using Commitment = std::array<std::uint8_t, SALPAKAN_COMMITMENT_BYTES>;
+
+    /// Commits `side` to its formation with `salt` before the first move (recorded in the
+    /// game); returns the commitment to publish.
+    Commitment commit(std::uint8_t side, const Salt &salt) {
+        Commitment out{};
+        detail::check(salpakan_game_commit(handle_, side, salt.data(), out.data()));
+        return out;
+    }
+
+    /// Opens `side`'s commitment at the end: its salt goes into the record.
+    void open_commitment(std::uint8_t side, const Salt &salt) {
+        detail::check(salpakan_game_open_commitment(handle_, side, salt.data()));
+    }
+
+    /// Checks the record's commitments against its formations and salts; throws
+    /// `salpakan::Error` (`SALPAKAN_RESULT_NOT_VERIFIED`) naming what fails.
+    void verify_commitments() const {
+        detail::check(salpakan_game_verify_commitments(handle_));
+    }
+
     /// `side`'s exact beliefs about every square.
     Beliefs beliefs(std::uint8_t side) const {
         Beliefs p{};

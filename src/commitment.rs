@@ -19,6 +19,7 @@ use core::str::FromStr;
 use sha2::{Digest, Sha256};
 use thiserror::Error;
 
+use crate::error_kind::ErrorKind;
 use crate::game::Game;
 use crate::setup::Setup;
 use crate::side::Side;
@@ -76,6 +77,25 @@ pub enum CommitmentError {
         side: Side,
     },
 }
+
+impl CommitmentError {
+    /// [`ErrorKind::Commitment`]: the record does not verify.
+    #[must_use]
+    pub const fn kind(&self) -> ErrorKind {
+        ErrorKind::Commitment
+    }
+}
+
+impl HexError {
+    /// [`ErrorKind::Argument`]: a salt or commitment given that is not one (inside a record,
+    /// [`Game::verify_commitments`] reports it as [`CommitmentError::Unreadable`]).
+    #[must_use]
+    pub const fn kind(&self) -> ErrorKind {
+        ErrorKind::Argument
+    }
+}
+
+crate::error_kind::engine_error!(CommitmentError, HexError);
 
 fn hex(bytes: &[u8], f: &mut fmt::Formatter<'_>) -> fmt::Result {
     for byte in bytes {
@@ -216,6 +236,35 @@ impl Game {
     /// `BlackCommitment`.
     pub fn set_commitment(&mut self, side: Side, commitment: &Commitment) {
         self.set_tag(tags(side).0, &commitment.to_string());
+    }
+
+    /// Commits `side` to its formation with `salt` (before the first move): the commitment
+    /// of the game's own formation, recorded as [`Game::set_commitment`] does, and returned
+    /// to be published. What an arbiter does at the start; [`Game::open_commitment`] at the
+    /// end.
+    ///
+    /// ```
+    /// use salpakan::{Game, Rules, Salt, Side};
+    /// let mut game = Game::dealt(Side::White, Rules::default(), 7);
+    /// let salt = Salt::from_bytes([9; 16]); // from the OS's generator, in use
+    /// let published = game.commit(Side::Black, &salt)?;
+    /// assert_eq!(game.commitment(Side::Black), Some(published));
+    /// # Ok::<_, salpakan::CommitmentError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`CommitmentError::NoFormations`] for a game made from a position.
+    pub fn commit(&mut self, side: Side, salt: &Salt) -> Result<Commitment, CommitmentError> {
+        let setup = self.setup(side).ok_or(CommitmentError::NoFormations)?;
+        let commitment = Commitment::of(setup, salt);
+        self.set_commitment(side, &commitment);
+        Ok(commitment)
+    }
+
+    /// `side`'s commitment as its tag holds it (`None` without one, or an unreadable one).
+    #[must_use]
+    pub fn commitment(&self, side: Side) -> Option<Commitment> {
+        self.tag(tags(side).0)?.parse().ok()
     }
 
     /// Opens `side`'s commitment in the record: its salt as the tag `WhiteSalt` or
@@ -467,5 +516,33 @@ mod tests {
             &record[at + said.name().len()..]
         );
         assert!(Game::from_record(&forged).is_err());
+    }
+
+    #[test]
+    fn commit_records_its_own_formations_commitment_and_reads_it_back() {
+        let mut game = Game::dealt(Side::Black, Rules::default(), 5);
+        assert_eq!(game.commitment(Side::White), None);
+        let made = game.commit(Side::White, &salt(7)).unwrap();
+        assert_eq!(
+            made,
+            Commitment::of(game.setup(Side::White).unwrap(), &salt(7))
+        );
+        assert_eq!(game.commitment(Side::White), Some(made));
+        assert_eq!(game.commitment(Side::Black), None);
+        let black = game.commit(Side::Black, &salt(7)).unwrap();
+        assert_ne!(black, made, "the same salt, another formation");
+        game.set_tag("BlackCommitment", "not hex");
+        assert_eq!(game.commitment(Side::Black), None);
+        let mut from_position = Game::from_position(*game.position());
+        assert_eq!(
+            from_position.commit(Side::White, &salt(7)),
+            Err(CommitmentError::NoFormations)
+        );
+        assert_eq!(from_position.commitment(Side::White), None);
+        assert_eq!(CommitmentError::NoFormations.kind(), ErrorKind::Commitment);
+        assert_eq!(
+            "xyz".parse::<Salt>().unwrap_err().kind(),
+            ErrorKind::Argument
+        );
     }
 }

@@ -15,6 +15,7 @@ use core::fmt;
 /// | `GameOver` | a move, action, report or agent call after the end | `GAME_OVER` | `GameOverError` | `"game-over"` |
 /// | `Text` | a text that does not read (record, position, setup, move notation) | `PARSE` | `TextError` | `"text"` |
 /// | `Observe` | reports a tracker cannot follow, or a game with no history to follow | `INVALID_ARGUMENT` | `ObserveError` | `"observe"` |
+/// | `Commitment` | a record whose formations do not open its commitments, or that has none | `NOT_VERIFIED` | `CommitmentError` | `"commitment"` |
 ///
 /// # Examples
 /// ```
@@ -40,21 +41,25 @@ pub enum ErrorKind {
     Text,
     /// Reports a tracker cannot follow, or a game with no history to follow.
     Observe,
+    /// A record whose formations and salts do not give its formation commitments, or that
+    /// has none to check.
+    Commitment,
 }
 
 impl ErrorKind {
     /// Every kind.
-    pub const ALL: [ErrorKind; 6] = [
+    pub const ALL: [ErrorKind; 7] = [
         ErrorKind::Argument,
         ErrorKind::Setup,
         ErrorKind::IllegalMove,
         ErrorKind::GameOver,
         ErrorKind::Text,
         ErrorKind::Observe,
+        ErrorKind::Commitment,
     ];
 
     /// The kind's word, as the npm package's errors carry it: `"argument"`, `"setup"`,
-    /// `"illegal-move"`, `"game-over"`, `"text"`, `"observe"`.
+    /// `"illegal-move"`, `"game-over"`, `"text"`, `"observe"`, `"commitment"`.
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
@@ -64,6 +69,7 @@ impl ErrorKind {
             ErrorKind::GameOver => "game-over",
             ErrorKind::Text => "text",
             ErrorKind::Observe => "observe",
+            ErrorKind::Commitment => "commitment",
         }
     }
 }
@@ -135,7 +141,8 @@ mod tests {
                 "illegal-move",
                 "game-over",
                 "text",
-                "observe"
+                "observe",
+                "commitment"
             ]
         );
         for kind in ErrorKind::ALL {

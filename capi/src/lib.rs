@@ -19,6 +19,7 @@
 mod agent;
 mod args;
 mod boundary;
+mod commitment;
 mod game;
 mod handle;
 mod result;
@@ -27,6 +28,7 @@ mod text;
 mod values;
 
 pub use agent::*;
+pub use commitment::*;
 pub use game::*;
 pub use result::SalpakanResult;
 pub use standalone::*;

@@ -26,13 +26,16 @@ pub enum SalpakanResult {
     Parse = 7,
     /// A panic was caught at the boundary (a bug in the library).
     Panic = 8,
+    /// A record's formations and salts do not give its formation commitments, or it has
+    /// none to check (`salpakan_game_verify_commitments`).
+    NotVerified = 9,
 }
 
 impl SalpakanResult {
     /// Every result, by code.
     ///
     /// cbindgen:ignore
-    pub const ALL: [SalpakanResult; 9] = [
+    pub const ALL: [SalpakanResult; 10] = [
         SalpakanResult::Ok,
         SalpakanResult::NullArgument,
         SalpakanResult::InvalidArgument,
@@ -42,6 +45,7 @@ impl SalpakanResult {
         SalpakanResult::BufferTooSmall,
         SalpakanResult::Parse,
         SalpakanResult::Panic,
+        SalpakanResult::NotVerified,
     ];
 
     /// The result with code `code`, if there is one.
@@ -63,6 +67,7 @@ impl SalpakanResult {
             SalpakanResult::BufferTooSmall => "SALPAKAN_RESULT_BUFFER_TOO_SMALL\0",
             SalpakanResult::Parse => "SALPAKAN_RESULT_PARSE\0",
             SalpakanResult::Panic => "SALPAKAN_RESULT_PANIC\0",
+            SalpakanResult::NotVerified => "SALPAKAN_RESULT_NOT_VERIFIED\0",
         }
     }
 
@@ -83,6 +88,7 @@ impl From<ErrorKind> for SalpakanResult {
             ErrorKind::IllegalMove => SalpakanResult::IllegalMove,
             ErrorKind::GameOver => SalpakanResult::GameOver,
             ErrorKind::Text => SalpakanResult::Parse,
+            ErrorKind::Commitment => SalpakanResult::NotVerified,
         }
     }
 }

@@ -128,6 +128,57 @@ fn text_arg(
     std::ffi::CString::new(buf).expect("no NUL")
 }
 
+/// A salt's 16 bytes from 32 hexadecimal digits; `None` for anything else (the C ABI takes
+/// bytes, not text).
+fn salt_bytes(value: &Value) -> Option<[u8; 16]> {
+    let text = value.as_str()?;
+    if text.len() != 32 {
+        return None;
+    }
+    let mut bytes = [0u8; 16];
+    for (i, byte) in bytes.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(text.get(2 * i..2 * i + 2)?, 16).ok()?;
+    }
+    Some(bytes)
+}
+
+/// The record a `verify` row names: `@committed` and `@forged` from the fixture with both
+/// sides committed and opened through the C ABI.
+fn committed_record(value: &Value, game: &Handle) -> std::ffi::CString {
+    let word = value.as_str().expect("a string");
+    if !matches!(word, "@committed" | "@forged") {
+        return text_arg(value, game, salpakan_game_record);
+    }
+    let salts = [
+        "000102030405060708090a0b0c0d0e0f",
+        "101112131415161718191a1b1c1d1e1f",
+    ]
+    .map(|hex| salt_bytes(&Value::from(hex)).expect("a salt"));
+    for (side, salt) in [SALPAKAN_WHITE, SALPAKAN_BLACK].into_iter().zip(&salts) {
+        let mut commitment = [0u8; SALPAKAN_COMMITMENT_BYTES];
+        // SAFETY: a live handle, 16 bytes of salt, room for 32 bytes.
+        unsafe {
+            assert_eq!(
+                salpakan_game_commit(game.0, side, salt.as_ptr(), commitment.as_mut_ptr()),
+                SalpakanResult::Ok
+            );
+            assert_eq!(
+                salpakan_game_open_commitment(game.0, side, salt.as_ptr()),
+                SalpakanResult::Ok
+            );
+        }
+        assert_ne!(commitment, [0u8; 32], "the commitment was written");
+    }
+    let record = text_arg(&Value::from("@fixture"), game, salpakan_game_record);
+    let record = record.to_str().expect("UTF-8");
+    let record = if word == "@forged" {
+        record.replace("[BlackSalt \"10", "[BlackSalt \"00")
+    } else {
+        record.to_owned()
+    };
+    std::ffi::CString::new(record).expect("no NUL")
+}
+
 /// The row's result through the C ABI, or `None` when it cannot express the row's arguments.
 fn run(row: &table::Row) -> Option<SalpakanResult> {
     let game = fixture();
@@ -207,6 +258,21 @@ fn run(row: &table::Row) -> Option<SalpakanResult> {
                     "abandoned" => salpakan_game_abandon(game.0, SALPAKAN_BLACK),
                     "both-left" => salpakan_game_abandon_by_both(game.0),
                     _ => salpakan_game_agree_draw(game.0),
+                }
+            }
+            "commit" => {
+                let salt = salt_bytes(&row.arg(1))?;
+                salpakan_game_commit(game.0, byte(&row.arg(0))?, salt.as_ptr(), null_mut())
+            }
+            "verify" => {
+                let record = committed_record(&row.arg(0), &game);
+                let mut copy = null_mut();
+                match salpakan_game_from_record(record.as_ptr(), &mut copy) {
+                    SalpakanResult::Ok => {
+                        let copy = Handle(copy);
+                        salpakan_game_verify_commitments(copy.0)
+                    }
+                    refused => refused,
                 }
             }
             "record" => read_back(

@@ -32,6 +32,23 @@ pub(crate) fn side(value: &Bound<'_, PyAny>) -> PyResult<Side> {
     Side::from_number(integer(value, "a side is 0, 1, \"white\" or \"black\"")?).map_err(raise)
 }
 
+/// A formation commitment's salt from 32 hexadecimal digits or 16 bytes.
+pub(crate) fn salt(value: &Bound<'_, PyAny>) -> PyResult<salpakan::Salt> {
+    if let Ok(text) = value.cast::<PyString>() {
+        return text.to_cow()?.parse().map_err(raise);
+    }
+    let bytes: Vec<u8> = value.extract().map_err(|_| {
+        argument(format!(
+            "a salt is 32 hexadecimal digits or 16 bytes, not {}",
+            type_name(value)
+        ))
+    })?;
+    let bytes: [u8; salpakan::Salt::BYTES] = bytes
+        .try_into()
+        .map_err(|b: Vec<u8>| argument(format!("a salt is 16 bytes, not {}", b.len())))?;
+    Ok(salpakan::Salt::from_bytes(bytes))
+}
+
 /// A square from its index (0..72) or its name (`"e4"`).
 pub(crate) fn square(value: &Bound<'_, PyAny>) -> PyResult<Square> {
     if let Ok(text) = value.cast::<PyString>() {

@@ -19,6 +19,7 @@ fn class_name(kind: ErrorKind) -> &'static str {
         ErrorKind::GameOver => "GameOverError",
         ErrorKind::Text => "TextError",
         ErrorKind::Observe => "ObserveError",
+        ErrorKind::Commitment => "CommitmentError",
     }
 }
 

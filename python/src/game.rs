@@ -82,6 +82,44 @@ impl Game {
         self.inner.record()
     }
 
+    /// Commits `side` to its formation with the secret `salt` (32 hexadecimal digits or 16
+    /// bytes, from `secrets.token_bytes(16)`) before the first move; returns the commitment
+    /// to publish, 64 hexadecimal digits. `CommitmentError` for a game made from a position.
+    fn commit(&mut self, side: &Bound<'_, PyAny>, salt: &Bound<'_, PyAny>) -> PyResult<String> {
+        let (side, salt) = (convert::side(side)?, convert::salt(salt)?);
+        self.inner
+            .commit(side, &salt)
+            .map(|c| c.to_string())
+            .map_err(raise)
+    }
+
+    /// `side`'s commitment as the record holds it (`None` without one).
+    fn commitment(&self, side: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+        Ok(self
+            .inner
+            .commitment(convert::side(side)?)
+            .map(|c| c.to_string()))
+    }
+
+    /// Opens `side`'s commitment at the end: its salt goes into the record.
+    fn open_commitment(
+        &mut self,
+        side: &Bound<'_, PyAny>,
+        salt: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let (side, salt) = (convert::side(side)?, convert::salt(salt)?);
+        self.inner.open_commitment(side, &salt);
+        Ok(())
+    }
+
+    /// Checks the record's commitments: each side's formation and salt give the commitment
+    /// published before the first move. With `Game.from_record` (which refuses a record whose
+    /// announcements the formations do not give) this is the whole check of an arbiter's game.
+    /// Raises `CommitmentError` naming the tag missing or the side whose commitment fails.
+    fn verify_commitments(&self) -> PyResult<()> {
+        self.inner.verify_commitments().map_err(raise)
+    }
+
     /// The one-line position text of the current position (every rank shown).
     fn to_text(&self) -> String {
         self.inner.position().to_string()

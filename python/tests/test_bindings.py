@@ -22,7 +22,9 @@ KINDS = {
     salpakan.GameOverError: "game-over",
     salpakan.TextError: "text",
     salpakan.ObserveError: "observe",
+    salpakan.CommitmentError: "commitment",
 }
+SALTS = ("000102030405060708090a0b0c0d0e0f", "101112131415161718191a1b1c1d1e1f")
 AGENTS = {"random": lambda: salpakan.Random(1), "greedy": lambda: salpakan.Greedy(1),
           "ismcts": lambda: salpakan.Ismcts(1, 100)}
 
@@ -96,6 +98,19 @@ def run(op, words):
         end = {"time": game.lose_on_time, "abandoned": game.abandon}[args[0]]
         status = end(args[1])
         assert status == game.status and status.reason == args[0] and status.winner is not None
+    elif op == "commit":
+        assert len(game.commit(args[0], args[1])) == 64
+    elif op == "verify":
+        if args[0] in ("@committed", "@forged"):
+            for side, salt in zip(("white", "black"), SALTS):
+                game.commit(side, salt)
+                game.open_commitment(side, bytes.fromhex(salt))
+            record = game.record()
+            if args[0] == "@forged":
+                record = record.replace('[BlackSalt "10', '[BlackSalt "00')
+        else:
+            record = text(args[0], game.record())
+        salpakan.Game.from_record(record).verify_commitments()
     elif op == "record":
         salpakan.Game.from_record(text(args[0], game.record()))
     elif op == "position":

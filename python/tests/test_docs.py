@@ -1,4 +1,4 @@
-"""Every Python block of the README and of docs/PYTHON.md runs as shown."""
+"""Every Python block of the README, docs/PYTHON.md and docs/SERVER.md runs as shown."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-DOCS = [ROOT / "README.md", ROOT / "docs" / "PYTHON.md"]
+DOCS = [ROOT / "README.md", ROOT / "docs" / "PYTHON.md", ROOT / "docs" / "SERVER.md"]
 
 
 def blocks():

@@ -4,7 +4,7 @@
 
 use salpakan::{
     Agent, AgentKind, CellsError, DeclaredEnd, EngineError, ErrorKind, Game, Move, Position, Rank,
-    Replay, Rules, Setup, Side, Square, challenge,
+    Replay, Rules, Salt, Setup, Side, Square, challenge,
 };
 
 use serde_json::Value;
@@ -47,6 +47,28 @@ fn text(value: &Value, fixture: &str) -> String {
     match value.as_str().expect("a string") {
         "@fixture" => fixture.to_owned(),
         other => other.to_owned(),
+    }
+}
+
+/// The table's salts of White and Black for `@committed`.
+const SALTS: [&str; 2] = [
+    "000102030405060708090a0b0c0d0e0f",
+    "101112131415161718191a1b1c1d1e1f",
+];
+
+/// The record a `verify` row names.
+fn committed(value: &Value, mut game: Game) -> String {
+    let fixture = game.record();
+    for side in Side::ALL {
+        let salt: Salt = SALTS[side.index()].parse().expect("a salt");
+        game.commit(side, &salt)
+            .expect("the fixture has formations");
+        game.open_commitment(side, &salt);
+    }
+    match value.as_str().expect("a string") {
+        "@committed" => game.record(),
+        "@forged" => game.record().replace("[BlackSalt \"10", "[BlackSalt \"00"),
+        _ => text(value, &fixture),
     }
 }
 
@@ -172,6 +194,21 @@ fn run(row: &crate::table::Row) -> Outcome {
             );
             Ok(())
         }
+        "commit" => {
+            let salt: Salt = row
+                .arg(1)
+                .as_str()
+                .expect("a string")
+                .parse()
+                .map_err(refused)?;
+            game.commit(side(&row.arg(0))?, &salt)
+                .map(drop)
+                .map_err(refused)
+        }
+        "verify" => Game::from_record(&committed(&row.arg(0), game))
+            .map_err(refused)?
+            .verify_commitments()
+            .map_err(refused),
         "record" => Game::from_record(&text(&row.arg(0), &game.record()))
             .map(drop)
             .map_err(refused),

@@ -98,3 +98,56 @@ fn selfplay_explains_plays_to_the_end_and_its_record_replays() {
             .join("\n")
     );
 }
+
+#[test]
+fn verify_checks_a_committed_record_and_names_what_fails() {
+    use salpakan::{Commitment, Game, Rules, Salt, Side};
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let mut game = Game::dealt(Side::White, Rules::default(), 11);
+    let salts = [Salt::from_bytes([3; 16]), Salt::from_bytes([4; 16])];
+    let published: Vec<Commitment> = Side::ALL
+        .iter()
+        .map(|&side| game.commit(side, &salts[side.index()]).expect("formations"))
+        .collect();
+    while game.status().is_ongoing() && game.history().len() < 60 {
+        let mv = game.legal_moves()[0];
+        game.play(mv).expect("legal");
+    }
+    for side in Side::ALL {
+        game.open_commitment(side, &salts[side.index()]);
+    }
+    let good = dir.join("verify-good.txt");
+    std::fs::write(&good, game.record()).expect("written");
+    let good = good.to_str().expect("a path");
+    let words: Vec<String> = published.iter().map(ToString::to_string).collect();
+    let out = run("verify", &[good, "--published", &words[0], &words[1]]);
+    assert!(out.contains("announced challenges"), "{out}");
+    assert!(
+        out.contains(&format!(
+            "White's formation and salt give its commitment {}, the one published",
+            words[0]
+        )),
+        "{out}"
+    );
+    assert!(out.trim_end().ends_with("Verified."), "{out}");
+
+    // A salt changed, or other commitments published: exit 1, saying what failed.
+    let forged = dir.join("verify-forged.txt");
+    let black_salt = salts[1].to_string();
+    std::fs::write(&forged, game.record().replace(&black_salt, &"0".repeat(32))).expect("written");
+    let refused = |args: &[&str]| {
+        let output = Command::new(example("verify"))
+            .args(args)
+            .output()
+            .expect("runs");
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {output:?}");
+        String::from_utf8(output.stdout).expect("text")
+    };
+    let out = refused(&[forged.to_str().expect("a path")]);
+    assert!(
+        out.contains("Not verified: Black's formation and salt do not give"),
+        "{out}"
+    );
+    let out = refused(&[good, "--published", &words[1], &words[0]]);
+    assert!(out.contains("White's commitment in the record"), "{out}");
+}

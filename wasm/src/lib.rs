@@ -6,7 +6,8 @@
 //! Sides are `"white"`/`"black"` (any case, or `"w"`/`"b"`, or 0/1), squares their names
 //! (`"e4"`) or indices, moves their notation (`"e3-e4"`) or `{from, to}`. Errors are thrown
 //! as `Error`s named `"SalpakanError"` whose `kind` is the crate's `ErrorKind` word
-//! (`"argument"`, `"setup"`, `"illegal-move"`, `"game-over"`, `"text"`, `"observe"`). The
+//! (`"argument"`, `"setup"`, `"illegal-move"`, `"game-over"`, `"text"`, `"observe"`,
+//! `"commitment"`). The
 //! TypeScript declarations (`types`) give every returned object its shape.
 
 mod agents;

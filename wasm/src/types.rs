@@ -92,7 +92,7 @@ export interface Luck { challenges: number; score: number; expected: number; luc
 /** A piece with its rank, as the arbiter knows it (for the final board). */
 export interface Piece { side: Side; rank: number; code: RankCode; name: string }
 /** The kind of an error, the crate's `ErrorKind`: the same for the C ABI and Python. */
-export type ErrorKind = "argument" | "setup" | "illegal-move" | "game-over" | "text" | "observe";
+export type ErrorKind = "argument" | "setup" | "illegal-move" | "game-over" | "text" | "observe" | "commitment";
 /** What every function of the package throws: an `Error` with the engine's message. */
 export interface SalpakanError extends Error { name: "SalpakanError"; kind: ErrorKind }
 "#;

@@ -11,6 +11,7 @@ import { Game, Greedy, Ismcts, Random, Replay, challenge } from "../pkg/node/sal
 
 const TABLE = fileURLToPath(new URL("../../tests/data/bindings.txt", import.meta.url));
 const AGENTS = { random: () => new Random(1), greedy: () => new Greedy(1), ismcts: () => new Ismcts(1, 100) };
+const SALTS = ["000102030405060708090a0b0c0d0e0f", "101112131415161718191a1b1c1d1e1f"];
 
 function rows() {
   const out = [];
@@ -87,6 +88,21 @@ function run(op, words) {
         assert.equal(status.reason, args[0]);
         break;
       }
+      case "commit": assert.equal(game.commit(args[0], args[1]).length, 64); break;
+      case "verify": {
+        let record = own(args[0], game.record());
+        if (args[0] === "@committed" || args[0] === "@forged") {
+          ["white", "black"].forEach((side, i) => {
+            game.commit(side, SALTS[i]);
+            game.openCommitment(side, SALTS[i]);
+          });
+          record = game.record();
+          if (args[0] === "@forged") record = record.replace('[BlackSalt "10', '[BlackSalt "00');
+        }
+        const checked = Game.fromRecord(record);
+        try { checked.verifyCommitments(); } finally { checked.free(); }
+        break;
+      }
       case "record": Game.fromRecord(own(args[0], game.record())).free(); break;
       case "position": Game.fromText(own(args[0], game.toText())).free(); break;
       case "beliefs":
@@ -130,5 +146,5 @@ test("the package accepts and refuses every row of the table as it says", () => 
     .map((row) => `line ${row.line}: ${row.call}: expected ${row.expect}, got ${row.got}`);
   assert.deepEqual(wrong, []);
   const kinds = new Set(table.map((row) => row.expect));
-  assert.deepEqual([...kinds].sort(), ["argument", "game-over", "illegal-move", "observe", "ok", "setup", "text"]);
+  assert.deepEqual([...kinds].sort(), ["argument", "commitment", "game-over", "illegal-move", "observe", "ok", "setup", "text"]);
 });

@@ -94,16 +94,17 @@ static SalpakanGame *random_game(uint64_t seed, uint8_t first) {
 
 static void test_version_and_names(void) {
     char expected[32];
-    static const char *const names[9] = {
+    static const char *const names[10] = {
         "SALPAKAN_RESULT_OK", "SALPAKAN_RESULT_NULL_ARGUMENT", "SALPAKAN_RESULT_INVALID_ARGUMENT",
         "SALPAKAN_RESULT_INVALID_SETUP", "SALPAKAN_RESULT_ILLEGAL_MOVE", "SALPAKAN_RESULT_GAME_OVER",
-        "SALPAKAN_RESULT_BUFFER_TOO_SMALL", "SALPAKAN_RESULT_PARSE", "SALPAKAN_RESULT_PANIC"};
+        "SALPAKAN_RESULT_BUFFER_TOO_SMALL", "SALPAKAN_RESULT_PARSE", "SALPAKAN_RESULT_PANIC",
+        "SALPAKAN_RESULT_NOT_VERIFIED"};
     uint32_t code;
     sprintf(expected, "%d.%d.%d", SALPAKAN_VERSION_MAJOR, SALPAKAN_VERSION_MINOR,
             SALPAKAN_VERSION_PATCH);
     CHECK(strcmp(salpakan_version(), expected) == 0);
-    for (code = 0; code < 9; code++) CHECK(strcmp(salpakan_result_name(code), names[code]) == 0);
-    CHECK(strcmp(salpakan_result_name(9), "SALPAKAN_RESULT_UNKNOWN") == 0);
+    for (code = 0; code < 10; code++) CHECK(strcmp(salpakan_result_name(code), names[code]) == 0);
+    CHECK(strcmp(salpakan_result_name(10), "SALPAKAN_RESULT_UNKNOWN") == 0);
     CHECK(strcmp(salpakan_result_name(0xFFFFFFFFu), "SALPAKAN_RESULT_UNKNOWN") == 0);
 }
 
@@ -942,6 +943,54 @@ static void test_text(void) {
     salpakan_game_free(game);
 }
 
+/* An arbiter's commitments: committed before the first move, opened at the end, checked by
+   anyone from the record; a forged salt is named. */
+static void test_commitments(void) {
+    SalpakanGame *game = vector_game(), *back = NULL;
+    static char buf[8192];
+    size_t len = 0;
+    uint8_t salts[2][SALPAKAN_SALT_BYTES], published[2][SALPAKAN_COMMITMENT_BYTES];
+    char *salt_tag;
+    int side, i;
+
+    for (side = 0; side < 2; side++)
+        for (i = 0; i < SALPAKAN_SALT_BYTES; i++) salts[side][i] = (uint8_t)(16 * side + i);
+    /* A game with no commitment does not verify. */
+    CHECK_RESULT(salpakan_game_verify_commitments(game), SALPAKAN_RESULT_NOT_VERIFIED);
+    CHECK(error_mentions("WhiteCommitment"));
+    for (side = 0; side < 2; side++) {
+        memset(published[side], 0, SALPAKAN_COMMITMENT_BYTES);
+        CHECK_RESULT(salpakan_game_commit(game, (uint8_t)side, salts[side], published[side]),
+                     SALPAKAN_RESULT_OK);
+    }
+    CHECK(memcmp(published[0], published[1], SALPAKAN_COMMITMENT_BYTES) != 0);
+    CHECK_RESULT(salpakan_game_commit(game, 2, salts[0], NULL), SALPAKAN_RESULT_INVALID_ARGUMENT);
+    CHECK_RESULT(salpakan_game_commit(game, SALPAKAN_WHITE, NULL, NULL),
+                 SALPAKAN_RESULT_NULL_ARGUMENT);
+    /* Committed, not yet opened: the salts are missing. */
+    CHECK_RESULT(salpakan_game_verify_commitments(game), SALPAKAN_RESULT_NOT_VERIFIED);
+    CHECK(error_mentions("WhiteSalt"));
+    salpakan_game_resign(game, SALPAKAN_BLACK);
+    for (side = 0; side < 2; side++)
+        CHECK_RESULT(salpakan_game_open_commitment(game, (uint8_t)side, salts[side]),
+                     SALPAKAN_RESULT_OK);
+    CHECK_RESULT(salpakan_game_verify_commitments(game), SALPAKAN_RESULT_OK);
+    CHECK_RESULT(salpakan_game_record(game, buf, sizeof buf, &len), SALPAKAN_RESULT_OK);
+    CHECK_RESULT(salpakan_game_from_record(buf, &back), SALPAKAN_RESULT_OK);
+    CHECK_RESULT(salpakan_game_verify_commitments(back), SALPAKAN_RESULT_OK);
+    salpakan_game_free(back);
+    /* One digit of Black's salt changed: Black's commitment fails. */
+    salt_tag = strstr(buf, "[BlackSalt \"10");
+    CHECK(salt_tag != NULL);
+    if (salt_tag != NULL) salt_tag[12] = '0';
+    CHECK_RESULT(salpakan_game_from_record(buf, &back), SALPAKAN_RESULT_OK);
+    CHECK_RESULT(salpakan_game_verify_commitments(back), SALPAKAN_RESULT_NOT_VERIFIED);
+    CHECK(error_mentions("Black"));
+    CHECK_RESULT(salpakan_game_verify_commitments(NULL), SALPAKAN_RESULT_NULL_ARGUMENT);
+    salpakan_game_free(back);
+    salpakan_game_free(game);
+}
+
 int main(void) {
     test_version_and_names();
     test_challenge();
@@ -958,6 +1007,7 @@ int main(void) {
     test_observation();
     test_agents();
     test_text();
+    test_commitments();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

@@ -104,6 +104,20 @@ int main() {
     check(error_code([] { salpakan::Game::from_record("[Result \"nonsense\"]"); }) ==
               SALPAKAN_RESULT_PARSE,
           "a bad record throws PARSE");
+    // Commitments: committed, opened, verified from the record; unopened, not verified.
+    salpakan::Game committed = salpakan::Game::from_record(record);
+    salpakan::Game::Salt salts[2] = {{}, {}};
+    for (std::uint8_t i = 0; i < SALPAKAN_SALT_BYTES; ++i) salts[1][i] = static_cast<std::uint8_t>(i + 1);
+    check(committed.commit(SALPAKAN_WHITE, salts[0]) != committed.commit(SALPAKAN_BLACK, salts[1]),
+          "two formations, two commitments");
+    check(error_code([&] { committed.verify_commitments(); }) == SALPAKAN_RESULT_NOT_VERIFIED,
+          "unopened commitments do not verify");
+    committed.open_commitment(SALPAKAN_WHITE, salts[0]);
+    committed.open_commitment(SALPAKAN_BLACK, salts[1]);
+    salpakan::Game::from_record(committed.record()).verify_commitments();
+    check(error_code([&] { committed.open_commitment(7, salts[0]); }) ==
+              SALPAKAN_RESULT_INVALID_ARGUMENT,
+          "an unknown side throws INVALID_ARGUMENT");
     // A NUL inside the string would cut the record short and drop the later moves silently:
     // refused instead, in every function that takes a string.
     std::string cut = record;

@@ -44,6 +44,7 @@ from ._salpakan import (
 from .errors import (
     ArgumentError,
     Error,
+    CommitmentError,
     GameOverError,
     IllegalMoveError,
     ObserveError,
@@ -67,6 +68,7 @@ __all__ = [
     "IllegalMoveError",
     "Ismcts",
     "Learned",
+    "CommitmentError",
     "Level",
     "Move",
     "ObserveError",

@@ -27,6 +27,11 @@ class ObserveError(Error, ValueError):
     """Reports a tracker cannot follow, or a game with no history to observe."""
 
 
+class CommitmentError(Error, ValueError):
+    """A record whose formations and salts do not give its formation commitments, or that has
+    none (the message names the tag missing or the side whose commitment fails)."""
+
+
 class ArgumentError(Error, ValueError):
     """An argument out of range: a side, square, rank, action or size."""
 
@@ -38,5 +43,6 @@ __all__ = [
     "SetupError",
     "TextError",
     "ObserveError",
+    "CommitmentError",
     "ArgumentError",
 ]

@@ -427,19 +427,12 @@ impl Room {
     /// At the start, each side's commitment from its formation and salt: kept for the
     /// frames and written into the game's tags (the record carries them).
     fn commit_formations(&mut self) {
-        let (Some(salts), Some(game), [Some(white), Some(black)]) =
-            (&self.spec.salts, self.game.as_mut(), &self.setups)
-        else {
+        let (Some(salts), Some(game)) = (&self.spec.salts, self.game.as_mut()) else {
             return;
         };
-        let commitments = [
-            Commitment::of(white, &salts[0]),
-            Commitment::of(black, &salts[1]),
-        ];
-        for side in Side::ALL {
-            game.set_commitment(side, &commitments[side.index()]);
-        }
-        self.commitments = Some(commitments);
+        let white = game.commit(Side::White, &salts[0]);
+        let black = game.commit(Side::Black, &salts[1]);
+        self.commitments = white.ok().zip(black.ok()).map(|(w, b)| [w, b]);
     }
 
     /// Each side's formation commitment, once play has started (for a game with salts).

@@ -8,8 +8,9 @@ use tokio::time::Instant;
 
 use super::{Event, Phase, Player, Recipient, Room};
 use crate::wire::{
-    Bots, ClockWords, Commitments, LastChallenge, LiveEntry, LiveRatings, MoveText, Names, OutcomeWord, Players,
-    Presence, RulesWords, ServerMessage, SideWord, StatusWords, Summary, ViewWords,
+    Bots, ClockWords, Commitments, LastChallenge, LiveEntry, LiveRatings, MoveText, Names,
+    OutcomeWord, Players, Presence, RulesWords, ServerMessage, SideWord, StatusWords, Summary,
+    ViewWords,
 };
 
 /// An event's frame as sent: the same bytes for every recipient, or (the start, which shows

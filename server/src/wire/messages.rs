@@ -8,8 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     AbortReason, Bots, ChatLine, ChatMode, ChatSettings, ClockWords, Code, Commitments, MoveText,
-    Names,
-    OutcomeWord, Phase, Presence, RulesWords, SideWord, StatusWords, ViewWords,
+    Names, OutcomeWord, Phase, Presence, RulesWords, SideWord, StatusWords, ViewWords,
 };
 
 /// A message from a client, as the contract spells it.

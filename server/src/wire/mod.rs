@@ -19,8 +19,8 @@ mod refusal;
 mod replay;
 
 pub use bodies::{
-    Commitments, CreateReply, CreateRequest, ErrorBody, Health, JoinReply, JoinRequest, MAX_SETUP_MS, Players,
-    RulesRequest, SETUP_MS, Summary, setup_ms,
+    Commitments, CreateReply, CreateRequest, ErrorBody, Health, JoinReply, JoinRequest,
+    MAX_SETUP_MS, Players, RulesRequest, SETUP_MS, Summary, setup_ms,
 };
 pub use chat::{ChatLine, ChatMode, ChatModes, ChatRecord, ChatSettings};
 pub use close::CloseCode;

@@ -27,7 +27,10 @@ fn stored_salts(db: &Path, id: &str) -> [String; 2] {
 fn digest(value: &Value) -> &str {
     let text = value.as_str().expect("a commitment is a string");
     assert_eq!(text.len(), 64, "{text}");
-    assert!(text.chars().all(|c| matches!(c, '0'..='9' | 'a'..='f')), "{text}");
+    assert!(
+        text.chars().all(|c| matches!(c, '0'..='9' | 'a'..='f')),
+        "{text}"
+    );
     text
 }
 
@@ -40,11 +43,17 @@ async fn a_finished_game_opens_what_its_start_committed() {
     let mut table = Table::open(&server, json!({"first": first})).await;
     let starts = table.set_up(&game).await;
     let committed = starts[0]["commitments"].clone();
-    assert_eq!(starts[1]["commitments"], committed, "both seats are told the same");
+    assert_eq!(
+        starts[1]["commitments"], committed,
+        "both seats are told the same"
+    );
     let (white, black) = (digest(&committed["white"]), digest(&committed["black"]));
     assert_ne!(white, black);
     let (_, summary) = server.summary(&table.id).await;
-    assert_eq!(summary["commitments"], committed, "the summary carries them");
+    assert_eq!(
+        summary["commitments"], committed,
+        "the summary carries them"
+    );
     let mut spectator = server.seat(&table.id, None).await;
     assert_eq!(spectator.until("state").await["commitments"], committed);
 
@@ -133,7 +142,10 @@ async fn an_aborted_game_never_releases_its_salts() {
         );
         // ... and nothing anyone was sent holds it.
         for text in &seen {
-            assert!(!text.contains(&salts[side.index()]), "{side}'s salt in {text}");
+            assert!(
+                !text.contains(&salts[side.index()]),
+                "{side}'s salt in {text}"
+            );
             assert!(!text.contains("Salt"), "a salt tag in {text}");
         }
     }

@@ -351,7 +351,11 @@ async fn a_seat_and_a_spectator_cannot_tell_a_game_from_its_twin() {
                 .find(|f| f.contains(r#""t":"start""#))
                 .map(|f| f.contains(r#""commitments":{"white":""#))
         };
-        assert_eq!(commitments(&real), Some(true), "case {case}: the start commits");
+        assert_eq!(
+            commitments(&real),
+            Some(true),
+            "case {case}: the start commits"
+        );
         // The harness sees what differs: the other seat, whose ranks did change, can tell.
         let o = watched.other().index();
         assert!(
@@ -408,7 +412,10 @@ async fn two_games_at_once_give_what_each_gives_alone() {
                 panic!("{side}'s frame {i} differs:\n{p}\n{q}");
             }
         }
-        assert_eq!(first_difference(&alone.spectator, &together.spectator), None);
+        assert_eq!(
+            first_difference(&alone.spectator, &together.spectator),
+            None
+        );
     }
 }
 
