@@ -7,7 +7,8 @@
 //! holds the sections of `mod` lines below to it):
 //! - values: [`chat`] (preset phrases, a clean line, the operator's list of words), [`secret`] (tokens, invite codes and ids from an [`Entropy`], stored as
 //!   digests), [`clock`] (the game clock), [`rating`] (what a rating says, and Glicko-2),
-//!   [`telemetry`] (the metrics and the log);
+//!   [`telemetry`] (the metrics and the log), [`tournament`] (Swiss, round-robin and series
+//!   pairings, scoring with defaults, standings and tie-breaks);
 //! - [`wire`]: the contract's JSON typed both ways (every message, refusal code, close
 //!   code and HTTP body), built from views and public facts only;
 //! - `client` (feature `client`): a small client of the contract, reading the wire's types
@@ -50,6 +51,7 @@ pub mod clock;
 pub mod rating;
 pub mod secret;
 pub mod telemetry;
+pub mod tournament;
 // The contract, and its client.
 #[cfg(feature = "client")]
 pub mod client;

@@ -6,6 +6,7 @@ import { addEnd, addMove, announce, clearMoves, drawBoard, noteOnBoard, showElim
 import { GAME_EXPIRED, KeptSocket, api } from "./connection.js";
 import { chatPanel } from "./chat.js";
 import { Followed } from "./online/seat.js";
+import { showVerdict } from "./verify.js";
 import { storedPlayer } from "./player.js";
 import { dropSeat, heldSeat, keepSeat } from "./seats.js";
 import { abortText, botName, challengeText, eliminationText, endText, other, personText, ratingText, refusalText, sideName, t } from "./words.js";
@@ -137,6 +138,7 @@ export function onlineMode(ui) {
         ui.hint.textContent = "";
         ui.offerRecord(news.record);
         ui.offerReplay(g.id);
+        showVerdict(news.record, g.commitments);
         if (g.side) chatPanel().afterEnd(g.id, g.token);
         if (g.rated && g.side) showRatingChange(g);
         if (!["flag-captured", "flag-reached-end"].includes(news.status.reason)) addEnd(endText(news.status, who));

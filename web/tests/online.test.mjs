@@ -160,6 +160,9 @@ test("two players, a spectator, a reload, a server restart, a declined draw, a r
     const hidden = await page.$$eval("[data-piece]", (squares) => squares.filter((s) => s.dataset.rank === undefined).length);
     assert.equal(hidden, 0, "every piece shows its rank at the end");
     assert.equal(await page.isVisible("#download"), true);
+    // Each page checked the record against the commitments it saw (from `start`, or from
+    // `state` after the reload and the restart): verified.
+    await page.waitForSelector('#verified[data-verified="yes"]:not([hidden])');
   }
   assert.equal(await moveCount(c), await moveCount(a));
   await a.screenshot({ path: `${artifacts}/online-end.png` });
@@ -578,6 +581,7 @@ test("after a rated game: ratings by Glicko-2, my games, a replay as each side k
     await b.screenshot({ path: `${artifacts}/my-games.png` });
     await b.click(`#my-games li[data-game="${id}"] a`);
     await b.waitForSelector('#replay-controls:not([hidden])[data-ply="0"]');
+    await b.waitForSelector('#verified[data-verified="yes"]:not([hidden])');
     assert.equal(await b.getAttribute("#replay-ply", "max"), String(plies));
     // Stepped from ply 0 to the end with #replay-next, both armies shown.
     for (let ply = 1; ply <= plies; ply++) {
@@ -616,6 +620,20 @@ test("after a rated game: ratings by Glicko-2, my games, a replay as each side k
     const stranger = await newPage();
     await stranger.goto(`${home}?replay=${id}`);
     await stranger.waitForSelector('#replay-controls[data-ply="0"]');
+    await stranger.waitForSelector('#verified[data-verified="yes"]:not([hidden])');
+    // A record whose salt was changed on its way is not verified, and the page says whose.
+    await stranger.route(`**/api/games/${id}/record`, async (route) => {
+      const response = await route.fetch();
+      const record = await response.text();
+      const forged = record.replace(/\[BlackSalt "(.)/, (_, digit) => `[BlackSalt "${digit === "0" ? "1" : "0"}`);
+      assert.notEqual(forged, record);
+      await route.fulfill({ response, body: forged });
+    });
+    await stranger.goto(`${home}?leaderboard`);
+    await stranger.goto(`${home}?replay=${id}`);
+    await stranger.waitForSelector('#verified[data-verified="no"]:not([hidden])');
+    assert.match(await stranger.textContent("#verified"), /Not verified: Black's formation and salt/);
+    await stranger.unroute(`**/api/games/${id}/record`);
     // The leaderboard, seeded by a fixture of rated games between the two, shows both once
     // their RDs are 110 or less, highest first.
     const keys = await Promise.all([a, b].map((page) => page.evaluate(() => JSON.parse(localStorage.getItem("salpakan-player")).key)));

@@ -27,6 +27,7 @@ export class Followed {
     this.names = { white: null, black: null }; // the players' names (null: anonymous)
     this.bots = { white: false, black: false }; // which seat a bot plays
     this.rated = false;
+    this.commitments = null; // {white, black}: the formation commitments `start` published
     this.challenge = null; // the last ply's challenge: {square, side, outcome}
     this.rematchOffers = {}; // side → true while its rematch offer stands
     this.rematchGame = null;
@@ -106,6 +107,7 @@ export class Followed {
     // was kept as.
     if (this.side && this.bots[other(this.side)]) this.opponent = "bot";
     this.rated = Boolean(frame.rated);
+    this.commitments = frame.commitments ?? this.commitments;
     this.setupAt = performance.now();
     if (frame.phase === "aborted") {
       this.phase = "aborted";
@@ -147,6 +149,7 @@ export class Followed {
 
   onStart(frame, out) {
     this.phase = "playing";
+    this.commitments = frame.commitments ?? null;
     this.setupLeft = null;
     this.setClock(frame.clock);
     if (this.side) {

@@ -10,6 +10,7 @@ import { offlineMode } from "../offline.js";
 import { onlineMode } from "../online.js";
 import { storedPlayer } from "../player.js";
 import { formationCells, recordShows, saveFormation, savedFormations } from "../saved.js";
+import { hideVerdict } from "../verify.js";
 import { clockTime, deltaText, t } from "../words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -156,6 +157,7 @@ export function gameScreen(router) {
     const change = $("rating-change");
     change.hidden = true;
     delete change.dataset.delta;
+    hideVerdict();
     disarmResign();
   }
 

@@ -8,6 +8,7 @@
 import { Replay, rankCode } from "../pkg/salpakan.js";
 import { addEnd, addMove, clearMoves, drawBoard, noteOnBoard } from "../board.js";
 import { api } from "../connection.js";
+import { hideVerdict, showVerdict } from "../verify.js";
 import { botName, endText, outcomeWords, percent, rankName, sideName, t } from "../words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -76,6 +77,7 @@ export function replayScreen() {
     const text = await record.text();
     if (showing !== shown) return null;
     replay = Replay.fromRecord(text);
+    showVerdict(text, summary.body?.commitments ?? null);
     const game = replay.game;
     const reports = game.history();
     const status = game.status;
@@ -206,6 +208,7 @@ export function replayScreen() {
       $("replay-side").value = "all";
       delete $("replay-controls").dataset.state;
       for (const id of ["replay-title", "replay-info", "replay-luck"]) $(id).textContent = "";
+      hideVerdict();
     },
   };
 }
