@@ -2,18 +2,38 @@
 //! before the first move and opens the commitments at the end; anyone holding the record
 //! checks them (the crate's `Commitment` documents the scheme).
 
-use salpakan::{Commitment, Salt};
+use salpakan::{Commitment, Game, Salt, Side};
 
 use crate::args::{arg_array, out_or_none, side_arg};
 use crate::boundary::guard;
 use crate::game::SalpakanGame;
 use crate::handle::Handle;
-use crate::result::{Failure, SalpakanResult};
+use crate::result::{Failure, FfiResult, SalpakanResult};
 
 /// Bytes in a formation commitment's salt (128 bits).
 pub const SALPAKAN_SALT_BYTES: usize = 16;
 /// Bytes in a formation commitment (a SHA-256 digest).
 pub const SALPAKAN_COMMITMENT_BYTES: usize = 32;
+
+/// The game, side and salt arguments of a call that records a commitment or a salt.
+///
+/// # Safety
+/// `game` is NULL or a live handle not used elsewhere during the call; `salt` is NULL or
+/// points to 16 readable bytes.
+unsafe fn salted<'a>(
+    game: *mut SalpakanGame,
+    side: u8,
+    salt: *const u8,
+) -> FfiResult<(&'a mut Game, Side, Salt)> {
+    // SAFETY: forwarded from the caller.
+    let (game, salt) = unsafe {
+        (
+            SalpakanGame::borrow_mut(game, "game")?,
+            arg_array::<u8, SALPAKAN_SALT_BYTES>(salt, "salt")?,
+        )
+    };
+    Ok((&mut game.game, side_arg(side, "side")?, Salt::from_bytes(*salt)))
+}
 
 /// Commits `side` to its formation with the secret `salt` (`SALPAKAN_SALT_BYTES` bytes from
 /// the operating system's generator), before the first move: the commitment is recorded in
@@ -33,16 +53,9 @@ pub unsafe extern "C" fn salpakan_game_commit(
 ) -> SalpakanResult {
     guard(|| {
         // SAFETY: forwarded from the caller.
-        let (game, salt) = unsafe {
-            (
-                SalpakanGame::borrow_mut(game, "game")?,
-                arg_array::<u8, SALPAKAN_SALT_BYTES>(salt, "salt")?,
-            )
-        };
-        let side = side_arg(side, "side")?;
+        let (game, side, salt) = unsafe { salted(game, side, salt) }?;
         let made = game
-            .game
-            .commit(side, &Salt::from_bytes(*salt))
+            .commit(side, &salt)
             .map_err(|e| Failure::of(e.kind(), e.to_string()))?;
         // SAFETY: the caller promises room for 32 bytes when not NULL.
         if let Some(out) =
@@ -69,14 +82,8 @@ pub unsafe extern "C" fn salpakan_game_open_commitment(
 ) -> SalpakanResult {
     guard(|| {
         // SAFETY: forwarded from the caller.
-        let (game, salt) = unsafe {
-            (
-                SalpakanGame::borrow_mut(game, "game")?,
-                arg_array::<u8, SALPAKAN_SALT_BYTES>(salt, "salt")?,
-            )
-        };
-        let side = side_arg(side, "side")?;
-        game.game.open_commitment(side, &Salt::from_bytes(*salt));
+        let (game, side, salt) = unsafe { salted(game, side, salt) }?;
+        game.open_commitment(side, &salt);
         Ok(())
     })
 }
