@@ -141,6 +141,6 @@ mod tests {
             assert!(result.name().starts_with("SALPAKAN_RESULT_"), "{code}");
             assert_eq!(result.name_with_nul(), format!("{}\0", result.name()));
         }
-        assert_eq!(SalpakanResult::from_code(9), None);
+        assert_eq!(SalpakanResult::from_code(10), None);
     }
 }
