@@ -32,7 +32,11 @@ unsafe fn salted<'a>(
             arg_array::<u8, SALPAKAN_SALT_BYTES>(salt, "salt")?,
         )
     };
-    Ok((&mut game.game, side_arg(side, "side")?, Salt::from_bytes(*salt)))
+    Ok((
+        &mut game.game,
+        side_arg(side, "side")?,
+        Salt::from_bytes(*salt),
+    ))
 }
 
 /// Commits `side` to its formation with the secret `salt` (`SALPAKAN_SALT_BYTES` bytes from

@@ -9,18 +9,18 @@ use salpakan::{Commitment, CommitmentError, Game, Salt, Side};
 use salpakan_server::secret::{Entropy, SeededEntropy};
 use serde_json::{Value, json};
 
-use crate::common::{Table, database, random_game, start_on, start_with};
+use crate::common::{Table, database, query_text, random_game, start_on, start_with};
 
-/// The two salts game `id`'s row holds, as hexadecimal text.
+/// The two salts game `id`'s row holds, as hexadecimal text (SQLite or PostgreSQL).
 fn stored_salts(db: &Path, id: &str) -> [String; 2] {
-    rusqlite::Connection::open(db)
-        .expect("the database opens")
-        .query_row(
-            "SELECT white_salt, black_salt FROM games WHERE id = ?1",
-            [id],
-            |row| Ok([row.get(0)?, row.get(1)?]),
+    assert!(id.chars().all(|c| c.is_ascii_hexdigit()), "an id: {id}");
+    ["white", "black"].map(|side| {
+        query_text(
+            db,
+            &format!("SELECT {side}_salt FROM games WHERE id = '{id}'"),
         )
-        .expect("the game's salts")
+        .expect("the game's salt")
+    })
 }
 
 /// A commitment's words: 64 lower-case hexadecimal digits.

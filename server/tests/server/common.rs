@@ -111,6 +111,24 @@ pub fn query_int(db: &Path, sql: &str) -> i64 {
     }
 }
 
+/// The text the query `sql` answers on the database at `db` (`None` for NULL).
+pub fn query_text(db: &Path, sql: &str) -> Option<String> {
+    match db.to_str().filter(|d| d.starts_with("postgresql://")) {
+        Some(url) => {
+            let sql = sql.to_owned();
+            on_postgres(url.to_owned(), move |c| {
+                c.query_one(&sql, &[])
+                    .expect("the query runs")
+                    .get::<_, Option<String>>(0)
+            })
+        }
+        None => rusqlite::Connection::open(db)
+            .expect("the database opens")
+            .query_row(sql, [], |r| r.get(0))
+            .expect("the query runs"),
+    }
+}
+
 /// Everything the database at `db` holds, as text: SQLite's files (the database and its
 /// write-ahead log) read as bytes, or every row of PostgreSQL's tables written out.
 pub fn stored_text(db: &Path) -> String {
