@@ -180,7 +180,9 @@ test("a game against the server's bot: the same flow with a bot seat", async () 
   await page.goto(url());
   // The bot select shows each bot's rating on this server, fetched live (a provisional one
   // marked "?"; the page's own text has no rating at all), in the ladder's order.
+  // Each option's rating arrives by its own request: wait for all of them.
   await page.waitForFunction(() => document.querySelector('#bot-choice option[value="level-5"]').textContent === "Level 5 · 1500?");
+  await page.waitForFunction(() => [...document.querySelectorAll("#bot-choice option")].every((o) => /· \d+\?$/.test(o.textContent)));
   const shown = await page.$$eval("#bot-choice option", (options) => options.map((o) => [o.value, Number(/· (\d+)\?$/.exec(o.textContent)?.[1])]));
   assert.ok(shown.every(([, rating]) => rating > 0), JSON.stringify(shown));
   const ladder = shown.filter(([value]) => value.startsWith("level-")).map(([, rating]) => rating);

@@ -435,12 +435,6 @@ impl Room {
         self.commitments = white.ok().zip(black.ok()).map(|(w, b)| [w, b]);
     }
 
-    /// Each side's formation commitment, once play has started (for a game with salts).
-    #[must_use]
-    pub fn commitments(&self) -> Option<[Commitment; 2]> {
-        self.commitments
-    }
-
     /// The clock from `reading` at `now`, if the event has one.
     fn set_clock(&mut self, reading: Option<Reading>, now: Instant) {
         if let (Some(clock), Some(reading)) = (&mut self.clock, reading) {

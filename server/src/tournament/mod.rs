@@ -13,7 +13,10 @@
 //!   odd count, colours kept within one).
 //! - [`round_robin`]: every pairing of a round robin (the circle method, colours balanced).
 //! - [`series`]: a race to N points between two players, colours alternating.
+//! - [`arena`]: an arena's pairing of whoever is waiting, nearest in score, never the last
+//!   opponent at once.
 
+pub mod arena;
 pub mod round_robin;
 pub mod series;
 pub mod standings;
