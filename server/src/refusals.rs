@@ -10,6 +10,7 @@ use crate::services::lobby::LobbyError;
 use crate::services::players::PlayerError;
 use crate::services::quotas::QuotaError;
 use crate::services::replays::ReplayError;
+use crate::services::tournaments::TournamentsError;
 use crate::store::StoreError;
 use crate::wire::{Code, Refusal};
 
@@ -63,6 +64,7 @@ pub fn status(code: Code) -> StatusCode {
         | Code::ChatTooLong
         | Code::ChatBlocked => StatusCode::BAD_REQUEST,
         Code::Unauthorized | Code::BadKey => StatusCode::UNAUTHORIZED,
+        Code::NotDirector | Code::NotEligible | Code::Sealed => StatusCode::FORBIDDEN,
         Code::NotFound => StatusCode::NOT_FOUND,
         Code::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
         Code::SeatTaken
@@ -156,6 +158,8 @@ impl Refused for GameError {
             GameError::Unauthorized => Code::Unauthorized,
             GameError::SeatTaken => Code::SeatTaken,
             GameError::NotOver => Code::NotOver,
+            GameError::Sealed => Code::Sealed,
+            GameError::GameOver => Code::GameOver,
             GameError::BadKey => Code::BadKey,
             GameError::OwnGame => Code::OwnGame,
             GameError::TooManySockets(_) | GameError::TooManyReconnects(_) => {
@@ -193,6 +197,30 @@ impl Refused for LobbyError {
             LobbyError::TooManySockets(_) => Code::TooManyConnections,
             LobbyError::Banned(_) => Code::PlayBanned,
             LobbyError::Quota(_) | LobbyError::Game(_) => Code::Internal,
+        }
+    }
+}
+
+impl Refused for TournamentsError {
+    fn passed_on(&self) -> Option<&dyn Refused> {
+        match self {
+            TournamentsError::Game(e) => Some(e),
+            TournamentsError::Store(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    fn own_code(&self) -> Code {
+        use crate::tournament::event::TournamentError as T;
+        match self {
+            TournamentsError::NotFound => Code::NotFound,
+            TournamentsError::TooMany(_) => Code::TooManyGames,
+            TournamentsError::Refused(T::Invalid(_)) => Code::BadMessage,
+            TournamentsError::Refused(T::NotDirector) => Code::NotDirector,
+            TournamentsError::Refused(T::NotEligible(_)) => Code::NotEligible,
+            TournamentsError::Refused(T::WrongState(_)) => Code::WrongPhase,
+            TournamentsError::Refused(T::NoBoard) => Code::NotFound,
+            TournamentsError::Game(_) | TournamentsError::Store(_) => Code::Internal,
         }
     }
 }

@@ -10,7 +10,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing::{get, post};
 
-use super::extract::{Body, Client, MaybePlayer};
+use super::extract::{Body, Client, MaybePlayer, Player};
 use super::reply::{ApiError, JSON, json, rendered};
 use super::route::{Owner, Route, route};
 use crate::services::Services;
@@ -22,6 +22,7 @@ pub fn routes() -> Vec<Route> {
         route("/api/games", Owner::Any, post(create)),
         route("/api/games/{id}", Owner::Game, get(summary)),
         route("/api/games/{id}/join", Owner::Game, post(join)),
+        route("/api/games/{id}/seat", Owner::Game, post(seat)),
         route("/api/games/{id}/record", Owner::Game, get(record)),
         route("/api/games/{id}/replay", Owner::Game, get(replay)),
         route("/api/games/{id}/socket", Owner::Game, get(socket)),
@@ -50,6 +51,17 @@ async fn join(
     Ok(json(StatusCode::OK, &joined))
 }
 
+async fn seat(
+    State(services): State<Arc<Services>>,
+    Player(player): Player,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    Ok(json(
+        StatusCode::OK,
+        &services.games.reseat(&id, &player).await?,
+    ))
+}
+
 async fn summary(
     State(services): State<Arc<Services>>,
     Path(id): Path<String>,
@@ -59,16 +71,30 @@ async fn summary(
 
 async fn record(
     State(services): State<Arc<Services>>,
+    MaybePlayer(player): MaybePlayer,
     Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
 ) -> Result<Response, ApiError> {
+    let token = query.get("token").map(String::as_str);
+    services
+        .games
+        .unsealed(&id, token, player.as_deref())
+        .await?;
     let text = services.games.record(&id).await?;
     Ok(rendered(StatusCode::OK, "text/plain; charset=utf-8", text))
 }
 
 async fn replay(
     State(services): State<Arc<Services>>,
+    MaybePlayer(player): MaybePlayer,
     Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
 ) -> Result<Response, ApiError> {
+    let token = query.get("token").map(String::as_str);
+    services
+        .games
+        .unsealed(&id, token, player.as_deref())
+        .await?;
     let reply = services.replays.replay(&id).await?;
     Ok(rendered(StatusCode::OK, JSON, &*reply))
 }
@@ -80,6 +106,10 @@ async fn chat(
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Response, ApiError> {
     let token = query.get("token").map(String::as_str);
+    services
+        .games
+        .unsealed(&id, token, player.as_deref())
+        .await?;
     let record = services
         .games
         .chat_record(&id, player.as_deref(), token)
@@ -98,6 +128,11 @@ async fn socket(
     let upgrade =
         upgrade.map_err(|rejection| ApiError::new(Code::BadMessage, rejection.body_text()))?;
     let games = &services.games;
+    let token = query.get("token").map(String::as_str);
+    // A watcher of a sealed game is refused before the game is looked up for it.
+    if token.is_none() {
+        games.unsealed(&id, None, None).await?;
+    }
     let (live, to) = games
         .authorize(&id, query.get("token").map(String::as_str))
         .await?;

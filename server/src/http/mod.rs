@@ -14,6 +14,7 @@ pub mod lobby;
 pub mod players;
 pub mod reply;
 pub mod route;
+pub mod tournaments;
 
 use std::sync::Arc;
 
@@ -42,6 +43,7 @@ pub fn routes() -> Vec<Route> {
         players::routes(),
         lobby::routes(),
         live::routes(),
+        tournaments::routes(),
     ]
     .into_iter()
     .flatten()
@@ -141,9 +143,18 @@ mod tests {
             "/api/seeks/{sid}",
             "/api/seeks/{sid}/accept",
             "/api/pool",
+            "/api/tournaments",
+            "/api/tournaments/{tid}",
+            "/api/tournaments/{tid}/register",
+            "/api/tournaments/{tid}/withdraw",
+            "/api/tournaments/{tid}/start",
+            "/api/tournaments/{tid}/pause",
+            "/api/tournaments/{tid}/resume",
+            "/api/tournaments/{tid}/extend",
+            "/api/tournaments/{tid}/decide",
         ];
         let routes = super::routes();
-        assert_eq!(routes.len(), 22);
+        assert_eq!(routes.len(), 32);
         for route in &routes {
             let expected = if route.path.starts_with("/api/games/{id}") {
                 Owner::Game

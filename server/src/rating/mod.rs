@@ -28,7 +28,7 @@ pub fn rounded(value: f64) -> i64 {
 }
 
 /// The titles from 1200 up, one every 100 points (below 1200: Private).
-const TITLES: [&str; 12] = [
+pub const TITLES: [&str; 12] = [
     "Sergeant",
     "2nd Lieutenant",
     "1st Lieutenant",

@@ -963,6 +963,13 @@ impl Room {
         }
     }
 
+    /// The setup time is now `setup_ms` from when both seats were taken (a tournament
+    /// round's cutoff moved), reckoned from the wall clock's `wall_ms` at `now`.
+    pub fn set_setup_time(&mut self, setup_ms: u64, wall_ms: u64, now: Instant) {
+        self.spec.setup_ms = setup_ms;
+        self.expire_setup(Duration::ZERO, wall_ms, now);
+    }
+
     /// What is left of the setup time at `now`, in milliseconds rounded up to a whole second,
     /// while it runs.
     #[must_use]

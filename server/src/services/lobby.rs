@@ -465,7 +465,7 @@ impl Lobby {
     }
 
     /// Sends `message` to every player socket of `player`.
-    fn tell_player(&self, player: &str, message: &LobbyMessage) {
+    pub fn tell_player(&self, player: &str, message: &LobbyMessage) {
         let frame: Arc<str> = message.to_json().into();
         let state = lock(&self.state);
         for (_, tx) in state.sockets.get(&fold(player)).into_iter().flatten() {

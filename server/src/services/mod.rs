@@ -14,6 +14,7 @@
 //! - [`lobby`]: seeks, pools, the players' and the lobby's sockets;
 //! - [`live`]: the games in play anyone may watch, best first, and the featured game;
 //! - [`replays`]: finished games replayed, a few at a time;
+//! - [`tournaments`]: tournaments made, joined, directed, paired and their games made;
 //! - `nodes` (feature `nodes`): one node of several, its lease and its sweeper.
 
 pub mod games;
@@ -29,6 +30,7 @@ pub mod ratings;
 pub mod readiness;
 pub mod replays;
 pub mod stopping;
+pub mod tournaments;
 
 use std::sync::Arc;
 
@@ -62,6 +64,8 @@ pub struct Services {
     pub live: Arc<live::LiveList>,
     /// Finished games' replays.
     pub replays: Arc<replays::Replays>,
+    /// The tournaments.
+    pub tournaments: Arc<tournaments::Tournaments>,
     /// This node among several (a shared database).
     #[cfg(feature = "nodes")]
     pub cluster: Option<Arc<nodes::Cluster>>,
@@ -117,7 +121,7 @@ impl Services {
         );
         let lobby = lobby::Lobby::start(lobby::Parts {
             config: Arc::clone(&config),
-            entropy,
+            entropy: Arc::clone(&entropy),
             games: Arc::clone(&games),
             ratings: Arc::clone(&ratings),
             players: Arc::clone(&players),
@@ -125,6 +129,15 @@ impl Services {
             stopping: stopping.clone(),
         });
         let replays = Arc::new(replays::Replays::new(Arc::clone(&games)));
+        let tournaments = tournaments::Tournaments::start(tournaments::Parts {
+            config: Arc::clone(&config),
+            store: store.clone(),
+            entropy: Arc::clone(&entropy),
+            games: Arc::clone(&games),
+            players: Arc::clone(&players),
+            lobby: Arc::clone(&lobby),
+            stopping: stopping.clone(),
+        });
         let live = live::LiveList::start(live::Parts {
             config: Arc::clone(&config),
             store: store.clone(),
@@ -156,6 +169,7 @@ impl Services {
             lobby,
             live,
             replays,
+            tournaments,
             #[cfg(feature = "nodes")]
             cluster,
         })

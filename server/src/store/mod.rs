@@ -21,6 +21,7 @@ mod readers;
 mod rows;
 mod schema;
 mod sql;
+mod tournaments;
 mod writer;
 
 pub use backup::{Backup, backup};
@@ -344,6 +345,35 @@ pub enum Write {
         node: String,
         /// The entries.
         entries: Vec<(String, String)>,
+    },
+    /// A tournament, new or changed: its id, status word, creation time and JSON; with
+    /// `finished`, its games are listed from now on.
+    Tournament {
+        /// Its id.
+        id: String,
+        /// `upcoming`, `running` or `finished`.
+        status: &'static str,
+        /// When it was created.
+        created_ms: u64,
+        /// The whole tournament, as JSON.
+        body: String,
+        /// Whether it finished with this write.
+        finished: bool,
+    },
+    /// Game `game`'s setup time is now `setup_ms` from when both seats were taken (a
+    /// tournament round's cutoff moved).
+    SetupTime {
+        /// The game.
+        game: String,
+        /// Its setup time, in milliseconds.
+        setup_ms: u64,
+    },
+    /// Game `game` is a game of tournament `tournament` (sealed until it finishes).
+    TournamentGame {
+        /// The game.
+        game: String,
+        /// The tournament.
+        tournament: String,
     },
     /// A line reported to the operator.
     Report {
@@ -837,6 +867,33 @@ impl Store {
     /// The database's error.
     pub async fn live_elsewhere(&self, me: &str) -> Result<Vec<String>, StoreError> {
         self.read(|done| ReadJob::LiveElsewhere(me.to_owned(), done))
+            .await
+    }
+
+    /// Every tournament not finished and the newest `finished` finished ones, as JSON.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub async fn tournaments(&self, finished: usize) -> Result<Vec<String>, StoreError> {
+        self.read(|done| ReadJob::Tournaments(finished, done)).await
+    }
+
+    /// Tournament `id` as JSON, if there is one.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub async fn tournament(&self, id: &str) -> Result<Option<String>, StoreError> {
+        self.read(|done| ReadJob::Tournament(id.to_owned(), done))
+            .await
+    }
+
+    /// The tournament game `game` belongs to, and whether that tournament has finished
+    /// (`None` for a game of no tournament).
+    ///
+    /// # Errors
+    /// The database's error.
+    pub async fn tournament_of(&self, game: &str) -> Result<Option<(String, bool)>, StoreError> {
+        self.read(|done| ReadJob::TournamentOf(game.to_owned(), done))
             .await
     }
 

@@ -88,6 +88,15 @@ pub(super) enum ReadJob {
     ),
     /// The other nodes' live entries.
     LiveElsewhere(String, oneshot::Sender<Result<Vec<String>, StoreError>>),
+    /// Every tournament not finished, and the newest finished ones.
+    Tournaments(usize, oneshot::Sender<Result<Vec<String>, StoreError>>),
+    /// One tournament.
+    Tournament(String, oneshot::Sender<Result<Option<String>, StoreError>>),
+    /// A game's tournament, and whether it finished.
+    TournamentOf(
+        String,
+        oneshot::Sender<Result<Option<(String, bool)>, StoreError>>,
+    ),
     /// The newest chat reports.
     Reports(
         usize,
@@ -188,6 +197,15 @@ fn serve(conn: &mut impl Sql, queue: &Mutex<mpsc::Receiver<ReadJob>>) {
             }
             Ok(ReadJob::LiveElsewhere(me, done)) => {
                 let _ = done.send(super::live::elsewhere(conn, &me));
+            }
+            Ok(ReadJob::Tournaments(finished, done)) => {
+                let _ = done.send(super::tournaments::all(conn, finished));
+            }
+            Ok(ReadJob::Tournament(id, done)) => {
+                let _ = done.send(super::tournaments::one(conn, &id));
+            }
+            Ok(ReadJob::TournamentOf(game, done)) => {
+                let _ = done.send(super::tournaments::of_game(conn, &game));
             }
             Ok(ReadJob::Reports(limit, done)) => {
                 let _ = done.send(super::chat::reports(conn, limit));

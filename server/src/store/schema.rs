@@ -11,7 +11,14 @@ pub(super) type Step = fn(&Connection) -> rusqlite::Result<()>;
 
 /// The steps, in order: step `i` brings a database to version `i + 1`. A new layout is a
 /// step added at the end, never a change to one already released.
-pub(super) const STEPS: &[Step] = &[baseline, fair_play, rating_history, chat, commitments];
+pub(super) const STEPS: &[Step] = &[
+    baseline,
+    fair_play,
+    rating_history,
+    chat,
+    commitments,
+    tournaments,
+];
 
 /// The schema version this binary writes.
 pub const VERSION: u32 = STEPS.len() as u32;
@@ -60,6 +67,11 @@ fn chat(conn: &Connection) -> rusqlite::Result<()> {
 /// game from before has none, and publishes no commitment).
 fn commitments(conn: &Connection) -> rusqlite::Result<()> {
     conn.execute_batch(COMMITMENT_SALTS)
+}
+
+/// Version 6: tournaments (each a row of JSON) and the tournament of each tournament game.
+fn tournaments(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch(super::tournaments::TOURNAMENTS_SCHEMA)
 }
 
 /// The columns version 5 adds, the same on both databases.
@@ -303,6 +315,7 @@ const PG_STEPS: &[&[&str]] = &[
     &[RATING_HISTORY],
     &[super::chat::CHAT_SCHEMA, super::live::PG_LIVE_GAMES],
     &[COMMITMENT_SALTS],
+    &[super::tournaments::TOURNAMENTS_SCHEMA],
 ];
 
 /// Version 3 on PostgreSQL (SQLite's 2, [`fair_play`]) folds the names already there in SQL.

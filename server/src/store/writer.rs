@@ -282,6 +282,22 @@ fn apply(
             }
         }
         Write::ChatMode { game, side, mode } => super::chat::set_mode(conn, game, *side, *mode)?,
+        Write::Tournament {
+            id,
+            status,
+            created_ms,
+            body,
+            finished,
+        } => super::tournaments::put(conn, (id, status, *created_ms), body, *finished)?,
+        Write::SetupTime { game, setup_ms } => {
+            conn.execute(
+                "UPDATE games SET setup_ms = ?2 WHERE id = ?1",
+                &[game.into(), (*setup_ms).into()],
+            )?;
+        }
+        Write::TournamentGame { game, tournament } => {
+            super::tournaments::add_game(conn, game, tournament)?;
+        }
         Write::Report {
             game,
             line,

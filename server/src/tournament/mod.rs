@@ -13,10 +13,13 @@
 //!   odd count, colours kept within one).
 //! - [`round_robin`]: every pairing of a round robin (the circle method, colours balanced).
 //! - [`series`]: a race to N points between two players, colours alternating.
+//! - [`event`]: one tournament as a value: settings, entrants, rounds, games, the public log,
+//!   and every change a player, a director or time makes to it.
 //! - [`arena`]: an arena's pairing of whoever is waiting, nearest in score, never the last
 //!   opponent at once.
 
 pub mod arena;
+pub mod event;
 pub mod round_robin;
 pub mod series;
 pub mod standings;

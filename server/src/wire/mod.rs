@@ -17,6 +17,7 @@ mod messages;
 mod players;
 mod refusal;
 mod replay;
+mod tournaments;
 
 pub use bodies::{
     Commitments, CreateReply, CreateRequest, ErrorBody, Health, JoinReply, JoinRequest,
@@ -37,6 +38,10 @@ pub use players::{
 };
 pub use refusal::{Code, Refusal};
 pub use replay::{ChallengeWords, LuckBySide, LuckWords, ReplayReply};
+pub use tournaments::{
+    CreateTournament, DecideRequest, ExtendRequest, StandingWords, TournamentEntry, TournamentList,
+    TournamentReply,
+};
 
 use core::str::FromStr;
 

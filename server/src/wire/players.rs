@@ -272,6 +272,23 @@ pub enum LobbyMessage {
         /// The player's seat token in it.
         token: String,
     },
+    /// A tournament paired the player (an addition): its seat in game `game`, to be set up
+    /// by `cutoff_ms` (a game not started by then is a default). A player away when it was
+    /// paired takes its seat with `POST /api/games/{id}/seat`.
+    TournamentGame {
+        /// The tournament.
+        tournament: String,
+        /// The round, from 1.
+        round: usize,
+        /// The game.
+        game: String,
+        /// The player's side.
+        side: SideWord,
+        /// The player's seat token in it.
+        token: String,
+        /// The round's cutoff, in milliseconds since the Unix epoch.
+        cutoff_ms: u64,
+    },
     /// The lobby now (the lobby socket's frame).
     Lobby {
         /// The lobby's version, on a socket opened with `?deltas=1` (an addition).

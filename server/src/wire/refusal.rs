@@ -83,6 +83,14 @@ pub enum Code {
     ChatRateLimited,
     /// A game's room holds all the lines it keeps (socket; an addition).
     ChatFull,
+    /// Only a tournament's directors may do that (HTTP 403; an addition).
+    NotDirector,
+    /// A player outside a tournament's eligibility, or one that is full (HTTP 403; an
+    /// addition).
+    NotEligible,
+    /// A record, replay, chat or watch of a game of a tournament not finished, asked by
+    /// anyone but its two players (HTTP 403; an addition).
+    Sealed,
 }
 
 impl Code {
@@ -124,6 +132,9 @@ impl Code {
             Code::ChatBlocked => "chat-blocked",
             Code::ChatRateLimited => "chat-rate-limited",
             Code::ChatFull => "chat-full",
+            Code::NotDirector => "not-director",
+            Code::NotEligible => "not-eligible",
+            Code::Sealed => "sealed",
         }
     }
 }
@@ -214,6 +225,9 @@ mod tests {
             Code::ChatBlocked,
             Code::ChatRateLimited,
             Code::ChatFull,
+            Code::NotDirector,
+            Code::NotEligible,
+            Code::Sealed,
         ];
         for code in all {
             let json = serde_json::to_string(&code).unwrap();

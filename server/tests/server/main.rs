@@ -24,3 +24,4 @@ mod rematch;
 mod seats;
 mod setup_time;
 mod store;
+mod tournaments;

@@ -22,6 +22,7 @@ mod open;
 mod operator;
 mod reads;
 mod rematch;
+mod sealed;
 mod seats;
 mod talk;
 mod tasks;
@@ -79,6 +80,12 @@ pub enum GameError {
     /// A player taking the second seat of a game whose first it holds.
     #[error("you hold the other seat of this game: the second seat is for another player")]
     OwnGame,
+    /// A game of a tournament not finished, asked by someone not playing it.
+    #[error("this game is sealed until its tournament ends: only its players may see it")]
+    Sealed,
+    /// A seat taken again in a finished game.
+    #[error("the game is over")]
+    GameOver,
     /// Past the open sockets of one seat.
     #[error("at most {0} sockets per client")]
     TooManySockets(usize),

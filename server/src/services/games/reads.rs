@@ -158,7 +158,7 @@ impl Games {
 
 /// The seat whose token digest in `tokens` is `token`'s: both seats are compared, each in
 /// constant time, whatever the first gives.
-fn seat_of(tokens: &[Option<String>; 2], token: &str) -> Option<Side> {
+pub(super) fn seat_of(tokens: &[Option<String>; 2], token: &str) -> Option<Side> {
     let found = Side::ALL.map(|side| {
         tokens[side.index()]
             .as_deref()

@@ -1,0 +1,620 @@
+//! The tournaments: made, joined, directed and played. Each tournament is a
+//! [`Tournament`] value held in memory by the node that owns the lobby, written whole to the
+//! database after every change (before anyone hears of it), and read back by whichever node
+//! owns the lobby next. A tick a second decides the games that ended (from their rows, so a
+//! game held by any node counts), pairs the rounds that are due, makes their games and
+//! finishes the tournaments that are done.
+//!
+//! A tournament game is made with both seats named and taken (its players hear their tokens
+//! on their player sockets, or take their seats again with their keys), its setup time
+//! running to the round's cutoff: a side whose formation is not in by then loses by default,
+//! a game aborted by a side is a default to the other. Its games are unlisted and sealed
+//! until it finishes.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use salpakan::Side;
+use thiserror::Error;
+use tokio::sync::Mutex;
+
+use super::games::{GameError, Games, Seating, Settings as GameSettings};
+use super::lobby::Lobby;
+use super::players::Players;
+use super::stopping::Stopping;
+use crate::config::Config;
+use crate::room::Event;
+use crate::secret::{self, Entropy, ID_BYTES, TOKEN_BYTES};
+use crate::store::{Store, StoreError, Write};
+use crate::tournament::event::{
+    Kind, ResultWords, Settings, Status, ToMake, Tournament, TournamentError,
+};
+use crate::wire::{
+    AbortReason, CreateTournament, DecideRequest, LobbyMessage, SideWord, TournamentEntry,
+    TournamentList, TournamentReply,
+};
+
+/// Why the tournaments service refused a request.
+#[derive(Debug, Error)]
+pub enum TournamentsError {
+    /// No such tournament.
+    #[error("no such tournament")]
+    NotFound,
+    /// The tournament refused it.
+    #[error(transparent)]
+    Refused(#[from] TournamentError),
+    /// Past the tournaments the server (or the player) may have open.
+    #[error("{0}")]
+    TooMany(String),
+    /// A game's settings refused.
+    #[error(transparent)]
+    Game(#[from] GameError),
+    /// The database failed (the cause is logged, never sent).
+    #[error("the server could not do that")]
+    Store(#[from] StoreError),
+}
+
+/// The most tournaments not finished at once, and for one creator.
+pub const MAX_OPEN: usize = 200;
+/// The most tournaments not finished one player may have created.
+pub const MAX_OPEN_PER_CREATOR: usize = 3;
+/// The finished tournaments `GET /api/tournaments` lists (the newest).
+pub const FINISHED_LISTED: usize = 50;
+/// How often the tick runs.
+pub const TICK: Duration = Duration::from_secs(1);
+
+/// What the tournaments service is made of.
+pub struct Parts {
+    /// The settings.
+    pub config: Arc<Config>,
+    /// The database.
+    pub store: Store,
+    /// Where ids and tokens come from.
+    pub entropy: Arc<dyn Entropy>,
+    /// The games (a pairing makes one).
+    pub games: Arc<Games>,
+    /// The players (ratings, titles).
+    pub players: Arc<Players>,
+    /// The lobby (a pairing is told on the players' sockets).
+    pub lobby: Arc<Lobby>,
+    /// The stop signal.
+    pub stopping: Stopping,
+}
+
+/// The tournaments service.
+pub struct Tournaments {
+    parts: Parts,
+    /// The tournaments held here (those not finished), by id; `None` until read from the
+    /// database by the node that owns them.
+    held: Mutex<Option<HashMap<String, Tournament>>>,
+}
+
+fn now_ms() -> u64 {
+    crate::clock::unix_ms()
+}
+
+impl Tournaments {
+    /// The service, its tick running until the server stops.
+    ///
+    /// Call inside a tokio runtime.
+    #[must_use]
+    pub fn start(parts: Parts) -> Arc<Tournaments> {
+        let service = Arc::new(Tournaments {
+            parts,
+            held: Mutex::new(None),
+        });
+        tokio::spawn(Arc::clone(&service).run_ticks());
+        service
+    }
+
+    async fn run_ticks(self: Arc<Tournaments>) {
+        let mut stopping = self.parts.stopping.subscribe();
+        loop {
+            tokio::select! {
+                () = tokio::time::sleep(TICK) => {}
+                _ = stopping.changed() => return,
+            }
+            if let Err(e) = self.tick().await {
+                tracing::warn!(error = %e, "tournaments' tick");
+            }
+        }
+    }
+
+    /// Whether this node owns the tournaments (the lobby's owner; a server alone always).
+    async fn owner_here(&self) -> bool {
+        #[cfg(feature = "nodes")]
+        {
+            use super::games::Place;
+            matches!(
+                self.parts.games.place(crate::store::LOBBY).await,
+                Ok(Place::Here)
+            )
+        }
+        #[cfg(not(feature = "nodes"))]
+        true
+    }
+
+    /// The tournaments held here, read from the database first if this node has not yet.
+    async fn held(
+        &self,
+    ) -> Result<tokio::sync::MutexGuard<'_, Option<HashMap<String, Tournament>>>, TournamentsError>
+    {
+        let mut held = self.held.lock().await;
+        if held.is_none() {
+            let mut map = HashMap::new();
+            for body in self.parts.store.tournaments(0).await? {
+                let t: Tournament =
+                    serde_json::from_str(&body).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+                if t.status != Status::Finished {
+                    map.insert(t.id.clone(), t);
+                }
+            }
+            *held = Some(map);
+        }
+        Ok(held)
+    }
+
+    /// Writes `t` (all of it); with `finished`, its games are listed from now on.
+    fn write_of(t: &Tournament) -> Write {
+        Write::Tournament {
+            id: t.id.clone(),
+            status: t.status.word(),
+            created_ms: t.created_ms,
+            body: serde_json::to_string(t).unwrap_or_default(),
+            finished: t.status == Status::Finished,
+        }
+    }
+
+    /// `GET /api/tournaments`.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub async fn list(&self) -> Result<TournamentList, TournamentsError> {
+        let bodies = self.parts.store.tournaments(FINISHED_LISTED).await?;
+        let held = self.held().await?;
+        let mut tournaments = Vec::new();
+        for body in bodies {
+            let t: Tournament =
+                serde_json::from_str(&body).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+            let t = held
+                .as_ref()
+                .and_then(|m| m.get(&t.id))
+                .cloned()
+                .unwrap_or(t);
+            tournaments.push(TournamentEntry::of(&t));
+        }
+        Ok(TournamentList { tournaments })
+    }
+
+    /// `GET /api/tournaments/{id}`.
+    ///
+    /// # Errors
+    /// [`TournamentsError::NotFound`], or the database's error.
+    pub async fn get(&self, id: &str) -> Result<TournamentReply, TournamentsError> {
+        if let Some(t) = self.held().await?.as_ref().and_then(|m| m.get(id)) {
+            return Ok(TournamentReply::of(t));
+        }
+        if !crate::services::games::plausible_id(id) {
+            return Err(TournamentsError::NotFound);
+        }
+        let body = self
+            .parts
+            .store
+            .tournament(id)
+            .await?
+            .ok_or(TournamentsError::NotFound)?;
+        let t: Tournament =
+            serde_json::from_str(&body).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+        Ok(TournamentReply::of(&t))
+    }
+
+    /// `POST /api/tournaments` by `player`.
+    ///
+    /// # Errors
+    /// [`TournamentsError::Refused`] for settings out of range, [`TournamentsError::TooMany`]
+    /// past the open tournaments, or the database's error.
+    pub async fn create(
+        &self,
+        player: &str,
+        request: CreateTournament,
+    ) -> Result<TournamentReply, TournamentsError> {
+        // The games' settings are checked as a game's would be.
+        let game = self.parts.games.settings(
+            request.rules,
+            request.clock,
+            None,
+            (request.rated, Some(false)),
+        )?;
+        let settings = Settings {
+            name: request.name,
+            kind: request.kind,
+            rounds: request.rounds.unwrap_or(match request.kind {
+                Kind::Series => 7,
+                _ => 5,
+            }),
+            target: request.target.unwrap_or(4),
+            minutes: request.minutes.unwrap_or(60),
+            round_ms: request.round_ms.unwrap_or(3_600_000),
+            clock: game.clock,
+            setup_rows: Some(i64::from(game.rules.setup_rows())),
+            move_limit: Some(i64::from(game.rules.move_limit().unwrap_or(0))),
+            rated: game.rated,
+            eligibility: request.eligibility.unwrap_or_default(),
+            max_entrants: request.max_entrants.unwrap_or(64),
+        };
+        let min_round = u64::try_from(self.parts.config.limits.min_setup.as_millis()).unwrap_or(0);
+        settings.check(min_round)?;
+        let mut held = self.held().await?;
+        let map = held.get_or_insert_with(HashMap::new);
+        if map.len() >= MAX_OPEN {
+            return Err(TournamentsError::TooMany(format!(
+                "at most {MAX_OPEN} tournaments not finished at once"
+            )));
+        }
+        let mine = map
+            .values()
+            .filter(|t| {
+                t.directors
+                    .first()
+                    .is_some_and(|d| d.eq_ignore_ascii_case(player))
+            })
+            .count();
+        if mine >= MAX_OPEN_PER_CREATOR {
+            return Err(TournamentsError::TooMany(format!(
+                "at most {MAX_OPEN_PER_CREATOR} tournaments of yours not finished"
+            )));
+        }
+        let id = secret::random_hex(&*self.parts.entropy, ID_BYTES);
+        let directors = request.directors.unwrap_or_default();
+        let t = Tournament::new(id.clone(), settings, player, &directors, now_ms())?;
+        self.parts.store.write(vec![Self::write_of(&t)]).await?;
+        let reply = TournamentReply::of(&t);
+        map.insert(id, t);
+        Ok(reply)
+    }
+
+    /// Changes tournament `id` with `change` (on a copy: written, then kept; refused, nothing
+    /// changes), then pairs and makes what is due.
+    async fn change(
+        &self,
+        id: &str,
+        change: impl FnOnce(&mut Tournament) -> Result<(), TournamentError>,
+    ) -> Result<TournamentReply, TournamentsError> {
+        let mut held = self.held().await?;
+        let map = held.get_or_insert_with(HashMap::new);
+        let Some(mut t) = map.get(id).cloned() else {
+            drop(held);
+            return Err(self.missing(id).await);
+        };
+        change(&mut t)?;
+        self.parts.store.write(vec![Self::write_of(&t)]).await?;
+        map.insert(id.to_owned(), t);
+        self.advance(map, id).await;
+        let t = map.get(id).cloned();
+        drop(held);
+        match t {
+            Some(t) => Ok(TournamentReply::of(&t)),
+            None => self.get(id).await,
+        }
+    }
+
+    /// The refusal for a tournament not held here: over, or no such one.
+    async fn missing(&self, id: &str) -> TournamentsError {
+        match self.parts.store.tournament(id).await {
+            Ok(Some(_)) => TournamentError::WrongState("the tournament is over".into()).into(),
+            Ok(None) => TournamentsError::NotFound,
+            Err(e) => e.into(),
+        }
+    }
+
+    /// `POST /api/tournaments/{id}/register` by `player`.
+    ///
+    /// # Errors
+    /// The tournament's refusal, [`TournamentsError::NotFound`], or the database's error.
+    pub async fn register(
+        &self,
+        id: &str,
+        player: &str,
+    ) -> Result<TournamentReply, TournamentsError> {
+        let (rating, rd, bot) = self
+            .parts
+            .players
+            .with_row(player, |row| (row.rating, row.rd, row.bot))
+            .unwrap_or((1500.0, 350.0, false));
+        if bot {
+            return Err(TournamentError::NotEligible(
+                "the server's bots do not play tournaments".into(),
+            )
+            .into());
+        }
+        let title = crate::rating::title(rating, rd);
+        self.change(id, |t| t.register(player, (rating, title), now_ms()))
+            .await
+    }
+
+    /// `POST /api/tournaments/{id}/withdraw` by `player`.
+    ///
+    /// # Errors
+    /// The tournament's refusal, [`TournamentsError::NotFound`], or the database's error.
+    pub async fn withdraw(
+        &self,
+        id: &str,
+        player: &str,
+    ) -> Result<TournamentReply, TournamentsError> {
+        self.change(id, |t| t.withdraw(player, now_ms())).await
+    }
+
+    /// `POST /api/tournaments/{id}/start` by director `player`: the first round is paired
+    /// and its games made at once.
+    ///
+    /// # Errors
+    /// The tournament's refusal, [`TournamentsError::NotFound`], or the database's error.
+    pub async fn begin(&self, id: &str, player: &str) -> Result<TournamentReply, TournamentsError> {
+        self.change(id, |t| t.start(player, now_ms())).await
+    }
+
+    /// `POST /api/tournaments/{id}/pause` (`paused`) or `resume` by director `player`.
+    ///
+    /// # Errors
+    /// The tournament's refusal, [`TournamentsError::NotFound`], or the database's error.
+    pub async fn pause(
+        &self,
+        id: &str,
+        player: &str,
+        paused: bool,
+    ) -> Result<TournamentReply, TournamentsError> {
+        self.change(id, |t| t.pause(player, paused, now_ms())).await
+    }
+
+    /// `POST /api/tournaments/{id}/extend` by director `player`: the round's cutoff, and the
+    /// setup time of its games not started, `minutes` later.
+    ///
+    /// # Errors
+    /// The tournament's refusal, [`TournamentsError::NotFound`], or the database's error.
+    pub async fn extend(
+        &self,
+        id: &str,
+        player: &str,
+        minutes: u32,
+    ) -> Result<TournamentReply, TournamentsError> {
+        let mut moved = (0, Vec::new());
+        let reply = self
+            .change(id, |t| {
+                moved = t.extend(player, minutes, now_ms())?;
+                Ok(())
+            })
+            .await?;
+        let (cutoff, games) = moved;
+        for game in games {
+            if let Err(e) = self.parts.games.extend_setup(&game, cutoff).await {
+                tracing::warn!(game = %game, error = %e, "a tournament game's setup time not moved");
+            }
+        }
+        Ok(reply)
+    }
+
+    /// `POST /api/tournaments/{id}/decide` by director `player`: a default or a void.
+    ///
+    /// # Errors
+    /// The tournament's refusal, [`TournamentsError::NotFound`], or the database's error.
+    pub async fn decide(
+        &self,
+        id: &str,
+        player: &str,
+        request: DecideRequest,
+    ) -> Result<TournamentReply, TournamentsError> {
+        let result = match (request.result.as_str(), request.present.as_deref()) {
+            ("void", None) => ResultWords::Void,
+            ("default", None | Some("none")) => ResultWords::Default { present: None },
+            ("default", Some("white")) => ResultWords::Default {
+                present: Some(Side::White),
+            },
+            ("default", Some("black")) => ResultWords::Default {
+                present: Some(Side::Black),
+            },
+            _ => {
+                return Err(TournamentError::Invalid(
+                    "result must be \"default\" (present: \"white\", \"black\" or none) or \
+                     \"void\""
+                        .into(),
+                )
+                .into());
+            }
+        };
+        let at = (
+            request
+                .round
+                .checked_sub(1)
+                .ok_or(TournamentError::NoBoard)?,
+            request
+                .board
+                .checked_sub(1)
+                .ok_or(TournamentError::NoBoard)?,
+        );
+        self.change(id, |t| t.direct(player, at, result, now_ms()))
+            .await
+    }
+
+    /// One tick: when this node owns the tournaments, each running one is advanced.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub async fn tick(&self) -> Result<(), TournamentsError> {
+        if !self.owner_here().await {
+            // Another node owns them: read them again should this node own them later.
+            *self.held.lock().await = None;
+            return Ok(());
+        }
+        let mut held = self.held().await?;
+        let map = held.get_or_insert_with(HashMap::new);
+        let ids: Vec<String> = map
+            .values()
+            .filter(|t| t.status == Status::Running)
+            .map(|t| t.id.clone())
+            .collect();
+        for id in ids {
+            self.advance(map, &id).await;
+        }
+        Ok(())
+    }
+
+    /// Advances tournament `id`: its games that ended decided, its due rounds paired and
+    /// their games made, finished when done. Errors are logged; the next tick tries again.
+    async fn advance(&self, map: &mut HashMap<String, Tournament>, id: &str) {
+        if let Err(e) = self.advance_or_fail(map, id).await {
+            tracing::warn!(tournament = %id, error = %e, "tournament not advanced");
+        }
+    }
+
+    async fn advance_or_fail(
+        &self,
+        map: &mut HashMap<String, Tournament>,
+        id: &str,
+    ) -> Result<(), TournamentsError> {
+        let Some(mut t) = map.get(id).cloned() else {
+            return Ok(());
+        };
+        if t.status != Status::Running {
+            return Ok(());
+        }
+        let before = t.clone();
+        let now = now_ms();
+        for (at, game) in t.in_play() {
+            if let Some(result) = self.ended(&game).await? {
+                t.game_ended(at, result, now);
+            }
+        }
+        t.pair(now);
+        let missing: Vec<ToMake> = t
+            .games()
+            .filter(|(_, b)| b.game.is_none() && b.result.is_none())
+            .map(|((round, board), _)| ToMake { round, board })
+            .collect();
+        if t != before {
+            self.keep(map, &t).await?;
+        }
+        for make in missing {
+            self.make_game(map, &mut t, &make).await?;
+        }
+        if t.finish_if_done(now_ms()) {
+            self.keep(map, &t).await?;
+            tracing::info!(tournament = %id, "tournament finished");
+        }
+        Ok(())
+    }
+
+    /// Writes `t`, then holds it (a finished one leaves
+    /// memory).
+    async fn keep(
+        &self,
+        map: &mut HashMap<String, Tournament>,
+        t: &Tournament,
+    ) -> Result<(), TournamentsError> {
+        self.parts.store.write(vec![Self::write_of(t)]).await?;
+        if t.status == Status::Finished {
+            map.remove(&t.id);
+        } else {
+            map.insert(t.id.clone(), t.clone());
+        }
+        Ok(())
+    }
+
+    /// Makes the game of board `make` of `t`, with `t` (noting the game) written in the
+    /// game's own transaction; tells both players their seats.
+    async fn make_game(
+        &self,
+        map: &mut HashMap<String, Tournament>,
+        t: &mut Tournament,
+        make: &ToMake,
+    ) -> Result<(), TournamentsError> {
+        let entropy = &*self.parts.entropy;
+        let board = t.rounds[make.round].boards[make.board].clone();
+        let cutoff_ms = t.rounds[make.round].cutoff_ms;
+        let now = now_ms();
+        let id = secret::random_hex(entropy, ID_BYTES);
+        let tokens = [(); 2].map(|()| secret::random_hex(entropy, TOKEN_BYTES));
+        let mut seating = Seating::new(id.clone(), board.first);
+        seating.tokens = [0, 1].map(|i| Some(secret::digest(&tokens[i])));
+        seating.names = [board.white, board.black].map(|e| Some(t.entrants[e].name.clone()));
+        let rules = salpakan::Rules::from_numbers(
+            t.settings.setup_rows.unwrap_or(3),
+            t.settings.move_limit.unwrap_or(0),
+        )
+        .unwrap_or_default();
+        let settings = GameSettings {
+            rules,
+            clock: t.settings.clock,
+            // The setup time runs to the round's cutoff (at least the server's shortest).
+            setup_ms: cutoff_ms
+                .saturating_sub(now)
+                .max(u64::try_from(self.parts.config.limits.min_setup.as_millis()).unwrap_or(0)),
+            rated: t.settings.rated,
+            listed: false,
+        };
+        let mut next = t.clone();
+        next.made((make.round, make.board), id.clone());
+        let also = vec![
+            Write::TournamentGame {
+                game: id.clone(),
+                tournament: t.id.clone(),
+            },
+            Self::write_of(&next),
+        ];
+        self.parts
+            .games
+            .open_game(&settings, seating, None, also)
+            .await?;
+        *t = next;
+        map.insert(t.id.clone(), t.clone());
+        for side in Side::ALL {
+            let entrant = if side == Side::White {
+                board.white
+            } else {
+                board.black
+            };
+            self.parts.lobby.tell_player(
+                &t.entrants[entrant].name,
+                &LobbyMessage::TournamentGame {
+                    tournament: t.id.clone(),
+                    round: make.round + 1,
+                    game: id.clone(),
+                    side: SideWord(side),
+                    token: tokens[side.index()].clone(),
+                    cutoff_ms,
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// How game `game` ended, as its tournament counts it; `None` while it is played.
+    async fn ended(&self, game: &str) -> Result<Option<ResultWords>, TournamentsError> {
+        if self.parts.store.finished(game).await?.is_none() {
+            return Ok(None);
+        }
+        let Some(saved) = self.parts.store.load(game).await? else {
+            return Ok(None);
+        };
+        for event in saved.events.iter().rev() {
+            match event {
+                Event::Over { status, .. } => {
+                    return Ok(Some(match status.winner() {
+                        Some(Side::White) => ResultWords::WhiteWon,
+                        Some(Side::Black) => ResultWords::BlackWon,
+                        None => ResultWords::Draw,
+                    }));
+                }
+                Event::Aborted { reason, side } => {
+                    let other = side.other();
+                    let present = (*reason == AbortReason::Abort
+                        || saved.setups[other.index()].is_some())
+                    .then_some(other);
+                    return Ok(Some(ResultWords::Default { present }));
+                }
+                _ => {}
+            }
+        }
+        Ok(None)
+    }
+}

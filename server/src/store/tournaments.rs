@@ -1,0 +1,104 @@
+//! Tournaments as the database keeps them: each one a row (`tournaments`: its id, status and
+//! the whole tournament as JSON, rewritten after each change), and each tournament game's
+//! tournament (`tournament_games`, written in the transaction that makes the game) so that
+//! any node can tell whether a game is sealed: a game of a tournament not yet finished.
+
+use super::StoreError;
+use super::sql::Sql;
+
+/// The tables of schema version 6 (PostgreSQL 7), the same on both databases.
+pub(super) const TOURNAMENTS_SCHEMA: &str = "
+CREATE TABLE tournaments (
+    id TEXT PRIMARY KEY,
+    status TEXT NOT NULL,
+    created_ms BIGINT NOT NULL,
+    body TEXT NOT NULL
+);
+CREATE INDEX tournaments_by_status ON tournaments (status, created_ms);
+CREATE TABLE tournament_games (
+    game TEXT PRIMARY KEY,
+    tournament TEXT NOT NULL
+);
+CREATE INDEX tournament_games_by_tournament ON tournament_games (tournament);
+";
+
+/// Writes tournament `id` (its status, creation time and JSON `body`), new or changed; with
+/// `finished`, its games are listed from now on (their records and replays public).
+pub(super) fn put(
+    conn: &mut impl Sql,
+    (id, status, created_ms): (&str, &str, u64),
+    body: &str,
+    finished: bool,
+) -> Result<(), StoreError> {
+    conn.execute(
+        "INSERT INTO tournaments (id, status, created_ms, body) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (id) DO UPDATE SET status = excluded.status, body = excluded.body",
+        &[id.into(), status.into(), created_ms.into(), body.into()],
+    )?;
+    if finished {
+        conn.execute(
+            "UPDATE games SET listed = 1
+             WHERE id IN (SELECT game FROM tournament_games WHERE tournament = ?1)",
+            &[id.into()],
+        )?;
+    }
+    Ok(())
+}
+
+/// Notes that `game` is a game of tournament `tournament`.
+pub(super) fn add_game(
+    conn: &mut impl Sql,
+    game: &str,
+    tournament: &str,
+) -> Result<(), StoreError> {
+    conn.execute(
+        "INSERT INTO tournament_games (game, tournament) VALUES (?1, ?2)",
+        &[game.into(), tournament.into()],
+    )?;
+    Ok(())
+}
+
+/// Every tournament's JSON not finished, and the newest `finished` finished ones.
+pub(super) fn all(conn: &mut impl Sql, finished: usize) -> Result<Vec<String>, StoreError> {
+    let mut bodies: Vec<String> = conn
+        .query(
+            "SELECT body FROM tournaments WHERE status <> 'finished' ORDER BY created_ms",
+            &[],
+        )?
+        .iter()
+        .map(|row| row.text(0))
+        .collect::<Result<_, _>>()?;
+    let done = conn.query(
+        &format!(
+            "SELECT body FROM tournaments WHERE status = 'finished'
+             ORDER BY created_ms DESC LIMIT {finished}"
+        ),
+        &[],
+    )?;
+    for row in &done {
+        bodies.push(row.text(0)?);
+    }
+    Ok(bodies)
+}
+
+/// Tournament `id`'s JSON, if there is one.
+pub(super) fn one(conn: &mut impl Sql, id: &str) -> Result<Option<String>, StoreError> {
+    conn.query_one("SELECT body FROM tournaments WHERE id = ?1", &[id.into()])?
+        .map(|row| row.text(0))
+        .transpose()
+}
+
+/// The tournament `game` belongs to and whether it is finished; `None` for a game of no
+/// tournament.
+pub(super) fn of_game(
+    conn: &mut impl Sql,
+    game: &str,
+) -> Result<Option<(String, bool)>, StoreError> {
+    conn.query_one(
+        "SELECT t.id, t.status FROM tournament_games g JOIN tournaments t ON t.id = g.tournament
+         WHERE g.game = ?1",
+        &[game.into()],
+    )?
+    .map(|row| Ok((row.text(0)?, row.text(1)? == "finished")))
+    .transpose()
+}

@@ -1,0 +1,413 @@
+//! Tournaments through the real stack: sixteen players in a four-round Swiss with a default
+//! (a player who never sets up) and byes (after a withdrawal), the standings against a
+//! computation of their own, the games sealed until the end and every one verifying after
+//! it; the director's tools and their log; refusals.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use salpakan::{Game, Side};
+use serde_json::{Value, json};
+
+use crate::common::{
+    Seat, Server, as_player, cells, database, eventually, player_sockets, random_game, register,
+    start_on,
+};
+
+/// The tournament `tid` as `GET /api/tournaments/{tid}` gives it.
+async fn tournament(server: &Server, tid: &str) -> Value {
+    let (status, t) = as_player(
+        server,
+        None,
+        "GET",
+        &format!("/api/tournaments/{tid}"),
+        &Value::Null,
+    )
+    .await;
+    assert_eq!(status, 200, "{t}");
+    t
+}
+
+/// The `tournament-game` frame of round `round` on a player's socket.
+async fn told(socket: &mut Seat, round: u64) -> Value {
+    loop {
+        let frame = socket.recv().await;
+        if frame["t"] == "tournament-game" && frame["round"] == round {
+            return frame;
+        }
+    }
+}
+
+/// A player's index from its name (`p01` is 0).
+fn index(name: &str) -> usize {
+    name[1..].parse::<usize>().expect("a player's number") - 1
+}
+
+/// What each player scored, and the tie-breaks, computed here from the published rounds:
+/// (score, played points, Buchholz, Sonneborn-Berger), by name.
+fn computed(t: &Value) -> HashMap<String, (u64, u64, u64, u64)> {
+    let names: Vec<String> = t["entrants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap().to_owned())
+        .collect();
+    let mut score = vec![0_u64; names.len()];
+    // (opponent, points) of each played game.
+    let mut played: Vec<Vec<(usize, u64)>> = vec![Vec::new(); names.len()];
+    for round in t["rounds"].as_array().unwrap() {
+        if let Some(bye) = round["bye"].as_u64() {
+            score[bye as usize] += 2;
+        }
+        for b in round["boards"].as_array().unwrap() {
+            let (w, bl) = (
+                b["white"].as_u64().unwrap() as usize,
+                b["black"].as_u64().unwrap() as usize,
+            );
+            let result = &b["result"];
+            match result["result"].as_str().unwrap() {
+                "white-won" => {
+                    score[w] += 2;
+                    played[w].push((bl, 2));
+                    played[bl].push((w, 0));
+                }
+                "black-won" => {
+                    score[bl] += 2;
+                    played[bl].push((w, 2));
+                    played[w].push((bl, 0));
+                }
+                "draw" => {
+                    score[w] += 1;
+                    score[bl] += 1;
+                    played[w].push((bl, 1));
+                    played[bl].push((w, 1));
+                }
+                "default" => match result["present"].as_str() {
+                    Some("white") => score[w] += 2,
+                    Some("black") => score[bl] += 2,
+                    _ => {}
+                },
+                other => panic!("unexpected result {other}"),
+            }
+        }
+    }
+    (0..names.len())
+        .map(|e| {
+            let points = played[e].iter().map(|(_, p)| p).sum();
+            let buchholz = played[e].iter().map(|(o, _)| score[*o]).sum();
+            let sb = played[e].iter().map(|(o, p)| p * score[*o]).sum::<u64>();
+            (names[e].clone(), (score[e], points, buchholz, sb))
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sixteen_players_play_a_four_round_swiss_sealed_until_it_ends() {
+    let db = database("tournament-swiss");
+    let server = start_on(db.clone(), 71, |c| {
+        c.limits.min_setup = Duration::from_secs(1);
+        // One test client plays every seat from one address.
+        c.limits.connects_per_minute = 100_000;
+        c.limits.connections_per_ip = 1_000;
+        c.limits.requests_per_minute = 100_000;
+    })
+    .await;
+    let names: Vec<String> = (1..=16).map(|i| format!("p{i:02}")).collect();
+    let mut keys = Vec::new();
+    for name in &names {
+        keys.push(register(&server, name).await);
+    }
+    let mut sockets = player_sockets(&server, &keys).await;
+
+    // Made by p01, who directs it; refused settings change nothing.
+    let (status, refused) = as_player(
+        &server,
+        Some(&keys[0]),
+        "POST",
+        "/api/tournaments",
+        &json!({"name": "Sixteen", "kind": "swiss", "rounds": 0}),
+    )
+    .await;
+    assert_eq!(
+        (status, refused["error"].as_str()),
+        (400, Some("bad-message")),
+        "{refused}"
+    );
+    let (status, made) = as_player(
+        &server,
+        Some(&keys[0]),
+        "POST",
+        "/api/tournaments",
+        &json!({"name": "Sixteen", "kind": "swiss", "rounds": 4, "round_ms": 6000}),
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    let tid = made["id"].as_str().unwrap().to_owned();
+    assert_eq!(made["status"], "upcoming");
+    for key in &keys {
+        let (status, reply) = as_player(
+            &server,
+            Some(key),
+            "POST",
+            &format!("/api/tournaments/{tid}/register"),
+            &Value::Null,
+        )
+        .await;
+        assert_eq!(status, 200, "{reply}");
+    }
+    let (status, again) = as_player(
+        &server,
+        Some(&keys[3]),
+        "POST",
+        &format!("/api/tournaments/{tid}/register"),
+        &Value::Null,
+    )
+    .await;
+    assert_eq!(
+        (status, again["error"].as_str()),
+        (403, Some("not-eligible"))
+    );
+    let (status, not_director) = as_player(
+        &server,
+        Some(&keys[1]),
+        "POST",
+        &format!("/api/tournaments/{tid}/start"),
+        &Value::Null,
+    )
+    .await;
+    assert_eq!(
+        (status, not_director["error"].as_str()),
+        (403, Some("not-director"))
+    );
+    let (_, listed) = as_player(&server, None, "GET", "/api/tournaments", &Value::Null).await;
+    assert_eq!(listed["tournaments"][0]["id"], tid.as_str());
+    assert_eq!(listed["tournaments"][0]["entrants"], 16);
+
+    let (status, started) = as_player(
+        &server,
+        Some(&keys[0]),
+        "POST",
+        &format!("/api/tournaments/{tid}/start"),
+        &Value::Null,
+    )
+    .await;
+    assert_eq!(status, 200, "{started}");
+    // p16 withdraws at once: its first game is a default to its opponent (it never sets up),
+    // and from the second round fifteen players leave a bye.
+    let (status, _) = as_player(
+        &server,
+        Some(&keys[15]),
+        "POST",
+        &format!("/api/tournaments/{tid}/withdraw"),
+        &Value::Null,
+    )
+    .await;
+    assert_eq!(status, 200);
+
+    let mut games = Vec::new();
+    let mut sealed_checked = false;
+    for round in 1..=4_u64 {
+        let mut boards: HashMap<String, [Option<(String, usize)>; 2]> = HashMap::new();
+        for (e, socket) in sockets.iter_mut().enumerate() {
+            if e == 15 && round > 1 {
+                continue;
+            }
+            let t = tournament(&server, &tid).await;
+            let r = &t["rounds"][(round - 1) as usize];
+            if r["bye"].as_u64() == Some(e as u64) {
+                continue;
+            }
+            let frame = told(socket, round).await;
+            let side = usize::from(frame["side"] == "black");
+            let game = frame["game"].as_str().unwrap().to_owned();
+            boards.entry(game).or_default()[side] =
+                Some((frame["token"].as_str().unwrap().to_owned(), e));
+        }
+        for (n, (game, seats)) in boards.iter().enumerate() {
+            let [Some((white, w)), Some((black, b))] = seats else {
+                panic!("both players told of {game}: {seats:?}");
+            };
+            let dealt = random_game(700 + round * 20 + n as u64, 0);
+            let mut sockets = [
+                server.seat(game, Some(white)).await,
+                server.seat(game, Some(black)).await,
+            ];
+            let players = [*w, *b];
+            for side in Side::ALL {
+                if players[side.index()] == 15 {
+                    continue; // p16 never sets up
+                }
+                let setup = cells(dealt.setup(side).unwrap());
+                sockets[side.index()]
+                    .send(&json!({"t": "setup", "cells": setup}))
+                    .await;
+            }
+            if players.contains(&15) {
+                continue;
+            }
+            sockets[0].until("start").await;
+            // The lower number wins: the other resigns.
+            let loser = if w < b { Side::Black } else { Side::White };
+            sockets[loser.index()].send(&json!({"t": "resign"})).await;
+            let over = sockets[0].until("over").await;
+            assert!(over["record"].is_string());
+            if !sealed_checked {
+                // Sealed: nobody but its players sees its record, replay or chat, or
+                // watches it, until the tournament ends.
+                for path in ["record", "replay", "chat"] {
+                    let (status, reply) = server
+                        .http("GET", &format!("/api/games/{game}/{path}"), "")
+                        .await;
+                    assert_eq!(status, 403, "{path}: {reply}");
+                    assert!(reply.contains("\"sealed\""), "{reply}");
+                    let (status, reply) = server
+                        .http(
+                            "GET",
+                            &format!("/api/games/{game}/{path}?token={white}"),
+                            "",
+                        )
+                        .await;
+                    assert_eq!(status, 200, "{path} for its player: {reply}");
+                }
+                let (status, _) = as_player(
+                    &server,
+                    Some(&keys[*b]),
+                    "GET",
+                    &format!("/api/games/{game}/record"),
+                    &Value::Null,
+                )
+                .await;
+                assert_eq!(status, 200, "its player by key");
+                let (status, _) = as_player(
+                    &server,
+                    Some(&keys[14 - usize::from(*w == 14 || *b == 14)]),
+                    "GET",
+                    &format!("/api/games/{game}/record"),
+                    &Value::Null,
+                )
+                .await;
+                assert_eq!(status, 403, "another player");
+                let watch = salpakan_server::client::Socket::open(
+                    None,
+                    server.addr,
+                    &format!("/api/games/{game}/socket"),
+                )
+                .await;
+                match watch {
+                    Err(salpakan_server::client::ClientError::Refused { status, body }) => {
+                        assert_eq!(status, 403, "no watcher: {body}");
+                        assert!(body.contains("\"sealed\""), "{body}");
+                    }
+                    _ => panic!("a watcher of a sealed game is refused"),
+                }
+                let (_, profile) = server
+                    .http("GET", &format!("/api/players/{}", names[*w]), "")
+                    .await;
+                assert!(!profile.contains(game.as_str()), "unlisted: {profile}");
+                sealed_checked = true;
+            }
+            games.push(game.clone());
+        }
+        eventually(
+            Duration::from_secs(20),
+            "the round is decided",
+            async || {
+                let t = tournament(&server, &tid).await;
+                let r = &t["rounds"][(round - 1) as usize];
+                r["boards"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .all(|b| !b["result"].is_null())
+            },
+        )
+        .await;
+    }
+    eventually(
+        Duration::from_secs(10),
+        "the tournament finishes",
+        async || tournament(&server, &tid).await["status"] == "finished",
+    )
+    .await;
+    let t = tournament(&server, &tid).await;
+
+    // The default: p16's first game, to its opponent, counted in no tie-break.
+    let first = &t["rounds"][0]["boards"];
+    let defaulted: Vec<&Value> = first
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|b| b["result"]["result"] == "default")
+        .collect();
+    assert_eq!(defaulted.len(), 1);
+    // Byes: rounds 2 to 4 each have one, never the same player twice, never p16.
+    let byes: Vec<u64> = (1..4)
+        .map(|r| t["rounds"][r]["bye"].as_u64().expect("a bye"))
+        .collect();
+    assert!(t["rounds"][0]["bye"].is_null());
+    assert!(!byes.contains(&15));
+    let mut distinct = byes.clone();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 3, "{byes:?}");
+    // No pairing twice.
+    let mut met = std::collections::HashSet::new();
+    for r in t["rounds"].as_array().unwrap() {
+        for b in r["boards"].as_array().unwrap() {
+            let (w, bl) = (b["white"].as_u64().unwrap(), b["black"].as_u64().unwrap());
+            assert!(met.insert((w.min(bl), w.max(bl))), "met twice: {w} {bl}");
+        }
+    }
+
+    // The standings match a computation of their own.
+    let expected = computed(&t);
+    let standings = t["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), 16);
+    for s in standings {
+        let name = s["name"].as_str().unwrap();
+        let (score, points, buchholz, sb) = expected[name];
+        assert_eq!(s["score"], score, "{name}");
+        assert_eq!(s["played_points"], points, "{name}");
+        assert_eq!(s["buchholz"], buchholz, "{name}");
+        assert_eq!(s["sonneborn_berger"], sb, "{name}");
+    }
+    for pair in standings.windows(2) {
+        assert!(pair[0]["score"].as_u64() >= pair[1]["score"].as_u64());
+        assert!(pair[0]["place"].as_u64() <= pair[1]["place"].as_u64());
+    }
+    // Hand-worked: p01 meets only lower numbers and wins all four; p16 scores nothing.
+    assert_eq!(standings[0]["name"], "p01");
+    assert_eq!(standings[0]["score"], 8);
+    assert_eq!(standings[0]["place"], 1);
+    assert_eq!(expected["p16"].0, 0);
+    assert_eq!(index("p16"), 15);
+    let log: Vec<&str> = t["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["action"].as_str().unwrap())
+        .collect();
+    for action in [
+        "created",
+        "registered",
+        "started",
+        "withdrew",
+        "paired",
+        "default",
+        "result",
+        "finished",
+    ] {
+        assert!(log.contains(&action), "{action} in {log:?}");
+    }
+
+    // Once it ended, every game's record is public, and verifies.
+    assert_eq!(games.len(), 7 + 7 * 3);
+    for game in &games {
+        let (status, record) = server
+            .http("GET", &format!("/api/games/{game}/record"), "")
+            .await;
+        assert_eq!(status, 200, "{record}");
+        let opened = Game::from_record(&record).expect("the record replays");
+        assert_eq!(opened.verify_commitments(), Ok(()), "{game}");
+    }
+    server.stop().await;
+}
