@@ -552,12 +552,16 @@ fn a_database_newer_than_the_binary_is_refused_and_left_untouched() {
         String::from_utf8_lossy(&again.stdout)
             .contains(&format!("schema version {known}, up to date"))
     );
+    let newer = known + 1;
     if postgres {
-        exec(&db, "UPDATE salpakan_schema SET version = 7");
+        exec(
+            &db,
+            &format!("UPDATE salpakan_schema SET version = {newer}"),
+        );
     } else {
         exec(
             &db,
-            "PRAGMA user_version = 7; PRAGMA journal_mode = DELETE;",
+            &format!("PRAGMA user_version = {newer}; PRAGMA journal_mode = DELETE;"),
         );
     }
     let snapshot = |db: &Path| {
@@ -577,7 +581,7 @@ fn a_database_newer_than_the_binary_is_refused_and_left_untouched() {
     let said = String::from_utf8_lossy(&serve.stderr);
     assert!(
         said.contains(&format!(
-            "schema version 7, newer than this binary's {known}"
+            "schema version {newer}, newer than this binary's {known}"
         )),
         "{said}"
     );
@@ -589,7 +593,10 @@ fn a_database_newer_than_the_binary_is_refused_and_left_untouched() {
     );
     assert!(snapshot(&db) == before, "the database was changed");
     if postgres {
-        assert_eq!(query_int(&db, "SELECT version FROM salpakan_schema"), 7);
+        assert_eq!(
+            query_int(&db, "SELECT version FROM salpakan_schema"),
+            i64::from(newer)
+        );
         // Its backups are PostgreSQL's own tools' work.
         let backup = Command::new(BINARY)
             .args(["backup", "--db"])
