@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use salpakan::{Game, Side};
+use salpakan_server::client::{ClientError, Socket};
 use serde_json::{Value, json};
 
 use crate::common::{
@@ -287,14 +288,10 @@ async fn sixteen_players_play_a_four_round_swiss_sealed_until_it_ends() {
                 )
                 .await;
                 assert_eq!(status, 403, "another player");
-                let watch = salpakan_server::client::Socket::open(
-                    None,
-                    server.addr,
-                    &format!("/api/games/{game}/socket"),
-                )
-                .await;
+                let watch =
+                    Socket::open(None, server.addr, &format!("/api/games/{game}/socket")).await;
                 match watch {
-                    Err(salpakan_server::client::ClientError::Refused { status, body }) => {
+                    Err(ClientError::Refused { status, body }) => {
                         assert_eq!(status, 403, "no watcher: {body}");
                         assert!(body.contains("\"sealed\""), "{body}");
                     }
@@ -410,4 +407,224 @@ async fn sixteen_players_play_a_four_round_swiss_sealed_until_it_ends() {
         assert_eq!(opened.verify_commitments(), Ok(()), "{game}");
     }
     server.stop().await;
+}
+
+/// `POST path` as the player of `key`, with no body: its status and reply.
+async fn post(server: &Server, key: &str, path: &str) -> (u16, Value) {
+    as_player(server, Some(key), "POST", path, &Value::Null).await
+}
+
+/// Both seats of `game` set up the formations of `dealt`; returns their sockets after the
+/// start.
+async fn set_up(server: &Server, game: &str, tokens: [&str; 2], dealt: &Game) -> [Seat; 2] {
+    let mut seats = [
+        server.seat(game, Some(tokens[0])).await,
+        server.seat(game, Some(tokens[1])).await,
+    ];
+    for side in Side::ALL {
+        let setup = cells(dealt.setup(side).unwrap());
+        seats[side.index()]
+            .send(&json!({"t": "setup", "cells": setup}))
+            .await;
+    }
+    seats[0].until("start").await;
+    seats[1].until("start").await;
+    seats
+}
+
+/// Each player's seat in round `round`, read from the player sockets: (game, side, token)
+/// by player index.
+async fn seats_of(sockets: &mut [Seat], round: u64) -> Vec<(String, Side, String)> {
+    let mut seats = Vec::new();
+    for socket in sockets.iter_mut() {
+        let frame = told(socket, round).await;
+        let side = if frame["side"] == "white" {
+            Side::White
+        } else {
+            Side::Black
+        };
+        seats.push((
+            frame["game"].as_str().unwrap().to_owned(),
+            side,
+            frame["token"].as_str().unwrap().to_owned(),
+        ));
+    }
+    seats
+}
+
+/// The two tokens (White's, Black's) of `game` among `seats`, and its players' indexes.
+fn table(seats: &[(String, Side, String)], game: &str) -> ([String; 2], [usize; 2]) {
+    let mut tokens = [String::new(), String::new()];
+    let mut players = [0, 0];
+    for (i, (g, side, token)) in seats.iter().enumerate() {
+        if g == game {
+            tokens[side.index()].clone_from(token);
+            players[side.index()] = i;
+        }
+    }
+    (tokens, players)
+}
+
+/// A kill -9 of the server mid-round loses nothing: the tournament, its results and log as
+/// they were, the game in play restored with its seats' tokens, and the round goes on to the
+/// end after the restart.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_kill_mid_round_loses_nothing_and_the_round_goes_on() {
+    let db = database("tournament-kill");
+    let (mut process, server) = crate::common::killable(&db);
+    let names = ["kay1", "kay2", "kay3", "kay4"];
+    let mut keys = Vec::new();
+    for name in names {
+        keys.push(register(&server, name).await);
+    }
+    let (status, made) = as_player(
+        &server,
+        Some(&keys[0]),
+        "POST",
+        "/api/tournaments",
+        &json!({"name": "Restart cup", "kind": "round-robin", "round_ms": 120_000}),
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    let tid = made["id"].as_str().unwrap().to_owned();
+    for key in &keys {
+        assert_eq!(
+            post(&server, key, &format!("/api/tournaments/{tid}/register"))
+                .await
+                .0,
+            200
+        );
+    }
+    let mut sockets = player_sockets(&server, &keys).await;
+    assert_eq!(
+        post(&server, &keys[0], &format!("/api/tournaments/{tid}/start"))
+            .await
+            .0,
+        200
+    );
+    let seats = seats_of(&mut sockets, 1).await;
+    let games: Vec<String> = {
+        let mut g: Vec<String> = seats.iter().map(|s| s.0.clone()).collect();
+        g.sort();
+        g.dedup();
+        g
+    };
+    assert_eq!(games.len(), 2);
+    // The first game ends; the second starts and its White resigns only after the restart.
+    let (tokens, _) = table(&seats, &games[0]);
+    let mut first = set_up(
+        &server,
+        &games[0],
+        [&tokens[0], &tokens[1]],
+        &random_game(81, 0),
+    )
+    .await;
+    first[1].send(&json!({"t": "resign"})).await;
+    first[0].until("over").await;
+    let (tokens, players) = table(&seats, &games[1]);
+    let second = set_up(
+        &server,
+        &games[1],
+        [&tokens[0], &tokens[1]],
+        &random_game(82, 0),
+    )
+    .await;
+    eventually(
+        Duration::from_secs(10),
+        "the first game counts",
+        async || {
+            let t = tournament(&server, &tid).await;
+            t["rounds"][0]["boards"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|b| b["result"]["result"] == "white-won")
+        },
+    )
+    .await;
+    let before = tournament(&server, &tid).await;
+    drop((first, second, sockets));
+    process.kill();
+
+    let (_process, server) = crate::common::killable(&db);
+    let after = tournament(&server, &tid).await;
+    assert_eq!(after["log"], before["log"], "the log as it was");
+    assert_eq!(
+        after["rounds"], before["rounds"],
+        "the pairings and results as they were"
+    );
+    // The game in play is back, its seats' tokens still open them; it ends, and the round
+    // goes on.
+    let mut back = [
+        server.seat(&games[1], Some(&tokens[0])).await,
+        server.seat(&games[1], Some(&tokens[1])).await,
+    ];
+    back[0].until("state").await;
+    back[0].send(&json!({"t": "resign"})).await;
+    back[1].until("over").await;
+    eventually(
+        Duration::from_secs(10),
+        "round 1 decided, round 2 paired",
+        async || {
+            let t = tournament(&server, &tid).await;
+            t["rounds"][0]["boards"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|b| !b["result"].is_null())
+                && t["rounds"][1]["boards"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .all(|b| b["game"].is_string())
+        },
+    )
+    .await;
+    // Away when round 2 was paired, each player takes its seat with its key; the token the
+    // seat had before no longer opens it.
+    let t = tournament(&server, &tid).await;
+    for board in t["rounds"][1]["boards"].as_array().unwrap() {
+        let game = board["game"].as_str().unwrap();
+        let mut tokens = Vec::new();
+        for side in ["white", "black"] {
+            let player = board[side].as_u64().unwrap() as usize;
+            let (status, seat) =
+                post(&server, &keys[player], &format!("/api/games/{game}/seat")).await;
+            assert_eq!(status, 200, "{seat}");
+            assert_eq!(seat["side"], side);
+            tokens.push(seat["token"].as_str().unwrap().to_owned());
+        }
+        // Again: the token before no longer opens the seat; a player of another board has
+        // no seat here.
+        let white = board["white"].as_u64().unwrap() as usize;
+        let (_, again) = post(&server, &keys[white], &format!("/api/games/{game}/seat")).await;
+        let old = Socket::open(
+            None,
+            server.addr,
+            &format!("/api/games/{game}/socket?token={}", tokens[0]),
+        )
+        .await;
+        assert!(
+            matches!(old, Err(ClientError::Refused { status: 401, .. })),
+            "the old token"
+        );
+        tokens[0] = again["token"].as_str().unwrap().to_owned();
+        let black = board["black"].as_u64().unwrap() as usize;
+        let other = (0..4).find(|p| *p != white && *p != black).unwrap();
+        let (status, _) = post(&server, &keys[other], &format!("/api/games/{game}/seat")).await;
+        assert_eq!(status, 404, "not this player's game");
+        let mut seats = set_up(&server, game, [&tokens[0], &tokens[1]], &random_game(83, 0)).await;
+        seats[0].send(&json!({"t": "resign"})).await;
+        seats[1].until("over").await;
+    }
+    let t = tournament(&server, &tid).await;
+    let second_board = t["rounds"][0]["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["game"] == games[1].as_str())
+        .unwrap()
+        .clone();
+    assert_eq!(second_board["result"]["result"], "black-won");
+    assert_eq!(second_board["white"], players[0]);
 }
