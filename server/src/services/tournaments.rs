@@ -545,9 +545,10 @@ impl Tournaments {
         let settings = GameSettings {
             rules,
             clock: t.settings.clock,
-            // The setup time runs to the round's cutoff (at least the server's shortest).
-            setup_ms: cutoff_ms
-                .saturating_sub(now)
+            // The setup time runs to the round's cutoff, in whole seconds (a game made as its
+            // round is paired has the round's time to the second, whenever in that second it
+            // was made), at least the server's shortest.
+            setup_ms: (cutoff_ms.saturating_sub(now).div_ceil(1000) * 1000)
                 .max(u64::try_from(self.parts.config.limits.min_setup.as_millis()).unwrap_or(0)),
             rated: t.settings.rated,
             listed: false,

@@ -656,3 +656,233 @@ async fn a_bots_lines_tell_nothing_of_its_formation() {
     assert_eq!(lines(&first).len(), 3, "hello, good luck, good game");
     assert_eq!(lines(&first), lines(&second));
 }
+
+/// `text` with every wall-clock time (`created_ms`, `started_ms`, `finished_ms`,
+/// `paired_ms`, `cutoff_ms`, `at_ms`) replaced by `#`: when something happened depends on
+/// the run, not on a formation. Everything else must be byte-identical.
+fn untimed(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("_ms\":") {
+        let (head, tail) = rest.split_at(at + 5);
+        out.push_str(head);
+        let key_end = head.len() - 5;
+        let key_start = head[..key_end].rfind('"').map_or(0, |q| q + 1);
+        let key = &head[key_start..key_end];
+        let digits = tail.chars().take_while(char::is_ascii_digit).count();
+        let wall = ["created", "started", "finished", "paired", "cutoff", "at"];
+        if wall.contains(&key) && digits > 0 {
+            out.push('#');
+            rest = &tail[digits..];
+        } else {
+            rest = tail;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// What a watched tournament player and the public see over a four-player round robin:
+/// the watched player's player socket and seats (its `over` frames, which open both
+/// formations to it once its game ends, left out), and the public's replies (the
+/// tournament, the list, a refused record and a refused watch of each game).
+struct TournamentRun {
+    watched: Vec<String>,
+    public: Vec<String>,
+}
+
+/// A game dealt for a tournament board (White moves first there), `plies` long, or its
+/// twin for `side` when `twin` is given.
+fn board_game(seed: u64, plies: usize, twin_for: Option<Side>) -> Game {
+    let seed = seed * 2; // an even seed: White first
+    let game = random_prefix(seed, plies);
+    match twin_for {
+        Some(side) => twin(&game, side, seed + 1),
+        None => game,
+    }
+}
+
+async fn tournament_run(twins: bool) -> TournamentRun {
+    use crate::common::{Table, as_player, player_sockets, register};
+    let server = crate::common::start_on(crate::common::database("twins"), 17, |c| {
+        c.limits.connects_per_minute = 100_000;
+        c.limits.requests_per_minute = 100_000;
+    })
+    .await;
+    let mut keys = Vec::new();
+    for name in ["watched", "amihan", "bagwis", "dalisay"] {
+        keys.push(register(&server, name).await);
+    }
+    let mut sockets = player_sockets(&server, &keys).await;
+    let (_, made) = as_player(
+        &server,
+        Some(&keys[0]),
+        "POST",
+        "/api/tournaments",
+        &json!({"name": "Twins", "kind": "round-robin", "round_ms": 120_000}),
+    )
+    .await;
+    let tid = made["id"].as_str().unwrap().to_owned();
+    for key in &keys {
+        as_player(
+            &server,
+            Some(key),
+            "POST",
+            &format!("/api/tournaments/{tid}/register"),
+            &Value::Null,
+        )
+        .await;
+    }
+    as_player(
+        &server,
+        Some(&keys[0]),
+        "POST",
+        &format!("/api/tournaments/{tid}/start"),
+        &Value::Null,
+    )
+    .await;
+    let mut public = Vec::new();
+    let mut watched_seats = Vec::new();
+    for round in 1..=3_u64 {
+        // Each player hears its seat of this round.
+        let mut seats = Vec::new();
+        for socket in &mut sockets {
+            loop {
+                let frame = socket.recv().await;
+                if frame["t"] == "tournament-game" && frame["round"] == round {
+                    seats.push(frame);
+                    break;
+                }
+            }
+        }
+        let mut games: Vec<String> = seats
+            .iter()
+            .map(|f| f["game"].as_str().unwrap().to_owned())
+            .collect();
+        games.sort();
+        games.dedup();
+        for (n, game) in games.iter().enumerate() {
+            let at = |side: &str| {
+                seats
+                    .iter()
+                    .position(|f| f["game"] == game.as_str() && f["side"] == side)
+                    .unwrap()
+            };
+            let (white, black) = (at("white"), at("black"));
+            let token = |i: usize| seats[i]["token"].as_str().unwrap().to_owned();
+            // The watched player's opponent's ranks differ between the runs.
+            let watched_side = match (white, black) {
+                (0, _) => Some(Side::White),
+                (_, 0) => Some(Side::Black),
+                _ => None,
+            };
+            let seed = round * 10 + n as u64;
+            let plies = [6, 14, 22][(round - 1) as usize];
+            let dealt = board_game(seed, plies, watched_side.filter(|_| twins));
+            let mut w = server.seat(game, Some(&token(white))).await;
+            w.until("state").await;
+            let mut b = server.seat(game, Some(&token(black))).await;
+            b.until("state").await;
+            w.until("presence").await;
+            let mut table = Table {
+                id: game.clone(),
+                tokens: [token(white), token(black)],
+                seats: [w, b],
+                v: 0,
+            };
+            table.set_up(&dealt).await;
+            table.replay(&dealt, 0, dealt.history().len()).await;
+            let to_move = dealt.side_to_move();
+            table.act(to_move, json!({"t": "resign"}), 1).await;
+            for path in ["record", "replay", "chat"] {
+                let (status, reply) = server
+                    .http("GET", &format!("/api/games/{game}/{path}"), "")
+                    .await;
+                public.push(format!("{status} {reply}"));
+            }
+            let [w, b] = table.seats;
+            if let Some(side) = watched_side {
+                let seat = if side == Side::White { w } else { b };
+                watched_seats.extend(
+                    seat.transcript
+                        .into_iter()
+                        .filter(|f| !f.contains("\"t\":\"over\"")),
+                );
+            }
+            let (status, reply) = server
+                .http("GET", &format!("/api/tournaments/{tid}"), "")
+                .await;
+            public.push(format!("{status} {reply}"));
+        }
+        crate::common::eventually(
+            std::time::Duration::from_secs(10),
+            "the round is decided",
+            async || {
+                let (_, t) = server
+                    .http("GET", &format!("/api/tournaments/{tid}"), "")
+                    .await;
+                let t: Value = serde_json::from_str(&t).unwrap();
+                t["rounds"][(round - 1) as usize]["boards"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .all(|b| !b["result"].is_null())
+            },
+        )
+        .await;
+    }
+    crate::common::eventually(
+        std::time::Duration::from_secs(10),
+        "it finishes",
+        async || {
+            let (_, t) = server
+                .http("GET", &format!("/api/tournaments/{tid}"), "")
+                .await;
+            t.contains("\"status\":\"finished\"")
+        },
+    )
+    .await;
+    for path in [
+        format!("/api/tournaments/{tid}"),
+        "/api/tournaments".to_owned(),
+    ] {
+        let (status, reply) = server.http("GET", &path, "").await;
+        public.push(format!("{status} {reply}"));
+    }
+    let mut watched = std::mem::take(&mut sockets[0].transcript);
+    watched.extend(watched_seats);
+    server.stop().await;
+    TournamentRun {
+        watched: watched.iter().map(|f| untimed(f)).collect(),
+        public: public.iter().map(|f| untimed(f)).collect(),
+    }
+}
+
+/// A tournament whose watched player's opponents have other ranks in every game: the
+/// player's sockets and the public's replies (standings, pairings, log, the list, and the
+/// refusals of every sealed record, replay and chat) are byte-identical, once wall-clock
+/// times and commitment digests are set aside.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_tells_nobody_its_games_hidden_ranks() {
+    let real = tournament_run(false).await;
+    let other = tournament_run(true).await;
+    if let Some((i, a, b)) = first_difference(&real.watched, &other.watched) {
+        panic!("the watched player's frame {i} differs:\n{a}\n{b}");
+    }
+    if let Some((i, a, b)) = first_difference(&real.public, &other.public) {
+        panic!("the public's reply {i} differs:\n{a}\n{b}");
+    }
+    assert!(
+        real.public
+            .iter()
+            .any(|r| r.starts_with("403 ") && r.contains("\"sealed\""))
+    );
+    assert!(real.public.last().unwrap().contains("\"finished\""));
+    assert!(
+        real.watched
+            .iter()
+            .filter(|f| f.contains("\"t\":\"start\""))
+            .count()
+            == 3
+    );
+}
