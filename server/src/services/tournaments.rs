@@ -486,11 +486,7 @@ impl Tournaments {
             }
         }
         t.pair(now);
-        let missing: Vec<ToMake> = t
-            .games()
-            .filter(|(_, b)| b.game.is_none() && b.result.is_none())
-            .map(|((round, board), _)| ToMake { round, board })
-            .collect();
+        let missing = t.unmade();
         if t != before {
             self.keep(map, &t).await?;
         }

@@ -936,6 +936,18 @@ impl Tournament {
         })
     }
 
+    /// The boards of rounds under way whose games are still to be made (a round robin's
+    /// later rounds wait until they are paired).
+    #[must_use]
+    pub fn unmade(&self) -> Vec<ToMake> {
+        self.games()
+            .filter(|&((round, _), b)| {
+                self.rounds[round].paired_ms > 0 && b.game.is_none() && b.result.is_none()
+            })
+            .map(|((round, board), _)| ToMake { round, board })
+            .collect()
+    }
+
     /// The boards in play with a game made, with their round and board.
     #[must_use]
     pub fn in_play(&self) -> Vec<((usize, usize), String)> {
@@ -1102,7 +1114,9 @@ mod tests {
         let mut t = with(Kind::RoundRobin, 4);
         t.start("td", 10).unwrap();
         assert_eq!(t.rounds.len(), 3, "a round robin's rounds from the start");
+        assert_eq!(t.unmade().len(), 0, "none paired yet");
         assert_eq!(t.pair(10).len(), 2);
+        assert_eq!(t.unmade().len(), 2, "round one's, not the later rounds'");
         let cutoff = t.rounds[0].cutoff_ms;
         assert_eq!(cutoff, 10 + 60_000);
         let (moved, games) = t.extend("td", 5, 11).unwrap();

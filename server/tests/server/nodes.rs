@@ -712,3 +712,178 @@ async fn nodes_chat_and_the_live_list_span_the_nodes_and_outlive_a_killed_owner(
     assert_eq!(listed_at(other, &id).await["ply"], 1);
     signal(&nodes[owner], "-CONT");
 }
+
+/// A tournament on three nodes: every route, asked of any node, is served by the node that
+/// owns the lobby (one owner); when that node is killed, the tournament moves with the lobby
+/// to another node, its game in play finishes there, and its next round is paired once, by
+/// the new owner alone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "several nodes on PostgreSQL: scripts/test-postgres runs it alone"]
+async fn nodes_a_tournament_keeps_one_owner_and_moves_with_it() {
+    use crate::common::{Server, as_player, cells, eventually, random_game, register};
+    use salpakan::Side;
+    use serde_json::{Value, json};
+    if !on_postgres() {
+        return;
+    }
+    let db = database("nodes-tournament");
+    let mut nodes = three(&db, 2);
+    let at = |i: usize| Server {
+        running: None,
+        addr: nodes[i].addr,
+    };
+    let [a, b, c] = [at(0), at(1), at(2)];
+    let mut keys = Vec::new();
+    for (i, name) in ["nadia", "nilo", "nora", "noel"].iter().enumerate() {
+        keys.push(register([&a, &b, &c][i % 3], name).await);
+    }
+    // Made through b, joined through c and a, started through c: one tournament.
+    let (status, made) = as_player(
+        &b,
+        Some(&keys[0]),
+        "POST",
+        "/api/tournaments",
+        &json!({"name": "Three nodes", "kind": "round-robin", "round_ms": 120_000}),
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    let tid = made["id"].as_str().unwrap().to_owned();
+    for (i, key) in keys.iter().enumerate() {
+        let via = [&c, &a][i % 2];
+        let path = format!("/api/tournaments/{tid}/register");
+        assert_eq!(
+            as_player(via, Some(key), "POST", &path, &Value::Null)
+                .await
+                .0,
+            200
+        );
+    }
+    let path = format!("/api/tournaments/{tid}/start");
+    assert_eq!(
+        as_player(&c, Some(&keys[0]), "POST", &path, &Value::Null)
+            .await
+            .0,
+        200
+    );
+    let get = async |via: &Server| {
+        let (status, t) = as_player(
+            via,
+            None,
+            "GET",
+            &format!("/api/tournaments/{tid}"),
+            &Value::Null,
+        )
+        .await;
+        assert_eq!(status, 200, "{t}");
+        t
+    };
+    let seen = [get(&a).await, get(&b).await, get(&c).await];
+    assert_eq!(seen[0], seen[1], "one tournament, whichever node is asked");
+    assert_eq!(seen[1], seen[2]);
+    let owner = crate::common::query_text(&db, "SELECT node FROM owners WHERE game = '~lobby'")
+        .expect("the lobby's owner");
+    // Each player takes its seat (through b), and both games start; the first ends.
+    let boards = seen[0]["rounds"][0]["boards"].as_array().unwrap().clone();
+    let mut tables = Vec::new();
+    for (n, board) in boards.iter().enumerate() {
+        let game = board["game"].as_str().unwrap().to_owned();
+        let mut tokens = Vec::new();
+        for side in ["white", "black"] {
+            let player = board[side].as_u64().unwrap() as usize;
+            let (status, seat) = as_player(
+                &b,
+                Some(&keys[player]),
+                "POST",
+                &format!("/api/games/{game}/seat"),
+                &Value::Null,
+            )
+            .await;
+            assert_eq!(status, 200, "{seat}");
+            tokens.push(seat["token"].as_str().unwrap().to_owned());
+        }
+        let dealt = random_game(90 + n as u64 * 2, 0);
+        let mut seats = [
+            b.seat(&game, Some(&tokens[0])).await,
+            b.seat(&game, Some(&tokens[1])).await,
+        ];
+        for side in Side::ALL {
+            let setup = cells(dealt.setup(side).unwrap());
+            seats[side.index()]
+                .send(&json!({"t": "setup", "cells": setup}))
+                .await;
+        }
+        seats[0].until("start").await;
+        tables.push((game, tokens, seats));
+    }
+    tables[0].2[1].send(&json!({"t": "resign"})).await;
+    tables[0].2[0].until("over").await;
+    let owner_index = ["a", "b", "c"].iter().position(|n| *n == owner).unwrap();
+    let survivor = at((owner_index + 1) % 3);
+    eventually(
+        Duration::from_secs(10),
+        "the first game counts",
+        async || get(&survivor).await["rounds"][0]["boards"][0]["result"]["result"] == "white-won",
+    )
+    .await;
+
+    // The owner is killed: the tournament moves with the lobby.
+    let (game, tokens, seats) = tables.pop().unwrap();
+    drop((seats, tables));
+    let killed = nodes.remove(owner_index);
+    signal(&killed, "-KILL");
+    drop(killed);
+    eventually(
+        Duration::from_secs(20),
+        "another node serves the tournament",
+        async || {
+            let (status, _) = as_player(
+                &survivor,
+                None,
+                "GET",
+                &format!("/api/tournaments/{tid}"),
+                &Value::Null,
+            )
+            .await;
+            status == 200
+        },
+    )
+    .await;
+    let moved_to = crate::common::query_text(&db, "SELECT node FROM owners WHERE game = '~lobby'")
+        .expect("the lobby's owner");
+    assert_ne!(moved_to, owner, "the lobby and its tournaments moved");
+    // The game in play finishes on its new owner, and round 2 is paired once.
+    let mut back = [
+        survivor.seat(&game, Some(&tokens[0])).await,
+        survivor.seat(&game, Some(&tokens[1])).await,
+    ];
+    back[0].until("state").await;
+    back[0].send(&json!({"t": "resign"})).await;
+    back[1].until("over").await;
+    eventually(Duration::from_secs(20), "round 2 paired", async || {
+        let t = get(&survivor).await;
+        t["rounds"][1]["boards"]
+            .as_array()
+            .is_some_and(|b| b.iter().all(|b| b["game"].is_string()))
+    })
+    .await;
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let t = get(&survivor).await;
+    let paired = t["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| l["action"] == "paired")
+        .count();
+    assert_eq!(paired, 2, "each round paired once: {}", t["log"]);
+    assert_eq!(t["rounds"][0]["boards"][1]["result"]["result"], "black-won");
+    let games = query_int(&db, "SELECT count(*) FROM tournament_games");
+    let made = crate::common::query_text(
+        &db,
+        "SELECT string_agg(white_name || '-' || black_name || '@' || created_ms, ' ') FROM games",
+    );
+    assert_eq!(
+        games, 4,
+        "two games a round, none made twice: {made:?} {}",
+        t["rounds"]
+    );
+}

@@ -627,4 +627,7 @@ async fn a_kill_mid_round_loses_nothing_and_the_round_goes_on() {
         .clone();
     assert_eq!(second_board["result"]["result"], "black-won");
     assert_eq!(second_board["white"], players[0]);
+    // Two rounds under way, two games each: the third round's games wait for it.
+    let made = crate::common::query_int(&db, "SELECT count(*) FROM tournament_games");
+    assert_eq!(made, 4);
 }
