@@ -1,7 +1,8 @@
 // The page: a screen for each moment, chosen by the address (router.js): the lobby (`/`),
 // a game (`?play=here` against the bot in this browser; `?game=ID`, `?join=ID&invite=CODE`
 // or `?watch=ID` through the arbiter server), a finished game's replay (`?replay=ID`), a
-// profile (`?player=NAME`) and the leaderboard (`?leaderboard`). Served without the server
+// profile (`?player=NAME`), the leaderboard (`?leaderboard`) and the tournaments
+// (`?tournaments`, `?tournament=ID`). Served without the server
 // (`npm start`), every address is the game against the bot here. And, on the lobby and the
 // game screens, the arbiter for a physical board.
 import { serverPresent } from "./connection.js";
@@ -12,6 +13,7 @@ import { leaderboardScreen } from "./screens/leaderboard.js";
 import { lobbyScreen } from "./screens/lobby.js";
 import { profileScreen } from "./screens/profile.js";
 import { replayScreen } from "./screens/replay.js";
+import { tournamentScreen, tournamentsScreen } from "./screens/tournaments.js";
 import { LANGUAGES, preferredLanguage, setLanguage, translate } from "./words.js";
 import "./arbiter.js";
 
@@ -53,6 +55,8 @@ function pick(params) {
   if (params.get("replay")) return "replay";
   if (params.get("player")) return "profile";
   if (params.has("leaderboard")) return "leaderboard";
+  if (params.get("tournament")) return "tournament";
+  if (params.has("tournaments")) return "tournaments";
   if (params.get("join") || params.get("game") || params.get("watch") || params.get("play")) return "game";
   return "lobby";
 }
@@ -66,7 +70,11 @@ Object.assign(screens, {
   replay: replayScreen(),
   profile: profileScreen(),
   leaderboard: leaderboardScreen(),
+  tournaments: tournamentsScreen(router),
+  tournament: tournamentScreen(router),
 });
+screens.tournaments.bind();
+screens.tournament.bind();
 lobby.startPlayer(online);
 
 // "My games": this browser's player's profile.

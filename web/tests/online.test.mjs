@@ -727,3 +727,76 @@ test("strangers chat in phrases, free text by consent; a spectator finds the gam
     child.kill("SIGTERM");
   }
 });
+
+test("a tournament made, joined, started and played from its screens; its standings after", async () => {
+  const [child, at] = await spawnServer("127.0.0.1:0", join(dataDir, "tournament.db"));
+  try {
+    const home = `http://${at}/`;
+    const [a, b] = [await newPage(), await newPage({ width: 390, height: 844 })];
+    for (const page of [a, b]) await page.goto(home);
+    await registerAs(a, "Tala");
+    await registerAs(b, "Datu");
+    // Tala makes a one-round Swiss from the tournaments screen, and joins it.
+    await a.click("#open-tournaments");
+    await a.waitForSelector("#tournament-create:not([hidden])");
+    await a.fill("#tournament-name", "Friday Swiss");
+    await a.selectOption("#tournament-kind", "swiss");
+    await a.fill("#tournament-rounds", "1");
+    await a.fill("#tournament-round-minutes", "5");
+    await a.click("#tournament-create button[type=submit]");
+    await a.waitForFunction(() => document.body.dataset.screen === "tournament");
+    const id = new URL(a.url()).searchParams.get("tournament");
+    assert.match(id, /^[0-9a-f]{16}$/);
+    await a.waitForSelector("#tournament-director:not([hidden])");
+    assert.equal(await a.textContent("#tournament-heading"), "Friday Swiss");
+    await a.click("#tournament-register");
+    // Datu finds it in the list of upcoming tournaments, and joins.
+    await b.goto(`${home}?tournaments`);
+    await b.waitForSelector(`#tournaments-upcoming [data-tournament="${id}"] a`);
+    assert.match(await b.textContent(`#tournaments-upcoming [data-tournament="${id}"]`), /Friday Swiss · Swiss · 1 player/);
+    await b.click(`#tournaments-upcoming [data-tournament="${id}"] a`);
+    await b.waitForSelector("#tournament-register:not([hidden])");
+    assert.ok(await b.isHidden("#tournament-director"), "the director's tools are the director's");
+    await b.click("#tournament-register");
+    await b.waitForSelector("#tournament-withdraw:not([hidden])");
+    // Tala starts it: each sees its game and the time left to the cutoff.
+    await a.click("#tournament-start");
+    for (const page of [a, b]) {
+      await page.waitForSelector("#tournament-your-game:not([hidden])", { timeout: 10000 });
+      assert.match(await page.textContent("#tournament-your-line"), /^Round 1: you play (White|Black) against (Tala|Datu)\.$/);
+      assert.match(await page.textContent("#tournament-countdown"), /within [45]:\d\d,/);
+      assert.match(await page.textContent("#tournament-pairings"), /^Round 1Board 1: (Tala|Datu) \(White\) v (Tala|Datu) \(Black\): in play$/);
+    }
+    await a.screenshot({ path: `${artifacts}/tournament.png`, fullPage: true });
+    await b.screenshot({ path: `${artifacts}/tournament-phone.png`, fullPage: true });
+    // Both take their seats from there; Tala resigns once the game is under way.
+    for (const page of [a, b]) {
+      await page.click("#tournament-play");
+      await waitTurn(page, ["setup"]);
+    }
+    for (const page of [a, b]) {
+      await flagToCorner(page);
+      await page.click("#start");
+    }
+    await waitTurn(a, ["you", "opponent"]);
+    await a.click("#resign");
+    await a.click("#resign");
+    for (const page of [a, b]) await waitTurn(page, ["over"]);
+    // The tournament is over: Datu first with 2 points, the game's record public.
+    await a.goto(`${home}?tournament=${id}`);
+    await a.waitForSelector('#tournament-section[data-status="finished"]', { timeout: 10000 });
+    assert.equal(await a.getAttribute("#tournament-standings li:first-child", "data-name"), "Datu");
+    assert.equal(await a.getAttribute("#tournament-standings li:first-child", "data-score"), "2");
+    assert.ok(await a.isHidden("#tournament-your-game"));
+    assert.ok(await a.isHidden("#tournament-director"), "no tools once it is over");
+    const log = await a.$$eval("#tournament-log li", (items) => items.map((i) => i.dataset.action));
+    for (const action of ["created", "registered", "started", "paired", "result", "finished"]) assert.ok(log.includes(action), action);
+    const game = await a.evaluate(async (tid) => (await (await fetch(`/api/tournaments/${tid}`)).json()).rounds[0].boards[0].game, id);
+    assert.equal(await a.evaluate(async (g) => (await fetch(`/api/games/${g}/record`)).status, game), 200);
+    await a.click("#open-tournaments");
+    await a.waitForSelector(`#tournaments-finished [data-tournament="${id}"]`);
+    assert.match(await a.textContent(`#tournaments-finished [data-tournament="${id}"]`), /leading: Datu/);
+  } finally {
+    child.kill("SIGTERM");
+  }
+});

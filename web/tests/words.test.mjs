@@ -150,3 +150,11 @@ test("every refusal code the server can send has its words in every language", a
     setLanguage("en");
   }
 });
+
+test("every id of the page names one element", () => {
+  const html = readFileSync(`${src}index.html`, "utf8").replace(/<!--[\s\S]*?-->/g, "");
+  const ids = [...html.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]);
+  const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
+  assert.deepEqual(twice, [], "ids used twice");
+  assert.ok(ids.length > 100, `${ids.length} ids`);
+});

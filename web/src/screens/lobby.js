@@ -87,6 +87,12 @@ export function lobbyScreen(router) {
     if (!player) return;
     playerSocket = new KeptSocket("/api/players/socket", {
       frame(frame) {
+        if (frame.t === "tournament-game") {
+          // A tournament's round: the seat is kept, taken from the tournament's screen.
+          keepSeat(frame.game, { token: frame.token, side: frame.side, opponent: "human" });
+          status(t("lobby.tournament-game", { round: frame.round }));
+          return;
+        }
         if (frame.t !== "paired") return;
         stopWaiting();
         status(t("lobby.paired"));
