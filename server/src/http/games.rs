@@ -78,7 +78,7 @@ async fn record(
     let token = query.get("token").map(String::as_str);
     services
         .games
-        .unsealed(&id, token, player.as_deref())
+        .unsealed(&id, (token, player.as_deref()), false)
         .await?;
     let text = services.games.record(&id).await?;
     Ok(rendered(StatusCode::OK, "text/plain; charset=utf-8", text))
@@ -93,7 +93,7 @@ async fn replay(
     let token = query.get("token").map(String::as_str);
     services
         .games
-        .unsealed(&id, token, player.as_deref())
+        .unsealed(&id, (token, player.as_deref()), false)
         .await?;
     let reply = services.replays.replay(&id).await?;
     Ok(rendered(StatusCode::OK, JSON, &*reply))
@@ -108,7 +108,7 @@ async fn chat(
     let token = query.get("token").map(String::as_str);
     services
         .games
-        .unsealed(&id, token, player.as_deref())
+        .unsealed(&id, (token, player.as_deref()), false)
         .await?;
     let record = services
         .games
@@ -131,7 +131,7 @@ async fn socket(
     let token = query.get("token").map(String::as_str);
     // A watcher of a sealed game is refused before the game is looked up for it.
     if token.is_none() {
-        games.unsealed(&id, None, None).await?;
+        games.unsealed(&id, (None, None), true).await?;
     }
     let (live, to) = games
         .authorize(&id, query.get("token").map(String::as_str))

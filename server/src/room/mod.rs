@@ -481,6 +481,12 @@ impl Room {
     /// A rematch asked for by `side` at `now`: its offer (and at once a bot opponent's), or,
     /// once the rematch is made, the seat's place in it again.
     fn decide_rematch(&self, side: Side, now: Instant) -> Result<Decision, Refusal> {
+        if self.spec.sealed {
+            return Err(Refusal::new(
+                Code::WrongPhase,
+                "a tournament's game has no rematch: its next game is the next round's",
+            ));
+        }
         if self.phase() != Phase::Over {
             return Err(Refusal::new(
                 Code::WrongPhase,

@@ -44,8 +44,14 @@ impl Room {
     /// Renders event `v`'s frame once for everyone (once per recipient for the start).
     pub(super) fn render_frame(&self, v: u64) -> Frame {
         let text = |to| Arc::from(self.render(v, to).to_json());
-        match self.events[(v - 1) as usize] {
-            Event::Start { .. } => Frame::PerRecipient(
+        let per_recipient = match self.events[(v - 1) as usize] {
+            Event::Start { .. } => true,
+            // A sealed game's end opens the formations to its seats only.
+            Event::Over { .. } => self.spec.sealed,
+            _ => false,
+        };
+        match per_recipient {
+            true => Frame::PerRecipient(
                 [
                     Recipient::Seat(Side::White),
                     Recipient::Seat(Side::Black),
@@ -53,7 +59,7 @@ impl Room {
                 ]
                 .map(text),
             ),
-            _ => Frame::Same(text(Recipient::Spectator)),
+            false => Frame::Same(text(Recipient::Spectator)),
         }
     }
 
@@ -112,7 +118,11 @@ impl Room {
             Event::Over { status, .. } => ServerMessage::Over {
                 v,
                 status: StatusWords(*status),
-                record: self.record(),
+                record: if self.spec.sealed && to == Recipient::Spectator {
+                    None
+                } else {
+                    self.record()
+                },
             },
         }
     }

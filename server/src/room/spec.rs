@@ -103,6 +103,10 @@ pub struct Spec {
     /// Whether the game is listed (in its players' lists of games; an unlisted game's record
     /// and replay reach whoever has its link).
     pub listed: bool,
+    /// Whether the game is sealed (a tournament's): a spectator's `over` carries no record
+    /// (the formations are opened only to its players, and to everyone through the record's
+    /// route once the tournament ends), and it has no rematch.
+    pub sealed: bool,
     /// When both seats were taken (a bot's at once), in milliseconds since the Unix epoch;
     /// `None` while a seat is open. The setup time runs from then.
     pub seated_ms: Option<u64>,
@@ -130,6 +134,7 @@ impl Spec {
             names: [None, None],
             rated: false,
             listed: true,
+            sealed: false,
             seated_ms: None,
         }
     }

@@ -242,6 +242,7 @@ impl Tournaments {
             rated: game.rated,
             eligibility: request.eligibility.unwrap_or_default(),
             max_entrants: request.max_entrants.unwrap_or(64),
+            watching: request.watching.unwrap_or(false),
         };
         let min_round = u64::try_from(self.parts.config.limits.min_setup.as_millis()).unwrap_or(0);
         settings.check(min_round)?;
@@ -548,6 +549,7 @@ impl Tournaments {
                 .max(u64::try_from(self.parts.config.limits.min_setup.as_millis()).unwrap_or(0)),
             rated: t.settings.rated,
             listed: false,
+            sealed: true,
         };
         let mut next = t.clone();
         next.made((make.round, make.board), id.clone());
@@ -555,6 +557,7 @@ impl Tournaments {
             Write::TournamentGame {
                 game: id.clone(),
                 tournament: t.id.clone(),
+                watching: t.settings.watching,
             },
             Self::write_of(&next),
         ];

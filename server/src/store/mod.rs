@@ -31,6 +31,7 @@ pub use rows::{
     Finished, FinishedSeats, ListedRow, RatingChange, RatingsOf, UnratedRow, Unreadable,
 };
 pub use schema::{PG_VERSION, Upgrade, VERSION};
+pub use tournaments::TournamentOf;
 
 use std::net::IpAddr;
 use std::path::Path;
@@ -368,12 +369,15 @@ pub enum Write {
         /// Its setup time, in milliseconds.
         setup_ms: u64,
     },
-    /// Game `game` is a game of tournament `tournament` (sealed until it finishes).
+    /// Game `game` is a game of tournament `tournament` (sealed until it finishes; watched
+    /// meanwhile only with `watching`).
     TournamentGame {
         /// The game.
         game: String,
         /// The tournament.
         tournament: String,
+        /// Whether spectators may watch it while the tournament runs.
+        watching: bool,
     },
     /// A line reported to the operator.
     Report {
@@ -887,12 +891,12 @@ impl Store {
             .await
     }
 
-    /// The tournament game `game` belongs to, and whether that tournament has finished
-    /// (`None` for a game of no tournament).
+    /// The tournament game `game` belongs to: whether it has finished and whether its games
+    /// may be watched (`None` for a game of no tournament).
     ///
     /// # Errors
     /// The database's error.
-    pub async fn tournament_of(&self, game: &str) -> Result<Option<(String, bool)>, StoreError> {
+    pub async fn tournament_of(&self, game: &str) -> Result<Option<TournamentOf>, StoreError> {
         self.read(|done| ReadJob::TournamentOf(game.to_owned(), done))
             .await
     }

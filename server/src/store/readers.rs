@@ -95,7 +95,7 @@ pub(super) enum ReadJob {
     /// A game's tournament, and whether it finished.
     TournamentOf(
         String,
-        oneshot::Sender<Result<Option<(String, bool)>, StoreError>>,
+        oneshot::Sender<Result<Option<super::TournamentOf>, StoreError>>,
     ),
     /// The newest chat reports.
     Reports(

@@ -11,7 +11,7 @@ use crate::room::{Event, Player, Saved, Spec};
 const SELECT_GAME: &str = "SELECT id, setup_rows, move_limit, first, white_player, black_player,
     clock_initial_ms, clock_increment_ms, white_token, black_token, invite, bot_seed,
     white_setup, black_setup, created_ms, creator_ip, setup_ms, seated_ms, white_name, black_name,
-    rated, listed, white_ip, black_ip, white_salt, black_salt FROM games";
+    rated, listed, white_ip, black_ip, white_salt, black_salt, sealed FROM games";
 
 fn bad(what: impl std::fmt::Display) -> StoreError {
     StoreError::Corrupt(what.to_string())
@@ -67,6 +67,7 @@ fn read_game(row: &Row) -> Result<Saved, StoreError> {
         names: [row.opt_text(18)?, row.opt_text(19)?],
         rated: row.int(20)? != 0,
         listed: row.int(21)? != 0,
+        sealed: row.int(26)? != 0,
     };
     let ip = |i: usize| -> Result<Option<std::net::IpAddr>, StoreError> {
         Ok(row.opt_text(i)?.and_then(|ip| ip.parse().ok()))

@@ -6,7 +6,8 @@
 use super::StoreError;
 use super::sql::Sql;
 
-/// The tables of schema version 6 (PostgreSQL 7), the same on both databases.
+/// The tables of schema version 6 (PostgreSQL 7), the same on both databases, and each
+/// game's `sealed` flag.
 pub(super) const TOURNAMENTS_SCHEMA: &str = "
 CREATE TABLE tournaments (
     id TEXT PRIMARY KEY,
@@ -17,8 +18,10 @@ CREATE TABLE tournaments (
 CREATE INDEX tournaments_by_status ON tournaments (status, created_ms);
 CREATE TABLE tournament_games (
     game TEXT PRIMARY KEY,
-    tournament TEXT NOT NULL
+    tournament TEXT NOT NULL,
+    watching BIGINT NOT NULL DEFAULT 0
 );
+ALTER TABLE games ADD COLUMN sealed BIGINT NOT NULL DEFAULT 0;
 CREATE INDEX tournament_games_by_tournament ON tournament_games (tournament);
 ";
 
@@ -45,15 +48,17 @@ pub(super) fn put(
     Ok(())
 }
 
-/// Notes that `game` is a game of tournament `tournament`.
+/// Notes that `game` is a game of tournament `tournament`, which spectators may watch
+/// with `watching`.
 pub(super) fn add_game(
     conn: &mut impl Sql,
     game: &str,
     tournament: &str,
+    watching: bool,
 ) -> Result<(), StoreError> {
     conn.execute(
-        "INSERT INTO tournament_games (game, tournament) VALUES (?1, ?2)",
-        &[game.into(), tournament.into()],
+        "INSERT INTO tournament_games (game, tournament, watching) VALUES (?1, ?2, ?3)",
+        &[game.into(), tournament.into(), watching.into()],
     )?;
     Ok(())
 }
@@ -88,17 +93,30 @@ pub(super) fn one(conn: &mut impl Sql, id: &str) -> Result<Option<String>, Store
         .transpose()
 }
 
-/// The tournament `game` belongs to and whether it is finished; `None` for a game of no
-/// tournament.
-pub(super) fn of_game(
-    conn: &mut impl Sql,
-    game: &str,
-) -> Result<Option<(String, bool)>, StoreError> {
+/// A tournament game's tournament, as its seal reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TournamentOf {
+    /// The tournament's id.
+    pub tournament: String,
+    /// Whether it has finished (the seal is off).
+    pub finished: bool,
+    /// Whether spectators may watch its games while it runs.
+    pub watching: bool,
+}
+
+/// The tournament `game` belongs to; `None` for a game of no tournament.
+pub(super) fn of_game(conn: &mut impl Sql, game: &str) -> Result<Option<TournamentOf>, StoreError> {
     conn.query_one(
-        "SELECT t.id, t.status FROM tournament_games g JOIN tournaments t ON t.id = g.tournament
-         WHERE g.game = ?1",
+        "SELECT t.id, t.status, g.watching FROM tournament_games g
+         JOIN tournaments t ON t.id = g.tournament WHERE g.game = ?1",
         &[game.into()],
     )?
-    .map(|row| Ok((row.text(0)?, row.text(1)? == "finished")))
+    .map(|row| {
+        Ok(TournamentOf {
+            tournament: row.text(0)?,
+            finished: row.text(1)? == "finished",
+            watching: row.int(2)? != 0,
+        })
+    })
     .transpose()
 }

@@ -230,9 +230,10 @@ fn apply(
                 "INSERT INTO games (id, setup_rows, move_limit, first, white_player,
                  black_player, clock_initial_ms, clock_increment_ms, white_token, black_token,
                  invite, bot_seed, created_ms, creator_ip, setup_ms, seated_ms, white_name,
-                 black_name, rated, listed, white_ip, black_ip, unrated, white_salt, black_salt)
+                 black_name, rated, listed, white_ip, black_ip, unrated, white_salt, black_salt,
+                 sealed)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
-                 ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)",
+                 ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)",
                 &[
                     Value::from(&spec.id),
                     i64::from(spec.rules.setup_rows()).into(),
@@ -260,6 +261,7 @@ fn apply(
                     (*unrated).into(),
                     spec.salts.map(|s| s[0].to_string()).into(),
                     spec.salts.map(|s| s[1].to_string()).into(),
+                    spec.sealed.into(),
                 ],
             )?;
             if let Some(fence) = fence {
@@ -295,8 +297,12 @@ fn apply(
                 &[game.into(), (*setup_ms).into()],
             )?;
         }
-        Write::TournamentGame { game, tournament } => {
-            super::tournaments::add_game(conn, game, tournament)?;
+        Write::TournamentGame {
+            game,
+            tournament,
+            watching,
+        } => {
+            super::tournaments::add_game(conn, game, tournament, *watching)?;
         }
         Write::Report {
             game,

@@ -70,6 +70,10 @@ pub struct Settings {
     pub eligibility: Eligibility,
     /// The most entrants.
     pub max_entrants: u32,
+    /// Whether spectators may watch its games while it runs (the public board only: their
+    /// records and openings stay sealed to all but the players until it ends).
+    #[serde(default)]
+    pub watching: bool,
 }
 
 /// Where a tournament is.
@@ -1041,6 +1045,7 @@ mod tests {
             rated: false,
             eligibility: Eligibility::default(),
             max_entrants: 64,
+            watching: false,
         }
     }
 

@@ -47,6 +47,10 @@ pub struct CreateTournament {
     /// Other directors, by name (the creator is always one), at most 7.
     #[serde(default)]
     pub directors: Option<Vec<String>>,
+    /// Whether spectators may watch its games while it runs (default false): the public
+    /// board only, never a record or an opening before the end.
+    #[serde(default)]
+    pub watching: Option<bool>,
 }
 
 /// `POST /api/tournaments/{id}/extend`.

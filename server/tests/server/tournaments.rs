@@ -631,3 +631,65 @@ async fn a_kill_mid_round_loses_nothing_and_the_round_goes_on() {
     let made = crate::common::query_int(&db, "SELECT count(*) FROM tournament_games");
     assert_eq!(made, 4);
 }
+
+/// A tournament whose director lets its games be watched: a spectator watches the public
+/// board to the end, but its `over` carries no record, and the record, replay and chat stay
+/// sealed to it until the tournament ends; a tournament game has no rematch.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_watched_tournament_game_shows_the_board_and_opens_nothing() {
+    let db = database("tournament-watch");
+    let server = start_on(db, 72, |_| {}).await;
+    let keys = [
+        register(&server, "lakambini").await,
+        register(&server, "lakandula").await,
+    ];
+    let (status, made) = as_player(
+        &server,
+        Some(&keys[0]),
+        "POST",
+        "/api/tournaments",
+        &json!({"name": "Watched", "kind": "swiss", "rounds": 1, "round_ms": 60_000, "watching": true}),
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    assert_eq!(made["settings"]["watching"], true);
+    let tid = made["id"].as_str().unwrap().to_owned();
+    for key in &keys {
+        assert_eq!(
+            post(&server, key, &format!("/api/tournaments/{tid}/register"))
+                .await
+                .0,
+            200
+        );
+    }
+    let mut sockets = player_sockets(&server, &keys).await;
+    assert_eq!(
+        post(&server, &keys[0], &format!("/api/tournaments/{tid}/start"))
+            .await
+            .0,
+        200
+    );
+    let seats = seats_of(&mut sockets, 1).await;
+    let game = seats[0].0.clone();
+    let (tokens, _) = table(&seats, &game);
+    let mut watcher = server.seat(&game, None).await;
+    watcher.until("state").await;
+    let dealt = random_game(84, 0);
+    let mut players = set_up(&server, &game, [&tokens[0], &tokens[1]], &dealt).await;
+    let start = watcher.until("start").await;
+    assert!(start["commitments"]["white"].is_string(), "{start}");
+    players[0].send(&json!({"t": "resign"})).await;
+    let seen = players[1].until("over").await;
+    assert!(seen["record"].is_string(), "its players see the record");
+    let watched = watcher.until("over").await;
+    assert!(watched["record"].is_null(), "not the spectator: {watched}");
+    // A spectator connecting after the end is told as little.
+    let mut late = server.seat(&game, None).await;
+    let state = late.until("state").await;
+    assert!(!state.to_string().contains("\"record\":\""), "{state}");
+    // No rematch in a tournament.
+    players[1].send(&json!({"t": "rematch"})).await;
+    let refused = players[1].until("error").await;
+    assert_eq!(refused["code"], "wrong-phase", "{refused}");
+    server.stop().await;
+}

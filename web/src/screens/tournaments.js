@@ -64,6 +64,7 @@ export function tournamentsScreen(router) {
       rounds: Number($("tournament-rounds").value),
       round_ms: Number($("tournament-round-minutes").value) * 60000,
       rated: $("tournament-rated").checked,
+      watching: $("tournament-watching").checked,
     };
     if (body.kind === "arena") body.minutes = Number($("tournament-rounds").value) * 10;
     const reply = await api("POST", "/api/tournaments", body);
@@ -192,6 +193,9 @@ export function tournamentScreen(router) {
           const line = el("li", { textContent: t("tournament.board", { n: i + 1, white: name(b.white), black: name(b.black), result: resultText(b.result) }) });
           line.dataset.board = String(i + 1);
           line.dataset.result = b.result?.result ?? "playing";
+          if (tour.settings.watching && !b.result && b.game) {
+            line.append(" · ", el("a", { href: `?watch=${b.game}`, textContent: t("tournament.watch") }));
+          }
           boards.append(line);
         });
         if (round.bye !== null && round.bye !== undefined) boards.append(el("li", { textContent: t("tournament.bye", { name: name(round.bye) }) }));

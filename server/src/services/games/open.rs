@@ -30,6 +30,8 @@ pub struct Settings {
     pub rated: bool,
     /// Whether the game is listed.
     pub listed: bool,
+    /// Whether the game is sealed (a tournament's: see [`Spec::sealed`]).
+    pub sealed: bool,
 }
 
 /// Who sits where in a new game, and its id.
@@ -141,6 +143,7 @@ impl Games {
             setup_ms,
             rated: rated.unwrap_or(false),
             listed: listed.unwrap_or(true),
+            sealed: false,
         })
     }
 
@@ -191,6 +194,7 @@ impl Games {
             names,
             rated: settings.rated && unrated.is_none(),
             listed: settings.listed,
+            sealed: settings.sealed,
             seated_ms: None,
         };
         // Both seats taken at once (a bot's, or a pairing's): the setup time runs from now.

@@ -49,6 +49,7 @@ impl Games {
             setup_ms: old.setup_ms,
             rated: old.rated,
             listed: old.listed,
+            sealed: false,
         };
         // A rematch is a new game for each of its players' addresses: counted against their
         // games an hour (it needs no unfinished slot, a finished game going before it).

@@ -17,22 +17,27 @@ use crate::wire::{JoinReply, SideWord};
 impl Games {
     /// Refuses with [`GameError::Sealed`] a request for game `id` of a tournament not yet
     /// finished, unless it comes from one of its two players: by a seat's `token`, or by the
-    /// `player` (with its key) named at a seat. Any other game passes.
+    /// `player` (with its key) named at a seat; a spectator's socket (`watch`) passes too if
+    /// the tournament lets its games be watched (its `over` then carries no record: see
+    /// [`crate::room::Spec::sealed`]). Any other game passes.
     ///
     /// # Errors
     /// [`GameError::Sealed`], or the database's error.
     pub async fn unsealed(
         &self,
         id: &str,
-        token: Option<&str>,
-        player: Option<&str>,
+        (token, player): (Option<&str>, Option<&str>),
+        watch: bool,
     ) -> Result<(), GameError> {
         if !plausible_id(id) {
             return Ok(());
         }
-        let Some((_, false)) = self.store.tournament_of(id).await? else {
+        let Some(of) = self.store.tournament_of(id).await? else {
             return Ok(());
         };
+        if of.finished || (watch && of.watching) {
+            return Ok(());
+        }
         let (tokens, names) = match self.held(id) {
             Some(live) => {
                 let state = live.state.lock().await;
