@@ -1,205 +1,18 @@
 //! One tournament as a value: its settings, entrants, rounds, games and public log, and every
-//! change a player, its director or time makes to it. No I/O: the tournaments service makes
-//! the games this asks for, reports how they ended, and keeps the value (as JSON) in the
-//! database after each change.
-
-use std::cmp::Reverse;
+//! change a player or its director makes to it (time's changes, the pairing of rounds and the
+//! end, are in [`super::progress`]). No I/O: the tournaments service makes the games this
+//! asks for, reports how they ended, and keeps the value (as JSON) in the database after each
+//! change.
 
 use salpakan::Side;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use super::series::{Series, SeriesState};
-use super::standings::{Standing, standings};
-use super::swiss::{self, Seed};
-use super::{Entrant, Outcome, Pairing, Round, Scoring, arena, round_robin};
-use crate::clock::ClockSettings;
-
-/// The kinds of tournament.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Kind {
-    /// `rounds` rounds paired by score then rating.
-    Swiss,
-    /// Every entrant meets every other once.
-    RoundRobin,
-    /// Two entrants race to `target` points, at most `rounds` games.
-    Series,
-    /// For `minutes`, whoever is free is paired at once.
-    Arena,
-}
-
-/// Who may register.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct Eligibility {
-    /// The lowest rating allowed.
-    pub min_rating: Option<f64>,
-    /// The highest rating allowed.
-    pub max_rating: Option<f64>,
-    /// The highest title allowed (`"Major"`: "Major or below"); a provisional player
-    /// (`"Recruit"`) is below every title.
-    pub max_title: Option<String>,
-}
-
-/// A tournament's settings, fixed at its creation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Settings {
-    /// Its name, 3 to 60 characters.
-    pub name: String,
-    /// Its kind.
-    pub kind: Kind,
-    /// Swiss: its rounds; series: the most games.
-    pub rounds: u32,
-    /// Series: the points that win it.
-    pub target: u32,
-    /// Arena: how long it runs, in minutes.
-    pub minutes: u32,
-    /// From a round's pairing to its cutoff, in milliseconds: a game not started by then
-    /// (both formations in) is a default.
-    pub round_ms: u64,
-    /// Each game's clock.
-    pub clock: Option<ClockSettings>,
-    /// Each game's setup rows (3, the official rule, when absent).
-    pub setup_rows: Option<i64>,
-    /// Each game's move limit (the server's default when absent).
-    pub move_limit: Option<i64>,
-    /// Whether its games are rated.
-    pub rated: bool,
-    /// Who may register.
-    pub eligibility: Eligibility,
-    /// The most entrants.
-    pub max_entrants: u32,
-    /// Whether spectators may watch its games while it runs (the public board only: their
-    /// records and openings stay sealed to all but the players until it ends).
-    #[serde(default)]
-    pub watching: bool,
-}
-
-/// Where a tournament is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Status {
-    /// Taking registrations.
-    Upcoming,
-    /// Started (paused or not).
-    Running,
-    /// Over: its games' records, replays and openings are public.
-    Finished,
-}
-
-impl Status {
-    /// `"upcoming"`, `"running"` or `"finished"`.
-    #[must_use]
-    pub fn word(self) -> &'static str {
-        match self {
-            Status::Upcoming => "upcoming",
-            Status::Running => "running",
-            Status::Finished => "finished",
-        }
-    }
-}
-
-/// A registered player.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct EntrantRow {
-    /// Its name.
-    pub name: String,
-    /// Its rating at registration (at the start for those registered before it).
-    pub rating: f64,
-    /// Whether it withdrew after the start (it is paired no more; its results stand).
-    pub withdrawn: bool,
-}
-
-/// How a board ended, as the tournament's JSON says it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "result")]
-pub enum ResultWords {
-    /// White won.
-    WhiteWon,
-    /// Black won.
-    BlackWon,
-    /// Drawn.
-    Draw,
-    /// Not started by the cutoff: `present` (if either was) scores the default.
-    Default {
-        /// The side present: `"white"`, `"black"` or null.
-        #[serde(with = "side_words::optional")]
-        present: Option<Side>,
-    },
-    /// Voided by a director.
-    Void,
-}
-
-impl ResultWords {
-    /// The outcome the standings count.
-    #[must_use]
-    pub fn outcome(self) -> Outcome {
-        match self {
-            ResultWords::WhiteWon => Outcome::Won(Side::White),
-            ResultWords::BlackWon => Outcome::Won(Side::Black),
-            ResultWords::Draw => Outcome::Drawn,
-            ResultWords::Default { present } => Outcome::Default(present),
-            ResultWords::Void => Outcome::Void,
-        }
-    }
-
-    /// The words of `outcome`.
-    #[must_use]
-    pub fn of(outcome: Outcome) -> ResultWords {
-        match outcome {
-            Outcome::Won(Side::White) => ResultWords::WhiteWon,
-            Outcome::Won(Side::Black) => ResultWords::BlackWon,
-            Outcome::Drawn => ResultWords::Draw,
-            Outcome::Default(present) => ResultWords::Default { present },
-            Outcome::Void => ResultWords::Void,
-        }
-    }
-}
-
-/// A game of a round.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Board {
-    /// White's entrant.
-    pub white: Entrant,
-    /// Black's entrant.
-    pub black: Entrant,
-    /// The side that moves first: `"white"` or `"black"`.
-    #[serde(with = "side_words")]
-    pub first: Side,
-    /// Its game, once made.
-    pub game: Option<String>,
-    /// How it ended, once decided.
-    pub result: Option<ResultWords>,
-}
-
-/// A round: its boards, its bye, its cutoff.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RoundRow {
-    /// Its boards.
-    pub boards: Vec<Board>,
-    /// Who sits it out.
-    pub bye: Option<Entrant>,
-    /// When it was paired (milliseconds since the Unix epoch; 0 for a round robin's round
-    /// not yet under way).
-    pub paired_ms: u64,
-    /// Its cutoff: a game not started by then is a default.
-    pub cutoff_ms: u64,
-}
-
-/// One line of the public log.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LogLine {
-    /// When, in milliseconds since the Unix epoch.
-    pub at_ms: u64,
-    /// Who: a player's name, or `"server"`.
-    pub by: String,
-    /// What was done: `created`, `registered`, `withdrew`, `started`, `paused`, `resumed`,
-    /// `extended`, `paired`, `default`, `void`, `result`, `finished`, `director`.
-    pub action: String,
-    /// Its details.
-    pub detail: String,
-}
+use super::rows::row_of;
+pub use super::rows::{Board, EntrantRow, LogLine, ResultWords, RoundRow, Status};
+use super::settings::title_rank;
+pub use super::settings::{Eligibility, Kind, Settings};
+use super::{Entrant, round_robin};
 
 /// The most lines a tournament's log keeps (the oldest go first, the first line stays).
 pub const MAX_LOG: usize = 2_000;
@@ -265,61 +78,10 @@ pub struct ToMake {
     /// The board's index.
     pub board: usize,
 }
-
-fn invalid(text: impl Into<String>) -> TournamentError {
-    TournamentError::Invalid(text.into())
-}
-
-/// The titles, lowest first, as eligibility compares them.
-fn title_rank(title: &str) -> Option<usize> {
-    ["Recruit", "Private"]
-        .into_iter()
-        .chain(crate::rating::TITLES.iter().copied())
-        .position(|t| t.eq_ignore_ascii_case(title))
-}
-
-impl Settings {
-    /// Checks the settings: names, counts and times in range.
-    ///
-    /// # Errors
-    /// [`TournamentError::Invalid`] naming the value out of range.
-    pub fn check(&self, min_round_ms: u64) -> Result<(), TournamentError> {
-        let length = self.name.chars().count();
-        if !(3..=60).contains(&length) || self.name.chars().any(char::is_control) {
-            return Err(invalid("name must be 3 to 60 characters, none a control"));
-        }
-        match self.kind {
-            Kind::Swiss if !(1..=20).contains(&self.rounds) => {
-                return Err(invalid("a Swiss has 1 to 20 rounds"));
-            }
-            Kind::Series if !(1..=10).contains(&self.target) => {
-                return Err(invalid("a series' target is 1 to 10 points"));
-            }
-            Kind::Series if !(1..=30).contains(&self.rounds) => {
-                return Err(invalid("a series has at most 1 to 30 games (rounds)"));
-            }
-            Kind::Arena if !(1..=24 * 60).contains(&self.minutes) => {
-                return Err(invalid("an arena lasts 1 to 1440 minutes"));
-            }
-            _ => {}
-        }
-        const WEEK_MS: u64 = 7 * 24 * 60 * 60 * 1000;
-        if !(min_round_ms..=WEEK_MS).contains(&self.round_ms) {
-            return Err(invalid(format!(
-                "round_ms must be {min_round_ms} … {WEEK_MS} (from a round's pairing to its \
-                 cutoff), not {}",
-                self.round_ms
-            )));
-        }
-        if !(2..=MAX_ENTRANTS).contains(&self.max_entrants) {
-            return Err(invalid(format!("max_entrants must be 2 … {MAX_ENTRANTS}")));
-        }
-        if let Some(title) = &self.eligibility.max_title
-            && title_rank(title).is_none()
-        {
-            return Err(invalid(format!("no such title: {title:?}")));
-        }
-        Ok(())
+impl TournamentError {
+    /// A setting out of range, saying which.
+    pub(super) fn invalid(text: impl Into<String>) -> TournamentError {
+        TournamentError::Invalid(text.into())
     }
 }
 
@@ -343,7 +105,9 @@ impl Tournament {
             }
         }
         if all.len() > MAX_DIRECTORS {
-            return Err(invalid(format!("at most {MAX_DIRECTORS} directors")));
+            return Err(TournamentError::invalid(format!(
+                "at most {MAX_DIRECTORS} directors"
+            )));
         }
         let mut t = Tournament {
             id,
@@ -363,7 +127,7 @@ impl Tournament {
         Ok(t)
     }
 
-    fn note(&mut self, at_ms: u64, by: &str, action: &str, detail: String) {
+    pub(super) fn note(&mut self, at_ms: u64, by: &str, action: &str, detail: String) {
         if self.log.len() >= MAX_LOG {
             self.log.remove(1);
         }
@@ -553,7 +317,7 @@ impl Tournament {
     ) -> Result<(u64, Vec<String>), TournamentError> {
         self.director(by)?;
         if !(1..=1440).contains(&minutes) {
-            return Err(invalid("minutes must be 1 … 1440"));
+            return Err(TournamentError::invalid("minutes must be 1 … 1440"));
         }
         let Some(r) = self.current_round() else {
             return Err(TournamentError::WrongState(
@@ -606,7 +370,9 @@ impl Tournament {
             ));
         }
         if !matches!(result, ResultWords::Default { .. } | ResultWords::Void) {
-            return Err(invalid("a director awards a default or voids a game"));
+            return Err(TournamentError::invalid(
+                "a director awards a default or voids a game",
+            ));
         }
         let b = self
             .rounds
@@ -624,7 +390,7 @@ impl Tournament {
         Ok(())
     }
 
-    fn board_words(&self, round: usize, board: usize, result: ResultWords) -> String {
+    pub(super) fn board_words(&self, round: usize, board: usize, result: ResultWords) -> String {
         let b = &self.rounds[round].boards[board];
         let (w, bl) = (&self.entrants[b.white].name, &self.entrants[b.black].name);
         let said = match result {
@@ -688,341 +454,6 @@ impl Tournament {
             .and_then(|r| r.boards.get_mut(board))
         {
             b.game = Some(game);
-        }
-    }
-
-    /// The rounds as the pairing and standings rules read them.
-    #[must_use]
-    pub fn plain_rounds(&self) -> Vec<Round> {
-        self.rounds
-            .iter()
-            .filter(|r| r.paired_ms > 0)
-            .map(|r| Round {
-                pairings: r
-                    .boards
-                    .iter()
-                    .map(|b| Pairing {
-                        white: b.white,
-                        black: b.black,
-                        outcome: b.result.map(ResultWords::outcome),
-                    })
-                    .collect(),
-                bye: r.bye,
-            })
-            .collect()
-    }
-
-    /// The standings now.
-    #[must_use]
-    pub fn standings(&self) -> Vec<Standing> {
-        standings(
-            self.entrants.len(),
-            &self.plain_rounds(),
-            &Scoring::default(),
-        )
-    }
-
-    /// When an arena ends (milliseconds since the Unix epoch; 0 before its start).
-    #[must_use]
-    pub fn arena_end(&self) -> u64 {
-        self.started_ms
-            .map_or(0, |s| s + u64::from(self.settings.minutes) * 60_000)
-    }
-
-    fn busy(&self) -> Vec<bool> {
-        let mut busy = vec![false; self.entrants.len()];
-        for round in &self.rounds {
-            for b in round
-                .boards
-                .iter()
-                .filter(|b| b.result.is_none() && round.paired_ms > 0)
-            {
-                busy[b.white] = true;
-                busy[b.black] = true;
-            }
-        }
-        busy
-    }
-
-    /// Pairs what is due at `now_ms`, when running and not paused: the next round once the
-    /// last is decided (an arena: whoever is free), each board of a withdrawn entrant decided
-    /// at once as a default to its opponent. Returns the boards whose games are to be made.
-    pub fn pair(&mut self, now_ms: u64) -> Vec<ToMake> {
-        if self.status != Status::Running || self.paused {
-            return Vec::new();
-        }
-        let cutoff_ms = now_ms + self.settings.round_ms;
-        let scoring = Scoring::default();
-        let plain = self.plain_rounds();
-        let all_decided = plain
-            .iter()
-            .all(|r| r.pairings.iter().all(|p| p.outcome.is_some()));
-        let next: Option<RoundRow> = match self.settings.kind {
-            Kind::Arena => {
-                if now_ms >= self.arena_end() {
-                    None
-                } else {
-                    let busy = self.busy();
-                    let waiting: Vec<arena::Waiting> = (0..self.entrants.len())
-                        .filter(|&e| !busy[e] && !self.entrants[e].withdrawn)
-                        .map(|e| self.arena_waiting(e, &plain))
-                        .collect();
-                    let (pairings, _) = arena::pair(&waiting);
-                    (!pairings.is_empty()).then(|| {
-                        row_of(
-                            &Round {
-                                pairings,
-                                bye: None,
-                            },
-                            Side::White,
-                            now_ms,
-                        )
-                    })
-                }
-            }
-            _ if !all_decided => None,
-            Kind::Swiss => (plain.len() < self.settings.rounds as usize).then(|| {
-                let seeds: Vec<Seed> = (0..self.entrants.len())
-                    .filter(|&e| !self.entrants[e].withdrawn)
-                    .map(|e| Seed {
-                        entrant: e,
-                        rating: self.entrants[e].rating,
-                    })
-                    .collect();
-                row_of(&swiss::pair(&seeds, &plain, &scoring), Side::White, now_ms)
-            }),
-            Kind::RoundRobin => {
-                if let Some(r) = self.rounds.iter().position(|r| r.paired_ms == 0) {
-                    self.rounds[r].paired_ms = now_ms;
-                    self.rounds[r].cutoff_ms = cutoff_ms;
-                    return self.open_round(r, now_ms);
-                }
-                None
-            }
-            Kind::Series => match self.series_state(&plain) {
-                SeriesState::Playing { next, .. } => {
-                    let g = Series::game(next);
-                    let (white, black) = if g.white == 0 { (0, 1) } else { (1, 0) };
-                    Some(row_of(
-                        &Round {
-                            pairings: vec![Pairing::new(white, black)],
-                            bye: None,
-                        },
-                        g.first,
-                        now_ms,
-                    ))
-                }
-                SeriesState::Over { .. } => None,
-            },
-        };
-        let Some(mut row) = next else {
-            return Vec::new();
-        };
-        if row.boards.is_empty() && row.bye.is_none() {
-            return Vec::new();
-        }
-        row.cutoff_ms = cutoff_ms;
-        self.rounds.push(row);
-        let r = self.rounds.len() - 1;
-        self.open_round(r, now_ms)
-    }
-
-    /// Round `r` is paired: logs it, decides the boards of withdrawn entrants, returns the
-    /// boards to make.
-    fn open_round(&mut self, r: usize, now_ms: u64) -> Vec<ToMake> {
-        let mut make = Vec::new();
-        let mut words = Vec::new();
-        for (i, b) in self.rounds[r].boards.clone().iter().enumerate() {
-            words.push(format!(
-                "{} v {}",
-                self.entrants[b.white].name, self.entrants[b.black].name
-            ));
-            let gone = [b.white, b.black].map(|e| self.entrants[e].withdrawn);
-            if gone[0] || gone[1] {
-                let present = match gone {
-                    [true, false] => Some(Side::Black),
-                    [false, true] => Some(Side::White),
-                    _ => None,
-                };
-                self.game_ended((r, i), ResultWords::Default { present }, now_ms);
-            } else {
-                make.push(ToMake { round: r, board: i });
-            }
-        }
-        if let Some(bye) = self.rounds[r].bye {
-            words.push(format!("bye {}", self.entrants[bye].name));
-        }
-        let detail = format!("round {}: {}", r + 1, words.join(", "));
-        self.note(now_ms, "server", "paired", detail);
-        make
-    }
-
-    fn arena_waiting(&self, e: Entrant, plain: &[Round]) -> arena::Waiting {
-        let scoring = Scoring::default();
-        let (mut score, mut balance, mut last) = (0, 0, None);
-        for p in plain.iter().flat_map(|r| &r.pairings) {
-            let Some(side) = p.side_of(e) else { continue };
-            balance += if side == Side::White { 1 } else { -1 };
-            last = Some(p.of(side.other()));
-            if let Some(outcome) = p.outcome {
-                score += scoring.points(outcome, side).0;
-            }
-        }
-        arena::Waiting {
-            entrant: e,
-            score,
-            rating: self.entrants[e].rating,
-            balance,
-            last,
-        }
-    }
-
-    /// Ends it at `now_ms` if every round is played (an arena: its time is up and every game
-    /// decided; a series: decided). Returns whether it ended now.
-    pub fn finish_if_done(&mut self, now_ms: u64) -> bool {
-        if self.status != Status::Running || self.paused {
-            return false;
-        }
-        let plain = self.plain_rounds();
-        let decided = plain
-            .iter()
-            .all(|r| r.pairings.iter().all(|p| p.outcome.is_some()));
-        if !decided {
-            return false;
-        }
-        let done = match self.settings.kind {
-            Kind::Swiss => plain.len() >= self.settings.rounds as usize,
-            Kind::RoundRobin => self.rounds.iter().all(|r| r.paired_ms > 0),
-            Kind::Arena => now_ms >= self.arena_end(),
-            Kind::Series => matches!(self.series_state(&plain), SeriesState::Over { .. }),
-        };
-        if !done {
-            return false;
-        }
-        self.status = Status::Finished;
-        self.finished_ms = Some(now_ms);
-        let top: Vec<String> = self
-            .standings()
-            .iter()
-            .filter(|s| s.place == 1)
-            .map(|s| self.entrants[s.entrant].name.clone())
-            .collect();
-        self.note(
-            now_ms,
-            "server",
-            "finished",
-            format!("won by {}", top.join(", ")),
-        );
-        true
-    }
-
-    /// Where a series stands after the decided games of `plain`.
-    fn series_state(&self, plain: &[Round]) -> SeriesState {
-        let series = Series {
-            target: self.settings.target,
-            max_games: self.settings.rounds,
-        };
-        let outcomes: Vec<Outcome> = plain
-            .iter()
-            .filter_map(|r| r.pairings.first().and_then(|p| p.outcome))
-            .collect();
-        series.state(&outcomes, &Scoring::default())
-    }
-
-    /// Every game of it, with its round and board.
-    pub fn games(&self) -> impl Iterator<Item = ((usize, usize), &Board)> {
-        self.rounds.iter().enumerate().flat_map(|(r, round)| {
-            round
-                .boards
-                .iter()
-                .enumerate()
-                .map(move |(i, b)| ((r, i), b))
-        })
-    }
-
-    /// The boards of rounds under way whose games are still to be made (a round robin's
-    /// later rounds wait until they are paired).
-    #[must_use]
-    pub fn unmade(&self) -> Vec<ToMake> {
-        self.games()
-            .filter(|&((round, _), b)| {
-                self.rounds[round].paired_ms > 0 && b.game.is_none() && b.result.is_none()
-            })
-            .map(|((round, board), _)| ToMake { round, board })
-            .collect()
-    }
-
-    /// The boards in play with a game made, with their round and board.
-    #[must_use]
-    pub fn in_play(&self) -> Vec<((usize, usize), String)> {
-        self.games()
-            .filter(|(_, b)| b.result.is_none())
-            .filter_map(|(at, b)| b.game.clone().map(|g| (at, g)))
-            .collect()
-    }
-
-    /// Entrants ordered best first, as its list shows the leaders.
-    #[must_use]
-    pub fn leaders(&self, n: usize) -> Vec<String> {
-        let mut s = self.standings();
-        s.sort_by_key(|s| (s.place, Reverse(s.score)));
-        s.into_iter()
-            .take(n)
-            .map(|s| self.entrants[s.entrant].name.clone())
-            .collect()
-    }
-}
-
-/// A round's row from its plain value, paired at `paired_ms`, `first` to move first.
-fn row_of(round: &Round, first: Side, paired_ms: u64) -> RoundRow {
-    RoundRow {
-        boards: round
-            .pairings
-            .iter()
-            .map(|p| Board {
-                white: p.white,
-                black: p.black,
-                first,
-                game: None,
-                result: None,
-            })
-            .collect(),
-        bye: round.bye,
-        paired_ms,
-        cutoff_ms: 0,
-    }
-}
-
-/// A side as the contract writes it, `"white"` or `"black"`.
-mod side_words {
-    use salpakan::Side;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(side: &Side, to: S) -> Result<S::Ok, S::Error> {
-        to.serialize_str(side.word())
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(from: D) -> Result<Side, D::Error> {
-        let word = String::deserialize(from)?;
-        word.parse().map_err(serde::de::Error::custom)
-    }
-
-    /// An optional side: a side's word, or null.
-    pub mod optional {
-        use salpakan::Side;
-        use serde::{Deserialize, Deserializer, Serializer};
-
-        pub fn serialize<S: Serializer>(side: &Option<Side>, to: S) -> Result<S::Ok, S::Error> {
-            match side {
-                Some(side) => to.serialize_str(side.word()),
-                None => to.serialize_none(),
-            }
-        }
-
-        pub fn deserialize<'de, D: Deserializer<'de>>(from: D) -> Result<Option<Side>, D::Error> {
-            let word = Option::<String>::deserialize(from)?;
-            word.map(|w| w.parse().map_err(serde::de::Error::custom))
-                .transpose()
         }
     }
 }

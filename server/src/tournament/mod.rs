@@ -13,15 +13,20 @@
 //!   odd count, colours kept within one).
 //! - [`round_robin`]: every pairing of a round robin (the circle method, colours balanced).
 //! - [`series`]: a race to N points between two players, colours alternating.
-//! - [`event`]: one tournament as a value: settings, entrants, rounds, games, the public log,
-//!   and every change a player, a director or time makes to it.
+//! - [`settings`]: a tournament's settings and who may register; [`rows`]: what it keeps of
+//!   its entrants, rounds, boards and log.
+//! - [`event`]: one tournament as a value, and every change a player or a director makes to
+//!   it; [`progress`]: its rounds paired when due, its games to make and in play, its end.
 //! - [`arena`]: an arena's pairing of whoever is waiting, nearest in score, never the last
 //!   opponent at once.
 
 pub mod arena;
 pub mod event;
+pub mod progress;
 pub mod round_robin;
+pub mod rows;
 pub mod series;
+pub mod settings;
 pub mod standings;
 pub mod swiss;
 

@@ -8,7 +8,7 @@ use salpakan::Side;
 use super::{Entrant, Round, Scoring};
 
 /// One entrant's line of the standings.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Standing {
     /// The entrant.
     pub entrant: Entrant,

@@ -74,27 +74,16 @@ pub struct DecideRequest {
     pub present: Option<String>,
 }
 
-/// One line of the standings, by name.
+/// One line of the standings: the entrant's name, then its place, score and tie-breaks
+/// ([`Standing`]'s fields: `entrant`, `place`, `score`, `direct`, `played_points`,
+/// `buchholz`, `sonneborn_berger`, `played`, `wins`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StandingWords {
-    /// The place, from 1 (shared when everything is equal).
-    pub place: usize,
     /// The entrant's name.
     pub name: String,
-    /// Its score (win 2, draw 1, loss 0, default win 2, bye 2).
-    pub score: u32,
-    /// Points in played games against those tied with it on score.
-    pub direct: u32,
-    /// Points in played games (a default win counts here for nothing).
-    pub played_points: u32,
-    /// The sum of its played opponents' scores.
-    pub buchholz: u32,
-    /// The sum of points earned times the opponent's score, over played games.
-    pub sonneborn_berger: u32,
-    /// Games played to an end.
-    pub played: u32,
-    /// Played games won.
-    pub wins: u32,
+    /// Its place, score and tie-breaks.
+    #[serde(flatten)]
+    pub standing: Standing,
 }
 
 /// `GET /api/tournaments/{id}`: the tournament (settings, status, directors, entrants, rounds
@@ -126,15 +115,8 @@ impl TournamentReply {
 
 fn words(t: &Tournament, s: &Standing) -> StandingWords {
     StandingWords {
-        place: s.place,
         name: t.entrants[s.entrant].name.clone(),
-        score: s.score,
-        direct: s.direct,
-        played_points: s.played_points,
-        buchholz: s.buchholz,
-        sonneborn_berger: s.sonneborn_berger,
-        played: s.played,
-        wins: s.wins,
+        standing: s.clone(),
     }
 }
 

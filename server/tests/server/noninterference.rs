@@ -703,7 +703,7 @@ fn board_game(seed: u64, plies: usize, twin_for: Option<Side>) -> Game {
 }
 
 async fn tournament_run(twins: bool) -> TournamentRun {
-    use crate::common::{Table, as_player, player_sockets, register};
+    use crate::common::{Table, player_sockets, register};
     let server = crate::common::start_on(crate::common::database("twins"), 17, |c| {
         c.limits.connects_per_minute = 100_000;
         c.limits.requests_per_minute = 100_000;
@@ -714,46 +714,17 @@ async fn tournament_run(twins: bool) -> TournamentRun {
         keys.push(register(&server, name).await);
     }
     let mut sockets = player_sockets(&server, &keys).await;
-    let (_, made) = as_player(
-        &server,
-        Some(&keys[0]),
-        "POST",
-        "/api/tournaments",
-        &json!({"name": "Twins", "kind": "round-robin", "round_ms": 120_000}),
-    )
-    .await;
+    let body = json!({"name": "Twins", "kind": "round-robin", "round_ms": 120_000});
+    let made = crate::tournaments::made_with(&server, &keys, &body).await;
     let tid = made["id"].as_str().unwrap().to_owned();
-    for key in &keys {
-        as_player(
-            &server,
-            Some(key),
-            "POST",
-            &format!("/api/tournaments/{tid}/register"),
-            &Value::Null,
-        )
-        .await;
-    }
-    as_player(
-        &server,
-        Some(&keys[0]),
-        "POST",
-        &format!("/api/tournaments/{tid}/start"),
-        &Value::Null,
-    )
-    .await;
+    crate::tournaments::started(&server, &keys[0], &tid).await;
     let mut public = Vec::new();
     let mut watched_seats = Vec::new();
     for round in 1..=3_u64 {
         // Each player hears its seat of this round.
         let mut seats = Vec::new();
         for socket in &mut sockets {
-            loop {
-                let frame = socket.recv().await;
-                if frame["t"] == "tournament-game" && frame["round"] == round {
-                    seats.push(frame);
-                    break;
-                }
-            }
+            seats.push(crate::tournaments::told(socket, round).await);
         }
         let mut games: Vec<String> = seats
             .iter()

@@ -30,7 +30,7 @@ async fn tournament(server: &Server, tid: &str) -> Value {
 }
 
 /// The `tournament-game` frame of round `round` on a player's socket.
-async fn told(socket: &mut Seat, round: u64) -> Value {
+pub async fn told(socket: &mut Seat, round: u64) -> Value {
     loop {
         let frame = socket.recv().await;
         if frame["t"] == "tournament-game" && frame["round"] == round {
@@ -134,48 +134,17 @@ async fn sixteen_players_play_a_four_round_swiss_sealed_until_it_ends() {
         (400, Some("bad-message")),
         "{refused}"
     );
-    let (status, made) = as_player(
-        &server,
-        Some(&keys[0]),
-        "POST",
-        "/api/tournaments",
-        &json!({"name": "Sixteen", "kind": "swiss", "rounds": 4, "round_ms": 6000}),
-    )
-    .await;
-    assert_eq!(status, 201, "{made}");
+    let body = json!({"name": "Sixteen", "kind": "swiss", "rounds": 4, "round_ms": 6000});
+    let made = made_with(&server, &keys, &body).await;
     let tid = made["id"].as_str().unwrap().to_owned();
     assert_eq!(made["status"], "upcoming");
-    for key in &keys {
-        let (status, reply) = as_player(
-            &server,
-            Some(key),
-            "POST",
-            &format!("/api/tournaments/{tid}/register"),
-            &Value::Null,
-        )
-        .await;
-        assert_eq!(status, 200, "{reply}");
-    }
-    let (status, again) = as_player(
-        &server,
-        Some(&keys[3]),
-        "POST",
-        &format!("/api/tournaments/{tid}/register"),
-        &Value::Null,
-    )
-    .await;
+    let path = |what: &str| format!("/api/tournaments/{tid}/{what}");
+    let (status, again) = post(&server, &keys[3], &path("register")).await;
     assert_eq!(
         (status, again["error"].as_str()),
         (403, Some("not-eligible"))
     );
-    let (status, not_director) = as_player(
-        &server,
-        Some(&keys[1]),
-        "POST",
-        &format!("/api/tournaments/{tid}/start"),
-        &Value::Null,
-    )
-    .await;
+    let (status, not_director) = post(&server, &keys[1], &path("start")).await;
     assert_eq!(
         (status, not_director["error"].as_str()),
         (403, Some("not-director"))
@@ -183,27 +152,10 @@ async fn sixteen_players_play_a_four_round_swiss_sealed_until_it_ends() {
     let (_, listed) = as_player(&server, None, "GET", "/api/tournaments", &Value::Null).await;
     assert_eq!(listed["tournaments"][0]["id"], tid.as_str());
     assert_eq!(listed["tournaments"][0]["entrants"], 16);
-
-    let (status, started) = as_player(
-        &server,
-        Some(&keys[0]),
-        "POST",
-        &format!("/api/tournaments/{tid}/start"),
-        &Value::Null,
-    )
-    .await;
-    assert_eq!(status, 200, "{started}");
+    started(&server, &keys[0], &tid).await;
     // p16 withdraws at once: its first game is a default to its opponent (it never sets up),
     // and from the second round fifteen players leave a bye.
-    let (status, _) = as_player(
-        &server,
-        Some(&keys[15]),
-        "POST",
-        &format!("/api/tournaments/{tid}/withdraw"),
-        &Value::Null,
-    )
-    .await;
-    assert_eq!(status, 200);
+    assert_eq!(post(&server, &keys[15], &path("withdraw")).await.0, 200);
 
     let mut games = Vec::new();
     let mut sealed_checked = false;
@@ -410,8 +362,27 @@ async fn sixteen_players_play_a_four_round_swiss_sealed_until_it_ends() {
 }
 
 /// `POST path` as the player of `key`, with no body: its status and reply.
-async fn post(server: &Server, key: &str, path: &str) -> (u16, Value) {
+pub async fn post(server: &Server, key: &str, path: &str) -> (u16, Value) {
     as_player(server, Some(key), "POST", path, &Value::Null).await
+}
+
+/// Tournament `body` made by the player of `keys[0]` (its director) on `server`, every
+/// player of `keys` registered: its reply.
+pub async fn made_with(server: &Server, keys: &[String], body: &Value) -> Value {
+    let (status, made) = as_player(server, Some(&keys[0]), "POST", "/api/tournaments", body).await;
+    assert_eq!(status, 201, "{made}");
+    let tid = made["id"].as_str().unwrap();
+    for key in keys {
+        let (status, reply) = post(server, key, &format!("/api/tournaments/{tid}/register")).await;
+        assert_eq!(status, 200, "{reply}");
+    }
+    made
+}
+
+/// Tournament `tid` started by its director, the player of `key`.
+pub async fn started(server: &Server, key: &str, tid: &str) {
+    let (status, reply) = post(server, key, &format!("/api/tournaments/{tid}/start")).await;
+    assert_eq!(status, 200, "{reply}");
 }
 
 /// Both seats of `game` set up the formations of `dealt`; returns their sockets after the
@@ -477,31 +448,15 @@ async fn a_kill_mid_round_loses_nothing_and_the_round_goes_on() {
     for name in names {
         keys.push(register(&server, name).await);
     }
-    let (status, made) = as_player(
+    let made = made_with(
         &server,
-        Some(&keys[0]),
-        "POST",
-        "/api/tournaments",
+        &keys,
         &json!({"name": "Restart cup", "kind": "round-robin", "round_ms": 120_000}),
     )
     .await;
-    assert_eq!(status, 201, "{made}");
     let tid = made["id"].as_str().unwrap().to_owned();
-    for key in &keys {
-        assert_eq!(
-            post(&server, key, &format!("/api/tournaments/{tid}/register"))
-                .await
-                .0,
-            200
-        );
-    }
     let mut sockets = player_sockets(&server, &keys).await;
-    assert_eq!(
-        post(&server, &keys[0], &format!("/api/tournaments/{tid}/start"))
-            .await
-            .0,
-        200
-    );
+    started(&server, &keys[0], &tid).await;
     let seats = seats_of(&mut sockets, 1).await;
     let games: Vec<String> = {
         let mut g: Vec<String> = seats.iter().map(|s| s.0.clone()).collect();
@@ -643,32 +598,12 @@ async fn a_watched_tournament_game_shows_the_board_and_opens_nothing() {
         register(&server, "lakambini").await,
         register(&server, "lakandula").await,
     ];
-    let (status, made) = as_player(
-        &server,
-        Some(&keys[0]),
-        "POST",
-        "/api/tournaments",
-        &json!({"name": "Watched", "kind": "swiss", "rounds": 1, "round_ms": 60_000, "watching": true}),
-    )
-    .await;
-    assert_eq!(status, 201, "{made}");
+    let body = json!({"name": "Watched", "kind": "swiss", "rounds": 1, "round_ms": 60_000, "watching": true});
+    let made = made_with(&server, &keys, &body).await;
     assert_eq!(made["settings"]["watching"], true);
     let tid = made["id"].as_str().unwrap().to_owned();
-    for key in &keys {
-        assert_eq!(
-            post(&server, key, &format!("/api/tournaments/{tid}/register"))
-                .await
-                .0,
-            200
-        );
-    }
     let mut sockets = player_sockets(&server, &keys).await;
-    assert_eq!(
-        post(&server, &keys[0], &format!("/api/tournaments/{tid}/start"))
-            .await
-            .0,
-        200
-    );
+    started(&server, &keys[0], &tid).await;
     let seats = seats_of(&mut sockets, 1).await;
     let game = seats[0].0.clone();
     let (tokens, _) = table(&seats, &game);
