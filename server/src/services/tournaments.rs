@@ -88,6 +88,9 @@ pub struct Tournaments {
     /// The tournaments held here (those not finished), by id; `None` until read from the
     /// database by the node that owns them.
     held: Mutex<Option<HashMap<String, Tournament>>>,
+    /// The newest finished tournaments' entries, as the list shows them (read again when
+    /// one finishes): the list then parses nothing.
+    finished: std::sync::Mutex<Option<Vec<TournamentEntry>>>,
 }
 
 fn now_ms() -> u64 {
@@ -103,6 +106,7 @@ impl Tournaments {
         let service = Arc::new(Tournaments {
             parts,
             held: Mutex::new(None),
+            finished: std::sync::Mutex::new(None),
         });
         tokio::spawn(Arc::clone(&service).run_ticks());
         service
@@ -166,25 +170,42 @@ impl Tournaments {
         }
     }
 
-    /// `GET /api/tournaments`.
+    /// `GET /api/tournaments`: those held (upcoming and running, oldest first) and the newest
+    /// finished, neither read from the database but once.
     ///
     /// # Errors
     /// The database's error.
     pub async fn list(&self) -> Result<TournamentList, TournamentsError> {
-        let bodies = self.parts.store.tournaments(FINISHED_LISTED).await?;
-        let held = self.held().await?;
-        let mut tournaments = Vec::new();
-        for body in bodies {
-            let t: Tournament =
-                serde_json::from_str(&body).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-            let t = held
-                .as_ref()
-                .and_then(|m| m.get(&t.id))
-                .cloned()
-                .unwrap_or(t);
-            tournaments.push(TournamentEntry::of(&t));
-        }
-        Ok(TournamentList { tournaments })
+        let mut open: Vec<TournamentEntry> = {
+            let held = self.held().await?;
+            let mut open: Vec<&Tournament> = held.iter().flat_map(HashMap::values).collect();
+            open.sort_by(|a, b| (a.created_ms, &a.id).cmp(&(b.created_ms, &b.id)));
+            open.into_iter().map(TournamentEntry::of).collect()
+        };
+        let cached = self.finished_entries().clone();
+        let finished = match cached {
+            Some(entries) => entries,
+            None => {
+                let mut entries = Vec::new();
+                for body in self.parts.store.tournaments(FINISHED_LISTED).await? {
+                    let t: Tournament = serde_json::from_str(&body)
+                        .map_err(|e| StoreError::Corrupt(e.to_string()))?;
+                    if t.status == Status::Finished {
+                        entries.push(TournamentEntry::of(&t));
+                    }
+                }
+                *self.finished_entries() = Some(entries.clone());
+                entries
+            }
+        };
+        open.extend(finished);
+        Ok(TournamentList { tournaments: open })
+    }
+
+    fn finished_entries(&self) -> std::sync::MutexGuard<'_, Option<Vec<TournamentEntry>>> {
+        self.finished
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// `GET /api/tournaments/{id}`.
@@ -481,7 +502,18 @@ impl Tournaments {
         }
         let before = t.clone();
         let now = now_ms();
+        // One read tells which of its games have ended; only those are read whole.
+        let ended: std::collections::HashSet<String> = self
+            .parts
+            .store
+            .ended_games(id)
+            .await?
+            .into_iter()
+            .collect();
         for (at, game) in t.in_play() {
+            if !ended.contains(&game) {
+                continue;
+            }
             if let Some(result) = self.ended(&game).await? {
                 t.game_ended(at, result, now);
             }
@@ -511,6 +543,7 @@ impl Tournaments {
         self.parts.store.write(vec![Self::write_of(t)]).await?;
         if t.status == Status::Finished {
             map.remove(&t.id);
+            *self.finished_entries() = None;
         } else {
             map.insert(t.id.clone(), t.clone());
         }
@@ -590,9 +623,6 @@ impl Tournaments {
 
     /// How game `game` ended, as its tournament counts it; `None` while it is played.
     async fn ended(&self, game: &str) -> Result<Option<ResultWords>, TournamentsError> {
-        if self.parts.store.finished(game).await?.is_none() {
-            return Ok(None);
-        }
         let Some(saved) = self.parts.store.load(game).await? else {
             return Ok(None);
         };

@@ -891,6 +891,15 @@ impl Store {
             .await
     }
 
+    /// The games of tournament `tournament` that have ended (played to an end or aborted).
+    ///
+    /// # Errors
+    /// The database's error.
+    pub async fn ended_games(&self, tournament: &str) -> Result<Vec<String>, StoreError> {
+        self.read(|done| ReadJob::EndedGames(tournament.to_owned(), done))
+            .await
+    }
+
     /// The tournament game `game` belongs to: whether it has finished and whether its games
     /// may be watched (`None` for a game of no tournament).
     ///

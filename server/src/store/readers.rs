@@ -92,6 +92,8 @@ pub(super) enum ReadJob {
     Tournaments(usize, oneshot::Sender<Result<Vec<String>, StoreError>>),
     /// One tournament.
     Tournament(String, oneshot::Sender<Result<Option<String>, StoreError>>),
+    /// A tournament's games that have ended.
+    EndedGames(String, oneshot::Sender<Result<Vec<String>, StoreError>>),
     /// A game's tournament, and whether it finished.
     TournamentOf(
         String,
@@ -203,6 +205,9 @@ fn serve(conn: &mut impl Sql, queue: &Mutex<mpsc::Receiver<ReadJob>>) {
             }
             Ok(ReadJob::Tournament(id, done)) => {
                 let _ = done.send(super::tournaments::one(conn, &id));
+            }
+            Ok(ReadJob::EndedGames(tournament, done)) => {
+                let _ = done.send(super::tournaments::ended_games(conn, &tournament));
             }
             Ok(ReadJob::TournamentOf(game, done)) => {
                 let _ = done.send(super::tournaments::of_game(conn, &game));

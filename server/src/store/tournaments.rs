@@ -120,3 +120,18 @@ pub(super) fn of_game(conn: &mut impl Sql, game: &str) -> Result<Option<Tourname
     })
     .transpose()
 }
+
+/// The games of tournament `tournament` that have ended (played to an end or aborted).
+pub(super) fn ended_games(
+    conn: &mut impl Sql,
+    tournament: &str,
+) -> Result<Vec<String>, StoreError> {
+    conn.query(
+        "SELECT g.game FROM tournament_games g JOIN games x ON x.id = g.game
+         WHERE g.tournament = ?1 AND x.over = 1",
+        &[tournament.into()],
+    )?
+    .iter()
+    .map(|row| row.text(0))
+    .collect()
+}

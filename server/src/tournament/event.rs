@@ -619,6 +619,31 @@ mod tests {
         assert_eq!(t.leaders(1), ["p0"]);
     }
 
+    /// Settings out of range are refused, naming the value: the sizes that bound what a
+    /// tournament holds among them.
+    #[test]
+    fn settings_out_of_range_are_refused() {
+        let mut s = settings(Kind::RoundRobin);
+        s.max_entrants = 21;
+        assert!(matches!(s.check(0), Err(TournamentError::Invalid(m)) if m.contains("at most 20")));
+        let mut s = settings(Kind::Arena);
+        s.minutes = 241;
+        assert!(matches!(s.check(0), Err(TournamentError::Invalid(m)) if m.contains("240")));
+        let mut s = settings(Kind::Swiss);
+        s.round_ms = 500;
+        assert!(
+            matches!(s.check(1000), Err(TournamentError::Invalid(m)) if m.contains("round_ms"))
+        );
+        s.round_ms = 1000;
+        s.name = "ab".into();
+        assert!(matches!(s.check(1000), Err(TournamentError::Invalid(m)) if m.contains("name")));
+        s.name = "Cup".into();
+        s.eligibility.max_title = Some("Admiral".into());
+        assert!(matches!(s.check(1000), Err(TournamentError::Invalid(m)) if m.contains("Admiral")));
+        s.eligibility.max_title = Some("major".into());
+        assert_eq!(s.check(1000), Ok(()));
+    }
+
     /// The JSON says sides as the contract does.
     #[test]
     fn results_read_and_write_the_contract_s_words() {

@@ -6,6 +6,13 @@ use serde::{Deserialize, Serialize};
 use super::event::{MAX_ENTRANTS, TournamentError};
 use crate::clock::ClockSettings;
 
+/// The longest arena, in minutes: four hours (each pairing of an arena is a round the
+/// tournament keeps, so its length bounds what it holds).
+pub const MAX_ARENA_MINUTES: u32 = 240;
+
+/// The most entrants of a round robin (every pair meets: 20 entrants are 190 games).
+pub const MAX_ROUND_ROBIN: u32 = 20;
+
 /// The kinds of tournament.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -101,8 +108,16 @@ impl Settings {
                     "a series has at most 1 to 30 games (rounds)",
                 ));
             }
-            Kind::Arena if !(1..=24 * 60).contains(&self.minutes) => {
-                return Err(TournamentError::invalid("an arena lasts 1 to 1440 minutes"));
+            Kind::Arena if !(1..=MAX_ARENA_MINUTES).contains(&self.minutes) => {
+                return Err(TournamentError::invalid(format!(
+                    "an arena lasts 1 to {MAX_ARENA_MINUTES} minutes"
+                )));
+            }
+            Kind::RoundRobin if self.max_entrants > MAX_ROUND_ROBIN => {
+                return Err(TournamentError::invalid(format!(
+                    "a round robin takes at most {MAX_ROUND_ROBIN} entrants (max_entrants): \
+                     every pair meets, so larger events are Swiss"
+                )));
             }
             _ => {}
         }
