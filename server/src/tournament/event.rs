@@ -644,6 +644,57 @@ mod tests {
         assert_eq!(s.check(1000), Ok(()));
     }
 
+    /// An arena pairs whoever is free as games end, never two who just met at once, takes
+    /// entrants while it runs, and ends when its time is up and its games are decided.
+    #[test]
+    fn an_arena_pairs_whoever_is_free_until_its_time_is_up() {
+        let mut t = with(Kind::Arena, 4);
+        t.start("td", 1_000).unwrap();
+        assert_eq!(t.pair(1_000).len(), 2);
+        assert!(t.pair(1_001).is_empty(), "everyone is playing");
+        let (first, second) = (t.rounds[0].boards[0].clone(), t.rounds[0].boards[1].clone());
+        t.game_ended((0, 0), ResultWords::WhiteWon, 2_000);
+        assert!(t.pair(2_000).is_empty(), "the two free just met: they wait");
+        t.register("late", (1500.0, "Recruit"), 2_500).unwrap();
+        let made = t.pair(2_500);
+        assert_eq!(made.len(), 1, "the newcomer meets one of the two free");
+        let b = t.rounds[made[0].round].boards[0].clone();
+        assert!([b.white, b.black].contains(&4));
+        assert!(
+            [first.white, first.black].contains(&b.white)
+                || [first.white, first.black].contains(&b.black)
+        );
+        t.game_ended((0, 1), ResultWords::Draw, 3_000);
+        let round = made[0].round;
+        t.game_ended((round, 0), ResultWords::BlackWon, 3_000);
+        let end = t.arena_end();
+        assert_eq!(end, 1_000 + 60 * 60_000);
+        assert!(
+            !t.pair(end).iter().any(|_| true),
+            "no pairing once its time is up"
+        );
+        assert!(!t.finish_if_done(end - 1), "not before its time");
+        assert!(t.finish_if_done(end));
+        let score = |name: &str| {
+            let e = t.entrant(name).unwrap();
+            t.standings().iter().find(|s| s.entrant == e).unwrap().score
+        };
+        // Black won the newcomer's game: 2 more for whoever was Black there.
+        let more = |e: usize| if b.black == e { 2 } else { 0 };
+        for (e, points) in [
+            (first.white, 2),
+            (first.black, 0),
+            (second.white, 1),
+            (4, 0),
+        ] {
+            assert_eq!(
+                score(&t.entrants[e].name.clone()),
+                points + more(e),
+                "entrant {e}"
+            );
+        }
+    }
+
     /// The JSON says sides as the contract does.
     #[test]
     fn results_read_and_write_the_contract_s_words() {

@@ -628,3 +628,172 @@ async fn a_watched_tournament_game_shows_the_board_and_opens_nothing() {
     assert_eq!(refused["code"], "wrong-phase", "{refused}");
     server.stop().await;
 }
+
+/// The director's tools over HTTP, each a line of the public log: a cutoff moved (and the
+/// setup time of the games not started with it), a default awarded, a void, a pause that
+/// holds the next round and a resume that pairs it; another player's attempts refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_director_s_tools_act_and_are_logged() {
+    let server = start_on(database("tournament-director"), 73, |_| {}).await;
+    let mut keys = Vec::new();
+    for name in ["datu", "dayang", "diwata", "dumalo"] {
+        keys.push(register(&server, name).await);
+    }
+    let body = json!({"name": "Directed", "kind": "swiss", "rounds": 2, "round_ms": 60_000,
+        "directors": ["dayang"]});
+    let made = made_with(&server, &keys, &body).await;
+    let tid = made["id"].as_str().unwrap().to_owned();
+    assert_eq!(made["directors"], json!(["datu", "dayang"]));
+    let path = |what: &str| format!("/api/tournaments/{tid}/{what}");
+    started(&server, &keys[1], &tid).await;
+    let t = tournament(&server, &tid).await;
+    let cutoff = t["rounds"][0]["cutoff_ms"].as_u64().unwrap();
+    let game = t["rounds"][0]["boards"][0]["game"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    // Another player may not; a director moves the cutoff ten minutes.
+    let (status, refused) = as_player(
+        &server,
+        Some(&keys[2]),
+        "POST",
+        &path("extend"),
+        &json!({"minutes": 10}),
+    )
+    .await;
+    assert_eq!(
+        (status, refused["error"].as_str()),
+        (403, Some("not-director"))
+    );
+    let (status, moved) = as_player(
+        &server,
+        Some(&keys[0]),
+        "POST",
+        &path("extend"),
+        &json!({"minutes": 10}),
+    )
+    .await;
+    assert_eq!(status, 200, "{moved}");
+    assert_eq!(moved["rounds"][0]["cutoff_ms"], cutoff + 600_000);
+    let (_, summary) = server.summary(&game).await;
+    assert!(
+        summary["setup_ms"].as_u64().unwrap() > 600_000,
+        "the game's setup time follows: {summary}"
+    );
+    let (status, _) = as_player(
+        &server,
+        Some(&keys[0]),
+        "POST",
+        &path("extend"),
+        &json!({"minutes": 0}),
+    )
+    .await;
+    assert_eq!(status, 400);
+
+    // A default to White on board 1, a void on board 2; paused first, round 2 waits.
+    assert_eq!(post(&server, &keys[0], &path("pause")).await.0, 200);
+    let (status, _) = post(&server, &keys[0], &path("pause")).await;
+    assert_eq!(status, 400, "paused already");
+    let decide = |board: usize, result: &str, present: Option<&str>| {
+        let mut body = json!({"round": 1, "board": board, "result": result});
+        if let Some(side) = present {
+            body["present"] = json!(side);
+        }
+        body
+    };
+    let (status, _) = as_player(
+        &server,
+        Some(&keys[0]),
+        "POST",
+        &path("decide"),
+        &decide(3, "void", None),
+    )
+    .await;
+    assert_eq!(status, 404, "no board 3");
+    let (status, _) = as_player(
+        &server,
+        Some(&keys[0]),
+        "POST",
+        &path("decide"),
+        &decide(1, "white-won", None),
+    )
+    .await;
+    assert_eq!(status, 400, "a director awards defaults and voids only");
+    let (status, t) = as_player(
+        &server,
+        Some(&keys[1]),
+        "POST",
+        &path("decide"),
+        &decide(1, "default", Some("white")),
+    )
+    .await;
+    assert_eq!(status, 200, "{t}");
+    assert_eq!(
+        t["rounds"][0]["boards"][0]["result"],
+        json!({"result": "default", "present": "white"})
+    );
+    let (_, t) = as_player(
+        &server,
+        Some(&keys[1]),
+        "POST",
+        &path("decide"),
+        &decide(2, "void", None),
+    )
+    .await;
+    assert_eq!(
+        t["rounds"][0]["boards"][1]["result"],
+        json!({"result": "void"})
+    );
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(
+        tournament(&server, &tid).await["rounds"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1,
+        "paused: no round 2"
+    );
+    assert_eq!(post(&server, &keys[0], &path("resume")).await.0, 200);
+    let t = tournament(&server, &tid).await;
+    assert_eq!(
+        t["rounds"].as_array().unwrap().len(),
+        2,
+        "resumed: round 2 paired"
+    );
+    // The default counts 2 for White's player, in no tie-break; the void counts nothing.
+    let white = t["rounds"][0]["boards"][0]["white"].as_u64().unwrap() as usize;
+    let line = t["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["entrant"] == white)
+        .unwrap()
+        .clone();
+    assert_eq!(
+        (
+            line["score"].as_u64(),
+            line["played_points"].as_u64(),
+            line["played"].as_u64()
+        ),
+        (Some(2), Some(0), Some(0))
+    );
+    let actions: Vec<&str> = t["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["action"].as_str().unwrap())
+        .collect();
+    for action in ["extended", "paused", "default", "void", "resumed"] {
+        assert!(actions.contains(&action), "{action} in {actions:?}");
+    }
+    let by: Vec<&str> = t["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| l["action"] == "void")
+        .map(|l| l["by"].as_str().unwrap())
+        .collect();
+    assert_eq!(by, ["dayang"], "the log names who did it");
+    server.stop().await;
+}
