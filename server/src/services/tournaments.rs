@@ -262,7 +262,10 @@ impl Tournaments {
             move_limit: Some(i64::from(game.rules.move_limit().unwrap_or(0))),
             rated: game.rated,
             eligibility: request.eligibility.unwrap_or_default(),
-            max_entrants: request.max_entrants.unwrap_or(64),
+            max_entrants: request.max_entrants.unwrap_or(match request.kind {
+                Kind::RoundRobin => crate::tournament::settings::MAX_ROUND_ROBIN,
+                _ => 64,
+            }),
             watching: request.watching.unwrap_or(false),
         };
         let min_round = u64::try_from(self.parts.config.limits.min_setup.as_millis()).unwrap_or(0);

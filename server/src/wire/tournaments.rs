@@ -41,7 +41,7 @@ pub struct CreateTournament {
     /// Who may register (default anyone).
     #[serde(default)]
     pub eligibility: Option<Eligibility>,
-    /// The most entrants (default 64, at most 256).
+    /// The most entrants (default 64, at most 256; a round robin's default and most 20).
     #[serde(default)]
     pub max_entrants: Option<u32>,
     /// Other directors, by name (the creator is always one), at most 7.

@@ -658,8 +658,9 @@ async fn a_bots_lines_tell_nothing_of_its_formation() {
 }
 
 /// `text` with every wall-clock time (`created_ms`, `started_ms`, `finished_ms`,
-/// `paired_ms`, `cutoff_ms`, `at_ms`) replaced by `#`: when something happened depends on
-/// the run, not on a formation. Everything else must be byte-identical.
+/// `paired_ms`, `cutoff_ms`, `at_ms`, and the setup time left, `setup_left_ms`) replaced by
+/// `#`: when something happened depends on the run, not on a formation. Everything else
+/// must be byte-identical.
 fn untimed(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
@@ -670,7 +671,15 @@ fn untimed(text: &str) -> String {
         let key_start = head[..key_end].rfind('"').map_or(0, |q| q + 1);
         let key = &head[key_start..key_end];
         let digits = tail.chars().take_while(char::is_ascii_digit).count();
-        let wall = ["created", "started", "finished", "paired", "cutoff", "at"];
+        let wall = [
+            "created",
+            "started",
+            "finished",
+            "paired",
+            "cutoff",
+            "at",
+            "setup_left",
+        ];
         if wall.contains(&key) && digits > 0 {
             out.push('#');
             rest = &tail[digits..];
@@ -780,6 +789,23 @@ async fn tournament_run(twins: bool) -> TournamentRun {
                         .filter(|f| !f.contains("\"t\":\"over\"")),
                 );
             }
+            // Once the tick has counted the game (a second at most), the public's view.
+            crate::common::eventually(
+                std::time::Duration::from_secs(10),
+                "the game is counted",
+                async || {
+                    let (_, t) = server
+                        .http("GET", &format!("/api/tournaments/{tid}"), "")
+                        .await;
+                    let t: Value = serde_json::from_str(&t).unwrap();
+                    t["rounds"][(round - 1) as usize]["boards"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .any(|b| b["game"] == game.as_str() && !b["result"].is_null())
+                },
+            )
+            .await;
             let (status, reply) = server
                 .http("GET", &format!("/api/tournaments/{tid}"), "")
                 .await;
