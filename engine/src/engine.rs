@@ -5,7 +5,8 @@
 use std::io::{self, BufRead, Write};
 
 use salpakan::{
-    Agent, Bitboard, Bot, ObserveError, Report, Rules, Setup, Side, SplitMix64, Status, Tracker,
+    Agent, Bitboard, Bot, Formation, ObserveError, Report, Rules, Setup, Side, SplitMix64, Status,
+    Tracker,
 };
 
 use crate::protocol::{EngineLine, HostLine, LineError, PROTOCOL, VERSION};
@@ -104,6 +105,7 @@ pub trait Engine {
 /// `budget` (ISMCTS's iterations a move; 0 its default).
 pub struct AgentEngine {
     bot: Bot,
+    deploy_by: Option<Formation>,
     seed: u64,
     budget: u32,
     games: u64,
@@ -123,12 +125,21 @@ impl AgentEngine {
         })?;
         Ok(AgentEngine {
             bot,
+            deploy_by: None,
             seed,
             budget: 0,
             games: 0,
             agent: bot.build(seed, 0),
             knowledge: None,
         })
+    }
+
+    /// The engine deploying by `formation` (a prior over where each rank stands) instead of
+    /// as its agent does: what a benchmark pins.
+    #[must_use]
+    pub fn deploying_by(mut self, formation: Formation) -> AgentEngine {
+        self.deploy_by = Some(formation);
+        self
     }
 
     /// Follows a line into the knowledge; a line it cannot follow is said as `info`.
@@ -197,7 +208,15 @@ impl Engine for AgentEngine {
                     return vec![EngineLine::Info("formation before newgame".into())];
                 };
                 let seed = SplitMix64::new(self.seed ^ self.games).next_u64();
-                let setup = self.agent.deploy(knowledge.side(), knowledge.rules(), seed);
+                let setup = match &self.deploy_by {
+                    Some(formation) => Setup::sample_with(
+                        knowledge.side(),
+                        knowledge.rules(),
+                        formation,
+                        &mut SplitMix64::new(seed),
+                    ),
+                    None => self.agent.deploy(knowledge.side(), knowledge.rules(), seed),
+                };
                 knowledge.formation(setup.clone());
                 vec![EngineLine::Formation(setup)]
             }

@@ -12,6 +12,8 @@
 //!   followed from the host's lines.
 //! - [`host`]: a host: engines as child processes (or in this process), a game between two
 //!   of them with time limits and forfeits, and what each was sent.
+//! - [`bench`]: salpakan-bench v1, a frozen evaluation of any engine against pinned
+//!   opponents and deals.
 //!
 //! ```
 //! use salpakan_engine::engine::AgentEngine;
@@ -26,6 +28,7 @@
 
 #![deny(missing_docs)]
 
+pub mod bench;
 pub mod engine;
 pub mod host;
 pub mod protocol;
