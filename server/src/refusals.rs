@@ -136,7 +136,9 @@ impl Refused for PlayerError {
             PlayerError::NameTaken => Code::NameTaken,
             PlayerError::BadKey => Code::BadKey,
             PlayerError::NotFound => Code::NotFound,
-            PlayerError::BadLimit | PlayerError::BadBefore(_) => Code::BadMessage,
+            PlayerError::BadLimit | PlayerError::BadBefore(_) | PlayerError::BadDescription(_) => {
+                Code::BadMessage
+            }
             PlayerError::Quota(_) | PlayerError::Store(_) => Code::Internal,
         }
     }

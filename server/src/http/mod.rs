@@ -143,6 +143,7 @@ mod tests {
             "/api/seeks/{sid}",
             "/api/seeks/{sid}/accept",
             "/api/pool",
+            "/api/bots",
             "/api/tournaments",
             "/api/tournaments/{tid}",
             "/api/tournaments/{tid}/register",
@@ -154,7 +155,7 @@ mod tests {
             "/api/tournaments/{tid}/decide",
         ];
         let routes = super::routes();
-        assert_eq!(routes.len(), 32);
+        assert_eq!(routes.len(), 33);
         for route in &routes {
             let expected = if route.path.starts_with("/api/games/{id}") {
                 Owner::Game

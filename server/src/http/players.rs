@@ -23,6 +23,7 @@ pub fn routes() -> Vec<Route> {
         route("/api/players/{name}", Owner::Any, get(profile)),
         route("/api/players/{name}/games", Owner::Any, get(games)),
         route("/api/leaderboard", Owner::Any, get(leaderboard)),
+        route("/api/bots", Owner::Lobby, get(bots)),
     ]
 }
 
@@ -64,6 +65,14 @@ async fn games(
 
 async fn leaderboard(State(services): State<Arc<Services>>) -> Response {
     json(StatusCode::OK, &services.ratings.leaderboard())
+}
+
+async fn bots(State(services): State<Arc<Services>>) -> Response {
+    let lobby = &services.lobby;
+    json(
+        StatusCode::OK,
+        &services.players.bots(|name| lobby.online(name)),
+    )
 }
 
 async fn socket(

@@ -429,6 +429,12 @@ impl Lobby {
         Ok(id)
     }
 
+    /// Whether `player` has a player socket open here (a bot account online).
+    #[must_use]
+    pub fn online(&self, player: &str) -> bool {
+        lock(&self.state).sockets.contains_key(&fold(player))
+    }
+
     /// `player`'s player socket `id` closed: with its last, its seeks and its pool entry go.
     pub fn close_player_socket(&self, player: &str, id: u64) {
         let folded = fold(player);

@@ -40,6 +40,9 @@ pub enum PlayerError {
     /// A list's `before` that is not one of the player's finished games.
     #[error("before must be one of {0}'s finished games")]
     BadBefore(String),
+    /// A description refused (a person's, or one too long).
+    #[error("{0}")]
+    BadDescription(&'static str),
     /// Past the address's players an hour.
     #[error(transparent)]
     Quota(#[from] QuotaError),
@@ -47,6 +50,9 @@ pub enum PlayerError {
     #[error(transparent)]
     Store(#[from] StoreError),
 }
+
+/// The most bots `GET /api/bots` lists.
+pub const MAX_BOTS_LISTED: usize = 200;
 
 /// Every player, by name folded to lower case, and by the digest of its key; and every
 /// name's skeleton (the look-alikes it refuses).
@@ -147,6 +153,23 @@ impl Players {
         if !valid_name(&name) {
             return Err(PlayerError::BadName);
         }
+        let bot = request.bot.unwrap_or(false);
+        let description = match request.description {
+            Some(_) if !bot => {
+                return Err(PlayerError::BadDescription(
+                    "only a bot account has a description",
+                ));
+            }
+            Some(text)
+                if text.chars().count() > crate::wire::MAX_DESCRIPTION
+                    || text.chars().any(char::is_control) =>
+            {
+                return Err(PlayerError::BadDescription(
+                    "a description is at most 200 characters, none a control",
+                ));
+            }
+            other => other,
+        };
         if self.rows().taken(&name) {
             return Err(PlayerError::NameTaken);
         }
@@ -158,13 +181,16 @@ impl Players {
             if rows.taken(&name) {
                 return Err(PlayerError::NameTaken);
             }
-            rows.insert(PlayerRow::new(name.clone(), Some(digest.clone()), false));
+            let mut row = PlayerRow::new(name.clone(), Some(digest.clone()), bot);
+            row.description.clone_from(&description);
+            rows.insert(row);
         }
         let created_ms = crate::clock::unix_ms();
         let write = Write::Player {
             name: name.clone(),
             key: Some(digest),
-            bot: false,
+            bot,
+            description,
             created_ms,
         };
         let arrival = Write::Arrival {
@@ -216,6 +242,7 @@ impl Players {
             Profile {
                 name: row.name.clone(),
                 bot: row.bot,
+                description: row.description.clone(),
                 rating: rating::rounded(row.rating),
                 rd: rating::rounded(row.rd),
                 provisional: rating::provisional(row.rd),
@@ -244,6 +271,39 @@ impl Players {
             })
             .collect();
         Ok(profile)
+    }
+
+    /// `GET /api/bots`: every bot (the server's, and the bot accounts), the highest rated
+    /// first, each online as `online` says.
+    #[must_use]
+    pub fn bots(&self, online: impl Fn(&str) -> bool) -> crate::wire::BotList {
+        let rows = self.rows();
+        let mut bots: Vec<crate::wire::BotEntry> = rows
+            .by_name
+            .values()
+            .filter(|row| row.bot)
+            .map(|row| {
+                let server = row.key.is_none();
+                crate::wire::BotEntry {
+                    name: row.name.clone(),
+                    rating: rating::rounded(row.rating),
+                    rd: rating::rounded(row.rd),
+                    games: row.games,
+                    online: server || online(&row.name),
+                    server,
+                    description: if server {
+                        row.name
+                            .strip_prefix(crate::wire::BOT_PREFIX)
+                            .map(|agent| format!("the server's {agent}"))
+                    } else {
+                        row.description.clone()
+                    },
+                }
+            })
+            .collect();
+        bots.sort_by(|a, b| b.rating.cmp(&a.rating).then_with(|| a.name.cmp(&b.name)));
+        bots.truncate(MAX_BOTS_LISTED);
+        crate::wire::BotList { bots }
     }
 
     /// `f` of the row of the player named `name` (in any case), if there is one.

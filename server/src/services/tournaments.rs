@@ -349,7 +349,7 @@ impl Tournaments {
             .unwrap_or((1500.0, 350.0, false));
         if bot {
             return Err(TournamentError::NotEligible(
-                "the server's bots do not play tournaments".into(),
+                "bots do not play tournaments: they are for people".into(),
             )
             .into());
         }

@@ -220,8 +220,11 @@ pub struct PlayerRow {
     pub name: String,
     /// The SHA-256 of its key; `None` for a server bot.
     pub key: Option<String>,
-    /// Whether it is a server bot.
+    /// Whether it is a bot: a server bot (no key), or a bot account (registered as one: the
+    /// flag is permanent).
     pub bot: bool,
+    /// A bot account's description, as its owner wrote it.
+    pub description: Option<String>,
     /// Its rating.
     pub rating: f64,
     /// Its rating deviation.
@@ -250,6 +253,7 @@ impl PlayerRow {
             name,
             key,
             bot,
+            description: None,
             rating: crate::rating::INITIAL_RATING,
             rd: crate::rating::INITIAL_RD,
             volatility: crate::rating::INITIAL_VOLATILITY,
@@ -304,8 +308,10 @@ pub enum Write {
         name: String,
         /// The SHA-256 of its key.
         key: Option<String>,
-        /// Whether it is a server bot.
+        /// Whether it is a bot (a server bot, or a bot account).
         bot: bool,
+        /// A bot account's description.
+        description: Option<String>,
         /// When, in milliseconds since the Unix epoch.
         created_ms: u64,
     },

@@ -446,7 +446,7 @@ pub(super) fn quarantine(conn: &mut impl Sql, game: &str, reason: &str) -> Resul
 
 /// The columns [`player_row`] reads, in its order.
 pub(super) const PLAYER_COLUMNS: &str = "name, key, bot, rating, rd, volatility, games, won, lost,
-    drawn, strikes, strike_ms, bans, banned_until_ms";
+    drawn, strikes, strike_ms, bans, banned_until_ms, description";
 
 /// A player from a row of [`PLAYER_COLUMNS`].
 pub(super) fn player_row(row: &Row) -> Result<PlayerRow, StoreError> {
@@ -467,6 +467,7 @@ pub(super) fn player_row(row: &Row) -> Result<PlayerRow, StoreError> {
             bans: row.int(12)? as u64,
             banned_until_ms: row.opt_int(13)?.map(|ms| ms as u64),
         },
+        description: row.opt_text(14)?,
     })
 }
 

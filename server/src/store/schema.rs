@@ -18,6 +18,7 @@ pub(super) const STEPS: &[Step] = &[
     chat,
     commitments,
     tournaments,
+    bot_accounts,
 ];
 
 /// The schema version this binary writes.
@@ -68,6 +69,15 @@ fn chat(conn: &Connection) -> rusqlite::Result<()> {
 fn commitments(conn: &Connection) -> rusqlite::Result<()> {
     conn.execute_batch(COMMITMENT_SALTS)
 }
+
+/// Version 7: a bot account's description (a bot account is a player whose `bot` flag is set
+/// and that has a key).
+fn bot_accounts(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch(BOT_ACCOUNTS)
+}
+
+/// The column version 7 adds, the same on both databases.
+const BOT_ACCOUNTS: &str = "ALTER TABLE players ADD COLUMN description TEXT;";
 
 /// Version 6: tournaments (each a row of JSON) and the tournament of each tournament game.
 fn tournaments(conn: &Connection) -> rusqlite::Result<()> {
@@ -316,6 +326,7 @@ const PG_STEPS: &[&[&str]] = &[
     &[super::chat::CHAT_SCHEMA, super::live::PG_LIVE_GAMES],
     &[COMMITMENT_SALTS],
     &[super::tournaments::TOURNAMENTS_SCHEMA],
+    &[BOT_ACCOUNTS],
 ];
 
 /// Version 3 on PostgreSQL (SQLite's 2, [`fair_play`]) folds the names already there in SQL.

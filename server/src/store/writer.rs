@@ -376,6 +376,7 @@ fn apply(
             name,
             key,
             bot,
+            description,
             created_ms,
         } => {
             let skeleton = crate::wire::skeleton(name);
@@ -389,8 +390,8 @@ fn apply(
                 return Err(StoreError::LookAlike);
             }
             conn.execute(
-                "INSERT INTO players (name, folded, key, bot, created_ms, skeleton)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                "INSERT INTO players (name, folded, key, bot, created_ms, skeleton, description)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
                 &[
                     name.into(),
                     name.to_ascii_lowercase().into(),
@@ -398,6 +399,7 @@ fn apply(
                     (*bot).into(),
                     (*created_ms).into(),
                     skeleton.into(),
+                    description.clone().into(),
                 ],
             )?;
             if fence.is_some() {

@@ -31,10 +31,10 @@ pub use live::{
 pub use messages::{ClientMessage, ServerMessage};
 pub use players::Lobby as LobbyWords;
 pub use players::{
-    BOT_PREFIX, Bots, Change, Changes, GAMES_LISTED, GameList, HISTORY_SHOWN, LEADERBOARD_SIZE,
-    Leaderboard, Listed, LobbyMessage, MAX_GAMES_LISTED, Names, PlayerClientMessage, PoolReply,
-    PoolRequest, Profile, Ranked, Rated, RegisterReply, RegisterRequest, SeekReply, SeekRequest,
-    SeekWords, skeleton, valid_name,
+    BOT_PREFIX, BotEntry, BotList, Bots, Change, Changes, GAMES_LISTED, GameList, HISTORY_SHOWN,
+    LEADERBOARD_SIZE, Leaderboard, Listed, LobbyMessage, MAX_DESCRIPTION, MAX_GAMES_LISTED, Names,
+    PlayerClientMessage, PoolReply, PoolRequest, Profile, Ranked, Rated, RegisterReply,
+    RegisterRequest, SeekReply, SeekRequest, SeekWords, skeleton, valid_name,
 };
 pub use refusal::{Code, Refusal};
 pub use replay::{ChallengeWords, LuckBySide, LuckWords, ReplayReply};

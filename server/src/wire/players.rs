@@ -12,6 +12,43 @@ use crate::clock::ClockSettings;
 pub struct RegisterRequest {
     /// The name asked for.
     pub name: String,
+    /// A bot account (default false): marked as a bot everywhere, for good.
+    #[serde(default)]
+    pub bot: Option<bool>,
+    /// A bot account's description (at most [`MAX_DESCRIPTION`] characters): what it is, who
+    /// runs it.
+    #[serde(default)]
+    pub description: Option<String>,
+}
+
+/// The longest description of a bot account, in characters.
+pub const MAX_DESCRIPTION: usize = 200;
+
+/// One bot of `GET /api/bots`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BotEntry {
+    /// Its name.
+    pub name: String,
+    /// Its rating, rounded.
+    pub rating: i64,
+    /// Its rating deviation, rounded.
+    pub rd: i64,
+    /// Finished games.
+    pub games: u64,
+    /// Whether it is online: a server bot always, a bot account while its player socket is
+    /// open.
+    pub online: bool,
+    /// Whether it is one of the server's own bots (a reference: the levels).
+    pub server: bool,
+    /// Its owner's description (a server bot's says which agent it is).
+    pub description: Option<String>,
+}
+
+/// `GET /api/bots`: every bot, the highest rated first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BotList {
+    /// The bots.
+    pub bots: Vec<BotEntry>,
 }
 
 /// The reply to `POST /api/players`: the name and its secret key (the only time it is sent).
@@ -28,8 +65,11 @@ pub struct RegisterReply {
 pub struct Profile {
     /// The name.
     pub name: String,
-    /// Whether it is one of the server's bots.
+    /// Whether it is a bot: one of the server's, or a bot account.
     pub bot: bool,
+    /// A bot account's description (an addition; absent for a person).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
     /// The rating, rounded.
     pub rating: i64,
     /// The rating deviation, rounded.

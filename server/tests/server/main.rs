@@ -1,6 +1,7 @@
 //! The server's tests: the real stack (HTTP, sockets, SQLite) on loopback.
 
 mod bad_input;
+mod bots;
 mod budgets;
 mod chat;
 mod clocks;

@@ -32,18 +32,26 @@ impl Games {
         if !plausible_id(id) {
             return Ok(());
         }
+        // A game in memory says whether it is sealed: any other costs no read here.
+        let held = match self.held(id) {
+            Some(live) => {
+                let state = live.state.lock().await;
+                let spec = state.room.spec();
+                if !spec.sealed {
+                    return Ok(());
+                }
+                Some((spec.tokens.clone(), spec.names.clone()))
+            }
+            None => None,
+        };
         let Some(of) = self.store.tournament_of(id).await? else {
             return Ok(());
         };
         if of.finished || (watch && of.watching) {
             return Ok(());
         }
-        let (tokens, names) = match self.held(id) {
-            Some(live) => {
-                let state = live.state.lock().await;
-                let spec = state.room.spec();
-                (spec.tokens.clone(), spec.names.clone())
-            }
+        let (tokens, names) = match held {
+            Some(seats) => seats,
             None => match self.store.finished_chat(id).await? {
                 Some(seats) => (seats.tokens, seats.names),
                 None => return Err(GameError::Sealed),
