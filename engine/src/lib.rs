@@ -12,7 +12,7 @@
 //!   followed from the host's lines.
 //! - [`host`]: a host: engines as child processes (or in this process), a game between two
 //!   of them with time limits and forfeits, and what each was sent.
-//! - [`bench`]: salpakan-bench v1, a frozen evaluation of any engine against pinned
+//! - [`mod@bench`]: salpakan-bench v1, a frozen evaluation of any engine against pinned
 //!   opponents and deals.
 //!
 //! ```
