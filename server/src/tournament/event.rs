@@ -6,22 +6,13 @@
 
 use salpakan::Side;
 use serde::{Deserialize, Serialize};
-use thiserror::Error;
 
+pub use super::bounds::{MAX_DIRECTORS, MAX_ENTRANTS, MAX_LOG, TournamentError};
 use super::rows::row_of;
 pub use super::rows::{Board, EntrantRow, LogLine, ResultWords, RoundRow, Status};
 use super::settings::title_rank;
 pub use super::settings::{Eligibility, Kind, Settings};
 use super::{Entrant, round_robin};
-
-/// The most lines a tournament's log keeps (the oldest go first, the first line stays).
-pub const MAX_LOG: usize = 2_000;
-
-/// The most entrants a tournament may take.
-pub const MAX_ENTRANTS: u32 = 256;
-
-/// The most directors a tournament may name.
-pub const MAX_DIRECTORS: usize = 8;
 
 /// A tournament.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -50,26 +41,6 @@ pub struct Tournament {
     pub log: Vec<LogLine>,
 }
 
-/// A change refused; nothing changed.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum TournamentError {
-    /// A setting out of range.
-    #[error("{0}")]
-    Invalid(String),
-    /// Not one of its directors.
-    #[error("only a director of this tournament may do that")]
-    NotDirector,
-    /// Not now: the tournament's state does not allow it.
-    #[error("{0}")]
-    WrongState(String),
-    /// The player may not register.
-    #[error("{0}")]
-    NotEligible(String),
-    /// No such round or board.
-    #[error("no such round or board")]
-    NoBoard,
-}
-
 /// A board the service is to make a game for: round `round`, board `board`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToMake {
@@ -77,12 +48,6 @@ pub struct ToMake {
     pub round: usize,
     /// The board's index.
     pub board: usize,
-}
-impl TournamentError {
-    /// A setting out of range, saying which.
-    pub(super) fn invalid(text: impl Into<String>) -> TournamentError {
-        TournamentError::Invalid(text.into())
-    }
 }
 
 impl Tournament {

@@ -13,6 +13,7 @@
 //!   odd count, colours kept within one).
 //! - [`round_robin`]: every pairing of a round robin (the circle method, colours balanced).
 //! - [`series`]: a race to N points between two players, colours alternating.
+//! - [`bounds`]: what a tournament may hold, and why a change is refused.
 //! - [`settings`]: a tournament's settings and who may register; [`rows`]: what it keeps of
 //!   its entrants, rounds, boards and log.
 //! - [`event`]: one tournament as a value, and every change a player or a director makes to
@@ -21,6 +22,7 @@
 //!   opponent at once.
 
 pub mod arena;
+pub mod bounds;
 pub mod event;
 pub mod progress;
 pub mod round_robin;

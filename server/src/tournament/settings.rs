@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::event::{MAX_ENTRANTS, TournamentError};
+use super::bounds::{MAX_ENTRANTS, TournamentError};
 use crate::clock::ClockSettings;
 
 /// The longest arena, in minutes: four hours (each pairing of an arena is a round the

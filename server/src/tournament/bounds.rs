@@ -1,0 +1,40 @@
+//! What a tournament may hold and why a change is refused: the bounds every tournament
+//! keeps to, and its one error type, below the settings and the tournament that use them.
+
+use thiserror::Error;
+
+/// The most lines a tournament's log keeps (the oldest go first, the first line stays).
+pub const MAX_LOG: usize = 2_000;
+
+/// The most entrants a tournament may take.
+pub const MAX_ENTRANTS: u32 = 256;
+
+/// The most directors a tournament may name.
+pub const MAX_DIRECTORS: usize = 8;
+
+/// A change refused; nothing changed.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum TournamentError {
+    /// A setting out of range.
+    #[error("{0}")]
+    Invalid(String),
+    /// Not one of its directors.
+    #[error("only a director of this tournament may do that")]
+    NotDirector,
+    /// Not now: the tournament's state does not allow it.
+    #[error("{0}")]
+    WrongState(String),
+    /// The player may not register.
+    #[error("{0}")]
+    NotEligible(String),
+    /// No such round or board.
+    #[error("no such round or board")]
+    NoBoard,
+}
+
+impl TournamentError {
+    /// A setting out of range, saying which.
+    pub(super) fn invalid(text: impl Into<String>) -> TournamentError {
+        TournamentError::Invalid(text.into())
+    }
+}
