@@ -69,17 +69,26 @@ async fn summary(
     Ok(json(StatusCode::OK, &services.games.summary(&id).await?))
 }
 
+/// The `?token=` of a request for game `id`'s record, replay or chat, once the game's seal
+/// (a running tournament's game) lets it through: to its players only, by token or key.
+async fn unsealed<'q>(
+    services: &Services,
+    id: &str,
+    player: Option<&str>,
+    query: &'q HashMap<String, String>,
+) -> Result<Option<&'q str>, ApiError> {
+    let token = query.get("token").map(String::as_str);
+    services.games.unsealed(id, (token, player), false).await?;
+    Ok(token)
+}
+
 async fn record(
     State(services): State<Arc<Services>>,
     MaybePlayer(player): MaybePlayer,
     Path(id): Path<String>,
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Response, ApiError> {
-    let token = query.get("token").map(String::as_str);
-    services
-        .games
-        .unsealed(&id, (token, player.as_deref()), false)
-        .await?;
+    unsealed(&services, &id, player.as_deref(), &query).await?;
     let text = services.games.record(&id).await?;
     Ok(rendered(StatusCode::OK, "text/plain; charset=utf-8", text))
 }
@@ -90,11 +99,7 @@ async fn replay(
     Path(id): Path<String>,
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Response, ApiError> {
-    let token = query.get("token").map(String::as_str);
-    services
-        .games
-        .unsealed(&id, (token, player.as_deref()), false)
-        .await?;
+    unsealed(&services, &id, player.as_deref(), &query).await?;
     let reply = services.replays.replay(&id).await?;
     Ok(rendered(StatusCode::OK, JSON, &*reply))
 }
@@ -105,11 +110,7 @@ async fn chat(
     Path(id): Path<String>,
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Response, ApiError> {
-    let token = query.get("token").map(String::as_str);
-    services
-        .games
-        .unsealed(&id, (token, player.as_deref()), false)
-        .await?;
+    let token = unsealed(&services, &id, player.as_deref(), &query).await?;
     let record = services
         .games
         .chat_record(&id, player.as_deref(), token)
