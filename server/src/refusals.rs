@@ -5,6 +5,7 @@
 
 use axum::http::StatusCode;
 
+use crate::services::challenges::ChallengeError;
 use crate::services::games::GameError;
 use crate::services::lobby::LobbyError;
 use crate::services::players::PlayerError;
@@ -64,7 +65,9 @@ pub fn status(code: Code) -> StatusCode {
         | Code::ChatTooLong
         | Code::ChatBlocked => StatusCode::BAD_REQUEST,
         Code::Unauthorized | Code::BadKey => StatusCode::UNAUTHORIZED,
-        Code::NotDirector | Code::NotEligible | Code::Sealed => StatusCode::FORBIDDEN,
+        Code::NotDirector | Code::NotEligible | Code::Sealed | Code::HumansOnly => {
+            StatusCode::FORBIDDEN
+        }
         Code::NotFound => StatusCode::NOT_FOUND,
         Code::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
         Code::SeatTaken
@@ -72,12 +75,14 @@ pub fn status(code: Code) -> StatusCode {
         | Code::NameTaken
         | Code::NoSocket
         | Code::OwnSeek
-        | Code::OwnGame => StatusCode::CONFLICT,
+        | Code::OwnGame
+        | Code::Offline => StatusCode::CONFLICT,
         Code::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         Code::RateLimited
         | Code::TooManyGames
         | Code::TooManyConnections
         | Code::TooManySeeks
+        | Code::TooManyChallenges
         | Code::TooManyPlayers
         | Code::PlayBanned
         | Code::ChatRateLimited
@@ -198,7 +203,28 @@ impl Refused for LobbyError {
             LobbyError::NoSeek => Code::NotFound,
             LobbyError::TooManySockets(_) => Code::TooManyConnections,
             LobbyError::Banned(_) => Code::PlayBanned,
+            LobbyError::HumansOnly(_) => Code::HumansOnly,
             LobbyError::Quota(_) | LobbyError::Game(_) => Code::Internal,
+        }
+    }
+}
+
+impl Refused for ChallengeError {
+    fn passed_on(&self) -> Option<&dyn Refused> {
+        match self {
+            ChallengeError::Lobby(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    fn own_code(&self) -> Code {
+        match self {
+            ChallengeError::NotFound(_) => Code::NotFound,
+            ChallengeError::Own => Code::OwnGame,
+            ChallengeError::ServerBot => Code::BadMessage,
+            ChallengeError::Offline(_) => Code::Offline,
+            ChallengeError::TooMany(_) => Code::TooManyChallenges,
+            ChallengeError::Lobby(_) => Code::Internal,
         }
     }
 }
@@ -270,6 +296,9 @@ mod tests {
             (Code::NoSocket, 409),
             (Code::OwnSeek, 409),
             (Code::OwnGame, 409),
+            (Code::Offline, 409),
+            (Code::HumansOnly, 403),
+            (Code::TooManyChallenges, 429),
             (Code::TooLarge, 413),
             (Code::TooManyGames, 429),
             (Code::TooManyConnections, 429),

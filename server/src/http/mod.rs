@@ -4,6 +4,7 @@
 //! and the client's address as parameters ([`extract`]), and every refusal is the
 //! contract's `{"error", "message"}` with its status ([`reply`], [`crate::refusals`]).
 
+pub mod challenges;
 pub mod extract;
 #[cfg(feature = "nodes")]
 pub mod forward;
@@ -42,6 +43,7 @@ pub fn routes() -> Vec<Route> {
         games::routes(),
         players::routes(),
         lobby::routes(),
+        challenges::routes(),
         live::routes(),
         tournaments::routes(),
     ]
@@ -144,6 +146,10 @@ mod tests {
             "/api/seeks/{sid}/accept",
             "/api/pool",
             "/api/bots",
+            "/api/challenges",
+            "/api/challenges/{cid}",
+            "/api/challenges/{cid}/accept",
+            "/api/challenges/{cid}/decline",
             "/api/tournaments",
             "/api/tournaments/{tid}",
             "/api/tournaments/{tid}/register",
@@ -155,7 +161,7 @@ mod tests {
             "/api/tournaments/{tid}/decide",
         ];
         let routes = super::routes();
-        assert_eq!(routes.len(), 33);
+        assert_eq!(routes.len(), 37);
         for route in &routes {
             let expected = if route.path.starts_with("/api/games/{id}") {
                 Owner::Game

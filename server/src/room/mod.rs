@@ -763,6 +763,19 @@ impl Room {
         }
     }
 
+    /// Marks whether `side`'s named player is a bot account (its seat is shown as a bot's,
+    /// and its moves keep the bots' think-time floor).
+    pub fn mark_bot_account(&mut self, side: Side, bot: bool) {
+        self.spec.bot_accounts[side.index()] = bot;
+    }
+
+    /// When the side to move began its turn (the last ply, or the start, sent), with the
+    /// pauses taken out: a bot account's move is applied no sooner than the floor after it.
+    #[must_use]
+    pub fn turn_since(&self) -> Instant {
+        self.turn_since
+    }
+
     /// The game is played unrated from now on (a bound of rated games was reached when its
     /// second seat was taken).
     pub fn unrate(&mut self) {

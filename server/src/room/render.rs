@@ -258,10 +258,13 @@ impl Room {
         })
     }
 
-    /// Whether each seat's player is a bot.
+    /// Whether each seat's player is a bot: the server's own, or a bot account.
     #[must_use]
     pub fn bots(&self) -> Bots {
-        let [white, black] = self.spec.players.map(|p| matches!(p, Player::Bot(_)));
+        let [white, black] = Side::ALL.map(|side| {
+            matches!(self.spec.players[side.index()], Player::Bot(_))
+                || self.spec.bot_accounts[side.index()]
+        });
         Bots { white, black }
     }
 

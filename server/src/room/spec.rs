@@ -110,6 +110,11 @@ pub struct Spec {
     /// When both seats were taken (a bot's at once), in milliseconds since the Unix epoch;
     /// `None` while a seat is open. The setup time runs from then.
     pub seated_ms: Option<u64>,
+    /// Whether each seat's named player is a bot account (not stored: the games service
+    /// reads it from the players whenever it makes, seats or restores a game, since an
+    /// account's bot flag never changes). A bot account's seat is marked a bot in every
+    /// summary and state, and its moves keep the bots' think-time floor.
+    pub bot_accounts: [bool; 2],
 }
 
 impl Spec {
@@ -136,6 +141,7 @@ impl Spec {
             listed: true,
             sealed: false,
             seated_ms: None,
+            bot_accounts: [false; 2],
         }
     }
 }

@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use salpakan::Bot;
@@ -55,6 +55,9 @@ pub enum LobbyError {
     /// The player aborted or resigned early too often: banned for this many more minutes.
     #[error("you aborted or resigned early too often: the lobby pairs you again in {0} minutes")]
     Banned(u64),
+    /// A bot account joining a pool, or accepting a seek, of people only.
+    #[error("{0} is for people only: a bot joins only pools and seeks that allow bots")]
+    HumansOnly(&'static str),
     /// Past one of the address's limits.
     #[error(transparent)]
     Quota(#[from] QuotaError),
@@ -73,6 +76,8 @@ struct Seek {
     owner: String,
     ip: IpAddr,
     settings: Settings,
+    /// Whether a bot account may accept it.
+    bots: bool,
     /// A player is accepting it: its game is being made (a second accepter finds no seek;
     /// if the game is refused, the seek stays open).
     taking: bool,
@@ -124,7 +129,13 @@ pub struct Lobby {
     /// Wakes the task that seats server bots (a wait began).
     waits: Notify,
     next_socket: AtomicU64,
+    /// Told of a player whose last player socket closed, and (with `None`) of the lobby's
+    /// move to another node: the challenges service, above this one, ends their challenges.
+    offline: OnceLock<Offline>,
 }
+
+/// What the lobby tells of a player gone offline (`None`: everyone, the lobby moved).
+pub type Offline = Box<dyn Fn(Option<&str>) + Send + Sync>;
 
 /// What the lobby is made of: the services below it it uses.
 pub struct Parts {
@@ -169,6 +180,7 @@ impl Lobby {
             changed: Notify::new(),
             waits: Notify::new(),
             next_socket: AtomicU64::new(1),
+            offline: OnceLock::new(),
         });
         tokio::spawn(Arc::clone(&lobby).run_frames());
         tokio::spawn(Arc::clone(&lobby).run_pool_bots());
@@ -307,7 +319,7 @@ impl Lobby {
     #[must_use]
     pub fn lobby(&self, after: Option<&str>) -> LobbyWords {
         let limits = &self.config.limits;
-        let shown: Vec<(String, String, Settings)> = {
+        let shown: Vec<(String, String, Settings, bool)> = {
             let state = lock(&self.state);
             let skip = match after {
                 None => 0,
@@ -328,16 +340,16 @@ impl Lobby {
                     *shown <= limits.lobby_shown_per_ip
                 })
                 .take(limits.lobby_shown)
-                .map(|s| (s.sid.clone(), s.owner.clone(), s.settings))
+                .map(|s| (s.sid.clone(), s.owner.clone(), s.settings, s.bots))
                 .collect()
         };
         let seeks = shown
             .into_iter()
-            .map(|(seek, name, settings)| {
+            .map(|(seek, name, settings, bots)| {
                 let held = self.ratings.of(&name);
                 SeekWords {
                     seek,
-                    bot: self.players.with_row(&name, |row| row.bot).unwrap_or(false),
+                    bot: self.is_bot(&name),
                     name,
                     rating: rating::rounded(held.rating),
                     provisional: held.provisional(),
@@ -345,6 +357,7 @@ impl Lobby {
                     rules: RulesWords::from(settings.rules),
                     rated: settings.rated,
                     setup_ms: settings.setup_ms,
+                    bots,
                 }
             })
             .collect();
@@ -435,7 +448,14 @@ impl Lobby {
         lock(&self.state).sockets.contains_key(&fold(player))
     }
 
-    /// `player`'s player socket `id` closed: with its last, its seeks and its pool entry go.
+    /// Tells `offline` of every player whose last player socket closes from now on (and of
+    /// the lobby's move to another node). Set once; a second is ignored.
+    pub fn on_offline(&self, offline: Offline) {
+        let _ = self.offline.set(offline);
+    }
+
+    /// `player`'s player socket `id` closed: with its last, its seeks, its pool entry and
+    /// its challenges go.
     pub fn close_player_socket(&self, player: &str, id: u64) {
         let folded = fold(player);
         let withdrawn: Vec<IpAddr> = {
@@ -458,12 +478,26 @@ impl Lobby {
         for ip in withdrawn {
             self.quotas.release_seek(ip);
         }
+        if let Some(offline) = self.offline.get() {
+            offline(Some(player));
+        }
         self.lobby_changed();
+    }
+
+    /// Whether `player` is a bot account (or one of the server's bots).
+    #[must_use]
+    pub fn is_bot(&self, player: &str) -> bool {
+        self.players
+            .with_row(player, |row| row.bot)
+            .unwrap_or(false)
     }
 
     /// Refuses a banned player (it aborted or resigned early too often): the lobby pairs it
     /// with nobody until its ban ends.
-    fn not_banned(&self, player: &str) -> Result<(), LobbyError> {
+    ///
+    /// # Errors
+    /// [`LobbyError::Banned`] while its ban lasts.
+    pub fn not_banned(&self, player: &str) -> Result<(), LobbyError> {
         match self.players.ban_left(player, crate::clock::unix_ms()) {
             Some(left_ms) => Err(LobbyError::Banned(left_ms.div_ceil(60_000))),
             None => Ok(()),
@@ -499,6 +533,7 @@ impl Lobby {
         )?;
         let sid = secret::random_hex(&*self.entropy, ID_BYTES);
         let folded = fold(player);
+        let bots = request.bots.unwrap_or(false) || self.is_bot(player);
         {
             let mut state = lock(&self.state);
             if !state.sockets.contains_key(&folded) {
@@ -520,6 +555,7 @@ impl Lobby {
                 owner: player.to_owned(),
                 ip,
                 settings,
+                bots,
                 taking: false,
             });
         }
@@ -560,6 +596,7 @@ impl Lobby {
         ip: IpAddr,
     ) -> Result<JoinReply, LobbyError> {
         self.not_banned(player)?;
+        let bot = self.is_bot(player);
         let pairing = {
             let mut state = lock(&self.state);
             let seek = state
@@ -569,6 +606,9 @@ impl Lobby {
                 .ok_or(LobbyError::NoSeek)?;
             if fold(&seek.owner) == fold(player) {
                 return Err(LobbyError::OwnSeek);
+            }
+            if bot && !seek.bots {
+                return Err(LobbyError::HumansOnly("this seek"));
             }
             seek.taking = true;
             Pairing {
@@ -596,6 +636,27 @@ impl Lobby {
             self.lobby_changed();
         }
         paired
+    }
+
+    /// Makes the game of `waiting` (who asked, and its address) and `arriving` (who agreed,
+    /// and its address) with `settings`, sides at random, as an accepted challenge does:
+    /// the waiting player is told its seat on its player sockets; the arriving player's is
+    /// returned.
+    ///
+    /// # Errors
+    /// The game's creation's.
+    pub async fn pair_players(
+        self: &Arc<Lobby>,
+        waiting: (String, IpAddr),
+        arriving: (String, IpAddr),
+        settings: Settings,
+    ) -> Result<JoinReply, LobbyError> {
+        self.pair(Pairing {
+            waiting,
+            arriving,
+            settings,
+        })
+        .await
     }
 
     /// Makes the game of `pairing` (sides at random), created by the arriving player's
@@ -653,7 +714,14 @@ impl Lobby {
         let settings =
             self.games
                 .settings(None, request.clock, None, (request.rated, request.listed))?;
-        let pool = pool_name(settings.clock, settings.rated);
+        let bots = request.bots.unwrap_or(false);
+        if !bots && self.is_bot(player) {
+            return Err(LobbyError::HumansOnly("this pool"));
+        }
+        let mut pool = pool_name(settings.clock, settings.rated);
+        if bots {
+            pool.push_str(" bots");
+        }
         let rating = self.ratings.of(player).rating;
         let folded = fold(player);
         let now = Instant::now();
@@ -839,6 +907,9 @@ impl Lobby {
             state.pool.clear();
             std::mem::take(&mut state.sockets)
         };
+        if let Some(offline) = self.offline.get() {
+            offline(None);
+        }
         for (_, sender) in sockets.into_values().flatten() {
             let _ = sender.try_send(Out::close(
                 crate::wire::CloseCode::Restart,

@@ -12,11 +12,13 @@
 //! - [`ratings`]: the leaderboard and the ratings pairing reads;
 //! - [`games`]: the rooms, their seats, clocks, timers and bots;
 //! - [`lobby`]: seeks, pools, the players' and the lobby's sockets;
+//! - [`challenges`]: a named player challenged, accepting or declining;
 //! - [`live`]: the games in play anyone may watch, best first, and the featured game;
 //! - [`replays`]: finished games replayed, a few at a time;
 //! - [`tournaments`]: tournaments made, joined, directed, paired and their games made;
 //! - `nodes` (feature `nodes`): one node of several, its lease and its sweeper.
 
+pub mod challenges;
 pub mod games;
 pub mod live;
 pub mod lobby;
@@ -60,6 +62,8 @@ pub struct Services {
     pub games: Arc<games::Games>,
     /// The lobby.
     pub lobby: Arc<lobby::Lobby>,
+    /// The challenges of named players.
+    pub challenges: Arc<challenges::Challenges>,
     /// The games in play anyone may watch.
     pub live: Arc<live::LiveList>,
     /// Finished games' replays.
@@ -128,6 +132,12 @@ impl Services {
             quotas: Arc::clone(&quotas),
             stopping: stopping.clone(),
         });
+        let challenges = challenges::Challenges::start(
+            (Arc::clone(&entropy), stopping.clone()),
+            Arc::clone(&games),
+            (Arc::clone(&players), Arc::clone(&ratings)),
+            Arc::clone(&lobby),
+        );
         let replays = Arc::new(replays::Replays::new(Arc::clone(&games)));
         let tournaments = tournaments::Tournaments::start(tournaments::Parts {
             config: Arc::clone(&config),
@@ -167,6 +177,7 @@ impl Services {
             ratings,
             games,
             lobby,
+            challenges,
             live,
             replays,
             tournaments,

@@ -425,16 +425,20 @@ fn listed(row: ListedRow) -> Option<Listed> {
         status: StatusWords,
         rated: bool,
         ply: u64,
+        /// Absent in the summaries of games that ended before it was kept.
+        #[serde(default)]
+        bots: Option<Bots>,
     }
     let kept: Kept = serde_json::from_str(&row.summary).ok()?;
     Some(Listed {
         game: row.game,
         names: kept.names,
-        // Who plays each seat, as every summary says it (`"bot"` or `"human"`).
-        bots: Bots {
+        // Each seat's bot flag (a bot account's too), or, in a summary from before it was
+        // kept, who plays each seat (`"bot"` or `"human"`).
+        bots: kept.bots.unwrap_or(Bots {
             white: kept.players.white == "bot",
             black: kept.players.black == "bot",
-        },
+        }),
         status: kept.status,
         rated: kept.rated,
         ratings: None,

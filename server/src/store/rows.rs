@@ -68,6 +68,8 @@ fn read_game(row: &Row) -> Result<Saved, StoreError> {
         rated: row.int(20)? != 0,
         listed: row.int(21)? != 0,
         sealed: row.int(26)? != 0,
+        // Not stored: the games service reads it from the players.
+        bot_accounts: [false; 2],
     };
     let ip = |i: usize| -> Result<Option<std::net::IpAddr>, StoreError> {
         Ok(row.opt_text(i)?.and_then(|ip| ip.parse().ok()))

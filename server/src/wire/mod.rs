@@ -10,6 +10,7 @@
 //! back ([`SideWord`], [`OutcomeWord`], [`RankCode`], [`MoveText`], [`StatusWords`]).
 
 mod bodies;
+mod challenges;
 mod chat;
 mod close;
 mod live;
@@ -22,6 +23,10 @@ mod tournaments;
 pub use bodies::{
     Commitments, CreateReply, CreateRequest, ErrorBody, Health, JoinReply, JoinRequest,
     MAX_SETUP_MS, Players, RulesRequest, SETUP_MS, Summary, setup_ms,
+};
+pub use challenges::{
+    ChallengeList, ChallengeOffer, ChallengeReply, ChallengeRequest, DeclineReason, DeclineRequest,
+    Gone,
 };
 pub use chat::{ChatLine, ChatMode, ChatModes, ChatRecord, ChatSettings};
 pub use close::CloseCode;

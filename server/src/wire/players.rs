@@ -216,6 +216,9 @@ pub struct SeekRequest {
     pub setup_ms: Option<i64>,
     /// Whether the game is listed, as in `POST /api/games` (default true).
     pub listed: Option<bool>,
+    /// Whether a bot account may accept it (default false: people only; a bot's own seek
+    /// always allows bots) (an addition).
+    pub bots: Option<bool>,
 }
 
 /// The reply to `POST /api/seeks`.
@@ -246,6 +249,10 @@ pub struct SeekWords {
     pub rated: bool,
     /// The setup time (an addition).
     pub setup_ms: u64,
+    /// Whether a bot account may accept it (an addition): a bot's seek always, a
+    /// person's when it asked for `"bots": true`.
+    #[serde(default)]
+    pub bots: bool,
 }
 
 /// `GET /api/lobby`, and the lobby socket's `lobby` frame's content.
@@ -268,6 +275,11 @@ pub struct PoolRequest {
     /// Whether the game is listed (default true; a pairing is unlisted if either player
     /// asked for that).
     pub listed: Option<bool>,
+    /// Whether the pool allows bots (default false: a pool of people only, which a bot
+    /// account may not join). A pool that allows bots is the bots' arena: its name ends
+    /// `" bots"`, and the server's levels take a seat opposite whoever waits there too long
+    /// (an addition).
+    pub bots: Option<bool>,
 }
 
 /// The reply to `POST /api/pool`: the pool's name.
@@ -328,6 +340,20 @@ pub enum LobbyMessage {
         token: String,
         /// The round's cutoff, in milliseconds since the Unix epoch.
         cutoff_ms: u64,
+    },
+    /// A challenge to the player, or the player's own (an addition): on both players'
+    /// sockets when it is made, and to a socket that opens while it stands.
+    Challenge(super::ChallengeOffer),
+    /// A challenge ended without a game, or with one (`accepted`; the challenger hears
+    /// `paired` too) (an addition).
+    ChallengeGone {
+        /// The challenge.
+        challenge: String,
+        /// Why it ended.
+        reason: super::challenges::Gone,
+        /// What the challenged player said, when it declined.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        decline: Option<super::challenges::DeclineReason>,
     },
     /// The lobby now (the lobby socket's frame).
     Lobby {

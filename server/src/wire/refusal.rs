@@ -91,6 +91,13 @@ pub enum Code {
     /// A record, replay, chat or watch of a game of a tournament not finished, asked by
     /// anyone but its two players (HTTP 403; an addition).
     Sealed,
+    /// A bot account joining a pool, or accepting a seek, of people only (HTTP 403; an
+    /// addition).
+    HumansOnly,
+    /// A challenge to a player with no player socket open (HTTP 409; an addition).
+    Offline,
+    /// Past a player's open challenges, or its challenges a minute (HTTP 429; an addition).
+    TooManyChallenges,
 }
 
 impl Code {
@@ -135,6 +142,9 @@ impl Code {
             Code::NotDirector => "not-director",
             Code::NotEligible => "not-eligible",
             Code::Sealed => "sealed",
+            Code::HumansOnly => "humans-only",
+            Code::Offline => "offline",
+            Code::TooManyChallenges => "too-many-challenges",
         }
     }
 }
@@ -228,6 +238,9 @@ mod tests {
             Code::NotDirector,
             Code::NotEligible,
             Code::Sealed,
+            Code::HumansOnly,
+            Code::Offline,
+            Code::TooManyChallenges,
         ];
         for code in all {
             let json = serde_json::to_string(&code).unwrap();

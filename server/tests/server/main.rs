@@ -3,6 +3,7 @@
 mod bad_input;
 mod bots;
 mod budgets;
+mod challenges;
 mod chat;
 mod clocks;
 mod commitments;

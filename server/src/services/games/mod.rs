@@ -262,6 +262,17 @@ impl Games {
         }
     }
 
+    /// Whether each of `names` is a bot account (a seat's bot flag, never stored with the
+    /// game: an account's flag never changes).
+    pub(super) fn bot_accounts(&self, names: &[Option<String>; 2]) -> [bool; 2] {
+        names.each_ref().map(|name| {
+            name.as_deref().is_some_and(|name| {
+                !name.starts_with(crate::wire::BOT_PREFIX)
+                    && self.players.with_row(name, |row| row.bot).unwrap_or(false)
+            })
+        })
+    }
+
     /// The time now for `room`: a pause of the server noticed meanwhile is taken out of its
     /// clock and its absences first.
     fn now(&self, room: &mut Room) -> Instant {
@@ -276,6 +287,7 @@ impl Games {
 
     fn restore(&self, mut saved: Saved) -> Result<(Room, SavedChat), RestoreError> {
         self.restored.fetch_add(1, Ordering::Relaxed);
+        saved.spec.bot_accounts = self.bot_accounts(&saved.spec.names);
         let chat = std::mem::take(&mut saved.chat);
         let room = Room::restore(
             saved,

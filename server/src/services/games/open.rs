@@ -179,6 +179,7 @@ impl Games {
         let entropy = &*self.entropy;
         let id = seating.id.clone();
         let created_ms = crate::clock::unix_ms();
+        let bot_accounts = self.bot_accounts(&names);
         let mut spec = Spec {
             id: id.clone(),
             rules: settings.rules,
@@ -196,6 +197,7 @@ impl Games {
             listed: settings.listed,
             sealed: settings.sealed,
             seated_ms: None,
+            bot_accounts,
         };
         // Both seats taken at once (a bot's, or a pairing's): the setup time runs from now.
         spec.seated_ms = spec.all_seated().then_some(created_ms);
@@ -409,9 +411,11 @@ impl Games {
             unrated,
         };
         self.store.write(vec![write]).await?;
+        let bot = self.bot_accounts(&names)[side.index()];
         state
             .room
             .take_seat(side, digest, player, wall_ms, Instant::now());
+        state.room.mark_bot_account(side, bot);
         state.ips = ips;
         if unrated.is_some() {
             state.room.unrate();

@@ -15,7 +15,7 @@ use crate::budget::Budget;
 use crate::room::{Answer, Event, Recipient};
 use crate::services::outbox::Out;
 use crate::store::Write;
-use crate::wire::{CloseCode, ServerMessage, SideWord};
+use crate::wire::{ClientMessage, CloseCode, ServerMessage, SideWord};
 
 /// The reason a socket of a game that expired before it started is closed with.
 pub(super) const GONE_REASON: &str = "the game expired before it started";
@@ -100,6 +100,24 @@ impl Games {
         let mut state = live.state.lock().await;
         if state.broken {
             return true;
+        }
+        // A bot account's move keeps the server bots' think-time floor: it is applied no
+        // sooner than the floor after its turn began (the wait is its own thinking time).
+        let mut received = received;
+        if let Recipient::Seat(side) = to
+            && state.room.spec().bot_accounts[side.index()]
+            && matches!(ClientMessage::parse(text), Ok(ClientMessage::Move { .. }))
+        {
+            let due = state.room.turn_since() + self.config.bot_floor;
+            if due > Instant::now() {
+                drop(state);
+                tokio::time::sleep_until(due).await;
+                state = live.state.lock().await;
+                received = received.max(due);
+                if state.broken {
+                    return true;
+                }
+            }
         }
         let reply = |state: &LiveState, out: Out| {
             if let Some(s) = state.subscribers.iter().find(|s| s.id == subscriber) {

@@ -1,0 +1,384 @@
+//! Challenges of a named player: a player (or a bot) asks another, by name, for a game with
+//! settings it chose; the other accepts (the game is made, both seats taken) or declines.
+//! This is how a bot account is asked for a game: its player socket hears the challenge and
+//! its owner's program answers it.
+//!
+//! Like seeks, challenges live in memory only, with the lobby's owner, and only while both
+//! players have a player socket open: a challenge to a player with none is refused
+//! (`offline`), and one goes when either player's last socket closes, when it lapses
+//! unanswered ([`CHALLENGE_TTL`]), or when the lobby moves to another node. Both players hear
+//! `challenge` when it is made and `challenge-gone` when it ends.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex, Weak};
+use std::time::Duration;
+
+use thiserror::Error;
+use tokio::time::Instant;
+
+use super::games::{GameError, Games, lock};
+use super::lobby::{Lobby, LobbyError};
+use super::players::Players;
+use super::ratings::Ratings;
+use super::stopping::Stopping;
+use crate::budget::Rate;
+use crate::rating;
+use crate::secret::{self, Entropy, ID_BYTES};
+use crate::wire::{
+    BOT_PREFIX, ChallengeList, ChallengeOffer, ChallengeReply, ChallengeRequest, DeclineReason,
+    Gone, JoinReply, LobbyMessage, RulesWords,
+};
+
+/// How long a challenge stands unanswered.
+pub const CHALLENGE_TTL: Duration = Duration::from_secs(120);
+/// A player's open challenges to others, at most.
+pub const MAX_OUTGOING: usize = 5;
+/// Open challenges to one player, at most (a bot account asked by many: the oldest are
+/// answered first; more are refused until some end).
+pub const MAX_INCOMING: usize = 50;
+/// Challenges a player may make a minute.
+pub const CHALLENGES_PER_MINUTE: usize = 20;
+
+/// Why a challenge was refused.
+#[derive(Debug, Error)]
+pub enum ChallengeError {
+    /// No such player, or no such challenge open for this player (the same reply).
+    #[error("no such {0}")]
+    NotFound(&'static str),
+    /// A challenge of oneself.
+    #[error("you cannot challenge yourself")]
+    Own,
+    /// A challenge of one of the server's bots: they play through `POST /api/games`.
+    #[error(
+        "the server's bots play through POST /api/games with \"opponent\": \"level-1\" … \"level-8\", not challenges"
+    )]
+    ServerBot,
+    /// The challenged player has no player socket open.
+    #[error("{0} is not online: a player hears challenges only while a player socket is open")]
+    Offline(String),
+    /// Past the challenger's open challenges, or the challenged player's, or a minute's.
+    #[error("{0}")]
+    TooMany(String),
+    /// The lobby's refusal (no socket, a ban, the game's settings or creation).
+    #[error(transparent)]
+    Lobby(#[from] LobbyError),
+}
+
+impl From<GameError> for ChallengeError {
+    fn from(e: GameError) -> ChallengeError {
+        ChallengeError::Lobby(LobbyError::Game(e))
+    }
+}
+
+/// An open challenge.
+struct Challenge {
+    offer: ChallengeOffer,
+    ip: IpAddr,
+    settings: super::games::Settings,
+    /// Being accepted: its game is being made (a second accept, a decline or a withdrawal
+    /// finds no challenge).
+    taking: bool,
+}
+
+#[derive(Default)]
+struct State {
+    /// Oldest first.
+    open: Vec<Challenge>,
+    /// Each challenger's challenges (by its name folded to lower case), kept until full
+    /// again.
+    made: HashMap<String, Rate>,
+}
+
+/// The challenges service.
+pub struct Challenges {
+    entropy: Arc<dyn Entropy>,
+    games: Arc<Games>,
+    players: Arc<Players>,
+    ratings: Arc<Ratings>,
+    lobby: Arc<Lobby>,
+    stopping: Stopping,
+    state: Mutex<State>,
+}
+
+fn same(a: &str, b: &str) -> bool {
+    a.eq_ignore_ascii_case(b)
+}
+
+impl Challenges {
+    /// No challenges yet; the lobby tells this service of every player whose last socket
+    /// closed (and of its own move to another node).
+    #[must_use]
+    pub fn start(
+        (entropy, stopping): (Arc<dyn Entropy>, Stopping),
+        games: Arc<Games>,
+        (players, ratings): (Arc<Players>, Arc<Ratings>),
+        lobby: Arc<Lobby>,
+    ) -> Arc<Challenges> {
+        let challenges = Arc::new(Challenges {
+            entropy,
+            games,
+            players,
+            ratings,
+            lobby: Arc::clone(&lobby),
+            stopping,
+            state: Mutex::new(State::default()),
+        });
+        let weak: Weak<Challenges> = Arc::downgrade(&challenges);
+        lobby.on_offline(Box::new(move |player| {
+            if let Some(challenges) = weak.upgrade() {
+                challenges.offline(player);
+            }
+        }));
+        challenges
+    }
+
+    /// `GET /api/challenges` by `player`: its open challenges, both ways, oldest first.
+    #[must_use]
+    pub fn list(&self, player: &str) -> ChallengeList {
+        let state = lock(&self.state);
+        let of = |mine: fn(&ChallengeOffer) -> &str| {
+            state
+                .open
+                .iter()
+                .filter(|c| same(mine(&c.offer), player))
+                .map(|c| c.offer.clone())
+                .collect()
+        };
+        ChallengeList {
+            incoming: of(|o| &o.to),
+            outgoing: of(|o| &o.from),
+        }
+    }
+
+    /// `POST /api/challenges` by `player` from `ip`: both players hear `challenge`.
+    ///
+    /// # Errors
+    /// [`ChallengeError::NotFound`] for an unknown player, [`ChallengeError::Own`],
+    /// [`ChallengeError::ServerBot`], [`ChallengeError::Offline`], [`ChallengeError::TooMany`],
+    /// or the lobby's refusals (settings out of range, no socket of the challenger's, a ban).
+    pub fn create(
+        self: &Arc<Challenges>,
+        player: &str,
+        request: ChallengeRequest,
+        ip: IpAddr,
+    ) -> Result<ChallengeReply, ChallengeError> {
+        self.lobby.not_banned(player)?;
+        let settings = self.games.settings(
+            request.rules,
+            request.clock,
+            request.setup_ms,
+            (request.rated, request.listed),
+        )?;
+        if request.to.starts_with(BOT_PREFIX) {
+            return Err(ChallengeError::ServerBot);
+        }
+        let (to, to_bot) = self
+            .players
+            .with_row(&request.to, |row| (row.name.clone(), row.bot))
+            .ok_or(ChallengeError::NotFound("player"))?;
+        if same(&to, player) {
+            return Err(ChallengeError::Own);
+        }
+        if !self.lobby.online(player) {
+            return Err(LobbyError::NoSocket.into());
+        }
+        if !self.lobby.online(&to) {
+            return Err(ChallengeError::Offline(to));
+        }
+        let held = self.ratings.of(player);
+        let expires_ms = crate::clock::unix_ms() + CHALLENGE_TTL.as_millis() as u64;
+        let offer = ChallengeOffer {
+            challenge: secret::random_hex(&*self.entropy, ID_BYTES),
+            from: player.to_owned(),
+            from_bot: self.lobby.is_bot(player),
+            from_rating: rating::rounded(held.rating),
+            to: to.clone(),
+            to_bot,
+            clock: settings.clock,
+            rules: RulesWords::from(settings.rules),
+            rated: settings.rated,
+            setup_ms: settings.setup_ms,
+            expires_ms,
+        };
+        {
+            let now = Instant::now();
+            let mut state = lock(&self.state);
+            let outgoing = state
+                .open
+                .iter()
+                .filter(|c| same(&c.offer.from, player))
+                .count();
+            if outgoing >= MAX_OUTGOING {
+                return Err(ChallengeError::TooMany(format!(
+                    "at most {MAX_OUTGOING} open challenges of yours"
+                )));
+            }
+            let incoming = state.open.iter().filter(|c| same(&c.offer.to, &to)).count();
+            if incoming >= MAX_INCOMING {
+                return Err(ChallengeError::TooMany(format!(
+                    "{to} has {MAX_INCOMING} open challenges: try again later"
+                )));
+            }
+            state.made.retain(|_, rate| !rate.is_full(now));
+            let rate = state
+                .made
+                .entry(player.to_ascii_lowercase())
+                .or_insert_with(|| Rate::per(CHALLENGES_PER_MINUTE, Duration::from_secs(60), now));
+            if !rate.take(now) {
+                return Err(ChallengeError::TooMany(format!(
+                    "at most {CHALLENGES_PER_MINUTE} challenges a minute"
+                )));
+            }
+            state.open.push(Challenge {
+                offer: offer.clone(),
+                ip,
+                settings,
+                taking: false,
+            });
+        }
+        let cid = offer.challenge.clone();
+        let message = LobbyMessage::Challenge(offer);
+        self.lobby.tell_player(&to, &message);
+        self.lobby.tell_player(player, &message);
+        let weak = Arc::downgrade(self);
+        let mut stopping = self.stopping.subscribe();
+        let lapse = cid.clone();
+        tokio::spawn(async move {
+            tokio::select! {
+                () = tokio::time::sleep(CHALLENGE_TTL) => {}
+                _ = stopping.changed() => return,
+            }
+            if let Some(challenges) = weak.upgrade() {
+                challenges.end(|c| c.offer.challenge == lapse, Gone::Expired, None);
+            }
+        });
+        Ok(ChallengeReply {
+            challenge: cid,
+            expires_ms,
+        })
+    }
+
+    /// `POST /api/challenges/{cid}/accept` by the challenged `player` from `ip`: the game,
+    /// both seats taken, sides at random; the reply is the accepter's seat, the challenger
+    /// hears `paired`, both hear `challenge-gone` (`accepted`). A game refused (a limit, a
+    /// draining server) leaves the challenge open.
+    ///
+    /// # Errors
+    /// [`ChallengeError::NotFound`] for no such challenge to `player` (taken, ended, or
+    /// another's), the lobby's and the game's refusals.
+    pub async fn accept(
+        self: &Arc<Challenges>,
+        player: &str,
+        cid: &str,
+        ip: IpAddr,
+    ) -> Result<JoinReply, ChallengeError> {
+        self.lobby.not_banned(player)?;
+        let (from, from_ip, settings) = {
+            let mut state = lock(&self.state);
+            let challenge = state
+                .open
+                .iter_mut()
+                .find(|c| c.offer.challenge == cid && same(&c.offer.to, player) && !c.taking)
+                .ok_or(ChallengeError::NotFound("challenge"))?;
+            challenge.taking = true;
+            (
+                challenge.offer.from.clone(),
+                challenge.ip,
+                challenge.settings,
+            )
+        };
+        let paired = self
+            .lobby
+            .pair_players((from, from_ip), (player.to_owned(), ip), settings)
+            .await;
+        match paired {
+            Ok(seat) => {
+                self.end(|c| c.offer.challenge == cid, Gone::Accepted, None);
+                Ok(seat)
+            }
+            Err(e) => {
+                let mut state = lock(&self.state);
+                if let Some(c) = state.open.iter_mut().find(|c| c.offer.challenge == cid) {
+                    c.taking = false;
+                }
+                Err(e.into())
+            }
+        }
+    }
+
+    /// `POST /api/challenges/{cid}/decline` by the challenged `player`, saying `reason`.
+    ///
+    /// # Errors
+    /// [`ChallengeError::NotFound`] for no such challenge to `player`.
+    pub fn decline(
+        &self,
+        player: &str,
+        cid: &str,
+        reason: DeclineReason,
+    ) -> Result<(), ChallengeError> {
+        let ended = self.end(
+            |c| c.offer.challenge == cid && same(&c.offer.to, player),
+            Gone::Declined,
+            Some(reason),
+        );
+        if ended == 0 {
+            return Err(ChallengeError::NotFound("challenge"));
+        }
+        Ok(())
+    }
+
+    /// `DELETE /api/challenges/{cid}` by the challenger `player`.
+    ///
+    /// # Errors
+    /// [`ChallengeError::NotFound`] for no such challenge of `player`'s.
+    pub fn withdraw(&self, player: &str, cid: &str) -> Result<(), ChallengeError> {
+        let ended = self.end(
+            |c| c.offer.challenge == cid && same(&c.offer.from, player),
+            Gone::Withdrawn,
+            None,
+        );
+        if ended == 0 {
+            return Err(ChallengeError::NotFound("challenge"));
+        }
+        Ok(())
+    }
+
+    /// `player`'s last player socket closed (`None`: the lobby moved to another node):
+    /// every challenge of it and to it ends.
+    fn offline(&self, player: Option<&str>) {
+        self.end(
+            |c| player.is_none_or(|p| same(&c.offer.from, p) || same(&c.offer.to, p)),
+            Gone::Offline,
+            None,
+        );
+    }
+
+    /// Ends every open challenge (not being accepted, unless `reason` is `accepted`) that
+    /// `which` picks, telling both its players why. Returns how many ended.
+    fn end(
+        &self,
+        which: impl Fn(&Challenge) -> bool,
+        reason: Gone,
+        decline: Option<DeclineReason>,
+    ) -> usize {
+        let ended: Vec<Challenge> = {
+            let mut state = lock(&self.state);
+            let (ended, kept) = std::mem::take(&mut state.open)
+                .into_iter()
+                .partition(|c| which(c) && (c.taking == (reason == Gone::Accepted)));
+            state.open = kept;
+            ended
+        };
+        for c in &ended {
+            let message = LobbyMessage::ChallengeGone {
+                challenge: c.offer.challenge.clone(),
+                reason,
+                decline,
+            };
+            self.lobby.tell_player(&c.offer.from, &message);
+            self.lobby.tell_player(&c.offer.to, &message);
+        }
+        ended.len()
+    }
+}
