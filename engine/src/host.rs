@@ -14,7 +14,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::Duration;
 
-use salpakan::{DeclaredEnd, Game, Rules, Setup, Side, Status, WinReason};
+use salpakan::{Bitboard, DeclaredEnd, Game, Move, Report, Rules, Setup, Side, Status, WinReason};
 
 use crate::engine::Engine;
 use crate::protocol::{EngineLine, Forfeit, HostLine, MAX_LINE, VERSION};
@@ -43,15 +43,26 @@ impl Default for Limits {
 
 /// Why an engine's answer did not come.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Fault {
+pub enum Fault {
     /// Not in time.
     Timeout,
     /// A line that is not the protocol's, or not this one (said).
     BadLine(String),
 }
 
+impl std::fmt::Display for Fault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Fault::Timeout => f.write_str("no answer in time"),
+            Fault::BadLine(why) => f.write_str(why),
+        }
+    }
+}
+
 impl Fault {
-    fn forfeit(&self) -> Forfeit {
+    /// The forfeit it is, as an `over` line names it.
+    #[must_use]
+    pub fn forfeit(&self) -> Forfeit {
         match self {
             Fault::Timeout => Forfeit::Timeout,
             Fault::BadLine(_) => Forfeit::BadLine,
@@ -263,6 +274,67 @@ impl Seat {
             return false;
         }
         true
+    }
+}
+
+/// One seat's game driven step by step, by a host that does not hold the game itself (the
+/// server's bridge: the arbiter is the server, and these lines are made from what the
+/// seat's socket says).
+impl Seat {
+    /// Introduces the engine (once), then `newgame` and `formation`: its formation, not yet
+    /// checked against the rules (the arbiter checks it).
+    ///
+    /// # Errors
+    /// The engine's [`Fault`]: late, or a line that is not the answer.
+    pub fn new_game(
+        &mut self,
+        (side, first, rules): (Side, Side, Rules),
+        limits: &Limits,
+    ) -> Result<Setup, Fault> {
+        self.introduce(limits)?;
+        self.send(&HostLine::NewGame { side, first, rules });
+        match self.recv(limits.hello)? {
+            EngineLine::Ready => {}
+            other => return Err(Fault::BadLine(format!("{other} for ready"))),
+        }
+        self.send(&HostLine::Formation);
+        match self.recv(limits.formation)? {
+            EngineLine::Formation(setup) => Ok(setup),
+            other => Err(Fault::BadLine(format!("{other} for a formation"))),
+        }
+    }
+
+    /// `start`: both formations are in; the enemy stands on `enemy`.
+    pub fn start(&mut self, enemy: Bitboard) {
+        self.send(&HostLine::Start { enemy });
+    }
+
+    /// `ply`: a ply of either side, as the arbiter announced it.
+    pub fn ply(&mut self, report: Report) {
+        self.send(&HostLine::Ply(report));
+    }
+
+    /// `go`: the engine's move within `within` (`None`: it resigns), told both clocks (its
+    /// own first) in a timed game.
+    ///
+    /// # Errors
+    /// The engine's [`Fault`].
+    pub fn go(
+        &mut self,
+        clocks: Option<(u64, u64)>,
+        within: Duration,
+    ) -> Result<Option<Move>, Fault> {
+        self.send(&HostLine::Go { clocks });
+        match self.recv(within)? {
+            EngineLine::Move(mv) => Ok(Some(mv)),
+            EngineLine::Resign => Ok(None),
+            other => Err(Fault::BadLine(format!("{other} for a move"))),
+        }
+    }
+
+    /// `over`: the game ended, by `forfeit` of this engine's if one ended it.
+    pub fn over(&mut self, status: Status, forfeit: Option<Forfeit>) {
+        self.send(&HostLine::Over { status, forfeit });
     }
 }
 

@@ -11,6 +11,8 @@
 //!   pairings, scoring with defaults, standings and tie-breaks);
 //! - [`wire`]: the contract's JSON typed both ways (every message, refusal code, close
 //!   code and HTTP body), built from views and public facts only;
+//! - `bridge` (feature `bridge`): an engine of the Salpakan engine protocol playing as a
+//!   bot account (the `salpakan-bridge` binary);
 //! - `client` (feature `client`): a small client of the contract, reading the wire's types
 //!   (the load generator's and the tests');
 //! - [`room`]: one game as an event-sourced state machine (no I/O): commands decided into
@@ -53,6 +55,8 @@ pub mod secret;
 pub mod telemetry;
 pub mod tournament;
 // The contract, and its client.
+#[cfg(feature = "bridge")]
+pub mod bridge;
 #[cfg(feature = "client")]
 pub mod client;
 pub mod wire;

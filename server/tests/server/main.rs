@@ -2,6 +2,7 @@
 
 mod bad_input;
 mod bots;
+mod bridge;
 mod budgets;
 mod challenges;
 mod chat;
