@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use salpakan::{Bitboard, Report, Rules, Side, Square, Status};
+use salpakan::{Rules, Side, Status};
 use salpakan_engine::engine::AgentEngine;
 use salpakan_engine::host::{Fault, Limits, Seat};
 use salpakan_engine::protocol::Forfeit;
@@ -29,7 +29,7 @@ use tokio::sync::watch;
 use crate::client::{ClientError, Frame, Socket, request_as};
 use crate::wire::{
     ChallengeList, ChallengeOffer, ClockWords, Code, JoinReply, LobbyMessage, Phase, PoolRequest,
-    ServerMessage, Summary, ViewWords,
+    ServerMessage, Summary,
 };
 
 /// Which challenges the bridge accepts.
@@ -329,16 +329,6 @@ impl Lobby {
     }
 }
 
-/// The enemy's squares in a seat's view: every cell of the other side's.
-#[must_use]
-pub fn enemy_squares(view: &ViewWords, side: Side) -> Bitboard {
-    Square::ALL
-        .into_iter()
-        .zip(&view.cells)
-        .filter(|(_, cell)| cell.is_some_and(|c| c.side.0 == side.other()))
-        .fold(Bitboard::EMPTY, |set, (square, _)| set.with(square))
-}
-
 /// One seat's game, on its socket, opened again whenever it closes, to its end.
 struct Table {
     options: Arc<Options>,
@@ -520,7 +510,7 @@ impl Table {
                 first, view, clock, ..
             } => {
                 let view = view.as_ref().ok_or("a start without a view")?;
-                let enemy = enemy_squares(view, self.side);
+                let enemy = view.squares_of(self.side.other());
                 self.clock = *clock;
                 self.to_move = Some(first.0);
                 self.blocking(move |seat| seat.start(enemy)).await;
@@ -533,17 +523,11 @@ impl Table {
             ServerMessage::Ply {
                 ply,
                 side,
-                mv,
-                outcome,
                 status,
                 clock,
                 ..
             } => {
-                let report = Report {
-                    mv: mv.0,
-                    outcome: outcome.map(|o| o.0),
-                    status: status.0,
-                };
+                let report = message.report().ok_or("a ply without its report")?;
                 self.plies = u64::from(*ply);
                 self.clock = *clock;
                 self.to_move = Some(side.0.other());

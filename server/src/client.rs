@@ -19,7 +19,7 @@
 
 use std::net::{IpAddr, SocketAddr};
 
-use salpakan::{Bitboard, Report, Rules, Setup, Square, Tracker};
+use salpakan::{Rules, Setup, Tracker};
 use serde::de::DeserializeOwned;
 use thiserror::Error;
 
@@ -413,26 +413,12 @@ impl Follower {
                 let view = view
                     .as_ref()
                     .ok_or_else(|| ClientError::Game("a start without a view".into()))?;
-                let squares = Square::ALL
-                    .into_iter()
-                    .zip(&view.cells)
-                    .filter(|(_, cell)| cell.is_some_and(|c| c.side.0 == enemy))
-                    .fold(Bitboard::EMPTY, |set, (square, _)| set.with(square));
-                let tracker = Tracker::new(&self.own, squares, first.0, self.rules)
+                let tracker = Tracker::new(&self.own, view.squares_of(enemy), first.0, self.rules)
                     .map_err(|e| ClientError::Game(e.to_string()))?;
                 self.tracker = Some(tracker);
             }
-            ServerMessage::Ply {
-                mv,
-                outcome,
-                status,
-                ..
-            } => {
-                let report = Report {
-                    mv: mv.0,
-                    outcome: outcome.map(|o| o.0),
-                    status: status.0,
-                };
+            ServerMessage::Ply { .. } => {
+                let report = message.report().unwrap_or_else(|| unreachable!("a ply"));
                 let tracker = self
                     .tracker
                     .as_mut()

@@ -284,6 +284,25 @@ impl ServerMessage {
         serde_json::to_string(self).unwrap_or_default()
     }
 
+    /// A `ply`'s public report (its move, the arbiter's word, the status after it), as a
+    /// side's tracker or an engine takes it in; `None` for any other message.
+    #[must_use]
+    pub fn report(&self) -> Option<salpakan::Report> {
+        match self {
+            ServerMessage::Ply {
+                mv,
+                outcome,
+                status,
+                ..
+            } => Some(salpakan::Report {
+                mv: mv.0,
+                outcome: outcome.map(|o| o.0),
+                status: status.0,
+            }),
+            _ => None,
+        }
+    }
+
     /// The event's version, for the messages that are events.
     #[must_use]
     pub fn version(&self) -> Option<u64> {

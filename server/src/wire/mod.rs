@@ -306,6 +306,19 @@ pub struct ViewWords {
 }
 
 impl ViewWords {
+    /// The squares `side`'s pieces stand on in this view (a seat's enemy's: what its
+    /// tracker and an engine start from).
+    #[must_use]
+    pub fn squares_of(&self, side: Side) -> salpakan::Bitboard {
+        salpakan::Square::ALL
+            .into_iter()
+            .zip(&self.cells)
+            .filter(|(_, cell)| cell.is_some_and(|c| c.side.0 == side))
+            .fold(salpakan::Bitboard::EMPTY, |set, (square, _)| {
+                set.with(square)
+            })
+    }
+
     /// A seat's view: its own pieces with rank, the enemy's without.
     #[must_use]
     pub fn seat(view: &View) -> ViewWords {
