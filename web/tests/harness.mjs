@@ -25,6 +25,19 @@ export function serverBinary() {
   return join(meta.target_directory, "release", "salpakan-server");
 }
 
+// A release binary of the workspace's tools (`salpakan-bridge`, `salpakan-engine`): from
+// SALPAKAN_TOOLS (the folder scripts/test-web built them in), or built here.
+export function toolBinary(name) {
+  const root = here("../../");
+  let folder = process.env.SALPAKAN_TOOLS;
+  if (!folder) {
+    execFileSync("cargo", ["build", "--quiet", "--release", "-p", "salpakan-engine", "-p", "salpakan-server", "--bin", "salpakan-engine", "--bin", "salpakan-bridge"], { cwd: root, stdio: "inherit" });
+    const meta = JSON.parse(execFileSync("cargo", ["metadata", "--format-version", "1", "--no-deps"], { cwd: root }));
+    folder = join(meta.target_directory, "release");
+  }
+  return join(folder, name);
+}
+
 // Every page of these tests is a client at 127.0.0.1: the server lets two players at one
 // address play rated, and a pair play the leaderboard's fixture in a day (the bounds of rated
 // games have tests of their own, in the server's suite).

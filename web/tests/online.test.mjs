@@ -6,6 +6,7 @@
 // a game played with the keyboard alone. Screenshots go to the artifacts folder only.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,6 +23,7 @@ import {
   playOneMove,
   serverBinary,
   spawnServer as spawnWith,
+  toolBinary,
   turnOf,
   waitTurn,
 } from "./harness.mjs";
@@ -797,6 +799,64 @@ test("a tournament made, joined, started and played from its screens; its standi
     await a.waitForSelector(`#tournaments-finished [data-tournament="${id}"]`);
     assert.match(await a.textContent(`#tournaments-finished [data-tournament="${id}"]`), /leading: Datu/);
   } finally {
+    child.kill("SIGTERM");
+  }
+});
+
+test("an engine connected through the bridge is challenged from the page and plays a rated game", async () => {
+  const [child, at] = await spawnServer("127.0.0.1:0", join(dataDir, "bridge.db"));
+  // The crate's engine (random moves) as the bot account web_bot, registered by the bridge.
+  const keyFile = join(dataDir, "web_bot.key");
+  const engine = `${toolBinary("salpakan-engine")} --agent random`;
+  const bridge = spawn(toolBinary("salpakan-bridge"), ["--server", at, "--key-file", keyFile, "--name", "web_bot", "--description", "random moves, for the page's test", "--engine", engine], { stdio: ["ignore", "ignore", "inherit"] });
+  try {
+    const page = await newPage();
+    await page.goto(`http://${at}/`);
+    await registerAs(page, "Amihan");
+    await page.click("#open-leaderboard");
+    const row = '#leaderboard-bots li[data-name="web_bot"][data-online="true"]';
+    for (let tries = 0; !(await page.$(`${row} button`)); tries++) {
+      assert.ok(tries < 50, "the bridged bot is listed online with a challenge button");
+      await page.waitForTimeout(200);
+      await page.click("#open-leaderboard");
+    }
+    assert.match(await page.textContent(row), /random moves, for the page's test/);
+    assert.ok(await page.$('#leaderboard-bots li[data-name="bot-level-8"]'), "the levels are listed as references");
+    await page.check("#challenge-rated");
+    await page.click(`${row} button`);
+    // The bridge accepts: the page is paired and opens the game.
+    await waitTurn(page, ["setup"]);
+    await page.click("#start");
+    await waitTurn(page, ["you", "opponent"]);
+    for (let ply = 0; ply < 4; ply++) {
+      await waitTurn(page, ["you", "over"]);
+      if ((await turnOf(page)) === "over") break;
+      await playOneMove(page, false);
+      await page.waitForFunction(() => document.getElementById("status").dataset.turn !== "you");
+      if ((await turnOf(page)) !== "over") await assertNothingHidden(page, false);
+    }
+    await waitTurn(page, ["you", "over"]);
+    if ((await turnOf(page)) === "you") {
+      await page.click("#resign");
+      await page.click("#resign");
+    }
+    await waitTurn(page, ["over"]);
+    // Rated: the bot's leaderboard line shows its game and a rating moved off 1500.
+    await page.click("#open-leaderboard");
+    await page.waitForSelector(`${row}`);
+    for (let tries = 0; (await page.getAttribute(row, "data-rating")) === "1500"; tries++) {
+      assert.ok(tries < 50, "the bot's rating moved");
+      await page.waitForTimeout(200);
+      await page.click("#open-leaderboard");
+      await page.waitForSelector(`${row}`);
+    }
+    assert.match(await page.textContent(row), /1 game/);
+    await page.click('#leaderboard-bots li[data-name="web_bot"] a');
+    await page.waitForSelector("#my-games li[data-game]");
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    bridge.kill("SIGTERM");
     child.kill("SIGTERM");
   }
 });

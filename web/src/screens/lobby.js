@@ -93,6 +93,11 @@ export function lobbyScreen(router) {
           status(t("lobby.tournament-game", { round: frame.round }));
           return;
         }
+        if (frame.t === "challenge-gone") {
+          // Told to the screen that made the challenge (the bots' leaderboard).
+          document.dispatchEvent(new CustomEvent("salpakan:challenge-gone", { detail: frame }));
+          return;
+        }
         if (frame.t !== "paired") return;
         stopWaiting();
         status(t("lobby.paired"));
