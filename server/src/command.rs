@@ -1,4 +1,5 @@
-//! The `salpakan-server` command: serve (the default), `backup`, `migrate`, `health`.
+//! The `salpakan-server` command: serve (the default), `backup`, `migrate`, `health`,
+//! `export`.
 
 use std::io::{Read as _, Write as _};
 use std::net::{SocketAddr, TcpStream};
@@ -13,7 +14,7 @@ use crate::{OsEntropy, StartError, listen, start, telemetry};
 
 /// The `salpakan-server` command: reads `args` (without the program's name) and the
 /// environment. Serves until SIGTERM or SIGINT, or runs the subcommand `args` begins with
-/// (`backup`, `migrate`, `health`). Exits 0 after a clean stop (and for `--help`), 2 for bad
+/// (`backup`, `migrate`, `health`, `export`). Exits 0 after a clean stop (and for `--help`), 2 for bad
 /// arguments, 1 if the server cannot start or the subcommand fails.
 #[must_use]
 pub fn run_command(args: Vec<String>) -> ExitCode {
@@ -22,6 +23,7 @@ pub fn run_command(args: Vec<String>) -> ExitCode {
         Some("backup") => return backup(&args[1..], env),
         Some("migrate") => return migrate(&args[1..], env),
         Some("health") => return health(&args[1..], env),
+        Some("export") => return export(&args[1..], env),
         _ => {}
     }
     let config = match Config::from_args(args, env) {
@@ -151,6 +153,23 @@ fn backup(args: &[String], env: impl Fn(&str) -> Option<String>) -> ExitCode {
         )
     });
     finish("backup", made.map_err(|e| e.to_string()))
+}
+
+/// `salpakan-server export --db PATH --out FILE`: the dataset of shared games.
+fn export(args: &[String], env: impl Fn(&str) -> Option<String>) -> ExitCode {
+    let [db, out] = match flags("export", args, env, [("--db", None), ("--out", None)]) {
+        Ok(values) => values,
+        Err(message) => return bad_usage(&message),
+    };
+    let made = crate::export::export(&PathBuf::from(&db), &PathBuf::from(&out)).map(|found| {
+        format!(
+            "{out}: {} games shared, {} finished games left out (a player did not agree, or an anonymous seat), licence {}",
+            found.shared,
+            found.left_out,
+            crate::export::LICENCE
+        )
+    });
+    finish("export", made)
 }
 
 /// `salpakan-server migrate --db PATH`.

@@ -21,6 +21,8 @@
 //!   budget of the limits;
 //! - [`store`]: SQLite (or, with the feature `nodes`, PostgreSQL shared by several nodes:
 //!   leases, their fence, the owner of each game), one writer thread with group commits;
+//! - [`export`]: the dataset of the finished games their players agreed to share, with each
+//!   ply's beliefs and odds (`salpakan-server export`);
 //! - [`services`]: games, players, ratings, lobby, replays, quotas, readiness (and nodes),
 //!   each owning its state behind a small API with an error type of its own;
 //! - [`refusals`]: every service's error as the contract's code and HTTP status, in one
@@ -65,6 +67,8 @@ pub mod budget;
 pub mod config;
 pub mod room;
 pub mod store;
+// The dataset export, read from the store.
+pub mod export;
 // The services, and how their refusals are said.
 pub mod refusals;
 pub mod services;

@@ -23,6 +23,7 @@ import {
   playOneMove,
   serverBinary,
   spawnServer as spawnWith,
+  here,
   toolBinary,
   turnOf,
   waitTurn,
@@ -805,10 +806,14 @@ test("a tournament made, joined, started and played from its screens; its standi
 
 test("an engine connected through the bridge is challenged from the page and plays a rated game", async () => {
   const [child, at] = await spawnServer("127.0.0.1:0", join(dataDir, "bridge.db"));
-  // The crate's engine (random moves) as the bot account web_bot, registered by the bridge.
+  // An engine of random moves as the bot account web_bot, registered by the bridge: the
+  // Python example (python/examples/sep_engine.py) where SALPAKAN_PYTHON names a Python with
+  // the package (.ci/run gives it the Python step's), else the crate's own engine.
   const keyFile = join(dataDir, "web_bot.key");
-  const engine = `${toolBinary("salpakan-engine")} --agent random`;
-  const bridge = spawn(toolBinary("salpakan-bridge"), ["--server", at, "--key-file", keyFile, "--name", "web_bot", "--description", "random moves, for the page's test", "--engine", engine], { stdio: ["ignore", "ignore", "inherit"] });
+  const python = process.env.SALPAKAN_PYTHON;
+  const engine = python ? `${python} python/examples/sep_engine.py random` : `${toolBinary("salpakan-engine")} --agent random`;
+  const args = ["--server", at, "--key-file", keyFile, "--name", "web_bot", "--description", "random moves, for the page's test", "--engine", engine];
+  const bridge = spawn(toolBinary("salpakan-bridge"), args, { cwd: here("../../"), stdio: ["ignore", "ignore", "inherit"] });
   try {
     const page = await newPage();
     await page.goto(`http://${at}/`);
@@ -853,6 +858,21 @@ test("an engine connected through the bridge is challenged from the page and pla
     assert.match(await page.textContent(row), /1 game/);
     await page.click('#leaderboard-bots li[data-name="web_bot"] a');
     await page.waitForSelector("#my-games li[data-game]");
+    assert.ok(await page.isHidden("#sharing"), "another's profile has no sharing choices");
+    // One's own profile: share one's games for the dataset (the name kept out).
+    await page.click("#open-my-games");
+    await page.waitForSelector("#sharing:not([hidden])");
+    assert.equal(await page.isChecked("#share-games"), false, "nothing is shared unless asked");
+    await page.check("#share-games");
+    const shared = async () => page.evaluate(async () => {
+      const { key } = JSON.parse(localStorage.getItem("salpakan-player"));
+      return (await fetch("/api/sharing", { headers: { Authorization: `Bearer ${key}` } })).json();
+    });
+    for (let tries = 0; !(await shared()).games; tries++) {
+      assert.ok(tries < 50, "the choice is kept by the server");
+      await page.waitForTimeout(100);
+    }
+    assert.deepEqual(await shared(), { games: true, names: false });
     assert.deepEqual(page.errors, []);
     await page.context().close();
   } finally {

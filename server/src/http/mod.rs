@@ -161,7 +161,7 @@ mod tests {
             "/api/tournaments/{tid}/decide",
         ];
         let routes = super::routes();
-        assert_eq!(routes.len(), 37);
+        assert_eq!(routes.len(), 38);
         for route in &routes {
             let expected = if route.path.starts_with("/api/games/{id}") {
                 Owner::Game

@@ -9,7 +9,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing::{get, post};
 
-use super::extract::{AddressSocket, Body, Client, MaybePlayer};
+use super::extract::{AddressSocket, Body, Client, MaybePlayer, Player};
 use super::reply::{ApiError, json};
 use super::route::{Owner, Route, route};
 use crate::services::Services;
@@ -24,7 +24,25 @@ pub fn routes() -> Vec<Route> {
         route("/api/players/{name}/games", Owner::Any, get(games)),
         route("/api/leaderboard", Owner::Any, get(leaderboard)),
         route("/api/bots", Owner::Lobby, get(bots)),
+        route("/api/sharing", Owner::Any, get(sharing).put(share)),
     ]
+}
+
+async fn sharing(
+    State(services): State<Arc<Services>>,
+    Player(player): Player,
+) -> Result<Response, ApiError> {
+    let sharing = services.players.sharing(&player)?;
+    Ok(json(StatusCode::OK, &sharing))
+}
+
+async fn share(
+    State(services): State<Arc<Services>>,
+    Player(player): Player,
+    Body(sharing): Body<crate::store::Sharing>,
+) -> Result<Response, ApiError> {
+    let sharing = services.players.set_sharing(&player, sharing).await?;
+    Ok(json(StatusCode::OK, &sharing))
 }
 
 async fn register(

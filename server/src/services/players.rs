@@ -273,6 +273,41 @@ impl Players {
         Ok(profile)
     }
 
+    /// What `player` agreed to share of its finished games (`GET /api/sharing`).
+    ///
+    /// # Errors
+    /// [`PlayerError::NotFound`] for an unknown name.
+    pub fn sharing(&self, player: &str) -> Result<crate::store::Sharing, PlayerError> {
+        self.with_row(player, |row| row.sharing)
+            .ok_or(PlayerError::NotFound)
+    }
+
+    /// `PUT /api/sharing` by `player`: what it shares from now on, written before the reply
+    /// (the export reads the database).
+    ///
+    /// # Errors
+    /// [`PlayerError::NotFound`] for an unknown name, or the database's error (nothing
+    /// changed).
+    pub async fn set_sharing(
+        &self,
+        player: &str,
+        sharing: crate::store::Sharing,
+    ) -> Result<crate::store::Sharing, PlayerError> {
+        let name = self
+            .with_row(player, |row| row.name.clone())
+            .ok_or(PlayerError::NotFound)?;
+        self.store
+            .write(vec![crate::store::Write::Sharing {
+                name: name.clone(),
+                sharing,
+            }])
+            .await?;
+        if let Some(row) = self.rows().by_name.get_mut(&fold(&name)) {
+            row.sharing = sharing;
+        }
+        Ok(sharing)
+    }
+
     /// `GET /api/bots`: every bot (the server's, and the bot accounts), the highest rated
     /// first, each online as `online` says.
     #[must_use]

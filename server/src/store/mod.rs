@@ -12,6 +12,7 @@
 
 mod backup;
 mod chat;
+mod export;
 mod lease;
 mod live;
 mod nodes;
@@ -26,6 +27,7 @@ mod writer;
 
 pub use backup::{Backup, backup};
 pub use chat::{FinishedChat, ReportRow};
+pub use export::{Found, Shareable, shareable};
 pub use lease::{LOBBY, Notice, Owner};
 pub use rows::{
     Finished, FinishedSeats, ListedRow, RatingChange, RatingsOf, UnratedRow, Unreadable,
@@ -242,6 +244,19 @@ pub struct PlayerRow {
     /// Its strikes and bans (aborts once both formations were in, resignations before its
     /// second ply): the lobby pairs nobody with a banned player.
     pub playban: crate::rating::playban::Record,
+    /// What it agreed to share of its finished games (the dataset export).
+    pub sharing: Sharing,
+}
+
+/// What a player agreed to share of its finished games: the games themselves (with their
+/// beliefs), and its name with them. Nothing unless it says so.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Sharing {
+    /// Its finished games may be exported (a game is, once both its players agreed).
+    pub games: bool,
+    /// Its name stays in them (otherwise it is removed).
+    pub names: bool,
 }
 
 impl PlayerRow {
@@ -262,6 +277,7 @@ impl PlayerRow {
             lost: 0,
             drawn: 0,
             playban: crate::rating::playban::Record::default(),
+            sharing: Sharing::default(),
         }
     }
 }
@@ -301,6 +317,13 @@ pub enum Write {
         ip: Option<IpAddr>,
         /// Why the game, asked rated, is played unrated from now on.
         unrated: Option<&'static str>,
+    },
+    /// What a player agreed to share.
+    Sharing {
+        /// The player's name.
+        name: String,
+        /// What it shares.
+        sharing: Sharing,
     },
     /// A new player (or one of the server's bots, with no key).
     Player {

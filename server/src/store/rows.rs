@@ -448,7 +448,7 @@ pub(super) fn quarantine(conn: &mut impl Sql, game: &str, reason: &str) -> Resul
 
 /// The columns [`player_row`] reads, in its order.
 pub(super) const PLAYER_COLUMNS: &str = "name, key, bot, rating, rd, volatility, games, won, lost,
-    drawn, strikes, strike_ms, bans, banned_until_ms, description";
+    drawn, strikes, strike_ms, bans, banned_until_ms, description, share_games, share_names";
 
 /// A player from a row of [`PLAYER_COLUMNS`].
 pub(super) fn player_row(row: &Row) -> Result<PlayerRow, StoreError> {
@@ -470,6 +470,10 @@ pub(super) fn player_row(row: &Row) -> Result<PlayerRow, StoreError> {
             banned_until_ms: row.opt_int(13)?.map(|ms| ms as u64),
         },
         description: row.opt_text(14)?,
+        sharing: super::Sharing {
+            games: row.int(15)? != 0,
+            names: row.int(16)? != 0,
+        },
     })
 }
 

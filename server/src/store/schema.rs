@@ -19,6 +19,7 @@ pub(super) const STEPS: &[Step] = &[
     commitments,
     tournaments,
     bot_accounts,
+    sharing,
 ];
 
 /// The schema version this binary writes.
@@ -78,6 +79,17 @@ fn bot_accounts(conn: &Connection) -> rusqlite::Result<()> {
 
 /// The column version 7 adds, the same on both databases.
 const BOT_ACCOUNTS: &str = "ALTER TABLE players ADD COLUMN description TEXT;";
+
+/// Version 8: what each player agreed to share of its finished games (the dataset export).
+fn sharing(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch(SHARING)
+}
+
+/// The columns version 8 adds, the same on both databases.
+const SHARING: &str = "
+ALTER TABLE players ADD COLUMN share_games BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE players ADD COLUMN share_names BIGINT NOT NULL DEFAULT 0;
+";
 
 /// Version 6: tournaments (each a row of JSON) and the tournament of each tournament game.
 fn tournaments(conn: &Connection) -> rusqlite::Result<()> {
@@ -327,6 +339,7 @@ const PG_STEPS: &[&[&str]] = &[
     &[COMMITMENT_SALTS],
     &[super::tournaments::TOURNAMENTS_SCHEMA],
     &[BOT_ACCOUNTS],
+    &[SHARING],
 ];
 
 /// Version 3 on PostgreSQL (SQLite's 2, [`fair_play`]) folds the names already there in SQL.

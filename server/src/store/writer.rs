@@ -372,6 +372,16 @@ fn apply(
                 ],
             )?;
         }
+        Write::Sharing { name, sharing } => {
+            conn.execute(
+                "UPDATE players SET share_games = ?2, share_names = ?3 WHERE folded = ?1",
+                &[
+                    name.to_ascii_lowercase().into(),
+                    sharing.games.into(),
+                    sharing.names.into(),
+                ],
+            )?;
+        }
         Write::Player {
             name,
             key,

@@ -166,7 +166,7 @@ async fn two_accepts_at_once_make_one_game_and_paired_reaches_only_its_player() 
     let listed = json!({"seek": sid, "name": "owner", "bot": false, "rating": 1500, "provisional": true,
         "clock": {"initial_ms": 300000, "increment_ms": 3000},
         "rules": {"setup_rows": 3, "move_limit": 0, "max_plies": null}, "rated": true,
-        "setup_ms": 180000});
+        "setup_ms": 180000, "bots": false});
     let (_, listing) = as_player(&server, None, "GET", "/api/lobby", &Value::Null).await;
     assert_eq!(listing, json!({"seeks": [listed], "playing": 0}));
     let frame = lobby.until("lobby").await;

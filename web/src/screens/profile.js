@@ -1,7 +1,8 @@
 // The profile screen (`?player=NAME`; "My games" opens this browser's player's): a player's
 // rating and counts, and its finished games, newest first, each linked to its replay
 // (docs/SERVER.md, "Finished games and ratings"). Everything here is public: it is read with
-// no key.
+// no key. On one's own profile, what one shares of one's finished games for the dataset
+// export (`GET`/`PUT /api/sharing`, with the key).
 import { api } from "../connection.js";
 import { storedPlayer } from "../player.js";
 import { botName, deltaText, endText, personText, t } from "../words.js";
@@ -33,6 +34,27 @@ export function gameLine(game, me) {
 
 export function profileScreen() {
   let shown = 0; // which showing this is: a page of games from an old one is dropped
+
+  // One's own choices: share one's finished games (and one's name with them), or not.
+  async function showSharing(showing) {
+    const reply = await api("GET", "/api/sharing");
+    if (!reply.ok || showing !== shown) return;
+    const [games, names] = [$("share-games"), $("share-names")];
+    games.checked = reply.body.games;
+    names.checked = reply.body.names;
+    names.disabled = !games.checked;
+    const save = async () => {
+      names.disabled = !games.checked;
+      const saved = await api("PUT", "/api/sharing", { games: games.checked, names: games.checked && names.checked });
+      if (saved.ok) {
+        games.checked = saved.body.games;
+        names.checked = saved.body.names;
+      }
+    };
+    games.onchange = save;
+    names.onchange = save;
+    $("sharing").hidden = false;
+  }
 
   async function show(name) {
     const showing = ++shown;
@@ -74,6 +96,7 @@ export function profileScreen() {
       ...(history.children.length ? [Object.assign(document.createElement("h3"), { textContent: t("profile.history") }), history] : []),
     );
     const me = storedPlayer()?.name ?? p.name;
+    if (storedPlayer()?.name.toLowerCase() === p.name.toLowerCase()) showSharing(showing);
     let before = null;
     async function page() {
       const query = before ? `?before=${before}` : "";
@@ -104,6 +127,7 @@ export function profileScreen() {
     },
     leave() {
       shown++;
+      $("sharing").hidden = true;
       $("profile").replaceChildren();
       $("my-games").replaceChildren();
     },
