@@ -161,7 +161,14 @@ async fn the_export_holds_only_games_both_players_agreed_to_share() {
 
     let out = crate::common::scratch("export").join("games.jsonl");
     let _ = std::fs::remove_file(&out);
-    let found = salpakan_server::export::export(&db, &out).expect("the export");
+    // (PostgreSQL's client blocks: off the runtime's threads.)
+    let found = {
+        let (db, out) = (db.clone(), out.clone());
+        tokio::task::spawn_blocking(move || salpakan_server::export::export(&db, &out))
+            .await
+            .unwrap()
+            .expect("the export")
+    };
     let text = std::fs::read_to_string(&out).unwrap();
     for left_out in [&not_agreed, &anonymous, &unlisted, &sealed, &aborted] {
         assert!(
