@@ -198,7 +198,7 @@ fn script(side: Side, first: Side, twin: bool) -> Game {
     )
     .unwrap();
     let mut state: u64 = 0x2545_F491_4F6C_DD1D;
-    for _ in 0..40 {
+    for _ in 0..80 {
         let moves = game.legal_moves();
         state ^= state << 13;
         state ^= state >> 7;
@@ -359,4 +359,121 @@ async fn a_bots_engine_hears_the_same_lines_in_a_game_and_its_twin() {
         "{real:?}"
     );
     assert_eq!(real, twin, "the engine heard something of the hidden ranks");
+}
+
+/// `frame` with what a wall clock or a secret salt puts in it masked: a commitment's digests
+/// (as the seats' twin test does), a challenge's lapse time, the setup time left.
+fn masked(frame: &str) -> String {
+    let mut out = crate::noninterference::sealed(frame);
+    for key in ["\"expires_ms\":", "\"setup_left_ms\":"] {
+        if let Some(at) = out.find(key) {
+            let start = at + key.len();
+            let end = out[start..]
+                .find(|c: char| !c.is_ascii_digit())
+                .map_or(out.len(), |n| start + n);
+            out.replace_range(start..end, "#");
+        }
+    }
+    out
+}
+
+/// One run of a bot account's game, the test playing the bot (its player socket and its
+/// seat, every frame kept) and Maria, each side's moves from [`script`] (or its twin's).
+/// Returns the frames the bot account received, in order, up to the game's end.
+async fn bot_frames(twin: bool) -> Vec<String> {
+    let server = start(88).await;
+    let bot_key = bot_account(&server, "plain_bot").await;
+    let maria = register(&server, "Maria").await;
+    let mut bot_socket = crate::common::player_socket(&server, &bot_key).await;
+    let mut maria_socket = crate::common::player_socket(&server, &maria).await;
+    let body = json!({"to": "plain_bot"});
+    let (status, _) = as_player(&server, Some(&maria), "POST", "/api/challenges", &body).await;
+    assert_eq!(status, 201);
+    let offer = bot_socket.until("challenge").await;
+    let accept = format!(
+        "/api/challenges/{}/accept",
+        offer["challenge"].as_str().unwrap()
+    );
+    let (status, seat) = as_player(&server, Some(&bot_key), "POST", &accept, &Value::Null).await;
+    assert_eq!(status, 200, "{seat}");
+    bot_socket.until("challenge-gone").await;
+    let paired = maria_socket.until("paired").await;
+    let id = seat["game"].as_str().unwrap();
+    let bot_side: Side = seat["side"].as_str().unwrap().parse().unwrap();
+    let (_, summary) = server.summary(id).await;
+    let first: Side = summary["first"].as_str().unwrap().parse().unwrap();
+    let game = script(bot_side, first, twin);
+    let mut bot = server.seat(id, seat["token"].as_str()).await;
+    bot.until("state").await;
+    let mut her = server.seat(id, paired["token"].as_str()).await;
+    her.until("state").await;
+    bot.until("presence").await;
+    let mut seats = [bot, her];
+    let sides = [bot_side, bot_side.other()];
+    for (seat, side) in seats.iter_mut().zip(sides) {
+        seat.send(&json!({"t": "setup", "cells": cells(game.setup(side).unwrap())}))
+            .await;
+        seat.until("ready").await;
+    }
+    for seat in &mut seats {
+        seat.until("start").await;
+    }
+    let mut replay = Game::new(
+        game.setup(Side::White).unwrap().clone(),
+        game.setup(Side::Black).unwrap().clone(),
+        first,
+        game.rules(),
+    )
+    .unwrap();
+    for (ply, report) in game.history().iter().enumerate() {
+        let mover = usize::from(replay.side_to_move() != bot_side);
+        seats[mover]
+            .send(&json!({"t": "move", "move": report.mv.to_string(), "ply": ply}))
+            .await;
+        for seat in &mut seats {
+            seat.until("ply").await;
+        }
+        replay.play(report.mv).unwrap();
+    }
+    let mover = usize::from(replay.side_to_move() != bot_side);
+    seats[mover].send(&json!({"t": "resign"})).await;
+    for seat in &mut seats {
+        seat.until("over").await;
+    }
+    server.stop().await;
+    let [bot, _] = seats;
+    // Up to the end: `over` opens both formations, by design.
+    bot_socket
+        .transcript
+        .iter()
+        .chain(
+            bot.transcript
+                .iter()
+                .take_while(|f| !f.contains("\"t\":\"over\"")),
+        )
+        .map(|f| masked(f))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_account_receives_the_same_frames_in_a_game_and_its_twin() {
+    let real = bot_frames(false).await;
+    let twin = bot_frames(true).await;
+    assert!(
+        real.iter().any(|f| f.contains("\"t\":\"challenge\"")),
+        "{real:?}"
+    );
+    assert!(
+        real.iter().filter(|f| f.contains("\"t\":\"ply\"")).count() >= 30,
+        "{real:?}"
+    );
+    assert!(
+        real.iter()
+            .any(|f| f.contains("\"outcome\":\"win\"") || f.contains("\"outcome\":\"lose\"")),
+        "the ranks met in a challenge"
+    );
+    assert_eq!(
+        real, twin,
+        "a bot account's frames told something of the hidden ranks"
+    );
 }

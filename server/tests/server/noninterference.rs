@@ -284,7 +284,7 @@ fn twin(game: &Game, side: Side, seed: u64) -> Game {
 /// part of a frame that is computed from a hidden formation: the SHA-256 of it and a secret
 /// 128-bit salt, which tells nothing of the formation to whoever lacks the salt (and the
 /// twins' salts differ anyway). Everything else must be byte-identical.
-fn sealed(frame: &str) -> String {
+pub fn sealed(frame: &str) -> String {
     const KEY: &str = "\"commitments\":{";
     let mut out = String::with_capacity(frame.len());
     let mut rest = frame;
