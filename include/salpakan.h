@@ -242,6 +242,10 @@ typedef struct SalpakanAgent SalpakanAgent;
 // release it with `salpakan_game_free`.
 typedef struct SalpakanGame SalpakanGame;
 
+// An opaque side's knowledge. Create it with `salpakan_tracker_new` and release it with
+// `salpakan_tracker_free`.
+typedef struct SalpakanTracker SalpakanTracker;
+
 // A move: from and to are square indices, `(row - 1) * 9 + file`.
 typedef struct SalpakanMove {
   // The square the piece leaves.
@@ -674,6 +678,92 @@ SalpakanResult salpakan_game_record(const struct SalpakanGame *game,
 // # Safety
 // `text` is NULL or a NUL-terminated string; `out` is NULL or writable.
 SalpakanResult salpakan_game_from_record(const char *text, struct SalpakanGame **out);
+
+// Creates `side`'s knowledge at the start of a game: its own formation (`own`, 72 cells as
+// `salpakan_game_new` takes them), the squares the enemy's 21 pieces stand on (`enemy`, 72
+// bytes: 1 where an enemy piece stands, 0 elsewhere: what the arbiter announces at the
+// start, e.g. from `salpakan_game_view`), who moves first and the rules. Nothing of the
+// enemy's ranks is needed or taken. Feed it each ply's report with `salpakan_tracker_observe`.
+//
+// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a side, first mover or rules out of range,
+// an `enemy` byte other than 0 or 1, or enemy squares that are not 21 in the enemy's zone;
+// `INVALID_SETUP` for a formation the rules refuse.
+//
+// # Safety
+// `own` and `enemy` are NULL or point to 72 readable bytes; `rules` is NULL or readable;
+// `out` is NULL or writable.
+SalpakanResult salpakan_tracker_new(const uint8_t *own,
+                                    uint8_t side,
+                                    const uint8_t *enemy,
+                                    uint8_t first,
+                                    const struct SalpakanRules *rules,
+                                    struct SalpakanTracker **out);
+
+// Takes in one ply of either side, as the arbiter announced it: the move and its report
+// (`salpakan_game_play`'s, or the same values from wherever the arbiter is). The tracker's
+// beliefs follow from it.
+//
+// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for values out of range or a report that does
+// not fit what this side knows (an impossible move, an outcome no piece could give); the
+// tracker is unchanged then.
+//
+// # Safety
+// `tracker` is NULL or a live handle; `report` is NULL or readable.
+SalpakanResult salpakan_tracker_observe(struct SalpakanTracker *tracker,
+                                        struct SalpakanMove mv,
+                                        const struct SalpakanReport *report);
+
+// Writes the side to move (as this side knows it) to `*side`.
+//
+// # Safety
+// `tracker` is NULL or a live handle; `side` is NULL or writable.
+SalpakanResult salpakan_tracker_side_to_move(const struct SalpakanTracker *tracker, uint8_t *side);
+
+// Writes the status as the reports told it to `*status`.
+//
+// # Safety
+// `tracker` is NULL or a live handle; `status` is NULL or writable.
+SalpakanResult salpakan_tracker_status(const struct SalpakanTracker *tracker,
+                                       struct SalpakanStatus *status);
+
+// Writes this side's legal moves when it is to move (none otherwise, and none once the game
+// ended) to `moves` and their number to `*count`; the buffer rules of
+// `salpakan_game_legal_moves` (`SALPAKAN_MAX_MOVES` is always enough).
+//
+// # Safety
+// `tracker` is NULL or a live handle; `moves` is NULL or has room for `capacity` moves;
+// `count` is NULL or writable.
+SalpakanResult salpakan_tracker_legal_moves(const struct SalpakanTracker *tracker,
+                                            struct SalpakanMove *moves,
+                                            size_t capacity,
+                                            size_t *count);
+
+// Writes this side's exact beliefs about each enemy piece, laid out as
+// `salpakan_game_beliefs` writes them: 72 × 15 probabilities, square-major.
+//
+// # Safety
+// `tracker` is NULL or a live handle; `probabilities` is NULL or has room for 1,080 doubles.
+SalpakanResult salpakan_tracker_beliefs(const struct SalpakanTracker *tracker,
+                                        double *probabilities);
+
+// Writes to `*out` the move `agent` chooses from this side's knowledge alone: what a
+// program playing one side of a game arbitrated elsewhere asks (`salpakan_agent_choose` is
+// the same for a game held here).
+//
+// Errors: `NULL_ARGUMENT`; `GAME_OVER` once the game has ended; `INVALID_ARGUMENT` when it
+// is not this side's move.
+//
+// # Safety
+// `agent` and `tracker` are NULL or live handles; `out` is NULL or writable.
+SalpakanResult salpakan_agent_choose_tracked(struct SalpakanAgent *agent,
+                                             const struct SalpakanTracker *tracker,
+                                             struct SalpakanMove *out);
+
+// Releases a tracker. `NULL` is a no-op.
+//
+// # Safety
+// `tracker` is NULL or a handle from this library not yet freed; it is not used afterwards.
+void salpakan_tracker_free(struct SalpakanTracker *tracker);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -38,6 +38,16 @@ pub struct SalpakanAgent {
 
 impl Handle for SalpakanAgent {}
 
+impl SalpakanAgent {
+    /// The move it chooses from one side's knowledge.
+    pub(crate) fn choose_from(
+        &mut self,
+        tracker: &salpakan::Tracker,
+    ) -> Result<salpakan::Move, salpakan::ChooseError> {
+        self.agent.try_choose(tracker)
+    }
+}
+
 /// Creates a player of `kind` (`SALPAKAN_AGENT_*`) whose random draws are seeded with `seed`;
 /// `budget` is the search's iterations a move for `SALPAKAN_AGENT_ISMCTS` (0 for
 /// `SALPAKAN_ISMCTS_DEFAULT_BUDGET`) and is ignored by the others. Release it with

@@ -25,6 +25,7 @@ mod handle;
 mod result;
 mod standalone;
 mod text;
+mod tracker;
 mod values;
 
 pub use agent::*;
@@ -33,4 +34,5 @@ pub use game::*;
 pub use result::SalpakanResult;
 pub use standalone::*;
 pub use text::*;
+pub use tracker::*;
 pub use values::*;

@@ -61,6 +61,15 @@ namespace Salpakan
             return new Move(mv.From, mv.To);
         }
 
+        /// <summary>The move it chooses from one side's knowledge alone (a seat's program).</summary>
+        /// <exception cref="SalpakanException">Not that side's turn, or the game is over.</exception>
+        public Move Choose(Tracker tracker)
+        {
+            Native.MoveC mv;
+            SalpakanException.Check(Native.salpakan_agent_choose_tracked(handle, tracker.Handle, out mv));
+            return new Move(mv.From, mv.To);
+        }
+
         /// <summary>Frees the agent now.</summary>
         public void Dispose() { handle.Dispose(); }
     }

@@ -33,4 +33,18 @@ namespace Salpakan
             return true;
         }
     }
+
+    /// <summary>A <c>SalpakanTracker*</c>.</summary>
+    internal sealed class TrackerHandle : SafeHandle
+    {
+        private TrackerHandle() : base(IntPtr.Zero, true) { }
+
+        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
+
+        protected override bool ReleaseHandle()
+        {
+            Native.salpakan_tracker_free(handle);
+            return true;
+        }
+    }
 }

@@ -64,6 +64,15 @@ namespace Salpakan
         [DllImport(Library)] internal static extern uint salpakan_agent_new_level(byte level, ulong seed, out AgentHandle agent);
         [DllImport(Library)] internal static extern uint salpakan_agent_choose(AgentHandle agent, GameHandle game, byte side, out MoveC mv);
         [DllImport(Library)] internal static extern void salpakan_agent_free(IntPtr agent);
+        [DllImport(Library)] internal static extern uint salpakan_agent_choose_tracked(AgentHandle agent, TrackerHandle tracker, out MoveC mv);
+
+        [DllImport(Library)] internal static extern uint salpakan_tracker_new(byte[] own, byte side, byte[] enemy, byte first, ref RulesC rules, out TrackerHandle tracker);
+        [DllImport(Library)] internal static extern uint salpakan_tracker_observe(TrackerHandle tracker, MoveC mv, ref ReportC report);
+        [DllImport(Library)] internal static extern uint salpakan_tracker_side_to_move(TrackerHandle tracker, out byte side);
+        [DllImport(Library)] internal static extern uint salpakan_tracker_status(TrackerHandle tracker, out StatusC status);
+        [DllImport(Library)] internal static extern uint salpakan_tracker_legal_moves(TrackerHandle tracker, [Out] MoveC[] moves, UIntPtr capacity, out UIntPtr count);
+        [DllImport(Library)] internal static extern uint salpakan_tracker_beliefs(TrackerHandle tracker, [Out] double[] probabilities);
+        [DllImport(Library)] internal static extern void salpakan_tracker_free(IntPtr tracker);
 
         /// <summary>A NUL-terminated UTF-8 string the library owns, read.</summary>
         internal static string Text(IntPtr text)

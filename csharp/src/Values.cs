@@ -234,11 +234,31 @@ namespace Salpakan
         /// <summary>The status after it.</summary>
         public readonly Status Status;
 
+        internal readonly Native.ReportC Raw;
+
         internal Report(Move move, Native.ReportC c)
         {
             Move = move;
             Outcome = c.Challenge == 0 ? (Outcome?)null : (Outcome)c.Outcome;
             Status = new Status(c.Status);
+            Raw = c;
+        }
+
+        /// <summary>A report as an arbiter elsewhere announced it (a server's message, a
+        /// board's display): the move, the outcome of a challenge (null for a plain move), and
+        /// the status after it.</summary>
+        public Report(Move move, Outcome? outcome, State state, Side? winner, Reason reason)
+        {
+            var c = new Native.ReportC
+            {
+                Challenge = (byte)(outcome == null ? 0 : 1),
+                Outcome = outcome == null ? (byte)255 : (byte)outcome.Value,
+                Status = new Native.StatusC { State = (byte)state, Winner = winner == null ? (byte)255 : (byte)winner.Value, Reason = (byte)reason },
+            };
+            Move = move;
+            Outcome = outcome;
+            Status = new Status(c.Status);
+            Raw = c;
         }
     }
 

@@ -351,6 +351,31 @@ static class Tests
                 Check(e.Code == ResultCode.IllegalMove && e.Message.Length > 0, "the exception carries the library's words: " + e.Message);
             }
         }
+        // A seat's tracker: fed only the reports, its beliefs are the arbiter's game's for
+        // that side at every ply, and a report that cannot be is refused, changing nothing.
+        using (var arbiter = Game.Dealt(21, 22, Side.White, new Rules(3, 200)))
+        using (var agent = Agent.New(AgentKind.Greedy, 3, 0))
+        {
+            Cell[] view = arbiter.View(Side.Black);
+            var enemy = view.Select(c => c.Side == Side.White).ToArray();
+            using (var seat = Tracker.New(Game.RandomSetup(Side.Black, 3, 22), Side.Black, enemy, Side.White, new Rules(3, 200)))
+            {
+                for (int ply = 0; ply < 60 && arbiter.Status.IsOngoing; ply++)
+                {
+                    Side side = arbiter.SideToMove;
+                    Move move = side == Side.Black ? agent.Choose(seat) : arbiter.LegalMoves()[ply % arbiter.LegalMoves().Length];
+                    seat.Observe(arbiter.Play(move));
+                    Check(seat.Beliefs().SequenceEqual(arbiter.Beliefs(Side.Black)), "the tracker's beliefs are the game's for Black at ply " + (ply + 1));
+                }
+                double[] before = seat.Beliefs();
+                var bad = new Report(new Move(22, 31), Outcome.Win, State.Ongoing, null, Reason.None);
+                var impossible = Code(() => seat.Observe(bad));
+                Check(impossible == ResultCode.InvalidArgument, "an impossible report is refused: " + impossible);
+                Check(seat.Beliefs().SequenceEqual(before), "a refused report changes nothing");
+                var wrong = Code(() => Tracker.New(Game.RandomSetup(Side.Black, 3, 22), Side.Black, new bool[72], Side.White, Rules.Official).Dispose());
+                Check(wrong == ResultCode.InvalidArgument, "no enemy squares: refused (" + wrong + ")");
+            }
+        }
         // Handles: a disposed game refuses use, twice disposing is harmless, and thousands
         // made and dropped leave nothing behind (the finalizer frees those not disposed).
         var g = Game.Dealt(3, 4, Side.White, Rules.Official);
