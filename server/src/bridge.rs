@@ -126,7 +126,7 @@ impl Launch {
 /// Why the bridge stopped.
 #[derive(Debug, Error)]
 pub enum BridgeError {
-    /// The key is not a player's (401), or the account is not a bot.
+    /// The key is not a player's, or the account is a person's.
     #[error("the server refused the account: {0}")]
     Account(String),
     /// The engine could not be started.
@@ -168,6 +168,15 @@ pub async fn run(options: Options, mut stop: watch::Receiver<bool>) -> Result<()
             }
         };
         backoff = Duration::from_millis(100);
+        // An engine plays as a bot, never passing for a person.
+        let profile = format!("/api/players/{name}");
+        if let Ok((200, text)) = request_as(None, options.addr, "GET", &profile, "", None).await
+            && serde_json::from_str::<crate::wire::Profile>(&text).is_ok_and(|p| !p.bot)
+        {
+            return Err(BridgeError::Account(format!(
+                "{name} is a person's account: an engine plays as a bot account (POST /api/players with \"bot\": true)"
+            )));
+        }
         let lobby = Lobby {
             options: Arc::clone(&options),
             playing: Arc::clone(&playing),

@@ -477,3 +477,30 @@ async fn a_bot_account_receives_the_same_frames_in_a_game_and_its_twin() {
         "a bot account's frames told something of the hidden ranks"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bridge_refuses_a_persons_account_and_a_wrong_key() {
+    let server = start(89).await;
+    let person = register(&server, "Tala").await;
+    for (key, says) in [
+        (person.as_str(), "a person's account"),
+        ("not-a-key", "not a player's key"),
+    ] {
+        let options = Options {
+            addr: server.addr,
+            key: key.to_owned(),
+            engine: Launch::agent("random", 1).unwrap(),
+            games: 1,
+            accept: Accept::default(),
+            pool: None,
+            limits: Limits::default(),
+        };
+        let (_stop, stopped) = watch::channel(false);
+        let refused = tokio::time::timeout(Duration::from_secs(10), run(options, stopped))
+            .await
+            .expect("refused at once, never retried");
+        let why = refused.expect_err("the bridge does not run").to_string();
+        assert!(why.contains(says), "{why}");
+    }
+    server.stop().await;
+}
