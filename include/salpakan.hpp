@@ -337,12 +337,88 @@ public:
         return move;
     }
 
+    /// The move this player chooses from one side's knowledge alone (a seat's program).
+    SalpakanMove choose(const class Tracker &tracker);
+
     /// The C handle (still owned by this Agent).
     SalpakanAgent *handle() noexcept { return handle_; }
 
 private:
     SalpakanAgent *handle_ = nullptr;
 };
+
+/// One side's knowledge, for a program that plays one side of a game arbitrated elsewhere:
+/// its own formation, the enemy's squares at the start and the announced reports; never an
+/// enemy rank. Owns its handle; move-only.
+class Tracker {
+public:
+    /// `side`'s knowledge at the start: its formation, the enemy's squares (72 flags, 1 where
+    /// an enemy piece stands), who moves first and the rules.
+    Tracker(const Setup &own, std::uint8_t side, const std::array<std::uint8_t, 72> &enemy,
+            std::uint8_t first, SalpakanRules rules = official_rules()) {
+        detail::check(
+            salpakan_tracker_new(own.data(), side, enemy.data(), first, &rules, &handle_));
+    }
+    Tracker(const Tracker &) = delete;
+    Tracker &operator=(const Tracker &) = delete;
+    Tracker(Tracker &&other) noexcept : handle_(std::exchange(other.handle_, nullptr)) {}
+    Tracker &operator=(Tracker &&other) noexcept {
+        if (this != &other) {
+            salpakan_tracker_free(handle_);
+            handle_ = std::exchange(other.handle_, nullptr);
+        }
+        return *this;
+    }
+    ~Tracker() { salpakan_tracker_free(handle_); }
+
+    /// Takes in one ply of either side, as announced; an impossible report throws and
+    /// changes nothing.
+    void observe(SalpakanMove move, const SalpakanReport &report) {
+        detail::check(salpakan_tracker_observe(handle_, move, &report));
+    }
+
+    /// The side to move.
+    std::uint8_t side_to_move() const {
+        std::uint8_t side = 0;
+        detail::check(salpakan_tracker_side_to_move(handle_, &side));
+        return side;
+    }
+
+    /// The status as announced.
+    SalpakanStatus status() const {
+        SalpakanStatus status{};
+        detail::check(salpakan_tracker_status(handle_, &status));
+        return status;
+    }
+
+    /// This side's legal moves on its turn (none otherwise).
+    std::vector<SalpakanMove> legal_moves() const {
+        std::vector<SalpakanMove> moves(SALPAKAN_MAX_MOVES);
+        std::size_t count = 0;
+        detail::check(salpakan_tracker_legal_moves(handle_, moves.data(), moves.size(), &count));
+        moves.resize(count);
+        return moves;
+    }
+
+    /// This side's exact beliefs, as Game::beliefs lays them out.
+    Beliefs beliefs() const {
+        Beliefs p{};
+        detail::check(salpakan_tracker_beliefs(handle_, p.data()));
+        return p;
+    }
+
+    /// The C handle (still owned by this Tracker).
+    const SalpakanTracker *handle() const noexcept { return handle_; }
+
+private:
+    SalpakanTracker *handle_ = nullptr;
+};
+
+inline SalpakanMove Agent::choose(const Tracker &tracker) {
+    SalpakanMove move{};
+    detail::check(salpakan_agent_choose_tracked(handle_, tracker.handle(), &move));
+    return move;
+}
 
 }  // namespace salpakan
 

@@ -2,6 +2,7 @@
 // wrapper's ownership and error handling. Ends with "N passed, M failed".
 #include "salpakan.hpp"
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <iostream>
@@ -54,6 +55,38 @@ int main() {
           "a bad side throws INVALID_ARGUMENT");
     check(salpakan::challenge(SALPAKAN_RANK_SPY, SALPAKAN_RANK_PRIVATE) == SALPAKAN_OUTCOME_LOSE,
           "spy attacking a private loses");
+
+    {
+        // A seat: its tracker follows the arbiter's reports and its beliefs are the game's.
+        salpakan::Game arbiter(salpakan::random_setup(SALPAKAN_WHITE, 3, 1),
+                               salpakan::random_setup(SALPAKAN_BLACK, 3, 2));
+        std::array<std::uint8_t, 72> enemy{};
+        const auto view = arbiter.view(SALPAKAN_BLACK);
+        for (std::size_t i = 0; i < 72; ++i) enemy[i] = view[i].side == SALPAKAN_WHITE;
+        salpakan::Tracker seat(salpakan::random_setup(SALPAKAN_BLACK, 3, 2), SALPAKAN_BLACK,
+                               enemy, SALPAKAN_WHITE);
+        salpakan::Agent agent(SALPAKAN_AGENT_GREEDY, 5);
+        bool same = true;
+        for (int ply = 0; ply < 30 && arbiter.status().state == SALPAKAN_STATE_ONGOING; ++ply) {
+            const SalpakanMove move = arbiter.side_to_move() == SALPAKAN_BLACK
+                                          ? agent.choose(seat)
+                                          : arbiter.legal_moves()[0];
+            const SalpakanReport report = arbiter.play(move);
+            seat.observe(move, report);
+            same = same && seat.beliefs() == arbiter.beliefs(SALPAKAN_BLACK);
+        }
+        check(same, "a tracker's beliefs are the arbiter's for its side");
+        SalpakanReport impossible{1, 9, seat.status()};
+        check(error_code([&] { seat.observe(SalpakanMove{22, 31}, impossible); }) ==
+                  SALPAKAN_RESULT_INVALID_ARGUMENT,
+              "an impossible report throws INVALID_ARGUMENT");
+        enemy.fill(0);
+        check(error_code([&] {
+                  salpakan::Tracker none(salpakan::random_setup(SALPAKAN_BLACK, 3, 2),
+                                         SALPAKAN_BLACK, enemy, SALPAKAN_WHITE);
+              }) == SALPAKAN_RESULT_INVALID_ARGUMENT,
+              "no enemy squares throws INVALID_ARGUMENT");
+    }
 
     salpakan::Game copy = game.clone();
     copy.play(copy.legal_moves()[0]);
