@@ -704,8 +704,8 @@ SalpakanResult salpakan_tracker_new(const uint8_t *own,
 // beliefs follow from it.
 //
 // Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for values out of range or a report that does
-// not fit what this side knows (an impossible move, an outcome no piece could give); the
-// tracker is unchanged then.
+// not fit what this side knows (an impossible move, an outcome no piece could give);
+// `GAME_OVER` once the reports ended the game; the tracker is unchanged then.
 //
 // # Safety
 // `tracker` is NULL or a live handle; `report` is NULL or readable.
