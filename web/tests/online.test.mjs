@@ -826,6 +826,8 @@ test("an engine connected through the bridge is challenged from the page and pla
       await page.click("#open-leaderboard");
     }
     assert.match(await page.textContent(row), /random moves, for the page's test/);
+    await page.screenshot({ path: `${artifacts}/bots.png`, fullPage: true });
+    await phoneShot(page, "bots-phone.png");
     assert.ok(await page.$('#leaderboard-bots li[data-name="bot-level-8"]'), "the levels are listed as references");
     await page.check("#challenge-rated");
     await page.click(`${row} button`);
@@ -862,6 +864,7 @@ test("an engine connected through the bridge is challenged from the page and pla
     // One's own profile: share one's games for the dataset (the name kept out).
     await page.click("#open-my-games");
     await page.waitForSelector("#sharing:not([hidden])");
+    await phoneShot(page, "sharing-phone.png");
     assert.equal(await page.isChecked("#share-games"), false, "nothing is shared unless asked");
     await page.check("#share-games");
     const shared = async () => page.evaluate(async () => {
