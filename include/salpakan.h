@@ -193,6 +193,10 @@
 // The number of floats of the observation tensor: planes × 8 rows × 9 files.
 #define SALPAKAN_OBSERVATION_LEN 2736
 
+// The observation tensor's layout version (the crate's `Observation::VERSION`): raised
+// whenever a plane's meaning, order or scale changes.
+#define SALPAKAN_OBSERVATION_VERSION 1
+
 // The deepest `salpakan_game_perft` accepts.
 #define SALPAKAN_MAX_PERFT_DEPTH 32
 

@@ -103,6 +103,11 @@ pub const SALPAKAN_ACTION_MASK_BYTES: usize = 36;
 pub const SALPAKAN_OBSERVATION_PLANES: usize = 38;
 /// The number of floats of the observation tensor: planes × 8 rows × 9 files.
 pub const SALPAKAN_OBSERVATION_LEN: usize = 2736;
+/// The observation tensor's layout version (the crate's `Observation::VERSION`): raised
+/// whenever a plane's meaning, order or scale changes.
+pub const SALPAKAN_OBSERVATION_VERSION: u32 = 1;
+
+const _: () = assert!(SALPAKAN_OBSERVATION_VERSION == salpakan::Observation::VERSION);
 
 /// The deepest `salpakan_game_perft` accepts.
 pub const SALPAKAN_MAX_PERFT_DEPTH: u32 = 32;

@@ -140,6 +140,9 @@ namespace Salpakan
         public const int CommitmentBytes = 32;
         /// <summary>ISMCTS's iterations a move when none is given.</summary>
         public const int IsmctsDefaultBudget = 10000;
+        /// <summary>The observation tensor's layout version (raised whenever a plane's meaning,
+        /// order or scale changes).</summary>
+        public const int ObservationVersion = 1;
         /// <summary>The version of the header this package was written against.</summary>
         public const int VersionMajor = 0;
         /// <summary>Its minor version.</summary>

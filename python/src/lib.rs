@@ -22,6 +22,7 @@ fn _salpakan(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     let [planes, rows, files] = salpakan::Observation::SHAPE;
     m.add("OBSERVATION_SHAPE", (planes, rows, files))?;
+    m.add("OBSERVATION_VERSION", salpakan::Observation::VERSION)?;
     m.add("NUM_ACTIONS", salpakan::Move::NUM_ACTIONS)?;
     m.add("NUM_SQUARES", salpakan::Square::NUM)?;
     m.add("NO_PIECE", salpakan::Setup::EMPTY_CELL)?;

@@ -91,6 +91,31 @@ def test_beliefs_observations_samples_and_trackers_agree():
         assert str(sample.view(side)) == str(view)
 
 
+# Each observation layout's tensors of one fixed game (both sides, both orientations, after
+# every ply), hashed: a change to the tensor fails here unless salpakan.OBSERVATION_VERSION is
+# raised and its digest added (the crate pins the same in tests/engine/training.rs).
+OBSERVATION_DIGESTS = {1: "4ce9ea2e7baf7c6a136a57eda48f55bc54e858368941ee6f87c6d3a4fc8e1fc7"}
+
+
+def test_the_observation_layout_is_the_one_its_version_names():
+    import hashlib
+
+    game = salpakan.Game(seed=17, move_limit=50)
+    agent = salpakan.Random(17)
+    digest = hashlib.sha256()
+    for _ in range(60):
+        for side in ("white", "black"):
+            for viewer_up in (True, False):
+                digest.update(game.observation(side, viewer_up).tobytes())
+        if not game.status.ongoing:
+            break
+        game.play(agent.choose_in(game, game.side_to_move))
+    assert isinstance(salpakan.OBSERVATION_VERSION, int) and salpakan.OBSERVATION_VERSION >= 1
+    assert OBSERVATION_DIGESTS.get(salpakan.OBSERVATION_VERSION) == digest.hexdigest(), (
+        f"the observation is not layout {salpakan.OBSERVATION_VERSION}'s: raise the version and pin {digest.hexdigest()}"
+    )
+
+
 def test_a_client_tracker_fed_by_reports():
     game = salpakan.Game(seed=12)
     white = salpakan.Tracker(game.setup("white"), [i for i, c in enumerate(game.setup("black").cells()) if c != 255])

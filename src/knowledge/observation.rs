@@ -97,6 +97,13 @@ impl Observation {
     pub const SHAPE: [usize; 3] = [Observation::PLANES, Observation::ROWS, Observation::FILES];
     /// The number of floats: planes × rows × files.
     pub const LEN: usize = Observation::PLANES * Observation::ROWS * Observation::FILES;
+    /// The layout's version: raised whenever a plane's meaning, order or scale changes, so
+    /// that a policy trained on one layout is never fed another silently. Every binding
+    /// exposes it (`SALPAKAN_OBSERVATION_VERSION`, Python's `salpakan.OBSERVATION_VERSION`,
+    /// JavaScript's `OBSERVATION_VERSION`, C#'s `Limits.ObservationVersion`); a test pins
+    /// each version's tensors of a fixed game, so a change of layout without a new version
+    /// fails it.
+    pub const VERSION: u32 = 1;
 
     /// The floats, `[plane][row][file]` row-major.
     #[must_use]

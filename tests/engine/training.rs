@@ -661,3 +661,51 @@ fn a_batch_dealt_by_a_formation_deals_every_episode_by_it() {
         );
     }
 }
+
+/// Each observation layout's tensors of one fixed game (both sides, both orientations, after
+/// every ply of a seeded 60-ply game), as an FNV-1a digest of the floats' bits. A change to
+/// the tensor changes the digest: raise `Observation::VERSION` and add its digest here (a
+/// policy trained on one layout must never be fed another silently).
+const OBSERVATION_DIGESTS: &[(u32, u64)] = &[(1, 0xb5a3_bafd_75cc_ed6d)];
+
+#[test]
+fn the_observation_layout_is_the_one_its_version_names() {
+    let rules = Rules::new(3, 50).unwrap();
+    let mut game = salpakan::Game::dealt(Side::White, rules, 17);
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    for _ in 0..60 {
+        for side in Side::ALL {
+            for orientation in [
+                salpakan::Orientation::ViewerUp,
+                salpakan::Orientation::Board,
+            ] {
+                let observation = game.observation(side, orientation).unwrap();
+                for value in observation.as_slice() {
+                    for byte in value.to_bits().to_le_bytes() {
+                        hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+                    }
+                }
+            }
+        }
+        let moves = game.legal_moves();
+        if moves.is_empty() || !game.status().is_ongoing() {
+            break;
+        }
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        game.play(moves[(state % moves.len() as u64) as usize])
+            .unwrap();
+    }
+    let pinned = OBSERVATION_DIGESTS
+        .iter()
+        .find(|(version, _)| *version == salpakan::Observation::VERSION)
+        .map(|(_, digest)| *digest);
+    assert_eq!(
+        Some(hash),
+        pinned,
+        "the observation tensor is not layout {}'s: raise Observation::VERSION and pin {hash:#x}",
+        salpakan::Observation::VERSION
+    );
+}

@@ -11,6 +11,7 @@ import {
   NUM_ACTIONS,
   NUM_RANKS,
   NUM_SQUARES,
+  OBSERVATION_VERSION,
   Setup,
   Tracker,
   capturesFlag,
@@ -136,4 +137,27 @@ test("capturesFlag says when a challenge removes a Flag, as the game decides", (
       assert.equal(capturesFlag(a, d), expected, `${rankCode(a)} attacks ${rankCode(d)}`);
     }
   }
+});
+
+// Each observation layout's tensors of one fixed game (both sides, after every ply), hashed: a
+// change to the tensor fails here unless OBSERVATION_VERSION is raised and its digest added
+// (the crate and the Python package pin theirs the same way).
+const OBSERVATION_DIGESTS = { 1: "cbcc953a9836a6bb24712b47abfcf9d18386e4ea88297fd79b93386a28e4b339" };
+
+test("the observation layout is the one its version names", async () => {
+  const { createHash } = await import("node:crypto");
+  const game = new Game(17, "white", 3, 50);
+  const digest = createHash("sha256");
+  let state = 12345;
+  for (let ply = 0; ply < 60; ply++) {
+    for (const side of ["white", "black"]) digest.update(Buffer.from(game.observation(side).buffer));
+    if (game.status.state !== "ongoing") break;
+    const moves = game.legalMoves();
+    state = (state * 1103515245 + 12345) % 2147483648;
+    game.play(moves[state % moves.length]);
+  }
+  game.free();
+  assert.ok(Number.isInteger(OBSERVATION_VERSION) && OBSERVATION_VERSION >= 1);
+  const found = digest.digest("hex");
+  assert.equal(found, OBSERVATION_DIGESTS[OBSERVATION_VERSION], `raise OBSERVATION_VERSION and pin ${found}`);
 });

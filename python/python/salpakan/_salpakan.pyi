@@ -10,6 +10,7 @@ import numpy.typing as npt
 __all__ = [
     "__version__",
     "OBSERVATION_SHAPE",
+    "OBSERVATION_VERSION",
     "NUM_ACTIONS",
     "NUM_SQUARES",
     "NUM_RANKS",
@@ -42,6 +43,7 @@ __all__ = [
 
 __version__: str
 OBSERVATION_SHAPE: Tuple[int, int, int]
+OBSERVATION_VERSION: int
 NUM_ACTIONS: int
 NUM_SQUARES: int
 NUM_RANKS: int
