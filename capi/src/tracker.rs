@@ -24,31 +24,51 @@ pub struct SalpakanTracker {
 
 impl Handle for SalpakanTracker {}
 
+/// Every status there is, each copied from here: a `Status` made in place leaves the bytes
+/// of its variant's missing fields undefined, and the tracker's reports are compared and
+/// copied whole, so the C values are mapped to these fully written ones.
+static STATUSES: [Status;
+    1 + 2 * salpakan::WinReason::ALL.len() + salpakan::DrawReason::ALL.len()] = {
+    let mut all =
+        [Status::Ongoing; 1 + 2 * salpakan::WinReason::ALL.len() + salpakan::DrawReason::ALL.len()];
+    let mut i = 0;
+    while i < salpakan::WinReason::ALL.len() {
+        all[1 + 2 * i] = Status::Won {
+            winner: Side::White,
+            reason: salpakan::WinReason::ALL[i],
+        };
+        all[2 + 2 * i] = Status::Won {
+            winner: Side::Black,
+            reason: salpakan::WinReason::ALL[i],
+        };
+        i += 1;
+    }
+    let mut j = 0;
+    while j < salpakan::DrawReason::ALL.len() {
+        all[1 + 2 * salpakan::WinReason::ALL.len() + j] = Status::Drawn {
+            reason: salpakan::DrawReason::ALL[j],
+        };
+        j += 1;
+    }
+    all
+};
+
+/// A status from its C value, if it is one.
+fn status_of(status: SalpakanStatus) -> Option<Status> {
+    STATUSES
+        .iter()
+        .find(|s| SalpakanStatus::from(**s) == status)
+        .copied()
+}
+
 /// A status from its C value, checked.
 fn status_arg(status: SalpakanStatus) -> FfiResult<Status> {
-    let bad = || {
+    status_of(status).ok_or_else(|| {
         Failure::invalid(format!(
             "report.status is {{state {}, winner {}, reason {}}}: not a status",
             status.state, status.winner, status.reason
         ))
-    };
-    match status.state {
-        SALPAKAN_STATE_ONGOING => Ok(Status::Ongoing),
-        SALPAKAN_STATE_WON => {
-            let winner = Side::try_index(usize::from(status.winner)).ok_or_else(bad)?;
-            let reason = salpakan::WinReason::ALL
-                .into_iter()
-                .find(|r| *r as u8 == status.reason)
-                .ok_or_else(bad)?;
-            Ok(Status::Won { winner, reason })
-        }
-        SALPAKAN_STATE_DRAWN => salpakan::DrawReason::ALL
-            .into_iter()
-            .find(|r| *r as u8 == status.reason)
-            .map(|reason| Status::Drawn { reason })
-            .ok_or_else(bad),
-        _ => Err(bad()),
-    }
+    })
 }
 
 /// A report from the arbiter's C values: the move and what was announced.
