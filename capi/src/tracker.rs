@@ -12,8 +12,7 @@ use crate::boundary::guard;
 use crate::handle::Handle;
 use crate::result::{Failure, FfiResult, SalpakanResult};
 use crate::values::{
-    SALPAKAN_NO_OUTCOME, SALPAKAN_STATE_DRAWN, SALPAKAN_STATE_ONGOING, SALPAKAN_STATE_WON,
-    SalpakanMove, SalpakanReport, SalpakanRules, SalpakanStatus,
+    SALPAKAN_NO_OUTCOME, SalpakanMove, SalpakanReport, SalpakanRules, SalpakanStatus,
 };
 
 /// An opaque side's knowledge. Create it with `salpakan_tracker_new` and release it with
