@@ -93,16 +93,28 @@ pub fn status(code: Code) -> StatusCode {
 }
 
 impl Refused for StoreError {
+    /// A node whose lease lapsed (paused past it) or that is stopping gives its games up: the
+    /// request is refused as a draining node's (503, try again: another node holds them by
+    /// then); every other failure of the database is `internal`.
     fn own_code(&self) -> Code {
-        Code::Internal
+        match self {
+            StoreError::Fenced | StoreError::Stopped => Code::Draining,
+            _ => Code::Internal,
+        }
     }
 
     fn internal(&self) -> Option<String> {
-        Some(self.to_string())
+        (self.own_code() == Code::Internal).then(|| self.to_string())
     }
 
     fn refusal(&self) -> Refusal {
-        Refusal::new(Code::Internal, "the server could not do that")
+        match self.own_code() {
+            Code::Draining => Refusal::new(
+                Code::Draining,
+                "this node gave its games up (its lease lapsed, or it stops): try again",
+            ),
+            code => Refusal::new(code, "the server could not do that"),
+        }
     }
 }
 
@@ -321,6 +333,13 @@ mod tests {
         assert_eq!(stored.refusal().code, Code::Internal);
         assert!(!stored.refusal().message.contains("row 7"));
         assert!(stored.internal().unwrap().contains("row 7"));
+        // A fenced or stopping node's refusal is a draining node's: try again (elsewhere).
+        for gone in [StoreError::Fenced, StoreError::Stopped] {
+            let refused = GameError::Store(gone);
+            assert_eq!(refused.refusal().code, Code::Draining);
+            assert_eq!(status(refused.code()).as_u16(), 503);
+            assert_eq!(refused.internal(), None);
+        }
         assert_eq!(
             LobbyError::Quota(QuotaError::TooManySeeks(12)).refusal(),
             Refusal::new(Code::TooManySeeks, "at most 12 open seeks")

@@ -118,9 +118,13 @@ fn commit(
     }
     match commit_group(conn, group, &mut results, true, fence) {
         Ok(()) => results,
-        // The whole transaction failed: every write in it fails alike.
+        // The whole transaction failed: every write in it fails alike (fenced, if the lease
+        // lapsed meanwhile).
         Err(e) => {
             let _ = conn.batch("ROLLBACK");
+            if matches!(e, StoreError::Fenced) {
+                return group.iter().map(|_| Err(StoreError::Fenced)).collect();
+            }
             let said = e.to_string();
             group
                 .iter()

@@ -153,7 +153,7 @@ fn said(load: Child) -> Said {
     // What each error was, for the assertions' messages.
     let errors: Vec<&str> = text
         .lines()
-        .filter(|l| l.starts_with("loadgen: ") && !l.contains(" games"))
+        .filter(|l| l.starts_with("loadgen: ") && !is_summary(l))
         .collect();
     Said {
         finished: before(finished_line, "games"),
@@ -167,6 +167,15 @@ fn said(load: Child) -> Said {
             .collect::<Vec<_>>()
             .join("\n"),
     }
+}
+
+/// Whether `line` is one of the load generator's summaries (`loadgen: N games finished …`,
+/// `loadgen: N games, …`) rather than an error (`loadgen: 1 games still playing …` is one).
+fn is_summary(line: &str) -> bool {
+    let rest = line.trim_start_matches("loadgen: ");
+    let after = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+    after.len() < rest.len()
+        && (after.starts_with(" games,") || after.starts_with(" games finished"))
 }
 
 /// The longest stall in milliseconds (`longest stall N ms`).

@@ -44,7 +44,7 @@ mod attacks;
 mod lobby;
 mod talk;
 
-use salpakan::{Agent, Game, Random, Rules, Setup, Side};
+use salpakan::{Agent, Game, Random, Rules, Setup, Side, Tracker};
 use salpakan_server::client::{ClientError, Follower, Received, Socket, post_from, request_from};
 use salpakan_server::wire::{ClockWords, Code, CreateReply, JoinReply, ServerMessage};
 use serde_json::json;
@@ -235,6 +235,10 @@ struct Shared {
     longest_stall_us: AtomicU64,
     /// The chat lines' pace (`--chat-per-second`).
     chat: Arc<talk::Pace>,
+    /// Where each slot's game stands (its id, the last version each seat heard, whose turn
+    /// its seats think it is, what it waits for): named for a game still playing after the
+    /// grace.
+    standing: std::sync::Mutex<std::collections::BTreeMap<u64, String>>,
 }
 
 impl Shared {
@@ -249,6 +253,26 @@ impl Shared {
     /// The second of the phase it is now.
     fn second(&self) -> u32 {
         u32::try_from(self.started.elapsed().as_secs()).unwrap_or(u32::MAX)
+    }
+
+    /// Says where slot `n`'s game stands.
+    fn stands(&self, n: u64, what: String) {
+        self.standing
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(n, what);
+    }
+
+    /// Adds `what` to where slot `n`'s game stands.
+    fn also(&self, n: u64, what: &str) {
+        if let Some(standing) = self
+            .standing
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_mut(&n)
+        {
+            standing.push_str(what);
+        }
     }
 
     async fn error(&self, what: String) {
@@ -288,10 +312,13 @@ async fn play_game(
         match made {
             Ok((id, tokens)) => break (addr, id, tokens),
             // A node that vanished mid-request is passed over too (its game, if made, is
-            // left to expire unplayed).
-            Err(ClientError::Connection(_) | ClientError::NotHttp(_))
-                if tries + 1 < shared.nodes.len() as u64 =>
-            {
+            // left to expire unplayed), as is one that gave its games up (503: draining, or
+            // its lease lapsed while it was paused).
+            Err(
+                ClientError::Connection(_)
+                | ClientError::NotHttp(_)
+                | ClientError::Refused { status: 503, .. },
+            ) if tries + 1 < shared.nodes.len() as u64 => {
                 tries += 1;
             }
             Err(e) => return Err(e),
@@ -299,6 +326,7 @@ async fn play_game(
     };
     let mut seats = Vec::new();
     let mut followers = Vec::new();
+    let mut formations = Vec::new();
     for side in Side::ALL {
         let at = if shared.spread && side == Side::Black {
             shared.node(at + tries + 1)
@@ -307,10 +335,9 @@ async fn play_game(
         };
         let mut socket = open_seat(shared, n, at, &id, &tokens[side.index()]).await?;
         let setup = Setup::random(side, rules, seed * 2 + side.index() as u64);
-        let cells = setup.cell_values().to_vec();
-        socket
-            .send(&json!({"t": "setup", "cells": cells}).to_string())
-            .await?;
+        let cells = json!({"t": "setup", "cells": setup.cell_values().to_vec()}).to_string();
+        socket.send(&cells).await?;
+        formations.push(cells);
         seats.push(socket);
         followers.push(Follower::new(setup, rules));
     }
@@ -323,6 +350,9 @@ async fn play_game(
     let mut turn_came: [Option<Instant>; 2] = [None, None];
     let mut took: [Option<Duration>; 2] = [None, None];
     let mut over = [false, false];
+    // Whether this game's resignation was sent since its seats last connected (a
+    // resignation sent to a node that then stopped, or was paused and gave the game up, may
+    // never have been played: it is sent again from the new connection).
     let mut resigned = false;
     let failed = |what: String| ClientError::Game(format!("game {id}: {what}"));
     // The last event version each seat received: a seat whose socket closes (its node
@@ -330,9 +360,23 @@ async fn play_game(
     let mut last_v = [0_u64; 2];
     let mut last_ply_at: Option<Instant> = None;
     let mut reconnected = [false, false];
+    // Whose formations the server said it has (`ready`): one sent to a node that then gave
+    // the game up may never have been taken, and is sent again from the new connection.
+    let mut placed = [false, false];
     // A chat line on its way: the side that said it, and when.
     let mut said: Option<(Side, Instant)> = None;
     while !(over[0] && over[1]) {
+        shared.stands(
+            n,
+            format!(
+                "game {id}: heard v{}/v{}, placed {placed:?}, over {over:?}, resigned \
+                 {resigned}, reconnected {reconnected:?}, to move {:?}/{:?}, waiting to hear",
+                last_v[0],
+                last_v[1],
+                followers[0].tracker().map(Tracker::side_to_move),
+                followers[1].tracker().map(Tracker::side_to_move),
+            ),
+        );
         let heard = {
             let [white, black] = &mut seats[..] else {
                 unreachable!()
@@ -353,6 +397,7 @@ async fn play_game(
                 let i = side.index();
                 seats[i] = reconnect(shared, n, &id, &tokens[i], last_v[i]).await?;
                 reconnected[i] = true;
+                resigned = false;
             }
             continue;
         };
@@ -366,6 +411,7 @@ async fn play_game(
             _ => {
                 seats[i] = reconnect(shared, n, &id, &tokens[i], last_v[i]).await?;
                 reconnected[i] = true;
+                resigned = false;
                 continue;
             }
         };
@@ -379,7 +425,11 @@ async fn play_game(
         match &message {
             // After a reconnect, a move sent before it may be answered as already played.
             ServerMessage::Error { code, .. }
-                if reconnected[i] && matches!(code, Code::StalePly | Code::NotYourTurn) =>
+                if reconnected[i]
+                    && matches!(
+                        code,
+                        Code::StalePly | Code::NotYourTurn | Code::GameOver | Code::WrongPhase
+                    ) =>
             {
                 continue;
             }
@@ -394,6 +444,21 @@ async fn play_game(
             }
             ServerMessage::Error { code, message } => {
                 return Err(failed(format!("refused: {}: {message}", code.word())));
+            }
+            ServerMessage::Ready { side: whose, .. } => {
+                placed[whose.0.index()] = true;
+                continue;
+            }
+            // A fresh connection's state before play: this seat's formation, if the server
+            // has not said it has it, is sent again.
+            ServerMessage::State {
+                phase: salpakan_server::wire::Phase::Setup,
+                ..
+            } if reconnected[i] && !placed[i] => {
+                if seats[i].send(&formations[i]).await.is_err() {
+                    seats[i] = reconnect(shared, n, &id, &tokens[i], last_v[i]).await?;
+                }
+                continue;
             }
             // A fresh connection's state: if nothing was missed, it may be this seat's turn
             // (a move sent before the socket closed may not have been committed).
@@ -477,9 +542,9 @@ async fn play_game(
                 resigned = true;
                 if seats[i].send(r#"{"t":"resign"}"#).await.is_err() {
                     // Its node is gone: the seat connects again, and resigns from there.
-                    resigned = false;
                     seats[i] = reconnect(shared, n, &id, &tokens[i], last_v[i]).await?;
                     reconnected[i] = true;
+                    resigned = false;
                 }
             }
             continue;
@@ -503,6 +568,7 @@ async fn play_game(
             // the move was played.
             seats[i] = reconnect(shared, n, &id, &tokens[i], last_v[i]).await?;
             reconnected[i] = true;
+            resigned = false;
         }
     }
     for seat in seats {
@@ -600,6 +666,7 @@ async fn reconnect(
     v: u64,
 ) -> Result<Socket, ClientError> {
     shared.reconnects.fetch_add(1, Ordering::Relaxed);
+    shared.also(n, ", then connecting again");
     let mut last = None;
     for attempt in 0..240_u64 {
         let addr = shared.node(n + attempt + 1);
@@ -949,6 +1016,7 @@ async fn play(
         longest_stall_us: AtomicU64::new(0),
         spread: args.spread,
         chat: Arc::new(talk::Pace::new(args.chat_per_second)),
+        standing: std::sync::Mutex::default(),
     });
     tokio::spawn(Arc::clone(&shared.chat).run(shared.deadline));
     let live_watching = (args.live_watchers > 0)
@@ -1000,19 +1068,22 @@ async fn play(
     // Every game ends by the deadline and a grace; a game still playing then (a seat that
     // waits for what never comes) is an error, and the run goes on to its checks.
     let ending = shared.deadline + GRACE;
-    let mut unfinished = 0;
-    for mut w in workers {
+    let mut unfinished = Vec::new();
+    for (n, mut w) in workers.into_iter().enumerate() {
         let left = ending.saturating_duration_since(Instant::now());
         if tokio::time::timeout(left, &mut w).await.is_err() {
             w.abort();
-            unfinished += 1;
+            let standing = shared.standing.lock().unwrap_or_else(|e| e.into_inner());
+            unfinished.push(standing.get(&(n as u64)).cloned().unwrap_or_default());
         }
     }
     let mut tally = std::mem::take(&mut *shared.tally.lock().await);
-    if unfinished > 0 {
+    if !unfinished.is_empty() {
         let what = format!(
-            "{unfinished} games still playing {} s after the deadline",
-            GRACE.as_secs()
+            "{} games still playing {} s after the deadline ({})",
+            unfinished.len(),
+            GRACE.as_secs(),
+            unfinished.join("; ")
         );
         eprintln!("loadgen: {what}");
         tally.errors.push(what);
