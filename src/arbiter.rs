@@ -1,6 +1,7 @@
 //! The arbiter: who wins a challenge. This is the one place the challenge table lives.
 
 use crate::parse::ParseError;
+use crate::prelude::*;
 use crate::rank::Rank;
 
 crate::enums::simple_enum! {

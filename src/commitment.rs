@@ -13,6 +13,7 @@
 //! the record's `WhiteSetup` or `BlackSetup` tag. A record carries them as the tags
 //! `WhiteCommitment`, `BlackCommitment`, `WhiteSalt` and `BlackSalt`.
 
+use crate::prelude::*;
 use core::fmt;
 use core::str::FromStr;
 

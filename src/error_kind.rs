@@ -105,7 +105,7 @@ impl core::str::FromStr for ErrorKind {
 /// let err = "not a position".parse::<Position>().unwrap_err();
 /// assert!(describe(&err).starts_with("text: line 1, column 1"));
 /// ```
-pub trait EngineError: std::error::Error {
+pub trait EngineError: core::error::Error {
     /// What kind of refusal it is.
     fn kind(&self) -> ErrorKind;
 }

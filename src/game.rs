@@ -1,6 +1,7 @@
 //! A game: a position with its rules, both setups and its history.
 
-use std::collections::BTreeMap;
+use crate::prelude::*;
+use alloc::collections::BTreeMap;
 
 use crate::movegen::ActionMask;
 use crate::movegen::{Move, MoveList};

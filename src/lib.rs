@@ -36,8 +36,39 @@
 //! assert_eq!(hidden, game.position().occupied(Side::White).len() as usize);
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
+#![cfg_attr(not(feature = "std"), no_std)]
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
+
+// Without `std` the crate needs only an allocator: `Vec`, `String`, `Box` and the rest come
+// from `alloc` (see [`prelude`]).
+extern crate alloc;
+
+/// Whether this x86-64 CPU has every target feature named: asked at run time with `std`,
+/// known when compiled without it.
+#[cfg(target_arch = "x86_64")]
+macro_rules! x86_has {
+    ($($feature:tt),+) => {{
+        #[cfg(feature = "std")]
+        let has = true $(&& std::arch::is_x86_feature_detected!($feature))+;
+        #[cfg(not(feature = "std"))]
+        let has = cfg!(all($(target_feature = $feature),+));
+        has
+    }};
+}
+
+/// What the standard prelude gives a module that a `no_std` build must import from `alloc`.
+mod prelude {
+    #[allow(unused_imports)]
+    pub(crate) use alloc::{
+        borrow::ToOwned,
+        boxed::Box,
+        format,
+        string::{String, ToString},
+        vec,
+        vec::Vec,
+    };
+}
 
 // The crate in layers, the lowest first: each module imports only from its own layer and
 // those before it (`scripts/check-layers` holds it to that).
@@ -58,6 +89,7 @@ mod side;
 mod square;
 mod status;
 mod value_error;
+#[cfg(feature = "std")]
 mod weighted;
 mod zobrist;
 // Moves and positions: every move's generation, the pieces' identities, and the arbiter's
@@ -71,15 +103,20 @@ mod game;
 mod view;
 // Knowledge: how people deploy (formations), and what one side knows from the reports alone
 // (trackers, exact beliefs, samples, observations).
+#[cfg(feature = "std")]
 mod formation;
+#[cfg(feature = "std")]
 mod knowledge;
 // Agents: players that see only a tracker, the ladder's levels, and many games at once.
+#[cfg(feature = "std")]
 mod agents;
+#[cfg(feature = "std")]
 mod vecenv;
 // Notation: every text form, printed and parsed in one place each; a record replayed as
 // each side knew it; formations committed before the first move and checked from a record.
 mod commitment;
 mod notation;
+#[cfg(feature = "std")]
 mod replay;
 
 /// The rules this crate implements, exactly: board and numbering, armies, setup, turn order,
@@ -88,13 +125,16 @@ pub mod rulebook {
     #![doc = include_str!("../docs/RULES.md")]
 }
 
+#[cfg(feature = "std")]
 pub use agents::{Agent, AgentKind, Bot, ChooseError, Greedy, Ismcts, Level, Random};
 pub use arbiter::{Outcome, captures_flag, challenge};
 pub use bitboard::Bitboard;
 pub use commitment::{COMMITMENT_DOMAIN, Commitment, CommitmentError, HexError, Salt};
 pub use error_kind::{EngineError, ErrorKind};
+#[cfg(feature = "std")]
 pub use formation::{Formation, FormationError};
 pub use game::Game;
+#[cfg(feature = "std")]
 pub use knowledge::{
     Beliefs, Observation, ObserveError, Orientation, PieceBelief, RankSet, Tracker,
 };
@@ -104,6 +144,7 @@ pub use parse::ParseError;
 pub use piece::PieceId;
 pub use position::{MoveError, Playout, Position, Report};
 pub use rank::Rank;
+#[cfg(feature = "std")]
 pub use replay::{Luck, Odds, Replay, ReplayError, Walk};
 pub use rng::SplitMix64;
 pub use rules::{Rules, RulesError};
@@ -112,6 +153,7 @@ pub use side::Side;
 pub use square::{Direction, Square};
 pub use status::{DeclaredEnd, DrawReason, Status, WinReason};
 pub use value_error::ValueError;
+#[cfg(feature = "std")]
 pub use vecenv::{Job, StepError, StepOutputs, StepResult, VecEnv};
 pub use view::{PublicView, View, ViewCell};
 

@@ -1,5 +1,6 @@
 //! Errors from parsing the small value types (squares, ranks, moves, sides, statuses).
 
+use crate::prelude::*;
 use thiserror::Error;
 
 use crate::error_kind::{ErrorKind, engine_error};

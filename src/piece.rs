@@ -1,5 +1,6 @@
 //! Stable piece identities.
 
+use crate::prelude::*;
 use core::fmt;
 
 use crate::arbiter::Outcome;

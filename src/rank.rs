@@ -1,5 +1,6 @@
 //! The fifteen ranks, their codes and the composition of an army.
 
+use crate::prelude::*;
 use core::str::FromStr;
 
 use crate::parse::ParseError;

@@ -36,14 +36,14 @@ impl FastPdep {
     pub(crate) fn detect() -> Option<FastPdep> {
         #[cfg(target_arch = "x86_64")]
         {
-            use std::sync::atomic::{AtomicU8, Ordering};
+            use core::sync::atomic::{AtomicU8, Ordering};
             // 0: not checked yet, 1: no, 2: yes.
             static FAST: AtomicU8 = AtomicU8::new(0);
             let known = FAST.load(Ordering::Relaxed);
             if known != 0 {
                 return (known == 2).then_some(FastPdep(()));
             }
-            let fast = std::arch::is_x86_feature_detected!("bmi2") && !slow_pdep();
+            let fast = x86_has!("bmi2") && !slow_pdep();
             FAST.store(if fast { 2 } else { 1 }, Ordering::Relaxed);
             fast.then_some(FastPdep(()))
         }
@@ -55,7 +55,7 @@ impl FastPdep {
 /// Whether this is an AMD CPU before family 25, whose PDEP is microcoded.
 #[cfg(target_arch = "x86_64")]
 fn slow_pdep() -> bool {
-    use std::arch::x86_64::__cpuid;
+    use core::arch::x86_64::__cpuid;
     let vendor = __cpuid(0);
     let amd = (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163);
     if !amd {
@@ -72,7 +72,7 @@ impl Select for FastPdep {
         #[cfg(target_arch = "x86_64")]
         {
             // SAFETY: a `FastPdep` exists only after `detect` found BMI2 on this CPU.
-            unsafe { std::arch::x86_64::_pdep_u64(1u64 << (k & 63), x) }.trailing_zeros()
+            unsafe { core::arch::x86_64::_pdep_u64(1u64 << (k & 63), x) }.trailing_zeros()
         }
         #[cfg(not(target_arch = "x86_64"))]
         {

@@ -1,5 +1,6 @@
 //! One side's formation: validation against the rules and seeded random setups.
 
+use crate::prelude::*;
 use core::fmt;
 
 use thiserror::Error;

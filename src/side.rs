@@ -1,5 +1,6 @@
 //! The two sides of the game.
 
+use crate::prelude::*;
 use core::str::FromStr;
 
 use crate::parse::ParseError;

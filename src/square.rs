@@ -1,5 +1,6 @@
 //! Squares of the 9 × 8 board and the four directions a piece can move in.
 
+use crate::prelude::*;
 use core::fmt;
 use core::str::FromStr;
 

@@ -1,5 +1,6 @@
 //! The error for a number or word from a caller that is not the value it stands for.
 
+use crate::prelude::*;
 use thiserror::Error;
 
 use crate::error_kind::{ErrorKind, engine_error};

@@ -1,5 +1,6 @@
 //! What one side may see of a game, and what anyone may (a spectator's public view).
 
+use crate::prelude::*;
 use core::fmt;
 
 use crate::game::Game;

@@ -178,7 +178,7 @@ mod tests {
         let own = own();
         let expected = naive(own);
         let mut rng = SplitMix64::new(5);
-        let mut seen = std::collections::BTreeSet::new();
+        let mut seen = alloc::collections::BTreeSet::new();
         for _ in 0..2000 {
             let mv = random(own, &mut rng, Broadword).unwrap();
             if let Some(pdep) = FastPdep::detect() {

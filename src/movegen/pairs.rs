@@ -52,11 +52,11 @@ fn write_portable(targets: [Bitboard; 4], out: &mut Pairs) -> usize {
 
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
-    use std::arch::x86_64::{
+    use core::arch::x86_64::{
         __m512i, _mm512_loadu_si512, _mm512_mask_storeu_epi16, _mm512_maskz_compress_epi16,
         _mm512_storeu_si512,
     };
-    use std::sync::atomic::{AtomicU8, Ordering};
+    use core::sync::atomic::{AtomicU8, Ordering};
 
     use super::{Bitboard, Direction, Pairs};
 
@@ -74,9 +74,7 @@ mod avx512 {
             if known != 0 {
                 return (known == 2).then_some(Avx512(()));
             }
-            let has = std::arch::is_x86_feature_detected!("avx512f")
-                && std::arch::is_x86_feature_detected!("avx512bw")
-                && std::arch::is_x86_feature_detected!("avx512vbmi2");
+            let has = x86_has!("avx512f", "avx512bw", "avx512vbmi2");
             HAS.store(if has { 2 } else { 1 }, Ordering::Relaxed);
             has.then_some(Avx512(()))
         }
@@ -125,7 +123,7 @@ mod avx512 {
             words[word] |= bits as u64;
             words[word + 1] |= (bits >> 64) as u64;
         }
-        std::array::from_fn(|k| (words[k / 2] >> (32 * (k % 2))) as u32)
+        core::array::from_fn(|k| (words[k / 2] >> (32 * (k % 2))) as u32)
     }
 
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt")]

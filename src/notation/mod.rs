@@ -1,6 +1,7 @@
 //! Text formats: the one-line position text (full or as one side sees it) and the game record.
 //! Every parser reports a [`TextError`] with the line and column and what was expected there.
 
+use crate::prelude::*;
 mod move_text;
 mod position_text;
 mod record;

@@ -1,6 +1,7 @@
 //! A move's notation: `e3-e4`, and `e4xe5` for a challenge where the board is known (the
 //! game record's form).
 
+use crate::prelude::*;
 use core::fmt;
 use core::str::FromStr;
 

@@ -19,6 +19,7 @@
 //! draw-reason = "agreement" | "move-limit"
 //! ```
 
+use crate::prelude::*;
 use core::fmt;
 use core::str::FromStr;
 

@@ -25,8 +25,9 @@
 //! Limits, so that reading any record takes time linear in its length (times a logarithm):
 //! at most [`Game::MAX_TAGS`] tags, each value at most [`Game::MAX_TAG_LEN`] characters.
 
+use crate::prelude::*;
+use alloc::collections::BTreeMap;
 use core::fmt::Write as _;
-use std::collections::BTreeMap;
 
 use crate::game::{Game, RESERVED_TAGS};
 use crate::movegen::Move;

@@ -1,6 +1,7 @@
 //! The setup text: a side's pieces as `code:square` words, `"FL:a1 PV:b1 …"`, upper-case codes
 //! for White and lower-case for Black. Records, serde and `Debug` all print and read it here.
 
+use crate::prelude::*;
 use core::fmt;
 use core::str::FromStr;
 

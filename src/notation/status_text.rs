@@ -9,6 +9,7 @@
 //! `-` is a game that goes on. (`Status`'s `Display` is English for people: "White wins: flag
 //! captured"; it is never read back.)
 
+use crate::prelude::*;
 use core::str::FromStr;
 
 use crate::parse::ParseError;

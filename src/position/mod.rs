@@ -157,7 +157,7 @@ impl Position {
         }
         // The two zones do not meet, so each square holds at most one side's piece.
         let (white_cells, black_cells) = (white.cells(), black.cells());
-        let board = std::array::from_fn(|i| white_cells[i].or(black_cells[i]));
+        let board = core::array::from_fn(|i| white_cells[i].or(black_cells[i]));
         let occupied = [white.occupied(), black.occupied()];
         Ok(Position::from_parts(Parts {
             occupied,

@@ -3,6 +3,7 @@
 //! position.
 
 use crate::bitboard::Bitboard;
+use crate::prelude::*;
 use crate::rank::Rank;
 use crate::rules::Rules;
 use crate::side::Side;

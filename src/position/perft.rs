@@ -17,7 +17,7 @@ impl Position {
     pub fn perft(&self, depth: u32) -> u64 {
         let depth = depth.min(Position::MAX_PERFT_DEPTH);
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("popcnt") {
+        if x86_has!("popcnt") {
             // SAFETY: the CPU has the popcnt instruction, as checked just above.
             return unsafe { self.perft_popcnt(depth) };
         }

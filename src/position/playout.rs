@@ -48,7 +48,7 @@ impl Position {
     /// ```
     pub fn playout(&self, rng: &mut SplitMix64, max_plies: u32) -> Playout {
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("popcnt") {
+        if x86_has!("popcnt") {
             if let Some(pdep) = FastPdep::detect() {
                 // SAFETY: the CPU has popcnt (checked just above) and BMI2 (`detect`).
                 return unsafe { self.playout_bmi2(rng, max_plies, pdep) };
