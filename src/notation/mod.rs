@@ -2,6 +2,7 @@
 //! Every parser reports a [`TextError`] with the line and column and what was expected there.
 
 use crate::prelude::*;
+
 mod move_text;
 mod position_text;
 mod record;
