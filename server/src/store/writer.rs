@@ -112,26 +112,32 @@ fn commit(
             results.clear();
             // A node that lost its lease writes nothing: no write is tried alone.
             if matches!(e, StoreError::Fenced) {
-                return group.iter().map(|_| Err(StoreError::Fenced)).collect();
+                return all_failed(group, &e);
             }
         }
     }
     match commit_group(conn, group, &mut results, true, fence) {
         Ok(()) => results,
-        // The whole transaction failed: every write in it fails alike (fenced, if the lease
-        // lapsed meanwhile).
         Err(e) => {
             let _ = conn.batch("ROLLBACK");
-            if matches!(e, StoreError::Fenced) {
-                return group.iter().map(|_| Err(StoreError::Fenced)).collect();
-            }
-            let said = e.to_string();
-            group
-                .iter()
-                .map(|_| Err(StoreError::Failed(said.clone())))
-                .collect()
+            all_failed(group, &e)
         }
     }
+}
+
+/// The whole transaction failed with `e`: every write of `group` fails alike, fenced if the
+/// node's lease lapsed (its requests are refused as a draining node's), otherwise with the
+/// transaction's words.
+fn all_failed(group: &[(Vec<Write>, Done)], e: &StoreError) -> Vec<Result<Committed, StoreError>> {
+    group
+        .iter()
+        .map(|_| {
+            Err(match e {
+                StoreError::Fenced => StoreError::Fenced,
+                e => StoreError::Failed(e.to_string()),
+            })
+        })
+        .collect()
 }
 
 /// One transaction for the group. With `savepoints`, each write has one of its own: a
