@@ -610,8 +610,9 @@ impl Store {
         Store::open_waiting(path, durability, node, LOCK_WAIT)
     }
 
-    /// [`Store::open`], waiting at most `lock_wait` for another server to let go of an
-    /// SQLite database (one stopping lets go soon) before it says [`StoreError::Busy`].
+    /// [`Store::open`], waiting at most `lock_wait` for another server to let go of the
+    /// database (an SQLite file's lock, or on PostgreSQL this node's session lock: one
+    /// stopping lets go soon) before it says [`StoreError::Busy`].
     ///
     /// # Errors
     /// As [`Store::open`].
@@ -624,10 +625,10 @@ impl Store {
         match Location::of(path) {
             Location::Sqlite(path) => Store::open_sqlite(&path, durability, lock_wait),
             #[cfg(feature = "nodes")]
-            Location::Postgres(url) => Store::open_postgres(&url, durability, node),
+            Location::Postgres(url) => Store::open_postgres(&url, durability, node, lock_wait),
             #[cfg(not(feature = "nodes"))]
             Location::Postgres(_) => {
-                let _ = node;
+                let _ = (node, lock_wait);
                 Err(StoreError::NoPostgres)
             }
         }
@@ -687,9 +688,24 @@ impl Store {
     }
 
     #[cfg(feature = "nodes")]
-    fn open_postgres(url: &str, durability: Durability, node: &Node) -> Result<Opened, StoreError> {
+    fn open_postgres(
+        url: &str,
+        durability: Durability,
+        node: &Node,
+        lock_wait: std::time::Duration,
+    ) -> Result<Opened, StoreError> {
         let (mut conn, _) = open_postgres(url)?;
-        conn.take_writer_lock(&node.name)?;
+        // A server stopping lets go of its session's lock soon (its connection closes as it
+        // ends), as of an SQLite file's: waited for alike.
+        let until = std::time::Instant::now() + lock_wait;
+        loop {
+            match conn.take_writer_lock(&node.name) {
+                Err(StoreError::Busy) if std::time::Instant::now() < until => {
+                    thread::sleep(std::time::Duration::from_millis(20));
+                }
+                taken => break taken?,
+            }
+        }
         // A node paused in the middle of a transaction (SIGSTOP) would hold its lease's row
         // locked, and no other node could take its games over: PostgreSQL ends a writer's
         // transaction left idle for half a lease (a writer's statements follow each other
