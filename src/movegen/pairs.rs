@@ -128,35 +128,42 @@ mod avx512 {
 
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt")]
     fn write_avx512(own: Bitboard, out: &mut Pairs) -> usize {
-        // The targets are computed here, in registers, rather than handed over in memory.
-        let targets = super::super::all_targets(own);
-        let masks = stream(targets);
-        let counts = masks.map(u32::count_ones);
-        let total: u32 = counts.iter().sum();
+        // The targets are computed here, in registers, rather than handed over in memory; each
+        // vector's count is taken again where it is used, which is cheaper than keeping nine
+        // counts alive across the stores.
+        let masks = stream(super::super::all_targets(own));
+        let total: u32 = masks.iter().map(|mask| mask.count_ones()).sum();
         if total as usize > out.len() {
             // Never for a position (21 pieces make at most 84 moves), kept for soundness.
-            return super::write_portable(targets, out);
+            return too_many(own, out);
         }
         let base = out.as_mut_ptr().cast::<i16>();
         let mut len = 0usize;
-        for (k, (mask, count)) in masks.into_iter().zip(counts).enumerate() {
+        for (k, mask) in masks.into_iter().enumerate() {
             // SAFETY: `MOVES` holds nine 64-byte vectors, so vector `k` is in bounds. The
-            // store is masked to the `count` pairs this vector selects, written from pair
-            // `len` on; the counts sum to `total <= out.len()`, so every lane stored is in
-            // `out`.
+            // store is masked to the pairs this vector selects, written from pair `len` on;
+            // the counts sum to `total <= out.len()`, so every lane stored is in `out`.
             unsafe {
                 let moves = _mm512_loadu_si512(MOVES[32 * k..].as_ptr().cast::<__m512i>());
                 let packed = _mm512_maskz_compress_epi16(mask, moves);
                 if len + 32 <= out.len() {
                     _mm512_storeu_si512(base.add(len).cast::<__m512i>(), packed);
                 } else {
-                    let lanes = ((1u64 << count) - 1) as u32;
+                    let lanes = ((1u64 << mask.count_ones()) - 1) as u32;
                     _mm512_mask_storeu_epi16(base.add(len), lanes, packed);
                 }
             }
-            len += count as usize;
+            len += mask.count_ones() as usize;
         }
         len
+    }
+
+    /// The bit-scan writer for a set of pieces with more moves than a list holds, out of the
+    /// way of the writer's registers.
+    #[cold]
+    #[inline(never)]
+    fn too_many(own: Bitboard, out: &mut Pairs) -> usize {
+        super::write_portable(super::super::all_targets(own), out)
     }
 }
 
