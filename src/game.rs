@@ -15,7 +15,8 @@ use crate::square::Square;
 use crate::status::{DeclaredEnd, Status};
 
 /// The tag names the game record itself uses: [`Game::set_tag`] ignores them.
-pub(crate) const RESERVED_TAGS: [&str; 7] = [
+pub(crate) const RESERVED_TAGS: [&str; 8] = [
+    "Format",
     "SetupRows",
     "MoveLimit",
     "First",
@@ -156,7 +157,7 @@ impl Game {
 
     /// Sets an extra tag of the game record, such as `White`, `Black` or `Date` (replacing a
     /// tag of the same name), and returns whether it did. It refuses (returning `false`, the
-    /// game unchanged) the names the record itself uses (`SetupRows`, `MoveLimit`, `First`,
+    /// game unchanged) the names the record itself uses (`Format`, `SetupRows`, `MoveLimit`, `First`,
     /// `WhiteSetup`, `BlackSetup`, `Position`, `Result`), names that are not letters and
     /// digits, values over [`Game::MAX_TAG_LEN`] characters, and a new tag beyond
     /// [`Game::MAX_TAGS`]: what a record could not hold.

@@ -139,7 +139,7 @@ pub use knowledge::{
     Beliefs, Observation, ObserveError, Orientation, PieceBelief, RankSet, Tracker,
 };
 pub use movegen::{ActionMask, IntoIter as MoveListIntoIter, Move, MoveList};
-pub use notation::{PositionText, TextCell, TextError};
+pub use notation::{PositionText, TEXT_FORMAT, TextCell, TextError};
 pub use parse::ParseError;
 pub use piece::PieceId;
 pub use position::{MoveError, Playout, Position, Report};

@@ -20,6 +20,51 @@ use crate::position::Report;
 
 pub use position_text::{PositionText, TextCell};
 
+/// The version of the text formats this release writes and reads: the game record, the
+/// position and view texts, and the notation inside them (the repository's `docs/TEXT.md`).
+///
+/// A record says its format in its first tag, `[Format "1"]`; a record without one is of
+/// format 1 (every record written before the tag existed). A position or view text of format 1
+/// has no mark; a later format's text begins with `v` and its number (`v2 …`). A text or record
+/// of a format newer than this one is refused with a [`TextError`] that says so, rather than
+/// misread. Within a format, every later release reads what an earlier one wrote.
+///
+/// ```
+/// use salpakan::{Game, Rules, Side, TEXT_FORMAT};
+///
+/// assert_eq!(TEXT_FORMAT, 1);
+/// let record = Game::dealt(Side::White, Rules::default(), 1).record();
+/// assert!(record.starts_with("[Format \"1\"]\n"));
+/// let newer = record.replacen("[Format \"1\"]", "[Format \"2\"]", 1);
+/// let err = Game::from_record(&newer).unwrap_err();
+/// assert_eq!((err.line, err.column), (1, 10));
+/// assert!(err.to_string().contains("format 2"), "{err}");
+/// # Ok::<_, salpakan::TextError>(())
+/// ```
+pub const TEXT_FORMAT: u32 = 1;
+
+/// The error for a text or record of format `found` (not [`TEXT_FORMAT`]) at `line`, `column`.
+pub(crate) fn format_error(line: usize, column: usize, found: &str) -> TextError {
+    let newer = found
+        .parse::<u32>()
+        .is_ok_and(|number| number > TEXT_FORMAT);
+    if newer {
+        TextError::new(
+            line,
+            column,
+            format!("text format {TEXT_FORMAT}, the newest this release reads"),
+            format!("format {found}, from a later release of salpakan"),
+        )
+    } else {
+        TextError::new(
+            line,
+            column,
+            format!("text format {TEXT_FORMAT}"),
+            format!("{found:?}"),
+        )
+    }
+}
+
 /// Text that does not parse, or a record that contradicts its own replay. It names the line and
 /// column (1-based, in characters) and what was expected there.
 ///

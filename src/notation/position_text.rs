@@ -32,7 +32,7 @@ use crate::square::Square;
 use crate::status::Status;
 use crate::view::{PublicView, View, ViewCell};
 
-use super::{TextError, Word, end_column, words};
+use super::{TEXT_FORMAT, TextError, Word, end_column, format_error, words};
 
 /// One square of a position text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -157,6 +157,21 @@ impl PositionText {
                 TextError::new(line, end_column(text), NAMES[i], "the end of the line")
             })
         };
+        // A later format's text begins with its number (`v2 …`): no board starts with a `v`.
+        if let Some(first) = fields.first()
+            && let Some(number) = first.text.strip_prefix('v')
+            && number.starts_with(|c: char| c.is_ascii_digit())
+        {
+            if number == TEXT_FORMAT.to_string() {
+                return Err(TextError::new(
+                    line,
+                    first.column,
+                    format!("a board (a text of format {TEXT_FORMAT} has no format mark)"),
+                    first.quoted(),
+                ));
+            }
+            return Err(format_error(line, first.column + 1, number));
+        }
         if let Some(extra) = fields.get(NAMES.len()) {
             return Err(TextError::new(
                 line,

@@ -1,6 +1,7 @@
 //! The game record: tags, then every move with the arbiter's announcement.
 //!
 //! ```text
+//! [Format "1"]                       ; the text format (`TEXT_FORMAT`); none means 1
 //! [SetupRows "3"]
 //! [MoveLimit "0"]
 //! [First "white"]
@@ -36,7 +37,7 @@ use crate::side::Side;
 use crate::status::{DeclaredEnd, Status};
 
 use super::setup_text::parse_setup;
-use super::{PositionText, TextError, Word, end_column, words};
+use super::{PositionText, TEXT_FORMAT, TextError, Word, end_column, format_error, words};
 
 /// The extra tags and the record's own.
 const MAX_TAGS: usize = Game::MAX_TAGS + RESERVED_TAGS.len();
@@ -86,6 +87,7 @@ impl Game {
             Side::White => "white",
             Side::Black => "black",
         };
+        let _ = writeln!(out, "[Format \"{TEXT_FORMAT}\"]");
         let _ = writeln!(out, "[SetupRows \"{}\"]", rules.setup_rows());
         let _ = writeln!(out, "[MoveLimit \"{}\"]", rules.move_limit().unwrap_or(0));
         let _ = writeln!(out, "[First \"{first}\"]");
@@ -205,6 +207,10 @@ fn split_record(text: &str) -> Result<(Tags, Vec<MoveLine<'_>>), TextError> {
             ));
         }
         let (name, tag) = parse_tag(line, number)?;
+        // The format first of all: a later format's record may differ anywhere after it.
+        if name == "Format" && tag.value != TEXT_FORMAT.to_string() {
+            return Err(format_error(number, tag.column, &tag.value));
+        }
         if tags.by_name.contains_key(&name) {
             return Err(TextError::new(
                 number,

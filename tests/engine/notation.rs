@@ -5,7 +5,7 @@
 use crate::common::{dealt, game, mv, play_all, rules4, sq, with_fields};
 use salpakan::{
     Game, Move, Outcome, PieceId, Position, PositionText, Rank, RankSet, Report, Rules, Side,
-    SplitMix64, Square, Status, TextCell,
+    SplitMix64, Square, Status, TEXT_FORMAT, TextCell,
 };
 
 use proptest::prelude::*;
@@ -212,9 +212,72 @@ fn bad_setups_and_tags_in_a_record_are_named() {
     assert_eq!(err.expected, "\"white\" or \"black\"");
     let wrong = record.replacen("[SetupRows \"3\"]", "[SetupRows 3]", 1);
     let err = Game::from_record(&wrong).unwrap_err();
-    assert_eq!((err.line, err.column), (1, 12));
+    assert_eq!((err.line, err.column), (2, 12));
     let err = Game::from_record("").unwrap_err();
     assert!(err.expected.contains("Result"), "{err}");
+}
+
+#[test]
+fn a_record_says_its_format_and_a_newer_one_is_refused_as_newer() {
+    let mut g = random_game(5, Rules::default());
+    g.set_tag("Event", "club night");
+    let record = g.record();
+    let format_line = format!("[Format \"{TEXT_FORMAT}\"]\n");
+    assert_eq!(TEXT_FORMAT, 1);
+    assert!(record.starts_with(&format_line), "{record}");
+    // A record written before the tag existed is of format 1: the same game.
+    let older = record.replacen(&format_line, "", 1);
+    assert_eq!(Game::from_record(&older).unwrap(), g);
+    // The tag is the record's own, never an extra tag.
+    assert!(!g.clone().set_tag("Format", "2"));
+    assert_eq!(Game::from_record(&record).unwrap().tag("Format"), None);
+    // Anywhere among the tags, format 1 reads.
+    let moved = older.replacen("[Result", &format!("{}[Result", format_line), 1);
+    assert_eq!(Game::from_record(&moved).unwrap(), g);
+    // A later format is refused as such, at its tag, before anything it may have changed.
+    for (format, newer) in [("2", true), ("17", true), ("0", false), ("one", false)] {
+        let text = record
+            .replacen("[Format \"1\"]", &format!("[Format \"{format}\"]"), 1)
+            .replacen("[SetupRows \"3\"]", "[SetupRows \"three\"]", 1);
+        let err = Game::from_record(&text).unwrap_err();
+        assert_eq!((err.line, err.column), (1, 10), "{err}");
+        assert_eq!(
+            err.found.contains("from a later release"),
+            newer,
+            "{format}: {err}"
+        );
+        assert!(err.expected.contains("text format 1"), "{err}");
+    }
+    let twice = format!("{format_line}{record}");
+    let err = Game::from_record(&twice).unwrap_err();
+    assert_eq!(err.line, 2, "{err}");
+}
+
+#[test]
+fn a_position_text_of_a_later_format_is_refused_as_newer() {
+    let g = random_game(6, Rules::default());
+    let text = g.position().to_string();
+    assert!(!text.starts_with('v'));
+    // Format 1 texts have no mark: a `v1` is not a board.
+    let err = format!("v1 {text}").parse::<Position>().unwrap_err();
+    assert_eq!((err.line, err.column), (1, 1));
+    assert!(err.expected.contains("no format mark"), "{err}");
+    for number in ["2", "10"] {
+        let err = format!("v{number} {text}").parse::<Position>().unwrap_err();
+        assert_eq!((err.line, err.column), (1, 2), "{err}");
+        assert_eq!(
+            err.found,
+            format!("format {number}, from a later release of salpakan")
+        );
+        let view = format!("v{number} {}", g.view(Side::White).to_text());
+        assert_eq!(view.parse::<PositionText>().unwrap_err(), err);
+    }
+    // Inside a record, a later position text is refused the same way, at its column.
+    let start = g.start().to_string();
+    let record = Game::from_position(*g.start()).record();
+    let newer = record.replacen(&start, &format!("v2 {start}"), 1);
+    let err = Game::from_record(&newer).unwrap_err();
+    assert!(err.found.contains("format 2"), "{err}");
 }
 
 #[test]
@@ -295,7 +358,7 @@ fn value_types_round_trip_through_json() {
     assert!(serde_json::from_str::<Rules>("{\"setup_rows\":5,\"move_limit\":0}").is_err());
     let game_json = serde_json::to_string(&g).unwrap();
     assert!(
-        game_json.starts_with("\"[SetupRows"),
+        game_json.starts_with("\"[Format \\\"1\\\"]\\n[SetupRows"),
         "a game serializes as its record"
     );
 }
