@@ -106,14 +106,38 @@ fn ffi_plies(game: &Game, seed: u64) -> u64 {
     }
 }
 
+/// Plays through the C ABI alone for about five seconds, for a profiler:
+/// `perf record -g -- cargo bench --bench compare -- --only-c-abi`.
+fn only_c_abi(starts: &[Game]) {
+    let begin = Instant::now();
+    let (mut plies, mut seed) = (0u64, 0u64);
+    while begin.elapsed() < Duration::from_secs(5) {
+        for (i, g) in starts.iter().enumerate() {
+            plies += ffi_plies(g, seed << 8 | i as u64);
+        }
+        seed += 1;
+    }
+    let rate = plies as f64 / begin.elapsed().as_secs_f64();
+    println!(
+        "salpakan C ABI legal_moves + play: {:.1} M plies/s, {:.2} ns a ply ({plies} plies)",
+        rate / 1e6,
+        1e9 / rate
+    );
+}
+
 fn main() {
-    // Criterion passes its own flags to every bench target; this one takes none.
+    // Criterion passes its own flags to every bench target: they are ignored. One flag of
+    // this bench's own, `--only-c-abi`, runs the C ABI's loop alone (for a profiler).
+    let starts: Vec<Game> = (0..64).map(start).collect();
+    if std::env::args().any(|arg| arg == "--only-c-abi") {
+        only_c_abi(&starts);
+        return;
+    }
     println!("salpakan vs cozy-chess 0.3, best of several runs each\n");
 
     let chess = cozy_chess::Board::default();
     assert_eq!(cozy_perft(&chess, 4, true), 197_281);
     let positions = midgames(4, 40);
-    let starts: Vec<Game> = (0..64).map(start).collect();
 
     // Rounds that measure every figure one after the other, so that a change in the machine's
     // speed during the run touches both sides of each ratio alike; each ratio is the median of
