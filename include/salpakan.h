@@ -197,6 +197,10 @@
 // whenever a plane's meaning, order or scale changes.
 #define SALPAKAN_OBSERVATION_VERSION 1
 
+// The version of the text formats (the crate's `TEXT_FORMAT`): a record's first tag,
+// `[Format "1"]`; a record or text of a newer format is refused as newer.
+#define SALPAKAN_TEXT_FORMAT 1
+
 // The deepest `salpakan_game_perft` accepts.
 #define SALPAKAN_MAX_PERFT_DEPTH 32
 

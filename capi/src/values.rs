@@ -109,6 +109,12 @@ pub const SALPAKAN_OBSERVATION_VERSION: u32 = 1;
 
 const _: () = assert!(SALPAKAN_OBSERVATION_VERSION == salpakan::Observation::VERSION);
 
+/// The version of the text formats (the crate's `TEXT_FORMAT`): a record's first tag,
+/// `[Format "1"]`; a record or text of a newer format is refused as newer.
+pub const SALPAKAN_TEXT_FORMAT: u32 = 1;
+
+const _: () = assert!(SALPAKAN_TEXT_FORMAT == salpakan::TEXT_FORMAT);
+
 /// The deepest `salpakan_game_perft` accepts.
 pub const SALPAKAN_MAX_PERFT_DEPTH: u32 = 32;
 

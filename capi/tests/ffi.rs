@@ -238,3 +238,56 @@ fn records_ended_on_time_or_by_abandonment_read_with_their_reasons() {
         );
     }
 }
+
+/// A record written through the C ABI says its text format first, `SALPAKAN_TEXT_FORMAT`; one
+/// of a newer format is refused as a text error whose message says it is newer, and a record
+/// from before the tag (format 1) reads.
+#[test]
+fn a_record_says_its_text_format_and_a_newer_one_is_refused_as_newer() {
+    let (_, handle) = both(11);
+    let mut buf = vec![0 as std::ffi::c_char; 1 << 16];
+    let mut len = 0;
+    // SAFETY: a live handle, a buffer of the size passed, valid out-pointers; freed once.
+    let record = unsafe {
+        assert_eq!(
+            salpakan_game_record(handle, buf.as_mut_ptr(), buf.len(), &mut len),
+            SalpakanResult::Ok
+        );
+        salpakan_game_free(handle);
+        std::ffi::CStr::from_ptr(buf.as_ptr())
+            .to_str()
+            .unwrap()
+            .to_owned()
+    };
+    let line = format!("[Format \"{SALPAKAN_TEXT_FORMAT}\"]\n");
+    assert!(record.starts_with(&line), "{record}");
+    let read = |text: &str| {
+        let text = std::ffi::CString::new(text).unwrap();
+        let mut handle = std::ptr::null_mut();
+        // SAFETY: a NUL-terminated record and a valid out-pointer; the error read on the
+        // thread that made it before another call clears it; the handle freed once.
+        unsafe {
+            let result = salpakan_game_from_record(text.as_ptr(), &mut handle);
+            let error = salpakan_last_error();
+            let message = if error.is_null() {
+                String::new()
+            } else {
+                std::ffi::CStr::from_ptr(error)
+                    .to_string_lossy()
+                    .into_owned()
+            };
+            salpakan_game_free(handle);
+            (result, message)
+        }
+    };
+    assert_eq!(read(&record).0, SalpakanResult::Ok);
+    assert_eq!(read(&record[line.len()..]).0, SalpakanResult::Ok);
+    let newer = format!(
+        "[Format \"{}\"]\n{}",
+        SALPAKAN_TEXT_FORMAT + 1,
+        &record[line.len()..]
+    );
+    let (result, message) = read(&newer);
+    assert_eq!(result, SalpakanResult::Parse);
+    assert!(message.contains("from a later release"), "{message}");
+}

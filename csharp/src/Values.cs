@@ -143,6 +143,9 @@ namespace Salpakan
         /// <summary>The observation tensor's layout version (raised whenever a plane's meaning,
         /// order or scale changes).</summary>
         public const int ObservationVersion = 1;
+        /// <summary>The version of the text formats: a record's first tag is
+        /// <c>[Format "1"]</c>; a record or text of a newer format is refused as newer.</summary>
+        public const int TextFormat = 1;
         /// <summary>The version of the header this package was written against.</summary>
         public const int VersionMajor = 0;
         /// <summary>Its minor version.</summary>

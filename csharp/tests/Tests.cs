@@ -329,6 +329,11 @@ static class Tests
         using (var again = Game.FromRecord(record))
         {
             Check(again.Record() == record, "a record reads back to itself");
+            string line = "[Format \"" + Limits.TextFormat + "\"]\n";
+            Check(record.StartsWith(line), "a record says its text format first");
+            string newer = "[Format \"" + (Limits.TextFormat + 1) + "\"]\n" + record.Substring(line.Length);
+            try { Game.FromRecord(newer).Dispose(); Check(false, "a newer format is refused"); }
+            catch (SalpakanException e) { Check(e.Code == ResultCode.Parse && e.Message.Contains("from a later release"), "a newer format is refused as newer: " + e.Message); }
             Check(again.Status.Reason == end.Reason, "the record keeps the end");
         }
         using (var fresh = Game.Dealt(1, 2, Side.White, Rules.Official))

@@ -71,6 +71,17 @@ def test_pickle_copy_and_record_round_trip():
     assert "a  b  c" in repr(game)
 
 
+def test_a_record_says_its_text_format_and_a_newer_one_is_refused_as_newer():
+    record = played(5, 40).record()
+    line = f'[Format "{salpakan.TEXT_FORMAT}"]\n'
+    assert salpakan.TEXT_FORMAT >= 1 and record.startswith(line)
+    # A record from before the tag is format 1 and reads the same.
+    assert salpakan.Game.from_record(record[len(line):]).record() == record
+    newer = record.replace(line, f'[Format "{salpakan.TEXT_FORMAT + 1}"]\n', 1)
+    with pytest.raises(salpakan.TextError, match="from a later release"):
+        salpakan.Game.from_record(newer)
+
+
 def test_beliefs_observations_samples_and_trackers_agree():
     game = played(7, 90)
     for side in ("white", "black"):

@@ -87,7 +87,8 @@ pub fn observation_shape() -> Vec<u32> {
 }
 
 /// The constants the package's entry exports by name (`NUM_SQUARES`, `NO_PIECE`,
-/// `NUM_ACTIONS`, `NUM_RANKS`, `OBSERVATION_VERSION`, `ARMY`), taken from the crate.
+/// `NUM_ACTIONS`, `NUM_RANKS`, `OBSERVATION_VERSION`, `TEXT_FORMAT`, `ARMY`), taken from the
+/// crate.
 #[wasm_bindgen(js_name = __constants, skip_typescript)]
 pub fn constants() -> Object {
     let object = Object::new();
@@ -96,6 +97,7 @@ pub fn constants() -> Object {
     set(&object, "NUM_ACTIONS", Move::NUM_ACTIONS as u32);
     set(&object, "NUM_RANKS", Rank::NUM as u32);
     set(&object, "OBSERVATION_VERSION", Observation::VERSION);
+    set(&object, "TEXT_FORMAT", salpakan::TEXT_FORMAT);
     let army: Array = Rank::ARMY
         .iter()
         .map(|&rank| JsValue::from(rank as u8))

@@ -13,6 +13,7 @@ import {
   NUM_SQUARES,
   OBSERVATION_VERSION,
   Setup,
+  TEXT_FORMAT,
   Tracker,
   capturesFlag,
   challenge,
@@ -160,4 +161,19 @@ test("the observation layout is the one its version names", async () => {
   assert.ok(Number.isInteger(OBSERVATION_VERSION) && OBSERVATION_VERSION >= 1);
   const found = digest.digest("hex");
   assert.equal(found, OBSERVATION_DIGESTS[OBSERVATION_VERSION], `raise OBSERVATION_VERSION and pin ${found}`);
+});
+
+test("a record says its text format and a newer one is refused as newer", () => {
+  const game = new Game(3);
+  const record = game.record();
+  game.free();
+  const line = `[Format "${TEXT_FORMAT}"]\n`;
+  assert.ok(Number.isInteger(TEXT_FORMAT) && TEXT_FORMAT >= 1);
+  assert.ok(record.startsWith(line), record);
+  // A record from before the tag is format 1 and reads the same.
+  const older = Game.fromRecord(record.slice(line.length));
+  assert.equal(older.record(), record);
+  older.free();
+  const newer = record.replace(line, `[Format "${TEXT_FORMAT + 1}"]\n`);
+  assert.throws(() => Game.fromRecord(newer), (e) => e.kind === "text" && /from a later release/.test(e.message));
 });

@@ -11,6 +11,7 @@ __all__ = [
     "__version__",
     "OBSERVATION_SHAPE",
     "OBSERVATION_VERSION",
+    "TEXT_FORMAT",
     "NUM_ACTIONS",
     "NUM_SQUARES",
     "NUM_RANKS",
@@ -44,6 +45,7 @@ __all__ = [
 __version__: str
 OBSERVATION_SHAPE: Tuple[int, int, int]
 OBSERVATION_VERSION: int
+TEXT_FORMAT: int
 NUM_ACTIONS: int
 NUM_SQUARES: int
 NUM_RANKS: int
