@@ -356,9 +356,11 @@ impl Seat {
 
     /// The next frame (a close is `{"close": CODE}`; a gone connection `{"gone": true}`).
     pub async fn recv(&mut self) -> Value {
-        let frame = tokio::time::timeout(Duration::from_secs(30), self.socket.next())
-            .await
-            .expect("a frame within 30 s");
+        let Ok(frame) = tokio::time::timeout(Duration::from_secs(30), self.socket.next()).await
+        else {
+            let last = &self.transcript[self.transcript.len().saturating_sub(3)..];
+            panic!("no frame within 30 s; the last frames before: {last:#?}");
+        };
         let text = match frame {
             Some(Frame::Text(text)) => text,
             Some(Frame::Close(code)) => json!({"close": code}).to_string(),

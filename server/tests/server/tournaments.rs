@@ -508,7 +508,10 @@ async fn a_kill_mid_round_loses_nothing_and_the_round_goes_on() {
         server.seat(&games[1], Some(&tokens[0])).await,
         server.seat(&games[1], Some(&tokens[1])).await,
     ];
+    // Both seats hear the game as it is before White resigns: a seat that connected after
+    // the end learns it from its `state` alone, and would wait for an `over` in vain.
     back[0].until("state").await;
+    back[1].until("state").await;
     back[0].send(&json!({"t": "resign"})).await;
     back[1].until("over").await;
     eventually(
