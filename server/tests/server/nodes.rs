@@ -865,7 +865,9 @@ async fn nodes_a_tournament_keeps_one_owner_and_moves_with_it() {
         survivor.seat(&game, Some(&tokens[0])).await,
         survivor.seat(&game, Some(&tokens[1])).await,
     ];
+    // Both attached before the resignation (else Black's state already shows the end).
     back[0].until("state").await;
+    back[1].until("state").await;
     back[0].send(&json!({"t": "resign"})).await;
     back[1].until("over").await;
     eventually(Duration::from_secs(20), "round 2 paired", async || {
