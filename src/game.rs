@@ -157,9 +157,9 @@ impl Game {
 
     /// Sets an extra tag of the game record, such as `White`, `Black` or `Date` (replacing a
     /// tag of the same name), and returns whether it did. It refuses (returning `false`, the
-    /// game unchanged) the names the record itself uses (`Format`, `SetupRows`, `MoveLimit`, `First`,
-    /// `WhiteSetup`, `BlackSetup`, `Position`, `Result`), names that are not letters and
-    /// digits, values over [`Game::MAX_TAG_LEN`] characters, and a new tag beyond
+    /// game unchanged) the names the record itself uses (`Format`, `SetupRows`, `MoveLimit`,
+    /// `First`, `WhiteSetup`, `BlackSetup`, `Position`, `Result`), names that are not letters
+    /// and digits, values over [`Game::MAX_TAG_LEN`] characters, and a new tag beyond
     /// [`Game::MAX_TAGS`]: what a record could not hold.
     pub fn set_tag(&mut self, name: &str, value: &str) -> bool {
         let refused = RESERVED_TAGS.contains(&name)

@@ -45,9 +45,12 @@ pub const TEXT_FORMAT: u32 = 1;
 
 /// The error for a text or record of format `found` (not [`TEXT_FORMAT`]) at `line`, `column`.
 pub(crate) fn format_error(line: usize, column: usize, found: &str) -> TextError {
-    let newer = found
-        .parse::<u32>()
-        .is_ok_and(|number| number > TEXT_FORMAT);
+    // A number past `u32` is newer too.
+    let newer = !found.is_empty()
+        && found.bytes().all(|b| b.is_ascii_digit())
+        && found
+            .parse::<u32>()
+            .map_or(true, |number| number > TEXT_FORMAT);
     if newer {
         TextError::new(
             line,

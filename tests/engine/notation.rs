@@ -235,7 +235,15 @@ fn a_record_says_its_format_and_a_newer_one_is_refused_as_newer() {
     let moved = older.replacen("[Result", &format!("{}[Result", format_line), 1);
     assert_eq!(Game::from_record(&moved).unwrap(), g);
     // A later format is refused as such, at its tag, before anything it may have changed.
-    for (format, newer) in [("2", true), ("17", true), ("0", false), ("one", false)] {
+    for (format, newer) in [
+        ("2", true),
+        ("17", true),
+        ("99999999999999999999", true),
+        ("0", false),
+        ("01", false),
+        ("one", false),
+        ("", false),
+    ] {
         let text = record
             .replacen("[Format \"1\"]", &format!("[Format \"{format}\"]"), 1)
             .replacen("[SetupRows \"3\"]", "[SetupRows \"three\"]", 1);
