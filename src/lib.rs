@@ -41,38 +41,17 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 // Without `std` the crate needs only an allocator: `Vec`, `String`, `Box` and the rest come
-// from `alloc` (see [`prelude`]).
+// from `alloc` (see `prelude.rs`).
 extern crate alloc;
-
-/// Whether this x86-64 CPU has every target feature named: asked at run time with `std`,
-/// known when compiled without it.
-#[cfg(target_arch = "x86_64")]
-macro_rules! x86_has {
-    ($($feature:tt),+) => {{
-        #[cfg(feature = "std")]
-        let has = true $(&& std::arch::is_x86_feature_detected!($feature))+;
-        #[cfg(not(feature = "std"))]
-        let has = cfg!(all($(target_feature = $feature),+));
-        has
-    }};
-}
-
-/// What the standard prelude gives a module that a `no_std` build must import from `alloc`.
-mod prelude {
-    #[allow(unused_imports)]
-    pub(crate) use alloc::{
-        borrow::ToOwned,
-        boxed::Box,
-        format,
-        string::{String, ToString},
-        vec,
-        vec::Vec,
-    };
-}
 
 // The crate in layers, the lowest first: each module imports only from its own layer and
 // those before it (`scripts/check-layers` holds it to that).
 //
+// Under everything: what the standard prelude gives that a `no_std` build imports from
+// `alloc`, and which instructions this CPU offers (`x86_has!`).
+#[macro_use]
+mod cpu;
+mod prelude;
 // Values: squares, sides, ranks, bitboards, the one challenge table, rules, setups and
 // statuses, and the small helpers under them.
 mod arbiter;
@@ -89,8 +68,6 @@ mod side;
 mod square;
 mod status;
 mod value_error;
-#[cfg(feature = "std")]
-mod weighted;
 mod zobrist;
 // Moves and positions: every move's generation, the pieces' identities, and the arbiter's
 // full-information state (play, end rules, perft, playouts).
@@ -101,10 +78,8 @@ mod position;
 // view and a spectator's.
 mod game;
 mod view;
-// Knowledge: how people deploy (formations), and what one side knows from the reports alone
-// (trackers, exact beliefs, samples, observations).
-#[cfg(feature = "std")]
-mod formation;
+// Knowledge: what one side knows from the reports alone (trackers, exact beliefs, samples,
+// observations), and how people deploy (formations, and the exact sums under them).
 #[cfg(feature = "std")]
 mod knowledge;
 // Agents: players that see only a tracker, the ladder's levels, and many games at once.
@@ -131,12 +106,11 @@ pub use arbiter::{Outcome, captures_flag, challenge};
 pub use bitboard::Bitboard;
 pub use commitment::{COMMITMENT_DOMAIN, Commitment, CommitmentError, HexError, Salt};
 pub use error_kind::{EngineError, ErrorKind};
-#[cfg(feature = "std")]
-pub use formation::{Formation, FormationError};
 pub use game::Game;
 #[cfg(feature = "std")]
 pub use knowledge::{
-    Beliefs, Observation, ObserveError, Orientation, PieceBelief, RankSet, Tracker,
+    Beliefs, Formation, FormationError, Observation, ObserveError, Orientation, PieceBelief,
+    RankSet, Tracker,
 };
 pub use movegen::{ActionMask, IntoIter as MoveListIntoIter, Move, MoveList};
 pub use notation::{PositionText, TEXT_FORMAT, TextCell, TextError};

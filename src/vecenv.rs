@@ -11,7 +11,7 @@ use thiserror::Error;
 
 use crate::agents::{Agent, Greedy};
 use crate::error_kind::{ErrorKind, engine_error};
-use crate::formation::Formation;
+use crate::knowledge::Formation;
 use crate::knowledge::{Observation, Orientation, Tracker};
 use crate::movegen::Move;
 use crate::position::Position;

@@ -3,7 +3,7 @@
 
 use crate::arbiter::Outcome;
 use crate::bitboard::Bitboard;
-use crate::formation::Formation;
+use crate::knowledge::Formation;
 use crate::knowledge::Tracker;
 use crate::movegen::Move;
 use crate::position::Position;

@@ -3,7 +3,7 @@
 
 use std::sync::OnceLock;
 
-use crate::formation::Formation;
+use crate::knowledge::Formation;
 use crate::knowledge::Tracker;
 use crate::movegen::Move;
 use crate::rng::SplitMix64;

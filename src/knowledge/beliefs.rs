@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use crate::formation::Formation;
+use super::formation::Formation;
 use crate::piece::PieceId;
 use crate::rank::Rank;
 use crate::rng::SplitMix64;
@@ -17,7 +17,7 @@ use crate::side::Side;
 use crate::square::Square;
 
 use super::count::Count;
-use crate::weighted::{KINDS, Weighted};
+use super::weighted::{KINDS, Weighted};
 
 use super::cache::PriorSums;
 use super::error::ObserveError;
@@ -305,8 +305,8 @@ impl Beliefs {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formation::depth_and_file;
     use crate::game::Game;
+    use crate::knowledge::formation::depth_and_file;
     use crate::rules::Rules;
     use crate::setup::Setup;
 

@@ -3,8 +3,8 @@
 
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
+use super::weighted::Weighted;
 use crate::rank::Rank;
-use crate::weighted::Weighted;
 
 use super::count::Count;
 use super::rankset::RankSet;

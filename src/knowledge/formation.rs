@@ -8,6 +8,7 @@ use std::sync::{Arc, OnceLock};
 
 use thiserror::Error;
 
+use super::weighted::{KINDS, Weighted};
 use crate::error_kind::{ErrorKind, engine_error};
 use crate::rank::Rank;
 use crate::rng::SplitMix64;
@@ -16,7 +17,6 @@ use crate::setup::Setup;
 use crate::side::Side;
 use crate::square::Square;
 use crate::value_error::ValueError;
-use crate::weighted::{KINDS, Weighted};
 
 /// The squares of the largest setup zone (four rows of nine).
 pub(crate) const ZONE_MAX: usize = 36;
