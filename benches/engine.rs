@@ -12,9 +12,10 @@ use std::hint::black_box;
 mod ffi;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use salpakan::training::{StepOutputs, StepResult, VecEnv};
 use salpakan::{
     Agent, Game, Greedy, Ismcts, Move, Observation, Position, Random, Replay, Rules, Setup, Side,
-    SplitMix64, StepOutputs, StepResult, Tracker, VecEnv,
+    SplitMix64, Tracker,
 };
 use salpakan_capi::salpakan_game_free;
 

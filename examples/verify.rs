@@ -15,7 +15,8 @@
 
 use std::process::ExitCode;
 
-use salpakan::{Commitment, Game, Side};
+use salpakan::commitment::Commitment;
+use salpakan::{Game, Side};
 
 const USAGE: &str =
     "usage: cargo run --example verify -- RECORD_FILE [--published WHITE_HEX BLACK_HEX]";

@@ -28,7 +28,7 @@ impl Outcome {
     /// use salpakan::Outcome;
     /// assert_eq!(Outcome::from_word("tie")?, Outcome::Tie);
     /// assert!(Outcome::from_word("draw").is_err());
-    /// # Ok::<_, salpakan::ParseError>(())
+    /// # Ok::<_, salpakan::text::ParseError>(())
     /// ```
     pub fn from_word(word: &str) -> Result<Outcome, ParseError> {
         Outcome::ALL

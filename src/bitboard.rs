@@ -17,7 +17,7 @@ use crate::square::{Direction, Square};
 /// assert_eq!(bb.len(), 2);
 /// // Shifting right drops i3 (no wrap to a4) and moves a1 to b1.
 /// assert_eq!(bb.shift(Direction::Right), Bitboard::from_square("b1".parse()?));
-/// # Ok::<_, salpakan::ParseError>(())
+/// # Ok::<_, salpakan::text::ParseError>(())
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct Bitboard(u128);

@@ -172,7 +172,8 @@ impl Commitment {
     /// documentation).
     ///
     /// ```
-    /// use salpakan::{Commitment, Rules, Salt, Setup, Side};
+    /// use salpakan::{Rules, Setup, Side};
+    /// use salpakan::commitment::{Commitment, Salt};
     /// let setup = Setup::random(Side::White, Rules::default(), 1);
     /// let salt = Salt::from_bytes(*b"0123456789abcdef"); // from the OS's generator, in use
     /// let commitment = Commitment::of(&setup, &salt);
@@ -245,12 +246,13 @@ impl Game {
     /// end.
     ///
     /// ```
-    /// use salpakan::{Game, Rules, Salt, Side};
+    /// use salpakan::{Game, Rules, Side};
+    /// use salpakan::commitment::Salt;
     /// let mut game = Game::dealt(Side::White, Rules::default(), 7);
     /// let salt = Salt::from_bytes([9; 16]); // from the OS's generator, in use
     /// let published = game.commit(Side::Black, &salt)?;
     /// assert_eq!(game.commitment(Side::Black), Some(published));
-    /// # Ok::<_, salpakan::CommitmentError>(())
+    /// # Ok::<_, salpakan::commitment::CommitmentError>(())
     /// ```
     ///
     /// # Errors
@@ -281,7 +283,8 @@ impl Game {
     /// check of an arbiter's game.
     ///
     /// ```
-    /// use salpakan::{Commitment, Game, Rules, Salt, Side};
+    /// use salpakan::{Game, Rules, Side};
+    /// use salpakan::commitment::{Commitment, Salt};
     /// let mut game = Game::dealt(Side::White, Rules::default(), 7);
     /// for (side, byte) in [(Side::White, 1), (Side::Black, 2)] {
     ///     let salt = Salt::from_bytes([byte; 16]); // from the OS's generator, in use
@@ -291,7 +294,7 @@ impl Game {
     /// }
     /// let record = game.record();
     /// assert_eq!(Game::from_record(&record)?.verify_commitments(), Ok(()));
-    /// # Ok::<_, salpakan::TextError>(())
+    /// # Ok::<_, salpakan::text::TextError>(())
     /// ```
     ///
     /// # Errors

@@ -19,7 +19,8 @@ use core::fmt;
 ///
 /// # Examples
 /// ```
-/// use salpakan::{ErrorKind, Square};
+/// use salpakan::Square;
+/// use salpakan::bindings::ErrorKind;
 ///
 /// let err = "j9".parse::<Square>().unwrap_err();
 /// assert_eq!(err.kind(), ErrorKind::Argument);
@@ -97,7 +98,8 @@ impl core::str::FromStr for ErrorKind {
 ///
 /// # Examples
 /// ```
-/// use salpakan::{EngineError, ErrorKind, Position};
+/// use salpakan::Position;
+/// use salpakan::bindings::{EngineError, ErrorKind};
 ///
 /// fn describe(e: &dyn EngineError) -> String {
 ///     format!("{}: {e}", e.kind())

@@ -11,10 +11,12 @@
 //!   [`Replay`] shows a finished game as each side knew it, ply by ply, with each
 //!   challenge's [`Odds`] and each side's [`Luck`].
 //! - Players: the [`Agent`]s [`Random`], [`Greedy`] and [`Ismcts`], and the ladder's
-//!   [`Level`]s; [`VecEnv`] steps many games at once for learning (the workspace's
+//!   [`Level`]s; [`training::VecEnv`] steps many games at once for learning (the workspace's
 //!   `salpakan-evaluation` scores matches between them).
-//! - Text: [`PositionText`], game records ([`Game::record`], [`Game::from_record`]), view text
-//!   ([`View::to_text`]), each with errors that name the line and column.
+//! - Text: [`text::PositionText`], game records ([`Game::record`], [`Game::from_record`]),
+//!   view text ([`View::to_text`]), each with errors that name the line and column; formation
+//!   [`commitment`]s that let anyone check the arbiter from a record.
+//! - For bindings: the kind of every error ([`bindings::ErrorKind`]), decided once for all.
 //! - The exact rules are the [`rulebook`]. The repository's `README.md` and its `docs/`
 //!   folder cover the C, Python and JavaScript bindings and the arbiter server.
 //!
@@ -89,10 +91,35 @@ mod agents;
 mod vecenv;
 // Notation: every text form, printed and parsed in one place each; a record replayed as
 // each side knew it; formations committed before the first move and checked from a record.
-mod commitment;
+pub mod commitment;
 mod notation;
 #[cfg(feature = "std")]
 mod replay;
+
+/// Text forms beyond a value's own `Display` and `FromStr`: the position text (a whole
+/// position, or as one side sees it), the version of every text and record, and what went
+/// wrong reading one. A game record is read and written by [`Game::from_record`] and
+/// [`Game::record`], a view's text by [`View::to_text`]; the grammar is `docs/TEXT.md`.
+pub mod text {
+    pub use crate::notation::{PositionText, TEXT_FORMAT, TextCell, TextError};
+    pub use crate::parse::ParseError;
+}
+
+/// What every binding shares: the kind of each error (a C result code, a Python exception
+/// class, a JavaScript error's `kind`), the errors of the engine's own values, and the error
+/// of a value given as a number out of range.
+pub mod bindings {
+    pub use crate::error_kind::{EngineError, ErrorKind};
+    pub use crate::value_error::ValueError;
+}
+
+/// Many games stepped at once for self-play training ([`training::VecEnv`]): each seen from
+/// its side to move through that side's [`Tracker`], stepped by action ids, restarted when
+/// it ends; its jobs run on the caller's threads.
+#[cfg(feature = "std")]
+pub mod training {
+    pub use crate::vecenv::{Job, StepError, StepOutputs, StepResult, VecEnv};
+}
 
 /// The rules this crate implements, exactly: board and numbering, armies, setup, turn order,
 /// the challenge table, every way a game ends, and perft (the text of `docs/RULES.md`).
@@ -104,8 +131,6 @@ pub mod rulebook {
 pub use agents::{Agent, AgentKind, Bot, ChooseError, Greedy, Ismcts, Level, Random};
 pub use arbiter::{Outcome, captures_flag, challenge};
 pub use bitboard::Bitboard;
-pub use commitment::{COMMITMENT_DOMAIN, Commitment, CommitmentError, HexError, Salt};
-pub use error_kind::{EngineError, ErrorKind};
 pub use game::Game;
 #[cfg(feature = "std")]
 pub use knowledge::{
@@ -113,8 +138,6 @@ pub use knowledge::{
     RankSet, Tracker,
 };
 pub use movegen::{ActionMask, IntoIter as MoveListIntoIter, Move, MoveList};
-pub use notation::{PositionText, TEXT_FORMAT, TextCell, TextError};
-pub use parse::ParseError;
 pub use piece::PieceId;
 pub use position::{MoveError, Playout, Position, Report};
 pub use rank::Rank;
@@ -126,9 +149,6 @@ pub use setup::{CellsError, Setup, SetupError};
 pub use side::Side;
 pub use square::{Direction, Square};
 pub use status::{DeclaredEnd, DrawReason, Status, WinReason};
-pub use value_error::ValueError;
-#[cfg(feature = "std")]
-pub use vecenv::{Job, StepError, StepOutputs, StepResult, VecEnv};
 pub use view::{PublicView, View, ViewCell};
 
 /// The README's Rust example, run as a doctest (the README itself is written for the

@@ -11,7 +11,8 @@ use crate::error_kind::{ErrorKind, engine_error};
 ///
 /// # Examples
 /// ```
-/// use salpakan::{ParseError, Square};
+/// use salpakan::Square;
+/// use salpakan::text::ParseError;
 ///
 /// let err = "j9".parse::<Square>().unwrap_err();
 /// assert_eq!(err, ParseError::Square("j9".into()));

@@ -23,7 +23,7 @@ crate::enums::simple_enum! {
     /// assert_eq!("5G".parse::<Rank>()?, Rank::FiveStarGeneral);
     /// assert_eq!(Rank::Spy.code(), "SP");
     /// assert_eq!(Rank::try_index(13), Some(Rank::FiveStarGeneral));
-    /// # Ok::<_, salpakan::ParseError>(())
+    /// # Ok::<_, salpakan::text::ParseError>(())
     /// ```
     pub enum Rank {
         /// The Flag (`FL`): captured by anything; reaching the far end wins.
@@ -135,7 +135,7 @@ impl Rank {
     /// assert_eq!(Rank::parse_with_side("5g")?, (Rank::FiveStarGeneral, Side::Black));
     /// assert_eq!(Rank::parse_with_side("PV")?, (Rank::Private, Side::White));
     /// assert!(Rank::parse_with_side("Pv").is_err());
-    /// # Ok::<_, salpakan::ParseError>(())
+    /// # Ok::<_, salpakan::text::ParseError>(())
     /// ```
     ///
     /// # Errors

@@ -142,7 +142,7 @@ impl Rules {
     /// let zone = Rules::default().setup_zone(Side::Black);
     /// assert_eq!(zone.len(), 27);
     /// assert!(zone.has("a6".parse()?) && !zone.has("a5".parse()?));
-    /// # Ok::<_, salpakan::ParseError>(())
+    /// # Ok::<_, salpakan::text::ParseError>(())
     /// ```
     #[must_use]
     pub const fn setup_zone(&self, side: Side) -> Bitboard {

@@ -380,7 +380,8 @@ impl Setup {
     ///
     /// # Examples
     /// ```
-    /// use salpakan::{CellsError, ErrorKind, Rules, Setup, Side};
+    /// use salpakan::{CellsError, Rules, Setup, Side};
+    /// use salpakan::bindings::ErrorKind;
     ///
     /// let rules = Rules::default();
     /// let setup = Setup::random(Side::White, rules, 7);

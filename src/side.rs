@@ -19,7 +19,7 @@ crate::enums::simple_enum! {
     /// assert_eq!(Side::White.other(), Side::Black);
     /// assert_eq!("black".parse::<Side>()?, Side::Black);
     /// assert_eq!(Side::try_index(1), Some(Side::Black));
-    /// # Ok::<_, salpakan::ParseError>(())
+    /// # Ok::<_, salpakan::text::ParseError>(())
     /// ```
     pub enum Side {
         /// White: home row 1, far end row 8.

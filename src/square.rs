@@ -20,7 +20,7 @@ use crate::value_error::ValueError;
 /// assert_eq!(e4.offset(Direction::Up), Some("e5".parse()?));
 /// assert_eq!("i3".parse::<Square>()?.offset(Direction::Right), None); // no wrap to a4
 /// assert_eq!(Square::try_index(72), None);
-/// # Ok::<_, salpakan::ParseError>(())
+/// # Ok::<_, salpakan::text::ParseError>(())
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

@@ -10,7 +10,8 @@ use crate::error_kind::{ErrorKind, engine_error};
 ///
 /// # Examples
 /// ```
-/// use salpakan::{ErrorKind, Side, Square, ValueError};
+/// use salpakan::{Side, Square};
+/// use salpakan::bindings::{ErrorKind, ValueError};
 ///
 /// assert_eq!(Side::from_number(1), Ok(Side::Black));
 /// assert_eq!(Side::from_number(2), Err(ValueError::Side(2)));

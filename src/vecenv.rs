@@ -211,7 +211,8 @@ impl Env {
 ///
 /// # Examples
 /// ```
-/// use salpakan::{Move, Observation, Rules, StepOutputs, StepResult, VecEnv};
+/// use salpakan::{Move, Observation, Rules};
+/// use salpakan::training::{StepOutputs, StepResult, VecEnv};
 ///
 /// let mut env = VecEnv::new(4, 7, Rules::default(), true, 0);
 /// let mut observations = vec![0.0f32; 4 * Observation::LEN];
@@ -228,7 +229,7 @@ impl Env {
 ///     });
 /// }
 /// assert!(masks.iter().any(|&legal| legal));
-/// # Ok::<_, salpakan::StepError>(())
+/// # Ok::<_, salpakan::training::StepError>(())
 /// ```
 #[derive(Debug, Clone)]
 pub struct VecEnv {
@@ -265,7 +266,8 @@ impl VecEnv {
     ///
     /// # Examples
     /// ```
-    /// use salpakan::{Formation, Rank, Rules, Side, VecEnv};
+    /// use salpakan::{Formation, Rank, Rules, Side};
+    /// use salpakan::training::VecEnv;
     ///
     /// let env = VecEnv::new(8, 3, Rules::default(), true, 0).with_formation(Formation::classic());
     /// for game in 0..env.len() {
@@ -429,7 +431,8 @@ impl VecEnv {
     ///
     /// # Examples
     /// ```
-    /// use salpakan::{Greedy, Rules, VecEnv};
+    /// use salpakan::{Greedy, Rules};
+    /// use salpakan::training::VecEnv;
     ///
     /// let mut env = VecEnv::new(3, 5, Rules::default(), true, 0);
     /// let (mut greedy, mut random) = ([0i64; 3], [0i64; 3]);
@@ -439,7 +442,7 @@ impl VecEnv {
     /// let actions = [greedy[0], random[1], greedy[2]];
     /// let moves = env.moves(&actions)?; // every one legal
     /// # assert_eq!(moves.len(), 3);
-    /// # Ok::<_, salpakan::StepError>(())
+    /// # Ok::<_, salpakan::training::StepError>(())
     /// ```
     pub fn agent_actions<A: Agent + ?Sized>(
         &self,
@@ -470,7 +473,8 @@ impl VecEnv {
     ///
     /// # Examples
     /// ```
-    /// use salpakan::{Agent, Greedy, Move, Rules, VecEnv};
+    /// use salpakan::{Agent, Greedy, Move, Rules};
+    /// use salpakan::training::VecEnv;
     ///
     /// let env = VecEnv::new(2, 5, Rules::default(), true, 0);
     /// let mut scores = vec![0f32; 2 * Move::NUM_ACTIONS];
@@ -482,7 +486,7 @@ impl VecEnv {
     /// # assert!(best > 0.0); // the opening's moves towards the enemy score a little
     /// assert_eq!(first[chosen[0] as usize], best); // Greedy plays a best-scored move
     /// assert!(scores[Move::NUM_ACTIONS..].iter().all(|&s| s == 0.0)); // not chosen
-    /// # Ok::<_, salpakan::StepError>(())
+    /// # Ok::<_, salpakan::training::StepError>(())
     /// ```
     pub fn greedy_scores(&self, choose: Option<&[bool]>, out: &mut [f32]) -> Result<(), StepError> {
         assert_eq!(

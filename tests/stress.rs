@@ -8,7 +8,8 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use salpakan::{Game, Position, PositionText, Rules, Side};
+use salpakan::text::PositionText;
+use salpakan::{Game, Position, Rules, Side};
 
 /// The largest ratio accepted for 8 times the input.
 const BOUND: f64 = 24.0;

@@ -1,7 +1,8 @@
 //! Arguments from C: raw pointers checked into references and out-pointers, and integers
 //! checked into the engine's values. Every check happens before anything is written.
 
-use salpakan::{AgentKind, Move, Rank, Rules, Setup, Side, Square, ValueError};
+use salpakan::bindings::ValueError;
+use salpakan::{AgentKind, Move, Rank, Rules, Setup, Side, Square};
 
 use crate::result::{Failure, FfiResult};
 use crate::values::{SalpakanMove, SalpakanRules};

@@ -2,7 +2,8 @@
 //! before the first move and opens the commitments at the end; anyone holding the record
 //! checks them (the crate's `Commitment` documents the scheme).
 
-use salpakan::{Commitment, Game, Salt, Side};
+use salpakan::commitment::{Commitment, Salt};
+use salpakan::{Game, Side};
 
 use crate::args::{arg_array, out_or_none, side_arg};
 use crate::boundary::guard;

@@ -1,6 +1,6 @@
 //! The result of every fallible call, and the failure a call reports on its way out.
 
-use salpakan::ErrorKind;
+use salpakan::bindings::ErrorKind;
 
 /// The result of a fallible C ABI call: `SALPAKAN_RESULT_OK` or an error code. The thread's
 /// `salpakan_last_error()` says what went wrong.

@@ -2,7 +2,8 @@
 
 use std::ffi::{CStr, c_char};
 
-use salpakan::{Game, Position, TextError};
+use salpakan::text::TextError;
+use salpakan::{Game, Position};
 
 use crate::args::{out, side_arg, write_prefix};
 use crate::boundary::guard;

@@ -113,7 +113,7 @@ const _: () = assert!(SALPAKAN_OBSERVATION_VERSION == salpakan::Observation::VER
 /// `[Format "1"]`; a record or text of a newer format is refused as newer.
 pub const SALPAKAN_TEXT_FORMAT: u32 = 1;
 
-const _: () = assert!(SALPAKAN_TEXT_FORMAT == salpakan::TEXT_FORMAT);
+const _: () = assert!(SALPAKAN_TEXT_FORMAT == salpakan::text::TEXT_FORMAT);
 
 /// The deepest `salpakan_game_perft` accepts.
 pub const SALPAKAN_MAX_PERFT_DEPTH: u32 = 32;

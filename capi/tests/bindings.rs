@@ -8,7 +8,7 @@ mod table;
 
 use std::ptr::null_mut;
 
-use salpakan::ErrorKind;
+use salpakan::bindings::ErrorKind;
 use salpakan_capi::*;
 use serde_json::Value;
 

@@ -149,7 +149,7 @@ impl Entrant {
                 let name = format!("classic{power}");
                 kind.prior = Some(
                     name.parse()
-                        .map_err(|e: salpakan::ValueError| e.to_string())?,
+                        .map_err(|e: salpakan::bindings::ValueError| e.to_string())?,
                 );
             } else if part == "classic" {
                 kind.deploys_classic = true;

@@ -33,7 +33,7 @@ pub(crate) fn side(value: &Bound<'_, PyAny>) -> PyResult<Side> {
 }
 
 /// A formation commitment's salt from 32 hexadecimal digits or 16 bytes.
-pub(crate) fn salt(value: &Bound<'_, PyAny>) -> PyResult<salpakan::Salt> {
+pub(crate) fn salt(value: &Bound<'_, PyAny>) -> PyResult<salpakan::commitment::Salt> {
     if let Ok(text) = value.cast::<PyString>() {
         return text.to_cow()?.parse().map_err(raise);
     }
@@ -43,10 +43,10 @@ pub(crate) fn salt(value: &Bound<'_, PyAny>) -> PyResult<salpakan::Salt> {
             type_name(value)
         ))
     })?;
-    let bytes: [u8; salpakan::Salt::BYTES] = bytes
+    let bytes: [u8; salpakan::commitment::Salt::BYTES] = bytes
         .try_into()
         .map_err(|b: Vec<u8>| argument(format!("a salt is 16 bytes, not {}", b.len())))?;
-    Ok(salpakan::Salt::from_bytes(bytes))
+    Ok(salpakan::commitment::Salt::from_bytes(bytes))
 }
 
 /// A square from its index (0..72) or its name (`"e4"`).

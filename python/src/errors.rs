@@ -1,6 +1,6 @@
 //! The engine's errors as the package's exceptions (defined in `salpakan/errors.py`, so that
 //! the value errors can also be `ValueError`s). The exception class is chosen by the error's
-//! kind alone (`salpakan::ErrorKind`), as the C ABI chooses its result code and the npm
+//! kind alone (`salpakan::bindings::ErrorKind`), as the C ABI chooses its result code and the npm
 //! package its error's `kind`.
 
 use pyo3::exceptions::PyRuntimeError;
@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyType;
 
-use salpakan::{EngineError, ErrorKind};
+use salpakan::bindings::{EngineError, ErrorKind};
 
 /// The package's exception class for errors of `kind`.
 fn class_name(kind: ErrorKind) -> &'static str {

@@ -23,7 +23,7 @@ fn _salpakan(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let [planes, rows, files] = salpakan::Observation::SHAPE;
     m.add("OBSERVATION_SHAPE", (planes, rows, files))?;
     m.add("OBSERVATION_VERSION", salpakan::Observation::VERSION)?;
-    m.add("TEXT_FORMAT", salpakan::TEXT_FORMAT)?;
+    m.add("TEXT_FORMAT", salpakan::text::TEXT_FORMAT)?;
     m.add("NUM_ACTIONS", salpakan::Move::NUM_ACTIONS)?;
     m.add("NUM_SQUARES", salpakan::Square::NUM)?;
     m.add("NO_PIECE", salpakan::Setup::EMPTY_CELL)?;

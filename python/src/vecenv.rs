@@ -6,7 +6,8 @@
 use numpy::{PyArray1, PyArray2, PyArray4, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 
-use salpakan::{Move, Observation, StepOutputs, StepResult};
+use salpakan::training::{StepOutputs, StepResult};
+use salpakan::{Move, Observation};
 
 use crate::convert;
 use crate::errors::{argument, raise};
@@ -33,7 +34,7 @@ use crate::errors::{argument, raise};
 /// the games are stepped.
 #[pyclass(module = "salpakan")]
 pub(crate) struct VecEnv {
-    inner: salpakan::VecEnv,
+    inner: salpakan::training::VecEnv,
     threads: usize,
     /// The worker threads besides the caller's when `threads` is above 1, kept for the
     /// env's lifetime (threads made afresh each step lose their per-thread buffers).
@@ -97,7 +98,7 @@ impl VecEnv {
         } else {
             None
         };
-        let inner = salpakan::VecEnv::new(num_envs, seed, rules, observations, max_plies);
+        let inner = salpakan::training::VecEnv::new(num_envs, seed, rules, observations, max_plies);
         Ok(VecEnv {
             inner: match formation {
                 Some(formation) => inner.with_formation(formation),
@@ -340,7 +341,7 @@ impl VecEnv {
                         job.run();
                     }
                 }),
-                _ => jobs.into_iter().for_each(salpakan::Job::run),
+                _ => jobs.into_iter().for_each(salpakan::training::Job::run),
             }
         });
         Ok(())

@@ -72,12 +72,12 @@ pub fn random_hex(entropy: &dyn Entropy, bytes: usize) -> String {
     hex(&buf)
 }
 
-/// A formation commitment's secret salt (128 bits, [`salpakan::Salt::BYTES`]) from `entropy`.
+/// A formation commitment's secret salt (128 bits, [`salpakan::commitment::Salt::BYTES`]) from `entropy`.
 #[must_use]
-pub fn random_salt(entropy: &dyn Entropy) -> salpakan::Salt {
-    let mut bytes = [0u8; salpakan::Salt::BYTES];
+pub fn random_salt(entropy: &dyn Entropy) -> salpakan::commitment::Salt {
+    let mut bytes = [0u8; salpakan::commitment::Salt::BYTES];
     entropy.fill(&mut bytes);
-    salpakan::Salt::from_bytes(bytes)
+    salpakan::commitment::Salt::from_bytes(bytes)
 }
 
 /// A random `u64` from `entropy`.

@@ -21,7 +21,7 @@ use super::{Agent, AgentKind, Level};
 /// assert_eq!("greedy".parse::<Bot>()?, Bot::Agent(AgentKind::Greedy));
 /// assert_eq!(Bot::ALL.len(), 11);
 /// assert!("level-9".parse::<Bot>().is_err());
-/// # Ok::<_, salpakan::ValueError>(())
+/// # Ok::<_, salpakan::bindings::ValueError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Bot {

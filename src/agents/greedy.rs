@@ -48,7 +48,7 @@ impl Greedy {
     /// from these (a residual on `Greedy`'s judgement); [`VecEnv::greedy_scores`] gives them
     /// for a whole batch.
     ///
-    /// [`VecEnv::greedy_scores`]: crate::VecEnv::greedy_scores
+    /// [`VecEnv::greedy_scores`]: crate::training::VecEnv::greedy_scores
     ///
     /// ```
     /// use salpakan::{Agent, Game, Greedy, Rules, Side};

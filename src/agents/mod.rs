@@ -77,7 +77,8 @@ pub trait Agent {
     ///
     /// # Examples
     /// ```
-    /// use salpakan::{Agent, ChooseError, ErrorKind, Game, Random, Rules, Side};
+    /// use salpakan::{Agent, ChooseError, Game, Random, Rules, Side};
+    /// use salpakan::bindings::ErrorKind;
     ///
     /// let rules = Rules::default();
     /// let mut game = Game::dealt(Side::White, rules, 1);
@@ -170,7 +171,7 @@ crate::enums::simple_enum! {
     /// assert_eq!(kind, AgentKind::Ismcts);
     /// let agent = kind.build(7, 0); // the default budget
     /// # let _ = agent;
-    /// # Ok::<_, salpakan::ValueError>(())
+    /// # Ok::<_, salpakan::bindings::ValueError>(())
     /// ```
     pub enum AgentKind {
         /// [`Random`].

@@ -17,7 +17,7 @@ impl Move {
     /// let mv: Move = "e3-e4".parse()?;
     /// assert_eq!(mv.action(), Some(22 * 4));
     /// assert_eq!(Move::from_action(22 * 4), Some(mv));
-    /// # Ok::<_, salpakan::ParseError>(())
+    /// # Ok::<_, salpakan::text::ParseError>(())
     /// ```
     #[inline]
     #[must_use]
@@ -34,7 +34,8 @@ impl Move {
     ///
     /// # Examples
     /// ```
-    /// use salpakan::{ErrorKind, Move, ValueError};
+    /// use salpakan::Move;
+    /// use salpakan::bindings::{ErrorKind, ValueError};
     ///
     /// assert_eq!(Move::from_action_number(4 * 4)?.to_string(), "e1-e2");
     /// assert_eq!(Move::from_action_number(288), Err(ValueError::Action(288)));

@@ -22,7 +22,7 @@ use crate::square::{Direction, Square};
 /// assert_eq!(mv.to_string(), "e3-e4");
 /// assert_eq!(mv.direction(), Some(Direction::Up));
 /// assert_eq!("e4xe5".parse::<Move>()?.to.to_string(), "e5"); // 'x' marks a challenge
-/// # Ok::<_, salpakan::ParseError>(())
+/// # Ok::<_, salpakan::text::ParseError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

@@ -30,7 +30,8 @@ pub use position_text::{PositionText, TextCell};
 /// misread. Within a format, every later release reads what an earlier one wrote.
 ///
 /// ```
-/// use salpakan::{Game, Rules, Side, TEXT_FORMAT};
+/// use salpakan::{Game, Rules, Side};
+/// use salpakan::text::TEXT_FORMAT;
 ///
 /// assert_eq!(TEXT_FORMAT, 1);
 /// let record = Game::dealt(Side::White, Rules::default(), 1).record();
@@ -39,7 +40,7 @@ pub use position_text::{PositionText, TextCell};
 /// let err = Game::from_record(&newer).unwrap_err();
 /// assert_eq!((err.line, err.column), (1, 10));
 /// assert!(err.to_string().contains("format 2"), "{err}");
-/// # Ok::<_, salpakan::TextError>(())
+/// # Ok::<_, salpakan::text::TextError>(())
 /// ```
 pub const TEXT_FORMAT: u32 = 1;
 

@@ -78,7 +78,8 @@ pub enum TextCell {
 ///   goes on.
 ///
 /// ```
-/// use salpakan::{PositionText, Side};
+/// use salpakan::Side;
+/// use salpakan::text::PositionText;
 ///
 /// let text = "......... /.........";
 /// assert!(text.parse::<PositionText>().is_err());

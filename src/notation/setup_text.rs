@@ -47,7 +47,7 @@ impl FromStr for Setup {
     /// let setup = Setup::random(Side::Black, Rules::default(), 7);
     /// assert_eq!(setup.to_string().parse::<Setup>()?, setup);
     /// assert!(setup.to_string().starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit()));
-    /// # Ok::<_, salpakan::TextError>(())
+    /// # Ok::<_, salpakan::text::TextError>(())
     /// ```
     fn from_str(text: &str) -> Result<Setup, TextError> {
         let widest = Rules::new(4, 0).unwrap_or(Rules::OFFICIAL);

@@ -65,7 +65,7 @@ impl Status {
     /// assert_eq!("black:flag-reached-end".parse::<Status>()?, won);
     /// assert_eq!(Status::Ongoing.token(), "-");
     /// assert_eq!(Status::Drawn { reason: DrawReason::MoveLimit }.token(), "draw:move-limit");
-    /// # Ok::<_, salpakan::ParseError>(())
+    /// # Ok::<_, salpakan::text::ParseError>(())
     /// ```
     #[must_use]
     pub fn token(self) -> String {
@@ -140,7 +140,7 @@ impl Status {
     /// assert_eq!(Status::from_words(words.0, words.1, words.2)?, status);
     /// assert_eq!(Status::from_words("ongoing", None, None)?, Status::Ongoing);
     /// assert!(Status::from_words("won", None, Some("time")).is_err());
-    /// # Ok::<_, salpakan::ParseError>(())
+    /// # Ok::<_, salpakan::text::ParseError>(())
     /// ```
     pub fn from_words(
         state: &str,

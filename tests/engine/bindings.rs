@@ -2,9 +2,11 @@
 //! vocabulary decides what every binding accepts and refuses, and with which error kind; the
 //! C ABI, the Python and the npm packages run the same rows against these answers.
 
+use salpakan::bindings::{EngineError, ErrorKind};
+use salpakan::commitment::Salt;
 use salpakan::{
-    Agent, AgentKind, CellsError, DeclaredEnd, EngineError, ErrorKind, Game, Move, Position, Rank,
-    Replay, Rules, Salt, Setup, Side, Square, challenge,
+    Agent, AgentKind, CellsError, DeclaredEnd, Game, Move, Position, Rank, Replay, Rules, Setup,
+    Side, Square, challenge,
 };
 
 use serde_json::Value;

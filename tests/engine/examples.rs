@@ -101,7 +101,8 @@ fn selfplay_explains_plays_to_the_end_and_its_record_replays() {
 
 #[test]
 fn verify_checks_a_committed_record_and_names_what_fails() {
-    use salpakan::{Commitment, Game, Rules, Salt, Side};
+    use salpakan::commitment::{Commitment, Salt};
+    use salpakan::{Game, Rules, Side};
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     let mut game = Game::dealt(Side::White, Rules::default(), 11);
     let salts = [Salt::from_bytes([3; 16]), Salt::from_bytes([4; 16])];

@@ -4,9 +4,10 @@
 use crate::common::{
     dealt, flag_forward_or_random, flag_race, game, mv, play_all, rules4, sq, start,
 };
+use salpakan::bindings::ErrorKind;
 use salpakan::{
-    ErrorKind, Game, ObserveError, Outcome, PieceId, Rank, RankSet, Report, Rules, Setup, Side,
-    SplitMix64, Square, Status, Tracker, WinReason,
+    Game, ObserveError, Outcome, PieceId, Rank, RankSet, Report, Rules, Setup, Side, SplitMix64,
+    Square, Status, Tracker, WinReason,
 };
 
 use std::collections::HashSet;
@@ -729,7 +730,7 @@ fn the_public_view_does_not_change_when_either_sides_hidden_ranks_do() {
                 );
                 let text = public.to_text();
                 assert_eq!(
-                    text.to_string().parse::<salpakan::PositionText>(),
+                    text.to_string().parse::<salpakan::text::PositionText>(),
                     Ok(text.clone())
                 );
                 assert!(

@@ -3,9 +3,10 @@
 //! refused; serde forms round-trip through JSON.
 
 use crate::common::{dealt, game, mv, play_all, rules4, sq, with_fields};
+use salpakan::text::{PositionText, TEXT_FORMAT, TextCell};
 use salpakan::{
-    Game, Move, Outcome, PieceId, Position, PositionText, Rank, RankSet, Report, Rules, Side,
-    SplitMix64, Square, Status, TEXT_FORMAT, TextCell,
+    Game, Move, Outcome, PieceId, Position, Rank, RankSet, Report, Rules, Side, SplitMix64, Square,
+    Status,
 };
 
 use proptest::prelude::*;

@@ -4,9 +4,9 @@
 //! defender's marginal as the attacker saw it; the luck is the results minus those odds.
 
 use crate::common::dealt;
+use salpakan::bindings::ErrorKind;
 use salpakan::{
-    ErrorKind, Game, Outcome, Rank, Replay, ReplayError, Rules, Side, SplitMix64, Tracker,
-    challenge,
+    Game, Outcome, Rank, Replay, ReplayError, Rules, Side, SplitMix64, Tracker, challenge,
 };
 
 /// A random game from `seed` under a 60-move limit, played to its end; every third one is

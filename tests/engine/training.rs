@@ -3,9 +3,11 @@
 //! its side to move's, split steps equal whole ones, and bad actions change nothing.
 
 use crate::common::{dealt, game, mv, play_all, rules4, start};
+use salpakan::bindings::ErrorKind;
+use salpakan::training::{StepError, StepOutputs, StepResult, VecEnv};
 use salpakan::{
-    Agent, ErrorKind, Game, Greedy, Move, Observation, Orientation, Position, Rules, Setup, Side,
-    SplitMix64, Square, StepError, StepOutputs, StepResult, VecEnv,
+    Agent, Game, Greedy, Move, Observation, Orientation, Position, Rules, Setup, Side, SplitMix64,
+    Square,
 };
 
 use std::collections::HashMap;

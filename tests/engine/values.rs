@@ -3,9 +3,10 @@
 //! value printed and read, and the limits that keep every input bounded.
 
 use crate::common::start;
+use salpakan::text::ParseError;
 use salpakan::{
-    ActionMask, Bitboard, Direction, DrawReason, Game, Move, MoveList, Outcome, ParseError,
-    PieceId, Position, Rank, Report, Rules, Setup, Side, Square, Status, WinReason,
+    ActionMask, Bitboard, Direction, DrawReason, Game, Move, MoveList, Outcome, PieceId, Position,
+    Rank, Report, Rules, Setup, Side, Square, Status, WinReason,
 };
 use std::fmt::Debug;
 use std::str::FromStr;
@@ -253,7 +254,7 @@ fn a_status_and_an_outcome_are_read_back_from_their_words() {
     }
     assert_eq!(
         ParseError::Outcome("x".into()).kind(),
-        salpakan::ErrorKind::Argument
+        salpakan::bindings::ErrorKind::Argument
     );
 }
 

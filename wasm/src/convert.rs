@@ -7,9 +7,8 @@ use core::fmt::Display;
 use js_sys::{Array, Error, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
-use salpakan::{
-    CellsError, EngineError, ErrorKind, Move, Rank, Report, Rules, Setup, Side, Square, Status,
-};
+use salpakan::bindings::{EngineError, ErrorKind};
+use salpakan::{CellsError, Move, Rank, Report, Rules, Setup, Side, Square, Status};
 
 /// A `SalpakanError` of `kind` with `message`.
 pub(crate) fn error(kind: ErrorKind, message: impl Display) -> JsValue {

@@ -344,7 +344,7 @@ impl Game {
         salt: &str,
     ) -> Result<String, JsValue> {
         let side = convert::side(&side)?;
-        let salt: salpakan::Salt = salt.parse().map_err(raise)?;
+        let salt: salpakan::commitment::Salt = salt.parse().map_err(raise)?;
         self.inner
             .commit(side, &salt)
             .map(|c| c.to_string())
@@ -368,7 +368,7 @@ impl Game {
         salt: &str,
     ) -> Result<(), JsValue> {
         let side = convert::side(&side)?;
-        let salt: salpakan::Salt = salt.parse().map_err(raise)?;
+        let salt: salpakan::commitment::Salt = salt.parse().map_err(raise)?;
         self.inner.open_commitment(side, &salt);
         Ok(())
     }

@@ -97,7 +97,7 @@ pub fn constants() -> Object {
     set(&object, "NUM_ACTIONS", Move::NUM_ACTIONS as u32);
     set(&object, "NUM_RANKS", Rank::NUM as u32);
     set(&object, "OBSERVATION_VERSION", Observation::VERSION);
-    set(&object, "TEXT_FORMAT", salpakan::TEXT_FORMAT);
+    set(&object, "TEXT_FORMAT", salpakan::text::TEXT_FORMAT);
     let army: Array = Rank::ARMY
         .iter()
         .map(|&rank| JsValue::from(rank as u8))

@@ -27,7 +27,8 @@ pub use crate::wire::Phase;
 use core::str::FromStr;
 use std::sync::Arc;
 
-use salpakan::{Commitment, DeclaredEnd, Game, Move, Setup, Side, Status};
+use salpakan::commitment::Commitment;
+use salpakan::{DeclaredEnd, Game, Move, Setup, Side, Status};
 use thiserror::Error;
 use tokio::time::{Duration, Instant};
 

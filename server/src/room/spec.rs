@@ -3,7 +3,8 @@
 
 use core::str::FromStr;
 
-use salpakan::{Bot, Rules, Salt, Side};
+use salpakan::commitment::Salt;
+use salpakan::{Bot, Rules, Side};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 

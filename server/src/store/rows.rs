@@ -1,7 +1,8 @@
 //! Reading games back: a game's row and events, a finished game's summary and record, and
 //! every unfinished game at start (a game that cannot be read is quarantined, not fatal).
 
-use salpakan::{Rules, Salt, Side};
+use salpakan::commitment::Salt;
+use salpakan::{Rules, Side};
 
 use super::sql::{Row, Sql, Value};
 use super::{Ending, PlayerRow, StoreError};

@@ -174,7 +174,7 @@ pub struct ErrorBody {
 
 /// Each side's formation commitment (`start`, `state` and a game's summary, once play has
 /// started): the lower-case hexadecimal SHA-256 of the scheme in `docs/SERVER.md`
-/// ([`salpakan::Commitment`]). The record of a finished game opens them.
+/// ([`salpakan::commitment::Commitment`]). The record of a finished game opens them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Commitments {
     /// White's.
@@ -186,7 +186,7 @@ pub struct Commitments {
 impl Commitments {
     /// The words of White's and Black's commitments.
     #[must_use]
-    pub fn of(commitments: &[salpakan::Commitment; 2]) -> Commitments {
+    pub fn of(commitments: &[salpakan::commitment::Commitment; 2]) -> Commitments {
         Commitments {
             white: commitments[0].to_string(),
             black: commitments[1].to_string(),

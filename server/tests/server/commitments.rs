@@ -5,7 +5,8 @@
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use salpakan::{Commitment, CommitmentError, Game, Salt, Side};
+use salpakan::commitment::{Commitment, CommitmentError, Salt};
+use salpakan::{Game, Side};
 use salpakan_server::secret::{Entropy, SeededEntropy};
 use serde_json::{Value, json};
 

@@ -1,9 +1,10 @@
 //! Playing moves: legality, challenges, turn order and every way a game ends (docs/RULES.md).
 
 use crate::common::{game, mv, play_all, rules4, sq, start, with_fields};
+use salpakan::bindings::ErrorKind;
 use salpakan::{
-    DrawReason, ErrorKind, Game, Move, MoveError, Outcome, Position, Rank, Report, Rules, Setup,
-    Side, Status, WinReason,
+    DrawReason, Game, Move, MoveError, Outcome, Position, Rank, Report, Rules, Setup, Side, Status,
+    WinReason,
 };
 
 fn won(winner: Side, reason: WinReason) -> Status {
