@@ -204,13 +204,12 @@ pub async fn start(config: Config, entropy: Arc<dyn Entropy>) -> Result<Running,
     if let Some(cluster) = services.cluster.clone() {
         // The other nodes' forwarded connections are not held to one client's limits.
         let connections = Arc::clone(&connections);
-        let mut stopping = services.stopping.subscribe();
+        let mut stop = services.stopping.listen();
         tokio::spawn(async move {
             loop {
                 connections.set_peers(cluster.peer_addresses().await);
-                tokio::select! {
-                    () = tokio::time::sleep(std::time::Duration::from_secs(2)) => {}
-                    _ = stopping.changed() => return,
+                if !stop.sleep(std::time::Duration::from_secs(2)).await {
+                    return;
                 }
             }
         });
@@ -221,7 +220,7 @@ pub async fn start(config: Config, entropy: Arc<dyn Entropy>) -> Result<Running,
         limits,
         key,
         Arc::clone(&connections),
-        services.stopping.subscribe(),
+        services.stopping.clone(),
     ));
     let operator = match operator_listener {
         Some(listener) => {
@@ -238,7 +237,7 @@ pub async fn start(config: Config, entropy: Arc<dyn Entropy>) -> Result<Running,
                 operator::limits(&limits),
                 key,
                 Arc::new(listen::Connections::default()),
-                services.stopping.subscribe(),
+                services.stopping.clone(),
             ));
             Some((at, task))
         }

@@ -23,12 +23,13 @@ use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::watch;
+
 use tokio::time::Instant;
 use tower::ServiceExt;
 
 use crate::budget::Budget;
 use crate::config::{AddressKey, Limits};
+use crate::services::stopping::{Stop, Stopping};
 
 /// The connections held: those of each address that have not yet sent a request, those in
 /// HTTP (not sockets), and every open one.
@@ -218,7 +219,7 @@ pub fn total_connections(limits: &Limits) -> usize {
         .max(1)
 }
 
-/// Accepts and serves connections on `listener` with `router` until `stopping` changes;
+/// Accepts and serves connections on `listener` with `router` until the server stops;
 /// then waits (at most `limits.write_timeout`) for the requests being served to finish (the
 /// sockets close on their own, with 1012).
 pub async fn serve(
@@ -227,9 +228,10 @@ pub async fn serve(
     limits: Limits,
     key: AddressKey,
     connections: Arc<Connections>,
-    mut stopping: watch::Receiver<bool>,
+    stopping: Stopping,
 ) {
     let total = total_connections(&limits);
+    let mut stop = stopping.listen();
     loop {
         tokio::select! {
             accepted = listener.accept() => {
@@ -258,10 +260,10 @@ pub async fn serve(
                     router.clone(),
                     (pending, in_http),
                     (limits.header_timeout, limits.requests_per_connection),
-                    stopping.clone(),
+                    stopping.listen(),
                 ));
             }
-            _ = stopping.changed() => break,
+            () = stop.recv() => break,
         }
     }
     let deadline = Instant::now() + limits.write_timeout;
@@ -280,7 +282,7 @@ async fn connection(
     router: Router,
     (pending, in_http): (Pending, Held),
     (header_timeout, most_requests): (Duration, usize),
-    mut stopping: watch::Receiver<bool>,
+    mut stop: Stop,
 ) {
     // Another node's connection carries many clients' requests: it is not closed after a
     // client's share.
@@ -319,7 +321,7 @@ async fn connection(
     tokio::pin!(conn);
     tokio::select! {
         _ = conn.as_mut() => {}
-        _ = stopping.changed() => {
+        () = stop.recv() => {
             conn.as_mut().graceful_shutdown();
             let _ = conn.await;
         }

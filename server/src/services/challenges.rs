@@ -242,12 +242,11 @@ impl Challenges {
         self.lobby.tell_player(&to, &message);
         self.lobby.tell_player(player, &message);
         let weak = Arc::downgrade(self);
-        let mut stopping = self.stopping.subscribe();
+        let mut stop = self.stopping.listen();
         let lapse = cid.clone();
         tokio::spawn(async move {
-            tokio::select! {
-                () = tokio::time::sleep(CHALLENGE_TTL) => {}
-                _ = stopping.changed() => return,
+            if !stop.sleep(CHALLENGE_TTL).await {
+                return;
             }
             if let Some(challenges) = weak.upgrade() {
                 challenges.end(|c| c.offer.challenge == lapse, Gone::Expired, None);

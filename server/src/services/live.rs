@@ -154,7 +154,7 @@ impl LiveList {
     /// Makes a version whenever the list changed, once a `live_every`, until the server
     /// stops.
     async fn run(self: Arc<LiveList>) {
-        let mut stopping = self.parts.stopping.subscribe();
+        let mut stop = self.parts.stopping.listen();
         let mut shown: HashMap<String, LiveEntry> = HashMap::new();
         let mut last_featured: Option<String> = None;
         let mut published = Vec::new();
@@ -205,9 +205,8 @@ impl LiveList {
                 shown = now;
                 last_featured = featured;
             }
-            tokio::select! {
-                () = tokio::time::sleep(self.parts.config.limits.live_every) => {}
-                _ = stopping.changed() => return,
+            if !stop.sleep(self.parts.config.limits.live_every).await {
+                return;
             }
         }
     }

@@ -278,7 +278,7 @@ impl Lobby {
     /// `lobby_playing_every` (then only if the frame differs from the last). Until the server
     /// stops.
     async fn run_frames(self: Arc<Lobby>) {
-        let mut stopping = self.stopping.subscribe();
+        let mut stop = self.stopping.listen();
         let mut last = String::new();
         let mut changed = true;
         let mut shown: Vec<SeekWords> = Vec::new();
@@ -304,11 +304,12 @@ impl Lobby {
             let watching = lock(&self.state).watching as u32;
             tokio::time::sleep(self.config.limits.lobby_gap + LOBBY_GAP_PER_SOCKET * watching)
                 .await;
-            changed = tokio::select! {
-                () = self.changed.notified() => true,
-                () = tokio::time::sleep(self.config.limits.lobby_playing_every) => false,
-                _ = stopping.changed() => return,
+            let every = self.config.limits.lobby_playing_every;
+            let next = stop.or(tokio::time::timeout(every, self.changed.notified()));
+            let Some(woken) = next.await else {
+                return;
             };
+            changed = woken.is_ok();
         }
     }
 
@@ -816,7 +817,7 @@ impl Lobby {
     /// (the bot whose rating is closest), until the server stops: one task for every wait,
     /// asleep until the next one is due.
     async fn run_pool_bots(self: Arc<Lobby>) {
-        let mut stopping = self.stopping.subscribe();
+        let mut stop = self.stopping.listen();
         loop {
             let next = lock(&self.state).pool.iter().filter_map(|w| w.bot_at).min();
             let sleep = async {
@@ -825,10 +826,16 @@ impl Lobby {
                     None => std::future::pending().await,
                 }
             };
-            tokio::select! {
-                () = sleep => {}
-                () = self.waits.notified() => continue,
-                _ = stopping.changed() => return,
+            let woken = stop.or(async {
+                tokio::select! {
+                    () = sleep => false,
+                    () = self.waits.notified() => true,
+                }
+            });
+            match woken.await {
+                None => return,
+                Some(true) => continue,
+                Some(false) => {}
             }
             let now = Instant::now();
             let due: Vec<Waiting> = {

@@ -131,12 +131,8 @@ impl Cluster {
     /// seats connect again, to whichever node owns them now) and registers again.
     async fn run_lease(self: Arc<Cluster>) {
         let every = self.config.lease / 3;
-        let mut stopping = self.stopping.subscribe();
-        loop {
-            tokio::select! {
-                () = tokio::time::sleep(every) => {}
-                _ = stopping.changed() => return,
-            }
+        let mut stop = self.stopping.listen();
+        while stop.sleep(every).await {
             match self.store.renew().await {
                 Ok(true) => {}
                 Ok(false) => {
@@ -159,7 +155,7 @@ impl Cluster {
     /// Takes over from lapsed nodes every [`SWEEP`], or at once when a node says it stopped;
     /// reads again a player's row another node changed.
     async fn run_sweeper(self: Arc<Cluster>, mut notices: UnboundedReceiver<Notice>) {
-        let mut stopping = self.stopping.subscribe();
+        let mut stop = self.stopping.listen();
         let mut arrivals_forgotten = std::time::Instant::now();
         loop {
             // The arrivals counted against the hourly limits are kept an hour and a minute.
@@ -171,11 +167,11 @@ impl Cluster {
                     tracing::debug!(error = %e, "old arrivals not forgotten");
                 }
             }
-            let notice = tokio::select! {
-                () = tokio::time::sleep(SWEEP) => None,
-                notice = notices.recv() => notice,
-                _ = stopping.changed() => return,
+            let next = stop.or(tokio::time::timeout(SWEEP, notices.recv()));
+            let Some(notice) = next.await else {
+                return;
             };
+            let notice = notice.ok().flatten();
             match notice {
                 Some(Notice::Player(name)) => {
                     if let Ok(Some(row)) = self.store.player(&name).await {

@@ -46,12 +46,11 @@ impl Pauses {
     /// Looks at the time every [`TICK`], so that a pause is noticed soon after it (if
     /// nothing else looked first), until the server stops.
     pub async fn watch(self: std::sync::Arc<Pauses>, stopping: Stopping) {
-        let mut stopping = stopping.subscribe();
+        let mut stop = stopping.listen();
         loop {
             self.notice(Instant::now());
-            tokio::select! {
-                () = tokio::time::sleep(TICK) => {}
-                _ = stopping.changed() => return,
+            if !stop.sleep(TICK).await {
+                return;
             }
         }
     }

@@ -1,9 +1,11 @@
-//! The server's one stop signal: every task and socket holds a receiver and ends when it
-//! changes (mini-redis's `Shutdown`, shared by the services, the sockets and the listener).
+//! The server's one stop signal (mini-redis's `Shutdown`): every task and socket holds a
+//! [`Stop`] and ends when it hears the stop, whether it began waiting before or after it.
 
+use std::future::Future;
 use std::sync::Arc;
 
 use tokio::sync::watch;
+use tokio::time::{Duration, Instant};
 
 /// Whether the server is stopping, and what tells every waiter when it starts to.
 #[derive(Clone)]
@@ -31,10 +33,44 @@ impl Stopping {
         *self.sender.borrow()
     }
 
-    /// A receiver that changes when the server stops.
+    /// A waiter for the stop, for one task.
     #[must_use]
-    pub fn subscribe(&self) -> watch::Receiver<bool> {
-        self.sender.subscribe()
+    pub fn listen(&self) -> Stop {
+        Stop {
+            receiver: self.sender.subscribe(),
+        }
+    }
+}
+
+/// One task's ear for the stop.
+pub struct Stop {
+    receiver: watch::Receiver<bool>,
+}
+
+impl Stop {
+    /// Returns once the server stops (at once if it has).
+    pub async fn recv(&mut self) {
+        // The sender is dropped only with the server: that is a stop too.
+        let _ = self.receiver.wait_for(|stopped| *stopped).await;
+    }
+
+    /// Sleeps for `wait`; `false` if the server stopped first.
+    pub async fn sleep(&mut self, wait: Duration) -> bool {
+        self.sleep_until(Instant::now() + wait).await
+    }
+
+    /// Sleeps until `at`; `false` if the server stopped first.
+    pub async fn sleep_until(&mut self, at: Instant) -> bool {
+        self.or(tokio::time::sleep_until(at)).await.is_some()
+    }
+
+    /// What `work` gives, or `None` if the server stops first (or has stopped).
+    pub async fn or<T>(&mut self, work: impl Future<Output = T>) -> Option<T> {
+        tokio::select! {
+            biased;
+            () = self.recv() => None,
+            out = work => Some(out),
+        }
     }
 }
 
@@ -43,14 +79,30 @@ mod tests {
     use super::*;
 
     #[tokio::test]
-    async fn every_receiver_hears_the_stop() {
+    async fn every_waiter_hears_the_stop_even_one_that_listens_after_it() {
         let stopping = Stopping::default();
-        let mut a = stopping.subscribe();
-        let mut b = stopping.clone().subscribe();
+        let mut before = stopping.listen();
         assert!(!stopping.stopped());
+        let waiting = tokio::spawn(async move { before.recv().await });
         stopping.stop();
-        a.changed().await.unwrap();
-        b.changed().await.unwrap();
-        assert!(stopping.stopped() && *a.borrow() && *b.borrow());
+        waiting.await.unwrap();
+        let mut after = stopping.clone().listen();
+        after.recv().await;
+        assert!(stopping.stopped());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_sleep_ends_early_when_the_server_stops() {
+        let stopping = Stopping::default();
+        let mut stop = stopping.listen();
+        assert!(stop.sleep(Duration::from_secs(1)).await);
+        let started = Instant::now();
+        let sleeping = tokio::spawn(async move { stop.sleep(Duration::from_secs(3600)).await });
+        tokio::time::sleep(Duration::from_secs(5)).await;
+        stopping.stop();
+        assert!(!sleeping.await.unwrap());
+        assert!(started.elapsed() < Duration::from_secs(3600));
+        assert_eq!(stopping.listen().or(async { 7 }).await, None);
+        assert!(!stopping.listen().sleep(Duration::ZERO).await);
     }
 }

@@ -113,12 +113,8 @@ impl Tournaments {
     }
 
     async fn run_ticks(self: Arc<Tournaments>) {
-        let mut stopping = self.parts.stopping.subscribe();
-        loop {
-            tokio::select! {
-                () = tokio::time::sleep(TICK) => {}
-                _ = stopping.changed() => return,
-            }
+        let mut stop = self.parts.stopping.listen();
+        while stop.sleep(TICK).await {
             if let Err(e) = self.tick().await {
                 tracing::warn!(error = %e, "tournaments' tick");
             }

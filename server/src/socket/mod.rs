@@ -415,7 +415,7 @@ impl Socket {
         let mut heard = Instant::now();
         // The server's pauses when the client was last heard: a pause is not its idling.
         let mut paused_then = self.env.pauses.notice(heard);
-        let mut stopping = self.env.stopping.subscribe();
+        let mut stop = self.env.stopping.listen();
         let take = |now: Instant| {
             budget.as_ref().is_none_or(|budget| {
                 budget
@@ -483,7 +483,7 @@ impl Socket {
                         Err(_) => break Some(TOO_SLOW),
                     }
                 }
-                _ = stopping.changed() => {
+                () = stop.recv() => {
                     break Some(Closing::new(CloseCode::Restart, "the server is restarting"));
                 }
             }

@@ -24,7 +24,7 @@ impl Games {
         let Some(retention) = self.config.limits.retention else {
             return;
         };
-        let mut stopping = self.stopping.subscribe();
+        let mut stop = self.stopping.listen();
         loop {
             let cut = crate::clock::unix_ms()
                 .saturating_sub(u64::try_from(retention.as_millis()).unwrap_or(u64::MAX));
@@ -44,14 +44,12 @@ impl Games {
                     tracing::error!(error = %e, "finished games not pruned");
                     break;
                 }
-                tokio::select! {
-                    () = tokio::time::sleep(PRUNE_PAUSE) => {}
-                    _ = stopping.changed() => return,
+                if !stop.sleep(PRUNE_PAUSE).await {
+                    return;
                 }
             }
-            tokio::select! {
-                () = tokio::time::sleep(PRUNE_EVERY) => {}
-                _ = stopping.changed() => return,
+            if !stop.sleep(PRUNE_EVERY).await {
+                return;
             }
         }
     }
