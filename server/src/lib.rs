@@ -50,7 +50,6 @@
 #![deny(missing_docs)]
 
 // Values.
-pub mod chat;
 pub mod clock;
 pub mod rating;
 pub mod secret;
@@ -64,6 +63,7 @@ pub mod client;
 pub mod wire;
 // A game, the settings and the budgets they set, the database.
 pub mod budget;
+pub mod chat;
 pub mod config;
 pub mod room;
 pub mod store;

@@ -166,7 +166,7 @@ async fn unrated(State(op): State<Operator>) -> Response {
 }
 
 async fn reports(State(op): State<Operator>) -> Response {
-    match op.services.games.chat_reports(REPORTS_LISTED).await {
+    match op.services.chats.reports(REPORTS_LISTED).await {
         Ok(reports) => reply(StatusCode::OK, &json!({ "reports": reports })),
         Err(e) => reply(
             StatusCode::INTERNAL_SERVER_ERROR,

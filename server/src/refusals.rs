@@ -6,6 +6,7 @@
 use axum::http::StatusCode;
 
 use crate::services::challenges::ChallengeError;
+use crate::services::chat::ChatError;
 use crate::services::games::GameError;
 use crate::services::lobby::LobbyError;
 use crate::services::players::PlayerError;
@@ -194,6 +195,22 @@ impl Refused for GameError {
             (GameError::Invalid(refusal), _) => refusal.clone(),
             (_, Some(cause)) => cause.refusal(),
             (_, None) => Refusal::new(self.own_code(), self.to_string()),
+        }
+    }
+}
+
+impl Refused for ChatError {
+    fn passed_on(&self) -> Option<&dyn Refused> {
+        match self {
+            ChatError::Store(e) => Some(e),
+            ChatError::NotFound => None,
+        }
+    }
+
+    fn own_code(&self) -> Code {
+        match self {
+            ChatError::NotFound => Code::NotFound,
+            ChatError::Store(_) => Code::Internal,
         }
     }
 }

@@ -64,6 +64,13 @@ pub const INVITE_BYTES: usize = 16;
 /// Bytes in a game id (64 bits: ids are public; they need only be unique).
 pub const ID_BYTES: usize = 8;
 
+/// Whether `id` could be an id made here (a game's, a tournament's): [`ID_BYTES`] in
+/// hexadecimal, so that nothing else is looked up.
+#[must_use]
+pub fn plausible_id(id: &str) -> bool {
+    id.len() == 2 * ID_BYTES && id.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
 /// `bytes` random bytes from `entropy`, as lower-case hex (URL-safe).
 #[must_use]
 pub fn random_hex(entropy: &dyn Entropy, bytes: usize) -> String {

@@ -4,6 +4,10 @@
 //! spectator); the rest is the frame's text, except `#N`, which sends the side to move's
 //! N-th legal move (so that play goes deep), and `@`, which sends both formations at once.
 //!
+//! Each frame is driven as the server drives it: read once at the edge into a typed request
+//! (`Request::read`), then a seat's command executed by the room, a `hello` answered by it;
+//! a chat request never reaches the room.
+//!
 //! Checked: nothing panics; a refused frame changes nothing any recipient can see; a seat's
 //! frames never show an enemy rank before the end; the room restored from what it would
 //! have stored is the same room.
@@ -11,7 +15,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use salpakan::{Rules, Setup, Side};
-use salpakan_server::room::{Answer, Player, Recipient, Room, Spec};
+use salpakan_server::room::{Catchup, Change, Player, Recipient, Room, Spec};
+use salpakan_server::socket::request::Request;
 use tokio::time::{Duration, Instant};
 
 const ALL: [Recipient; 3] = [
@@ -100,54 +105,49 @@ fuzz_target!(|data: &[u8]| {
         for (to, frame) in frames {
             let before = seen(&room);
             let version = room.version();
-            match room.handle(to, &frame, now) {
-                Answer::Refused(refusal) => {
+            let request = match Request::read(&frame, to) {
+                Ok(request) => request,
+                Err(refusal) => {
                     assert!(!refusal.message.is_empty());
-                    assert_eq!(room.version(), version, "a refusal added an event");
-                    assert_eq!(seen(&room), before, "a refusal changed the game");
+                    continue;
                 }
-                Answer::Events(from) => {
-                    assert_eq!(from as u64, version);
-                    assert!(room.version() > version, "a change with no event");
-                    if room.record().is_none() {
-                        for side in Side::ALL {
-                            for v in version + 1..=room.version() {
-                                let frame = room.render(v, Recipient::Seat(side)).to_json();
-                                assert!(!shows_enemy_rank(&frame, side));
-                            }
-                        }
-                    }
-                }
-                Answer::Messages(replies) => {
-                    assert_eq!(room.version(), version);
-                    assert_eq!(seen(&room), before, "a reply changed the game");
-                    if let Recipient::Seat(side) = to
-                        && room.record().is_none()
-                    {
-                        assert!(!replies.iter().any(|f| shows_enemy_rank(&f.to_json(), side)));
-                    }
-                }
-                Answer::Rematch(_) => {
-                    assert_eq!(room.version(), version);
-                    assert_eq!(
-                        seen(&room),
-                        before,
-                        "asking for a rematch's seat changed the game"
-                    );
-                }
-                Answer::Chat(_) => {
-                    assert_eq!(room.version(), version);
-                    assert_eq!(seen(&room), before, "a chat message changed the game");
-                }
-                Answer::Replay(frames) => {
-                    assert_eq!(room.version(), version);
-                    assert_eq!(seen(&room), before, "a replay changed the game");
+            };
+            match request {
+                Request::Ping | Request::Chat(_) => {}
+                Request::Hello { v } => {
+                    let frames = match room.since(v, to, now) {
+                        Catchup::Frames(frames) => frames,
+                        Catchup::State(state) => vec![state.to_json().into()],
+                    };
                     if let Recipient::Seat(side) = to
                         && room.record().is_none()
                     {
                         assert!(!frames.iter().any(|f| shows_enemy_rank(f, side)));
                     }
                 }
+                Request::Play(command) => match room.execute(&command, now) {
+                    Err(refusal) => {
+                        assert!(!refusal.message.is_empty());
+                        assert_eq!(room.version(), version, "a refusal added an event");
+                        assert_eq!(seen(&room), before, "a refusal changed the game");
+                    }
+                    Ok(Change::Events(from)) => {
+                        assert_eq!(from as u64, version);
+                        assert!(room.version() > version, "a change with no event");
+                        if room.record().is_none() {
+                            for side in Side::ALL {
+                                for v in version + 1..=room.version() {
+                                    let frame = room.render(v, Recipient::Seat(side)).to_json();
+                                    assert!(!shows_enemy_rank(&frame, side));
+                                }
+                            }
+                        }
+                    }
+                    Ok(Change::Resend(_) | Change::Rematch(_)) => {
+                        assert_eq!(room.version(), version);
+                        assert_eq!(seen(&room), before, "a resend changed the game");
+                    }
+                },
             }
         }
         // Each seat's state, every few lines (rendering it is a run's costly part).

@@ -111,10 +111,7 @@ async fn chat(
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Response, ApiError> {
     let token = unsealed(&services, &id, player.as_deref(), &query).await?;
-    let record = services
-        .games
-        .chat_record(&id, player.as_deref(), token)
-        .await?;
+    let record = services.chats.record(&id, player.as_deref(), token).await?;
     Ok(json(StatusCode::OK, &record))
 }
 

@@ -24,7 +24,6 @@ pub use spec::{Player, Saved, SavedChat, Spec, UnknownPlayer};
 
 pub use crate::wire::Phase;
 
-use core::str::FromStr;
 use std::sync::Arc;
 
 use salpakan::commitment::Commitment;
@@ -33,7 +32,7 @@ use thiserror::Error;
 use tokio::time::{Duration, Instant};
 
 use crate::clock::{Clock, Reading};
-use crate::wire::{AbortReason, ClientMessage, Code, Refusal, ServerMessage};
+use crate::wire::{AbortReason, Code, Refusal, ServerMessage};
 use bot::BotSeat;
 use presence::Presence;
 
@@ -98,6 +97,21 @@ pub enum Command {
     },
 }
 
+impl Command {
+    /// The seat that sent it.
+    #[must_use]
+    pub fn side(&self) -> Side {
+        match *self {
+            Command::Setup { side, .. }
+            | Command::Move { side, .. }
+            | Command::Resign { side }
+            | Command::Draw { side }
+            | Command::Abort { side }
+            | Command::Rematch { side } => side,
+        }
+    }
+}
+
 /// How long a rematch offer stands.
 pub const REMATCH_LAPSE: Duration = Duration::from_secs(5 * 60);
 
@@ -124,22 +138,13 @@ pub enum Change {
     Rematch(Side),
 }
 
-/// A room's answer to one frame from a client ([`Room::handle`]).
+/// What a `hello` from a socket with the events up to some version gets ([`Room::since`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Answer {
-    /// Refused: the `error` message for the sender; nothing changed.
-    Refused(Refusal),
-    /// New events from this index of [`Room::events`]: commit them, then send them to all.
-    Events(usize),
-    /// Messages for the sender only (a pong, a fresh `state`, a resent move's event).
-    Messages(Vec<ServerMessage>),
-    /// The events a `hello` asked for, as their frames (rendered once, shared).
-    Replay(Vec<Arc<str>>),
-    /// The seat asks again for its seat in the rematch already made: give it one.
-    Rematch(Side),
-    /// A chat message (`say`, `chat-mode`, `mute`, `unmute`, `report`, `auth`): the room's
-    /// game is not touched; the games service decides it (`services::games::chat`).
-    Chat(ClientMessage),
+pub enum Catchup {
+    /// The later events' frames (rendered once, shared).
+    Frames(Vec<Arc<str>>),
+    /// A fresh `state`: the version asked for is past the latest.
+    State(ServerMessage),
 }
 
 /// A stored game that does not fit the rules: it cannot be restored.
@@ -605,14 +610,6 @@ impl Room {
         Ok(Decision::Events(events))
     }
 
-    /// `bad-message` for text that is no move, then as [`Room::decide`] for the move: the
-    /// contract's order of refusals for a `move` message.
-    fn move_command(side: Side, text: &str, ply: u64) -> Result<Command, Refusal> {
-        let mv = Move::from_str(text)
-            .map_err(|_| Refusal::new(Code::BadMessage, format!("not a move: {text:?}")))?;
-        Ok(Command::Move { side, mv, ply })
-    }
-
     /// `wrong-phase`, `game-over`, `stale-ply`, `not-your-turn`, `illegal-move`: in that order.
     /// A move at or after the mover's time ran out ends the game on time instead.
     fn decide_move(
@@ -881,61 +878,18 @@ impl Room {
             .ok_or_else(|| Refusal::new(Code::WrongPhase, "the game is in its setup phase"))
     }
 
-    /// One frame's text from a socket for `to`, at `now`: parsed, then refused, answered to
-    /// the sender alone, or applied.
-    pub fn handle(&mut self, to: Recipient, text: &str, now: Instant) -> Answer {
-        let message = match ClientMessage::parse(text) {
-            Ok(message) => message,
-            Err(e) => return Answer::Refused(Refusal::new(Code::BadMessage, e)),
-        };
-        let command = match (message, to) {
-            (ClientMessage::Ping, _) => return Answer::Messages(vec![ServerMessage::Pong]),
-            (ClientMessage::Hello { v }, _) => return self.since(v, to, now),
-            (
-                message @ (ClientMessage::Say { .. }
-                | ClientMessage::ChatMode { .. }
-                | ClientMessage::Mute { .. }
-                | ClientMessage::Unmute { .. }
-                | ClientMessage::Report { .. }
-                | ClientMessage::Auth { .. }),
-                _,
-            ) => return Answer::Chat(message),
-            (_, Recipient::Spectator) => {
-                return Answer::Refused(Refusal::new(
-                    Code::BadMessage,
-                    "a spectator may send only hello and ping",
-                ));
-            }
-            (ClientMessage::Setup { cells }, Recipient::Seat(side)) => {
-                Ok(Command::Setup { side, cells })
-            }
-            (ClientMessage::Move { mv, ply }, Recipient::Seat(side)) => {
-                Room::move_command(side, &mv, ply)
-            }
-            (ClientMessage::Resign, Recipient::Seat(side)) => Ok(Command::Resign { side }),
-            (ClientMessage::Draw, Recipient::Seat(side)) => Ok(Command::Draw { side }),
-            (ClientMessage::Abort, Recipient::Seat(side)) => Ok(Command::Abort { side }),
-            (ClientMessage::Rematch, Recipient::Seat(side)) => Ok(Command::Rematch { side }),
-        };
-        match command.and_then(|command| self.execute(&command, now)) {
-            Err(refusal) => Answer::Refused(refusal),
-            Ok(Change::Resend(v)) => Answer::Replay(vec![self.frame(v, to)]),
-            Ok(Change::Events(from)) => Answer::Events(from),
-            Ok(Change::Rematch(side)) => Answer::Rematch(side),
-        }
-    }
-
     /// What a `hello` after version `v` gets: every later event's frame (each rendered
     /// once, when it was applied), or a fresh `state` if `v` is past the latest.
-    fn since(&self, v: u64, to: Recipient, now: Instant) -> Answer {
+    #[must_use]
+    pub fn since(&self, v: u64, to: Recipient, now: Instant) -> Catchup {
         if v <= self.version() {
-            Answer::Replay(
+            Catchup::Frames(
                 (v + 1..=self.version())
                     .map(|k| self.frame(k, to))
                     .collect(),
             )
         } else {
-            Answer::Messages(vec![self.state(to, now)])
+            Catchup::State(self.state(to, now))
         }
     }
 

@@ -576,8 +576,8 @@ fn a_seat_may_abort_until_the_first_ply_and_not_after() {
             assert_eq!(room.phase(), Phase::Playing);
             continue;
         }
-        let answer = room.handle(Recipient::Seat(Side::Black), r#"{"t":"abort"}"#, now);
-        assert_eq!(answer, Answer::Events(3));
+        let answer = room.execute(&Command::Abort { side: Side::Black }, now);
+        assert_eq!(answer, Ok(Change::Events(3)));
         assert_eq!(room.phase(), Phase::Aborted);
         assert_eq!(room.record(), None);
         assert_eq!(room.clock(now).unwrap().running, None, "the clock stopped");
@@ -592,8 +592,8 @@ fn a_seat_may_abort_until_the_first_ply_and_not_after() {
     // In the setup phase too, with one formation in; a spectator may not.
     let mut room = seated(60_000, 0, now);
     set_up(&mut room, Side::White, 1, now).unwrap();
-    let answer = room.handle(Recipient::Spectator, r#"{"t":"abort"}"#, now);
-    assert!(matches!(answer, Answer::Refused(r) if r.code == Code::BadMessage));
+    let read = crate::socket::request::Request::read(r#"{"t":"abort"}"#, Recipient::Spectator);
+    assert!(matches!(read, Err(r) if r.code == Code::BadMessage));
     room.execute(&Command::Abort { side: Side::White }, now)
         .unwrap();
     assert_eq!(room.phase(), Phase::Aborted);

@@ -10,6 +10,8 @@
 //! - [`readiness`]: ready, draining, and the database's probe;
 //! - [`players`]: names, keys, profiles, finished games listed;
 //! - [`ratings`]: the leaderboard and the ratings pairing reads;
+//! - [`chat`]: each game's chat (its rules are [`crate::chat`]'s), a finished game's chat,
+//!   the reports;
 //! - [`games`]: the rooms, their seats, clocks, timers and bots;
 //! - [`lobby`]: seeks, pools, the players' and the lobby's sockets;
 //! - [`challenges`]: a named player challenged, accepting or declining;
@@ -19,6 +21,7 @@
 //! - `nodes` (feature `nodes`): one node of several, its lease and its sweeper.
 
 pub mod challenges;
+pub mod chat;
 pub mod games;
 pub mod live;
 pub mod lobby;
@@ -58,6 +61,8 @@ pub struct Services {
     pub players: Arc<players::Players>,
     /// The ratings.
     pub ratings: Arc<ratings::Ratings>,
+    /// The chat of every game in memory.
+    pub chats: Arc<chat::Chats>,
     /// The games.
     pub games: Arc<games::Games>,
     /// The lobby.
@@ -109,6 +114,12 @@ impl Services {
             players,
         ));
         let ratings = Arc::new(ratings::Ratings::new(Arc::clone(&players)));
+        let chats = chat::Chats::new(chat::Parts {
+            limits: config.limits,
+            store: store.clone(),
+            players: Arc::clone(&players),
+            blocklist,
+        });
         let games = games::Games::new(
             games::Parts {
                 config: Arc::clone(&config),
@@ -119,7 +130,7 @@ impl Services {
                 pauses: Arc::clone(&pauses),
                 readiness: Arc::clone(&readiness),
                 stopping: stopping.clone(),
-                blocklist,
+                chats: Arc::clone(&chats),
             },
             unfinished,
         );
@@ -175,6 +186,7 @@ impl Services {
             readiness,
             players,
             ratings,
+            chats,
             games,
             lobby,
             challenges,

@@ -1,9 +1,14 @@
 //! What a service hands a socket: frames on their way to one client, in order, through the
-//! socket's bounded queue (a socket that falls behind is dropped, never waited for); and the
+//! socket's bounded queue ([`Outlet`]: a socket that falls behind is dropped, never waited
+//! for); and the
 //! versions of a list many sockets watch (the lobby, the live list), each rendered once.
 
 use std::borrow::Cow;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use tokio::sync::Notify;
+use tokio::sync::mpsc::{self, error::TryRecvError};
 
 use crate::wire::CloseCode;
 
@@ -33,6 +38,92 @@ impl Out {
     }
 }
 
+/// One socket's queue of frames as the services that send to it hold it (the games service
+/// its game's frames, the chat service its chat's lines): each holds a clone, and the first
+/// send that finds the queue full cuts the socket off for all of them. The socket then sends
+/// what is queued and closes (1008, too slow to read), whoever else still holds a clone.
+#[derive(Clone)]
+pub struct Outlet {
+    tx: mpsc::Sender<Out>,
+    cut: Arc<Cut>,
+}
+
+struct Cut {
+    done: AtomicBool,
+    told: Notify,
+}
+
+/// The socket's end of its [`Outlet`]s.
+pub struct Inbox {
+    rx: mpsc::Receiver<Out>,
+    cut: Arc<Cut>,
+}
+
+/// A socket's queue of at most `capacity` frames: the services' end and the socket's.
+#[must_use]
+pub fn outlet(capacity: usize) -> (Outlet, Inbox) {
+    let (tx, rx) = mpsc::channel(capacity);
+    let cut = Arc::new(Cut {
+        done: AtomicBool::new(false),
+        told: Notify::new(),
+    });
+    (
+        Outlet {
+            tx,
+            cut: Arc::clone(&cut),
+        },
+        Inbox { rx, cut },
+    )
+}
+
+impl Outlet {
+    /// Queues `out`; `false` (and the socket cut off) if the queue is full, or the socket
+    /// was cut off or has gone.
+    pub fn send(&self, out: Out) -> bool {
+        if self.cut.done.load(Ordering::Acquire) {
+            return false;
+        }
+        if self.tx.try_send(out).is_ok() {
+            return true;
+        }
+        self.cut_off();
+        false
+    }
+
+    /// Cuts the socket off: it sends what is queued, then closes as too slow.
+    pub fn cut_off(&self) {
+        self.cut.done.store(true, Ordering::Release);
+        self.cut.told.notify_waiters();
+    }
+}
+
+impl Inbox {
+    /// The next frame; `None` once the socket was cut off (or every outlet dropped) and its
+    /// queue is empty.
+    pub async fn recv(&mut self) -> Option<Out> {
+        loop {
+            let told = self.cut.told.notified();
+            match self.rx.try_recv() {
+                Ok(out) => return Some(out),
+                Err(TryRecvError::Disconnected) => return None,
+                Err(TryRecvError::Empty) => {}
+            }
+            if self.cut.done.load(Ordering::Acquire) {
+                return None;
+            }
+            tokio::select! {
+                out = self.rx.recv() => return out,
+                () = told => {}
+            }
+        }
+    }
+
+    /// A frame already queued, if any.
+    pub fn try_recv(&mut self) -> Option<Out> {
+        self.rx.try_recv().ok()
+    }
+}
+
 /// One version of a list many sockets watch, rendered once for all of them: the whole list,
 /// and what changed since the version before. A socket sends the delta when it sent the
 /// version before, the whole list otherwise.
@@ -44,4 +135,42 @@ pub struct Versioned {
     pub full: Shared,
     /// What changed since version `v - 1`.
     pub delta: Shared,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(s: &str) -> Out {
+        Out::Text(Arc::from(s))
+    }
+
+    #[tokio::test]
+    async fn a_full_queue_cuts_the_socket_off_for_every_sender_after_what_is_queued() {
+        let (games, mut inbox) = outlet(2);
+        let chat = games.clone();
+        assert!(games.send(text("a")));
+        assert!(chat.send(text("b")));
+        // The queue is full: the chat's send cuts the socket off; the game's next is refused
+        // too, though its own clone is alive.
+        assert!(!chat.send(text("c")));
+        assert!(!games.send(text("d")));
+        assert_eq!(inbox.recv().await, Some(text("a")));
+        assert_eq!(inbox.recv().await, Some(text("b")));
+        assert_eq!(inbox.recv().await, None);
+    }
+
+    #[tokio::test]
+    async fn a_waiting_socket_hears_the_cut() {
+        let (games, mut inbox) = outlet(1);
+        let waiting = tokio::spawn(async move { inbox.recv().await });
+        tokio::task::yield_now().await;
+        games.cut_off();
+        assert_eq!(waiting.await.unwrap(), None);
+        let (games, mut inbox) = outlet(1);
+        assert!(games.send(text("a")));
+        drop(games);
+        assert_eq!(inbox.recv().await, Some(text("a")));
+        assert_eq!(inbox.recv().await, None);
+    }
 }

@@ -212,7 +212,7 @@ impl Tournaments {
         if let Some(t) = self.held().await?.as_ref().and_then(|m| m.get(id)) {
             return Ok(TournamentReply::of(t));
         }
-        if !crate::services::games::plausible_id(id) {
+        if !crate::secret::plausible_id(id) {
             return Err(TournamentsError::NotFound);
         }
         let body = self

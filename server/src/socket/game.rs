@@ -1,21 +1,24 @@
-//! A game socket, a seat's or a spectator's: each text frame goes to the game's room; what
-//! the room decides comes back through the socket's outbox. A `hello`'s replay is paid from
-//! the socket's budget before it is sent.
+//! A game socket, a seat's or a spectator's: each text frame is read once into a
+//! [`Request`]: a `ping` is answered here, a chat request goes to the chat service, a
+//! `hello` and a seat's command to the game. What they decide comes back through the
+//! socket's outbox. A `hello`'s replay is paid from the socket's budget before it is sent.
 
 use std::sync::{Arc, Mutex, PoisonError};
 
 use axum::extract::ws::WebSocket;
-use tokio::sync::mpsc;
 use tokio::time::Instant;
 
+use super::request::Request;
 use super::{Closing, Env, Flow, Handler, Incoming, Socket};
 use crate::budget::Budget;
 use crate::config::Limits;
 use crate::room::Recipient;
 use crate::services::Services;
+use crate::services::chat::Chats;
 use crate::services::games::{Games, Live};
+use crate::services::outbox::{Out, Outlet, outlet};
 use crate::services::quotas::SocketSlot;
-use crate::wire::{Code, Refusal};
+use crate::wire::{Code, Refusal, ServerMessage};
 
 /// Events a replay sends for each message it costs the socket's budget (a `hello` itself
 /// costs one), paid before the replay is sent and at most the rest of a whole window: a
@@ -32,9 +35,12 @@ pub fn replay_cost(replayed: usize, per_window: usize) -> usize {
 
 struct Seat {
     games: Arc<Games>,
+    chats: Arc<Chats>,
     live: Arc<Live>,
     to: Recipient,
     subscriber: u64,
+    /// The socket's own queue (a `pong` and a refusal go out in order with the rest).
+    outlet: Outlet,
     budget: Arc<Mutex<Budget>>,
     limits: Limits,
     /// A spectator's slot among its address's sockets, held until the socket ends.
@@ -47,29 +53,44 @@ impl Handler for Seat {
             let refusal = Refusal::new(Code::BadMessage, "frames are text");
             return Flow::Reply(refusal.message().to_json().into());
         };
-        let (budget, per_window) = (&self.budget, self.limits.messages_per_window);
-        let pay = |replayed: usize| {
-            budget
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .take(received, replay_cost(replayed, per_window))
-        };
-        let handled = self
-            .games
-            .handle(
-                &self.live,
-                self.subscriber,
-                self.to,
-                text.as_str(),
-                received,
-                pay,
-            )
-            .await;
-        if handled {
-            Flow::Go
-        } else {
-            Flow::Close(Closing::rate_limited(&self.limits))
+        match Request::read(text.as_str(), self.to) {
+            Err(refusal) => {
+                crate::telemetry::refused(refusal.code.word());
+                self.outlet
+                    .send(Out::Text(refusal.message().to_json().into()));
+            }
+            Ok(Request::Ping) => {
+                self.outlet
+                    .send(Out::Text(ServerMessage::Pong.to_json().into()));
+            }
+            Ok(Request::Chat(command)) => {
+                self.chats
+                    .handle(self.live.chat(), self.subscriber, command, received)
+                    .await;
+            }
+            Ok(Request::Play(command)) => {
+                self.games
+                    .play(&self.live, self.subscriber, command, received)
+                    .await;
+            }
+            Ok(Request::Hello { v }) => {
+                let (budget, per_window) = (&self.budget, self.limits.messages_per_window);
+                let pay = |replayed: usize| {
+                    budget
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .take(received, replay_cost(replayed, per_window))
+                };
+                let paid = self
+                    .games
+                    .hello(&self.live, (self.subscriber, self.to), v, pay)
+                    .await;
+                if !paid {
+                    return Flow::Close(Closing::rate_limited(&self.limits));
+                }
+            }
         }
+        Flow::Go
     }
 
     async fn finish(self) {
@@ -96,20 +117,22 @@ pub async fn serve(
     };
     let socket = Socket::new(ws, kind, Env::of(&services)).for_game(live.id());
     let limits = *socket.limits();
-    let (tx, outbox) = mpsc::channel(limits.outbox);
+    let (to_socket, inbox) = outlet(limits.outbox);
     let spectating = slot.as_ref().map(SocketSlot::budget);
     let games = Arc::clone(&services.games);
-    let (subscriber, budget) = games.attach(&live, to, tx, spectating).await;
+    let (subscriber, budget) = games.attach(&live, to, to_socket.clone(), spectating).await;
     let seat = Seat {
         games,
+        chats: Arc::clone(&services.chats),
         live,
+        outlet: to_socket,
         to,
         subscriber,
         budget: Arc::clone(&budget),
         limits,
         slot,
     };
-    socket.run(seat, outbox, Some(budget)).await;
+    socket.run(seat, inbox, Some(budget)).await;
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@
 pub mod forward;
 pub mod game;
 pub mod lobby;
+pub mod request;
 
 use std::borrow::Cow;
 use std::future::Future;
@@ -25,7 +26,7 @@ use tokio::time::{Duration, Instant, MissedTickBehavior, interval_at, timeout};
 use crate::budget::Budget;
 use crate::config::Limits;
 use crate::services::Services;
-use crate::services::outbox::Out;
+use crate::services::outbox::{Inbox, Out};
 use crate::services::pauses::Pauses;
 use crate::services::stopping::Stopping;
 use crate::telemetry::SocketGauge;
@@ -156,6 +157,25 @@ pub trait Outbox: Send {
     /// Frames already queued when the socket closes, sent before its close.
     fn queued(&mut self) -> Vec<Arc<str>> {
         Vec::new()
+    }
+}
+
+impl Outbox for Inbox {
+    async fn next(&mut self) -> Option<Out> {
+        self.recv().await
+    }
+
+    fn queued(&mut self) -> Vec<Arc<str>> {
+        let mut queued = Vec::new();
+        while let Some(out) = self.try_recv() {
+            match out {
+                Out::Text(text) => queued.push(text),
+                Out::Frames(frames) => queued.extend(frames),
+                Out::Shared(frame) => queued.push(Arc::from(frame.as_str())),
+                Out::Close(..) => break,
+            }
+        }
+        queued
     }
 }
 

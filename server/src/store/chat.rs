@@ -7,7 +7,7 @@ use salpakan::Side;
 
 use super::StoreError;
 use super::sql::{Row, Sql, Value};
-use crate::chat::Room;
+use crate::wire::Channel;
 use crate::wire::{ChatLine, ChatMode, SideWord};
 
 /// A line reported to the operator, as `GET /admin/reports` lists it.
@@ -40,7 +40,7 @@ fn read_line(row: &Row, at: usize) -> Result<ChatLine, StoreError> {
         None => None,
     };
     Ok(ChatLine {
-        room: row.text(at)?.parse::<Room>().map_err(bad)?,
+        room: row.text(at)?.parse::<Channel>().map_err(bad)?,
         n: row.int(at + 1)? as u64,
         side,
         name: row.opt_text(at + 3)?,

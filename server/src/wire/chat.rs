@@ -1,11 +1,147 @@
-//! The chat's words on the wire: a line (`chat`), a socket's settings (`chat-settings`), and
-//! a report's receipt (`reported`). A line is a message of its own type, never a field of an
+//! The chat's words on the wire: its two channels, the preset phrases, a line (`chat`), a
+//! socket's settings (`chat-settings`), and a report's receipt (`reported`). A line is a message of its own type, never a field of an
 //! event, so that nothing a player types can be read as the arbiter's words.
+
+use core::fmt;
+use core::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
 use super::SideWord;
-use crate::chat::{Phrase, Room};
+
+/// A game's two chat channels, kept apart (the wire calls each a `room`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Channel {
+    /// The two seats. During the game only they hear it; after it, only its two players.
+    Players,
+    /// The spectators. During the game only they hear it; after it, anyone.
+    Spectators,
+}
+
+impl Channel {
+    /// Both channels.
+    pub const ALL: [Channel; 2] = [Channel::Players, Channel::Spectators];
+
+    /// `"players"` or `"spectators"`.
+    #[must_use]
+    pub fn word(self) -> &'static str {
+        match self {
+            Channel::Players => "players",
+            Channel::Spectators => "spectators",
+        }
+    }
+
+    /// 0 for the players' channel, 1 for the spectators'.
+    #[must_use]
+    pub fn index(self) -> usize {
+        match self {
+            Channel::Players => 0,
+            Channel::Spectators => 1,
+        }
+    }
+}
+
+impl FromStr for Channel {
+    type Err = String;
+
+    fn from_str(word: &str) -> Result<Channel, String> {
+        match word {
+            "players" => Ok(Channel::Players),
+            "spectators" => Ok(Channel::Spectators),
+            other => Err(format!("a room is players or spectators, not {other:?}")),
+        }
+    }
+}
+
+/// Defines the preset phrases: each one's id (its wire word) and its English text.
+macro_rules! phrases {
+    ($($(#[$doc:meta])* $name:ident = $word:literal, $text:literal;)*) => {
+        /// A preset phrase: what anyone may say in any room, whatever the free-text settings.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Phrase {
+            $($(#[$doc])* $name,)*
+        }
+
+        impl Phrase {
+            /// Every phrase, in the order the page offers them.
+            pub const ALL: &'static [Phrase] = &[$(Phrase::$name,)*];
+
+            /// Its wire word (`"gg"`, `"your-move"` …).
+            #[must_use]
+            pub fn word(self) -> &'static str {
+                match self { $(Phrase::$name => $word,)* }
+            }
+
+            /// Its English text (the page says it in the reader's language).
+            #[must_use]
+            pub fn text(self) -> &'static str {
+                match self { $(Phrase::$name => $text,)* }
+            }
+        }
+
+        impl FromStr for Phrase {
+            type Err = String;
+
+            fn from_str(word: &str) -> Result<Phrase, String> {
+                match word {
+                    $($word => Ok(Phrase::$name),)*
+                    other => Err(format!("no phrase {other:?}")),
+                }
+            }
+        }
+    };
+}
+
+phrases! {
+    /// A greeting.
+    Hello = "hello", "Hello!";
+    /// Good luck.
+    GoodLuck = "good-luck", "Good luck!";
+    /// Have fun.
+    HaveFun = "have-fun", "Have fun!";
+    /// Your move.
+    YourMove = "your-move", "Your move.";
+    /// Nice challenge.
+    NiceChallenge = "nice-challenge", "Nice challenge!";
+    /// Well played.
+    WellPlayed = "well-played", "Well played.";
+    /// Thinking.
+    Thinking = "thinking", "Let me think…";
+    /// A bluff: that piece is strong.
+    BigPiece = "big-piece", "Careful, that one is a General.";
+    /// A bluff: come and take it.
+    ComeAndTake = "come-and-take", "Come and take it.";
+    /// A bluff: my Spy is waiting.
+    SpyWaiting = "spy-waiting", "My Spy is waiting for you.";
+    /// A bluff: my Flag is safe.
+    FlagSafe = "flag-safe", "My Flag is safe.";
+    /// Oops.
+    Oops = "oops", "Oops!";
+    /// Thanks.
+    Thanks = "thanks", "Thanks!";
+    /// Good game.
+    GoodGame = "gg", "Good game!";
+}
+
+impl fmt::Display for Phrase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.word())
+    }
+}
+
+impl Serialize for Phrase {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.word())
+    }
+}
+
+impl<'de> Deserialize<'de> for Phrase {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Phrase, D::Error> {
+        let word = String::deserialize(d)?;
+        word.parse().map_err(serde::de::Error::custom)
+    }
+}
 
 /// What a seat (or a spectator's socket) hears and may say.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -48,7 +184,7 @@ impl ChatMode {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChatLine {
     /// The room it was said in.
-    pub room: Room,
+    pub room: Channel,
     /// Its number in its room: 1, 2, 3 …
     pub n: u64,
     /// The seat that said it (the players' room); `null` in the spectators'.
@@ -121,4 +257,20 @@ pub struct ChatRecord {
     pub players: Option<Vec<ChatLine>>,
     /// The spectators' room.
     pub spectators: Vec<ChatLine>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_phrase_reads_back_from_its_word() {
+        for phrase in Phrase::ALL {
+            assert_eq!(phrase.word().parse::<Phrase>(), Ok(*phrase));
+            assert!(!phrase.text().is_empty());
+        }
+        assert!("arbiter".parse::<Phrase>().is_err());
+        let words: std::collections::HashSet<_> = Phrase::ALL.iter().map(|p| p.word()).collect();
+        assert_eq!(words.len(), Phrase::ALL.len());
+    }
 }

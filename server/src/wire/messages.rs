@@ -3,7 +3,7 @@
 
 use salpakan::Square;
 
-use crate::chat::{Phrase, Room};
+use super::{Channel, Phrase};
 use serde::{Deserialize, Serialize};
 
 use super::{
@@ -73,7 +73,7 @@ pub enum ClientMessage {
     /// Reports line `n` of `room` to the operator.
     Report {
         /// The room.
-        room: Room,
+        room: Channel,
         /// The line's number.
         n: u64,
     },
@@ -270,7 +270,7 @@ pub enum ServerMessage {
     /// A report was kept for the operator.
     Reported {
         /// The room.
-        room: Room,
+        room: Channel,
         /// The line's number.
         n: u64,
     },
@@ -358,7 +358,7 @@ mod tests {
         assert_eq!(
             ClientMessage::parse(r#"{"t":"report","room":"spectators","n":3}"#),
             Ok(ClientMessage::Report {
-                room: Room::Spectators,
+                room: Channel::Spectators,
                 n: 3
             })
         );
@@ -406,7 +406,7 @@ mod tests {
         assert_eq!(ply.version(), Some(9));
         assert_eq!(ServerMessage::Pong.to_json(), r#"{"t":"pong"}"#);
         let line = ServerMessage::Chat(ChatLine {
-            room: Room::Players,
+            room: Channel::Players,
             n: 2,
             side: Some(SideWord(Side::White)),
             name: None,

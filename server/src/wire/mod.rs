@@ -28,7 +28,7 @@ pub use challenges::{
     ChallengeList, ChallengeOffer, ChallengeReply, ChallengeRequest, DeclineReason, DeclineRequest,
     Gone,
 };
-pub use chat::{ChatLine, ChatMode, ChatModes, ChatRecord, ChatSettings};
+pub use chat::{Channel, ChatLine, ChatMode, ChatModes, ChatRecord, ChatSettings, Phrase};
 pub use close::CloseCode;
 pub use live::{
     LIVE_SHOWN, LastChallenge, LiveEntry, LiveMessage, LiveMove, LiveRatings, LiveReply,

@@ -5,33 +5,21 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
 use salpakan::Side;
-use tokio::sync::{Mutex as AsyncMutex, Notify, mpsc};
+use tokio::sync::{Mutex as AsyncMutex, Notify};
 use tokio::time::Instant;
 
 use super::operator::Shown;
 use crate::budget::Budget;
 use crate::config::Limits;
 use crate::room::{Recipient, Room};
-use crate::services::outbox::Out;
+use crate::services::chat::Chat;
+use crate::services::outbox::{Out, Outlet};
 
 /// A socket that hears a game.
 pub(super) struct Subscriber {
     pub(super) id: u64,
     pub(super) to: Recipient,
-    pub(super) tx: mpsc::Sender<Out>,
-    /// What this socket says and hears of the chat.
-    pub(super) chat: super::talk::SocketChat,
-}
-
-impl Subscriber {
-    /// The socket as the chat sees it.
-    pub(super) fn listener(&self) -> super::talk::Listener<'_> {
-        super::talk::Listener {
-            id: self.id,
-            to: self.to,
-            chat: &self.chat,
-        }
-    }
+    pub(super) outlet: Outlet,
 }
 
 /// What the room's lock guards.
@@ -52,8 +40,6 @@ pub(super) struct LiveState {
     pub(super) ips: [Option<IpAddr>; 2],
     /// The database refused a write: the room is no longer the database's, and is dropped.
     pub(super) broken: bool,
-    /// The game's chat: its lines, each seat's mode and mutes.
-    pub(super) chat: super::talk::GameChat,
     /// The game expired before it started and was deleted: it answers as an unknown game.
     pub(super) gone: bool,
     /// Whether the game is counted among the games in play.
@@ -61,6 +47,15 @@ pub(super) struct LiveState {
     /// Each seat has been used (a socket opened with its token, or its formation sent): a
     /// rematch's seat used is opened by its own token only, never given anew.
     pub(super) used: [bool; 2],
+}
+
+impl LiveState {
+    /// Sends `out` to socket `subscriber` alone, if it still hears the game.
+    pub(super) fn send_to(&self, subscriber: u64, out: Out) {
+        if let Some(s) = self.subscribers.iter().find(|s| s.id == subscriber) {
+            s.outlet.send(out);
+        }
+    }
 }
 
 /// A game in memory, behind its one lock.
@@ -72,6 +67,8 @@ pub struct Live {
     /// and listed): read without the room's lock.
     pub(super) listing: Mutex<Option<crate::wire::LiveEntry>>,
     pub(super) state: AsyncMutex<LiveState>,
+    /// The game's chat, which the chat service keeps under a lock of its own.
+    chat: Arc<Chat>,
     /// Wakes the room's timer (a deadline may have moved).
     pub(super) timer: Notify,
     /// Wakes the room's bot (it may be its move).
@@ -83,10 +80,9 @@ impl Live {
     pub(super) fn new(
         room: Room,
         (creator, ips): (Option<IpAddr>, [Option<IpAddr>; 2]),
-        chat: crate::room::SavedChat,
+        chat: Arc<Chat>,
         limits: &Limits,
     ) -> Live {
-        let chat = super::talk::GameChat::new(room.spec(), chat, limits);
         let shown = Side::ALL.map(|side| (room.present(side), None));
         let used = Side::ALL.map(|side| {
             room.events()
@@ -112,14 +108,20 @@ impl Live {
                 creator,
                 ips,
                 broken: false,
-                chat,
                 gone: false,
                 counted: false,
                 used,
             }),
+            chat,
             timer: Notify::new(),
             bot: Notify::new(),
         }
+    }
+
+    /// The game's chat.
+    #[must_use]
+    pub fn chat(&self) -> &Chat {
+        &self.chat
     }
 
     /// The game's id.

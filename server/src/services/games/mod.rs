@@ -9,12 +9,9 @@
 //! - `open`: games made (`create`, and for the lobby and the rematch) and joined;
 //! - `reads`: summaries, records, who a socket is for;
 //! - `tasks`: each room's timer and bot, and the pruner of old games;
-//! - `talk` (what a game's chat holds) and `chat` (a line said, a mode, a mute, a report,
-//!   the bots' phrases, a finished game's chat);
 //! - `rematch`, `operator` (what the operator's listener lists and counts), and `nodes`
 //!   (feature `nodes`: where a game is played among several nodes).
 
-mod chat;
 mod live;
 #[cfg(feature = "nodes")]
 mod nodes;
@@ -24,7 +21,6 @@ mod reads;
 mod rematch;
 mod sealed;
 mod seats;
-mod talk;
 mod tasks;
 
 pub use live::Live;
@@ -43,6 +39,7 @@ use salpakan::{Side, Status, WinReason};
 use thiserror::Error;
 use tokio::time::Instant;
 
+use super::chat::Chats;
 use super::pauses::Pauses;
 use super::players::Players;
 use super::quotas::{QuotaError, Quotas};
@@ -50,7 +47,7 @@ use super::readiness::Readiness;
 use super::stopping::Stopping;
 use crate::config::Config;
 use crate::room::{Event, Phase, RestoreError, Room, Saved, SavedChat};
-use crate::secret::{Entropy, ID_BYTES};
+use crate::secret::{Entropy, plausible_id};
 use crate::store::{Ended, Ending, GameResult, Store, StoreError, Write};
 use crate::wire::AbortReason;
 use crate::wire::Refusal;
@@ -130,8 +127,8 @@ pub struct Parts {
     pub readiness: Arc<Readiness>,
     /// The stop signal.
     pub stopping: Stopping,
-    /// The words chat lines may not carry.
-    pub blocklist: crate::chat::Blocklist,
+    /// The chat service (each game's chat is opened with the game).
+    pub chats: Arc<Chats>,
 }
 
 /// Every game the server holds.
@@ -145,8 +142,7 @@ pub struct Games {
     readiness: Arc<Readiness>,
     stopping: Stopping,
     rooms: Mutex<HashMap<String, Arc<Live>>>,
-    /// The chat's list of words, and each player's lines a minute.
-    talk: talk::Talk,
+    chats: Arc<Chats>,
     next_subscriber: AtomicU64,
     /// Rooms replayed from the database since the start.
     restored: AtomicU64,
@@ -176,7 +172,7 @@ impl Games {
             readiness: parts.readiness,
             stopping: parts.stopping,
             rooms: Mutex::new(HashMap::new()),
-            talk: talk::Talk::new(parts.blocklist),
+            chats: parts.chats,
             next_subscriber: AtomicU64::new(1),
             restored: AtomicU64::new(0),
             playing: AtomicUsize::new(0),
@@ -323,6 +319,7 @@ impl Games {
             if let Some(existing) = rooms.get(&id) {
                 return Arc::clone(existing);
             }
+            let chat = self.chats.open(room.spec(), chat);
             let live = Arc::new(Live::new(room, (creator, ips), chat, &self.config.limits));
             rooms.insert(id, Arc::clone(&live));
             live
@@ -475,10 +472,4 @@ fn ending(room: &Room) -> Option<Ended> {
         results,
         strikes: struck.and_then(name).into_iter().collect(),
     })
-}
-
-/// Whether `id` could be a game's id (so that nothing else is looked up).
-#[must_use]
-pub fn plausible_id(id: &str) -> bool {
-    id.len() == 2 * ID_BYTES && id.bytes().all(|b| b.is_ascii_hexdigit())
 }

@@ -4,7 +4,8 @@
 
 use std::sync::Arc;
 
-use super::{GameError, Games, Live, lock, plausible_id};
+use super::{GameError, Games, Live, lock};
+use crate::secret::plausible_id;
 use crate::services::outbox::Out;
 use crate::store::{LOBBY, Owner, StoreError};
 use crate::wire::CloseCode;

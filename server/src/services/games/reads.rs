@@ -7,9 +7,10 @@ use std::sync::Arc;
 use salpakan::Side;
 use tokio::time::Instant;
 
-use super::{GameError, Games, Live, plausible_id};
+use super::{GameError, Games, Live};
 use crate::room::{Phase, Recipient};
 use crate::secret;
+use crate::secret::plausible_id;
 use crate::services::quotas::SocketSlot;
 use crate::store::{Ending, FinishedSeats, StoreError};
 use crate::wire::Summary;

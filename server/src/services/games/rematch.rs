@@ -58,7 +58,7 @@ impl Games {
             let refusal = crate::refusals::Refused::refusal(&e);
             let frame: std::sync::Arc<str> = refusal.message().to_json().into();
             for s in &state.subscribers {
-                let _ = s.tx.try_send(Out::Text(std::sync::Arc::clone(&frame)));
+                s.outlet.send(Out::Text(std::sync::Arc::clone(&frame)));
             }
             return;
         }
@@ -84,7 +84,7 @@ impl Games {
         let room = &state.room;
         state
             .subscribers
-            .retain(|s| s.tx.try_send(Out::Text(room.frame(v, s.to))).is_ok());
+            .retain(|s| s.outlet.send(Out::Text(room.frame(v, s.to))));
         for s in &state.subscribers {
             let Some(side) = s.to.side() else { continue };
             let new = side.other();
@@ -94,7 +94,7 @@ impl Games {
                     side: SideWord(new),
                     token: token.clone(),
                 };
-                let _ = s.tx.try_send(Out::Text(message.to_json().into()));
+                s.outlet.send(Out::Text(message.to_json().into()));
             }
         }
     }

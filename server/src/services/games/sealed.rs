@@ -8,8 +8,9 @@ use salpakan::Side;
 use tokio::time::Instant;
 
 use super::reads::seat_of;
-use super::{GameError, Games, plausible_id};
+use super::{GameError, Games};
 use crate::room::{Phase, Player};
+use crate::secret::plausible_id;
 use crate::secret::{self, TOKEN_BYTES};
 use crate::store::Write;
 use crate::wire::{JoinReply, SideWord};

@@ -5,31 +5,29 @@
 use std::sync::{Arc, Mutex};
 
 use salpakan::Side;
-use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use super::live::{LiveState, Subscriber};
-use super::talk::{GameChat, SocketChat};
 use super::{Games, Live};
 use crate::budget::Budget;
-use crate::room::{Answer, Event, Recipient};
-use crate::services::outbox::Out;
+use crate::room::{Catchup, Change, Command, Event, Recipient};
+use crate::services::outbox::{Out, Outlet};
 use crate::store::Write;
-use crate::wire::{ClientMessage, CloseCode, ServerMessage, SideWord};
+use crate::wire::{CloseCode, ServerMessage, SideWord};
 
 /// The reason a socket of a game that expired before it started is closed with.
 pub(super) const GONE_REASON: &str = "the game expired before it started";
 
 impl Games {
-    /// A socket for `to` opened: it gets the `state`, then every event. Returns its
-    /// subscriber id and its message budget: a seat's is shared by the seat's sockets, a
-    /// spectator's is `spectating` (its address's, shared by the address's spectators) or,
-    /// without one, its own.
+    /// A socket for `to` opened: it gets the `state` (with its chat settings) and the chat's
+    /// lines it hears, then every event. Returns its subscriber id and its message budget: a
+    /// seat's is shared by the seat's sockets, a spectator's is `spectating` (its address's,
+    /// shared by the address's spectators) or, without one, its own.
     pub async fn attach(
         &self,
         live: &Arc<Live>,
         to: Recipient,
-        tx: mpsc::Sender<Out>,
+        outlet: Outlet,
         spectating: Option<Arc<Mutex<Budget>>>,
     ) -> (u64, Arc<Mutex<Budget>>) {
         let id = self
@@ -43,7 +41,7 @@ impl Games {
             }
         };
         if state.gone {
-            let _ = tx.try_send(Out::close(CloseCode::Expired, GONE_REASON));
+            outlet.send(Out::close(CloseCode::Expired, GONE_REASON));
             return (id, budget);
         }
         if let Recipient::Seat(side) = to {
@@ -56,22 +54,20 @@ impl Games {
             live.timer.notify_one();
         }
         let now = self.now(&mut state.room);
-        let chat = SocketChat::new(state.room.spec(), to, &self.config.limits);
-        let subscriber = Subscriber { id, to, tx, chat };
-        let state_frame = with_chat(state.room.state(to, now), &state.chat, &subscriber);
-        let _ = subscriber
-            .tx
-            .try_send(Out::Text(state_frame.to_json().into()));
-        let lines = state.chat.opening(subscriber.listener());
-        if !lines.is_empty() {
-            let _ = subscriber.tx.try_send(Out::Frames(lines));
-        }
-        state.subscribers.push(subscriber);
+        let name = to
+            .side()
+            .and_then(|side| state.room.spec().names[side.index()].clone());
+        let first = state.room.state(to, now);
+        self.chats
+            .join(live.chat(), (id, to, name), outlet.clone(), first)
+            .await;
+        state.subscribers.push(Subscriber { id, to, outlet });
         (id, budget)
     }
 
     /// The socket `subscriber` closed.
     pub async fn detach(&self, live: &Arc<Live>, subscriber: u64, to: Recipient) {
+        self.chats.leave(live.chat(), subscriber).await;
         let mut state = live.state.lock().await;
         state.subscribers.retain(|s| s.id != subscriber);
         if let Recipient::Seat(side) = to
@@ -83,31 +79,63 @@ impl Games {
         self.evict_if_done(live, &state);
     }
 
-    /// One frame's text from `subscriber`, a socket for `to`, read at `received`: the time
-    /// the room decides it at (waiting for the room's lock is charged to nobody's clock).
-    /// A `hello`'s replay is paid before it is sent: `pay` is given the number of event
-    /// frames it would send, and `false` from it (the socket's budget cannot pay) sends
-    /// nothing and returns `false`.
-    pub async fn handle(
-        self: &Arc<Games>,
+    /// A `hello` from `subscriber`, a socket for `to` that has the events up to version `v`:
+    /// every later event's frame, or a fresh `state` past the latest. The replay is paid
+    /// before it is sent: `pay` is given the number of event frames it would send, and
+    /// `false` from it (the socket's budget cannot pay) sends nothing and returns `false`.
+    pub async fn hello(
+        &self,
         live: &Arc<Live>,
-        subscriber: u64,
-        to: Recipient,
-        text: &str,
-        received: Instant,
+        (subscriber, to): (u64, Recipient),
+        v: u64,
         pay: impl FnOnce(usize) -> bool + Send,
     ) -> bool {
         let mut state = live.state.lock().await;
         if state.broken {
             return true;
         }
+        let now = self.now(&mut state.room);
+        let out = match state.room.since(v, to, now) {
+            Catchup::Frames(frames) => {
+                if !pay(frames.len()) {
+                    return false;
+                }
+                Out::Frames(frames)
+            }
+            Catchup::State(mut message) => {
+                if let ServerMessage::State { chat, .. } = &mut message {
+                    *chat = self
+                        .chats
+                        .settings(live.chat(), subscriber)
+                        .await
+                        .map(Box::new);
+                }
+                Out::Text(message.to_json().into())
+            }
+        };
+        state.send_to(subscriber, out);
+        true
+    }
+
+    /// A seat's `command`, from socket `subscriber`, read at `received`: the time the room
+    /// decides it at (waiting for the room's lock is charged to nobody's clock). Refused (to
+    /// the sender alone), or its events committed and sent to all.
+    pub async fn play(
+        self: &Arc<Games>,
+        live: &Arc<Live>,
+        subscriber: u64,
+        command: Command,
+        received: Instant,
+    ) {
+        let side = command.side();
+        let mut state = live.state.lock().await;
+        if state.broken {
+            return;
+        }
         // A bot account's move keeps the server bots' think-time floor: it is applied no
         // sooner than the floor after its turn began (the wait is its own thinking time).
         let mut received = received;
-        if let Recipient::Seat(side) = to
-            && state.room.spec().bot_accounts[side.index()]
-            && matches!(ClientMessage::parse(text), Ok(ClientMessage::Move { .. }))
-        {
+        if state.room.spec().bot_accounts[side.index()] && matches!(command, Command::Move { .. }) {
             let due = state.room.turn_since() + self.config.bot_floor;
             if due > Instant::now() {
                 drop(state);
@@ -115,55 +143,34 @@ impl Games {
                 state = live.state.lock().await;
                 received = received.max(due);
                 if state.broken {
-                    return true;
+                    return;
                 }
             }
         }
-        let reply = |state: &LiveState, out: Out| {
-            if let Some(s) = state.subscribers.iter().find(|s| s.id == subscriber) {
-                let _ = s.tx.try_send(out);
-            }
-        };
         let now = self.at(&mut state.room, received);
-        match state.room.handle(to, text, now) {
-            Answer::Refused(refusal) => {
+        match state.room.execute(&command, now) {
+            Err(refusal) => {
                 crate::telemetry::refused(refusal.code.word());
-                reply(&state, Out::Text(refusal.message().to_json().into()));
+                state.send_to(subscriber, Out::Text(refusal.message().to_json().into()));
             }
-            Answer::Messages(messages) => {
-                let Some(sub) = state.subscribers.iter().find(|s| s.id == subscriber) else {
-                    return true;
-                };
-                for message in messages {
-                    let message = with_chat(message, &state.chat, sub);
-                    let _ = sub.tx.try_send(Out::Text(message.to_json().into()));
-                }
+            Ok(Change::Resend(v)) => {
+                let frame = state.room.frame(v, Recipient::Seat(side));
+                state.send_to(subscriber, Out::Frames(vec![frame]));
             }
-            Answer::Replay(frames) => {
-                if !pay(frames.len()) {
-                    return false;
-                }
-                reply(&state, Out::Frames(frames));
-            }
-            Answer::Events(from) => {
+            Ok(Change::Events(from)) => {
                 self.settle(live, &mut state, from).await;
                 if state.room.rematch_due(now) {
                     self.make_rematch(live, &mut state, now).await;
                 }
             }
-            Answer::Chat(message) => {
-                self.chat(live, &mut state, (subscriber, to), message, now)
-                    .await;
-            }
-            Answer::Rematch(side) => {
+            Ok(Change::Rematch(side)) => {
                 let answer = match self.reissue(&state, side).await {
                     Ok(message) => message,
                     Err(refusal) => refusal.message(),
                 };
-                reply(&state, Out::Text(answer.to_json().into()));
+                state.send_to(subscriber, Out::Text(answer.to_json().into()));
             }
         }
-        true
     }
 
     /// Commits the room's events from index `from`, then sends them to every recipient.
@@ -213,9 +220,11 @@ impl Games {
             // A socket that cannot keep up is dropped (its task closes it with 1008).
             state
                 .subscribers
-                .retain(|s| s.tx.try_send(Out::Text(room.frame(v, s.to))).is_ok());
+                .retain(|s| s.outlet.send(Out::Text(room.frame(v, s.to))));
         }
-        self.bot_lines(live, state, from).await;
+        self.chats
+            .after(live.chat(), &state.room.events()[from..])
+            .await;
         let room = &state.room;
         if room.phase().finished() {
             let creator = state.creator.take();
@@ -231,7 +240,7 @@ impl Games {
         state.broken = true;
         self.recount(live, state);
         for s in &state.subscribers {
-            let _ = s.tx.try_send(close.clone());
+            s.outlet.send(close.clone());
         }
         state.subscribers.clear();
         live.wake();
@@ -251,7 +260,7 @@ impl Games {
         }
         state.gone = true;
         for s in &state.subscribers {
-            let _ = s.tx.try_send(Out::close(CloseCode::Expired, GONE_REASON));
+            s.outlet.send(Out::close(CloseCode::Expired, GONE_REASON));
         }
         state.subscribers.clear();
         let creator = state.creator.take();
@@ -297,14 +306,6 @@ impl Games {
     }
 }
 
-/// `message` with `sub`'s chat settings, if it is a `state`.
-fn with_chat(mut message: ServerMessage, chat: &GameChat, sub: &Subscriber) -> ServerMessage {
-    if let ServerMessage::State { chat: settings, .. } = &mut message {
-        *settings = Some(Box::new(chat.settings(sub.listener())));
-    }
-    message
-}
-
 fn broadcast_presence(state: &mut LiveState, side: Side, connected: bool) {
     let frame: Arc<str> = ServerMessage::Presence {
         side: SideWord(side),
@@ -314,5 +315,5 @@ fn broadcast_presence(state: &mut LiveState, side: Side, connected: bool) {
     .into();
     state
         .subscribers
-        .retain(|s| s.tx.try_send(Out::Text(frame.clone())).is_ok());
+        .retain(|s| s.outlet.send(Out::Text(frame.clone())));
 }

@@ -1,154 +1,11 @@
-//! What a chat line may be: the preset phrases, a free line made clean (one line, no control
-//! characters, at most [`MAX_CHARS`] characters), and the words an operator will not have
-//! said ([`Blocklist`]). No I/O: the games service decides who may say what, when, and to
-//! whom (`services::games::chat`).
+//! What a free chat line may be: made clean (one line, no control characters, at most
+//! [`MAX_CHARS`] characters), and free of the words an operator will not have said
+//! ([`Blocklist`]).
 
 use core::fmt;
-use core::str::FromStr;
-
-use serde::{Deserialize, Serialize};
 
 /// The longest free line, in characters (Unicode scalar values) after it is made clean.
 pub const MAX_CHARS: usize = 200;
-
-/// The lines a room of one game keeps (and sends to a socket that opens): the next is
-/// refused with `chat-full`. With [`MAX_CHARS`] it bounds what a game's chat holds in
-/// memory (about 200 kB a room at the most).
-pub const MAX_LINES: usize = 200;
-
-/// A game's two rooms, kept apart.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Room {
-    /// The two seats. During the game only they hear it; after it, only its two players.
-    Players,
-    /// The spectators. During the game only they hear it; after it, anyone.
-    Spectators,
-}
-
-impl Room {
-    /// Both rooms.
-    pub const ALL: [Room; 2] = [Room::Players, Room::Spectators];
-
-    /// `"players"` or `"spectators"`.
-    #[must_use]
-    pub fn word(self) -> &'static str {
-        match self {
-            Room::Players => "players",
-            Room::Spectators => "spectators",
-        }
-    }
-
-    /// 0 for the players' room, 1 for the spectators'.
-    #[must_use]
-    pub fn index(self) -> usize {
-        match self {
-            Room::Players => 0,
-            Room::Spectators => 1,
-        }
-    }
-}
-
-impl FromStr for Room {
-    type Err = String;
-
-    fn from_str(word: &str) -> Result<Room, String> {
-        match word {
-            "players" => Ok(Room::Players),
-            "spectators" => Ok(Room::Spectators),
-            other => Err(format!("a room is players or spectators, not {other:?}")),
-        }
-    }
-}
-
-/// Defines the preset phrases: each one's id (its wire word) and its English text.
-macro_rules! phrases {
-    ($($(#[$doc:meta])* $name:ident = $word:literal, $text:literal;)*) => {
-        /// A preset phrase: what anyone may say in any room, whatever the free-text settings.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum Phrase {
-            $($(#[$doc])* $name,)*
-        }
-
-        impl Phrase {
-            /// Every phrase, in the order the page offers them.
-            pub const ALL: &'static [Phrase] = &[$(Phrase::$name,)*];
-
-            /// Its wire word (`"gg"`, `"your-move"` …).
-            #[must_use]
-            pub fn word(self) -> &'static str {
-                match self { $(Phrase::$name => $word,)* }
-            }
-
-            /// Its English text (the page says it in the reader's language).
-            #[must_use]
-            pub fn text(self) -> &'static str {
-                match self { $(Phrase::$name => $text,)* }
-            }
-        }
-
-        impl FromStr for Phrase {
-            type Err = String;
-
-            fn from_str(word: &str) -> Result<Phrase, String> {
-                match word {
-                    $($word => Ok(Phrase::$name),)*
-                    other => Err(format!("no phrase {other:?}")),
-                }
-            }
-        }
-    };
-}
-
-phrases! {
-    /// A greeting.
-    Hello = "hello", "Hello!";
-    /// Good luck.
-    GoodLuck = "good-luck", "Good luck!";
-    /// Have fun.
-    HaveFun = "have-fun", "Have fun!";
-    /// Your move.
-    YourMove = "your-move", "Your move.";
-    /// Nice challenge.
-    NiceChallenge = "nice-challenge", "Nice challenge!";
-    /// Well played.
-    WellPlayed = "well-played", "Well played.";
-    /// Thinking.
-    Thinking = "thinking", "Let me think…";
-    /// A bluff: that piece is strong.
-    BigPiece = "big-piece", "Careful, that one is a General.";
-    /// A bluff: come and take it.
-    ComeAndTake = "come-and-take", "Come and take it.";
-    /// A bluff: my Spy is waiting.
-    SpyWaiting = "spy-waiting", "My Spy is waiting for you.";
-    /// A bluff: my Flag is safe.
-    FlagSafe = "flag-safe", "My Flag is safe.";
-    /// Oops.
-    Oops = "oops", "Oops!";
-    /// Thanks.
-    Thanks = "thanks", "Thanks!";
-    /// Good game.
-    GoodGame = "gg", "Good game!";
-}
-
-impl fmt::Display for Phrase {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.word())
-    }
-}
-
-impl Serialize for Phrase {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.word())
-    }
-}
-
-impl<'de> Deserialize<'de> for Phrase {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Phrase, D::Error> {
-        let word = String::deserialize(d)?;
-        word.parse().map_err(serde::de::Error::custom)
-    }
-}
 
 /// Why a free line cannot be said as it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -339,17 +196,6 @@ impl Blocklist {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn every_phrase_reads_back_from_its_word() {
-        for phrase in Phrase::ALL {
-            assert_eq!(phrase.word().parse::<Phrase>(), Ok(*phrase));
-            assert!(!phrase.text().is_empty());
-        }
-        assert!("arbiter".parse::<Phrase>().is_err());
-        let words: std::collections::HashSet<_> = Phrase::ALL.iter().map(|p| p.word()).collect();
-        assert_eq!(words.len(), Phrase::ALL.len());
-    }
 
     #[test]
     fn a_line_is_made_one_clean_line() {
