@@ -140,7 +140,7 @@ async fn render(State(op): State<Operator>) -> Response {
         )
             .into_response();
     };
-    op.services.games.count_phases();
+    op.services.desk.count_phases();
     (
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
         handle.render(),
@@ -151,12 +151,12 @@ async fn render(State(op): State<Operator>) -> Response {
 async fn games(State(op): State<Operator>) -> Response {
     reply(
         StatusCode::OK,
-        &json!({ "games": op.services.games.live_games(LISTED) }),
+        &json!({ "games": op.services.desk.live_games(LISTED) }),
     )
 }
 
 async fn unrated(State(op): State<Operator>) -> Response {
-    match op.services.games.unrated(UNRATED_LISTED).await {
+    match op.services.desk.unrated(UNRATED_LISTED).await {
         Ok(games) => reply(StatusCode::OK, &json!({ "games": games })),
         Err(e) => reply(
             StatusCode::INTERNAL_SERVER_ERROR,
@@ -166,7 +166,7 @@ async fn unrated(State(op): State<Operator>) -> Response {
 }
 
 async fn reports(State(op): State<Operator>) -> Response {
-    match op.services.chats.reports(REPORTS_LISTED).await {
+    match op.services.desk.reports(REPORTS_LISTED).await {
         Ok(reports) => reply(StatusCode::OK, &json!({ "reports": reports })),
         Err(e) => reply(
             StatusCode::INTERNAL_SERVER_ERROR,

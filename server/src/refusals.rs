@@ -178,7 +178,6 @@ impl Refused for GameError {
             GameError::Unauthorized => Code::Unauthorized,
             GameError::SeatTaken => Code::SeatTaken,
             GameError::NotOver => Code::NotOver,
-            GameError::Sealed => Code::Sealed,
             GameError::GameOver => Code::GameOver,
             GameError::BadKey => Code::BadKey,
             GameError::OwnGame => Code::OwnGame,
@@ -271,6 +270,7 @@ impl Refused for TournamentsError {
         use crate::tournament::event::TournamentError as T;
         match self {
             TournamentsError::NotFound => Code::NotFound,
+            TournamentsError::Sealed => Code::Sealed,
             TournamentsError::TooMany(_) => Code::TooManyGames,
             TournamentsError::Refused(T::Invalid(_)) => Code::BadMessage,
             TournamentsError::Refused(T::NotDirector) => Code::NotDirector,

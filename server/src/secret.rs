@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 use std::sync::Mutex;
 
+use salpakan::Side;
 use sha2::{Digest, Sha256};
 
 /// Where the server's random bytes come from.
@@ -135,6 +136,22 @@ pub fn same(a: &[u8], b: &[u8]) -> bool {
 #[must_use]
 pub fn matches(secret: &str, stored: &str) -> bool {
     same(digest(secret).as_bytes(), stored.as_bytes())
+}
+
+/// The seat whose token digest in `tokens` is `token`'s: both seats are compared, each in
+/// constant time, whatever the first gives.
+#[must_use]
+pub fn seat_of(tokens: &[Option<String>; 2], token: &str) -> Option<Side> {
+    let found = Side::ALL.map(|side| {
+        tokens[side.index()]
+            .as_deref()
+            .is_some_and(|stored| matches(token, stored))
+    });
+    match found {
+        [true, _] => Some(Side::White),
+        [_, true] => Some(Side::Black),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

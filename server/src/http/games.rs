@@ -78,7 +78,10 @@ async fn unsealed<'q>(
     query: &'q HashMap<String, String>,
 ) -> Result<Option<&'q str>, ApiError> {
     let token = query.get("token").map(String::as_str);
-    services.games.unsealed(id, (token, player), false).await?;
+    services
+        .tournaments
+        .unsealed(id, (token, player), false)
+        .await?;
     Ok(token)
 }
 
@@ -129,7 +132,10 @@ async fn socket(
     let token = query.get("token").map(String::as_str);
     // A watcher of a sealed game is refused before the game is looked up for it.
     if token.is_none() {
-        games.unsealed(&id, (None, None), true).await?;
+        services
+            .tournaments
+            .unsealed(&id, (None, None), true)
+            .await?;
     }
     let (live, to) = games
         .authorize(&id, query.get("token").map(String::as_str))

@@ -75,3 +75,86 @@ pub enum Event {
         clock: Option<Reading>,
     },
 }
+
+/// How a game ended, as anyone may know it from its public events: what a tournament (or a
+/// club's match, or a correspondence ladder) counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "end", rename_all = "kebab-case")]
+pub enum End {
+    /// A side won.
+    Won {
+        /// The winner.
+        winner: Side,
+    },
+    /// A draw.
+    Drawn,
+    /// Called off before its first ply.
+    Aborted {
+        /// Why.
+        reason: AbortReason,
+        /// The side that ran out of setup time, or that aborted.
+        side: Side,
+        /// Whether the other side's formation was in.
+        other_ready: bool,
+    },
+}
+
+impl End {
+    /// The end `events` tell, if they end the game; `ready` says whose formation was in
+    /// (the events of a `ready` say it too, but a stored log's formations are kept apart).
+    #[must_use]
+    pub fn of(events: &[Event], ready: [bool; 2]) -> Option<End> {
+        events.iter().rev().find_map(|event| match *event {
+            Event::Over { status, .. } => Some(match status.winner() {
+                Some(winner) => End::Won { winner },
+                None => End::Drawn,
+            }),
+            Event::Aborted { reason, side } => Some(End::Aborted {
+                reason,
+                side,
+                other_ready: ready[side.other().index()],
+            }),
+            _ => None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_end_is_the_last_ending_event() {
+        let start = Event::Start {
+            first: Side::White,
+            clock: None,
+        };
+        assert_eq!(End::of(std::slice::from_ref(&start), [true; 2]), None);
+        let over = Event::Over {
+            status: Status::Won {
+                winner: Side::Black,
+                reason: salpakan::WinReason::Resignation,
+            },
+            clock: None,
+        };
+        let offer = Event::RematchOffer { side: Side::White };
+        assert_eq!(
+            End::of(&[start, over, offer], [true; 2]),
+            Some(End::Won {
+                winner: Side::Black
+            })
+        );
+        let aborted = Event::Aborted {
+            reason: AbortReason::SetupTime,
+            side: Side::White,
+        };
+        assert_eq!(
+            End::of(&[aborted], [false, true]),
+            Some(End::Aborted {
+                reason: AbortReason::SetupTime,
+                side: Side::White,
+                other_ready: true
+            })
+        );
+    }
+}

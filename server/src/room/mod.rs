@@ -18,7 +18,7 @@ mod render;
 mod spec;
 
 pub use bot::BotTurn;
-pub use event::Event;
+pub use event::{End, Event};
 pub use presence::BOTH_AWAY;
 pub use spec::{Player, Saved, SavedChat, Spec, UnknownPlayer};
 
@@ -796,6 +796,15 @@ impl Room {
     #[must_use]
     pub fn setup(&self, side: Side) -> Option<&Setup> {
         self.setups[side.index()].as_ref()
+    }
+
+    /// How the game ended, if it has.
+    #[must_use]
+    pub fn end(&self) -> Option<End> {
+        End::of(
+            &self.events,
+            Side::ALL.map(|side| self.setup(side).is_some()),
+        )
     }
 
     /// The phase.

@@ -12,16 +12,21 @@
 //! - [`ratings`]: the leaderboard and the ratings pairing reads;
 //! - [`chat`]: each game's chat (its rules are [`crate::chat`]'s), a finished game's chat,
 //!   the reports;
+//! - [`ends`]: each game's end, told to whatever counts ends (here and on the other nodes);
 //! - [`games`]: the rooms, their seats, clocks, timers and bots;
 //! - [`lobby`]: seeks, pools, the players' and the lobby's sockets;
 //! - [`challenges`]: a named player challenged, accepting or declining;
 //! - [`live`]: the games in play anyone may watch, best first, and the featured game;
 //! - [`replays`]: finished games replayed, a few at a time;
 //! - [`tournaments`]: tournaments made, joined, directed, paired and their games made;
+//!   told each game's end; whether a game is sealed;
+//! - [`desk`]: what the operator reads (the games in memory, unrated games, reports);
 //! - `nodes` (feature `nodes`): one node of several, its lease and its sweeper.
 
 pub mod challenges;
 pub mod chat;
+pub mod desk;
+pub mod ends;
 pub mod games;
 pub mod live;
 pub mod lobby;
@@ -75,6 +80,8 @@ pub struct Services {
     pub replays: Arc<replays::Replays>,
     /// The tournaments.
     pub tournaments: Arc<tournaments::Tournaments>,
+    /// What the operator reads.
+    pub desk: desk::Desk,
     /// This node among several (a shared database).
     #[cfg(feature = "nodes")]
     pub cluster: Option<Arc<nodes::Cluster>>,
@@ -114,6 +121,7 @@ impl Services {
             players,
         ));
         let ratings = Arc::new(ratings::Ratings::new(Arc::clone(&players)));
+        let ends = Arc::new(ends::Ends::default());
         let chats = chat::Chats::new(chat::Parts {
             limits: config.limits,
             store: store.clone(),
@@ -131,6 +139,7 @@ impl Services {
                 readiness: Arc::clone(&readiness),
                 stopping: stopping.clone(),
                 chats: Arc::clone(&chats),
+                ends: Arc::clone(&ends),
             },
             unfinished,
         );
@@ -157,6 +166,7 @@ impl Services {
             games: Arc::clone(&games),
             players: Arc::clone(&players),
             lobby: Arc::clone(&lobby),
+            ends: Arc::clone(&ends),
             stopping: stopping.clone(),
         });
         let live = live::LiveList::start(live::Parts {
@@ -166,12 +176,18 @@ impl Services {
             ratings: Arc::clone(&ratings),
             stopping: stopping.clone(),
         });
+        let desk = desk::Desk::new(Arc::clone(&games), Arc::clone(&chats), store.clone());
         #[cfg(feature = "nodes")]
         let cluster = cluster.map(|c| {
             nodes::Cluster::start(
                 Arc::clone(&config),
                 store.clone(),
-                (Arc::clone(&games), Arc::clone(&lobby), Arc::clone(&players)),
+                (
+                    Arc::clone(&games),
+                    Arc::clone(&lobby),
+                    Arc::clone(&players),
+                    Arc::clone(&ends),
+                ),
                 stopping.clone(),
                 (c.key, c.notices),
             )
@@ -193,6 +209,7 @@ impl Services {
             live,
             replays,
             tournaments,
+            desk,
             #[cfg(feature = "nodes")]
             cluster,
         })

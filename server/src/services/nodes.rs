@@ -9,6 +9,7 @@ use std::time::Duration;
 use tokio::sync::mpsc::UnboundedReceiver;
 use tokio::sync::watch;
 
+use super::ends::{Ended, Ends};
 use super::games::Games;
 use super::lobby::Lobby;
 use super::players::Players;
@@ -26,6 +27,7 @@ pub struct Cluster {
     games: Arc<Games>,
     lobby: Arc<Lobby>,
     players: Arc<Players>,
+    ends: Arc<Ends>,
     stopping: Stopping,
     /// The key the other nodes' forwarded requests carry.
     key: String,
@@ -43,7 +45,7 @@ impl Cluster {
     pub fn start(
         config: Arc<Config>,
         store: Store,
-        (games, lobby, players): (Arc<Games>, Arc<Lobby>, Arc<Players>),
+        (games, lobby, players, ends): (Arc<Games>, Arc<Lobby>, Arc<Players>, Arc<Ends>),
         stopping: Stopping,
         (key, notices): (String, UnboundedReceiver<Notice>),
     ) -> Arc<Cluster> {
@@ -53,6 +55,7 @@ impl Cluster {
             games,
             lobby,
             players,
+            ends,
             stopping,
             key,
             lapses: std::sync::Mutex::default(),
@@ -65,6 +68,22 @@ impl Cluster {
     /// This node's name.
     fn node(&self) -> &str {
         &self.config.node
+    }
+
+    /// Publishes here a game's end another node told (`{"node", "game", "end"}`); this
+    /// node's own ends were published when it committed them.
+    fn told_ended(&self, told: &str) {
+        #[derive(serde::Deserialize)]
+        struct Told {
+            node: String,
+            #[serde(flatten)]
+            ended: Ended,
+        }
+        match serde_json::from_str::<Told>(told) {
+            Ok(told) if told.node != self.node() => self.ends.publish(told.ended),
+            Ok(_) => {}
+            Err(e) => tracing::warn!(error = %e, "a game's end not understood"),
+        }
     }
 
     /// The key the other nodes' forwarded requests carry.
@@ -179,7 +198,14 @@ impl Cluster {
                     }
                     continue;
                 }
+                Some(Notice::Ended(told)) => {
+                    self.told_ended(&told);
+                    continue;
+                }
                 Some(Notice::Resync) => {
+                    // What was said while the channel was down is lost: the ends' subscribers
+                    // look at the database.
+                    self.ends.missed();
                     // Merged, not replaced: a player registered here meanwhile stays.
                     if let Ok(rows) = self.store.players().await {
                         for row in rows {

@@ -1,9 +1,16 @@
 //! The tournaments: made, joined, directed and played. Each tournament is a
 //! [`Tournament`] value held in memory by the node that owns the lobby, written whole to the
 //! database after every change (before anyone hears of it), and read back by whichever node
-//! owns the lobby next. A tick a second decides the games that ended (from their rows, so a
-//! game held by any node counts), pairs the rounds that are due, makes their games and
-//! finishes the tournaments that are done.
+//! owns the lobby next. It is *told* that a game ended (the games service publishes each
+//! end, here or on another node: [`super::ends`]) and counts it at once, pairing what that
+//! makes due. A tick a second pairs the rounds whose cutoff has come, makes their games and
+//! finishes the tournaments that are done; it looks at the games' rows for ends only as a
+//! backstop (once a minute, when this node first holds the tournaments, and after ends
+//! were missed).
+//!
+//! Whether a game is sealed is answered from memory on the node that holds the
+//! tournaments (a running tournament's games and their players); elsewhere from the
+//! database.
 //!
 //! A tournament game is made with both seats named and taken (its players hear their tokens
 //! on their player sockets, or take their seats again with their keys), its setup time
@@ -19,12 +26,13 @@ use salpakan::Side;
 use thiserror::Error;
 use tokio::sync::Mutex;
 
+use super::ends::{Ends, Told};
 use super::games::{GameError, Games, Seating, Settings as GameSettings};
 use super::lobby::Lobby;
 use super::players::Players;
 use super::stopping::Stopping;
 use crate::config::Config;
-use crate::room::Event;
+use crate::room::End;
 use crate::secret::{self, Entropy, ID_BYTES, TOKEN_BYTES};
 use crate::store::{Store, StoreError, Write};
 use crate::tournament::event::{
@@ -47,6 +55,9 @@ pub enum TournamentsError {
     /// Past the tournaments the server (or the player) may have open.
     #[error("{0}")]
     TooMany(String),
+    /// A game of a tournament not finished, asked by someone not playing it.
+    #[error("this game is sealed until its tournament ends: only its players may see it")]
+    Sealed,
     /// A game's settings refused.
     #[error(transparent)]
     Game(#[from] GameError),
@@ -63,6 +74,18 @@ pub const MAX_OPEN_PER_CREATOR: usize = 3;
 pub const FINISHED_LISTED: usize = 50;
 /// How often the tick runs.
 pub const TICK: Duration = Duration::from_secs(1);
+/// How many ticks apart the tick looks at the games' rows for ends it was not told.
+pub const RECOVER_EVERY: u32 = 60;
+
+/// A sealed game as the tournaments service knows it: whether its tournament lets it be
+/// watched, and its two players.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Seal {
+    /// Whether spectators may watch it (its `over` then carries no record).
+    pub watching: bool,
+    /// Its players' names, White's and Black's.
+    pub names: [String; 2],
+}
 
 /// What the tournaments service is made of.
 pub struct Parts {
@@ -78,6 +101,8 @@ pub struct Parts {
     pub players: Arc<Players>,
     /// The lobby (a pairing is told on the players' sockets).
     pub lobby: Arc<Lobby>,
+    /// The games' ends, as they are committed.
+    pub ends: Arc<Ends>,
     /// The stop signal.
     pub stopping: Stopping,
 }
@@ -91,6 +116,12 @@ pub struct Tournaments {
     /// The newest finished tournaments' entries, as the list shows them (read again when
     /// one finishes): the list then parses nothing.
     finished: std::sync::Mutex<Option<Vec<TournamentEntry>>>,
+    /// The games of the tournaments held here, each with its seal (`None` while the
+    /// tournaments are not held here): read without waiting for a tournament's write.
+    seals: std::sync::Mutex<Option<HashMap<String, Seal>>>,
+    /// Whether the held tournaments are to be looked at for ends not told (read anew, or
+    /// ends were missed).
+    recover: std::sync::atomic::AtomicBool,
 }
 
 fn now_ms() -> u64 {
@@ -103,22 +134,170 @@ impl Tournaments {
     /// Call inside a tokio runtime.
     #[must_use]
     pub fn start(parts: Parts) -> Arc<Tournaments> {
+        let ends = parts.ends.subscribe();
         let service = Arc::new(Tournaments {
             parts,
             held: Mutex::new(None),
             finished: std::sync::Mutex::new(None),
+            seals: std::sync::Mutex::new(None),
+            recover: std::sync::atomic::AtomicBool::new(true),
         });
         tokio::spawn(Arc::clone(&service).run_ticks());
+        tokio::spawn(Arc::clone(&service).run_told(ends));
         service
     }
 
     async fn run_ticks(self: Arc<Tournaments>) {
         let mut stop = self.parts.stopping.listen();
+        let mut ticks: u32 = 0;
         while stop.sleep(TICK).await {
+            ticks = ticks.wrapping_add(1);
+            if ticks.is_multiple_of(RECOVER_EVERY) {
+                self.recover_later();
+            }
             if let Err(e) = self.tick().await {
                 tracing::warn!(error = %e, "tournaments' tick");
             }
         }
+    }
+
+    /// Counts each game's end as it is told, until the server stops.
+    async fn run_told(self: Arc<Tournaments>, mut ends: super::ends::Subscriber) {
+        let mut stop = self.parts.stopping.listen();
+        while let Some(told) = stop.or(ends.recv()).await {
+            match told {
+                Told::Ended(ended) => {
+                    if let Err(e) = self.told(&ended.game, ended.end).await {
+                        tracing::warn!(game = %ended.game, error = %e, "a game's end not counted");
+                        self.recover_later();
+                    }
+                }
+                Told::Missed => self.recover_later(),
+            }
+        }
+    }
+
+    /// The next tick looks at the games' rows for ends not told.
+    fn recover_later(&self) {
+        self.recover
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Counts game `game`'s `end` in the running tournament that plays it, if one held here
+    /// does, and advances that tournament.
+    async fn told(&self, game: &str, end: End) -> Result<(), TournamentsError> {
+        let mut held = self.held.lock().await;
+        let Some(map) = held.as_mut() else {
+            return Ok(());
+        };
+        let Some((id, at)) = map.values().find_map(|t| {
+            let running = t.status == Status::Running;
+            let at = t.in_play().into_iter().find(|(_, g)| g == game)?.0;
+            running.then(|| (t.id.clone(), at))
+        }) else {
+            return Ok(());
+        };
+        if let Some(mut t) = map.get(&id).cloned() {
+            t.game_ended(at, result_of(end), now_ms());
+            self.keep(map, &t).await?;
+            self.advance(map, &id, false).await;
+        }
+        Ok(())
+    }
+
+    /// Whether game `id` is sealed, from memory: `Some(None)` for a game of no running
+    /// tournament held here, `Some(Some(seal))` for one of a running tournament's, `None`
+    /// where this node does not hold the tournaments (ask the database).
+    #[must_use]
+    pub fn seal_of(&self, id: &str) -> Option<Option<Seal>> {
+        let seals = self
+            .seals
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        seals.as_ref().map(|seals| seals.get(id).cloned())
+    }
+
+    /// Refuses with [`TournamentsError::Sealed`] a request for game `id` of a tournament not
+    /// yet finished, unless it comes from one of its two players: by a seat's `token`, or by
+    /// the `player` (with its key) named at a seat; a spectator's socket (`watch`) passes too
+    /// if the tournament lets its games be watched (its `over` then carries no record: see
+    /// [`crate::room::Spec::sealed`]). Any other game passes. Answered from memory: the game
+    /// (if it is in memory) and the tournaments held here; the database is read only where
+    /// neither knows (another node holds the tournaments), or for a finished game's tokens.
+    ///
+    /// # Errors
+    /// [`TournamentsError::Sealed`], or the database's error.
+    pub async fn unsealed(
+        &self,
+        id: &str,
+        (token, player): (Option<&str>, Option<&str>),
+        watch: bool,
+    ) -> Result<(), TournamentsError> {
+        if !crate::secret::plausible_id(id) {
+            return Ok(());
+        }
+        let store = &self.parts.store;
+        let seats = self.parts.games.seats(id).await;
+        let (watching, mut names) = match (seats.as_ref().map(|s| s.sealed), self.seal_of(id)) {
+            (Some(false), _) => return Ok(()),
+            (_, Some(Some(seal))) => (seal.watching, Some(seal.names.map(Some))),
+            // Not in memory, and of no running tournament held here.
+            (None, Some(None)) => return Ok(()),
+            _ => match store.tournament_of(id).await? {
+                Some(of) if !of.finished => (of.watching, None),
+                _ => return Ok(()),
+            },
+        };
+        if watch && watching {
+            return Ok(());
+        }
+        let mut tokens = None;
+        if let Some(seats) = seats {
+            names.get_or_insert(seats.names);
+            tokens = Some(seats.tokens);
+        }
+        if names.is_none() || (token.is_some() && tokens.is_none()) {
+            let Some(found) = store.finished_chat(id).await? else {
+                return Err(TournamentsError::Sealed);
+            };
+            names.get_or_insert(found.names);
+            tokens.get_or_insert(found.tokens);
+        }
+        let by_name = player.is_some_and(|p| {
+            names
+                .iter()
+                .flatten()
+                .flatten()
+                .any(|n| n.eq_ignore_ascii_case(p))
+        });
+        let by_token = token
+            .zip(tokens)
+            .is_some_and(|(t, tokens)| crate::secret::seat_of(&tokens, t).is_some());
+        if by_name || by_token {
+            Ok(())
+        } else {
+            Err(TournamentsError::Sealed)
+        }
+    }
+
+    /// The seals of the games of `map`'s tournaments (none finished), for [`Self::seal_of`].
+    fn reseal(&self, map: Option<&HashMap<String, Tournament>>) {
+        let seals = map.map(|map| {
+            map.values()
+                .flat_map(|t| {
+                    t.games().filter_map(move |(_, board)| {
+                        let game = board.game.clone()?;
+                        let names = [board.white, board.black].map(|e| t.entrants[e].name.clone());
+                        let watching = t.settings.watching;
+                        Some((game, Seal { watching, names }))
+                    })
+                })
+                .collect()
+        });
+        *self
+            .seals
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = seals;
     }
 
     /// Whether this node owns the tournaments (the lobby's owner; a server alone always).
@@ -150,6 +329,8 @@ impl Tournaments {
                     map.insert(t.id.clone(), t);
                 }
             }
+            self.reseal(Some(&map));
+            self.recover_later();
             *held = Some(map);
         }
         Ok(held)
@@ -311,7 +492,7 @@ impl Tournaments {
         change(&mut t)?;
         self.parts.store.write(vec![Self::write_of(&t)]).await?;
         map.insert(id.to_owned(), t);
-        self.advance(map, id).await;
+        self.advance(map, id, false).await;
         let t = map.get(id).cloned();
         drop(held);
         match t {
@@ -464,27 +645,35 @@ impl Tournaments {
     pub async fn tick(&self) -> Result<(), TournamentsError> {
         if !self.owner_here().await {
             // Another node owns them: read them again should this node own them later.
-            *self.held.lock().await = None;
+            let mut held = self.held.lock().await;
+            if held.take().is_some() {
+                self.reseal(None);
+            }
             return Ok(());
         }
         let mut held = self.held().await?;
         let map = held.get_or_insert_with(HashMap::new);
+        let recover = self
+            .recover
+            .swap(false, std::sync::atomic::Ordering::Relaxed);
         let ids: Vec<String> = map
             .values()
             .filter(|t| t.status == Status::Running)
             .map(|t| t.id.clone())
             .collect();
         for id in ids {
-            self.advance(map, &id).await;
+            self.advance(map, &id, recover).await;
         }
         Ok(())
     }
 
-    /// Advances tournament `id`: its games that ended decided, its due rounds paired and
-    /// their games made, finished when done. Errors are logged; the next tick tries again.
-    async fn advance(&self, map: &mut HashMap<String, Tournament>, id: &str) {
-        if let Err(e) = self.advance_or_fail(map, id).await {
+    /// Advances tournament `id`: with `recover`, its games that ended and were not told
+    /// decided from their rows; its due rounds paired and their games made, finished when
+    /// done. Errors are logged; the next tick tries again (and recovers).
+    async fn advance(&self, map: &mut HashMap<String, Tournament>, id: &str, recover: bool) {
+        if let Err(e) = self.advance_or_fail(map, id, recover).await {
             tracing::warn!(tournament = %id, error = %e, "tournament not advanced");
+            self.recover_later();
         }
     }
 
@@ -492,6 +681,7 @@ impl Tournaments {
         &self,
         map: &mut HashMap<String, Tournament>,
         id: &str,
+        recover: bool,
     ) -> Result<(), TournamentsError> {
         let Some(mut t) = map.get(id).cloned() else {
             return Ok(());
@@ -501,21 +691,8 @@ impl Tournaments {
         }
         let before = t.clone();
         let now = now_ms();
-        // One read tells which of its games have ended; only those are read whole.
-        let ended: std::collections::HashSet<String> = self
-            .parts
-            .store
-            .ended_games(id)
-            .await?
-            .into_iter()
-            .collect();
-        for (at, game) in t.in_play() {
-            if !ended.contains(&game) {
-                continue;
-            }
-            if let Some(result) = self.ended(&game).await? {
-                t.game_ended(at, result, now);
-            }
+        if recover {
+            self.recover_ends(&mut t, now).await?;
         }
         t.pair(now);
         let missing = t.unmade();
@@ -546,6 +723,7 @@ impl Tournaments {
         } else {
             map.insert(t.id.clone(), t.clone());
         }
+        self.reseal(Some(map));
         Ok(())
     }
 
@@ -599,6 +777,7 @@ impl Tournaments {
             .await?;
         *t = next;
         map.insert(t.id.clone(), t.clone());
+        self.reseal(Some(map));
         for side in Side::ALL {
             let entrant = if side == Side::White {
                 board.white
@@ -620,30 +799,50 @@ impl Tournaments {
         Ok(())
     }
 
-    /// How game `game` ended, as its tournament counts it; `None` while it is played.
-    async fn ended(&self, game: &str) -> Result<Option<ResultWords>, TournamentsError> {
-        let Some(saved) = self.parts.store.load(game).await? else {
-            return Ok(None);
-        };
-        for event in saved.events.iter().rev() {
-            match event {
-                Event::Over { status, .. } => {
-                    return Ok(Some(match status.winner() {
-                        Some(Side::White) => ResultWords::WhiteWon,
-                        Some(Side::Black) => ResultWords::BlackWon,
-                        None => ResultWords::Draw,
-                    }));
-                }
-                Event::Aborted { reason, side } => {
-                    let other = side.other();
-                    let present = (*reason == AbortReason::Abort
-                        || saved.setups[other.index()].is_some())
-                    .then_some(other);
-                    return Ok(Some(ResultWords::Default { present }));
-                }
-                _ => {}
+    /// Decides `t`'s games in play that ended without its being told: one read tells which
+    /// of its games have ended; only those are read whole, their ends taken from their logs
+    /// as the games service took them.
+    async fn recover_ends(&self, t: &mut Tournament, now: u64) -> Result<(), TournamentsError> {
+        let ended: std::collections::HashSet<String> = self
+            .parts
+            .store
+            .ended_games(&t.id)
+            .await?
+            .into_iter()
+            .collect();
+        for (at, game) in t.in_play() {
+            if !ended.contains(&game) {
+                continue;
+            }
+            let Some(saved) = self.parts.store.load(&game).await? else {
+                continue;
+            };
+            let ready = saved.setups.each_ref().map(Option::is_some);
+            if let Some(end) = End::of(&saved.events, ready) {
+                t.game_ended(at, result_of(end), now);
             }
         }
-        Ok(None)
+        Ok(())
+    }
+}
+
+/// How a game's `end` counts in its tournament: an abort is a default, to the other side if
+/// it called the game off or if the other's formation was in.
+fn result_of(end: End) -> ResultWords {
+    match end {
+        End::Won {
+            winner: Side::White,
+        } => ResultWords::WhiteWon,
+        End::Won {
+            winner: Side::Black,
+        } => ResultWords::BlackWon,
+        End::Drawn => ResultWords::Draw,
+        End::Aborted {
+            reason,
+            side,
+            other_ready,
+        } => ResultWords::Default {
+            present: (reason == AbortReason::Abort || other_ready).then_some(side.other()),
+        },
     }
 }

@@ -23,6 +23,8 @@ pub const LOBBY: &str = "~lobby";
 pub(super) const NODES_CHANNEL: &str = "salpakan_nodes";
 /// The channel on which a player's row that changed is named.
 pub(super) const PLAYERS_CHANNEL: &str = "salpakan_players";
+/// The channel a game's end is told on, with its commit: `{"node", "game", "end"}`.
+pub(super) const ENDED_CHANNEL: &str = "salpakan_ended";
 
 /// This node, as its writer's transactions check it.
 #[derive(Debug, Clone)]
@@ -346,6 +348,8 @@ pub enum Notice {
     NodeStopped(String),
     /// A player's row changed (registered, or a game of theirs ended).
     Player(String),
+    /// A game ended on a node (`{"node", "game", "end"}`, as JSON).
+    Ended(String),
     /// The listening connection was made again: what was said meanwhile is lost, so every
     /// player is to be read again.
     Resync,

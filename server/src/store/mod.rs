@@ -175,11 +175,15 @@ pub struct Ending {
     pub record: Option<String>,
 }
 
-/// A finished game's end as its row keeps it, with when it ended (the write sets the time).
+/// What a game's end settles in the database: its row's summary and record, when it ended,
+/// its players' results and ratings, and the strikes it earns; and how it ended, told to the
+/// other nodes with the commit.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Ended {
+pub struct Settlement {
     /// The summary and the record.
     pub ending: Ending,
+    /// How it ended, as anyone may know it.
+    pub end: Option<crate::room::End>,
     /// When it ended, in milliseconds since the Unix epoch.
     pub ended_ms: u64,
     /// Each named player's result, counted in its row in the same transaction (none for an
@@ -348,7 +352,7 @@ pub enum Write {
         /// The events.
         events: Vec<Event>,
         /// The game's summary and record, when these events end it.
-        ending: Option<Ended>,
+        ending: Option<Settlement>,
     },
     /// A chat line of a game, said at `at_ms`.
     Chat {

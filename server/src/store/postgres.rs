@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use super::StoreError;
-use super::lease::{NODES_CHANNEL, Notice, PLAYERS_CHANNEL};
+use super::lease::{ENDED_CHANNEL, NODES_CHANNEL, Notice, PLAYERS_CHANNEL};
 use super::sql::{Dialect, Row, Sql, Value, postgres_placeholders};
 
 impl postgres::types::ToSql for Value {
@@ -167,7 +167,8 @@ impl Sql for Postgres {
     }
 }
 
-/// Listens on [`NODES_CHANNEL`] and [`PLAYERS_CHANNEL`] through a connection of its own (made
+/// Listens on [`NODES_CHANNEL`], [`PLAYERS_CHANNEL`] and [`ENDED_CHANNEL`] through a
+/// connection of its own (made
 /// again when it drops) until `tx`'s receiver is dropped.
 pub(super) fn listen(
     url: String,
@@ -186,7 +187,9 @@ pub(super) fn listen(
                         continue;
                     }
                 };
-                let channels = format!("LISTEN {NODES_CHANNEL}; LISTEN {PLAYERS_CHANNEL};");
+                let channels = format!(
+                    "LISTEN {NODES_CHANNEL}; LISTEN {PLAYERS_CHANNEL}; LISTEN {ENDED_CHANNEL};"
+                );
                 if client.batch_execute(&channels).is_err() {
                     std::thread::sleep(wait);
                     continue;
@@ -196,10 +199,11 @@ pub(super) fn listen(
                     let heard = client.notifications().timeout_iter(wait).next();
                     match heard {
                         Ok(Some(heard)) => {
-                            let notice = if heard.channel() == NODES_CHANNEL {
-                                Notice::NodeStopped(heard.payload().to_owned())
-                            } else {
-                                Notice::Player(heard.payload().to_owned())
+                            let payload = heard.payload().to_owned();
+                            let notice = match heard.channel() {
+                                NODES_CHANNEL => Notice::NodeStopped(payload),
+                                ENDED_CHANNEL => Notice::Ended(payload),
+                                _ => Notice::Player(payload),
                             };
                             let _ = tx.send(notice);
                         }

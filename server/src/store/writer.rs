@@ -4,12 +4,12 @@ use std::sync::mpsc;
 
 use salpakan::Side;
 
-use super::lease::{self, Fence, PLAYERS_CHANNEL};
+use super::lease::{self, ENDED_CHANNEL, Fence, PLAYERS_CHANNEL};
 use super::rows::{PLAYER_COLUMNS, player_row, quarantine};
 use super::sql::{Sql, Value};
 use super::{
-    Committed, Done, Ended, GROUP, GameResult, LeaseJob, PRUNE_BATCH, PlayerRow, StoreError, Write,
-    WriteJob,
+    Committed, Done, GROUP, GameResult, LeaseJob, PRUNE_BATCH, PlayerRow, Settlement, StoreError,
+    Write, WriteJob,
 };
 use crate::rating::glicko::Glicko;
 use crate::room::Event;
@@ -467,11 +467,16 @@ fn apply(
                 for name in &ended.strikes {
                     committed.players.push(strike(conn, name, ended.ended_ms)?);
                 }
-                if fence.is_some() {
-                    // The other nodes read these players' rows again.
+                if let Some(fence) = fence {
+                    // The other nodes read these players' rows again, and hear the end.
                     let names = ended.results.iter().map(|(name, _)| name);
                     for name in names.chain(&ended.strikes) {
                         lease::notify(conn, PLAYERS_CHANNEL, name)?;
+                    }
+                    if let Some(end) = ended.end {
+                        let told =
+                            serde_json::json!({"node": fence.node, "game": game, "end": end});
+                        lease::notify(conn, ENDED_CHANNEL, &told.to_string())?;
                     }
                 }
             }
@@ -491,7 +496,7 @@ fn apply(
 /// end up.
 fn count_results(
     conn: &mut impl Sql,
-    (game, ended): (&str, &Ended),
+    (game, ended): (&str, &Settlement),
     committed: &mut Committed,
 ) -> Result<(), StoreError> {
     for (name, result) in &ended.results {

@@ -772,14 +772,16 @@ async fn tournament_run(twins: bool) -> TournamentRun {
             };
             table.set_up(&dealt).await;
             table.replay(&dealt, 0, dealt.history().len()).await;
-            let to_move = dealt.side_to_move();
-            table.act(to_move, json!({"t": "resign"}), 1).await;
+            // Asked while the game is sealed: the tournament finishes with its last game's
+            // end (it is told at once), and its records are then anyone's.
             for path in ["record", "replay", "chat"] {
                 let (status, reply) = server
                     .http("GET", &format!("/api/games/{game}/{path}"), "")
                     .await;
                 public.push(format!("{status} {reply}"));
             }
+            let to_move = dealt.side_to_move();
+            table.act(to_move, json!({"t": "resign"}), 1).await;
             let [w, b] = table.seats;
             if let Some(side) = watched_side {
                 let seat = if side == Side::White { w } else { b };
@@ -789,7 +791,7 @@ async fn tournament_run(twins: bool) -> TournamentRun {
                         .filter(|f| !f.contains("\"t\":\"over\"")),
                 );
             }
-            // Once the tick has counted the game (a second at most), the public's view.
+            // Once the tournament has counted the game (it is told), the public's view.
             crate::common::eventually(
                 std::time::Duration::from_secs(10),
                 "the game is counted",

@@ -1,19 +1,23 @@
-//! A game in memory: its room behind one lock, the sockets that hear it, and what its
-//! timer and bot are woken by.
+//! A game in memory: its room behind one lock, the sockets that hear it, what its timer and
+//! bot are woken by, and what the operator reads of it without the lock (its phase and
+//! plies noted after each commit, the log lines and counts of its life). Never a token, an
+//! invite or a formation.
 
 use std::net::IpAddr;
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use salpakan::Side;
 use tokio::sync::{Mutex as AsyncMutex, Notify};
 use tokio::time::Instant;
 
-use super::operator::Shown;
 use crate::budget::Budget;
 use crate::config::Limits;
-use crate::room::{Recipient, Room};
+use crate::room::{Event, Phase, Player, Recipient, Room, Spec};
 use crate::services::chat::Chat;
 use crate::services::outbox::{Out, Outlet};
+use crate::telemetry;
+use crate::wire::AbortReason;
 
 /// A socket that hears a game.
 pub(super) struct Subscriber {
@@ -62,7 +66,7 @@ impl LiveState {
 pub struct Live {
     id: String,
     /// What the operator's list and the metrics read without the room's lock.
-    pub(super) shown: Shown,
+    shown: Shown,
     /// The game as the live list shows it, as of its last commit (`None` unless in play
     /// and listed): read without the room's lock.
     pub(super) listing: Mutex<Option<crate::wire::LiveEntry>>,
@@ -118,6 +122,12 @@ impl Live {
         }
     }
 
+    /// What the operator reads of it, without its lock.
+    #[must_use]
+    pub fn shown(&self) -> &Shown {
+        &self.shown
+    }
+
     /// The game's chat.
     #[must_use]
     pub fn chat(&self) -> &Chat {
@@ -134,5 +144,117 @@ impl Live {
     pub(super) fn wake(&self) {
         self.timer.notify_one();
         self.bot.notify_one();
+    }
+}
+
+/// A room's facts for the operator: fixed ones from its spec, and its phase and plies noted
+/// after each commit.
+pub struct Shown {
+    phase: AtomicU8,
+    plies: AtomicU64,
+    /// Who plays each side.
+    players: [Player; 2],
+    names: [Option<String>; 2],
+    created_ms: u64,
+    rated: bool,
+}
+
+/// Every phase, in the order [`Shown`] numbers them (`BROKEN` for a room being reloaded).
+pub const PHASES: [Phase; 4] = [Phase::Setup, Phase::Playing, Phase::Over, Phase::Aborted];
+const BROKEN: u8 = u8::MAX;
+
+impl Shown {
+    pub(super) fn of(spec: &Spec) -> Shown {
+        Shown {
+            phase: AtomicU8::new(0),
+            plies: AtomicU64::new(0),
+            players: spec.players,
+            names: spec.names.clone(),
+            created_ms: spec.created_ms,
+            rated: spec.rated,
+        }
+    }
+
+    /// Notes the room's phase and plies now.
+    pub(super) fn note(&self, room: &Room, broken: bool) {
+        let phase = if broken {
+            BROKEN
+        } else {
+            PHASES.iter().position(|&p| p == room.phase()).unwrap_or(0) as u8
+        };
+        self.phase.store(phase, Ordering::Relaxed);
+        self.plies.store(room.ply(), Ordering::Relaxed);
+    }
+
+    /// Its phase as of its last commit (`None` while its room is being reloaded).
+    #[must_use]
+    pub fn phase(&self) -> Option<Phase> {
+        PHASES
+            .get(usize::from(self.phase.load(Ordering::Relaxed)))
+            .copied()
+    }
+
+    /// Plies played, as of its last commit.
+    #[must_use]
+    pub fn plies(&self) -> u64 {
+        self.plies.load(Ordering::Relaxed)
+    }
+
+    /// Who plays each side.
+    #[must_use]
+    pub fn players(&self) -> [Player; 2] {
+        self.players
+    }
+
+    /// Each seat's player's name, if a named player (or a server bot) holds it.
+    #[must_use]
+    pub fn name(&self, side: usize) -> Option<String> {
+        self.names[side]
+            .clone()
+            .or_else(|| self.players[side].bot_name())
+    }
+
+    /// When it was made, in milliseconds since the Unix epoch.
+    #[must_use]
+    pub fn created_ms(&self) -> u64 {
+        self.created_ms
+    }
+
+    /// Whether it is rated.
+    #[must_use]
+    pub fn rated(&self) -> bool {
+        self.rated
+    }
+}
+
+/// A committed stretch of game `id`'s events, for the log and the counts: its start, its
+/// plies, its end (the last `ply` played).
+pub(super) fn tell(id: &str, events: &[Event], ply: u64) {
+    let mut plies = 0;
+    for event in events {
+        match event {
+            Event::Start { first, .. } => {
+                tracing::info!(game = %id, first = first.word(), "game started");
+            }
+            Event::Ply { .. } => plies += 1,
+            Event::Over { status, .. } => {
+                let reason = status.reason_token().unwrap_or("unknown");
+                let winner = status.winner().map_or("none", |w| w.word());
+                tracing::info!(game = %id, reason, winner, plies = ply, "game ended");
+                telemetry::game_ended(reason);
+            }
+            Event::Aborted { reason, side } => {
+                let reason = match reason {
+                    AbortReason::SetupTime => "setup-time",
+                    AbortReason::Abort => "abort",
+                };
+                tracing::info!(game = %id, reason, side = side.word(), "game aborted");
+                telemetry::game_ended("aborted");
+            }
+            _ => {}
+        }
+    }
+    if plies > 0 {
+        telemetry::plies(plies);
     }
 }

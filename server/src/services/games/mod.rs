@@ -3,31 +3,32 @@
 //! recipient. One writer per game (the room's lock); games share nothing but the database's
 //! writer thread.
 //!
-//! - `live`: a game in memory and its one lock;
-//! - `seats`: sockets attached and detached, a frame handled, events committed then sent,
-//!   presence told;
-//! - `open`: games made (`create`, and for the lobby and the rematch) and joined;
-//! - `reads`: summaries, records, who a socket is for;
+//! - `live`: a game in memory, its one lock, and what the operator reads of it without it;
+//! - `open`: games made (`create`, and for the lobby, a tournament, the rematch) and joined;
+//! - `play`: the change path: a seat's command, the commit, the frames, presence;
+//! - `seats`: who a socket is for, sockets attached and detached, a seat taken again;
 //! - `tasks`: each room's timer and bot, and the pruner of old games;
-//! - `rematch`, `operator` (what the operator's listener lists and counts), and `nodes`
-//!   (feature `nodes`: where a game is played among several nodes).
+//! - `reads`: a summary, a finished game's record;
+//! - `nodes` (feature `nodes`): where a game is played among several nodes.
+//!
+//! What is not a game's is another service's: its chat ([`super::chat`]), whether it is
+//! sealed ([`super::tournaments`]), what the operator reads ([`super::desk`]); a game's end
+//! is published ([`super::ends`]) for whatever counts it.
 
 mod live;
 #[cfg(feature = "nodes")]
 mod nodes;
 mod open;
-mod operator;
+mod play;
 mod reads;
-mod rematch;
-mod sealed;
 mod seats;
 mod tasks;
 
-pub use live::Live;
+pub use live::{Live, PHASES, Shown};
 #[cfg(feature = "nodes")]
 pub use nodes::Place;
 pub use open::{Seating, Settings, random_side};
-pub use operator::{ListedSide, LiveGame};
+pub use seats::Seats;
 pub use tasks::{Thought, think_at_least};
 
 use std::collections::HashMap;
@@ -40,6 +41,7 @@ use thiserror::Error;
 use tokio::time::Instant;
 
 use super::chat::Chats;
+use super::ends::Ends;
 use super::pauses::Pauses;
 use super::players::Players;
 use super::quotas::{QuotaError, Quotas};
@@ -48,7 +50,7 @@ use super::stopping::Stopping;
 use crate::config::Config;
 use crate::room::{Event, Phase, RestoreError, Room, Saved, SavedChat};
 use crate::secret::{Entropy, plausible_id};
-use crate::store::{Ended, Ending, GameResult, Store, StoreError, Write};
+use crate::store::{Ending, GameResult, Settlement, Store, StoreError, Write};
 use crate::wire::AbortReason;
 use crate::wire::Refusal;
 use live::LiveState;
@@ -77,9 +79,6 @@ pub enum GameError {
     /// A player taking the second seat of a game whose first it holds.
     #[error("you hold the other seat of this game: the second seat is for another player")]
     OwnGame,
-    /// A game of a tournament not finished, asked by someone not playing it.
-    #[error("this game is sealed until its tournament ends: only its players may see it")]
-    Sealed,
     /// A seat taken again in a finished game.
     #[error("the game is over")]
     GameOver,
@@ -129,6 +128,8 @@ pub struct Parts {
     pub stopping: Stopping,
     /// The chat service (each game's chat is opened with the game).
     pub chats: Arc<Chats>,
+    /// Where each game's end is told once committed.
+    pub ends: Arc<Ends>,
 }
 
 /// Every game the server holds.
@@ -143,6 +144,7 @@ pub struct Games {
     stopping: Stopping,
     rooms: Mutex<HashMap<String, Arc<Live>>>,
     chats: Arc<Chats>,
+    ends: Arc<Ends>,
     next_subscriber: AtomicU64,
     /// Rooms replayed from the database since the start.
     restored: AtomicU64,
@@ -173,6 +175,7 @@ impl Games {
             stopping: parts.stopping,
             rooms: Mutex::new(HashMap::new()),
             chats: parts.chats,
+            ends: parts.ends,
             next_subscriber: AtomicU64::new(1),
             restored: AtomicU64::new(0),
             playing: AtomicUsize::new(0),
@@ -203,6 +206,12 @@ impl Games {
     #[must_use]
     pub fn in_memory(&self) -> usize {
         lock(&self.rooms).len()
+    }
+
+    /// Every game in memory, in no order.
+    #[must_use]
+    pub fn held_all(&self) -> Vec<Arc<Live>> {
+        lock(&self.rooms).values().cloned().collect()
     }
 
     /// The games in play this node holds that the live list may show (listed ones), each
@@ -239,7 +248,7 @@ impl Games {
     /// Counts the room among the games in play, or no longer, as its phase says now; notes
     /// its phase and plies for the operator.
     fn recount(&self, live: &Live, state: &mut LiveState) {
-        live.shown.note(&state.room, state.broken);
+        live.shown().note(&state.room, state.broken);
         let listing = if state.broken {
             None
         } else {
@@ -417,7 +426,7 @@ pub const PLIES_TO_COUNT: usize = 2;
 /// each named player's result, unless a side made fewer than [`PLIES_TO_COUNT`] plies (then
 /// the game is neither rated nor counted); and the strikes it earns (an abort once both
 /// formations were in, a resignation before the resigner's second ply).
-fn ending(room: &Room) -> Option<Ended> {
+fn ending(room: &Room) -> Option<Settlement> {
     let events = room.events();
     let plies = Side::ALL.map(|side| {
         events
@@ -461,7 +470,8 @@ fn ending(room: &Room) -> Option<Ended> {
     let rated = room.spec().rated && played && !aborted;
     let mut summary = room.summary(Instant::now());
     summary.rated = rated;
-    Some(Ended {
+    Some(Settlement {
+        end: room.end(),
         ending: Ending {
             summary: serde_json::to_string(&summary).ok()?,
             record,

@@ -1,22 +1,34 @@
-//! The path of every change to a game: a socket attached or detached, a frame decided by the
-//! room under its lock, the events committed, then each recipient's frames sent; and each
-//! seat's presence told to everyone, at most once a second.
+//! A game's seats and sockets: who a socket is for and whether it may open, a socket
+//! attached (its `state`, its chat) and detached, a named player taking its seat again, and
+//! what a game in memory says of its seats.
 
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
 use salpakan::Side;
 use tokio::time::Instant;
 
-use super::live::{LiveState, Subscriber};
-use super::{Games, Live};
+use super::live::Subscriber;
+use super::play::GONE_REASON;
+use super::{GameError, Games, Live};
 use crate::budget::Budget;
-use crate::room::{Catchup, Change, Command, Event, Recipient};
+use crate::room::{Player, Recipient};
+use crate::secret::{self, TOKEN_BYTES, plausible_id};
 use crate::services::outbox::{Out, Outlet};
-use crate::store::Write;
-use crate::wire::{CloseCode, ServerMessage, SideWord};
+use crate::services::quotas::SocketSlot;
+use crate::store::{FinishedSeats, Write};
+use crate::wire::{CloseCode, JoinReply, SideWord};
 
-/// The reason a socket of a game that expired before it started is closed with.
-pub(super) const GONE_REASON: &str = "the game expired before it started";
+/// What a game in memory says of its seats.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Seats {
+    /// Whether it is sealed (a tournament's).
+    pub sealed: bool,
+    /// Each seat's token's digest.
+    pub tokens: [Option<String>; 2],
+    /// Each seat's player's name.
+    pub names: [Option<String>; 2],
+}
 
 impl Games {
     /// A socket for `to` opened: it gets the `state` (with its chat settings) and the chat's
@@ -79,241 +91,156 @@ impl Games {
         self.evict_if_done(live, &state);
     }
 
-    /// A `hello` from `subscriber`, a socket for `to` that has the events up to version `v`:
-    /// every later event's frame, or a fresh `state` past the latest. The replay is paid
-    /// before it is sent: `pay` is given the number of event frames it would send, and
-    /// `false` from it (the socket's budget cannot pay) sends nothing and returns `false`.
-    pub async fn hello(
+    /// Whether a socket for `to` may open, from `ip`: a seat's within its own sockets and
+    /// reconnects a minute (never counted against its address, so that another client at
+    /// the same address cannot keep it out), a spectator's within its address's sockets
+    /// (the slot it then holds).
+    ///
+    /// # Errors
+    /// [`GameError::TooManySockets`], [`GameError::TooManyReconnects`] or a quota's past a
+    /// limit.
+    pub async fn admit_socket(
         &self,
         live: &Arc<Live>,
-        (subscriber, to): (u64, Recipient),
-        v: u64,
-        pay: impl FnOnce(usize) -> bool + Send,
-    ) -> bool {
-        let mut state = live.state.lock().await;
-        if state.broken {
-            return true;
-        }
-        let now = self.now(&mut state.room);
-        let out = match state.room.since(v, to, now) {
-            Catchup::Frames(frames) => {
-                if !pay(frames.len()) {
-                    return false;
-                }
-                Out::Frames(frames)
-            }
-            Catchup::State(mut message) => {
-                if let ServerMessage::State { chat, .. } = &mut message {
-                    *chat = self
-                        .chats
-                        .settings(live.chat(), subscriber)
-                        .await
-                        .map(Box::new);
-                }
-                Out::Text(message.to_json().into())
-            }
+        to: Recipient,
+        ip: IpAddr,
+    ) -> Result<Option<SocketSlot>, GameError> {
+        let limits = &self.config.limits;
+        let Recipient::Seat(side) = to else {
+            return Ok(Some(self.quotas.take_socket(ip)?));
         };
-        state.send_to(subscriber, out);
-        true
+        let mut state = live.state.lock().await;
+        if state.room.sockets(side) >= limits.sockets_per_seat {
+            return Err(GameError::TooManySockets(limits.sockets_per_seat));
+        }
+        if !state.connects[side.index()].take(Instant::now(), 1) {
+            return Err(GameError::TooManyReconnects(
+                limits.seat_connects_per_minute,
+            ));
+        }
+        Ok(None)
     }
 
-    /// A seat's `command`, from socket `subscriber`, read at `received`: the time the room
-    /// decides it at (waiting for the room's lock is charged to nobody's clock). Refused (to
-    /// the sender alone), or its events committed and sent to all.
-    pub async fn play(
+    /// A request for `live` failed: a finished game it loaded leaves memory again (unless a
+    /// socket follows it).
+    pub async fn let_go(&self, live: &Arc<Live>) {
+        let state = live.state.lock().await;
+        self.evict_if_done(live, &state);
+    }
+
+    /// Who a socket to game `id` with `token` is for.
+    ///
+    /// # Errors
+    /// [`GameError::Unauthorized`], the same for an unknown game, a wrong token and another
+    /// game's token.
+    pub async fn authorize(
         self: &Arc<Games>,
-        live: &Arc<Live>,
-        subscriber: u64,
-        command: Command,
-        received: Instant,
-    ) {
-        let side = command.side();
-        let mut state = live.state.lock().await;
-        if state.broken {
-            return;
-        }
-        // A bot account's move keeps the server bots' think-time floor: it is applied no
-        // sooner than the floor after its turn began (the wait is its own thinking time).
-        let mut received = received;
-        if state.room.spec().bot_accounts[side.index()] && matches!(command, Command::Move { .. }) {
-            let due = state.room.turn_since() + self.config.bot_floor;
-            if due > Instant::now() {
-                drop(state);
-                tokio::time::sleep_until(due).await;
-                state = live.state.lock().await;
-                received = received.max(due);
-                if state.broken {
-                    return;
-                }
-            }
-        }
-        let now = self.at(&mut state.room, received);
-        match state.room.execute(&command, now) {
-            Err(refusal) => {
-                crate::telemetry::refused(refusal.code.word());
-                state.send_to(subscriber, Out::Text(refusal.message().to_json().into()));
-            }
-            Ok(Change::Resend(v)) => {
-                let frame = state.room.frame(v, Recipient::Seat(side));
-                state.send_to(subscriber, Out::Frames(vec![frame]));
-            }
-            Ok(Change::Events(from)) => {
-                self.settle(live, &mut state, from).await;
-                if state.room.rematch_due(now) {
-                    self.make_rematch(live, &mut state, now).await;
-                }
-            }
-            Ok(Change::Rematch(side)) => {
-                let answer = match self.reissue(&state, side).await {
-                    Ok(message) => message,
-                    Err(refusal) => refusal.message(),
-                };
-                state.send_to(subscriber, Out::Text(answer.to_json().into()));
-            }
-        }
-    }
-
-    /// Commits the room's events from index `from`, then sends them to every recipient.
-    pub(super) async fn settle(&self, live: &Arc<Live>, state: &mut LiveState, from: usize) {
-        let events = &state.room.events()[from..];
-        if events.is_empty() {
-            return;
-        }
-        // A game's end is kept (and its players' results counted) once: with the events that
-        // end it, not with a rematch offer after it.
-        let ends = events
-            .iter()
-            .any(|e| matches!(e, Event::Over { .. } | Event::Aborted { .. }));
-        let write_ending = if ends {
-            super::ending(&state.room)
-        } else {
-            None
-        };
-        let write = Write::Events {
-            game: live.id().to_owned(),
-            first_v: from as u64 + 1,
-            events: events.to_vec(),
-            ending: write_ending,
-        };
-        let committed = match self.store.write(vec![write]).await {
-            Ok(committed) => committed,
-            Err(e) => {
-                tracing::error!(game = %live.id(), error = %e, "commit failed: the game reloads");
-                self.break_off(
-                    live,
-                    state,
-                    Out::close(CloseCode::Reloading, "the game is reloading"),
-                );
-                self.forget(live);
-                return;
-            }
-        };
-        if state.presence_due.take().is_some() {
-            self.tell_presence(live, state, Instant::now(), true);
-        }
-        state.room.sent(from, Instant::now());
-        self.players.update(committed.players);
-        self.recount(live, state);
-        super::operator::tell(live.id(), &state.room.events()[from..], state.room.ply());
-        let room = &state.room;
-        for v in from as u64 + 1..=room.version() {
-            // A socket that cannot keep up is dropped (its task closes it with 1008).
-            state
-                .subscribers
-                .retain(|s| s.outlet.send(Out::Text(room.frame(v, s.to))));
-        }
-        self.chats
-            .after(live.chat(), &state.room.events()[from..])
-            .await;
-        let room = &state.room;
-        if room.phase().finished() {
-            let creator = state.creator.take();
-            self.release_game(creator);
-            self.evict_if_done(live, state);
-        }
-        live.wake();
-    }
-
-    /// The room is no longer this server's to play (a refused commit, a lease lost): every
-    /// socket is closed with `close`, and its tasks end.
-    pub(super) fn break_off(&self, live: &Live, state: &mut LiveState, close: Out) {
-        state.broken = true;
-        self.recount(live, state);
-        for s in &state.subscribers {
-            s.outlet.send(close.clone());
-        }
-        state.subscribers.clear();
-        live.wake();
-    }
-
-    /// Deletes a game that expired in its setup phase: from the database first, then from
-    /// memory; its sockets close with [`CloseCode::Expired`], and its creator's count goes
-    /// down. If the database refuses, the room stays as it is and the timer tries again later.
-    pub(super) async fn discard(&self, live: &Arc<Live>, state: &mut LiveState) -> bool {
-        if let Err(e) = self
-            .store
-            .write(vec![Write::Delete(live.id().to_owned())])
-            .await
+        id: &str,
+        token: Option<&str>,
+    ) -> Result<(Arc<Live>, Recipient), GameError> {
+        // A finished game not in memory is loaded only for a socket it will serve: a wrong
+        // token is refused from its row.
+        if let Some(seats) = self.finished_seats(id).await
+            && let Some(token) = token
+            && secret::seat_of(&seats.tokens, token).is_none()
         {
-            tracing::error!(game = %live.id(), error = %e, "expired game not deleted yet");
-            return false;
+            return Err(GameError::Unauthorized);
         }
-        state.gone = true;
-        for s in &state.subscribers {
-            s.outlet.send(Out::close(CloseCode::Expired, GONE_REASON));
+        let live = self
+            .live(id)
+            .await
+            .ok()
+            .flatten()
+            .ok_or(GameError::Unauthorized)?;
+        let state = live.state.lock().await;
+        if state.gone {
+            return Err(GameError::Unauthorized);
         }
-        state.subscribers.clear();
-        let creator = state.creator.take();
-        self.release_game(creator);
-        self.forget(live);
-        live.bot.notify_one();
-        true
-    }
-
-    /// Tells everyone each seat's presence that changed since they were last told, at most
-    /// once a `presence_gap` (a second) a seat: a change sooner than that waits for the
-    /// room's timer (which tells the presence as it is then), so a seat that drops and comes
-    /// back tells its opponent little, and a flood of reconnects at most once a second.
-    pub(super) fn show_presence(&self, live: &Live, state: &mut LiveState, now: Instant) {
-        self.tell_presence(live, state, now, false);
-    }
-
-    /// As [`Games::show_presence`]; `at_once` tells every change now (before events that end
-    /// the game, so that they come after what led to them).
-    fn tell_presence(&self, live: &Live, state: &mut LiveState, now: Instant, at_once: bool) {
-        let gap = self.config.limits.presence_gap;
-        for side in Side::ALL {
-            let present = state.room.present(side);
-            let (shown, at) = state.shown[side.index()];
-            if present == shown {
-                continue;
-            }
-            // Once the game is over no timer runs: every change is told at once (a seat's
-            // reconnects a minute still bound them).
-            let wait = !at_once && !state.room.phase().finished();
-            match at {
-                Some(at) if wait && now < at + gap => {
-                    let due = at + gap;
-                    state.presence_due = Some(state.presence_due.map_or(due, |d| d.min(due)));
-                    live.timer.notify_one();
-                }
-                _ => {
-                    broadcast_presence(state, side, present);
-                    state.shown[side.index()] = (present, Some(now));
-                }
-            }
+        let Some(token) = token else {
+            drop(state);
+            return Ok((live, Recipient::Spectator));
+        };
+        let found = secret::seat_of(&state.room.spec().tokens, token);
+        drop(state);
+        match found {
+            Some(side) => Ok((live, Recipient::Seat(side))),
+            None => Err(GameError::Unauthorized),
         }
     }
-}
 
-fn broadcast_presence(state: &mut LiveState, side: Side, connected: bool) {
-    let frame: Arc<str> = ServerMessage::Presence {
-        side: SideWord(side),
-        connected,
+    /// The seats of game `id` if it is finished and not in memory, read from its row (a
+    /// failed read is as none: the request goes on as before).
+    pub(super) async fn finished_seats(&self, id: &str) -> Option<FinishedSeats> {
+        if !plausible_id(id) || self.held(id).is_some() {
+            return None;
+        }
+        let finished = self.store.finished(id).await.ok().flatten();
+        finished.map(|f| f.seats)
     }
-    .to_json()
-    .into();
-    state
-        .subscribers
-        .retain(|s| s.outlet.send(Out::Text(frame.clone())));
+
+    /// `POST /api/games/{id}/seat`: `player`, named at a seat of game `id` (a tournament's
+    /// pairing names its players), takes that seat with a new token (the one before no
+    /// longer opens a socket). For a player away when its game was made, or on another
+    /// device.
+    ///
+    /// # Errors
+    /// [`GameError::NotFound`] for an unknown game or one with no seat of `player`,
+    /// [`GameError::GameOver`] for a finished one, or the database's error.
+    pub async fn reseat(self: &Arc<Games>, id: &str, player: &str) -> Result<JoinReply, GameError> {
+        if self.finished_seats(id).await.is_some() {
+            return Err(GameError::GameOver);
+        }
+        let live = self.live(id).await?.ok_or(GameError::NotFound)?;
+        let mut state = live.state.lock().await;
+        if state.gone {
+            return Err(GameError::NotFound);
+        }
+        if state.room.phase().finished() {
+            return Err(GameError::GameOver);
+        }
+        let spec = state.room.spec();
+        let side = Side::ALL
+            .into_iter()
+            .find(|s| {
+                spec.players[s.index()] == Player::Human
+                    && spec.names[s.index()]
+                        .as_deref()
+                        .is_some_and(|n| n.eq_ignore_ascii_case(player))
+            })
+            .ok_or(GameError::NotFound)?;
+        let name = spec.names[side.index()].clone();
+        let token = secret::random_hex(&*self.entropy, TOKEN_BYTES);
+        let digest = secret::digest(&token);
+        self.store
+            .write(vec![Write::Join {
+                game: live.id().to_owned(),
+                side,
+                token: digest.clone(),
+                seated_ms: None,
+                name: name.clone(),
+                ip: None,
+                unrated: None,
+            }])
+            .await?;
+        state
+            .room
+            .take_seat(side, digest, name, crate::clock::unix_ms(), Instant::now());
+        Ok(JoinReply {
+            game: live.id().to_owned(),
+            side: SideWord(side),
+            token,
+        })
+    }
+
+    /// The seats of game `id` if it is in memory (no read of the database).
+    pub async fn seats(&self, id: &str) -> Option<Seats> {
+        let live = self.held(id)?;
+        let state = live.state.lock().await;
+        let spec = state.room.spec();
+        Some(Seats {
+            sealed: spec.sealed,
+            tokens: spec.tokens.clone(),
+            names: spec.names.clone(),
+        })
+    }
 }

@@ -120,7 +120,7 @@ impl Games {
                 continue;
             };
             let (side, ply) = (turn.side, turn.ply);
-            let bot = match live.shown.players[side.index()] {
+            let bot = match live.shown().players()[side.index()] {
                 crate::room::Player::Bot(kind) => kind.word(),
                 crate::room::Player::Human => "none",
             };

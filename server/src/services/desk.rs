@@ -1,0 +1,118 @@
+//! What the operator reads (the operator's listener, `GET /admin/…` and `/metrics`): the
+//! games in memory and their phases, the games asked rated but played unrated, and the
+//! chat's reports. Reads only: nothing here changes a game, and nothing waits for a game's
+//! lock (each game's phase and plies are read as of its last commit).
+
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use super::chat::{ChatError, Chats};
+use super::games::{Games, PHASES};
+use crate::room::Phase;
+use crate::store::{ReportRow, Store, StoreError, UnratedRow};
+use crate::telemetry;
+
+/// One side of a game in the operator's list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ListedSide {
+    /// `"human"` or `"bot"`.
+    pub player: &'static str,
+    /// The player's name, if a named player (or a server bot) holds the seat.
+    pub name: Option<String>,
+}
+
+/// A game in memory, as `GET /admin/games` lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LiveGame {
+    /// Its id.
+    pub id: String,
+    /// Its phase as of its last commit (`"reloading"` while its room is rebuilt).
+    pub phase: &'static str,
+    /// Plies played.
+    pub plies: u64,
+    /// White.
+    pub white: ListedSide,
+    /// Black.
+    pub black: ListedSide,
+    /// Whether it is rated.
+    pub rated: bool,
+    /// When it was created, in milliseconds since the Unix epoch.
+    pub created_ms: u64,
+}
+
+/// The operator's desk.
+pub struct Desk {
+    games: Arc<Games>,
+    chats: Arc<Chats>,
+    store: Store,
+}
+
+impl Desk {
+    /// The desk over `games`, `chats` and the database.
+    #[must_use]
+    pub fn new(games: Arc<Games>, chats: Arc<Chats>, store: Store) -> Desk {
+        Desk {
+            games,
+            chats,
+            store,
+        }
+    }
+
+    /// Every game in memory, oldest first (at most `limit`).
+    #[must_use]
+    pub fn live_games(&self, limit: usize) -> Vec<LiveGame> {
+        let mut games: Vec<LiveGame> = self
+            .games
+            .held_all()
+            .iter()
+            .map(|live| {
+                let shown = live.shown();
+                let side = |i: usize| ListedSide {
+                    player: shown.players()[i].kind_word(),
+                    name: shown.name(i),
+                };
+                LiveGame {
+                    id: live.id().to_owned(),
+                    phase: shown.phase().map_or("reloading", Phase::word),
+                    plies: shown.plies(),
+                    white: side(0),
+                    black: side(1),
+                    rated: shown.rated(),
+                    created_ms: shown.created_ms(),
+                }
+            })
+            .collect();
+        games.sort_by(|a, b| (a.created_ms, &a.id).cmp(&(b.created_ms, &b.id)));
+        games.truncate(limit);
+        games
+    }
+
+    /// Sets the gauge of games in memory by phase (for a scrape of `/metrics`).
+    pub fn count_phases(&self) {
+        let mut counts = PHASES.map(|p| (p.word(), 0));
+        for live in self.games.held_all() {
+            if let Some(i) = PHASES.iter().position(|&p| Some(p) == live.shown().phase()) {
+                counts[i].1 += 1;
+            }
+        }
+        telemetry::games_live(&counts);
+    }
+
+    /// The games asked rated but played unrated, newest first, at most `limit` (`GET
+    /// /admin/unrated`).
+    ///
+    /// # Errors
+    /// The database's error.
+    pub async fn unrated(&self, limit: usize) -> Result<Vec<UnratedRow>, StoreError> {
+        self.store.unrated(limit).await
+    }
+
+    /// The newest chat reports, at most `limit` (`GET /admin/reports`).
+    ///
+    /// # Errors
+    /// The database's error.
+    pub async fn reports(&self, limit: usize) -> Result<Vec<ReportRow>, ChatError> {
+        self.chats.reports(limit).await
+    }
+}

@@ -1,0 +1,267 @@
+//! The path of every change to a game: a seat's command decided by the room under its lock,
+//! the events committed, then each recipient's frames sent (a `hello`'s catch-up too); a
+//! room given up or discarded; and each seat's presence told to everyone, at most once a
+//! second.
+
+use std::sync::Arc;
+
+use salpakan::Side;
+use tokio::time::Instant;
+
+use super::live::LiveState;
+use super::{Games, Live};
+use crate::room::{Catchup, Change, Command, Event, Recipient};
+use crate::services::ends::Ended;
+use crate::services::outbox::Out;
+use crate::store::Write;
+use crate::wire::{CloseCode, ServerMessage, SideWord};
+
+/// The reason a socket of a game that expired before it started is closed with.
+pub(super) const GONE_REASON: &str = "the game expired before it started";
+
+impl Games {
+    /// A `hello` from `subscriber`, a socket for `to` that has the events up to version `v`:
+    /// every later event's frame, or a fresh `state` past the latest. The replay is paid
+    /// before it is sent: `pay` is given the number of event frames it would send, and
+    /// `false` from it (the socket's budget cannot pay) sends nothing and returns `false`.
+    pub async fn hello(
+        &self,
+        live: &Arc<Live>,
+        (subscriber, to): (u64, Recipient),
+        v: u64,
+        pay: impl FnOnce(usize) -> bool + Send,
+    ) -> bool {
+        let mut state = live.state.lock().await;
+        if state.broken {
+            return true;
+        }
+        let now = self.now(&mut state.room);
+        let out = match state.room.since(v, to, now) {
+            Catchup::Frames(frames) => {
+                if !pay(frames.len()) {
+                    return false;
+                }
+                Out::Frames(frames)
+            }
+            Catchup::State(mut message) => {
+                if let ServerMessage::State { chat, .. } = &mut message {
+                    *chat = self
+                        .chats
+                        .settings(live.chat(), subscriber)
+                        .await
+                        .map(Box::new);
+                }
+                Out::Text(message.to_json().into())
+            }
+        };
+        state.send_to(subscriber, out);
+        true
+    }
+
+    /// A seat's `command`, from socket `subscriber`, read at `received`: the time the room
+    /// decides it at (waiting for the room's lock is charged to nobody's clock). Refused (to
+    /// the sender alone), or its events committed and sent to all.
+    pub async fn play(
+        self: &Arc<Games>,
+        live: &Arc<Live>,
+        subscriber: u64,
+        command: Command,
+        received: Instant,
+    ) {
+        let side = command.side();
+        let mut state = live.state.lock().await;
+        if state.broken {
+            return;
+        }
+        // A bot account's move keeps the server bots' think-time floor: it is applied no
+        // sooner than the floor after its turn began (the wait is its own thinking time).
+        let mut received = received;
+        if state.room.spec().bot_accounts[side.index()] && matches!(command, Command::Move { .. }) {
+            let due = state.room.turn_since() + self.config.bot_floor;
+            if due > Instant::now() {
+                drop(state);
+                tokio::time::sleep_until(due).await;
+                state = live.state.lock().await;
+                received = received.max(due);
+                if state.broken {
+                    return;
+                }
+            }
+        }
+        let now = self.at(&mut state.room, received);
+        match state.room.execute(&command, now) {
+            Err(refusal) => {
+                crate::telemetry::refused(refusal.code.word());
+                state.send_to(subscriber, Out::Text(refusal.message().to_json().into()));
+            }
+            Ok(Change::Resend(v)) => {
+                let frame = state.room.frame(v, Recipient::Seat(side));
+                state.send_to(subscriber, Out::Frames(vec![frame]));
+            }
+            Ok(Change::Events(from)) => {
+                self.settle(live, &mut state, from).await;
+                if state.room.rematch_due(now) {
+                    self.make_rematch(live, &mut state, now).await;
+                }
+            }
+            Ok(Change::Rematch(side)) => {
+                let answer = match self.reissue(&state, side).await {
+                    Ok(message) => message,
+                    Err(refusal) => refusal.message(),
+                };
+                state.send_to(subscriber, Out::Text(answer.to_json().into()));
+            }
+        }
+    }
+
+    /// Commits the room's events from index `from`, then sends them to every recipient.
+    pub(super) async fn settle(&self, live: &Arc<Live>, state: &mut LiveState, from: usize) {
+        let events = &state.room.events()[from..];
+        if events.is_empty() {
+            return;
+        }
+        // A game's end is kept (and its players' results counted) once: with the events that
+        // end it, not with a rematch offer after it.
+        let ends = events
+            .iter()
+            .any(|e| matches!(e, Event::Over { .. } | Event::Aborted { .. }));
+        let write_ending = if ends {
+            super::ending(&state.room)
+        } else {
+            None
+        };
+        let end = write_ending.as_ref().and_then(|settled| settled.end);
+        let write = Write::Events {
+            game: live.id().to_owned(),
+            first_v: from as u64 + 1,
+            events: events.to_vec(),
+            ending: write_ending,
+        };
+        let committed = match self.store.write(vec![write]).await {
+            Ok(committed) => committed,
+            Err(e) => {
+                tracing::error!(game = %live.id(), error = %e, "commit failed: the game reloads");
+                self.break_off(
+                    live,
+                    state,
+                    Out::close(CloseCode::Reloading, "the game is reloading"),
+                );
+                self.forget(live);
+                return;
+            }
+        };
+        if state.presence_due.take().is_some() {
+            self.tell_presence(live, state, Instant::now(), true);
+        }
+        state.room.sent(from, Instant::now());
+        self.players.update(committed.players);
+        if let Some(end) = end {
+            self.ends.publish(Ended {
+                game: live.id().to_owned(),
+                end,
+            });
+        }
+        self.recount(live, state);
+        super::live::tell(live.id(), &state.room.events()[from..], state.room.ply());
+        let room = &state.room;
+        for v in from as u64 + 1..=room.version() {
+            // A socket that cannot keep up is dropped (its task closes it with 1008).
+            state
+                .subscribers
+                .retain(|s| s.outlet.send(Out::Text(room.frame(v, s.to))));
+        }
+        self.chats
+            .after(live.chat(), &state.room.events()[from..])
+            .await;
+        let room = &state.room;
+        if room.phase().finished() {
+            let creator = state.creator.take();
+            self.release_game(creator);
+            self.evict_if_done(live, state);
+        }
+        live.wake();
+    }
+
+    /// The room is no longer this server's to play (a refused commit, a lease lost): every
+    /// socket is closed with `close`, and its tasks end.
+    pub(super) fn break_off(&self, live: &Live, state: &mut LiveState, close: Out) {
+        state.broken = true;
+        self.recount(live, state);
+        for s in &state.subscribers {
+            s.outlet.send(close.clone());
+        }
+        state.subscribers.clear();
+        live.wake();
+    }
+
+    /// Deletes a game that expired in its setup phase: from the database first, then from
+    /// memory; its sockets close with [`CloseCode::Expired`], and its creator's count goes
+    /// down. If the database refuses, the room stays as it is and the timer tries again later.
+    pub(super) async fn discard(&self, live: &Arc<Live>, state: &mut LiveState) -> bool {
+        if let Err(e) = self
+            .store
+            .write(vec![Write::Delete(live.id().to_owned())])
+            .await
+        {
+            tracing::error!(game = %live.id(), error = %e, "expired game not deleted yet");
+            return false;
+        }
+        state.gone = true;
+        for s in &state.subscribers {
+            s.outlet.send(Out::close(CloseCode::Expired, GONE_REASON));
+        }
+        state.subscribers.clear();
+        let creator = state.creator.take();
+        self.release_game(creator);
+        self.forget(live);
+        live.bot.notify_one();
+        true
+    }
+
+    /// Tells everyone each seat's presence that changed since they were last told, at most
+    /// once a `presence_gap` (a second) a seat: a change sooner than that waits for the
+    /// room's timer (which tells the presence as it is then), so a seat that drops and comes
+    /// back tells its opponent little, and a flood of reconnects at most once a second.
+    pub(super) fn show_presence(&self, live: &Live, state: &mut LiveState, now: Instant) {
+        self.tell_presence(live, state, now, false);
+    }
+
+    /// As [`Games::show_presence`]; `at_once` tells every change now (before events that end
+    /// the game, so that they come after what led to them).
+    fn tell_presence(&self, live: &Live, state: &mut LiveState, now: Instant, at_once: bool) {
+        let gap = self.config.limits.presence_gap;
+        for side in Side::ALL {
+            let present = state.room.present(side);
+            let (shown, at) = state.shown[side.index()];
+            if present == shown {
+                continue;
+            }
+            // Once the game is over no timer runs: every change is told at once (a seat's
+            // reconnects a minute still bound them).
+            let wait = !at_once && !state.room.phase().finished();
+            match at {
+                Some(at) if wait && now < at + gap => {
+                    let due = at + gap;
+                    state.presence_due = Some(state.presence_due.map_or(due, |d| d.min(due)));
+                    live.timer.notify_one();
+                }
+                _ => {
+                    broadcast_presence(state, side, present);
+                    state.shown[side.index()] = (present, Some(now));
+                }
+            }
+        }
+    }
+}
+
+fn broadcast_presence(state: &mut LiveState, side: Side, connected: bool) {
+    let frame: Arc<str> = ServerMessage::Presence {
+        side: SideWord(side),
+        connected,
+    }
+    .to_json()
+    .into();
+    state
+        .subscribers
+        .retain(|s| s.outlet.send(Out::Text(frame.clone())));
+}
