@@ -1,10 +1,44 @@
 //! What a rating says of a player: the values a new player starts from, whether a rating is
-//! still provisional, and the army rank it earns as a title (the contract's table); how a game
-//! moves it is [`glicko`]'s.
+//! still provisional, and the army rank it earns as a title (the contract's table); a game's
+//! result and the settlement of a rated game ([`settle`]); how a game moves a rating is
+//! [`glicko`]'s.
 
 pub mod bots;
 pub mod glicko;
 pub mod playban;
+
+use glicko::Glicko;
+
+/// A player's result in a finished game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameResult {
+    /// Won.
+    Won,
+    /// Lost.
+    Lost,
+    /// Drawn.
+    Drawn,
+}
+
+impl GameResult {
+    /// The score Glicko-2 counts it as: 1, 0.5 or 0.
+    #[must_use]
+    pub fn score(self) -> f64 {
+        match self {
+            GameResult::Won => 1.0,
+            GameResult::Drawn => 0.5,
+            GameResult::Lost => 0.0,
+        }
+    }
+}
+
+/// A rated game's settlement: both players' values after it, each from both players' values
+/// before it, the first player having had `result` (the database's writer calls it inside
+/// the transaction that ends the game, on the rows it locked).
+#[must_use]
+pub fn settle(first: Glicko, second: Glicko, result: GameResult) -> (Glicko, Glicko) {
+    Glicko::game(first, second, result.score())
+}
 
 /// A new player's rating.
 pub const INITIAL_RATING: f64 = 1500.0;
@@ -67,6 +101,22 @@ pub fn title(rating: f64, rd: f64) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_settlement_moves_both_players_by_the_result() {
+        let new = Glicko {
+            rating: INITIAL_RATING,
+            rd: INITIAL_RD,
+            volatility: INITIAL_VOLATILITY,
+        };
+        let (a, b) = settle(new, new, GameResult::Won);
+        assert!(a.rating > INITIAL_RATING && b.rating < INITIAL_RATING);
+        assert!((a.rating - INITIAL_RATING - (INITIAL_RATING - b.rating)).abs() < 1e-9);
+        assert_eq!(settle(new, new, GameResult::Lost), (b, a));
+        let (c, d) = settle(new, new, GameResult::Drawn);
+        assert!((c.rating - INITIAL_RATING).abs() < 1e-9 && c == d);
+        assert_eq!(settle(a, b, GameResult::Won), Glicko::game(a, b, 1.0));
+    }
 
     #[test]
     fn titles_follow_the_contracts_table() {

@@ -19,6 +19,7 @@ use super::players::Players;
 use crate::chat::{Blocklist, Command, Decision, GameChat, Policy};
 use crate::config::Limits;
 use crate::room::{Event, Recipient, SavedChat, Spec};
+use crate::store::ChatWrite;
 use crate::store::{ReportRow, Store, StoreError, Write};
 use crate::wire::{
     Channel, ChatLine, ChatRecord, ChatSettings, Code, Phrase, Refusal, ServerMessage,
@@ -167,11 +168,11 @@ impl Chats {
             Decision::Nothing => Ok(()),
             Decision::Say(line) => self.keep_and_send(chat, &mut held, line, Some(id)).await,
             Decision::Mode(side, mode) => {
-                let write = Write::ChatMode {
+                let write = Write::Chat(ChatWrite::Mode {
                     game: chat.game.clone(),
                     side,
                     mode,
-                };
+                });
                 self.keep(chat, write, "chat mode").await.map(|()| {
                     let tell = held.chat.set_mode(side, mode);
                     held.settings(&tell);
@@ -179,12 +180,12 @@ impl Chats {
             }
             Decision::Report { line, reporter } => {
                 let (room, n) = (line.room, line.n);
-                let write = Write::Report {
+                let write = Write::Chat(ChatWrite::Report {
                     game: chat.game.clone(),
                     line,
                     reporter,
                     at_ms: crate::clock::unix_ms(),
-                };
+                });
                 self.keep(chat, write, "report").await.map(|()| {
                     crate::telemetry::chat_report();
                     held.send(&[id], &text(&ServerMessage::Reported { room, n }));
@@ -225,11 +226,11 @@ impl Chats {
         line: ChatLine,
         speaker: Option<u64>,
     ) -> Result<(), Refusal> {
-        let write = Write::Chat {
+        let write = Write::Chat(ChatWrite::Line {
             game: chat.game.clone(),
             line: line.clone(),
             at_ms: crate::clock::unix_ms(),
-        };
+        });
         self.keep(chat, write, "chat line").await?;
         crate::telemetry::chat_line(line.room.word());
         let out = Out::Text(frame(&line));

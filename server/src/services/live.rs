@@ -22,6 +22,7 @@ use crate::wire::{LIVE_SHOWN, LiveEntry, LiveMessage, LiveRatings, LiveReply};
 
 use super::outbox::Shared;
 pub use super::outbox::Versioned;
+use crate::store::NodeWrite;
 
 /// What the live list is made of.
 pub struct Parts {
@@ -128,10 +129,10 @@ impl LiveList {
                 .map(|e| (e.game.clone(), serde_json::to_string(e).unwrap_or_default()))
                 .collect();
             if mine != *published {
-                let write = Write::LiveGames {
+                let write = Write::Node(NodeWrite::LiveGames {
                     node: config.node.clone(),
                     entries: mine.clone(),
-                };
+                });
                 if store.write(vec![write]).await.is_ok() {
                     *published = mine;
                 }

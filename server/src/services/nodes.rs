@@ -15,6 +15,7 @@ use super::lobby::Lobby;
 use super::players::Players;
 use super::stopping::Stopping;
 use crate::config::Config;
+use crate::store::NodeWrite;
 use crate::store::{Notice, Store, StoreError};
 
 /// How often a node looks for lapsed nodes whose games no one has taken.
@@ -181,7 +182,7 @@ impl Cluster {
             if arrivals_forgotten.elapsed() >= Duration::from_secs(60) {
                 arrivals_forgotten = std::time::Instant::now();
                 let before_ms = crate::clock::unix_ms().saturating_sub(3_660_000);
-                let forget = crate::store::Write::ForgetArrivals { before_ms };
+                let forget = crate::store::Write::Node(NodeWrite::ForgetArrivals { before_ms });
                 if let Err(e) = self.store.write(vec![forget]).await {
                     tracing::debug!(error = %e, "old arrivals not forgotten");
                 }

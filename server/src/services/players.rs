@@ -13,6 +13,7 @@ use super::quotas::{QuotaError, Quotas};
 use crate::rating;
 use crate::secret::{self, Entropy, TOKEN_BYTES};
 use crate::store::{ListedRow, PlayerRow, RatingsOf, Store, StoreError, Write};
+use crate::store::{NodeWrite, PlayerWrite};
 use crate::wire::{
     BOT_PREFIX, Bots, Change, Changes, GAMES_LISTED, GameList, HISTORY_SHOWN, Listed,
     MAX_GAMES_LISTED, Names, Profile, Rated, RegisterReply, RegisterRequest, StatusWords, skeleton,
@@ -186,18 +187,18 @@ impl Players {
             rows.insert(row);
         }
         let created_ms = crate::clock::unix_ms();
-        let write = Write::Player {
+        let write = Write::Player(PlayerWrite::Register {
             name: name.clone(),
             key: Some(digest),
             bot,
             description,
             created_ms,
-        };
-        let arrival = Write::Arrival {
+        });
+        let arrival = Write::Node(NodeWrite::Arrival {
             kind: "player",
             ip,
             at_ms: created_ms,
-        };
+        });
         if let Err(e) = self.store.write(vec![write, arrival]).await {
             self.rows().remove(&name);
             // Another node registered the name first.
@@ -297,10 +298,10 @@ impl Players {
             .with_row(player, |row| row.name.clone())
             .ok_or(PlayerError::NotFound)?;
         self.store
-            .write(vec![crate::store::Write::Sharing {
+            .write(vec![crate::store::Write::Player(PlayerWrite::Sharing {
                 name: name.clone(),
                 sharing,
-            }])
+            })])
             .await?;
         if let Some(row) = self.rows().by_name.get_mut(&fold(&name)) {
             row.sharing = sharing;

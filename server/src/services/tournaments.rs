@@ -34,6 +34,7 @@ use super::stopping::Stopping;
 use crate::config::Config;
 use crate::room::End;
 use crate::secret::{self, Entropy, ID_BYTES, TOKEN_BYTES};
+use crate::store::TournamentWrite;
 use crate::store::{Store, StoreError, Write};
 use crate::tournament::event::{
     Kind, ResultWords, Settings, Status, ToMake, Tournament, TournamentError,
@@ -338,13 +339,13 @@ impl Tournaments {
 
     /// Writes `t` (all of it); with `finished`, its games are listed from now on.
     fn write_of(t: &Tournament) -> Write {
-        Write::Tournament {
+        Write::Tournament(TournamentWrite::Put {
             id: t.id.clone(),
             status: t.status.word(),
             created_ms: t.created_ms,
             body: serde_json::to_string(t).unwrap_or_default(),
             finished: t.status == Status::Finished,
-        }
+        })
     }
 
     /// `GET /api/tournaments`: those held (upcoming and running, oldest first) and the newest
@@ -764,11 +765,11 @@ impl Tournaments {
         let mut next = t.clone();
         next.made((make.round, make.board), id.clone());
         let also = vec![
-            Write::TournamentGame {
+            Write::Tournament(TournamentWrite::Game {
                 game: id.clone(),
                 tournament: t.id.clone(),
                 watching: t.settings.watching,
-            },
+            }),
             Self::write_of(&next),
         ];
         self.parts

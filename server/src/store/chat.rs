@@ -6,9 +6,57 @@
 use salpakan::Side;
 
 use super::StoreError;
-use super::sql::{Row, Sql, Value};
+use super::sql::{Columns, Named, Sql, Value};
 use crate::wire::Channel;
 use crate::wire::{ChatLine, ChatMode, SideWord};
+
+/// A write to a game's chat.
+#[derive(Debug, Clone)]
+pub enum ChatWrite {
+    /// A line of a game, said at `at_ms`.
+    Line {
+        /// The game.
+        game: String,
+        /// The line.
+        line: ChatLine,
+        /// When, in milliseconds since the Unix epoch.
+        at_ms: u64,
+    },
+    /// A seat's chat mode.
+    Mode {
+        /// The game.
+        game: String,
+        /// The seat.
+        side: Side,
+        /// Its mode.
+        mode: ChatMode,
+    },
+    /// A line reported to the operator.
+    Report {
+        /// The game.
+        game: String,
+        /// The line.
+        line: ChatLine,
+        /// Who reported it.
+        reporter: String,
+        /// When, in milliseconds since the Unix epoch.
+        at_ms: u64,
+    },
+}
+
+/// Applies `write`.
+pub(super) fn apply(conn: &mut impl Sql, write: &ChatWrite) -> Result<(), StoreError> {
+    match write {
+        ChatWrite::Line { game, line, at_ms } => insert_line(conn, game, line, *at_ms),
+        ChatWrite::Mode { game, side, mode } => set_mode(conn, game, *side, *mode),
+        ChatWrite::Report {
+            game,
+            line,
+            reporter,
+            at_ms,
+        } => insert_report(conn, game, line, (reporter, *at_ms)),
+    }
+}
 
 /// A line reported to the operator, as `GET /admin/reports` lists it.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -27,26 +75,31 @@ fn bad(what: impl std::fmt::Display) -> StoreError {
     StoreError::Corrupt(what.to_string())
 }
 
-const LINE_COLUMNS: &str = "room, n, side, name, bot, phrase, text";
+/// A line's columns, in the order [`line_values`] gives them.
+const LINE: Columns = Columns(&["room", "n", "side", "name", "bot", "phrase", "text"]);
+/// A report's columns: its game, its line's, who reported it and when.
+const REPORT: Columns = Columns(&[
+    "game", "room", "n", "side", "name", "bot", "phrase", "text", "reporter", "at_ms",
+]);
 
-/// A line from a row whose first columns are [`LINE_COLUMNS`] (from `at`).
-fn read_line(row: &Row, at: usize) -> Result<ChatLine, StoreError> {
-    let side = match row.opt_text(at + 2)? {
+/// A line from a row that has [`LINE`]'s columns, by name.
+fn read_line(row: &Named<'_>) -> Result<ChatLine, StoreError> {
+    let side = match row.opt_text("side")? {
         Some(word) => Some(SideWord(word.parse::<Side>().map_err(bad)?)),
         None => None,
     };
-    let phrase = match row.opt_text(at + 5)? {
+    let phrase = match row.opt_text("phrase")? {
         Some(word) => Some(word.parse().map_err(bad)?),
         None => None,
     };
     Ok(ChatLine {
-        room: row.text(at)?.parse::<Channel>().map_err(bad)?,
-        n: row.int(at + 1)? as u64,
+        room: row.text("room")?.parse::<Channel>().map_err(bad)?,
+        n: row.count("n")?,
         side,
-        name: row.opt_text(at + 3)?,
-        bot: row.int(at + 4)? != 0,
+        name: row.opt_text("name")?,
+        bot: row.flag("bot")?,
         phrase,
-        text: row.text(at + 6)?,
+        text: row.text("text")?,
     })
 }
 
@@ -65,27 +118,32 @@ fn line_values(line: &ChatLine) -> [Value; 7] {
 /// Game `game`'s lines, both rooms, each in order.
 pub(super) fn lines(conn: &mut impl Sql, game: &str) -> Result<Vec<ChatLine>, StoreError> {
     conn.query(
-        &format!("SELECT {LINE_COLUMNS} FROM chat_lines WHERE game = ?1 ORDER BY room, n"),
+        &format!(
+            "SELECT {} FROM chat_lines WHERE game = ?1 ORDER BY room, n",
+            LINE.list()
+        ),
         &[game.into()],
     )?
     .iter()
-    .map(|row| read_line(row, 0))
+    .map(|row| read_line(&LINE.of(row)))
     .collect()
 }
 
 /// Each seat's chat mode as last set (`None`: never set, the game's default).
 pub(super) fn modes(conn: &mut impl Sql, game: &str) -> Result<[Option<ChatMode>; 2], StoreError> {
+    const MODES: Columns = Columns(&["white_chat", "black_chat"]);
     let row = conn.query_one(
-        "SELECT white_chat, black_chat FROM games WHERE id = ?1",
+        &format!("SELECT {} FROM games WHERE id = ?1", MODES.list()),
         &[game.into()],
     )?;
     let Some(row) = row else {
         return Ok([None, None]);
     };
-    let mode = |i: usize| -> Result<Option<ChatMode>, StoreError> {
-        Ok(row.opt_text(i)?.as_deref().and_then(ChatMode::from_word))
+    let row = MODES.of(&row);
+    let mode = |name: &str| -> Result<Option<ChatMode>, StoreError> {
+        Ok(row.opt_text(name)?.as_deref().and_then(ChatMode::from_word))
     };
-    Ok([mode(0)?, mode(1)?])
+    Ok([mode("white_chat")?, mode("black_chat")?])
 }
 
 /// Keeps `line` of `game`, said at `at_ms`.
@@ -100,8 +158,9 @@ pub(super) fn insert_line(
     values.push(at_ms.into());
     conn.execute(
         &format!(
-            "INSERT INTO chat_lines (game, {LINE_COLUMNS}, at_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+            "INSERT INTO chat_lines (game, {}, at_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            LINE.list()
         ),
         &values,
     )?;
@@ -136,9 +195,10 @@ pub(super) fn insert_report(
     values.push(at_ms.into());
     conn.execute(
         &format!(
-            "INSERT INTO chat_reports (game, {LINE_COLUMNS}, reporter, at_ms)
+            "INSERT INTO chat_reports ({})
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
-             ON CONFLICT (game, room, n, reporter) DO NOTHING"
+             ON CONFLICT (game, room, n, reporter) DO NOTHING",
+            REPORT.list()
         ),
         &values,
     )?;
@@ -149,18 +209,19 @@ pub(super) fn insert_report(
 pub(super) fn reports(conn: &mut impl Sql, limit: usize) -> Result<Vec<ReportRow>, StoreError> {
     conn.query(
         &format!(
-            "SELECT game, {LINE_COLUMNS}, reporter, at_ms FROM chat_reports
-             ORDER BY at_ms DESC LIMIT {limit}"
+            "SELECT {} FROM chat_reports ORDER BY at_ms DESC LIMIT {limit}",
+            REPORT.list()
         ),
         &[],
     )?
     .iter()
     .map(|row| {
+        let row = REPORT.of(row);
         Ok(ReportRow {
-            game: row.text(0)?,
-            line: read_line(row, 1)?,
-            reporter: row.text(8)?,
-            at_ms: row.int(9)? as u64,
+            game: row.text("game")?,
+            line: read_line(&row)?,
+            reporter: row.text("reporter")?,
+            at_ms: row.count("at_ms")?,
         })
     })
     .collect()
@@ -182,17 +243,21 @@ pub(super) fn finished_chat(
     conn: &mut impl Sql,
     game: &str,
 ) -> Result<Option<FinishedChat>, StoreError> {
+    const SEATS: Columns = Columns(&["white_token", "black_token", "white_name", "black_name"]);
     let Some(row) = conn.query_one(
-        "SELECT white_token, black_token, white_name, black_name FROM games
-         WHERE id = ?1 AND over = 1 AND quarantined IS NULL",
+        &format!(
+            "SELECT {} FROM games WHERE id = ?1 AND over = 1 AND quarantined IS NULL",
+            SEATS.list()
+        ),
         &[game.into()],
     )?
     else {
         return Ok(None);
     };
+    let row = SEATS.of(&row);
     Ok(Some(FinishedChat {
-        tokens: [row.opt_text(0)?, row.opt_text(1)?],
-        names: [row.opt_text(2)?, row.opt_text(3)?],
+        tokens: [row.opt_text("white_token")?, row.opt_text("black_token")?],
+        names: [row.opt_text("white_name")?, row.opt_text("black_name")?],
         lines: lines(conn, game)?,
     }))
 }

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use super::sql::Sql;
+use super::sql::{Columns, Sql};
 use super::{Location, StoreError};
 
 /// A finished game the export may hold.
@@ -39,12 +39,29 @@ pub struct Found {
 /// Games read at once.
 const PAGE: i64 = 200;
 
-/// The query: every listed, unsealed finished game after an id, in order of id, with each
-/// seat's player's choices (none for a server bot or an anonymous seat).
-const SHAREABLE: &str = "SELECT g.id, g.record, g.ended_ms, g.rated, g.white_name, g.black_name,
-        g.white_player, g.black_player, g.summary,
-        w.share_games, w.share_names, w.bot, b.share_games, b.share_names, b.bot
-    FROM games g
+/// The columns of [`SHAREABLE`]'s rows: a game's, and each seat's player's choices (none for
+/// a server bot or an anonymous seat).
+const COLUMNS: Columns = Columns(&[
+    "g.id AS id",
+    "g.record AS record",
+    "g.ended_ms AS ended_ms",
+    "g.rated AS rated",
+    "g.white_name AS white_name",
+    "g.black_name AS black_name",
+    "g.white_player AS white_player",
+    "g.black_player AS black_player",
+    "g.summary AS summary",
+    "w.share_games AS white_share_games",
+    "w.share_names AS white_share_names",
+    "w.bot AS white_bot",
+    "b.share_games AS black_share_games",
+    "b.share_names AS black_share_names",
+    "b.bot AS black_bot",
+]);
+
+/// The query after its columns: every listed, unsealed finished game after an id, in order
+/// of id.
+const SHAREABLE: &str = "FROM games g
     LEFT JOIN players w ON w.folded = lower(g.white_name)
     LEFT JOIN players b ON b.folded = lower(g.black_name)
     WHERE g.over = 1 AND g.record IS NOT NULL AND g.listed = 1 AND g.sealed = 0
@@ -89,42 +106,45 @@ fn read_all(
 ) -> Result<Found, StoreError> {
     let mut found = Found::default();
     let mut after = String::new();
+    let query = format!("SELECT {} {SHAREABLE}", COLUMNS.list());
     loop {
-        let rows = conn.query(SHAREABLE, &[after.as_str().into(), PAGE.into()])?;
+        let rows = conn.query(&query, &[after.as_str().into(), PAGE.into()])?;
         let Some(last) = rows.last() else {
             return Ok(found);
         };
-        after = last.text(0)?;
+        after = COLUMNS.of(last).text("id")?;
         for row in &rows {
+            let row = COLUMNS.of(row);
             // A seat agrees if its player shares its games; a server bot's seat always does
             // (`*_player` is its agent's word); an anonymous seat never can.
-            let seat = |name: usize,
-                        player: usize,
-                        share: usize|
-             -> Result<(bool, Option<String>, bool), StoreError> {
-                let server_bot = row.text(player)? != "human";
-                let name = row.opt_text(name)?;
-                let games = row.opt_int(share)?.is_some_and(|v| v != 0);
-                let names = row.opt_int(share + 1)?.is_some_and(|v| v != 0);
-                let account_bot = row.opt_int(share + 2)?.is_some_and(|v| v != 0);
+            let seat = |side: &str| -> Result<(bool, Option<String>, bool), StoreError> {
+                let server_bot = row.text(&format!("{side}_player"))? != "human";
+                let name = row.opt_text(&format!("{side}_name"))?;
+                let set = |column: &str| -> Result<bool, StoreError> {
+                    Ok(row
+                        .opt_int(&format!("{side}_{column}"))?
+                        .is_some_and(|v| v != 0))
+                };
+                let (games, names) = (set("share_games")?, set("share_names")?);
+                let account_bot = set("bot")?;
                 let agreed = server_bot || (name.is_some() && games);
                 let shown = if server_bot || names { name } else { None };
                 Ok((agreed, shown, server_bot || account_bot))
             };
-            let (white_agreed, white, white_bot) = seat(4, 6, 9)?;
-            let (black_agreed, black, black_bot) = seat(5, 7, 12)?;
+            let (white_agreed, white, white_bot) = seat("white")?;
+            let (black_agreed, black, black_bot) = seat("black")?;
             // A game without a result (aborted) has none in its summary.
-            let summary = row.opt_text(8)?.unwrap_or_default();
+            let summary = row.opt_text("summary")?.unwrap_or_default();
             let ended = summary.contains("\"phase\":\"over\"");
             if !(white_agreed && black_agreed && ended) {
                 found.left_out += 1;
                 continue;
             }
             each(Shareable {
-                game: row.text(0)?,
-                record: row.text(1)?,
-                ended_ms: row.opt_int(2)?.unwrap_or(0) as u64,
-                rated: row.int(3)? != 0,
+                game: row.text("id")?,
+                record: row.text("record")?,
+                ended_ms: row.opt_int("ended_ms")?.unwrap_or(0) as u64,
+                rated: row.flag("rated")?,
                 names: [white, black],
                 bots: [white_bot, black_bot],
             })

@@ -13,7 +13,7 @@
 //! lobby's sockets.
 
 use super::StoreError;
-use super::sql::{Sql, Value};
+use super::sql::{Columns, Row, Sql, Value};
 
 /// The owner's row of the lobby (no game id has a `~`).
 pub const LOBBY: &str = "~lobby";
@@ -79,7 +79,7 @@ pub(super) fn register(
                 ],
             )?
             .ok_or_else(|| StoreError::Corrupt("no epoch returned".into()))?
-            .int(0)?;
+            .only_int()?;
         conn.execute(
             "INSERT INTO owners (game, node)
              SELECT id, ?1 FROM games WHERE over = 0 AND quarantined IS NULL
@@ -97,7 +97,7 @@ pub(super) fn register(
         let key = conn
             .query_one("SELECT key FROM cluster WHERE id = 1", &[])?
             .ok_or_else(|| StoreError::Corrupt("no cluster key".into()))?
-            .text(0)?;
+            .only_text()?;
         Ok(Registered { epoch, key })
     })();
     super::sql::finish(conn, done)
@@ -208,7 +208,7 @@ pub(super) fn take_over(
                 ],
             )?,
         };
-        moved.iter().map(|row| row.text(0)).collect()
+        moved.iter().map(Row::only_text).collect()
     })();
     super::sql::finish(conn, done)
 }
@@ -224,17 +224,24 @@ pub(super) fn claim(conn: &mut impl Sql, fence: &Fence, game: &str) -> Result<()
 
 /// Who owns `game` (`None`: no row, a game of before nodes were kept, or none).
 pub(super) fn owner(conn: &mut impl Sql, game: &str) -> Result<Option<Owner>, StoreError> {
+    const OWNER: Columns = Columns(&[
+        "o.node AS node",
+        "n.url AS url",
+        "CASE WHEN n.until_ms > salpakan_now_ms() THEN 1 ELSE 0 END AS alive",
+    ]);
     conn.query_one(
-        "SELECT o.node, n.url, CASE WHEN n.until_ms > salpakan_now_ms() THEN 1 ELSE 0 END
-         FROM owners o
-         JOIN nodes n ON n.name = o.node WHERE o.game = ?1",
+        &format!(
+            "SELECT {} FROM owners o JOIN nodes n ON n.name = o.node WHERE o.game = ?1",
+            OWNER.list()
+        ),
         &[Value::from(game)],
     )?
     .map(|row| {
+        let row = OWNER.of(&row);
         Ok(Owner {
-            node: row.text(0)?,
-            url: row.text(1)?,
-            alive: row.int(2)? != 0,
+            node: row.text("node")?,
+            url: row.text("url")?,
+            alive: row.flag("alive")?,
         })
     })
     .transpose()
@@ -249,7 +256,7 @@ pub(super) fn lapsed(conn: &mut impl Sql) -> Result<Vec<String>, StoreError> {
         &[Value::from(LOBBY)],
     )?
     .iter()
-    .map(|row| row.text(0))
+    .map(Row::only_text)
     .collect()
 }
 
@@ -259,7 +266,7 @@ pub(super) fn unfinished_by(conn: &mut impl Sql, ip: &str) -> Result<u64, StoreE
         "SELECT count(*) FROM games WHERE creator_ip = ?1 AND over = 0",
         &[Value::from(ip)],
     )?;
-    Ok(row.map_or(Ok(0), |row| row.int(0))?.max(0) as u64)
+    Ok(row.map_or(Ok(0), |row| row.only_int())?.max(0) as u64)
 }
 
 /// The arrivals of `kind` from `ip` since `since_ms` (at every node).
@@ -273,7 +280,7 @@ pub(super) fn arrivals(
         "SELECT count(*) FROM arrivals WHERE kind = ?1 AND ip = ?2 AND at_ms >= ?3",
         &[Value::from(kind), Value::from(ip), Value::from(since_ms)],
     )?;
-    Ok(row.map_or(Ok(0), |row| row.int(0))?.max(0) as u64)
+    Ok(row.map_or(Ok(0), |row| row.only_int())?.max(0) as u64)
 }
 
 /// The unfinished games `node` owns.
@@ -284,7 +291,7 @@ pub(super) fn owned(conn: &mut impl Sql, node: &str) -> Result<Vec<String>, Stor
         &[Value::from(node)],
     )?
     .iter()
-    .map(|row| row.text(0))
+    .map(Row::only_text)
     .collect()
 }
 
@@ -300,7 +307,7 @@ pub(super) fn others(
         &[Value::from(me)],
     )?
     .iter()
-    .map(|row| row.text(0))
+    .map(Row::only_text)
     .collect()
 }
 

@@ -4,7 +4,7 @@
 //! list when its lease lapses; the node that takes a game over lists it from then.
 
 use super::StoreError;
-use super::sql::{Sql, Value};
+use super::sql::{Row, Sql, Value};
 
 /// PostgreSQL's table of the live list (its step 5, with the chat's).
 pub(super) const PG_LIVE_GAMES: &str = "
@@ -43,6 +43,6 @@ pub(super) fn elsewhere(conn: &mut impl Sql, me: &str) -> Result<Vec<String>, St
         &[Value::from(me)],
     )?
     .iter()
-    .map(|row| row.text(0))
+    .map(Row::only_text)
     .collect()
 }

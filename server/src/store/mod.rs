@@ -13,27 +13,28 @@
 mod backup;
 mod chat;
 mod export;
+mod games;
 mod lease;
 mod live;
 mod nodes;
+mod players;
 #[cfg(feature = "nodes")]
 mod postgres;
 mod readers;
-mod rows;
 mod schema;
 mod sql;
 mod tournaments;
 mod writer;
 
 pub use backup::{Backup, backup};
-pub use chat::{FinishedChat, ReportRow};
+pub use chat::{ChatWrite, FinishedChat, ReportRow};
 pub use export::{Found, Shareable, shareable};
+pub use games::{Finished, FinishedSeats, GameWrite, ListedRow, UnratedRow, Unreadable};
 pub use lease::{LOBBY, Notice, Owner};
-pub use rows::{
-    Finished, FinishedSeats, ListedRow, RatingChange, RatingsOf, UnratedRow, Unreadable,
-};
+pub use nodes::NodeWrite;
+pub use players::{PlayerWrite, RatingChange, RatingsOf};
 pub use schema::{PG_VERSION, Upgrade, VERSION};
-pub use tournaments::TournamentOf;
+pub use tournaments::{TournamentOf, TournamentWrite};
 
 use std::net::IpAddr;
 use std::path::Path;
@@ -41,11 +42,10 @@ use std::sync::mpsc;
 use std::thread;
 
 use rusqlite::Connection;
-use salpakan::Side;
 use thiserror::Error;
 use tokio::sync::oneshot;
 
-use crate::room::{Event, Saved, Spec};
+use crate::room::Saved;
 use readers::ReadJob;
 use sql::Sql;
 
@@ -208,16 +208,7 @@ pub struct Committed {
     pub players: Vec<PlayerRow>,
 }
 
-/// A player's result in a finished game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GameResult {
-    /// Won.
-    Won,
-    /// Lost.
-    Lost,
-    /// Drawn.
-    Drawn,
-}
+pub use crate::rating::GameResult;
 
 /// A player as its row holds it.
 #[derive(Debug, Clone, PartialEq)]
@@ -286,171 +277,54 @@ impl PlayerRow {
     }
 }
 
-/// One write: applied in a savepoint of its own, inside a group's transaction.
+/// One write: applied in a savepoint of its own, inside a group's transaction. Each
+/// concern declares its own writes and applies them (`games.rs`, `players.rs`, `chat.rs`,
+/// `tournaments.rs`, `nodes.rs`); the writer only dispatches.
 #[derive(Debug, Clone)]
+// A write is made once and moved into the writer's queue: a game's settings inline cost
+// nothing measurable, a box would cost an allocation per game made.
+#[allow(clippy::large_enum_variant)]
 pub enum Write {
-    /// A new game, and the address of the client that created it (kept while the game is
-    /// unfinished, for the limit of games per address).
-    Create {
-        /// The game's settings.
-        spec: Spec,
-        /// The creator's address.
-        creator: Option<IpAddr>,
-        /// Each seat's address, for a seat taken now.
-        ips: [Option<IpAddr>; 2],
-        /// Why a game asked rated is played unrated (`same-address`, `pair-day`,
-        /// `address-day`), for the operator.
-        unrated: Option<&'static str>,
-    },
-    /// A game that never started expired: its row and events are deleted.
-    Delete(String),
-    /// A seat was taken by the token with this digest.
-    Join {
-        /// The game.
-        game: String,
-        /// The seat.
-        side: Side,
-        /// The token's SHA-256.
-        token: String,
-        /// When both seats were taken, if this seat was the last one open (milliseconds
-        /// since the Unix epoch): the setup time runs from then.
-        seated_ms: Option<u64>,
-        /// The player who took it, if one did.
-        name: Option<String>,
-        /// The address it was taken from.
-        ip: Option<IpAddr>,
-        /// Why the game, asked rated, is played unrated from now on.
-        unrated: Option<&'static str>,
-    },
-    /// What a player agreed to share.
-    Sharing {
-        /// The player's name.
-        name: String,
-        /// What it shares.
-        sharing: Sharing,
-    },
-    /// A new player (or one of the server's bots, with no key).
-    Player {
-        /// The name as registered.
-        name: String,
-        /// The SHA-256 of its key.
-        key: Option<String>,
-        /// Whether it is a bot (a server bot, or a bot account).
-        bot: bool,
-        /// A bot account's description.
-        description: Option<String>,
-        /// When, in milliseconds since the Unix epoch.
-        created_ms: u64,
-    },
-    /// New events of a game; the formation of a `ready` among them goes to the game's row,
-    /// never into the event's stored JSON.
-    Events {
-        /// The game.
-        game: String,
-        /// The version of the first event.
-        first_v: u64,
-        /// The events.
-        events: Vec<Event>,
-        /// The game's summary and record, when these events end it.
-        ending: Option<Settlement>,
-    },
-    /// A chat line of a game, said at `at_ms`.
-    Chat {
-        /// The game.
-        game: String,
-        /// The line.
-        line: crate::wire::ChatLine,
-        /// When, in milliseconds since the Unix epoch.
-        at_ms: u64,
-    },
-    /// A seat's chat mode.
-    ChatMode {
-        /// The game.
-        game: String,
-        /// The seat.
-        side: Side,
-        /// Its mode.
-        mode: crate::wire::ChatMode,
-    },
-    /// This node's games in play for the live list, replacing its last (each the game's id
-    /// and its entry's JSON; several nodes only).
-    LiveGames {
-        /// This node.
-        node: String,
-        /// The entries.
-        entries: Vec<(String, String)>,
-    },
-    /// A tournament, new or changed: its id, status word, creation time and JSON; with
-    /// `finished`, its games are listed from now on.
-    Tournament {
-        /// Its id.
-        id: String,
-        /// `upcoming`, `running` or `finished`.
-        status: &'static str,
-        /// When it was created.
-        created_ms: u64,
-        /// The whole tournament, as JSON.
-        body: String,
-        /// Whether it finished with this write.
-        finished: bool,
-    },
-    /// Game `game`'s setup time is now `setup_ms` from when both seats were taken (a
-    /// tournament round's cutoff moved).
-    SetupTime {
-        /// The game.
-        game: String,
-        /// Its setup time, in milliseconds.
-        setup_ms: u64,
-    },
-    /// Game `game` is a game of tournament `tournament` (sealed until it finishes; watched
-    /// meanwhile only with `watching`).
-    TournamentGame {
-        /// The game.
-        game: String,
-        /// The tournament.
-        tournament: String,
-        /// Whether spectators may watch it while the tournament runs.
-        watching: bool,
-    },
-    /// A line reported to the operator.
-    Report {
-        /// The game.
-        game: String,
-        /// The line.
-        line: crate::wire::ChatLine,
-        /// Who reported it.
-        reporter: String,
-        /// When, in milliseconds since the Unix epoch.
-        at_ms: u64,
-    },
-    /// The oldest [`PRUNE_BATCH`] finished games that ended before `ended_before_ms`
-    /// (milliseconds since the Unix epoch) are deleted, rows and events.
-    Prune {
-        /// The cut.
-        ended_before_ms: u64,
-    },
-    /// A creation counted against an address's hourly limit at every node (PostgreSQL; on
-    /// SQLite one server counts in memory, and this writes nothing).
-    Arrival {
-        /// What arrived: `game` or `player`.
-        kind: &'static str,
-        /// The address (as the per-address limits group it).
-        ip: IpAddr,
-        /// When, in milliseconds since the Unix epoch.
-        at_ms: u64,
-    },
-    /// The arrivals before `before_ms` are forgotten (PostgreSQL).
-    ForgetArrivals {
-        /// The cut, in milliseconds since the Unix epoch.
-        before_ms: u64,
-    },
-    /// A game that could not be restored is left out from now on.
-    Quarantine {
-        /// The game.
-        game: String,
-        /// Why.
-        reason: String,
-    },
+    /// A game's row and events.
+    Game(GameWrite),
+    /// A player's row.
+    Player(PlayerWrite),
+    /// A game's chat.
+    Chat(ChatWrite),
+    /// A tournament.
+    Tournament(TournamentWrite),
+    /// What the nodes share.
+    Node(NodeWrite),
+}
+
+impl From<GameWrite> for Write {
+    fn from(write: GameWrite) -> Write {
+        Write::Game(write)
+    }
+}
+
+impl From<PlayerWrite> for Write {
+    fn from(write: PlayerWrite) -> Write {
+        Write::Player(write)
+    }
+}
+
+impl From<ChatWrite> for Write {
+    fn from(write: ChatWrite) -> Write {
+        Write::Chat(write)
+    }
+}
+
+impl From<TournamentWrite> for Write {
+    fn from(write: TournamentWrite) -> Write {
+        Write::Tournament(write)
+    }
+}
+
+impl From<NodeWrite> for Write {
+    fn from(write: NodeWrite) -> Write {
+        Write::Node(write)
+    }
 }
 
 /// Where a write's result goes.
@@ -755,8 +629,8 @@ impl Store {
     ) -> Result<Opened, StoreError> {
         schema::seat_bots(&mut conn)?;
         let owner = fence.as_ref().map(|f| f.node.as_str());
-        let (unfinished, unreadable) = rows::load_unfinished(&mut conn, owner)?;
-        let players = rows::players(&mut conn)?;
+        let (unfinished, unreadable) = games::load_unfinished(&mut conn, owner)?;
+        let players = players::players(&mut conn)?;
         let reads = readers::start(readers)?;
         let (writes, queue) = mpsc::channel();
         let shared = fence.is_some();

@@ -1,10 +1,68 @@
 //! A node's side of the lease, as the hub uses it: renewed, ended, taken over, and who owns
 //! a game ([`super::lease`] holds the statements; the writer runs the lease's jobs, the readers
-//! the reads).
+//! the reads); and what the nodes share besides (each node's games in play for the live
+//! list, the arrivals counted against the hourly limits), written only on a shared database.
 
-use super::lease::Owner;
+use std::net::IpAddr;
+
+use super::lease::{Fence, Owner};
 use super::readers::ReadJob;
+use super::sql::Sql;
 use super::{LeaseJob, PlayerRow, Store, StoreError, WriteJob};
+
+/// A write of what the nodes share (PostgreSQL; on SQLite one server keeps it in memory,
+/// and these write nothing).
+#[derive(Debug, Clone)]
+pub enum NodeWrite {
+    /// This node's games in play for the live list, replacing its last (each the game's id
+    /// and its entry's JSON).
+    LiveGames {
+        /// This node.
+        node: String,
+        /// The entries.
+        entries: Vec<(String, String)>,
+    },
+    /// A creation counted against an address's hourly limit at every node.
+    Arrival {
+        /// What arrived: `game` or `player`.
+        kind: &'static str,
+        /// The address (as the per-address limits group it).
+        ip: IpAddr,
+        /// When, in milliseconds since the Unix epoch.
+        at_ms: u64,
+    },
+    /// The arrivals before `before_ms` are forgotten.
+    ForgetArrivals {
+        /// The cut, in milliseconds since the Unix epoch.
+        before_ms: u64,
+    },
+}
+
+/// Applies `write` if the database is shared (a `fence`).
+pub(super) fn apply(
+    conn: &mut impl Sql,
+    write: &NodeWrite,
+    fence: Option<&Fence>,
+) -> Result<(), StoreError> {
+    if fence.is_none() {
+        return Ok(());
+    }
+    match write {
+        NodeWrite::LiveGames { node, entries } => super::live::publish(conn, node, entries),
+        NodeWrite::Arrival { kind, ip, at_ms } => conn
+            .execute(
+                "INSERT INTO arrivals (kind, ip, at_ms) VALUES (?1, ?2, ?3)",
+                &[(*kind).into(), ip.to_string().into(), (*at_ms).into()],
+            )
+            .map(drop),
+        NodeWrite::ForgetArrivals { before_ms } => conn
+            .execute(
+                "DELETE FROM arrivals WHERE at_ms < ?1",
+                &[(*before_ms).into()],
+            )
+            .map(drop),
+    }
+}
 
 impl Store {
     /// Sends a lease's job to the writer; its answer.

@@ -7,11 +7,12 @@ use std::thread;
 
 use tokio::sync::oneshot;
 
-use super::lease::{self, Owner};
-use super::rows::{
-    Finished, ListedRow, RatingChange, RatingsOf, UnratedRow, any_ended_before, finished, load,
-    player_games, rated_since, rating_changes, unrated,
+use super::games::{
+    Finished, ListedRow, UnratedRow, any_ended_before, finished, load, player_games, rated_since,
+    unrated,
 };
+use super::lease::{self, Owner};
+use super::players::{RatingChange, RatingsOf, rating_changes};
 use super::sql::Sql;
 use super::{PlayerRow, StoreError};
 use crate::room::Saved;
@@ -172,7 +173,7 @@ fn serve(conn: &mut impl Sql, queue: &Mutex<mpsc::Receiver<ReadJob>>) {
                 let _ = done.send(lease::lapsed(conn));
             }
             Ok(ReadJob::Player(name, done)) => {
-                let _ = done.send(super::rows::player(conn, &name));
+                let _ = done.send(super::players::player(conn, &name));
             }
             Ok(ReadJob::UnfinishedBy(ip, done)) => {
                 let _ = done.send(lease::unfinished_by(conn, &ip));
@@ -192,7 +193,7 @@ fn serve(conn: &mut impl Sql, queue: &Mutex<mpsc::Receiver<ReadJob>>) {
                 let _ = done.send(lease::others(conn, &me, alive));
             }
             Ok(ReadJob::Players(done)) => {
-                let _ = done.send(super::rows::players(conn));
+                let _ = done.send(super::players::players(conn));
             }
             Ok(ReadJob::Chat(game, done)) => {
                 let _ = done.send(super::chat::finished_chat(conn, &game));

@@ -418,7 +418,7 @@ pub(super) fn upgrade_postgres(conn: &mut impl Sql) -> Result<Upgrade, StoreErro
     )?;
     let result = (|| {
         let from = match conn.query_one("SELECT version FROM salpakan_schema", &[])? {
-            Some(row) => u32::try_from(row.int(0)?).unwrap_or(u32::MAX),
+            Some(row) => u32::try_from(row.only_int()?).unwrap_or(u32::MAX),
             None => {
                 conn.execute("INSERT INTO salpakan_schema (version) VALUES (0)", &[])?;
                 0

@@ -134,6 +134,92 @@ impl Row {
     }
 }
 
+impl Row {
+    /// The one column's integer (a query that names one column).
+    pub(super) fn only_int(&self) -> Result<i64, StoreError> {
+        self.int(0)
+    }
+
+    /// The one column's text (a query that names one column).
+    pub(super) fn only_text(&self) -> Result<String, StoreError> {
+        self.text(0)
+    }
+}
+
+/// The columns a `SELECT` names, in its order: the query is written from the list, and a
+/// row's values are read by these names (never by a number kept apart from the list). An
+/// entry may be an expression with `AS` and a name (`w.bot AS white_bot`).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Columns(pub(super) &'static [&'static str]);
+
+impl Columns {
+    /// The list as a `SELECT` names it: `a, b, c`.
+    pub(super) fn list(self) -> String {
+        self.0.join(", ")
+    }
+
+    /// `row`'s values, read by these names.
+    pub(super) fn of(self, row: &Row) -> Named<'_> {
+        Named { names: self.0, row }
+    }
+}
+
+/// A row read by its columns' names.
+pub(super) struct Named<'a> {
+    names: &'static [&'static str],
+    row: &'a Row,
+}
+
+impl Named<'_> {
+    /// The place of column `name`: an entry's name is what follows its `AS`, if it has one.
+    fn at(&self, name: &str) -> Result<usize, StoreError> {
+        self.names
+            .iter()
+            .position(|n| n.rsplit_once(" AS ").map_or(*n, |(_, alias)| alias) == name)
+            .ok_or_else(|| StoreError::Corrupt(format!("no column {name} in the query")))
+    }
+
+    /// An integer (a boolean reads as 0 or 1).
+    pub(super) fn int(&self, name: &str) -> Result<i64, StoreError> {
+        self.row.int(self.at(name)?)
+    }
+
+    /// An integer or NULL.
+    pub(super) fn opt_int(&self, name: &str) -> Result<Option<i64>, StoreError> {
+        self.row.opt_int(self.at(name)?)
+    }
+
+    /// Whether a 0-or-1 column is 1.
+    pub(super) fn flag(&self, name: &str) -> Result<bool, StoreError> {
+        Ok(self.int(name)? != 0)
+    }
+
+    /// A count or a time: a non-negative integer.
+    pub(super) fn count(&self, name: &str) -> Result<u64, StoreError> {
+        Ok(self.int(name)? as u64)
+    }
+
+    /// A number.
+    pub(super) fn real(&self, name: &str) -> Result<f64, StoreError> {
+        self.row.real(self.at(name)?)
+    }
+
+    /// A text.
+    pub(super) fn text(&self, name: &str) -> Result<String, StoreError> {
+        self.row.text(self.at(name)?)
+    }
+
+    /// A text or NULL.
+    pub(super) fn opt_text(&self, name: &str) -> Result<Option<String>, StoreError> {
+        self.row.opt_text(self.at(name)?)
+    }
+
+    /// Bytes or NULL.
+    pub(super) fn opt_blob(&self, name: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        self.row.opt_blob(self.at(name)?)
+    }
+}
+
 /// Which database a connection talks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Dialect {
@@ -273,6 +359,20 @@ pub(super) fn finish<T>(conn: &mut impl Sql, done: Result<T, StoreError>) -> Res
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_row_is_read_by_its_columns_names_aliases_included() {
+        const READ: Columns = Columns(&["id", "w.bot AS white_bot", "summary"]);
+        assert_eq!(READ.list(), "id, w.bot AS white_bot, summary");
+        let row = Row(vec![Value::from("g1"), Value::Int(1), Value::Null]);
+        let named = READ.of(&row);
+        assert_eq!(named.text("id").unwrap(), "g1");
+        assert!(named.flag("white_bot").unwrap());
+        assert_eq!(named.opt_text("summary").unwrap(), None);
+        // A name the query does not have, and a value of the wrong kind, are refused.
+        assert!(matches!(named.text("bot"), Err(StoreError::Corrupt(_))));
+        assert!(matches!(named.int("id"), Err(StoreError::Corrupt(_))));
+    }
 
     #[cfg(feature = "nodes")]
     #[test]

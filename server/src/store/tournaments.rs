@@ -4,7 +4,54 @@
 //! any node can tell whether a game is sealed: a game of a tournament not yet finished.
 
 use super::StoreError;
-use super::sql::Sql;
+use super::sql::{Columns, Row, Sql};
+
+/// A write to the tournaments.
+#[derive(Debug, Clone)]
+pub enum TournamentWrite {
+    /// A tournament, new or changed: its id, status word, creation time and JSON; with
+    /// `finished`, its games are listed from now on.
+    Put {
+        /// Its id.
+        id: String,
+        /// `upcoming`, `running` or `finished`.
+        status: &'static str,
+        /// When it was created.
+        created_ms: u64,
+        /// The whole tournament, as JSON.
+        body: String,
+        /// Whether it finished with this write.
+        finished: bool,
+    },
+    /// Game `game` is a game of tournament `tournament` (sealed until it finishes; watched
+    /// meanwhile only with `watching`).
+    Game {
+        /// The game.
+        game: String,
+        /// The tournament.
+        tournament: String,
+        /// Whether spectators may watch it while the tournament runs.
+        watching: bool,
+    },
+}
+
+/// Applies `write`.
+pub(super) fn apply(conn: &mut impl Sql, write: &TournamentWrite) -> Result<(), StoreError> {
+    match write {
+        TournamentWrite::Put {
+            id,
+            status,
+            created_ms,
+            body,
+            finished,
+        } => put(conn, (id, status, *created_ms), body, *finished),
+        TournamentWrite::Game {
+            game,
+            tournament,
+            watching,
+        } => add_game(conn, game, tournament, *watching),
+    }
+}
 
 /// The tables of schema version 6 (PostgreSQL 7), the same on both databases, and each
 /// game's `sealed` flag.
@@ -71,7 +118,7 @@ pub(super) fn all(conn: &mut impl Sql, finished: usize) -> Result<Vec<String>, S
             &[],
         )?
         .iter()
-        .map(|row| row.text(0))
+        .map(Row::only_text)
         .collect::<Result<_, _>>()?;
     let done = conn.query(
         &format!(
@@ -81,7 +128,7 @@ pub(super) fn all(conn: &mut impl Sql, finished: usize) -> Result<Vec<String>, S
         &[],
     )?;
     for row in &done {
-        bodies.push(row.text(0)?);
+        bodies.push(row.only_text()?);
     }
     Ok(bodies)
 }
@@ -89,7 +136,7 @@ pub(super) fn all(conn: &mut impl Sql, finished: usize) -> Result<Vec<String>, S
 /// Tournament `id`'s JSON, if there is one.
 pub(super) fn one(conn: &mut impl Sql, id: &str) -> Result<Option<String>, StoreError> {
     conn.query_one("SELECT body FROM tournaments WHERE id = ?1", &[id.into()])?
-        .map(|row| row.text(0))
+        .map(|row| row.only_text())
         .transpose()
 }
 
@@ -106,16 +153,21 @@ pub struct TournamentOf {
 
 /// The tournament `game` belongs to; `None` for a game of no tournament.
 pub(super) fn of_game(conn: &mut impl Sql, game: &str) -> Result<Option<TournamentOf>, StoreError> {
+    const OF: Columns = Columns(&["t.id AS id", "t.status AS status", "g.watching AS watching"]);
     conn.query_one(
-        "SELECT t.id, t.status, g.watching FROM tournament_games g
-         JOIN tournaments t ON t.id = g.tournament WHERE g.game = ?1",
+        &format!(
+            "SELECT {} FROM tournament_games g JOIN tournaments t ON t.id = g.tournament
+             WHERE g.game = ?1",
+            OF.list()
+        ),
         &[game.into()],
     )?
     .map(|row| {
+        let row = OF.of(&row);
         Ok(TournamentOf {
-            tournament: row.text(0)?,
-            finished: row.text(1)? == "finished",
-            watching: row.int(2)? != 0,
+            tournament: row.text("id")?,
+            finished: row.text("status")? == "finished",
+            watching: row.flag("watching")?,
         })
     })
     .transpose()
@@ -132,6 +184,6 @@ pub(super) fn ended_games(
         &[tournament.into()],
     )?
     .iter()
-    .map(|row| row.text(0))
+    .map(Row::only_text)
     .collect()
 }

@@ -14,6 +14,7 @@ use salpakan_server::store::{Durability, Store, StoreError, Write};
 
 use crate::common::{database, query_int, spawn_binary};
 use crate::crash::postgres_ctl;
+use salpakan_server::store::GameWrite;
 
 const SERVER: &str = env!("CARGO_BIN_EXE_salpakan-server");
 const LOADGEN: &str = env!("CARGO_BIN_EXE_salpakan-loadgen");
@@ -342,12 +343,12 @@ async fn nodes_a_store_that_lost_its_lease_commits_nothing() {
         [salpakan_server::room::Player::Human; 2],
         1,
     );
-    x.write(vec![Write::Create {
+    x.write(vec![Write::Game(GameWrite::Create {
         spec,
         creator: None,
         ips: [None, None],
         unrated: None,
-    }])
+    })])
     .await
     .expect("x makes a game");
     let y = open("y", 60).store;
@@ -356,9 +357,9 @@ async fn nodes_a_store_that_lost_its_lease_commits_nothing() {
     let taken = y.take_over("x", None).await.expect("y takes over");
     assert_eq!(taken.len(), 2, "the game and the lobby: {taken:?}");
     let stored = query_int(&db, "SELECT count(*) FROM games");
-    let refused = x.write(vec![Write::Delete(
+    let refused = x.write(vec![Write::Game(GameWrite::Delete(
         "00112233445566778899aabbccddeeff".into(),
-    )]);
+    ))]);
     assert!(matches!(refused.await, Err(StoreError::Fenced)));
     assert!(
         !x.renew().await.expect("a renewal's answer"),

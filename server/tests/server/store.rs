@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 use crate::common::{
     Table, clock_ms, columns, database, eventually, exec, node, query_int, random_game, start_on,
 };
+use salpakan_server::store::GameWrite;
 
 /// Holds the database's write lock from a connection of its own until dropped: the server's
 /// writer waits meanwhile, as behind a slow disk (SQLite: the database's lock; PostgreSQL:
@@ -86,24 +87,24 @@ fn spec(id: &str) -> Spec {
 async fn a_read_never_waits_for_the_writer() {
     let db = database("reads");
     let store = open_store(&db).store;
-    let created = Write::Create {
+    let created = Write::Game(GameWrite::Create {
         spec: spec("00000000000000aa"),
         creator: None,
         ips: [None, None],
         unrated: None,
-    };
+    });
     store.write(vec![created]).await.unwrap();
     // The writer is stuck behind the lock with a write of its own...
     let lock = WriteLock::take(&db);
     let writing = tokio::spawn({
         let store = store.clone();
         async move {
-            let write = Write::Create {
+            let write = Write::Game(GameWrite::Create {
                 spec: spec("00000000000000bb"),
                 creator: None,
                 ips: [None, None],
                 unrated: None,
-            };
+            });
             store.write(vec![write]).await
         }
     });
@@ -385,9 +386,9 @@ async fn a_backlog_of_old_games_is_pruned_a_batch_at_a_time_oldest_first() {
     assert!(opened.store.any_ended_before(cut).await.unwrap());
     opened
         .store
-        .write(vec![Write::Prune {
+        .write(vec![Write::Game(GameWrite::Prune {
             ended_before_ms: cut,
-        }])
+        })])
         .await
         .unwrap();
     assert_eq!(

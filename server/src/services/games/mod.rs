@@ -50,6 +50,7 @@ use super::stopping::Stopping;
 use crate::config::Config;
 use crate::room::{Event, Phase, RestoreError, Room, Saved, SavedChat};
 use crate::secret::{Entropy, plausible_id};
+use crate::store::GameWrite;
 use crate::store::{Ending, GameResult, Settlement, Store, StoreError, Write};
 use crate::wire::AbortReason;
 use crate::wire::Refusal;
@@ -412,10 +413,10 @@ impl Games {
 /// said in the log.
 fn quarantine(id: &str, why: &RestoreError) -> Write {
     tracing::warn!(game = %id, error = %why, "game not restored: quarantined");
-    Write::Quarantine {
+    Write::Game(GameWrite::Quarantine {
         game: id.to_owned(),
         reason: why.to_string(),
-    }
+    })
 }
 
 /// Plies a side must have made for its game to be rated and its result counted (the

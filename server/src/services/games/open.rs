@@ -21,6 +21,7 @@ use crate::room::{Event, Phase, Player, Room, SavedChat, Spec};
 use crate::secret::{self, Entropy, ID_BYTES, INVITE_BYTES, TOKEN_BYTES};
 use crate::services::outbox::Out;
 use crate::store::Write;
+use crate::store::{GameWrite, NodeWrite};
 use crate::wire::{
     Code, CreateReply, CreateRequest, JoinReply, JoinRequest, Refusal, RulesRequest, ServerMessage,
     SideWord,
@@ -216,26 +217,26 @@ impl Games {
             self.config.bot_budget,
             Instant::now(),
         );
-        let mut writes = vec![Write::Create {
+        let mut writes = vec![Write::Game(GameWrite::Create {
             spec,
             creator: ip,
             ips: seating.ips,
             unrated,
-        }];
+        })];
         if let Some(ip) = ip {
-            writes.push(Write::Arrival {
+            writes.push(Write::Node(NodeWrite::Arrival {
                 kind: "game",
                 ip,
                 at_ms: created_ms,
-            });
+            }));
         }
         if !room.events().is_empty() {
-            writes.push(Write::Events {
+            writes.push(Write::Game(GameWrite::Events {
                 game: id.clone(),
                 first_v: 1,
                 events: room.events().to_vec(),
                 ending: None,
-            });
+            }));
         }
         writes.extend(also);
         if let Err(e) = self.store.write(writes).await {
@@ -410,7 +411,7 @@ impl Games {
         let mut seated = state.room.spec().clone();
         seated.tokens[side.index()] = Some(digest.clone());
         let last = seated.all_seated();
-        let write = Write::Join {
+        let write = Write::Game(GameWrite::Join {
             game: live.id().to_owned(),
             side,
             token: digest.clone(),
@@ -418,7 +419,7 @@ impl Games {
             name: player.clone(),
             ip: Some(ip),
             unrated,
-        };
+        });
         self.store.write(vec![write]).await?;
         let bot = self.bot_accounts(&names)[side.index()];
         state
@@ -461,10 +462,10 @@ impl Games {
         };
         let setup_ms = cutoff_ms.saturating_sub(seated);
         self.store
-            .write(vec![Write::SetupTime {
+            .write(vec![Write::Game(GameWrite::SetupTime {
                 game: live.id().to_owned(),
                 setup_ms,
-            }])
+            })])
             .await?;
         state
             .room
@@ -520,17 +521,19 @@ impl Games {
             return;
         }
         let event = Event::Rematched { game: id.clone() };
-        let mut also = vec![Write::Events {
+        let mut also = vec![Write::Game(GameWrite::Events {
             game: live.id().to_owned(),
             first_v: state.room.version() + 1,
             events: vec![event.clone()],
             ending: None,
-        }];
+        })];
         let at_ms = crate::clock::unix_ms();
-        also.extend(addresses.iter().map(|&ip| Write::Arrival {
-            kind: "game",
-            ip,
-            at_ms,
+        also.extend(addresses.iter().map(|&ip| {
+            Write::Node(NodeWrite::Arrival {
+                kind: "game",
+                ip,
+                at_ms,
+            })
         }));
         if let Err(e) = self.open_game(&settings, seating, None, also).await {
             tracing::error!(game = %live.id(), error = %e, "rematch not made");
@@ -595,7 +598,7 @@ impl Games {
         let token = secret::random_hex(&*self.entropy, TOKEN_BYTES);
         let digest = secret::digest(&token);
         let name = rematch.room.spec().names[new.index()].clone();
-        let write = Write::Join {
+        let write = Write::Game(GameWrite::Join {
             game: id.clone(),
             side: new,
             token: digest.clone(),
@@ -603,7 +606,7 @@ impl Games {
             name: name.clone(),
             ip: None,
             unrated: None,
-        };
+        });
         if let Err(e) = self.store.write(vec![write]).await {
             tracing::error!(game = %id, error = %e, "seat not given again");
             return Err(Refusal::new(Code::Internal, "the server could not do that"));

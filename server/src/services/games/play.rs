@@ -13,6 +13,7 @@ use super::{Games, Live};
 use crate::room::{Catchup, Change, Command, Event, Recipient};
 use crate::services::ends::Ended;
 use crate::services::outbox::Out;
+use crate::store::GameWrite;
 use crate::store::Write;
 use crate::wire::{CloseCode, ServerMessage, SideWord};
 
@@ -131,12 +132,12 @@ impl Games {
             None
         };
         let end = write_ending.as_ref().and_then(|settled| settled.end);
-        let write = Write::Events {
+        let write = Write::Game(GameWrite::Events {
             game: live.id().to_owned(),
             first_v: from as u64 + 1,
             events: events.to_vec(),
             ending: write_ending,
-        };
+        });
         let committed = match self.store.write(vec![write]).await {
             Ok(committed) => committed,
             Err(e) => {
@@ -200,7 +201,7 @@ impl Games {
     pub(super) async fn discard(&self, live: &Arc<Live>, state: &mut LiveState) -> bool {
         if let Err(e) = self
             .store
-            .write(vec![Write::Delete(live.id().to_owned())])
+            .write(vec![Write::Game(GameWrite::Delete(live.id().to_owned()))])
             .await
         {
             tracing::error!(game = %live.id(), error = %e, "expired game not deleted yet");

@@ -16,6 +16,7 @@ use crate::room::{Player, Recipient};
 use crate::secret::{self, TOKEN_BYTES, plausible_id};
 use crate::services::outbox::{Out, Outlet};
 use crate::services::quotas::SocketSlot;
+use crate::store::GameWrite;
 use crate::store::{FinishedSeats, Write};
 use crate::wire::{CloseCode, JoinReply, SideWord};
 
@@ -212,7 +213,7 @@ impl Games {
         let token = secret::random_hex(&*self.entropy, TOKEN_BYTES);
         let digest = secret::digest(&token);
         self.store
-            .write(vec![Write::Join {
+            .write(vec![Write::Game(GameWrite::Join {
                 game: live.id().to_owned(),
                 side,
                 token: digest.clone(),
@@ -220,7 +221,7 @@ impl Games {
                 name: name.clone(),
                 ip: None,
                 unrated: None,
-            }])
+            })])
             .await?;
         state
             .room

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use tokio::time::{Instant, sleep_until};
 
 use super::{Games, Live};
+use crate::store::GameWrite;
 
 /// How long the timer waits before it tries again to delete an expired game the database
 /// refused to delete.
@@ -37,9 +38,9 @@ impl Games {
                         break;
                     }
                 }
-                let write = crate::store::Write::Prune {
+                let write = crate::store::Write::Game(GameWrite::Prune {
                     ended_before_ms: cut,
-                };
+                });
                 if let Err(e) = self.store.write(vec![write]).await {
                     tracing::error!(error = %e, "finished games not pruned");
                     break;
