@@ -157,6 +157,7 @@ impl Refused for PlayerError {
             PlayerError::BadLimit | PlayerError::BadBefore(_) | PlayerError::BadDescription(_) => {
                 Code::BadMessage
             }
+            PlayerError::Banned(_) => Code::PlayBanned,
             PlayerError::Quota(_) | PlayerError::Store(_) => Code::Internal,
         }
     }
@@ -218,6 +219,7 @@ impl Refused for LobbyError {
     fn passed_on(&self) -> Option<&dyn Refused> {
         match self {
             LobbyError::Quota(e) => Some(e),
+            LobbyError::Player(e) => Some(e),
             LobbyError::Game(e) => Some(e),
             _ => None,
         }
@@ -230,9 +232,8 @@ impl Refused for LobbyError {
             LobbyError::OwnSeek => Code::OwnSeek,
             LobbyError::NoSeek => Code::NotFound,
             LobbyError::TooManySockets(_) => Code::TooManyConnections,
-            LobbyError::Banned(_) => Code::PlayBanned,
             LobbyError::HumansOnly(_) => Code::HumansOnly,
-            LobbyError::Quota(_) | LobbyError::Game(_) => Code::Internal,
+            LobbyError::Quota(_) | LobbyError::Player(_) | LobbyError::Game(_) => Code::Internal,
         }
     }
 }

@@ -86,10 +86,10 @@ async fn leaderboard(State(services): State<Arc<Services>>) -> Response {
 }
 
 async fn bots(State(services): State<Arc<Services>>) -> Response {
-    let lobby = &services.lobby;
+    let sockets = &services.sockets;
     json(
         StatusCode::OK,
-        &services.players.bots(|name| lobby.online(name)),
+        &services.players.bots(|name| sockets.online(name)),
     )
 }
 

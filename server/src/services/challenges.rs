@@ -19,6 +19,7 @@ use tokio::time::Instant;
 
 use super::games::{GameError, Games, lock};
 use super::lobby::{Lobby, LobbyError};
+use super::player_sockets::{Gone as Offline, PlayerSockets};
 use super::players::Players;
 use super::ratings::Ratings;
 use super::stopping::Stopping;
@@ -97,8 +98,27 @@ pub struct Challenges {
     players: Arc<Players>,
     ratings: Arc<Ratings>,
     lobby: Arc<Lobby>,
+    sockets: Arc<PlayerSockets>,
     stopping: Stopping,
     state: Mutex<State>,
+}
+
+/// What the challenges service is made of: the services below it it uses.
+pub struct Parts {
+    /// Where challenge ids come from.
+    pub entropy: Arc<dyn Entropy>,
+    /// The stop signal.
+    pub stopping: Stopping,
+    /// The games (an accepted challenge makes one).
+    pub games: Arc<Games>,
+    /// The players (names, bots, bans).
+    pub players: Arc<Players>,
+    /// The ratings.
+    pub ratings: Arc<Ratings>,
+    /// The lobby (an accepted challenge is paired there).
+    pub lobby: Arc<Lobby>,
+    /// Who is online, and how to tell them.
+    pub sockets: Arc<PlayerSockets>,
 }
 
 fn same(a: &str, b: &str) -> bool {
@@ -106,28 +126,24 @@ fn same(a: &str, b: &str) -> bool {
 }
 
 impl Challenges {
-    /// No challenges yet; the lobby tells this service of every player whose last socket
-    /// closed (and of its own move to another node).
+    /// No challenges yet; the player sockets tell this service of every player whose last
+    /// socket closed (and of every player's, when the lobby moves to another node).
     #[must_use]
-    pub fn start(
-        (entropy, stopping): (Arc<dyn Entropy>, Stopping),
-        games: Arc<Games>,
-        (players, ratings): (Arc<Players>, Arc<Ratings>),
-        lobby: Arc<Lobby>,
-    ) -> Arc<Challenges> {
+    pub fn start(parts: Parts) -> Arc<Challenges> {
         let challenges = Arc::new(Challenges {
-            entropy,
-            games,
-            players,
-            ratings,
-            lobby: Arc::clone(&lobby),
-            stopping,
+            entropy: parts.entropy,
+            games: parts.games,
+            players: parts.players,
+            ratings: parts.ratings,
+            lobby: parts.lobby,
+            sockets: parts.sockets,
+            stopping: parts.stopping,
             state: Mutex::new(State::default()),
         });
         let weak: Weak<Challenges> = Arc::downgrade(&challenges);
-        lobby.on_offline(Box::new(move |player| {
+        challenges.sockets.on_offline(Box::new(move |gone| {
             if let Some(challenges) = weak.upgrade() {
-                challenges.offline(player);
+                challenges.offline(gone);
             }
         }));
         challenges
@@ -163,7 +179,7 @@ impl Challenges {
         request: ChallengeRequest,
         ip: IpAddr,
     ) -> Result<ChallengeReply, ChallengeError> {
-        self.lobby.not_banned(player)?;
+        self.players.not_banned(player).map_err(LobbyError::from)?;
         let settings = self.games.settings(
             request.rules,
             request.clock,
@@ -180,10 +196,10 @@ impl Challenges {
         if same(&to, player) {
             return Err(ChallengeError::Own);
         }
-        if !self.lobby.online(player) {
+        if !self.sockets.online(player) {
             return Err(LobbyError::NoSocket.into());
         }
-        if !self.lobby.online(&to) {
+        if !self.sockets.online(&to) {
             return Err(ChallengeError::Offline(to));
         }
         let held = self.ratings.of(player);
@@ -191,7 +207,7 @@ impl Challenges {
         let offer = ChallengeOffer {
             challenge: secret::random_hex(&*self.entropy, ID_BYTES),
             from: player.to_owned(),
-            from_bot: self.lobby.is_bot(player),
+            from_bot: self.players.is_bot(player),
             from_rating: rating::rounded(held.rating),
             to: to.clone(),
             to_bot,
@@ -239,8 +255,8 @@ impl Challenges {
         }
         let cid = offer.challenge.clone();
         let message = LobbyMessage::Challenge(offer);
-        self.lobby.tell_player(&to, &message);
-        self.lobby.tell_player(player, &message);
+        self.sockets.tell(&to, &message);
+        self.sockets.tell(player, &message);
         let weak = Arc::downgrade(self);
         let mut stop = self.stopping.listen();
         let lapse = cid.clone();
@@ -272,7 +288,7 @@ impl Challenges {
         cid: &str,
         ip: IpAddr,
     ) -> Result<JoinReply, ChallengeError> {
-        self.lobby.not_banned(player)?;
+        self.players.not_banned(player).map_err(LobbyError::from)?;
         let (from, from_ip, settings) = {
             let mut state = lock(&self.state);
             let challenge = state
@@ -343,11 +359,14 @@ impl Challenges {
         Ok(())
     }
 
-    /// `player`'s last player socket closed (`None`: the lobby moved to another node):
-    /// every challenge of it and to it ends.
-    fn offline(&self, player: Option<&str>) {
+    /// A player's last player socket closed (or every player's: the lobby moved to another
+    /// node): every challenge of it and to it ends.
+    fn offline(&self, gone: Offline<'_>) {
         self.end(
-            |c| player.is_none_or(|p| same(&c.offer.from, p) || same(&c.offer.to, p)),
+            |c| match gone {
+                Offline::Player(p) => same(&c.offer.from, p) || same(&c.offer.to, p),
+                Offline::Everyone => true,
+            },
             Gone::Offline,
             None,
         );
@@ -375,8 +394,8 @@ impl Challenges {
                 reason,
                 decline,
             };
-            self.lobby.tell_player(&c.offer.from, &message);
-            self.lobby.tell_player(&c.offer.to, &message);
+            self.sockets.tell(&c.offer.from, &message);
+            self.sockets.tell(&c.offer.to, &message);
         }
         ended.len()
     }

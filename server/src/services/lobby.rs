@@ -1,7 +1,7 @@
-//! The lobby: open seeks, the quick-pairing pools, the players' sockets that hear of their
-//! pairings, and the public lobby frame. All of it lives in memory only, and only while its
-//! owner has a player socket open: a seek or a pool entry is refused without one, and goes
-//! when the owner's last one closes (so none outlives its player, nor a restart).
+//! The lobby: open seeks, the quick-pairing pools, and the public lobby frame. All of it
+//! lives in memory only, and only while its owner has a player socket open
+//! ([`super::player_sockets`]): a seek or a pool entry is refused without one, and goes when
+//! the owner's last one closes (so none outlives its player, nor a restart).
 //!
 //! Pairing is decided under the lobby's one lock (of two players accepting one seek at once,
 //! exactly one finds it there); the game is then made outside the lock.
@@ -9,17 +9,18 @@
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use salpakan::Bot;
 use thiserror::Error;
-use tokio::sync::{Notify, mpsc, oneshot, watch};
+use tokio::sync::{Notify, oneshot, watch};
 use tokio::time::Instant;
 
 use super::games::{GameError, Games, Seating, Settings, lock, random_side};
-use super::outbox::{Out, Shared, Versioned};
-use super::players::Players;
+use super::outbox::{Shared, Versioned};
+use super::player_sockets::{Gone, PlayerSockets};
+use super::players::{PlayerError, Players};
 use super::quotas::{QuotaError, Quotas};
 use super::ratings::Ratings;
 use super::stopping::Stopping;
@@ -52,15 +53,15 @@ pub enum LobbyError {
     /// Past the open lobby sockets, or a player's sockets.
     #[error("at most {0} sockets")]
     TooManySockets(usize),
-    /// The player aborted or resigned early too often: banned for this many more minutes.
-    #[error("you aborted or resigned early too often: the lobby pairs you again in {0} minutes")]
-    Banned(u64),
     /// A bot account joining a pool, or accepting a seek, of people only.
     #[error("{0} is for people only: a bot joins only pools and seeks that allow bots")]
     HumansOnly(&'static str),
     /// Past one of the address's limits.
     #[error(transparent)]
     Quota(#[from] QuotaError),
+    /// The player's refusal (a ban).
+    #[error(transparent)]
+    Player(#[from] PlayerError),
     /// The game of a pairing could not be made, or its settings are out of range.
     #[error(transparent)]
     Game(#[from] GameError),
@@ -100,8 +101,6 @@ struct LobbyState {
     /// Oldest first.
     seeks: Vec<Seek>,
     pool: Vec<Waiting>,
-    /// Each player's open player sockets (by its name folded to lower case).
-    sockets: HashMap<String, Vec<(u64, mpsc::Sender<Out>)>>,
     /// Open lobby sockets by address: each one's id and what closes it, oldest first.
     watchers: HashMap<IpAddr, Vec<(u64, oneshot::Sender<()>)>>,
     /// Open lobby sockets in all.
@@ -117,6 +116,7 @@ pub struct Lobby {
     games: Arc<Games>,
     ratings: Arc<Ratings>,
     players: Arc<Players>,
+    sockets: Arc<PlayerSockets>,
     quotas: Arc<Quotas>,
     stopping: Stopping,
     state: Mutex<LobbyState>,
@@ -129,13 +129,7 @@ pub struct Lobby {
     /// Wakes the task that seats server bots (a wait began).
     waits: Notify,
     next_socket: AtomicU64,
-    /// Told of a player whose last player socket closed, and (with `None`) of the lobby's
-    /// move to another node: the challenges service, above this one, ends their challenges.
-    offline: OnceLock<Offline>,
 }
-
-/// What the lobby tells of a player gone offline (`None`: everyone, the lobby moved).
-pub type Offline = Box<dyn Fn(Option<&str>) + Send + Sync>;
 
 /// What the lobby is made of: the services below it it uses.
 pub struct Parts {
@@ -149,6 +143,8 @@ pub struct Parts {
     pub ratings: Arc<Ratings>,
     /// The players (their bans).
     pub players: Arc<Players>,
+    /// Who is online (a seek lives while its player is), and how to tell them.
+    pub sockets: Arc<PlayerSockets>,
     /// The per-address limits (seeks).
     pub quotas: Arc<Quotas>,
     /// The stop signal.
@@ -167,6 +163,7 @@ impl Lobby {
             games: parts.games,
             ratings: parts.ratings,
             players: parts.players,
+            sockets: parts.sockets,
             quotas: parts.quotas,
             stopping: parts.stopping,
             state: Mutex::new(LobbyState::default()),
@@ -180,8 +177,13 @@ impl Lobby {
             changed: Notify::new(),
             waits: Notify::new(),
             next_socket: AtomicU64::new(1),
-            offline: OnceLock::new(),
         });
+        let weak = Arc::downgrade(&lobby);
+        lobby.sockets.on_offline(Box::new(move |gone| {
+            if let Some(lobby) = weak.upgrade() {
+                lobby.offline(gone);
+            }
+        }));
         tokio::spawn(Arc::clone(&lobby).run_frames());
         tokio::spawn(Arc::clone(&lobby).run_pool_bots());
         lobby
@@ -350,7 +352,7 @@ impl Lobby {
                 let held = self.ratings.of(&name);
                 SeekWords {
                     seek,
-                    bot: self.is_bot(&name),
+                    bot: self.players.is_bot(&name),
                     name,
                     rating: rating::rounded(held.rating),
                     provisional: held.provisional(),
@@ -423,95 +425,26 @@ impl Lobby {
         })
     }
 
-    /// `player`'s player socket opened, its frames going to `tx`: returns its id.
-    ///
-    /// # Errors
-    /// [`LobbyError::TooManySockets`] past the player's sockets.
-    pub fn open_player_socket(
-        &self,
-        player: &str,
-        tx: mpsc::Sender<Out>,
-    ) -> Result<u64, LobbyError> {
-        let most = self.config.limits.sockets_per_player;
-        let id = self.next_socket.fetch_add(1, Ordering::Relaxed);
-        let mut state = lock(&self.state);
-        let sockets = state.sockets.entry(fold(player)).or_default();
-        if sockets.len() >= most {
-            return Err(LobbyError::TooManySockets(most));
-        }
-        sockets.push((id, tx));
-        Ok(id)
-    }
-
-    /// Whether `player` has a player socket open here (a bot account online).
-    #[must_use]
-    pub fn online(&self, player: &str) -> bool {
-        lock(&self.state).sockets.contains_key(&fold(player))
-    }
-
-    /// Tells `offline` of every player whose last player socket closes from now on (and of
-    /// the lobby's move to another node). Set once; a second is ignored.
-    pub fn on_offline(&self, offline: Offline) {
-        let _ = self.offline.set(offline);
-    }
-
-    /// `player`'s player socket `id` closed: with its last, its seeks, its pool entry and
-    /// its challenges go.
-    pub fn close_player_socket(&self, player: &str, id: u64) {
-        let folded = fold(player);
+    /// A player went offline: its seeks and its pool entry go (everyone's, for
+    /// [`Gone::Everyone`]).
+    fn offline(&self, gone: Gone<'_>) {
         let withdrawn: Vec<IpAddr> = {
             let mut state = lock(&self.state);
-            let Some(sockets) = state.sockets.get_mut(&folded) else {
-                return;
+            let of = |owner: &str| match gone {
+                Gone::Player(player) => fold(owner) == fold(player),
+                Gone::Everyone => true,
             };
-            sockets.retain(|(i, _)| *i != id);
-            if !sockets.is_empty() {
-                return;
-            }
-            state.sockets.remove(&folded);
-            state.pool.retain(|w| fold(&w.player) != folded);
+            state.pool.retain(|w| !of(&w.player));
             let (gone, kept) = std::mem::take(&mut state.seeks)
                 .into_iter()
-                .partition(|s| fold(&s.owner) == folded);
+                .partition(|s| of(&s.owner));
             state.seeks = kept;
             gone.into_iter().map(|s: Seek| s.ip).collect()
         };
         for ip in withdrawn {
             self.quotas.release_seek(ip);
         }
-        if let Some(offline) = self.offline.get() {
-            offline(Some(player));
-        }
         self.lobby_changed();
-    }
-
-    /// Whether `player` is a bot account (or one of the server's bots).
-    #[must_use]
-    pub fn is_bot(&self, player: &str) -> bool {
-        self.players
-            .with_row(player, |row| row.bot)
-            .unwrap_or(false)
-    }
-
-    /// Refuses a banned player (it aborted or resigned early too often): the lobby pairs it
-    /// with nobody until its ban ends.
-    ///
-    /// # Errors
-    /// [`LobbyError::Banned`] while its ban lasts.
-    pub fn not_banned(&self, player: &str) -> Result<(), LobbyError> {
-        match self.players.ban_left(player, crate::clock::unix_ms()) {
-            Some(left_ms) => Err(LobbyError::Banned(left_ms.div_ceil(60_000))),
-            None => Ok(()),
-        }
-    }
-
-    /// Sends `message` to every player socket of `player`.
-    pub fn tell_player(&self, player: &str, message: &LobbyMessage) {
-        let frame: Arc<str> = message.to_json().into();
-        let state = lock(&self.state);
-        for (_, tx) in state.sockets.get(&fold(player)).into_iter().flatten() {
-            let _ = tx.try_send(Out::Text(Arc::clone(&frame)));
-        }
     }
 
     /// `POST /api/seeks` by `player` from `ip`.
@@ -525,7 +458,7 @@ impl Lobby {
         request: SeekRequest,
         ip: IpAddr,
     ) -> Result<SeekReply, LobbyError> {
-        self.not_banned(player)?;
+        self.players.not_banned(player)?;
         let settings = self.games.settings(
             request.rules,
             request.clock,
@@ -534,10 +467,10 @@ impl Lobby {
         )?;
         let sid = secret::random_hex(&*self.entropy, ID_BYTES);
         let folded = fold(player);
-        let bots = request.bots.unwrap_or(false) || self.is_bot(player);
+        let bots = request.bots.unwrap_or(false) || self.players.is_bot(player);
         {
             let mut state = lock(&self.state);
-            if !state.sockets.contains_key(&folded) {
+            if !self.sockets.online(player) {
                 return Err(LobbyError::NoSocket);
             }
             let most = self.config.limits.seeks_per_player;
@@ -596,8 +529,8 @@ impl Lobby {
         sid: &str,
         ip: IpAddr,
     ) -> Result<JoinReply, LobbyError> {
-        self.not_banned(player)?;
-        let bot = self.is_bot(player);
+        self.players.not_banned(player)?;
+        let bot = self.players.is_bot(player);
         let pairing = {
             let mut state = lock(&self.state);
             let seek = state
@@ -680,7 +613,7 @@ impl Lobby {
             .games
             .open_game(&pairing.settings, seating, Some(ip), Vec::new())
             .await?;
-        self.tell_player(
+        self.sockets.tell(
             &waiting,
             &LobbyMessage::Paired {
                 game: game.clone(),
@@ -711,12 +644,12 @@ impl Lobby {
         request: PoolRequest,
         ip: IpAddr,
     ) -> Result<PoolReply, LobbyError> {
-        self.not_banned(player)?;
+        self.players.not_banned(player)?;
         let settings =
             self.games
                 .settings(None, request.clock, None, (request.rated, request.listed))?;
         let bots = request.bots.unwrap_or(false);
-        if !bots && self.is_bot(player) {
+        if !bots && self.players.is_bot(player) {
             return Err(LobbyError::HumansOnly("this pool"));
         }
         let mut pool = pool_name(settings.clock, settings.rated);
@@ -728,7 +661,7 @@ impl Lobby {
         let now = Instant::now();
         let partner = {
             let mut state = lock(&self.state);
-            if !state.sockets.contains_key(&folded) {
+            if !self.sockets.online(player) {
                 return Err(LobbyError::NoSocket);
             }
             self.take_join(&mut state, &folded, ip, now)?;
@@ -780,7 +713,7 @@ impl Lobby {
                 return Err(e);
             }
         };
-        self.tell_player(
+        self.sockets.tell(
             player,
             &LobbyMessage::Paired {
                 game: seat.game,
@@ -884,7 +817,7 @@ impl Lobby {
             .open_game(&waiting.settings, seating, Some(waiting.ip), Vec::new())
             .await
         {
-            Ok(game) => self.tell_player(
+            Ok(game) => self.sockets.tell(
                 &waiting.player,
                 &LobbyMessage::Paired {
                     game,
@@ -908,22 +841,10 @@ impl Lobby {
     /// goes, and every player socket is told to connect again (1012), to the lobby's owner
     /// now.
     pub fn given_up(&self) {
-        let sockets = {
-            let mut state = lock(&self.state);
-            state.seeks.clear();
-            state.pool.clear();
-            std::mem::take(&mut state.sockets)
-        };
-        if let Some(offline) = self.offline.get() {
-            offline(None);
-        }
-        for (_, sender) in sockets.into_values().flatten() {
-            let _ = sender.try_send(Out::close(
-                crate::wire::CloseCode::Restart,
-                "the lobby moves to another server; connect again",
-            ));
-        }
-        self.lobby_changed();
+        self.sockets.close_all(
+            crate::wire::CloseCode::Restart,
+            "the lobby moves to another server; connect again",
+        );
     }
 }
 

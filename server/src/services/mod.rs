@@ -14,7 +14,8 @@
 //!   the reports;
 //! - [`ends`]: each game's end, told to whatever counts ends (here and on the other nodes);
 //! - [`games`]: the rooms, their seats, clocks, timers and bots;
-//! - [`lobby`]: seeks, pools, the players' and the lobby's sockets;
+//! - [`player_sockets`]: who is online, and how to tell them;
+//! - [`lobby`]: seeks, pools, the lobby's sockets and frame;
 //! - [`challenges`]: a named player challenged, accepting or declining;
 //! - [`live`]: the games in play anyone may watch, best first, and the featured game;
 //! - [`replays`]: finished games replayed, a few at a time;
@@ -34,6 +35,7 @@ pub mod lobby;
 pub mod nodes;
 pub mod outbox;
 pub mod pauses;
+pub mod player_sockets;
 pub mod players;
 pub mod quotas;
 pub mod ratings;
@@ -70,6 +72,8 @@ pub struct Services {
     pub chats: Arc<chat::Chats>,
     /// The games.
     pub games: Arc<games::Games>,
+    /// Who is online, and how to tell them.
+    pub sockets: Arc<player_sockets::PlayerSockets>,
     /// The lobby.
     pub lobby: Arc<lobby::Lobby>,
     /// The challenges of named players.
@@ -143,21 +147,28 @@ impl Services {
             },
             unfinished,
         );
+        let sockets = Arc::new(player_sockets::PlayerSockets::new(
+            config.limits.sockets_per_player,
+        ));
         let lobby = lobby::Lobby::start(lobby::Parts {
             config: Arc::clone(&config),
             entropy: Arc::clone(&entropy),
             games: Arc::clone(&games),
             ratings: Arc::clone(&ratings),
             players: Arc::clone(&players),
+            sockets: Arc::clone(&sockets),
             quotas: Arc::clone(&quotas),
             stopping: stopping.clone(),
         });
-        let challenges = challenges::Challenges::start(
-            (Arc::clone(&entropy), stopping.clone()),
-            Arc::clone(&games),
-            (Arc::clone(&players), Arc::clone(&ratings)),
-            Arc::clone(&lobby),
-        );
+        let challenges = challenges::Challenges::start(challenges::Parts {
+            entropy: Arc::clone(&entropy),
+            stopping: stopping.clone(),
+            games: Arc::clone(&games),
+            players: Arc::clone(&players),
+            ratings: Arc::clone(&ratings),
+            lobby: Arc::clone(&lobby),
+            sockets: Arc::clone(&sockets),
+        });
         let replays = Arc::new(replays::Replays::new(Arc::clone(&games)));
         let tournaments = tournaments::Tournaments::start(tournaments::Parts {
             config: Arc::clone(&config),
@@ -165,7 +176,7 @@ impl Services {
             entropy: Arc::clone(&entropy),
             games: Arc::clone(&games),
             players: Arc::clone(&players),
-            lobby: Arc::clone(&lobby),
+            sockets: Arc::clone(&sockets),
             ends: Arc::clone(&ends),
             stopping: stopping.clone(),
         });
@@ -204,6 +215,7 @@ impl Services {
             ratings,
             chats,
             games,
+            sockets,
             lobby,
             challenges,
             live,

@@ -44,6 +44,9 @@ pub enum PlayerError {
     /// A description refused (a person's, or one too long).
     #[error("{0}")]
     BadDescription(&'static str),
+    /// The player aborted or resigned early too often: banned for this many more minutes.
+    #[error("you aborted or resigned early too often: the lobby pairs you again in {0} minutes")]
+    Banned(u64),
     /// Past the address's players an hour.
     #[error(transparent)]
     Quota(#[from] QuotaError),
@@ -386,6 +389,24 @@ impl Players {
     #[must_use]
     pub fn ban_left(&self, name: &str, now_ms: u64) -> Option<u64> {
         self.rows().get(name)?.playban.ban_left(now_ms)
+    }
+
+    /// Refuses a banned player (it aborted or resigned early too often): nobody pairs it
+    /// until its ban ends.
+    ///
+    /// # Errors
+    /// [`PlayerError::Banned`] while its ban lasts.
+    pub fn not_banned(&self, name: &str) -> Result<(), PlayerError> {
+        match self.ban_left(name, crate::clock::unix_ms()) {
+            Some(left_ms) => Err(PlayerError::Banned(left_ms.div_ceil(60_000))),
+            None => Ok(()),
+        }
+    }
+
+    /// Whether `name` is a bot account (or one of the server's bots).
+    #[must_use]
+    pub fn is_bot(&self, name: &str) -> bool {
+        self.with_row(name, |row| row.bot).unwrap_or(false)
     }
 
     /// `GET /api/players/{name}/games` asked by `asker` (a player, or anonymous): a page of

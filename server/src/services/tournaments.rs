@@ -28,7 +28,7 @@ use tokio::sync::Mutex;
 
 use super::ends::{Ends, Told};
 use super::games::{GameError, Games, Seating, Settings as GameSettings};
-use super::lobby::Lobby;
+use super::player_sockets::PlayerSockets;
 use super::players::Players;
 use super::stopping::Stopping;
 use crate::config::Config;
@@ -100,8 +100,8 @@ pub struct Parts {
     pub games: Arc<Games>,
     /// The players (ratings, titles).
     pub players: Arc<Players>,
-    /// The lobby (a pairing is told on the players' sockets).
-    pub lobby: Arc<Lobby>,
+    /// Who is online (a pairing is told on the players' sockets).
+    pub sockets: Arc<PlayerSockets>,
     /// The games' ends, as they are committed.
     pub ends: Arc<Ends>,
     /// The stop signal.
@@ -785,7 +785,7 @@ impl Tournaments {
             } else {
                 board.black
             };
-            self.parts.lobby.tell_player(
+            self.parts.sockets.tell(
                 &t.entrants[entrant].name,
                 &LobbyMessage::TournamentGame {
                     tournament: t.id.clone(),

@@ -11,7 +11,8 @@ use tokio::time::{Duration, Instant};
 
 use super::{Closing, Env, Flow, Handler, Incoming, Latest, Socket};
 use crate::services::Services;
-use crate::services::lobby::{Lobby, Watching};
+use crate::services::lobby::Watching;
+use crate::services::player_sockets::PlayerSockets;
 use crate::services::quotas::SocketSlot;
 use crate::wire::{CloseCode, Code, LobbyMessage, PlayerClientMessage};
 
@@ -74,15 +75,15 @@ pub async fn serve_player(ws: WebSocket, services: Arc<Services>, slot: SocketSl
             .await;
     };
     let (tx, outbox) = mpsc::channel(services.config.limits.outbox);
-    let lobby: Arc<Lobby> = Arc::clone(&services.lobby);
-    let Ok(id) = lobby.open_player_socket(&name, tx) else {
+    let sockets: Arc<PlayerSockets> = Arc::clone(&services.sockets);
+    let Ok(id) = sockets.open(&name, tx) else {
         return socket
             .refuse(Closing::new(CloseCode::Policy, "too many sockets"))
             .await;
     };
     let welcome = LobbyMessage::Welcome { name: name.clone() }.to_json();
     let on_end = move || {
-        lobby.close_player_socket(&name, id);
+        sockets.close(&name, id);
         drop(slot);
     };
     if socket.send(&welcome).await {
