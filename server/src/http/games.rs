@@ -137,17 +137,17 @@ async fn socket(
             .unsealed(&id, (None, None), true)
             .await?;
     }
-    let (live, to) = games
+    let (table, to) = games
         .authorize(&id, query.get("token").map(String::as_str))
         .await?;
-    let slot = match games.admit_socket(&live, to, ip).await {
+    let slot = match games.admit_socket(&table, to, ip).await {
         Ok(slot) => slot,
         Err(e) => {
             // A finished game loaded for this request leaves memory again.
-            games.let_go(&live).await;
+            games.let_go(&table).await;
             return Err(e.into());
         }
     };
     Ok(crate::socket::upgrade(upgrade)
-        .on_upgrade(move |ws| crate::socket::game::serve(ws, services, live, to, slot)))
+        .on_upgrade(move |ws| crate::socket::game::serve(ws, services, table, to, slot)))
 }

@@ -180,12 +180,7 @@ impl Challenges {
         ip: IpAddr,
     ) -> Result<ChallengeReply, ChallengeError> {
         self.players.not_banned(player).map_err(LobbyError::from)?;
-        let settings = self.games.settings(
-            request.rules,
-            request.clock,
-            request.setup_ms,
-            (request.rated, request.listed),
-        )?;
+        let settings = self.games.settings(request.settings())?;
         if request.to.starts_with(BOT_PREFIX) {
             return Err(ChallengeError::ServerBot);
         }

@@ -24,7 +24,7 @@ pub struct ListedSide {
 
 /// A game in memory, as `GET /admin/games` lists it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct LiveGame {
+pub struct GameRow {
     /// Its id.
     pub id: String,
     /// Its phase as of its last commit (`"reloading"` while its room is rebuilt).
@@ -61,19 +61,19 @@ impl Desk {
 
     /// Every game in memory, oldest first (at most `limit`).
     #[must_use]
-    pub fn live_games(&self, limit: usize) -> Vec<LiveGame> {
-        let mut games: Vec<LiveGame> = self
+    pub fn live_games(&self, limit: usize) -> Vec<GameRow> {
+        let mut games: Vec<GameRow> = self
             .games
             .held_all()
             .iter()
-            .map(|live| {
-                let shown = live.shown();
+            .map(|table| {
+                let shown = table.shown();
                 let side = |i: usize| ListedSide {
                     player: shown.players()[i].kind_word(),
                     name: shown.name(i),
                 };
-                LiveGame {
-                    id: live.id().to_owned(),
+                GameRow {
+                    id: table.id().to_owned(),
                     phase: shown.phase().map_or("reloading", Phase::word),
                     plies: shown.plies(),
                     white: side(0),
@@ -91,8 +91,11 @@ impl Desk {
     /// Sets the gauge of games in memory by phase (for a scrape of `/metrics`).
     pub fn count_phases(&self) {
         let mut counts = PHASES.map(|p| (p.word(), 0));
-        for live in self.games.held_all() {
-            if let Some(i) = PHASES.iter().position(|&p| Some(p) == live.shown().phase()) {
+        for table in self.games.held_all() {
+            if let Some(i) = PHASES
+                .iter()
+                .position(|&p| Some(p) == table.shown().phase())
+            {
                 counts[i].1 += 1;
             }
         }

@@ -32,7 +32,7 @@ use crate::room::Player;
 use crate::secret::{self, Entropy, ID_BYTES, TOKEN_BYTES};
 use crate::wire::{
     JoinReply, LobbyMessage, LobbyWords, PoolReply, PoolRequest, RulesWords, SeekReply,
-    SeekRequest, SeekWords, SideWord,
+    SeekRequest, SeekWords, SettingsRequest, SideWord,
 };
 
 /// Why the lobby refused a request.
@@ -459,12 +459,7 @@ impl Lobby {
         ip: IpAddr,
     ) -> Result<SeekReply, LobbyError> {
         self.players.not_banned(player)?;
-        let settings = self.games.settings(
-            request.rules,
-            request.clock,
-            request.setup_ms,
-            (request.rated, request.listed),
-        )?;
+        let settings = self.games.settings(request.settings())?;
         let sid = secret::random_hex(&*self.entropy, ID_BYTES);
         let folded = fold(player);
         let bots = request.bots.unwrap_or(false) || self.players.is_bot(player);
@@ -645,9 +640,12 @@ impl Lobby {
         ip: IpAddr,
     ) -> Result<PoolReply, LobbyError> {
         self.players.not_banned(player)?;
-        let settings =
-            self.games
-                .settings(None, request.clock, None, (request.rated, request.listed))?;
+        let settings = self.games.settings(SettingsRequest {
+            clock: request.clock,
+            rated: request.rated,
+            listed: request.listed,
+            ..SettingsRequest::default()
+        })?;
         let bots = request.bots.unwrap_or(false);
         if !bots && self.players.is_bot(player) {
             return Err(LobbyError::HumansOnly("this pool"));

@@ -191,16 +191,17 @@ impl Services {
         #[cfg(feature = "nodes")]
         let cluster = cluster.map(|c| {
             nodes::Cluster::start(
-                Arc::clone(&config),
-                store.clone(),
-                (
-                    Arc::clone(&games),
-                    Arc::clone(&lobby),
-                    Arc::clone(&players),
-                    Arc::clone(&ends),
-                ),
-                stopping.clone(),
-                (c.key, c.notices),
+                nodes::Parts {
+                    config: Arc::clone(&config),
+                    store: store.clone(),
+                    games: Arc::clone(&games),
+                    lobby: Arc::clone(&lobby),
+                    players: Arc::clone(&players),
+                    ends: Arc::clone(&ends),
+                    stopping: stopping.clone(),
+                    key: c.key,
+                },
+                c.notices,
             )
         });
         #[cfg(not(feature = "nodes"))]

@@ -21,6 +21,27 @@ use crate::store::{Notice, Store, StoreError};
 /// How often a node looks for lapsed nodes whose games no one has taken.
 const SWEEP: Duration = Duration::from_secs(1);
 
+/// What a node is made of: the services below it it uses, and the key the other nodes'
+/// forwarded requests carry.
+pub struct Parts {
+    /// The settings.
+    pub config: Arc<Config>,
+    /// The shared database.
+    pub store: Store,
+    /// The games (taken over, given up).
+    pub games: Arc<Games>,
+    /// The lobby (given up with the lease).
+    pub lobby: Arc<Lobby>,
+    /// The players (a row another node changed is read again).
+    pub players: Arc<Players>,
+    /// Where the ends other nodes tell are published here.
+    pub ends: Arc<Ends>,
+    /// The stop signal.
+    pub stopping: Stopping,
+    /// The key the other nodes' forwarded requests carry.
+    pub key: String,
+}
+
 /// This node among the others.
 pub struct Cluster {
     config: Arc<Config>,
@@ -38,27 +59,21 @@ pub struct Cluster {
 }
 
 impl Cluster {
-    /// This node of a shared database, whose forwarded requests carry `key`: its lease kept
-    /// and its sweeper run (hearing `notices`) until the server stops.
+    /// This node of a shared database: its lease kept and its sweeper run (hearing
+    /// `notices`) until the server stops.
     ///
     /// Call inside a tokio runtime.
     #[must_use]
-    pub fn start(
-        config: Arc<Config>,
-        store: Store,
-        (games, lobby, players, ends): (Arc<Games>, Arc<Lobby>, Arc<Players>, Arc<Ends>),
-        stopping: Stopping,
-        (key, notices): (String, UnboundedReceiver<Notice>),
-    ) -> Arc<Cluster> {
+    pub fn start(parts: Parts, notices: UnboundedReceiver<Notice>) -> Arc<Cluster> {
         let cluster = Arc::new(Cluster {
-            config,
-            store,
-            games,
-            lobby,
-            players,
-            ends,
-            stopping,
-            key,
+            config: parts.config,
+            store: parts.store,
+            games: parts.games,
+            lobby: parts.lobby,
+            players: parts.players,
+            ends: parts.ends,
+            stopping: parts.stopping,
+            key: parts.key,
             lapses: std::sync::Mutex::default(),
         });
         tokio::spawn(Arc::clone(&cluster).run_lease());

@@ -40,8 +40,8 @@ use crate::tournament::event::{
     Kind, ResultWords, Settings, Status, ToMake, Tournament, TournamentError,
 };
 use crate::wire::{
-    AbortReason, CreateTournament, DecideRequest, LobbyMessage, SideWord, TournamentEntry,
-    TournamentList, TournamentReply,
+    AbortReason, CreateTournament, DecideRequest, LobbyMessage, SettingsRequest, SideWord,
+    TournamentEntry, TournamentList, TournamentReply,
 };
 
 /// Why the tournaments service refused a request.
@@ -419,12 +419,13 @@ impl Tournaments {
         request: CreateTournament,
     ) -> Result<TournamentReply, TournamentsError> {
         // The games' settings are checked as a game's would be.
-        let game = self.parts.games.settings(
-            request.rules,
-            request.clock,
-            None,
-            (request.rated, Some(false)),
-        )?;
+        let game = self.parts.games.settings(SettingsRequest {
+            rules: request.rules,
+            clock: request.clock,
+            rated: request.rated,
+            listed: Some(false),
+            setup_ms: None,
+        })?;
         let settings = Settings {
             name: request.name,
             kind: request.kind,

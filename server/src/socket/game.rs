@@ -15,7 +15,7 @@ use crate::config::Limits;
 use crate::room::Recipient;
 use crate::services::Services;
 use crate::services::chat::Chats;
-use crate::services::games::{Games, Live};
+use crate::services::games::{Games, Table};
 use crate::services::outbox::{Out, Outlet, outlet};
 use crate::services::quotas::SocketSlot;
 use crate::wire::{Code, Refusal, ServerMessage};
@@ -36,7 +36,7 @@ pub fn replay_cost(replayed: usize, per_window: usize) -> usize {
 struct Seat {
     games: Arc<Games>,
     chats: Arc<Chats>,
-    live: Arc<Live>,
+    table: Arc<Table>,
     to: Recipient,
     subscriber: u64,
     /// The socket's own queue (a `pong` and a refusal go out in order with the rest).
@@ -65,12 +65,12 @@ impl Handler for Seat {
             }
             Ok(Request::Chat(command)) => {
                 self.chats
-                    .handle(self.live.chat(), self.subscriber, command, received)
+                    .handle(self.table.chat(), self.subscriber, command, received)
                     .await;
             }
             Ok(Request::Play(command)) => {
                 self.games
-                    .play(&self.live, self.subscriber, command, received)
+                    .play(&self.table, self.subscriber, command, received)
                     .await;
             }
             Ok(Request::Hello { v }) => {
@@ -83,7 +83,7 @@ impl Handler for Seat {
                 };
                 let paid = self
                     .games
-                    .hello(&self.live, (self.subscriber, self.to), v, pay)
+                    .hello(&self.table, (self.subscriber, self.to), v, pay)
                     .await;
                 if !paid {
                     return Flow::Close(Closing::rate_limited(&self.limits));
@@ -95,19 +95,19 @@ impl Handler for Seat {
 
     async fn finish(self) {
         self.games
-            .detach(&self.live, self.subscriber, self.to)
+            .detach(&self.table, self.subscriber, self.to)
             .await;
         drop(self.slot);
     }
 }
 
-/// Serves one socket for `to` of game `live` until it closes. Its message budget is the
+/// Serves one socket for `to` of game `table` until it closes. Its message budget is the
 /// seat's (shared by the seat's sockets) or, for a spectator, its address's (shared by the
 /// address's spectators, whose sockets hold a `slot`).
 pub async fn serve(
     ws: WebSocket,
     services: Arc<Services>,
-    live: Arc<Live>,
+    table: Arc<Table>,
     to: Recipient,
     slot: Option<SocketSlot>,
 ) {
@@ -115,16 +115,18 @@ pub async fn serve(
         Recipient::Seat(_) => "seat",
         Recipient::Spectator => "spectator",
     };
-    let socket = Socket::new(ws, kind, Env::of(&services)).for_game(live.id());
+    let socket = Socket::new(ws, kind, Env::of(&services)).for_game(table.id());
     let limits = *socket.limits();
     let (to_socket, inbox) = outlet(limits.outbox);
     let spectating = slot.as_ref().map(SocketSlot::budget);
     let games = Arc::clone(&services.games);
-    let (subscriber, budget) = games.attach(&live, to, to_socket.clone(), spectating).await;
+    let (subscriber, budget) = games
+        .attach(&table, to, to_socket.clone(), spectating)
+        .await;
     let seat = Seat {
         games,
         chats: Arc::clone(&services.chats),
-        live,
+        table,
         outlet: to_socket,
         to,
         subscriber,

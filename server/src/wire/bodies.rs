@@ -7,22 +7,16 @@ use super::players::Bots;
 use super::{ClockWords, Code, Names, Phase, RulesWords, SideWord, StatusWords};
 use crate::clock::ClockSettings;
 
-/// `POST /api/games`: every field optional.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct CreateRequest {
-    /// `"white"`, `"black"` or `"random"` (the default): the creator's side.
-    pub side: Option<String>,
-    /// `"human"` (the default) or a bot's name.
-    pub opponent: Option<String>,
+/// A game's settings as a request asks for them, every field optional: what `POST
+/// /api/games`, `POST /api/seeks` and `POST /api/challenges` share (the games service checks
+/// them once, `Games::settings`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SettingsRequest {
     /// The rules (official when absent).
     pub rules: Option<RulesRequest>,
-    /// The side that moves first: `"white"`, `"black"` or `"random"` (the default).
-    pub first: Option<String>,
-    /// The clock, for a timed game.
+    /// The clock, for a timed game; untimed when absent or null.
     pub clock: Option<ClockSettings>,
-    /// Whether the game is rated (default false): it needs a key, and a person opponent's
-    /// seat taken with one (or a bot opponent).
+    /// Whether the game is rated (default false).
     pub rated: Option<bool>,
     /// Milliseconds each side has, once both seats are taken, to have its formation accepted
     /// (default [`SETUP_MS`], at most [`MAX_SETUP_MS`]); a side that misses it aborts the game.
@@ -30,6 +24,68 @@ pub struct CreateRequest {
     /// Whether the game is listed in its players' lists of games (default true); an unlisted
     /// game's record and replay reach whoever has its link.
     pub listed: Option<bool>,
+}
+
+/// Declares a request body that asks for a game's settings: its own fields, then the five
+/// of [`SettingsRequest`] (each optional, as a field of the body itself: its errors name
+/// their place in the text), and `settings()`, which gives them as one value.
+macro_rules! with_settings {
+    (
+        $(#[$attr:meta])*
+        pub struct $name:ident {
+            $($(#[$field_attr:meta])* pub $field:ident: $ty:ty,)*
+        }
+    ) => {
+        $(#[$attr])*
+        pub struct $name {
+            $($(#[$field_attr])* pub $field: $ty,)*
+            /// The rules (official when absent).
+            #[serde(default)]
+            pub rules: Option<$crate::wire::RulesRequest>,
+            /// The clock; untimed when absent or null.
+            #[serde(default)]
+            pub clock: Option<$crate::clock::ClockSettings>,
+            /// Whether the game is rated (default false).
+            #[serde(default)]
+            pub rated: Option<bool>,
+            /// The setup time, in milliseconds (see [`SettingsRequest::setup_ms`]).
+            #[serde(default)]
+            pub setup_ms: Option<i64>,
+            /// Whether the game is listed (default true).
+            #[serde(default)]
+            pub listed: Option<bool>,
+        }
+
+        impl $name {
+            /// The game's settings it asks for.
+            #[must_use]
+            pub fn settings(&self) -> $crate::wire::SettingsRequest {
+                $crate::wire::SettingsRequest {
+                    rules: self.rules,
+                    clock: self.clock,
+                    rated: self.rated,
+                    setup_ms: self.setup_ms,
+                    listed: self.listed,
+                }
+            }
+        }
+    };
+}
+pub(crate) use with_settings;
+
+with_settings! {
+    /// `POST /api/games`: every field optional. A rated game needs a key, and a person
+    /// opponent's seat taken with one (or a bot opponent).
+    #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(default)]
+    pub struct CreateRequest {
+        /// `"white"`, `"black"` or `"random"` (the default): the creator's side.
+        pub side: Option<String>,
+        /// `"human"` (the default) or a bot's name.
+        pub opponent: Option<String>,
+        /// The side that moves first: `"white"`, `"black"` or `"random"` (the default).
+        pub first: Option<String>,
+    }
 }
 
 /// The setup time a game has when none is asked for: 3 minutes.

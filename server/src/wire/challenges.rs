@@ -3,30 +3,17 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{RulesRequest, RulesWords};
+use super::RulesWords;
 use crate::clock::ClockSettings;
 
-/// `POST /api/challenges`: whom, and the game's settings (every field but `to` optional,
-/// as in `POST /api/seeks`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ChallengeRequest {
-    /// The challenged player's name.
-    pub to: String,
-    /// The clock; untimed when absent or null.
-    #[serde(default)]
-    pub clock: Option<ClockSettings>,
-    /// The rules (official when absent).
-    #[serde(default)]
-    pub rules: Option<RulesRequest>,
-    /// Whether the game is rated (default false).
-    #[serde(default)]
-    pub rated: Option<bool>,
-    /// The setup time, as in `POST /api/games`.
-    #[serde(default)]
-    pub setup_ms: Option<i64>,
-    /// Whether the game is listed (default true).
-    #[serde(default)]
-    pub listed: Option<bool>,
+super::with_settings! {
+    /// `POST /api/challenges`: whom, and the game's settings (every field but `to` optional,
+    /// as in `POST /api/seeks`).
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct ChallengeRequest {
+        /// The challenged player's name.
+        pub to: String,
+    }
 }
 
 /// The reply to `POST /api/challenges`.

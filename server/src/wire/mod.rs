@@ -20,9 +20,10 @@ mod refusal;
 mod replay;
 mod tournaments;
 
+pub(crate) use bodies::with_settings;
 pub use bodies::{
     Commitments, CreateReply, CreateRequest, ErrorBody, Health, JoinReply, JoinRequest,
-    MAX_SETUP_MS, Players, RulesRequest, SETUP_MS, Summary, setup_ms,
+    MAX_SETUP_MS, Players, RulesRequest, SETUP_MS, SettingsRequest, Summary, setup_ms,
 };
 pub use challenges::{
     ChallengeList, ChallengeOffer, ChallengeReply, ChallengeRequest, DeclineReason, DeclineRequest,

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Code, RulesRequest, RulesWords, SideWord};
+use super::{Code, RulesWords, SideWord};
 use crate::clock::ClockSettings;
 
 /// `POST /api/players`.
@@ -202,23 +202,15 @@ pub struct Bots {
     pub black: bool,
 }
 
-/// `POST /api/seeks`: every field optional.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct SeekRequest {
-    /// The clock; untimed when absent or null.
-    pub clock: Option<ClockSettings>,
-    /// The rules (official when absent).
-    pub rules: Option<RulesRequest>,
-    /// Whether the game is rated (default false).
-    pub rated: Option<bool>,
-    /// The setup time, as in `POST /api/games`.
-    pub setup_ms: Option<i64>,
-    /// Whether the game is listed, as in `POST /api/games` (default true).
-    pub listed: Option<bool>,
-    /// Whether a bot account may accept it (default false: people only; a bot's own seek
-    /// always allows bots) (an addition).
-    pub bots: Option<bool>,
+super::with_settings! {
+    /// `POST /api/seeks`: every field optional.
+    #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(default)]
+    pub struct SeekRequest {
+        /// Whether a bot account may accept it (default false: people only; a bot's own
+        /// seek always allows bots) (an addition).
+        pub bots: Option<bool>,
+    }
 }
 
 /// The reply to `POST /api/seeks`.

@@ -3,7 +3,7 @@
 //! recipient. One writer per game (the room's lock); games share nothing but the database's
 //! writer thread.
 //!
-//! - `live`: a game in memory, its one lock, and what the operator reads of it without it;
+//! - `table`: a game in memory, its one lock, and what the operator reads of it without it;
 //! - `open`: games made (`create`, and for the lobby, a tournament, the rematch) and joined;
 //! - `play`: the change path: a seat's command, the commit, the frames, presence;
 //! - `seats`: who a socket is for, sockets attached and detached, a seat taken again;
@@ -15,20 +15,20 @@
 //! sealed ([`super::tournaments`]), what the operator reads ([`super::desk`]); a game's end
 //! is published ([`super::ends`]) for whatever counts it.
 
-mod live;
 #[cfg(feature = "nodes")]
 mod nodes;
 mod open;
 mod play;
 mod reads;
 mod seats;
+mod table;
 mod tasks;
 
-pub use live::{Live, PHASES, Shown};
 #[cfg(feature = "nodes")]
 pub use nodes::Place;
 pub use open::{Seating, Settings, random_side};
 pub use seats::Seats;
+pub use table::{Origin, PHASES, Shown, Table};
 pub use tasks::{Thought, think_at_least};
 
 use std::collections::HashMap;
@@ -54,7 +54,7 @@ use crate::store::GameWrite;
 use crate::store::{Ending, GameResult, Settlement, Store, StoreError, Write};
 use crate::wire::AbortReason;
 use crate::wire::Refusal;
-use live::LiveState;
+use table::TableState;
 
 /// Why the games service refused a request.
 #[derive(Debug, Error)]
@@ -143,7 +143,7 @@ pub struct Games {
     pauses: Arc<Pauses>,
     readiness: Arc<Readiness>,
     stopping: Stopping,
-    rooms: Mutex<HashMap<String, Arc<Live>>>,
+    rooms: Mutex<HashMap<String, Arc<Table>>>,
     chats: Arc<Chats>,
     ends: Arc<Ends>,
     next_subscriber: AtomicU64,
@@ -184,14 +184,17 @@ impl Games {
         tokio::spawn(Arc::clone(&games).run_pruner());
         for saved in unfinished {
             let id = saved.spec.id.clone();
-            let (creator, ips) = (saved.creator, saved.ips);
+            let origin = Origin {
+                creator: saved.creator,
+                ips: saved.ips,
+            };
             match games.restore(saved) {
                 Ok((room, chat)) => {
                     // The creator's count of unfinished games survives the restart.
-                    if let Some(ip) = creator {
+                    if let Some(ip) = origin.creator {
                         games.quotas.restore_game(ip);
                     }
-                    games.admit(room, (creator, ips), chat);
+                    games.admit(room, origin, chat);
                 }
                 Err(e) => {
                     let store = games.store.clone();
@@ -211,7 +214,7 @@ impl Games {
 
     /// Every game in memory, in no order.
     #[must_use]
-    pub fn held_all(&self) -> Vec<Arc<Live>> {
+    pub fn held_all(&self) -> Vec<Arc<Table>> {
         lock(&self.rooms).values().cloned().collect()
     }
 
@@ -219,9 +222,9 @@ impl Games {
     /// as of its last commit, in no order.
     #[must_use]
     pub fn listings(&self) -> Vec<crate::wire::LiveEntry> {
-        let held: Vec<Arc<Live>> = lock(&self.rooms).values().cloned().collect();
+        let held: Vec<Arc<Table>> = lock(&self.rooms).values().cloned().collect();
         held.iter()
-            .filter_map(|live| lock(&live.listing).clone())
+            .filter_map(|table| lock(&table.listing).clone())
             .collect()
     }
 
@@ -240,22 +243,22 @@ impl Games {
 
     /// Wakes every room's tasks: the server is stopping, and they end.
     pub fn wake_all(&self) {
-        for live in lock(&self.rooms).values() {
-            live.timer.notify_one();
-            live.bot.notify_one();
+        for table in lock(&self.rooms).values() {
+            table.timer.notify_one();
+            table.bot.notify_one();
         }
     }
 
     /// Counts the room among the games in play, or no longer, as its phase says now; notes
     /// its phase and plies for the operator.
-    fn recount(&self, live: &Live, state: &mut LiveState) {
-        live.shown().note(&state.room, state.broken);
+    fn recount(&self, table: &Table, state: &mut TableState) {
+        table.shown().note(&state.room, state.broken);
         let listing = if state.broken {
             None
         } else {
             state.room.listing()
         };
-        *lock(&live.listing) = listing;
+        *lock(&table.listing) = listing;
         let playing = state.room.phase() == Phase::Playing && !state.broken;
         if playing != state.counted {
             state.counted = playing;
@@ -306,12 +309,7 @@ impl Games {
 
     /// Puts a room in memory (unless one is there already), created by `creator`, its seats
     /// taken from `ips`, its chat so far `chat`, and starts its tasks.
-    fn admit(
-        self: &Arc<Games>,
-        mut room: Room,
-        (creator, ips): (Option<IpAddr>, [Option<IpAddr>; 2]),
-        chat: SavedChat,
-    ) -> Arc<Live> {
+    fn admit(self: &Arc<Games>, mut room: Room, origin: Origin, chat: SavedChat) -> Arc<Table> {
         room.expire_setup(
             self.config.limits.setup_expiry,
             crate::clock::unix_ms(),
@@ -324,35 +322,35 @@ impl Games {
             .players
             .iter()
             .any(|p| matches!(p, crate::room::Player::Bot(_)));
-        let live = {
+        let table = {
             let mut rooms = lock(&self.rooms);
             if let Some(existing) = rooms.get(&id) {
                 return Arc::clone(existing);
             }
             let chat = self.chats.open(room.spec(), chat);
-            let live = Arc::new(Live::new(room, (creator, ips), chat, &self.config.limits));
-            rooms.insert(id, Arc::clone(&live));
-            live
+            let table = Arc::new(Table::new(room, origin, chat, &self.config.limits));
+            rooms.insert(id, Arc::clone(&table));
+            table
         };
-        if let Ok(mut state) = live.state.try_lock() {
-            self.recount(&live, &mut state);
+        if let Ok(mut state) = table.state.try_lock() {
+            self.recount(&table, &mut state);
         }
         if !over {
-            tokio::spawn(Arc::clone(self).run_timer(Arc::clone(&live)));
+            tokio::spawn(Arc::clone(self).run_timer(Arc::clone(&table)));
             if has_bot {
-                tokio::spawn(Arc::clone(self).run_bot(Arc::clone(&live)));
+                tokio::spawn(Arc::clone(self).run_bot(Arc::clone(&table)));
             }
         }
-        live
+        table
     }
 
     /// The game `id`, from memory or from the database.
-    async fn live(self: &Arc<Games>, id: &str) -> Result<Option<Arc<Live>>, GameError> {
+    async fn table(self: &Arc<Games>, id: &str) -> Result<Option<Arc<Table>>, GameError> {
         if !plausible_id(id) {
             return Ok(None);
         }
-        if let Some(live) = self.held(id) {
-            return Ok(Some(live));
+        if let Some(table) = self.held(id) {
+            return Ok(Some(table));
         }
         #[cfg(feature = "nodes")]
         if let Place::At(url) = self.place(id).await? {
@@ -362,23 +360,26 @@ impl Games {
     }
 
     /// The game `id` if it is in memory.
-    fn held(&self, id: &str) -> Option<Arc<Live>> {
+    fn held(&self, id: &str) -> Option<Arc<Table>> {
         lock(&self.rooms).get(id).map(Arc::clone)
     }
 
     /// The game `id` loaded from the database into memory (this node owns it).
-    async fn load_here(self: &Arc<Games>, id: &str) -> Result<Option<Arc<Live>>, GameError> {
-        if let Some(live) = self.held(id) {
-            return Ok(Some(live));
+    async fn load_here(self: &Arc<Games>, id: &str) -> Result<Option<Arc<Table>>, GameError> {
+        if let Some(table) = self.held(id) {
+            return Ok(Some(table));
         }
         let Some(saved) = self.store.load(id).await? else {
             return Ok(None);
         };
         // An unfinished game reloaded (after a refused write) still holds its creator's
         // slot: it is given back when the game ends.
-        let (creator, ips) = (saved.creator, saved.ips);
+        let origin = Origin {
+            creator: saved.creator,
+            ips: saved.ips,
+        };
         match self.restore(saved) {
-            Ok((room, chat)) => Ok(Some(self.admit(room, (creator, ips), chat))),
+            Ok((room, chat)) => Ok(Some(self.admit(room, origin, chat))),
             // A stored game the rules refuse is quarantined (if the start's own quarantine
             // of it is not committed yet, this one is) and answers as no game.
             Err(e) => {
@@ -394,17 +395,17 @@ impl Games {
         }
     }
 
-    /// Takes `live` out of memory, if it is still the room held under its id.
-    fn forget(&self, live: &Arc<Live>) {
+    /// Takes `table` out of memory, if it is still the room held under its id.
+    fn forget(&self, table: &Arc<Table>) {
         let mut rooms = lock(&self.rooms);
-        if rooms.get(live.id()).is_some_and(|l| Arc::ptr_eq(l, live)) {
-            rooms.remove(live.id());
+        if rooms.get(table.id()).is_some_and(|l| Arc::ptr_eq(l, table)) {
+            rooms.remove(table.id());
         }
     }
 
-    fn evict_if_done(&self, live: &Arc<Live>, state: &LiveState) {
+    fn evict_if_done(&self, table: &Arc<Table>, state: &TableState) {
         if state.room.phase().finished() && state.subscribers.is_empty() {
-            self.forget(live);
+            self.forget(table);
         }
     }
 }

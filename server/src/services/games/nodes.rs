@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use super::{GameError, Games, Live, lock};
+use super::{GameError, Games, Table, lock};
 use crate::secret::plausible_id;
 use crate::services::outbox::Out;
 use crate::store::{LOBBY, Owner, StoreError};
@@ -111,13 +111,13 @@ impl Games {
 
     /// Drops every game in memory: its sockets are told to connect again (1012).
     pub fn give_up_all(&self) {
-        let rooms: Vec<Arc<Live>> = lock(&self.rooms).drain().map(|(_, live)| live).collect();
-        for live in rooms {
+        let rooms: Vec<Arc<Table>> = lock(&self.rooms).drain().map(|(_, table)| table).collect();
+        for table in rooms {
             // A room busy now finds its commit refused, and closes its sockets then.
-            if let Ok(mut state) = live.state.try_lock() {
-                self.break_off(&live, &mut state, Out::close(CloseCode::Restart, MOVED));
+            if let Ok(mut state) = table.state.try_lock() {
+                self.break_off(&table, &mut state, Out::close(CloseCode::Restart, MOVED));
             }
-            live.wake();
+            table.wake();
         }
     }
 }

@@ -14,8 +14,8 @@ use std::sync::Arc;
 use salpakan::{Rules, Side};
 use tokio::time::Instant;
 
-use super::live::LiveState;
-use super::{GameError, Games, Live};
+use super::table::TableState;
+use super::{GameError, Games, Origin, Table};
 use crate::clock::ClockSettings;
 use crate::room::{Event, Phase, Player, Room, SavedChat, Spec};
 use crate::secret::{self, Entropy, ID_BYTES, INVITE_BYTES, TOKEN_BYTES};
@@ -24,7 +24,7 @@ use crate::store::Write;
 use crate::store::{GameWrite, NodeWrite};
 use crate::wire::{
     Code, CreateReply, CreateRequest, JoinReply, JoinRequest, Refusal, RulesRequest, ServerMessage,
-    SideWord,
+    SettingsRequest, SideWord,
 };
 
 /// A game's settings, as asked for and checked.
@@ -132,13 +132,14 @@ impl Games {
     ///
     /// # Errors
     /// [`GameError::Invalid`] naming the value out of range.
-    pub fn settings(
-        &self,
-        rules: Option<RulesRequest>,
-        clock: Option<ClockSettings>,
-        setup_ms: Option<i64>,
-        (rated, listed): (Option<bool>, Option<bool>),
-    ) -> Result<Settings, GameError> {
+    pub fn settings(&self, asked: SettingsRequest) -> Result<Settings, GameError> {
+        let SettingsRequest {
+            rules,
+            clock,
+            rated,
+            setup_ms,
+            listed,
+        } = asked;
         let rules = self.rules(rules.unwrap_or_default())?;
         let clock = clock
             .map(ClockSettings::check)
@@ -243,7 +244,11 @@ impl Games {
             self.release_game(ip);
             return Err(e.into());
         }
-        self.admit(room, (ip, seating.ips), SavedChat::default());
+        let origin = Origin {
+            creator: ip,
+            ips: seating.ips,
+        };
+        self.admit(room, origin, SavedChat::default());
         crate::telemetry::game_created();
         tracing::info!(
             game = %id,
@@ -307,12 +312,7 @@ impl Games {
         let first = side_choice(request.first.as_deref(), "first", entropy)?;
         let opponent = Player::from_word(request.opponent.as_deref().unwrap_or("human"))
             .map_err(|e| GameError::invalid(Code::BadMessage, e.to_string()))?;
-        let settings = self.settings(
-            request.rules,
-            request.clock,
-            request.setup_ms,
-            (request.rated, request.listed),
-        )?;
+        let settings = self.settings(request.settings())?;
         if settings.rated && player.is_none() {
             return Err(GameError::BadKey);
         }
@@ -361,22 +361,22 @@ impl Games {
                 GameError::NotFound
             });
         }
-        let live = self.live(id).await?.ok_or(GameError::NotFound)?;
-        let joined = self.join_live(&live, request, player, ip).await;
+        let table = self.table(id).await?.ok_or(GameError::NotFound)?;
+        let joined = self.join_live(&table, request, player, ip).await;
         // A finished game loaded for a refused join leaves memory again.
-        self.let_go(&live).await;
+        self.let_go(&table).await;
         joined
     }
 
     /// [`Games::join`] of the game in memory.
     async fn join_live(
         self: &Arc<Games>,
-        live: &Arc<Live>,
+        table: &Arc<Table>,
         request: JoinRequest,
         player: Option<String>,
         ip: IpAddr,
     ) -> Result<JoinReply, GameError> {
-        let mut state = live.state.lock().await;
+        let mut state = table.state.lock().await;
         if state.gone {
             return Err(GameError::NotFound);
         }
@@ -403,7 +403,7 @@ impl Games {
         names[side.index()].clone_from(&player);
         ips[side.index()] = Some(ip);
         let unrated = self
-            .unrated_why((live.id(), spec.rated), &names, &ips)
+            .unrated_why((table.id(), spec.rated), &names, &ips)
             .await?;
         let token = secret::random_hex(&*self.entropy, TOKEN_BYTES);
         let digest = secret::digest(&token);
@@ -412,7 +412,7 @@ impl Games {
         seated.tokens[side.index()] = Some(digest.clone());
         let last = seated.all_seated();
         let write = Write::Game(GameWrite::Join {
-            game: live.id().to_owned(),
+            game: table.id().to_owned(),
             side,
             token: digest.clone(),
             seated_ms: last.then_some(wall_ms),
@@ -430,9 +430,9 @@ impl Games {
         if unrated.is_some() {
             state.room.unrate();
         }
-        live.timer.notify_one();
+        table.timer.notify_one();
         Ok(JoinReply {
-            game: live.id().to_owned(),
+            game: table.id().to_owned(),
             side: SideWord(side),
             token,
         })
@@ -452,8 +452,8 @@ impl Games {
         id: &str,
         cutoff_ms: u64,
     ) -> Result<(), GameError> {
-        let live = self.live(id).await?.ok_or(GameError::NotFound)?;
-        let mut state = live.state.lock().await;
+        let table = self.table(id).await?.ok_or(GameError::NotFound)?;
+        let mut state = table.state.lock().await;
         if state.gone || state.room.phase() != Phase::Setup {
             return Ok(());
         }
@@ -463,7 +463,7 @@ impl Games {
         let setup_ms = cutoff_ms.saturating_sub(seated);
         self.store
             .write(vec![Write::Game(GameWrite::SetupTime {
-                game: live.id().to_owned(),
+                game: table.id().to_owned(),
                 setup_ms,
             })])
             .await?;
@@ -471,7 +471,7 @@ impl Games {
             .room
             .set_setup_time(setup_ms, crate::clock::unix_ms(), Instant::now());
         drop(state);
-        live.timer.notify_one();
+        table.timer.notify_one();
         Ok(())
     }
 }
@@ -481,8 +481,8 @@ impl Games {
     /// the old game's `rematch-made` event in one transaction, then each seat its `rematch`.
     pub(super) async fn make_rematch(
         self: &Arc<Games>,
-        live: &Arc<Live>,
-        state: &mut LiveState,
+        table: &Arc<Table>,
+        state: &mut TableState,
         now: Instant,
     ) {
         let old = state.room.spec().clone();
@@ -522,7 +522,7 @@ impl Games {
         }
         let event = Event::Rematched { game: id.clone() };
         let mut also = vec![Write::Game(GameWrite::Events {
-            game: live.id().to_owned(),
+            game: table.id().to_owned(),
             first_v: state.room.version() + 1,
             events: vec![event.clone()],
             ending: None,
@@ -536,7 +536,7 @@ impl Games {
             })
         }));
         if let Err(e) = self.open_game(&settings, seating, None, also).await {
-            tracing::error!(game = %live.id(), error = %e, "rematch not made");
+            tracing::error!(game = %table.id(), error = %e, "rematch not made");
             return;
         }
         state.room.apply(event, now);
@@ -573,19 +573,19 @@ impl Games {
     /// finished game's token cannot take it over.
     pub(super) async fn reissue(
         self: &Arc<Games>,
-        state: &LiveState,
+        state: &TableState,
         side: Side,
     ) -> Result<ServerMessage, Refusal> {
         let unavailable = || Refusal::new(Code::SeatTaken, "the rematch's seat is not open");
         let id = state.room.rematched().ok_or_else(unavailable)?.to_owned();
         let new = side.other();
-        let live = self
-            .live(&id)
+        let table = self
+            .table(&id)
             .await
             .ok()
             .flatten()
             .ok_or_else(unavailable)?;
-        let mut rematch = live.state.lock().await;
+        let mut rematch = table.state.lock().await;
         if rematch.gone || rematch.room.spec().players[new.index()] != Player::Human {
             return Err(unavailable());
         }
@@ -615,7 +615,7 @@ impl Games {
         rematch
             .room
             .take_seat(new, digest, name, wall, Instant::now());
-        self.evict_if_done(&live, &rematch);
+        self.evict_if_done(&table, &rematch);
         Ok(ServerMessage::Rematch {
             game: id,
             side: SideWord(new),

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use salpakan::Side;
 use tokio::time::Instant;
 
-use super::live::LiveState;
-use super::{Games, Live};
+use super::table::TableState;
+use super::{Games, Table};
 use crate::room::{Catchup, Change, Command, Event, Recipient};
 use crate::services::ends::Ended;
 use crate::services::outbox::Out;
@@ -27,12 +27,12 @@ impl Games {
     /// `false` from it (the socket's budget cannot pay) sends nothing and returns `false`.
     pub async fn hello(
         &self,
-        live: &Arc<Live>,
+        table: &Arc<Table>,
         (subscriber, to): (u64, Recipient),
         v: u64,
         pay: impl FnOnce(usize) -> bool + Send,
     ) -> bool {
-        let mut state = live.state.lock().await;
+        let mut state = table.state.lock().await;
         if state.broken {
             return true;
         }
@@ -48,7 +48,7 @@ impl Games {
                 if let ServerMessage::State { chat, .. } = &mut message {
                     *chat = self
                         .chats
-                        .settings(live.chat(), subscriber)
+                        .settings(table.chat(), subscriber)
                         .await
                         .map(Box::new);
                 }
@@ -64,13 +64,13 @@ impl Games {
     /// the sender alone), or its events committed and sent to all.
     pub async fn play(
         self: &Arc<Games>,
-        live: &Arc<Live>,
+        table: &Arc<Table>,
         subscriber: u64,
         command: Command,
         received: Instant,
     ) {
         let side = command.side();
-        let mut state = live.state.lock().await;
+        let mut state = table.state.lock().await;
         if state.broken {
             return;
         }
@@ -82,7 +82,7 @@ impl Games {
             if due > Instant::now() {
                 drop(state);
                 tokio::time::sleep_until(due).await;
-                state = live.state.lock().await;
+                state = table.state.lock().await;
                 received = received.max(due);
                 if state.broken {
                     return;
@@ -100,9 +100,9 @@ impl Games {
                 state.send_to(subscriber, Out::Frames(vec![frame]));
             }
             Ok(Change::Events(from)) => {
-                self.settle(live, &mut state, from).await;
+                self.settle(table, &mut state, from).await;
                 if state.room.rematch_due(now) {
-                    self.make_rematch(live, &mut state, now).await;
+                    self.make_rematch(table, &mut state, now).await;
                 }
             }
             Ok(Change::Rematch(side)) => {
@@ -116,7 +116,7 @@ impl Games {
     }
 
     /// Commits the room's events from index `from`, then sends them to every recipient.
-    pub(super) async fn settle(&self, live: &Arc<Live>, state: &mut LiveState, from: usize) {
+    pub(super) async fn settle(&self, table: &Arc<Table>, state: &mut TableState, from: usize) {
         let events = &state.room.events()[from..];
         if events.is_empty() {
             return;
@@ -133,7 +133,7 @@ impl Games {
         };
         let end = write_ending.as_ref().and_then(|settled| settled.end);
         let write = Write::Game(GameWrite::Events {
-            game: live.id().to_owned(),
+            game: table.id().to_owned(),
             first_v: from as u64 + 1,
             events: events.to_vec(),
             ending: write_ending,
@@ -141,29 +141,29 @@ impl Games {
         let committed = match self.store.write(vec![write]).await {
             Ok(committed) => committed,
             Err(e) => {
-                tracing::error!(game = %live.id(), error = %e, "commit failed: the game reloads");
+                tracing::error!(game = %table.id(), error = %e, "commit failed: the game reloads");
                 self.break_off(
-                    live,
+                    table,
                     state,
                     Out::close(CloseCode::Reloading, "the game is reloading"),
                 );
-                self.forget(live);
+                self.forget(table);
                 return;
             }
         };
         if state.presence_due.take().is_some() {
-            self.tell_presence(live, state, Instant::now(), true);
+            self.tell_presence(table, state, Instant::now(), true);
         }
         state.room.sent(from, Instant::now());
         self.players.update(committed.players);
         if let Some(end) = end {
             self.ends.publish(Ended {
-                game: live.id().to_owned(),
+                game: table.id().to_owned(),
                 end,
             });
         }
-        self.recount(live, state);
-        super::live::tell(live.id(), &state.room.events()[from..], state.room.ply());
+        self.recount(table, state);
+        super::table::tell(table.id(), &state.room.events()[from..], state.room.ply());
         let room = &state.room;
         for v in from as u64 + 1..=room.version() {
             // A socket that cannot keep up is dropped (its task closes it with 1008).
@@ -172,39 +172,39 @@ impl Games {
                 .retain(|s| s.outlet.send(Out::Text(room.frame(v, s.to))));
         }
         self.chats
-            .after(live.chat(), &state.room.events()[from..])
+            .after(table.chat(), &state.room.events()[from..])
             .await;
         let room = &state.room;
         if room.phase().finished() {
             let creator = state.creator.take();
             self.release_game(creator);
-            self.evict_if_done(live, state);
+            self.evict_if_done(table, state);
         }
-        live.wake();
+        table.wake();
     }
 
     /// The room is no longer this server's to play (a refused commit, a lease lost): every
     /// socket is closed with `close`, and its tasks end.
-    pub(super) fn break_off(&self, live: &Live, state: &mut LiveState, close: Out) {
+    pub(super) fn break_off(&self, table: &Table, state: &mut TableState, close: Out) {
         state.broken = true;
-        self.recount(live, state);
+        self.recount(table, state);
         for s in &state.subscribers {
             s.outlet.send(close.clone());
         }
         state.subscribers.clear();
-        live.wake();
+        table.wake();
     }
 
     /// Deletes a game that expired in its setup phase: from the database first, then from
     /// memory; its sockets close with [`CloseCode::Expired`], and its creator's count goes
     /// down. If the database refuses, the room stays as it is and the timer tries again later.
-    pub(super) async fn discard(&self, live: &Arc<Live>, state: &mut LiveState) -> bool {
+    pub(super) async fn discard(&self, table: &Arc<Table>, state: &mut TableState) -> bool {
         if let Err(e) = self
             .store
-            .write(vec![Write::Game(GameWrite::Delete(live.id().to_owned()))])
+            .write(vec![Write::Game(GameWrite::Delete(table.id().to_owned()))])
             .await
         {
-            tracing::error!(game = %live.id(), error = %e, "expired game not deleted yet");
+            tracing::error!(game = %table.id(), error = %e, "expired game not deleted yet");
             return false;
         }
         state.gone = true;
@@ -214,8 +214,8 @@ impl Games {
         state.subscribers.clear();
         let creator = state.creator.take();
         self.release_game(creator);
-        self.forget(live);
-        live.bot.notify_one();
+        self.forget(table);
+        table.bot.notify_one();
         true
     }
 
@@ -223,13 +223,13 @@ impl Games {
     /// once a `presence_gap` (a second) a seat: a change sooner than that waits for the
     /// room's timer (which tells the presence as it is then), so a seat that drops and comes
     /// back tells its opponent little, and a flood of reconnects at most once a second.
-    pub(super) fn show_presence(&self, live: &Live, state: &mut LiveState, now: Instant) {
-        self.tell_presence(live, state, now, false);
+    pub(super) fn show_presence(&self, table: &Table, state: &mut TableState, now: Instant) {
+        self.tell_presence(table, state, now, false);
     }
 
     /// As [`Games::show_presence`]; `at_once` tells every change now (before events that end
     /// the game, so that they come after what led to them).
-    fn tell_presence(&self, live: &Live, state: &mut LiveState, now: Instant, at_once: bool) {
+    fn tell_presence(&self, table: &Table, state: &mut TableState, now: Instant, at_once: bool) {
         let gap = self.config.limits.presence_gap;
         for side in Side::ALL {
             let present = state.room.present(side);
@@ -244,7 +244,7 @@ impl Games {
                 Some(at) if wait && now < at + gap => {
                     let due = at + gap;
                     state.presence_due = Some(state.presence_due.map_or(due, |d| d.min(due)));
-                    live.timer.notify_one();
+                    table.timer.notify_one();
                 }
                 _ => {
                     broadcast_presence(state, side, present);
@@ -255,7 +255,7 @@ impl Games {
     }
 }
 
-fn broadcast_presence(state: &mut LiveState, side: Side, connected: bool) {
+fn broadcast_presence(state: &mut TableState, side: Side, connected: bool) {
     let frame: Arc<str> = ServerMessage::Presence {
         side: SideWord(side),
         connected,

@@ -19,14 +19,14 @@ impl Games {
             return serde_json::from_str(&ending.summary)
                 .map_err(|e| GameError::Store(StoreError::Corrupt(e.to_string())));
         }
-        let live = self.live(id).await?.ok_or(GameError::NotFound)?;
-        let mut state = live.state.lock().await;
+        let table = self.table(id).await?.ok_or(GameError::NotFound)?;
+        let mut state = table.state.lock().await;
         if state.gone {
             return Err(GameError::NotFound);
         }
         let now = self.now(&mut state.room);
         let summary = state.room.summary(now);
-        self.evict_if_done(&live, &state);
+        self.evict_if_done(&table, &state);
         Ok(summary)
     }
 
@@ -39,14 +39,14 @@ impl Games {
         if let Some(ending) = self.kept_ending(id).await? {
             return ending.record.ok_or(GameError::NotFound);
         }
-        let live = self.live(id).await?.ok_or(GameError::NotFound)?;
-        let state = live.state.lock().await;
+        let table = self.table(id).await?.ok_or(GameError::NotFound)?;
+        let state = table.state.lock().await;
         if state.gone {
             return Err(GameError::NotFound);
         }
         let record = state.room.record();
         let aborted = state.room.phase() == Phase::Aborted;
-        self.evict_if_done(&live, &state);
+        self.evict_if_done(&table, &state);
         match record {
             Some(record) => Ok(record),
             None if aborted => Err(GameError::NotFound),

@@ -8,9 +8,9 @@ use std::sync::{Arc, Mutex};
 use salpakan::Side;
 use tokio::time::Instant;
 
-use super::live::Subscriber;
 use super::play::GONE_REASON;
-use super::{GameError, Games, Live};
+use super::table::Subscriber;
+use super::{GameError, Games, Table};
 use crate::budget::Budget;
 use crate::room::{Player, Recipient};
 use crate::secret::{self, TOKEN_BYTES, plausible_id};
@@ -38,7 +38,7 @@ impl Games {
     /// shared by the address's spectators) or, without one, its own.
     pub async fn attach(
         &self,
-        live: &Arc<Live>,
+        table: &Arc<Table>,
         to: Recipient,
         outlet: Outlet,
         spectating: Option<Arc<Mutex<Budget>>>,
@@ -46,7 +46,7 @@ impl Games {
         let id = self
             .next_subscriber
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let mut state = live.state.lock().await;
+        let mut state = table.state.lock().await;
         let budget = match to {
             Recipient::Seat(side) => Arc::clone(&state.budgets[side.index()]),
             Recipient::Spectator => {
@@ -63,8 +63,8 @@ impl Games {
         if let Recipient::Seat(side) = to
             && state.room.connect(side)
         {
-            self.show_presence(live, &mut state, Instant::now());
-            live.timer.notify_one();
+            self.show_presence(table, &mut state, Instant::now());
+            table.timer.notify_one();
         }
         let now = self.now(&mut state.room);
         let name = to
@@ -72,24 +72,24 @@ impl Games {
             .and_then(|side| state.room.spec().names[side.index()].clone());
         let first = state.room.state(to, now);
         self.chats
-            .join(live.chat(), (id, to, name), outlet.clone(), first)
+            .join(table.chat(), (id, to, name), outlet.clone(), first)
             .await;
         state.subscribers.push(Subscriber { id, to, outlet });
         (id, budget)
     }
 
     /// The socket `subscriber` closed.
-    pub async fn detach(&self, live: &Arc<Live>, subscriber: u64, to: Recipient) {
-        self.chats.leave(live.chat(), subscriber).await;
-        let mut state = live.state.lock().await;
+    pub async fn detach(&self, table: &Arc<Table>, subscriber: u64, to: Recipient) {
+        self.chats.leave(table.chat(), subscriber).await;
+        let mut state = table.state.lock().await;
         state.subscribers.retain(|s| s.id != subscriber);
         if let Recipient::Seat(side) = to
             && state.room.disconnect(side, Instant::now())
         {
-            self.show_presence(live, &mut state, Instant::now());
-            live.timer.notify_one();
+            self.show_presence(table, &mut state, Instant::now());
+            table.timer.notify_one();
         }
-        self.evict_if_done(live, &state);
+        self.evict_if_done(table, &state);
     }
 
     /// Whether a socket for `to` may open, from `ip`: a seat's within its own sockets and
@@ -102,7 +102,7 @@ impl Games {
     /// limit.
     pub async fn admit_socket(
         &self,
-        live: &Arc<Live>,
+        table: &Arc<Table>,
         to: Recipient,
         ip: IpAddr,
     ) -> Result<Option<SocketSlot>, GameError> {
@@ -110,7 +110,7 @@ impl Games {
         let Recipient::Seat(side) = to else {
             return Ok(Some(self.quotas.take_socket(ip)?));
         };
-        let mut state = live.state.lock().await;
+        let mut state = table.state.lock().await;
         if state.room.sockets(side) >= limits.sockets_per_seat {
             return Err(GameError::TooManySockets(limits.sockets_per_seat));
         }
@@ -122,11 +122,11 @@ impl Games {
         Ok(None)
     }
 
-    /// A request for `live` failed: a finished game it loaded leaves memory again (unless a
+    /// A request for `table` failed: a finished game it loaded leaves memory again (unless a
     /// socket follows it).
-    pub async fn let_go(&self, live: &Arc<Live>) {
-        let state = live.state.lock().await;
-        self.evict_if_done(live, &state);
+    pub async fn let_go(&self, table: &Arc<Table>) {
+        let state = table.state.lock().await;
+        self.evict_if_done(table, &state);
     }
 
     /// Who a socket to game `id` with `token` is for.
@@ -138,7 +138,7 @@ impl Games {
         self: &Arc<Games>,
         id: &str,
         token: Option<&str>,
-    ) -> Result<(Arc<Live>, Recipient), GameError> {
+    ) -> Result<(Arc<Table>, Recipient), GameError> {
         // A finished game not in memory is loaded only for a socket it will serve: a wrong
         // token is refused from its row.
         if let Some(seats) = self.finished_seats(id).await
@@ -147,24 +147,24 @@ impl Games {
         {
             return Err(GameError::Unauthorized);
         }
-        let live = self
-            .live(id)
+        let table = self
+            .table(id)
             .await
             .ok()
             .flatten()
             .ok_or(GameError::Unauthorized)?;
-        let state = live.state.lock().await;
+        let state = table.state.lock().await;
         if state.gone {
             return Err(GameError::Unauthorized);
         }
         let Some(token) = token else {
             drop(state);
-            return Ok((live, Recipient::Spectator));
+            return Ok((table, Recipient::Spectator));
         };
         let found = secret::seat_of(&state.room.spec().tokens, token);
         drop(state);
         match found {
-            Some(side) => Ok((live, Recipient::Seat(side))),
+            Some(side) => Ok((table, Recipient::Seat(side))),
             None => Err(GameError::Unauthorized),
         }
     }
@@ -191,8 +191,8 @@ impl Games {
         if self.finished_seats(id).await.is_some() {
             return Err(GameError::GameOver);
         }
-        let live = self.live(id).await?.ok_or(GameError::NotFound)?;
-        let mut state = live.state.lock().await;
+        let table = self.table(id).await?.ok_or(GameError::NotFound)?;
+        let mut state = table.state.lock().await;
         if state.gone {
             return Err(GameError::NotFound);
         }
@@ -214,7 +214,7 @@ impl Games {
         let digest = secret::digest(&token);
         self.store
             .write(vec![Write::Game(GameWrite::Join {
-                game: live.id().to_owned(),
+                game: table.id().to_owned(),
                 side,
                 token: digest.clone(),
                 seated_ms: None,
@@ -227,7 +227,7 @@ impl Games {
             .room
             .take_seat(side, digest, name, crate::clock::unix_ms(), Instant::now());
         Ok(JoinReply {
-            game: live.id().to_owned(),
+            game: table.id().to_owned(),
             side: SideWord(side),
             token,
         })
@@ -235,8 +235,8 @@ impl Games {
 
     /// The seats of game `id` if it is in memory (no read of the database).
     pub async fn seats(&self, id: &str) -> Option<Seats> {
-        let live = self.held(id)?;
-        let state = live.state.lock().await;
+        let table = self.held(id)?;
+        let state = table.state.lock().await;
         let spec = state.room.spec();
         Some(Seats {
             sealed: spec.sealed,

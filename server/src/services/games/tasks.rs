@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use tokio::time::{Instant, sleep_until};
 
-use super::{Games, Live};
+use super::{Games, Table};
 use crate::store::GameWrite;
 
 /// How long the timer waits before it tries again to delete an expired game the database
@@ -56,22 +56,22 @@ impl Games {
     }
 
     /// The room's timer: decides losses on time and by abandonment when they fall due.
-    pub(super) async fn run_timer(self: Arc<Games>, live: Arc<Live>) {
+    pub(super) async fn run_timer(self: Arc<Games>, table: Arc<Table>) {
         loop {
             let deadline = {
-                let mut state = live.state.lock().await;
+                let mut state = table.state.lock().await;
                 if let Some(due) = state.presence_due
                     && Instant::now() >= due
                 {
                     state.presence_due = None;
-                    self.show_presence(&live, &mut state, Instant::now());
+                    self.show_presence(&table, &mut state, Instant::now());
                 }
                 if state.broken || state.gone || state.room.phase().finished() {
                     return;
                 }
                 {
                     if state.room.setup_expired(Instant::now()) {
-                        if self.discard(&live, &mut state).await {
+                        if self.discard(&table, &mut state).await {
                             return;
                         }
                         drop(state);
@@ -80,7 +80,7 @@ impl Games {
                     }
                     let now = self.now(&mut state.room);
                     if let Some(from) = state.room.expire(now) {
-                        self.settle(&live, &mut state, from).await;
+                        self.settle(&table, &mut state, from).await;
                         continue;
                     }
                     let due = state.presence_due;
@@ -94,20 +94,20 @@ impl Games {
                 Some(at) => {
                     tokio::select! {
                         () = sleep_until(at) => {}
-                        () = live.timer.notified() => {}
+                        () = table.timer.notified() => {}
                     }
                 }
-                None => live.timer.notified().await,
+                None => table.timer.notified().await,
             }
         }
     }
 
     /// The room's bot: when it is its move, it thinks on a blocking thread (never on the
     /// async threads), with its own tracker only, then plays.
-    pub(super) async fn run_bot(self: Arc<Games>, live: Arc<Live>) {
+    pub(super) async fn run_bot(self: Arc<Games>, table: Arc<Table>) {
         loop {
             let turn = {
-                let mut state = live.state.lock().await;
+                let mut state = table.state.lock().await;
                 if state.broken || state.gone || state.room.phase().finished() {
                     return;
                 }
@@ -117,11 +117,11 @@ impl Games {
                 return;
             }
             let Some(turn) = turn else {
-                live.bot.notified().await;
+                table.bot.notified().await;
                 continue;
             };
             let (side, ply) = (turn.side, turn.ply);
-            let bot = match live.shown().players()[side.index()] {
+            let bot = match table.shown().players()[side.index()] {
                 crate::room::Player::Bot(kind) => kind.word(),
                 crate::room::Player::Human => "none",
             };
@@ -131,10 +131,10 @@ impl Games {
                 return;
             };
             crate::telemetry::bot_thought(bot, took);
-            let mut state = live.state.lock().await;
+            let mut state = table.state.lock().await;
             let now = self.now(&mut state.room);
             if let Some(from) = state.room.bot_done(side, ply, tracker, mv, now) {
-                self.settle(&live, &mut state, from).await;
+                self.settle(&table, &mut state, from).await;
             }
         }
     }

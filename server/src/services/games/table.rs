@@ -1,5 +1,6 @@
-//! A game in memory: its room behind one lock, the sockets that hear it, what its timer and
-//! bot are woken by, and what the operator reads of it without the lock (its phase and
+//! A game at its table, as the games service holds it in memory: its room behind one lock,
+//! the sockets that hear it, what its timer and bot are woken by, and what the operator reads
+//! of it without the lock (its phase and
 //! plies noted after each commit, the log lines and counts of its life). Never a token, an
 //! invite or a formation.
 
@@ -27,7 +28,7 @@ pub(super) struct Subscriber {
 }
 
 /// What the room's lock guards.
-pub(super) struct LiveState {
+pub(super) struct TableState {
     pub(super) room: Room,
     pub(super) subscribers: Vec<Subscriber>,
     /// Each seat's message budget, shared by its sockets (a reconnect does not refill it).
@@ -53,7 +54,7 @@ pub(super) struct LiveState {
     pub(super) used: [bool; 2],
 }
 
-impl LiveState {
+impl TableState {
     /// Sends `out` to socket `subscriber` alone, if it still hears the game.
     pub(super) fn send_to(&self, subscriber: u64, out: Out) {
         if let Some(s) = self.subscribers.iter().find(|s| s.id == subscriber) {
@@ -62,15 +63,25 @@ impl LiveState {
     }
 }
 
-/// A game in memory, behind its one lock.
-pub struct Live {
+/// Where a game's clients came from: its creator's address (its slot among the address's
+/// unfinished games, given back at the end) and each seat's when it was taken.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Origin {
+    /// The creator's address (none for a game made by the server: a pairing, a rematch).
+    pub creator: Option<IpAddr>,
+    /// Each seat's address when it was taken.
+    pub ips: [Option<IpAddr>; 2],
+}
+
+/// A game at its table: in memory, behind its one lock.
+pub struct Table {
     id: String,
     /// What the operator's list and the metrics read without the room's lock.
     shown: Shown,
     /// The game as the live list shows it, as of its last commit (`None` unless in play
     /// and listed): read without the room's lock.
     pub(super) listing: Mutex<Option<crate::wire::LiveEntry>>,
-    pub(super) state: AsyncMutex<LiveState>,
+    pub(super) state: AsyncMutex<TableState>,
     /// The game's chat, which the chat service keeps under a lock of its own.
     chat: Arc<Chat>,
     /// Wakes the room's timer (a deadline may have moved).
@@ -79,25 +90,25 @@ pub struct Live {
     pub(super) bot: Notify,
 }
 
-impl Live {
+impl Table {
     /// `room` in memory, created by `creator`, its seats taken from `ips`, under `limits`.
     pub(super) fn new(
         room: Room,
-        (creator, ips): (Option<IpAddr>, [Option<IpAddr>; 2]),
+        Origin { creator, ips }: Origin,
         chat: Arc<Chat>,
         limits: &Limits,
-    ) -> Live {
+    ) -> Table {
         let shown = Side::ALL.map(|side| (room.present(side), None));
         let used = Side::ALL.map(|side| {
             room.events()
                 .iter()
                 .any(|e| matches!(e, crate::room::Event::Ready { side: s, .. } if *s == side))
         });
-        Live {
+        Table {
             id: room.spec().id.clone(),
             shown: Shown::of(room.spec()),
             listing: Mutex::new(None),
-            state: AsyncMutex::new(LiveState {
+            state: AsyncMutex::new(TableState {
                 room,
                 subscribers: Vec::new(),
                 budgets: [(); 2].map(|()| Arc::new(Mutex::new(Budget::new(limits)))),
