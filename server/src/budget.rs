@@ -9,7 +9,7 @@ use crate::config::Limits;
 
 /// The message budget: at most `limit` messages in any `window`. A seat's budget is shared
 /// by all its sockets (a reconnect does not make a fresh one).
-pub struct Budget {
+pub(crate) struct Budget {
     limit: usize,
     window: std::time::Duration,
     times: VecDeque<Instant>,
@@ -18,13 +18,13 @@ pub struct Budget {
 impl Budget {
     /// A socket's full budget: the limits' messages per window.
     #[must_use]
-    pub fn new(limits: &Limits) -> Budget {
+    pub(crate) fn new(limits: &Limits) -> Budget {
         Budget::per(limits.messages_per_window, limits.window)
     }
 
     /// A full budget of `limit` in any `window`.
     #[must_use]
-    pub fn per(limit: usize, window: std::time::Duration) -> Budget {
+    pub(crate) fn per(limit: usize, window: std::time::Duration) -> Budget {
         Budget {
             limit,
             window,
@@ -34,7 +34,7 @@ impl Budget {
 
     /// Whether nothing is counted any more at `now` (the budget is as good as new).
     #[must_use]
-    pub fn is_empty(&self, now: Instant) -> bool {
+    pub(crate) fn is_empty(&self, now: Instant) -> bool {
         self.times
             .back()
             .is_none_or(|&t| now.duration_since(t) >= self.window)
@@ -42,7 +42,7 @@ impl Budget {
 
     /// Counts `units` messages at `now`; `false` if that is more than the budget has left
     /// (nothing is counted then).
-    pub fn take(&mut self, now: Instant, units: usize) -> bool {
+    pub(crate) fn take(&mut self, now: Instant, units: usize) -> bool {
         while self
             .times
             .front()
@@ -58,7 +58,7 @@ impl Budget {
     }
 
     /// Gives back the last `units` counted (a taking undone).
-    pub fn give_back(&mut self, units: usize) {
+    pub(crate) fn give_back(&mut self, units: usize) {
         let keep = self.times.len().saturating_sub(units);
         self.times.truncate(keep);
     }
@@ -68,7 +68,7 @@ impl Budget {
 /// continuously. Unlike [`Budget`] it keeps no time per unit, so it costs the same whatever
 /// it counts (a rate per address or per player may be large).
 #[derive(Debug, Clone, Copy)]
-pub struct Rate {
+pub(crate) struct Rate {
     burst: f64,
     per_sec: f64,
     tokens: f64,
@@ -78,7 +78,7 @@ pub struct Rate {
 impl Rate {
     /// A full bucket at `now`: `burst` at once, refilled at `burst` per `period`.
     #[must_use]
-    pub fn per(burst: usize, period: std::time::Duration, now: Instant) -> Rate {
+    pub(crate) fn per(burst: usize, period: std::time::Duration, now: Instant) -> Rate {
         let burst = burst as f64;
         Rate {
             burst,
@@ -95,7 +95,7 @@ impl Rate {
     }
 
     /// Counts one at `now`; `false` if none is left (nothing is counted then).
-    pub fn take(&mut self, now: Instant) -> bool {
+    pub(crate) fn take(&mut self, now: Instant) -> bool {
         self.refill(now);
         if self.tokens >= 1.0 {
             self.tokens -= 1.0;
@@ -107,7 +107,7 @@ impl Rate {
 
     /// Whether it is full again at `now` (as good as new: it may be forgotten).
     #[must_use]
-    pub fn is_full(&self, now: Instant) -> bool {
+    pub(crate) fn is_full(&self, now: Instant) -> bool {
         let passed = now.saturating_duration_since(self.at).as_secs_f64();
         self.tokens + passed * self.per_sec >= self.burst
     }

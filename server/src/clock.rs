@@ -44,9 +44,9 @@ pub struct ClockSettings {
 
 impl ClockSettings {
     /// The longest initial time a game may have: a day.
-    pub const MAX_INITIAL_MS: u64 = 86_400_000;
+    pub(crate) const MAX_INITIAL_MS: u64 = 86_400_000;
     /// The longest increment: an hour.
-    pub const MAX_INCREMENT_MS: u64 = 3_600_000;
+    pub(crate) const MAX_INCREMENT_MS: u64 = 3_600_000;
 
     /// Checks the settings' bounds.
     ///
@@ -78,7 +78,7 @@ pub struct Reading {
 
 /// A running game clock.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Clock {
+pub(crate) struct Clock {
     settings: ClockSettings,
     remaining_ms: [u64; 2],
     running: Option<Side>,
@@ -142,7 +142,7 @@ impl Clock {
 
     /// The side whose time has run out at `now`, if any.
     #[must_use]
-    pub fn flagged(&self, now: Instant) -> Option<Side> {
+    pub(crate) fn flagged(&self, now: Instant) -> Option<Side> {
         let side = self.running?;
         (self.reading(now).remaining_ms[side.index()] == 0).then_some(side)
     }
@@ -169,14 +169,14 @@ impl Clock {
     /// The running side's time starts again at `now`, with what it had left when it started
     /// running: the time between the decision that started it and `now` (a commit, the
     /// frames on their way) is charged to nobody.
-    pub fn start_over_at(&mut self, now: Instant) {
+    pub(crate) fn start_over_at(&mut self, now: Instant) {
         if self.running.is_some() && now > self.since {
             self.since = now;
         }
     }
 
     /// The running side is not charged for `pause` (the server's own, ended by `now`).
-    pub fn forgive(&mut self, pause: Duration, now: Instant) {
+    pub(crate) fn forgive(&mut self, pause: Duration, now: Instant) {
         if self.running.is_some() {
             self.since = (self.since + pause).min(now).max(self.since);
         }

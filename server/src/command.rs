@@ -56,7 +56,7 @@ pub fn run_command(args: Vec<String>) -> ExitCode {
 ///
 /// # Errors
 /// [`StartError`]: the database's or the listener's error.
-pub async fn serve_until_signal(config: Config) -> Result<(), StartError> {
+pub(crate) async fn serve_until_signal(config: Config) -> Result<(), StartError> {
     match listen::raise_open_file_limit() {
         Ok((before, after)) => tracing::info!(before, after, "open-file limit"),
         Err(e) => tracing::warn!(error = %e, "the open-file limit could not be raised"),

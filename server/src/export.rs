@@ -2,7 +2,7 @@
 //! whose players agreed to share it, as JSON lines, each with its record and, at every ply,
 //! each side's exact beliefs about the enemy's pieces and, for a challenge, the odds the
 //! attacker saw. Never an aborted, unlisted or sealed game; a name only where its player
-//! agreed (`PUT /api/sharing`). The data are dedicated to the public domain: [`LICENCE`].
+//! agreed (`PUT /api/sharing`). The data are dedicated to the public domain: `LICENCE`.
 
 use std::io::{BufWriter, Write as _};
 use std::path::Path;
@@ -15,7 +15,7 @@ use crate::wire::{OutcomeWord, StatusWords};
 
 /// The licence every exported game carries (`"licence"`): Creative Commons Zero 1.0, the
 /// public-domain dedication (docs/SERVER.md, "The dataset export").
-pub const LICENCE: &str = "CC0-1.0";
+pub(crate) const LICENCE: &str = "CC0-1.0";
 
 /// A probability as the export writes it: six decimals.
 fn rounded(p: f64) -> Value {

@@ -7,7 +7,7 @@
 //! holds the sections of `mod` lines below to it):
 //! - values: [`chat`] (preset phrases, a clean line, the operator's list of words), [`secret`] (tokens, invite codes and ids from an [`Entropy`], stored as
 //!   digests), [`clock`] (the game clock), [`rating`] (what a rating says, and Glicko-2),
-//!   [`telemetry`] (the metrics and the log), [`tournament`] (Swiss, round-robin and series
+//!   `telemetry` (the metrics and the log), [`tournament`] (Swiss, round-robin and series
 //!   pairings, scoring with defaults, standings and tie-breaks);
 //! - [`wire`]: the contract's JSON typed both ways (every message, refusal code, close
 //!   code and HTTP body), built from views and public facts only;
@@ -17,20 +17,20 @@
 //!   (the load generator's and the tests');
 //! - [`room`]: one game as an event-sourced state machine (no I/O): commands decided into
 //!   events, one `apply`;
-//! - [`config`]: the settings and limits, every flag declared once; [`budget`]: a message
+//! - `config`: the settings and limits, every flag declared once; `budget`: a message
 //!   budget of the limits;
 //! - [`store`]: SQLite (or, with the feature `nodes`, PostgreSQL shared by several nodes:
 //!   leases, their fence, the owner of each game), one writer thread with group commits;
 //! - [`export`]: the dataset of the finished games their players agreed to share, with each
 //!   ply's beliefs and odds (`salpakan-server export`);
-//! - [`services`]: games, players, ratings, lobby, replays, quotas, readiness (and nodes),
+//! - `services`: games, players, ratings, lobby, replays, quotas, readiness (and nodes),
 //!   each owning its state behind a small API with an error type of its own;
-//! - [`refusals`]: every service's error as the contract's code and HTTP status, in one
+//! - `refusals`: every service's error as the contract's code and HTTP status, in one
 //!   place;
 //! - [`socket`]: the one socket loop, and a handler for each kind of socket;
-//! - [`http`]: the routes, each resource declaring its own, and the forwarding to the node
+//! - `http`: the routes, each resource declaring its own, and the forwarding to the node
 //!   that owns a request (feature `nodes`);
-//! - [`listen`], [`operator`]: the listener and its per-address limits, the operator's
+//! - [`listen`], `operator`: the listener and its per-address limits, the operator's
 //!   listener (`/metrics` and the admin routes);
 //! - [`start`]: all of it on a listener; [`command`]: the `salpakan-server` command.
 //!
@@ -53,7 +53,7 @@
 pub mod clock;
 pub mod rating;
 pub mod secret;
-pub mod telemetry;
+pub(crate) mod telemetry;
 pub mod tournament;
 // The contract, and its client.
 #[cfg(feature = "bridge")]
@@ -62,29 +62,31 @@ pub mod bridge;
 pub mod client;
 pub mod wire;
 // A game, the settings and the budgets they set, the database.
-pub mod budget;
+pub(crate) mod budget;
 pub mod chat;
-pub mod config;
+pub(crate) mod config;
 pub mod room;
 pub mod store;
 // The dataset export, read from the store.
 pub mod export;
 // The services, and how their refusals are said.
-pub mod refusals;
-pub mod services;
+pub(crate) mod refusals;
+pub(crate) mod services;
 // The sockets: one loop, a handler for each kind.
 pub mod socket;
 // The routes, and the listeners that serve them.
-pub mod http;
+pub(crate) mod http;
 pub mod listen;
-pub mod operator;
+pub(crate) mod operator;
 // The command.
 pub mod command;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-pub use config::{Config, ConfigError, Limits, LogFormat};
+pub use config::{AddressKey, Cidr, Config, ConfigError, Limits};
+pub use telemetry::LogFormat;
+
 pub use secret::{Entropy, OsEntropy, SeededEntropy};
 pub use store::{Durability, StoreError};
 

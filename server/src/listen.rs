@@ -34,7 +34,7 @@ use crate::services::stopping::{Stop, Stopping};
 /// The connections held: those of each address that have not yet sent a request, those in
 /// HTTP (not sockets), and every open one.
 #[derive(Default)]
-pub struct Connections {
+pub(crate) struct Connections {
     pending: Mutex<HashMap<IpAddr, (usize, Budget)>>,
     http: Arc<AtomicUsize>,
     open: Arc<AtomicUsize>,
@@ -45,7 +45,8 @@ pub struct Connections {
 
 impl Connections {
     /// The other nodes' addresses from now on.
-    pub fn set_peers(&self, peers: Vec<IpAddr>) {
+    #[cfg(feature = "nodes")]
+    pub(crate) fn set_peers(&self, peers: Vec<IpAddr>) {
         *self.peers.lock().unwrap_or_else(PoisonError::into_inner) = peers;
     }
 
@@ -62,19 +63,13 @@ impl Connections {
 
     /// Open connections now (sockets included).
     #[must_use]
-    pub fn open(&self) -> usize {
+    pub(crate) fn open(&self) -> usize {
         self.open.load(Ordering::Relaxed)
-    }
-
-    /// Connections that have not yet sent a request now.
-    #[must_use]
-    pub fn pending(&self) -> usize {
-        self.lock().values().map(|(count, _)| count).sum()
     }
 
     /// Connections in HTTP now (not sockets, not closed).
     #[must_use]
-    pub fn in_http(&self) -> usize {
+    pub(crate) fn in_http(&self) -> usize {
         self.http.load(Ordering::Relaxed)
     }
 
@@ -191,7 +186,7 @@ impl AsyncWrite for Counted {
 
 /// The open-file soft limit of this process, if it can be read.
 #[must_use]
-pub fn open_file_limit() -> Option<usize> {
+pub(crate) fn open_file_limit() -> Option<usize> {
     let (soft, _) = rlimit::Resource::NOFILE.get().ok()?;
     usize::try_from(soft).ok()
 }
@@ -211,7 +206,7 @@ pub fn raise_open_file_limit() -> std::io::Result<(u64, u64)> {
 /// The most connections the server holds at once: its open-file limit less `reserve` (the
 /// database, the page's files, the listener), or `limits.max_connections` if lower.
 #[must_use]
-pub fn total_connections(limits: &Limits) -> usize {
+pub(crate) fn total_connections(limits: &Limits) -> usize {
     let files = open_file_limit().unwrap_or(1024);
     files
         .saturating_sub(limits.reserved_files)
@@ -222,7 +217,7 @@ pub fn total_connections(limits: &Limits) -> usize {
 /// Accepts and serves connections on `listener` with `router` until the server stops;
 /// then waits (at most `limits.write_timeout`) for the requests being served to finish (the
 /// sockets close on their own, with 1012).
-pub async fn serve(
+pub(crate) async fn serve(
     listener: TcpListener,
     router: Router,
     limits: Limits,

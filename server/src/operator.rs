@@ -40,13 +40,13 @@ use crate::services::Services;
 use crate::store;
 
 /// The most games `GET /admin/games` lists.
-pub const LISTED: usize = 10_000;
+pub(crate) const LISTED: usize = 10_000;
 
 /// The most reports `GET /admin/reports` lists.
-pub const REPORTS_LISTED: usize = 200;
+pub(crate) const REPORTS_LISTED: usize = 200;
 
 /// The most games `GET /admin/unrated` lists.
-pub const UNRATED_LISTED: usize = 1_000;
+pub(crate) const UNRATED_LISTED: usize = 1_000;
 
 #[derive(Clone)]
 struct Operator {
@@ -56,15 +56,15 @@ struct Operator {
 
 /// The header a route that changes something needs (a browser sends it to no other origin
 /// without a preflight the listener never answers).
-pub const ADMIN_HEADER: &str = "x-salpakan-admin";
+pub(crate) const ADMIN_HEADER: &str = "x-salpakan-admin";
 
 /// The most connections the operator's listener holds at once.
-pub const CONNECTIONS: usize = 32;
+pub(crate) const CONNECTIONS: usize = 32;
 
 /// The operator's listener's bounds: the players' header timeout, and its own few
 /// connections (8 waiting for a request per address, [`CONNECTIONS`] in all).
 #[must_use]
-pub fn limits(players: &crate::config::Limits) -> crate::config::Limits {
+pub(crate) fn limits(players: &crate::config::Limits) -> crate::config::Limits {
     crate::config::Limits {
         max_connections: CONNECTIONS,
         pending_per_ip: 8,
@@ -73,7 +73,7 @@ pub fn limits(players: &crate::config::Limits) -> crate::config::Limits {
 }
 
 /// The operator's routes over `services`, the metrics rendered from `metrics`.
-pub fn router(services: Arc<Services>, metrics: Option<PrometheusHandle>) -> Router {
+pub(crate) fn router(services: Arc<Services>, metrics: Option<PrometheusHandle>) -> Router {
     Router::new()
         .route("/metrics", get(render))
         .route("/admin/games", get(games))
@@ -116,7 +116,7 @@ async fn guard(request: axum::extract::Request, next: axum::middleware::Next) ->
 /// Whether `host` (a `Host` header) names the listener by address: an IP literal or
 /// `localhost`, with or without a port.
 #[must_use]
-pub fn addressed(host: &str) -> bool {
+pub(crate) fn addressed(host: &str) -> bool {
     let port_ok = |port: &str| port.is_empty() || port.bytes().all(|b| b.is_ascii_digit());
     // [v6] or [v6]:port
     if let Some(rest) = host.strip_prefix('[') {
@@ -202,7 +202,7 @@ async fn drain(State(op): State<Operator>) -> Response {
 
 /// Where a backup made now goes: `backups/NAME-UNIXMS.db` beside the database.
 #[must_use]
-pub fn backup_path(db: &Path, now_ms: u64) -> PathBuf {
+pub(crate) fn backup_path(db: &Path, now_ms: u64) -> PathBuf {
     let dir = db
         .parent()
         .filter(|p| !p.as_os_str().is_empty())

@@ -17,7 +17,7 @@ use crate::store::StoreError;
 use crate::wire::{Code, Refusal};
 
 /// A service's error as a client hears it.
-pub trait Refused: std::error::Error {
+pub(crate) trait Refused: std::error::Error {
     /// The error of another service (or of the database) this one passes on, if it does.
     fn passed_on(&self) -> Option<&dyn Refused> {
         None
@@ -28,6 +28,7 @@ pub trait Refused: std::error::Error {
     fn own_code(&self) -> Code;
 
     /// The code of the contract this error is refused with.
+    #[cfg(test)]
     fn code(&self) -> Code {
         self.passed_on()
             .map_or_else(|| self.own_code(), Refused::code)
@@ -50,7 +51,7 @@ pub trait Refused: std::error::Error {
 
 /// The HTTP status of a refusal with `code`.
 #[must_use]
-pub fn status(code: Code) -> StatusCode {
+pub(crate) fn status(code: Code) -> StatusCode {
     match code {
         Code::BadMessage
         | Code::BadSetup
@@ -185,7 +186,9 @@ impl Refused for GameError {
             GameError::TooManySockets(_) | GameError::TooManyReconnects(_) => {
                 Code::TooManyConnections
             }
-            GameError::Draining | GameError::Elsewhere(_) => Code::Draining,
+            GameError::Draining => Code::Draining,
+            #[cfg(feature = "nodes")]
+            GameError::Elsewhere(_) => Code::Draining,
             GameError::Quota(_) | GameError::Store(_) => Code::Internal,
         }
     }
@@ -363,6 +366,7 @@ mod tests {
             Refusal::new(Code::TooManySeeks, "at most 12 open seeks")
         );
         assert_eq!(PlayerError::NotFound.refusal().code, Code::NotFound);
+        #[cfg(feature = "nodes")]
         assert_eq!(
             GameError::Elsewhere("http://b".into()).code(),
             Code::Draining

@@ -59,22 +59,22 @@ impl Entropy for SeededEntropy {
 }
 
 /// Bytes in a seat token (256 bits).
-pub const TOKEN_BYTES: usize = 32;
+pub(crate) const TOKEN_BYTES: usize = 32;
 /// Bytes in an invite code (128 bits).
-pub const INVITE_BYTES: usize = 16;
+pub(crate) const INVITE_BYTES: usize = 16;
 /// Bytes in a game id (64 bits: ids are public; they need only be unique).
-pub const ID_BYTES: usize = 8;
+pub(crate) const ID_BYTES: usize = 8;
 
 /// Whether `id` could be an id made here (a game's, a tournament's): [`ID_BYTES`] in
 /// hexadecimal, so that nothing else is looked up.
 #[must_use]
-pub fn plausible_id(id: &str) -> bool {
+pub(crate) fn plausible_id(id: &str) -> bool {
     id.len() == 2 * ID_BYTES && id.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 /// `bytes` random bytes from `entropy`, as lower-case hex (URL-safe).
 #[must_use]
-pub fn random_hex(entropy: &dyn Entropy, bytes: usize) -> String {
+pub(crate) fn random_hex(entropy: &dyn Entropy, bytes: usize) -> String {
     let mut buf = vec![0u8; bytes];
     entropy.fill(&mut buf);
     hex(&buf)
@@ -82,7 +82,7 @@ pub fn random_hex(entropy: &dyn Entropy, bytes: usize) -> String {
 
 /// A formation commitment's secret salt (128 bits, [`salpakan::commitment::Salt::BYTES`]) from `entropy`.
 #[must_use]
-pub fn random_salt(entropy: &dyn Entropy) -> salpakan::commitment::Salt {
+pub(crate) fn random_salt(entropy: &dyn Entropy) -> salpakan::commitment::Salt {
     let mut bytes = [0u8; salpakan::commitment::Salt::BYTES];
     entropy.fill(&mut bytes);
     salpakan::commitment::Salt::from_bytes(bytes)
@@ -90,7 +90,7 @@ pub fn random_salt(entropy: &dyn Entropy) -> salpakan::commitment::Salt {
 
 /// A random `u64` from `entropy`.
 #[must_use]
-pub fn random_u64(entropy: &dyn Entropy) -> u64 {
+pub(crate) fn random_u64(entropy: &dyn Entropy) -> u64 {
     let mut buf = [0u8; 8];
     entropy.fill(&mut buf);
     u64::from_le_bytes(buf)
@@ -141,7 +141,7 @@ pub fn matches(secret: &str, stored: &str) -> bool {
 /// The seat whose token digest in `tokens` is `token`'s: both seats are compared, each in
 /// constant time, whatever the first gives.
 #[must_use]
-pub fn seat_of(tokens: &[Option<String>; 2], token: &str) -> Option<Side> {
+pub(crate) fn seat_of(tokens: &[Option<String>; 2], token: &str) -> Option<Side> {
     let found = Side::ALL.map(|side| {
         tokens[side.index()]
             .as_deref()

@@ -22,48 +22,48 @@ pub enum LogFormat {
 }
 
 /// Games in memory by phase (`phase`: setup, playing, over, aborted).
-pub const GAMES_LIVE: &str = "salpakan_games_live";
+pub(crate) const GAMES_LIVE: &str = "salpakan_games_live";
 /// Games created.
-pub const GAMES_CREATED: &str = "salpakan_games_created_total";
+pub(crate) const GAMES_CREATED: &str = "salpakan_games_created_total";
 /// Games ended, by `reason` (the contract's reason words, `aborted-…` for an abort).
-pub const GAMES_ENDED: &str = "salpakan_games_ended_total";
+pub(crate) const GAMES_ENDED: &str = "salpakan_games_ended_total";
 /// Plies committed.
-pub const PLIES: &str = "salpakan_plies_total";
+pub(crate) const PLIES: &str = "salpakan_plies_total";
 /// Open sockets by `kind` (seat, spectator, player, lobby).
-pub const SOCKETS: &str = "salpakan_sockets_open";
+pub(crate) const SOCKETS: &str = "salpakan_sockets_open";
 /// Refusals sent (HTTP replies and socket `error` messages), by `code`.
-pub const REFUSALS: &str = "salpakan_refusals_total";
+pub(crate) const REFUSALS: &str = "salpakan_refusals_total";
 /// Chat lines kept and sent, by `room`.
-pub const CHAT_LINES: &str = "salpakan_chat_lines_total";
+pub(crate) const CHAT_LINES: &str = "salpakan_chat_lines_total";
 /// Chat lines reported to the operator.
-pub const CHAT_REPORTS: &str = "salpakan_chat_reports_total";
+pub(crate) const CHAT_REPORTS: &str = "salpakan_chat_reports_total";
 /// Sockets the server closed, by `code`.
-pub const CLOSES: &str = "salpakan_socket_closes_total";
+pub(crate) const CLOSES: &str = "salpakan_socket_closes_total";
 /// Seconds a group commit took (the transaction, its flush included).
-pub const COMMIT_SECONDS: &str = "salpakan_commit_seconds";
+pub(crate) const COMMIT_SECONDS: &str = "salpakan_commit_seconds";
 /// Writes in a group commit.
-pub const COMMIT_WRITES: &str = "salpakan_commit_writes";
+pub(crate) const COMMIT_WRITES: &str = "salpakan_commit_writes";
 /// Group commits that failed.
-pub const COMMIT_FAILURES: &str = "salpakan_commit_failures_total";
+pub(crate) const COMMIT_FAILURES: &str = "salpakan_commit_failures_total";
 /// Seconds a server bot thought, by `bot` (the thinking alone, not the wait for the floor).
-pub const BOT_SECONDS: &str = "salpakan_bot_think_seconds";
+pub(crate) const BOT_SECONDS: &str = "salpakan_bot_think_seconds";
 /// Games this node took over from nodes whose leases lapsed.
-pub const GAMES_TAKEN_OVER: &str = "salpakan_games_taken_over_total";
+pub(crate) const GAMES_TAKEN_OVER: &str = "salpakan_games_taken_over_total";
 /// Requests and sockets this node forwarded to the node owning their game, by `kind`.
-pub const FORWARDED: &str = "salpakan_forwarded_total";
+pub(crate) const FORWARDED: &str = "salpakan_forwarded_total";
 /// 1, with the build's `version` and `commit`.
-pub const BUILD_INFO: &str = "salpakan_build_info";
+pub(crate) const BUILD_INFO: &str = "salpakan_build_info";
 
 /// The version and commit the binary was built from (`unknown` without git at build).
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+pub(crate) const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// The commit the binary was built from.
-pub const COMMIT: &str = env!("SALPAKAN_COMMIT");
+pub(crate) const COMMIT: &str = env!("SALPAKAN_COMMIT");
 
 static HANDLE: OnceLock<Option<PrometheusHandle>> = OnceLock::new();
 
 /// Installs the process's metrics recorder (once; later calls return the same handle), or
 /// `None` if another recorder was installed first.
-pub fn install() -> Option<PrometheusHandle> {
+pub(crate) fn install() -> Option<PrometheusHandle> {
     HANDLE
         .get_or_init(|| {
             let seconds = [
@@ -98,7 +98,7 @@ fn zero() {
 
 /// The counters of sockets closed with each of `codes` at 0 from the start, as the others are
 /// does for the others.
-pub fn zero_closes(codes: impl IntoIterator<Item = u16>) {
+pub(crate) fn zero_closes(codes: impl IntoIterator<Item = u16>) {
     for code in codes {
         counter!(CLOSES, "code" => code.to_string()).increment(0);
     }
@@ -134,52 +134,54 @@ fn describe() {
 }
 
 /// `n` games were taken over from a lapsed node.
-pub fn taken_over(n: usize) {
+#[cfg(feature = "nodes")]
+pub(crate) fn taken_over(n: usize) {
     counter!(GAMES_TAKEN_OVER).increment(n as u64);
 }
 
 /// A request (`http`) or a socket (`socket`) was forwarded to another node.
-pub fn forwarded(kind: &'static str) {
+#[cfg(feature = "nodes")]
+pub(crate) fn forwarded(kind: &'static str) {
     counter!(FORWARDED, "kind" => kind).increment(1);
 }
 
 /// A game was created.
-pub fn game_created() {
+pub(crate) fn game_created() {
     counter!(GAMES_CREATED).increment(1);
 }
 
 /// A game ended for `reason`.
-pub fn game_ended(reason: &'static str) {
+pub(crate) fn game_ended(reason: &'static str) {
     counter!(GAMES_ENDED, "reason" => reason).increment(1);
 }
 
 /// `n` plies were committed.
-pub fn plies(n: u64) {
+pub(crate) fn plies(n: u64) {
     counter!(PLIES).increment(n);
 }
 
 /// A refusal with `code` was sent.
-pub fn refused(code: &'static str) {
+pub(crate) fn refused(code: &'static str) {
     counter!(REFUSALS, "code" => code).increment(1);
 }
 
 /// A chat line was kept and sent in `room`.
-pub fn chat_line(room: &'static str) {
+pub(crate) fn chat_line(room: &'static str) {
     counter!(CHAT_LINES, "room" => room).increment(1);
 }
 
 /// A chat line was reported.
-pub fn chat_report() {
+pub(crate) fn chat_report() {
     counter!(CHAT_REPORTS).increment(1);
 }
 
 /// The server closed a socket with `code`.
-pub fn closed(code: u16) {
+pub(crate) fn closed(code: u16) {
     counter!(CLOSES, "code" => code.to_string()).increment(1);
 }
 
 /// A group commit of `writes` took `took`; `ok` whether it committed.
-pub fn committed(writes: usize, took: Duration, ok: bool) {
+pub(crate) fn committed(writes: usize, took: Duration, ok: bool) {
     histogram!(COMMIT_SECONDS).record(took.as_secs_f64());
     histogram!(COMMIT_WRITES).record(writes as f64);
     if !ok {
@@ -188,24 +190,24 @@ pub fn committed(writes: usize, took: Duration, ok: bool) {
 }
 
 /// Bot `bot` thought for `took`.
-pub fn bot_thought(bot: &'static str, took: Duration) {
+pub(crate) fn bot_thought(bot: &'static str, took: Duration) {
     histogram!(BOT_SECONDS, "bot" => bot).record(took.as_secs_f64());
 }
 
 /// Sets the live games of each phase.
-pub fn games_live(counts: &[(&'static str, usize)]) {
+pub(crate) fn games_live(counts: &[(&'static str, usize)]) {
     for &(phase, n) in counts {
         gauge!(GAMES_LIVE, "phase" => phase).set(n as f64);
     }
 }
 
 /// An open socket of `kind`, counted while it lives.
-pub struct SocketGauge(&'static str);
+pub(crate) struct SocketGauge(&'static str);
 
 impl SocketGauge {
     /// Counts a socket of `kind` open until the gauge is dropped.
     #[must_use]
-    pub fn open(kind: &'static str) -> SocketGauge {
+    pub(crate) fn open(kind: &'static str) -> SocketGauge {
         gauge!(SOCKETS, "kind" => kind).increment(1.0);
         SocketGauge(kind)
     }
@@ -219,7 +221,7 @@ impl Drop for SocketGauge {
 
 /// Sets up the log on standard error in `format`, filtered by `RUST_LOG` (default `info`).
 /// Does nothing if a log was set up already (a test's, or a second server in one process).
-pub fn init_log(format: LogFormat) {
+pub(crate) fn init_log(format: LogFormat) {
     use tracing_subscriber::EnvFilter;
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
     let builder = tracing_subscriber::fmt()

@@ -58,10 +58,10 @@ fuzz_target!(|data: &[u8]| {
         2 => {
             if let Some(request) = round_trip::<PoolRequest>(text) {
                 let rated = request.rated.unwrap_or(false);
-                let name = salpakan_server::services::lobby::pool_name(request.clock, rated);
+                let name = salpakan_server::wire::pool_name(request.clock, rated);
                 assert_eq!(
                     name,
-                    salpakan_server::services::lobby::pool_name(request.clock, rated)
+                    salpakan_server::wire::pool_name(request.clock, rated)
                 );
                 assert_eq!(name.ends_with(" rated"), rated);
             }

@@ -26,15 +26,15 @@ use crate::wire::{
 };
 
 /// The lines a channel of one game keeps (and sends to a socket that opens): the next is
-/// refused with `chat-full`. With [`super::MAX_CHARS`] it bounds what a game's chat holds in
+/// refused with `chat-full`. With `super::MAX_CHARS` it bounds what a game's chat holds in
 /// memory (about 200 kB a channel at the most).
 pub const MAX_LINES: usize = 200;
 
 /// The most names one seat or socket may mute.
-pub const MAX_MUTED: usize = 50;
+pub(crate) const MAX_MUTED: usize = 50;
 
 /// The window of a socket's chat rate.
-pub const SOCKET_WINDOW: Duration = Duration::from_secs(10);
+pub(crate) const SOCKET_WINDOW: Duration = Duration::from_secs(10);
 
 /// A chat request from one socket: a frame of its own, never a game command.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,7 +93,7 @@ pub enum Decision {
 
 /// What the chat shares across games: the operator's words, and each player's lines a
 /// minute.
-pub struct Policy {
+pub(crate) struct Policy {
     /// The words a free line may not carry.
     pub blocklist: Blocklist,
     players: Mutex<HashMap<String, Rate>>,
@@ -102,7 +102,7 @@ pub struct Policy {
 impl Policy {
     /// The chat's policy with the words of `blocklist`.
     #[must_use]
-    pub fn new(blocklist: Blocklist) -> Policy {
+    pub(crate) fn new(blocklist: Blocklist) -> Policy {
         Policy {
             blocklist,
             players: Mutex::new(HashMap::new()),
@@ -110,7 +110,7 @@ impl Policy {
     }
 
     /// Counts a line of player `name` at `now`; `false` past its lines a minute.
-    pub fn take(&self, name: &str, per_minute: usize, now: Instant) -> bool {
+    pub(crate) fn take(&self, name: &str, per_minute: usize, now: Instant) -> bool {
         let mut players = self.players.lock().unwrap_or_else(PoisonError::into_inner);
         if players.len() >= 4096 {
             players.retain(|_, rate| !rate.is_full(now));
@@ -139,7 +139,7 @@ struct Member {
 }
 
 /// One game's chat.
-pub struct GameChat {
+pub(crate) struct GameChat {
     /// Each channel's lines, in order (index: [`Channel::index`]).
     lines: [Vec<ChatLine>; 2],
     /// Each seat's mode.
@@ -171,7 +171,7 @@ fn channel_of(to: Recipient) -> Channel {
 impl GameChat {
     /// The chat of a game made with `spec`, as the database kept it, under `limits`.
     #[must_use]
-    pub fn new(spec: &Spec, saved: SavedChat, limits: &Limits) -> GameChat {
+    pub(crate) fn new(spec: &Spec, saved: SavedChat, limits: &Limits) -> GameChat {
         let mut lines = [Vec::new(), Vec::new()];
         for line in saved.lines {
             lines[line.room.index()].push(line);
@@ -203,7 +203,7 @@ impl GameChat {
     /// Socket `id` for `to`, speaking as `name` (a seat's player), hears the chat from now
     /// on. Returns its settings and the frames' lines it hears so far (none at all in a game
     /// where nobody spoke).
-    pub fn join(
+    pub(crate) fn join(
         &mut self,
         id: u64,
         to: Recipient,
@@ -231,19 +231,19 @@ impl GameChat {
     }
 
     /// Socket `id` no longer hears the chat.
-    pub fn leave(&mut self, id: u64) {
+    pub(crate) fn leave(&mut self, id: u64) {
         self.members.retain(|m| m.id != id);
     }
 
     /// Whether socket `id` hears the chat.
     #[must_use]
-    pub fn is_member(&self, id: u64) -> bool {
+    pub(crate) fn is_member(&self, id: u64) -> bool {
         self.members.iter().any(|m| m.id == id)
     }
 
     /// Socket `id`'s settings; `None` for no such socket.
     #[must_use]
-    pub fn settings(&self, id: u64) -> Option<ChatSettings> {
+    pub(crate) fn settings(&self, id: u64) -> Option<ChatSettings> {
         let member = self.members.iter().find(|m| m.id == id)?;
         Some(self.settings_of(member))
     }
@@ -293,7 +293,7 @@ impl GameChat {
     ///
     /// # Errors
     /// The refusal for the sender alone; nothing changed but the rates it spent.
-    pub fn decide(
+    pub(crate) fn decide(
         &mut self,
         id: u64,
         command: Command,
@@ -399,7 +399,7 @@ impl GameChat {
 
     /// Keeps `line` (committed) said by socket `speaker` (none for the server bot's), and
     /// names the sockets that hear it.
-    pub fn said(&mut self, line: ChatLine, speaker: Option<u64>) -> Vec<u64> {
+    pub(crate) fn said(&mut self, line: ChatLine, speaker: Option<u64>) -> Vec<u64> {
         let hear: Vec<u64> = self
             .members
             .iter()
@@ -414,7 +414,7 @@ impl GameChat {
     /// The server bot's line for `phrase` (a greeting, "good game": public events alone
     /// decide it), if a server bot plays and the players' channel has room for it.
     #[must_use]
-    pub fn bot_line(&self, phrase: Phrase) -> Option<ChatLine> {
+    pub(crate) fn bot_line(&self, phrase: Phrase) -> Option<ChatLine> {
         let (side, name) = self.bot.as_ref()?;
         let said = self.lines[Channel::Players.index()].len();
         (said < MAX_LINES).then(|| ChatLine {
@@ -441,7 +441,7 @@ impl GameChat {
 
     /// Sets `side`'s mode (committed); names the sockets to tell their settings (every
     /// seat's: free lines need both).
-    pub fn set_mode(&mut self, side: Side, mode: ChatMode) -> Vec<u64> {
+    pub(crate) fn set_mode(&mut self, side: Side, mode: ChatMode) -> Vec<u64> {
         self.modes[side.index()] = mode;
         self.members
             .iter()
@@ -522,7 +522,7 @@ impl GameChat {
     }
 
     /// Spectator socket `id` speaks as player `name` from now on; its settings changed.
-    pub fn name(&mut self, id: u64, name: String) -> Decision {
+    pub(crate) fn name(&mut self, id: u64, name: String) -> Decision {
         if !self.is_member(id) {
             return Decision::Nothing;
         }

@@ -5,11 +5,11 @@
 use core::fmt;
 
 /// The longest free line, in characters (Unicode scalar values) after it is made clean.
-pub const MAX_CHARS: usize = 200;
+pub(crate) const MAX_CHARS: usize = 200;
 
 /// Why a free line cannot be said as it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Unclean {
+pub(crate) enum Unclean {
     /// Nothing left once made clean.
     Empty,
     /// Longer than [`MAX_CHARS`] (its length).
@@ -72,7 +72,7 @@ fn invisible(c: char) -> bool {
 /// look-alikes `0`/`o`, `1`/`l`/`i`, `3`/`e`, `4`/`a`, `5`/`s`, `@`/`a`, `$`/`s`): a small
 /// built-in list, and whatever the operator adds (`--chat-blocklist FILE`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Blocklist {
+pub(crate) struct Blocklist {
     words: Vec<String>,
 }
 
@@ -125,7 +125,7 @@ impl Default for Blocklist {
 
 impl Blocklist {
     /// A list of `words` (each folded; blank ones and `#` comments left out).
-    pub fn new<'a>(words: impl IntoIterator<Item = &'a str>) -> Blocklist {
+    pub(crate) fn new<'a>(words: impl IntoIterator<Item = &'a str>) -> Blocklist {
         let mut words: Vec<String> = words
             .into_iter()
             .map(str::trim)
@@ -139,25 +139,19 @@ impl Blocklist {
 
     /// The built-in list and `extra` (a file's text: a word a line, `#` for a comment).
     #[must_use]
-    pub fn with(extra: &str) -> Blocklist {
+    pub(crate) fn with(extra: &str) -> Blocklist {
         Blocklist::new(BUILT_IN.iter().copied().chain(extra.lines()))
     }
 
     /// How many words it holds.
-    #[must_use]
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
         self.words.len()
-    }
-
-    /// Whether it holds none.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.words.is_empty()
     }
 
     /// Whether a word of `line` (split at anything but letters, digits, `@` and `$`) is on the list, or a run of single letters spells one (`f u c k`).
     #[must_use]
-    pub fn blocks(&self, line: &str) -> bool {
+    pub(crate) fn blocks(&self, line: &str) -> bool {
         let words: Vec<String> = line
             .split(|c: char| !(c.is_alphanumeric() || "@$".contains(c)))
             .filter(|w| !w.is_empty())
@@ -178,7 +172,7 @@ impl Blocklist {
     ///
     /// # Errors
     /// [`Unclean`]: nothing left, too long, or a listed word.
-    pub fn line(&self, text: &str) -> Result<String, Unclean> {
+    pub(crate) fn line(&self, text: &str) -> Result<String, Unclean> {
         let line = clean(text);
         let n = line.chars().count();
         if n == 0 {

@@ -11,5 +11,8 @@
 mod game;
 mod line;
 
-pub use game::{Command, Decision, GameChat, MAX_LINES, MAX_MUTED, Policy, SOCKET_WINDOW};
-pub use line::{Blocklist, MAX_CHARS, Unclean, clean};
+pub use game::MAX_LINES;
+
+pub(crate) use game::{Command, Decision, GameChat, Policy};
+pub(crate) use line::Blocklist;
+pub use line::clean;

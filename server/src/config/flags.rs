@@ -484,7 +484,7 @@ pub(super) const FLAGS: &[Flag] = &[
 
 /// Whether `name` may name a node: 1 to 32 of `a-z 0-9 _ -`.
 #[must_use]
-pub fn valid_node(name: &str) -> bool {
+pub(crate) fn valid_node(name: &str) -> bool {
     (1..=32).contains(&name.len())
         && name
             .bytes()
@@ -493,7 +493,7 @@ pub fn valid_node(name: &str) -> bool {
 
 /// The environment variable of `flag`: `--games-per-ip` is `SALPAKAN_GAMES_PER_IP`.
 #[must_use]
-pub fn env_name(flag: &str) -> String {
+pub(crate) fn env_name(flag: &str) -> String {
     format!(
         "SALPAKAN_{}",
         flag.trim_start_matches('-')
@@ -523,7 +523,7 @@ const WIDTH: usize = 92;
 
 /// The `--help` text: every flag of the table, its help, and its default.
 #[must_use]
-pub fn usage() -> String {
+pub(crate) fn usage() -> String {
     let defaults = Config::default();
     let mut text = SYNOPSIS.to_owned();
     for flag in FLAGS {
@@ -570,7 +570,7 @@ fn wrapped(head: &str, help: &str) -> String {
 
 impl Config {
     /// The settings from the environment (every flag's `SALPAKAN_*` variable, see
-    /// [`env_name`]), then the command-line arguments (without the program's name), which
+    /// `env_name`), then the command-line arguments (without the program's name), which
     /// win. `Ok(None)` for `--help`.
     ///
     /// ```
@@ -632,7 +632,7 @@ impl Config {
     /// `true` or `false`, a list its values joined by commas, an unset value empty): what
     /// the server logs at start. Nothing in it is secret.
     #[must_use]
-    pub fn settings(&self) -> Vec<(&'static str, String)> {
+    pub(crate) fn settings(&self) -> Vec<(&'static str, String)> {
         FLAGS
             .iter()
             .map(|flag| (flag.name, (flag.get)(self)))
@@ -643,7 +643,7 @@ impl Config {
 /// A database URL with its password (`user:PASSWORD@`, `password=PASSWORD`) written as
 /// `***`: what the log may show of it. A path is itself.
 #[must_use]
-pub fn without_password(db: &str) -> String {
+pub(crate) fn without_password(db: &str) -> String {
     let mut shown = db.to_owned();
     if let Some(scheme) = shown.find("://") {
         let rest = scheme + 3;

@@ -3,7 +3,7 @@
 
 mod flags;
 
-pub use flags::{env_name, usage, valid_node, without_password};
+pub(crate) use flags::{env_name, usage};
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -62,7 +62,7 @@ pub enum ConfigError {
     },
 }
 
-pub use crate::telemetry::LogFormat;
+pub(crate) use crate::telemetry::LogFormat;
 
 /// The bounds that keep one client from disturbing the others (`docs/SERVER.md`, "Limits").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -285,7 +285,7 @@ pub struct Config {
 }
 
 /// A bot's move is sent no sooner than this after its turn began, unless told otherwise.
-pub const DEFAULT_BOT_FLOOR_MS: u64 = 500;
+pub(crate) const DEFAULT_BOT_FLOOR_MS: u64 = 500;
 
 impl Default for Config {
     fn default() -> Config {
@@ -320,7 +320,7 @@ pub struct Cidr {
 impl Cidr {
     /// Whether `ip` is in the block.
     #[must_use]
-    pub fn contains(&self, ip: IpAddr) -> bool {
+    pub(crate) fn contains(&self, ip: IpAddr) -> bool {
         match (self.addr, ip.to_canonical()) {
             (IpAddr::V4(block), IpAddr::V4(ip)) => {
                 mask_v4(u32::from(block), self.prefix) == mask_v4(u32::from(ip), self.prefix)
@@ -334,7 +334,7 @@ impl Cidr {
 
     /// The loopback blocks, `127.0.0.0/8` and `::1/128`.
     #[must_use]
-    pub fn loopback() -> [Cidr; 2] {
+    pub(crate) fn loopback() -> [Cidr; 2] {
         [
             Cidr {
                 addr: IpAddr::from([127, 0, 0, 0]),
@@ -397,7 +397,7 @@ impl Default for AddressKey {
 impl AddressKey {
     /// The key the per-address limits count `ip` under.
     #[must_use]
-    pub fn of(self, ip: IpAddr) -> IpAddr {
+    pub(crate) fn of(self, ip: IpAddr) -> IpAddr {
         // An IPv4 client of an IPv6 listener (`::ffff:a.b.c.d`) is the IPv4 client it is.
         let ip = ip.to_canonical();
         match ip {
@@ -419,7 +419,7 @@ impl Config {
     /// Where the other nodes reach this one, `--public-url` or what `addr` (the address
     /// bound) gives.
     #[must_use]
-    pub fn public_url_for(&self, addr: SocketAddr) -> String {
+    pub(crate) fn public_url_for(&self, addr: SocketAddr) -> String {
         if let Some(url) = &self.public_url {
             return url.clone();
         }
@@ -439,6 +439,7 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use flags::without_password;
 
     fn args(list: &[&str]) -> Vec<String> {
         list.iter().map(|s| (*s).to_owned()).collect()

@@ -15,7 +15,7 @@ use crate::services::Services;
 use crate::wire::{ChallengeRequest, DeclineRequest};
 
 /// The challenges' routes.
-pub fn routes() -> Vec<Route> {
+pub(crate) fn routes() -> Vec<Route> {
     vec![
         route("/api/challenges", Owner::Lobby, get(list).post(create)),
         route(

@@ -24,7 +24,7 @@ use crate::wire::Code;
 /// asks for none); an empty body reads as `{}`, and anything but an object is refused. A body that cannot be read or is not a `T` is refused
 /// in the contract's shape: 413 `too-large` over the limit, 400 `bad-message` otherwise,
 /// naming what is wrong.
-pub struct Body<T>(pub T);
+pub(crate) struct Body<T>(pub T);
 
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
     type Rejection = ApiError;
@@ -52,7 +52,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
 
 /// The player a request is made as, if its `Authorization` header names one; a header that
 /// is not a player's key is refused (401 `bad-key`), the same for every kind of wrong key.
-pub struct MaybePlayer(pub Option<String>);
+pub(crate) struct MaybePlayer(pub Option<String>);
 
 impl FromRequestParts<Arc<Services>> for MaybePlayer {
     type Rejection = ApiError;
@@ -70,7 +70,7 @@ impl FromRequestParts<Arc<Services>> for MaybePlayer {
 }
 
 /// The player a request must be made as (401 `bad-key` without one).
-pub struct Player(pub String);
+pub(crate) struct Player(pub String);
 
 impl FromRequestParts<Arc<Services>> for Player {
     type Rejection = ApiError;
@@ -88,7 +88,7 @@ impl FromRequestParts<Arc<Services>> for Player {
 /// connection from a trusted proxy, the last `X-Forwarded-For` entry, or, for a request
 /// another node forwarded (with the nodes' key), the client it names; an IPv6 address by
 /// its prefix ([`crate::config::AddressKey`]).
-pub struct Client(pub IpAddr);
+pub(crate) struct Client(pub IpAddr);
 
 impl FromRequestParts<Arc<Services>> for Client {
     type Rejection = ApiError;
@@ -109,7 +109,7 @@ impl FromRequestParts<Arc<Services>> for Client {
 /// A lobby or player socket's upgrade, holding one of the client address's socket slots
 /// until the socket closes: a request that is not an upgrade is refused (400 `bad-message`),
 /// and so is an address with all its sockets open (the quota's refusal).
-pub struct AddressSocket(pub WebSocketUpgrade, pub SocketSlot);
+pub(crate) struct AddressSocket(pub WebSocketUpgrade, pub SocketSlot);
 
 impl FromRequestParts<Arc<Services>> for AddressSocket {
     type Rejection = ApiError;
@@ -128,14 +128,14 @@ impl FromRequestParts<Arc<Services>> for AddressSocket {
 }
 
 /// The header with the nodes' key.
-pub const NODE_KEY: &str = "x-salpakan-node-key";
+pub(crate) const NODE_KEY: &str = "x-salpakan-node-key";
 /// The header with the client's address, believed only with [`NODE_KEY`].
-pub const CLIENT: &str = "x-salpakan-client";
+pub(crate) const CLIENT: &str = "x-salpakan-client";
 
 /// Whether `headers` carry the nodes' `key` (compared in time that does not depend on where
 /// they differ; an empty key is never carried).
 #[must_use]
-pub fn carries_key(headers: &axum::http::HeaderMap, key: &[u8]) -> bool {
+pub(crate) fn carries_key(headers: &axum::http::HeaderMap, key: &[u8]) -> bool {
     !key.is_empty()
         && headers
             .get(NODE_KEY)
@@ -144,7 +144,7 @@ pub fn carries_key(headers: &axum::http::HeaderMap, key: &[u8]) -> bool {
 
 /// [`Client`]'s address of a request from `peer` with `headers`.
 #[must_use]
-pub fn client_ip(services: &Services, peer: SocketAddr, headers: &HeaderMap) -> IpAddr {
+pub(crate) fn client_ip(services: &Services, peer: SocketAddr, headers: &HeaderMap) -> IpAddr {
     services
         .config
         .address_key

@@ -42,7 +42,7 @@ const REQUEST_HEADERS: [HeaderName; 3] =
 const REPLY_HEADERS: [HeaderName; 3] = [header::CONTENT_TYPE, header::CACHE_CONTROL, header::ALLOW];
 
 /// Hands requests and sockets on to other nodes.
-pub struct Forwarder {
+pub(crate) struct Forwarder {
     client: Client<HttpConnector, Body>,
     key: HeaderValue,
 }
@@ -62,7 +62,7 @@ impl Forwarder {
     /// # Panics
     /// Never: the key is hexadecimal.
     #[must_use]
-    pub fn new(key: &str) -> Forwarder {
+    pub(crate) fn new(key: &str) -> Forwarder {
         let mut connector = HttpConnector::new();
         connector.set_nodelay(true);
         connector.set_connect_timeout(Some(WAIT));
@@ -76,12 +76,12 @@ impl Forwarder {
 
     /// Whether `request` was forwarded by a node (it carries the nodes' key).
     #[must_use]
-    pub fn from_node(&self, headers: &axum::http::HeaderMap) -> bool {
+    pub(crate) fn is_from_node(&self, headers: &axum::http::HeaderMap) -> bool {
         carries_key(headers, self.key.as_bytes())
     }
 
     /// `request` handed to the node at `base` (`http://host:port`) for `client`; its reply.
-    pub async fn http(&self, base: &str, request: Request, client: IpAddr) -> Response {
+    pub(crate) async fn http(&self, base: &str, request: Request, client: IpAddr) -> Response {
         crate::telemetry::forwarded("http");
         let (parts, body) = request.into_parts();
         let path = parts.uri.path_and_query().map_or("/", |p| p.as_str());
@@ -120,7 +120,7 @@ impl Forwarder {
     /// accepted here and served by the socket loop of `env`. A refusal of the owner's (401,
     /// 404, 429…) is handed back as it is; a request that is not a socket's is forwarded as
     /// one.
-    pub async fn socket(
+    pub(crate) async fn socket(
         &self,
         base: &str,
         request: Request,
@@ -181,7 +181,7 @@ impl Forwarder {
 
 /// What a forwarded socket holds here: the loop's limits, its slot among its client
 /// address's sockets at this node, and what tells it the owner's lease lapsed.
-pub struct Held {
+pub(crate) struct Held {
     /// The socket loop's limits and signals.
     pub env: Env,
     /// The client address's socket slot at this node (none for a seat's socket).
@@ -200,14 +200,14 @@ struct Owning {
 
 /// The forwarder of one node of several (`None` for a server alone).
 #[must_use]
-pub fn forwarder(services: &Services) -> Option<Arc<Forwarder>> {
+pub(crate) fn forwarder(services: &Services) -> Option<Arc<Forwarder>> {
     services.node_key().map(|key| Arc::new(Forwarder::new(key)))
 }
 
 /// `handlers` of a route owned by `owner`: with a `forwarder` (one node of several), served
 /// here for what this node owns and forwarded to the owner for the rest; a server alone, or
 /// a route any node serves, as they are.
-pub fn owned(
+pub(crate) fn owned(
     services: &Arc<Services>,
     forwarder: Option<&Arc<Forwarder>>,
     owner: Owner,
@@ -252,7 +252,7 @@ async fn to_owner(
     let Place::At(url) = place else {
         return next.run(request).await;
     };
-    if owning.forwarder.from_node(request.headers()) {
+    if owning.forwarder.is_from_node(request.headers()) {
         return ApiError::from(GameError::Elsewhere(url)).into_response();
     }
     let client = client_ip(services, peer, request.headers());

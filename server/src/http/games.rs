@@ -17,7 +17,7 @@ use crate::services::Services;
 use crate::wire::{Code, CreateRequest, JoinRequest};
 
 /// The games' routes.
-pub fn routes() -> Vec<Route> {
+pub(crate) fn routes() -> Vec<Route> {
     vec![
         route("/api/games", Owner::Any, post(create)),
         route("/api/games/{id}", Owner::Game, get(summary)),

@@ -13,7 +13,7 @@ use crate::services::Services;
 use crate::wire::Health;
 
 /// The routes of the server's health.
-pub fn routes() -> Vec<Route> {
+pub(crate) fn routes() -> Vec<Route> {
     vec![
         route("/api/health", Owner::Any, get(health)),
         route("/api/ready", Owner::Any, get(ready)),

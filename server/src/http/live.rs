@@ -13,7 +13,7 @@ use super::route::{Owner, Route, route};
 use crate::services::Services;
 
 /// The live list's routes (any node serves them: each lists every node's games).
-pub fn routes() -> Vec<Route> {
+pub(crate) fn routes() -> Vec<Route> {
     vec![
         route("/api/live", Owner::Any, get(list)),
         route("/api/live/socket", Owner::Any, get(socket)),

@@ -16,7 +16,7 @@ use crate::services::Services;
 use crate::wire::{PoolRequest, SeekRequest};
 
 /// The lobby's routes.
-pub fn routes() -> Vec<Route> {
+pub(crate) fn routes() -> Vec<Route> {
     vec![
         route("/api/lobby", Owner::Lobby, get(lobby)),
         route("/api/lobby/socket", Owner::Lobby, get(socket)),

@@ -4,18 +4,18 @@
 //! and the client's address as parameters ([`extract`]), and every refusal is the
 //! contract's `{"error", "message"}` with its status ([`reply`], [`crate::refusals`]).
 
-pub mod challenges;
-pub mod extract;
+pub(crate) mod challenges;
+pub(crate) mod extract;
 #[cfg(feature = "nodes")]
-pub mod forward;
-pub mod games;
-pub mod health;
-pub mod live;
-pub mod lobby;
-pub mod players;
-pub mod reply;
-pub mod route;
-pub mod tournaments;
+pub(crate) mod forward;
+pub(crate) mod games;
+pub(crate) mod health;
+pub(crate) mod live;
+pub(crate) mod lobby;
+pub(crate) mod players;
+pub(crate) mod reply;
+pub(crate) mod route;
+pub(crate) mod tournaments;
 
 use std::sync::Arc;
 
@@ -37,7 +37,7 @@ const BODY_LIMIT: usize = 4096;
 
 /// Every route of the API, as the resources declare them.
 #[must_use]
-pub fn routes() -> Vec<Route> {
+pub(crate) fn routes() -> Vec<Route> {
     [
         health::routes(),
         games::routes(),
@@ -73,7 +73,7 @@ async fn no_page() -> Response {
 }
 
 /// The server's routes over `services`.
-pub fn router(services: Arc<Services>) -> Router {
+pub(crate) fn router(services: Arc<Services>) -> Router {
     let mut api = Router::new();
     #[cfg(feature = "nodes")]
     let forwarder = forward::forwarder(&services);

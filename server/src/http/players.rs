@@ -16,7 +16,7 @@ use crate::services::Services;
 use crate::wire::RegisterRequest;
 
 /// The players' routes.
-pub fn routes() -> Vec<Route> {
+pub(crate) fn routes() -> Vec<Route> {
     vec![
         route("/api/players", Owner::Any, post(register)),
         route("/api/players/socket", Owner::Lobby, get(socket)),

@@ -9,16 +9,16 @@ use crate::refusals::{self, Refused};
 use crate::wire::{Code, Refusal};
 
 /// A reply: a typed body as JSON with its status.
-pub fn json(status: StatusCode, body: &impl Serialize) -> Response {
+pub(crate) fn json(status: StatusCode, body: &impl Serialize) -> Response {
     let text = serde_json::to_string(body).unwrap_or_default();
     rendered(status, JSON, text)
 }
 
 /// The content type of a JSON reply.
-pub const JSON: &str = "application/json";
+pub(crate) const JSON: &str = "application/json";
 
 /// A reply of a body already rendered, with its status and content type.
-pub fn rendered(
+pub(crate) fn rendered(
     status: StatusCode,
     content_type: &'static str,
     body: impl Into<String>,
@@ -27,14 +27,14 @@ pub fn rendered(
 }
 
 /// A refusal as the contract's error reply, with its HTTP status.
-pub struct ApiError {
+pub(crate) struct ApiError {
     status: StatusCode,
     refusal: Refusal,
 }
 
 impl ApiError {
     /// A refusal with `code` saying `message`, with the code's status.
-    pub fn new(code: Code, message: impl Into<String>) -> ApiError {
+    pub(crate) fn new(code: Code, message: impl Into<String>) -> ApiError {
         ApiError {
             status: refusals::status(code),
             refusal: Refusal::new(code, message),
@@ -43,7 +43,11 @@ impl ApiError {
 
     /// A refusal with a status other than its code's (a body the HTTP layer could not
     /// read: it says why).
-    pub fn with_status(status: StatusCode, code: Code, message: impl Into<String>) -> ApiError {
+    pub(crate) fn with_status(
+        status: StatusCode,
+        code: Code,
+        message: impl Into<String>,
+    ) -> ApiError {
         ApiError {
             status,
             refusal: Refusal::new(code, message),

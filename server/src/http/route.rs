@@ -9,7 +9,7 @@ use crate::services::Services;
 
 /// What owns the requests of a route, among several nodes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Owner {
+pub(crate) enum Owner {
     /// Any node serves it.
     Any,
     /// The node that owns the game its path's `{id}` names.
@@ -19,7 +19,7 @@ pub enum Owner {
 }
 
 /// A route: its path, its owner, its handlers.
-pub struct Route {
+pub(crate) struct Route {
     /// The path, as axum writes it (`/api/games/{id}`).
     pub path: &'static str,
     /// What owns its requests.
@@ -29,7 +29,11 @@ pub struct Route {
 }
 
 /// The route at `path`, owned by `owner`, served by `handlers`.
-pub fn route(path: &'static str, owner: Owner, handlers: MethodRouter<Arc<Services>>) -> Route {
+pub(crate) fn route(
+    path: &'static str,
+    owner: Owner,
+    handlers: MethodRouter<Arc<Services>>,
+) -> Route {
     Route {
         path,
         owner,

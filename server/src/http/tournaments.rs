@@ -15,7 +15,7 @@ use crate::services::Services;
 use crate::wire::{CreateTournament, DecideRequest, ExtendRequest};
 
 /// The tournaments' routes.
-pub fn routes() -> Vec<Route> {
+pub(crate) fn routes() -> Vec<Route> {
     vec![
         route("/api/tournaments", Owner::Lobby, get(list).post(create)),
         route("/api/tournaments/{tid}", Owner::Lobby, get(one)),

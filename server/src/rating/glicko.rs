@@ -10,11 +10,11 @@
 use super::{INITIAL_RATING, INITIAL_RD};
 
 /// τ, the system constant that bounds how fast a volatility changes.
-pub const TAU: f64 = 0.5;
+pub(crate) const TAU: f64 = 0.5;
 /// The convergence tolerance of step 5's iteration.
-pub const EPSILON: f64 = 0.000_001;
+pub(crate) const EPSILON: f64 = 0.000_001;
 /// The scale between the Glicko and Glicko-2 units (step 2).
-pub const SCALE: f64 = 173.7178;
+pub(crate) const SCALE: f64 = 173.7178;
 /// At most this many steps of step 5's iteration (it converges in well under 100).
 const MAX_STEPS: usize = 200;
 

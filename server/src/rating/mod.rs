@@ -41,13 +41,13 @@ pub fn settle(first: Glicko, second: Glicko, result: GameResult) -> (Glicko, Gli
 }
 
 /// A new player's rating.
-pub const INITIAL_RATING: f64 = 1500.0;
+pub(crate) const INITIAL_RATING: f64 = 1500.0;
 /// A new player's rating deviation.
-pub const INITIAL_RD: f64 = 350.0;
+pub(crate) const INITIAL_RD: f64 = 350.0;
 /// A new player's volatility.
 pub const INITIAL_VOLATILITY: f64 = 0.06;
 /// A rating is provisional while its deviation is above this.
-pub const PROVISIONAL_RD: f64 = 110.0;
+pub(crate) const PROVISIONAL_RD: f64 = 110.0;
 
 /// Whether a rating with deviation `rd` is provisional.
 #[must_use]
@@ -62,7 +62,7 @@ pub fn rounded(value: f64) -> i64 {
 }
 
 /// The titles from 1200 up, one every 100 points (below 1200: Private).
-pub const TITLES: [&str; 12] = [
+pub(crate) const TITLES: [&str; 12] = [
     "Sergeant",
     "2nd Lieutenant",
     "1st Lieutenant",

@@ -1,20 +1,20 @@
 //! What abandoning games early costs a player (lichess's "playban"): an abort once both
 //! formations are in, or a resignation before one's second ply, is a strike. Such a game moves
 //! no rating, but by then each side has seen the other's occupied squares, name and rating:
-//! shopping for opponents and formations this way is bounded. [`STRIKES`] strikes within a day
-//! earn a ban: the lobby pairs the player with nobody for [`FIRST_BAN`], twice as long for each
-//! ban after (at most [`LONGEST_BAN`]); bans are forgotten a week after the last one ended.
+//! shopping for opponents and formations this way is bounded. `STRIKES` strikes within a day
+//! earn a ban: the lobby pairs the player with nobody for `FIRST_BAN`, twice as long for each
+//! ban after (at most `LONGEST_BAN`); bans are forgotten a week after the last one ended.
 
 /// Strikes within [`STRIKE_WINDOW_MS`] that earn a ban.
-pub const STRIKES: u64 = 3;
+pub(crate) const STRIKES: u64 = 3;
 /// How long a strike counts, in milliseconds (a day).
-pub const STRIKE_WINDOW_MS: u64 = 24 * 60 * 60 * 1000;
+pub(crate) const STRIKE_WINDOW_MS: u64 = 24 * 60 * 60 * 1000;
 /// The first ban, in milliseconds (10 minutes).
-pub const FIRST_BAN: u64 = 10 * 60 * 1000;
+pub(crate) const FIRST_BAN: u64 = 10 * 60 * 1000;
 /// The longest ban, in milliseconds (a day).
-pub const LONGEST_BAN: u64 = 24 * 60 * 60 * 1000;
+pub(crate) const LONGEST_BAN: u64 = 24 * 60 * 60 * 1000;
 /// How long after a ban ends it still makes the next one longer, in milliseconds (a week).
-pub const BANS_FORGOTTEN_MS: u64 = 7 * 24 * 60 * 60 * 1000;
+pub(crate) const BANS_FORGOTTEN_MS: u64 = 7 * 24 * 60 * 60 * 1000;
 
 /// A player's strikes and bans, as its row keeps them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -31,7 +31,7 @@ pub struct Record {
 
 impl Record {
     /// The record after one more strike at `now_ms`: old strikes and bans forgotten first,
-    /// then a ban if this strike is the [`STRIKES`]th within a day.
+    /// then a ban if this strike is the `STRIKES`th within a day.
     #[must_use]
     pub fn struck(self, now_ms: u64) -> Record {
         let recent = |at: Option<u64>, within: u64| at.is_some_and(|at| now_ms < at + within);
@@ -63,7 +63,7 @@ impl Record {
 
     /// Milliseconds left of a ban at `now_ms` (`None`: not banned).
     #[must_use]
-    pub fn ban_left(&self, now_ms: u64) -> Option<u64> {
+    pub(crate) fn ban_left(&self, now_ms: u64) -> Option<u64> {
         self.banned_until_ms
             .filter(|&until| until > now_ms)
             .map(|until| until - now_ms)

@@ -36,17 +36,19 @@ pub(super) const FORMATION: &str = "formation";
 pub(super) const MOVES: &str = "moves";
 
 /// A bot's turn: what a blocking task needs to choose the bot's move.
-pub struct BotTurn {
+pub(crate) struct BotTurn {
     /// The bot's side.
     pub side: Side,
     /// The ply it moves at (plies already played).
     pub ply: u64,
-    /// The agent's seed for this ply (from the game's bot seed, another stream than the
-    /// formation's).
+    /// The agent's seed for this ply (kept where the tests check which stream it comes
+    /// from).
+    #[cfg(test)]
     pub seed: u64,
     /// Its knowledge (never the game).
     pub tracker: Tracker,
-    /// The agent, seeded with `seed`.
+    /// The agent, seeded for this ply (from the game's bot seed, another stream than the
+    /// formation's).
     pub agent: Box<dyn Agent + Send>,
 }
 
@@ -86,7 +88,7 @@ impl Room {
 
     /// The bot's turn, if it is the bot's move and it is not already thinking: its tracker
     /// and agent, taken out of the room until [`Room::bot_done`].
-    pub fn bot_turn(&mut self) -> Option<BotTurn> {
+    pub(crate) fn bot_turn(&mut self) -> Option<BotTurn> {
         let game = self.game.as_ref()?;
         let ply = game.history().len() as u64;
         let bot = self.bot.as_mut()?;
@@ -99,6 +101,7 @@ impl Room {
         Some(BotTurn {
             side: bot.side,
             ply,
+            #[cfg(test)]
             seed,
             agent: bot.kind.build(seed, self.bot_budget),
             tracker,
@@ -107,7 +110,7 @@ impl Room {
 
     /// The bot chose `mv` for `ply`: played if the game is still at that ply (it may have
     /// ended meanwhile). Returns the new events' start, if any.
-    pub fn bot_done(
+    pub(crate) fn bot_done(
         &mut self,
         side: Side,
         ply: u64,

@@ -2,9 +2,9 @@
 //! clock, the standing draw offer, presence, and the game's numbered events. A [`Room`] is a
 //! plain state machine with no I/O, in the shape of an event-sourced aggregate: each request
 //! is a [`Command`], [`Room::decide`]d into [`Event`]s (or refused with a [`Refusal`],
-//! changing nothing), and [`Room::apply`] is the one place an event changes the room;
+//! changing nothing), and `Room::apply` is the one place an event changes the room;
 //! [`Room::restore`] folds `apply` over the stored events. The async layer
-//! ([`crate::services::games`]) commits new events to the database before anyone hears of them.
+//! (`crate::services::games`) commits new events to the database before anyone hears of them.
 //!
 //! What leaves a room towards a client is built by [`Room::render`] and [`Room::state`] from
 //! the recipient's [`View`](salpakan::View) (or the [`PublicView`](salpakan::PublicView))
@@ -17,10 +17,13 @@ mod presence;
 mod render;
 mod spec;
 
-pub use bot::BotTurn;
-pub use event::{End, Event};
-pub use presence::BOTH_AWAY;
-pub use spec::{Player, Saved, SavedChat, Spec, UnknownPlayer};
+pub(crate) use bot::BotTurn;
+pub use event::End;
+pub use event::Event;
+#[cfg(test)]
+use presence::BOTH_AWAY;
+pub use spec::{Player, Spec};
+pub(crate) use spec::{Saved, SavedChat};
 
 pub use crate::wire::Phase;
 
@@ -113,7 +116,7 @@ impl Command {
 }
 
 /// How long a rematch offer stands.
-pub const REMATCH_LAPSE: Duration = Duration::from_secs(5 * 60);
+pub(crate) const REMATCH_LAPSE: Duration = Duration::from_secs(5 * 60);
 
 /// What a request decides.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -364,7 +367,7 @@ impl Room {
     /// Changes the room as `event` says: the one mutator of the game's state. The event was
     /// decided from this room ([`Room::decide`]) or checked against it ([`Room::restore`]).
     /// A clock reading in the event becomes the clock from `now`.
-    pub fn apply(&mut self, event: Event, now: Instant) {
+    pub(crate) fn apply(&mut self, event: Event, now: Instant) {
         match &event {
             Event::Ready { side, formation } => {
                 self.setups[side.index()].clone_from(formation);
@@ -524,13 +527,13 @@ impl Room {
 
     /// Whether both seats' rematch offers stand at `now` and the rematch is still to be made.
     #[must_use]
-    pub fn rematch_due(&self, now: Instant) -> bool {
+    pub(crate) fn rematch_due(&self, now: Instant) -> bool {
         self.rematched.is_none() && Side::ALL.into_iter().all(|s| self.offer_stands(s, now))
     }
 
     /// The rematch's id, once it was made.
     #[must_use]
-    pub fn rematched(&self) -> Option<&str> {
+    pub(crate) fn rematched(&self) -> Option<&str> {
         self.rematched.as_deref()
     }
 
@@ -697,7 +700,7 @@ impl Room {
 
     /// The server's pauses so far total `paused`: what of them is new is charged to nobody,
     /// the running clock and every absence moved on by it (never past `now`).
-    pub fn absorb_pauses(&mut self, paused: Duration, now: Instant) {
+    pub(crate) fn absorb_pauses(&mut self, paused: Duration, now: Instant) {
         let new = paused.saturating_sub(self.absorbed);
         if new.is_zero() {
             return;
@@ -745,7 +748,7 @@ impl Room {
     /// Records that `side`'s seat is now held by a token whose digest is `token`, by the
     /// player `name` (or anonymously); when that takes the last open seat, at `wall_ms`
     /// (milliseconds since the Unix epoch), the setup time starts running from `now`.
-    pub fn take_seat(
+    pub(crate) fn take_seat(
         &mut self,
         side: Side,
         token: String,
@@ -763,20 +766,20 @@ impl Room {
 
     /// Marks whether `side`'s named player is a bot account (its seat is shown as a bot's,
     /// and its moves keep the bots' think-time floor).
-    pub fn mark_bot_account(&mut self, side: Side, bot: bool) {
+    pub(crate) fn mark_bot_account(&mut self, side: Side, bot: bool) {
         self.spec.bot_accounts[side.index()] = bot;
     }
 
     /// When the side to move began its turn (the last ply, or the start, sent), with the
     /// pauses taken out: a bot account's move is applied no sooner than the floor after it.
     #[must_use]
-    pub fn turn_since(&self) -> Instant {
+    pub(crate) fn turn_since(&self) -> Instant {
         self.turn_since
     }
 
     /// The game is played unrated from now on (a bound of rated games was reached when its
     /// second seat was taken).
-    pub fn unrate(&mut self) {
+    pub(crate) fn unrate(&mut self) {
         self.spec.rated = false;
     }
 
@@ -876,7 +879,7 @@ impl Room {
     }
 
     /// A socket of `side`'s seat closed at `now`. Returns whether the seat is now away.
-    pub fn disconnect(&mut self, side: Side, now: Instant) -> bool {
+    pub(crate) fn disconnect(&mut self, side: Side, now: Instant) -> bool {
         self.presence.disconnect(side, now)
     }
 
@@ -930,7 +933,7 @@ impl Room {
     /// time stamped in the future counts as now): while a seat is open, the game expires
     /// `expiry` after its creation (`Spec::created_ms`); once both are taken, a side has
     /// `Spec::setup_ms` from then (`Spec::seated_ms`) to have its formation accepted.
-    pub fn expire_setup(&mut self, expiry: Duration, wall_ms: u64, now: Instant) {
+    pub(crate) fn expire_setup(&mut self, expiry: Duration, wall_ms: u64, now: Instant) {
         let since = |ms: u64| Duration::from_millis(wall_ms.saturating_sub(ms));
         match self.spec.seated_ms {
             None => {
@@ -948,7 +951,7 @@ impl Room {
 
     /// The setup time is now `setup_ms` from when both seats were taken (a tournament
     /// round's cutoff moved), reckoned from the wall clock's `wall_ms` at `now`.
-    pub fn set_setup_time(&mut self, setup_ms: u64, wall_ms: u64, now: Instant) {
+    pub(crate) fn set_setup_time(&mut self, setup_ms: u64, wall_ms: u64, now: Instant) {
         self.spec.setup_ms = setup_ms;
         self.expire_setup(Duration::ZERO, wall_ms, now);
     }
@@ -967,7 +970,7 @@ impl Room {
     /// Whether the game, its seats not both taken, is still in its setup phase at its expiry
     /// ([`Room::expire_setup`]): it is to be deleted.
     #[must_use]
-    pub fn setup_expired(&self, now: Instant) -> bool {
+    pub(crate) fn setup_expired(&self, now: Instant) -> bool {
         self.phase() == Phase::Setup && self.setup_deadline.is_some_and(|at| now >= at)
     }
 
@@ -987,7 +990,7 @@ impl Room {
     /// draw when both seats have been
     /// away for [`BOTH_AWAY`] graces, as events; none if nothing is due.
     #[must_use]
-    pub fn decide_time(&self, now: Instant) -> Option<Decision> {
+    pub(crate) fn decide_time(&self, now: Instant) -> Option<Decision> {
         if let Some(timeout) = self.flag_fall(now) {
             return Some(timeout);
         }
@@ -1011,7 +1014,7 @@ impl Room {
         Some(self.declared(DeclaredEnd::Abandoned { loser }, now))
     }
 
-    /// Applies what time decides by `now` ([`Room::decide_time`]). Returns the new events'
+    /// Applies what time decides by `now` (`Room::decide_time`). Returns the new events'
     /// start, if any.
     pub fn expire(&mut self, now: Instant) -> Option<usize> {
         match self.decide_time(now)? {
@@ -1020,7 +1023,7 @@ impl Room {
         }
     }
 
-    /// When [`Room::expire`] (or, in the setup phase, [`Room::setup_expired`]) next has
+    /// When [`Room::expire`] (or, in the setup phase, `Room::setup_expired`) next has
     /// something to decide, as things stand now.
     #[must_use]
     pub fn deadline(&self) -> Option<Instant> {

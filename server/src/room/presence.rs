@@ -10,7 +10,7 @@ use super::Player;
 
 /// How many graces a game both seats left waits before it is drawn (10 minutes with the
 /// default grace of 60 seconds).
-pub const BOTH_AWAY: u32 = 10;
+pub(crate) const BOTH_AWAY: u32 = 10;
 
 /// Each seat's sockets and absence.
 #[derive(Debug, Clone)]

@@ -24,7 +24,7 @@ pub enum Player {
 /// A word that names no player.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("opponent must be human, random, greedy, ismcts or level-1 to level-8, not {0:?}")]
-pub struct UnknownPlayer(pub String);
+pub(crate) struct UnknownPlayer(pub String);
 
 impl Player {
     /// `"human"` or the bot's word (`"random"`, `"greedy"`, `"ismcts"`, `"level-1"` …).
@@ -38,7 +38,7 @@ impl Player {
 
     /// The player name of a server bot (`bot-greedy`); `None` for a person.
     #[must_use]
-    pub fn bot_name(self) -> Option<String> {
+    pub(crate) fn bot_name(self) -> Option<String> {
         match self {
             Player::Human => None,
             Player::Bot(kind) => Some(format!("{}{}", crate::wire::BOT_PREFIX, kind.word())),
@@ -47,7 +47,7 @@ impl Player {
 
     /// `"human"` or `"bot"`, as a game's summary says who plays.
     #[must_use]
-    pub fn kind_word(self) -> &'static str {
+    pub(crate) fn kind_word(self) -> &'static str {
         match self {
             Player::Human => "human",
             Player::Bot(_) => "bot",
@@ -58,7 +58,7 @@ impl Player {
     ///
     /// # Errors
     /// [`UnknownPlayer`] for any other word.
-    pub fn from_word(word: &str) -> Result<Player, UnknownPlayer> {
+    pub(crate) fn from_word(word: &str) -> Result<Player, UnknownPlayer> {
         match word {
             "human" => Ok(Player::Human),
             other => Bot::from_str(other)
@@ -161,7 +161,7 @@ fn test_salt(seed: u64, side: Side) -> Salt {
 impl Spec {
     /// Whether every seat a person plays is held by a token.
     #[must_use]
-    pub fn all_seated(&self) -> bool {
+    pub(crate) fn all_seated(&self) -> bool {
         Side::ALL.into_iter().all(|side| {
             self.players[side.index()] != Player::Human || self.tokens[side.index()].is_some()
         })

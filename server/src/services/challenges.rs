@@ -32,18 +32,18 @@ use crate::wire::{
 };
 
 /// How long a challenge stands unanswered.
-pub const CHALLENGE_TTL: Duration = Duration::from_secs(120);
+pub(crate) const CHALLENGE_TTL: Duration = Duration::from_secs(120);
 /// A player's open challenges to others, at most.
-pub const MAX_OUTGOING: usize = 5;
+pub(crate) const MAX_OUTGOING: usize = 5;
 /// Open challenges to one player, at most (a bot account asked by many: the oldest are
 /// answered first; more are refused until some end).
-pub const MAX_INCOMING: usize = 50;
+pub(crate) const MAX_INCOMING: usize = 50;
 /// Challenges a player may make a minute.
-pub const CHALLENGES_PER_MINUTE: usize = 20;
+pub(crate) const CHALLENGES_PER_MINUTE: usize = 20;
 
 /// Why a challenge was refused.
 #[derive(Debug, Error)]
-pub enum ChallengeError {
+pub(crate) enum ChallengeError {
     /// No such player, or no such challenge open for this player (the same reply).
     #[error("no such {0}")]
     NotFound(&'static str),
@@ -92,7 +92,7 @@ struct State {
 }
 
 /// The challenges service.
-pub struct Challenges {
+pub(crate) struct Challenges {
     entropy: Arc<dyn Entropy>,
     games: Arc<Games>,
     players: Arc<Players>,
@@ -104,7 +104,7 @@ pub struct Challenges {
 }
 
 /// What the challenges service is made of: the services below it it uses.
-pub struct Parts {
+pub(crate) struct Parts {
     /// Where challenge ids come from.
     pub entropy: Arc<dyn Entropy>,
     /// The stop signal.
@@ -129,7 +129,7 @@ impl Challenges {
     /// No challenges yet; the player sockets tell this service of every player whose last
     /// socket closed (and of every player's, when the lobby moves to another node).
     #[must_use]
-    pub fn start(parts: Parts) -> Arc<Challenges> {
+    pub(crate) fn start(parts: Parts) -> Arc<Challenges> {
         let challenges = Arc::new(Challenges {
             entropy: parts.entropy,
             games: parts.games,
@@ -151,7 +151,7 @@ impl Challenges {
 
     /// `GET /api/challenges` by `player`: its open challenges, both ways, oldest first.
     #[must_use]
-    pub fn list(&self, player: &str) -> ChallengeList {
+    pub(crate) fn list(&self, player: &str) -> ChallengeList {
         let state = lock(&self.state);
         let of = |mine: fn(&ChallengeOffer) -> &str| {
             state
@@ -173,7 +173,7 @@ impl Challenges {
     /// [`ChallengeError::NotFound`] for an unknown player, [`ChallengeError::Own`],
     /// [`ChallengeError::ServerBot`], [`ChallengeError::Offline`], [`ChallengeError::TooMany`],
     /// or the lobby's refusals (settings out of range, no socket of the challenger's, a ban).
-    pub fn create(
+    pub(crate) fn create(
         self: &Arc<Challenges>,
         player: &str,
         request: ChallengeRequest,
@@ -277,7 +277,7 @@ impl Challenges {
     /// # Errors
     /// [`ChallengeError::NotFound`] for no such challenge to `player` (taken, ended, or
     /// another's), the lobby's and the game's refusals.
-    pub async fn accept(
+    pub(crate) async fn accept(
         self: &Arc<Challenges>,
         player: &str,
         cid: &str,
@@ -321,7 +321,7 @@ impl Challenges {
     ///
     /// # Errors
     /// [`ChallengeError::NotFound`] for no such challenge to `player`.
-    pub fn decline(
+    pub(crate) fn decline(
         &self,
         player: &str,
         cid: &str,
@@ -342,7 +342,7 @@ impl Challenges {
     ///
     /// # Errors
     /// [`ChallengeError::NotFound`] for no such challenge of `player`'s.
-    pub fn withdraw(&self, player: &str, cid: &str) -> Result<(), ChallengeError> {
+    pub(crate) fn withdraw(&self, player: &str, cid: &str) -> Result<(), ChallengeError> {
         let ended = self.end(
             |c| c.offer.challenge == cid && same(&c.offer.from, player),
             Gone::Withdrawn,
@@ -360,6 +360,7 @@ impl Challenges {
         self.end(
             |c| match gone {
                 Offline::Player(p) => same(&c.offer.from, p) || same(&c.offer.to, p),
+                #[cfg(any(test, feature = "nodes"))]
                 Offline::Everyone => true,
             },
             Gone::Offline,

@@ -27,7 +27,7 @@ use crate::wire::{
 
 /// Why the chat service refused a request.
 #[derive(Debug, Error)]
-pub enum ChatError {
+pub(crate) enum ChatError {
     /// No such game, or one not over: one reply for both (as the games service says it).
     #[error("no such game, or not this invite")]
     NotFound,
@@ -37,7 +37,7 @@ pub enum ChatError {
 }
 
 /// What the chat service is made of.
-pub struct Parts {
+pub(crate) struct Parts {
     /// The limits (rates, sockets).
     pub limits: Limits,
     /// The database.
@@ -49,7 +49,7 @@ pub struct Parts {
 }
 
 /// The chat service.
-pub struct Chats {
+pub(crate) struct Chats {
     limits: Limits,
     store: Store,
     players: Arc<Players>,
@@ -58,7 +58,7 @@ pub struct Chats {
 
 /// One game's chat in memory: its rules' state and each socket's outlet, behind a lock of
 /// its own.
-pub struct Chat {
+pub(crate) struct Chat {
     game: String,
     held: Mutex<Held>,
 }
@@ -100,7 +100,7 @@ fn text(message: &ServerMessage) -> Out {
 impl Chats {
     /// The chat service of `parts`.
     #[must_use]
-    pub fn new(parts: Parts) -> Arc<Chats> {
+    pub(crate) fn new(parts: Parts) -> Arc<Chats> {
         Arc::new(Chats {
             limits: parts.limits,
             store: parts.store,
@@ -112,7 +112,7 @@ impl Chats {
     /// The chat of game `spec` (its lines and modes as the database kept them), for the
     /// game's time in memory.
     #[must_use]
-    pub fn open(&self, spec: &Spec, saved: SavedChat) -> Arc<Chat> {
+    pub(crate) fn open(&self, spec: &Spec, saved: SavedChat) -> Arc<Chat> {
         Arc::new(Chat {
             game: spec.id.clone(),
             held: Mutex::new(Held {
@@ -124,7 +124,7 @@ impl Chats {
 
     /// Socket `id` for `to` (speaking as `name`, a seat's player) hears `chat` from now on:
     /// it is sent `state` with its chat settings, then the lines it hears so far.
-    pub async fn join(
+    pub(crate) async fn join(
         &self,
         chat: &Chat,
         (id, to, name): (u64, Recipient, Option<String>),
@@ -145,20 +145,20 @@ impl Chats {
     }
 
     /// Socket `id` no longer hears `chat`.
-    pub async fn leave(&self, chat: &Chat, id: u64) {
+    pub(crate) async fn leave(&self, chat: &Chat, id: u64) {
         let mut held = chat.held.lock().await;
         held.chat.leave(id);
         held.outlets.retain(|(other, _)| *other != id);
     }
 
     /// Socket `id`'s settings (for a fresh `state`).
-    pub async fn settings(&self, chat: &Chat, id: u64) -> Option<ChatSettings> {
+    pub(crate) async fn settings(&self, chat: &Chat, id: u64) -> Option<ChatSettings> {
         chat.held.lock().await.chat.settings(id)
     }
 
     /// Socket `id`'s chat request, read at `now`: decided, kept and sent, or refused (the
     /// refusal goes to the sender alone, and nothing changed).
-    pub async fn handle(&self, chat: &Chat, id: u64, command: Command, now: Instant) {
+    pub(crate) async fn handle(&self, chat: &Chat, id: u64, command: Command, now: Instant) {
         let mut held = chat.held.lock().await;
         let decision = match held.chat.decide(id, command, &self.policy, now) {
             Ok(decision) => decision,
@@ -241,7 +241,7 @@ impl Chats {
 
     /// The server bot's lines for `events` (a greeting at `start`, "good game" at `over`:
     /// public events alone decide them).
-    pub async fn after(&self, chat: &Chat, events: &[Event]) {
+    pub(crate) async fn after(&self, chat: &Chat, events: &[Event]) {
         let phrases: Vec<Phrase> = events
             .iter()
             .filter_map(|event| match event {
@@ -267,7 +267,7 @@ impl Chats {
     ///
     /// # Errors
     /// [`ChatError::NotFound`] for an unknown game or one not over (one reply for both).
-    pub async fn record(
+    pub(crate) async fn record(
         &self,
         id: &str,
         player: Option<&str>,
@@ -308,7 +308,7 @@ impl Chats {
     ///
     /// # Errors
     /// The database's.
-    pub async fn reports(&self, limit: usize) -> Result<Vec<ReportRow>, ChatError> {
+    pub(crate) async fn reports(&self, limit: usize) -> Result<Vec<ReportRow>, ChatError> {
         Ok(self.store.reports(limit).await?)
     }
 }

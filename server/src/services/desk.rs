@@ -15,7 +15,7 @@ use crate::telemetry;
 
 /// One side of a game in the operator's list.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ListedSide {
+pub(crate) struct ListedSide {
     /// `"human"` or `"bot"`.
     pub player: &'static str,
     /// The player's name, if a named player (or a server bot) holds the seat.
@@ -24,7 +24,7 @@ pub struct ListedSide {
 
 /// A game in memory, as `GET /admin/games` lists it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct GameRow {
+pub(crate) struct GameRow {
     /// Its id.
     pub id: String,
     /// Its phase as of its last commit (`"reloading"` while its room is rebuilt).
@@ -42,7 +42,7 @@ pub struct GameRow {
 }
 
 /// The operator's desk.
-pub struct Desk {
+pub(crate) struct Desk {
     games: Arc<Games>,
     chats: Arc<Chats>,
     store: Store,
@@ -51,7 +51,7 @@ pub struct Desk {
 impl Desk {
     /// The desk over `games`, `chats` and the database.
     #[must_use]
-    pub fn new(games: Arc<Games>, chats: Arc<Chats>, store: Store) -> Desk {
+    pub(crate) fn new(games: Arc<Games>, chats: Arc<Chats>, store: Store) -> Desk {
         Desk {
             games,
             chats,
@@ -61,7 +61,7 @@ impl Desk {
 
     /// Every game in memory, oldest first (at most `limit`).
     #[must_use]
-    pub fn live_games(&self, limit: usize) -> Vec<GameRow> {
+    pub(crate) fn live_games(&self, limit: usize) -> Vec<GameRow> {
         let mut games: Vec<GameRow> = self
             .games
             .held_all()
@@ -89,7 +89,7 @@ impl Desk {
     }
 
     /// Sets the gauge of games in memory by phase (for a scrape of `/metrics`).
-    pub fn count_phases(&self) {
+    pub(crate) fn count_phases(&self) {
         let mut counts = PHASES.map(|p| (p.word(), 0));
         for table in self.games.held_all() {
             if let Some(i) = PHASES
@@ -107,7 +107,7 @@ impl Desk {
     ///
     /// # Errors
     /// The database's error.
-    pub async fn unrated(&self, limit: usize) -> Result<Vec<UnratedRow>, StoreError> {
+    pub(crate) async fn unrated(&self, limit: usize) -> Result<Vec<UnratedRow>, StoreError> {
         self.store.unrated(limit).await
     }
 
@@ -115,7 +115,7 @@ impl Desk {
     ///
     /// # Errors
     /// The database's error.
-    pub async fn reports(&self, limit: usize) -> Result<Vec<ReportRow>, ChatError> {
+    pub(crate) async fn reports(&self, limit: usize) -> Result<Vec<ReportRow>, ChatError> {
         self.chats.reports(limit).await
     }
 }

@@ -18,7 +18,7 @@ const BACKLOG: usize = 1024;
 
 /// A game's end, committed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Ended {
+pub(crate) struct Ended {
     /// The game.
     pub game: String,
     /// How it ended.
@@ -27,7 +27,7 @@ pub struct Ended {
 
 /// What a subscriber hears.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Told {
+pub(crate) enum Told {
     /// A game ended.
     Ended(Arc<Ended>),
     /// Some ends may have been missed: look at the database.
@@ -35,7 +35,7 @@ pub enum Told {
 }
 
 /// The games' ends, as they are committed.
-pub struct Ends {
+pub(crate) struct Ends {
     sender: broadcast::Sender<Told>,
 }
 
@@ -49,19 +49,20 @@ impl Default for Ends {
 
 impl Ends {
     /// Tells every subscriber that `ended`.
-    pub fn publish(&self, ended: Ended) {
+    pub(crate) fn publish(&self, ended: Ended) {
         let _ = self.sender.send(Told::Ended(Arc::new(ended)));
     }
 
     /// Tells every subscriber that ends may have been missed (a node's channel to the
     /// others was made again).
-    pub fn missed(&self) {
+    #[cfg(any(test, feature = "nodes"))]
+    pub(crate) fn missed(&self) {
         let _ = self.sender.send(Told::Missed);
     }
 
     /// A subscriber, from now on.
     #[must_use]
-    pub fn subscribe(&self) -> Subscriber {
+    pub(crate) fn subscribe(&self) -> Subscriber {
         Subscriber {
             receiver: self.sender.subscribe(),
         }
@@ -69,14 +70,14 @@ impl Ends {
 }
 
 /// One subscriber's ear.
-pub struct Subscriber {
+pub(crate) struct Subscriber {
     receiver: broadcast::Receiver<Told>,
 }
 
 impl Subscriber {
     /// The next thing told; [`Told::Missed`] after falling behind. Waits for ever once the
     /// publisher is gone (the server stops: a subscriber waits on its stop too).
-    pub async fn recv(&mut self) -> Told {
+    pub(crate) async fn recv(&mut self) -> Told {
         match self.receiver.recv().await {
             Ok(told) => told,
             Err(broadcast::error::RecvError::Lagged(_)) => Told::Missed,

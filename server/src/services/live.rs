@@ -21,11 +21,11 @@ use crate::store::{Store, Write};
 use crate::wire::{LIVE_SHOWN, LiveEntry, LiveMessage, LiveRatings, LiveReply};
 
 use super::outbox::Shared;
-pub use super::outbox::Versioned;
+pub(crate) use super::outbox::Versioned;
 use crate::store::NodeWrite;
 
 /// What the live list is made of.
-pub struct Parts {
+pub(crate) struct Parts {
     /// The settings.
     pub config: Arc<Config>,
     /// The database (several nodes share their lists through it).
@@ -39,7 +39,7 @@ pub struct Parts {
 }
 
 /// The live list service.
-pub struct LiveList {
+pub(crate) struct LiveList {
     parts: Parts,
     frames: watch::Sender<Arc<Versioned>>,
     /// `GET /api/live`'s reply, as of the last version.
@@ -66,7 +66,7 @@ impl LiveList {
     ///
     /// Call inside a tokio runtime.
     #[must_use]
-    pub fn start(parts: Parts) -> Arc<LiveList> {
+    pub(crate) fn start(parts: Parts) -> Arc<LiveList> {
         let empty = LiveReply {
             games: Vec::new(),
             featured: None,
@@ -83,18 +83,18 @@ impl LiveList {
 
     /// `GET /api/live`: the games in play, best first.
     #[must_use]
-    pub fn reply(&self) -> Arc<str> {
+    pub(crate) fn reply(&self) -> Arc<str> {
         Arc::clone(&lock(&self.reply))
     }
 
     /// The newest version, and what tells of the next.
     #[must_use]
-    pub fn frames(&self) -> watch::Receiver<Arc<Versioned>> {
+    pub(crate) fn frames(&self) -> watch::Receiver<Arc<Versioned>> {
         self.frames.subscribe()
     }
 
     /// The operator features `game` (or, with `None`, lets the best game be featured).
-    pub fn feature(&self, game: Option<String>) {
+    pub(crate) fn feature(&self, game: Option<String>) {
         *lock(&self.featured) = game;
     }
 

@@ -25,7 +25,6 @@ use super::quotas::{QuotaError, Quotas};
 use super::ratings::Ratings;
 use super::stopping::Stopping;
 use crate::budget::Rate;
-use crate::clock::ClockSettings;
 use crate::config::Config;
 use crate::rating;
 use crate::room::Player;
@@ -37,7 +36,7 @@ use crate::wire::{
 
 /// Why the lobby refused a request.
 #[derive(Debug, Error)]
-pub enum LobbyError {
+pub(crate) enum LobbyError {
     /// A seek or pool entry with no player socket open.
     #[error("open a player socket first: seeks and pool entries live only while one is open")]
     NoSocket,
@@ -69,7 +68,7 @@ pub enum LobbyError {
 
 /// What each open lobby socket adds to the lobby's gap between frames: 10 ms more for
 /// every 500 watching (60 ms at 500 with the default gap of 50 ms, 150 ms at 5,000).
-pub const LOBBY_GAP_PER_SOCKET: Duration = Duration::from_micros(20);
+pub(crate) const LOBBY_GAP_PER_SOCKET: Duration = Duration::from_micros(20);
 
 /// An open seek.
 struct Seek {
@@ -110,7 +109,7 @@ struct LobbyState {
 }
 
 /// The lobby service.
-pub struct Lobby {
+pub(crate) struct Lobby {
     config: Arc<Config>,
     entropy: Arc<dyn Entropy>,
     games: Arc<Games>,
@@ -132,7 +131,7 @@ pub struct Lobby {
 }
 
 /// What the lobby is made of: the services below it it uses.
-pub struct Parts {
+pub(crate) struct Parts {
     /// The settings.
     pub config: Arc<Config>,
     /// Where seek ids, game ids and tokens come from.
@@ -156,7 +155,7 @@ impl Lobby {
     ///
     /// Call inside a tokio runtime.
     #[must_use]
-    pub fn start(parts: Parts) -> Arc<Lobby> {
+    pub(crate) fn start(parts: Parts) -> Arc<Lobby> {
         let lobby = Arc::new(Lobby {
             config: parts.config,
             entropy: parts.entropy,
@@ -226,28 +225,10 @@ fn fold(name: &str) -> String {
     name.to_ascii_lowercase()
 }
 
-/// A pool's name: `"5+3"` (minutes, and seconds of increment), or milliseconds where they
-/// are not whole, or `"untimed"`; `" rated"` after a rated pool's.
-#[must_use]
-pub fn pool_name(clock: Option<ClockSettings>, rated: bool) -> String {
-    let clock = match clock {
-        None => "untimed".to_owned(),
-        Some(c) if c.initial_ms % 60_000 == 0 && c.increment_ms % 1000 == 0 => {
-            format!("{}+{}", c.initial_ms / 60_000, c.increment_ms / 1000)
-        }
-        Some(c) => format!("{}ms+{}ms", c.initial_ms, c.increment_ms),
-    };
-    if rated {
-        format!("{clock} rated")
-    } else {
-        clock
-    }
-}
-
 /// Of players waiting (each its pool and rating, longest waiting first), the one in `pool`
 /// whose rating is closest to `rating`; of equals, the one waiting longest.
 #[must_use]
-pub fn closest(waiting: &[(&str, f64)], pool: &str, rating: f64) -> Option<usize> {
+pub(crate) fn closest(waiting: &[(&str, f64)], pool: &str, rating: f64) -> Option<usize> {
     waiting
         .iter()
         .enumerate()
@@ -320,7 +301,7 @@ impl Lobby {
     /// that a new seek shows whatever others hold; with `after` (a seek's id), the page of
     /// the seeks older than it. And the games in play.
     #[must_use]
-    pub fn lobby(&self, after: Option<&str>) -> LobbyWords {
+    pub(crate) fn lobby(&self, after: Option<&str>) -> LobbyWords {
         let limits = &self.config.limits;
         let shown: Vec<(String, String, Settings, bool)> = {
             let state = lock(&self.state);
@@ -372,13 +353,13 @@ impl Lobby {
 
     /// The latest version of the lobby, whole and as a delta, and what tells of the next.
     #[must_use]
-    pub fn versions(&self) -> watch::Receiver<Arc<Versioned>> {
+    pub(crate) fn versions(&self) -> watch::Receiver<Arc<Versioned>> {
         self.versions.subscribe()
     }
 
     /// The latest lobby frame, and what tells of the next.
     #[must_use]
-    pub fn frames(&self) -> watch::Receiver<Shared> {
+    pub(crate) fn frames(&self) -> watch::Receiver<Shared> {
         self.frame.subscribe()
     }
 
@@ -390,7 +371,7 @@ impl Lobby {
     /// # Errors
     /// [`LobbyError::TooManySockets`] past the address's share, or when every address holds
     /// as few as `ip`.
-    pub fn watch(self: &Arc<Lobby>, ip: IpAddr) -> Result<Watching, LobbyError> {
+    pub(crate) fn watch(self: &Arc<Lobby>, ip: IpAddr) -> Result<Watching, LobbyError> {
         let limits = &self.config.limits;
         let id = self.next_socket.fetch_add(1, Ordering::Relaxed);
         let mut state = lock(&self.state);
@@ -432,6 +413,7 @@ impl Lobby {
             let mut state = lock(&self.state);
             let of = |owner: &str| match gone {
                 Gone::Player(player) => fold(owner) == fold(player),
+                #[cfg(any(test, feature = "nodes"))]
                 Gone::Everyone => true,
             };
             state.pool.retain(|w| !of(&w.player));
@@ -452,7 +434,7 @@ impl Lobby {
     /// # Errors
     /// [`LobbyError::Game`] for settings out of range, [`LobbyError::NoSocket`] without an open
     /// player socket, [`LobbyError::TooManySeeks`] past the player's or the address's seeks.
-    pub fn create_seek(
+    pub(crate) fn create_seek(
         &self,
         player: &str,
         request: SeekRequest,
@@ -496,7 +478,7 @@ impl Lobby {
     ///
     /// # Errors
     /// [`LobbyError::NoSeek`] for an unknown seek or another player's (the same reply).
-    pub fn withdraw_seek(&self, player: &str, sid: &str) -> Result<(), LobbyError> {
+    pub(crate) fn withdraw_seek(&self, player: &str, sid: &str) -> Result<(), LobbyError> {
         let ip = {
             let mut state = lock(&self.state);
             let at = state
@@ -518,7 +500,7 @@ impl Lobby {
     /// # Errors
     /// [`LobbyError::NoSeek`] for a seek no longer open (of two accepting at once, one gets
     /// this), [`LobbyError::OwnSeek`], or the game's creation's errors.
-    pub async fn accept_seek(
+    pub(crate) async fn accept_seek(
         self: &Arc<Lobby>,
         player: &str,
         sid: &str,
@@ -574,7 +556,7 @@ impl Lobby {
     ///
     /// # Errors
     /// The game's creation's.
-    pub async fn pair_players(
+    pub(crate) async fn pair_players(
         self: &Arc<Lobby>,
         waiting: (String, IpAddr),
         arriving: (String, IpAddr),
@@ -633,7 +615,7 @@ impl Lobby {
     /// [`LobbyError::Game`] for a clock out of range, [`LobbyError::NoSocket`] without an open
     /// player socket, [`LobbyError::Quota`] past the player's or the address's joins a
     /// minute, or the game's creation's errors.
-    pub async fn join_pool(
+    pub(crate) async fn join_pool(
         self: &Arc<Lobby>,
         player: &str,
         request: PoolRequest,
@@ -650,7 +632,7 @@ impl Lobby {
         if !bots && self.players.is_bot(player) {
             return Err(LobbyError::HumansOnly("this pool"));
         }
-        let mut pool = pool_name(settings.clock, settings.rated);
+        let mut pool = crate::wire::pool_name(settings.clock, settings.rated);
         if bots {
             pool.push_str(" bots");
         }
@@ -828,7 +810,7 @@ impl Lobby {
     }
 
     /// `DELETE /api/pool` by `player` (nothing to leave is no error).
-    pub fn leave_pool(&self, player: &str) {
+    pub(crate) fn leave_pool(&self, player: &str) {
         let folded = fold(player);
         lock(&self.state).pool.retain(|w| fold(&w.player) != folded);
     }
@@ -838,7 +820,8 @@ impl Lobby {
     /// This node no longer holds the lobby (its lease lapsed): every seek and pool entry
     /// goes, and every player socket is told to connect again (1012), to the lobby's owner
     /// now.
-    pub fn given_up(&self) {
+    #[cfg(feature = "nodes")]
+    pub(crate) fn given_up(&self) {
         self.sockets.close_all(
             crate::wire::CloseCode::Restart,
             "the lobby moves to another server; connect again",
@@ -848,7 +831,7 @@ impl Lobby {
 
 /// A lobby socket's place among the open lobby sockets, given back when dropped (or taken
 /// by a newcomer when the lobby is full and this socket's address holds the most).
-pub struct Watching {
+pub(crate) struct Watching {
     lobby: Arc<Lobby>,
     ip: IpAddr,
     id: u64,
@@ -857,7 +840,7 @@ pub struct Watching {
 
 impl Watching {
     /// What fires when this socket gives its place up to a newcomer: it is to close.
-    pub fn evicted(&mut self) -> Option<oneshot::Receiver<()>> {
+    pub(crate) fn evicted(&mut self) -> Option<oneshot::Receiver<()>> {
         self.evicted.take()
     }
 }
@@ -881,20 +864,6 @@ impl Drop for Watching {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn pools_are_named_by_clock_and_rated_flag() {
-        let clock = |initial_ms, increment_ms| {
-            Some(ClockSettings {
-                initial_ms,
-                increment_ms,
-            })
-        };
-        assert_eq!(pool_name(clock(300_000, 3_000), false), "5+3");
-        assert_eq!(pool_name(clock(600_000, 0), true), "10+0 rated");
-        assert_eq!(pool_name(None, false), "untimed");
-        assert_eq!(pool_name(clock(90_500, 250), false), "90500ms+250ms");
-    }
 
     #[test]
     fn the_pool_pairs_the_closest_rating_within_the_pool() {

@@ -24,25 +24,25 @@
 //! - [`desk`]: what the operator reads (the games in memory, unrated games, reports);
 //! - `nodes` (feature `nodes`): one node of several, its lease and its sweeper.
 
-pub mod challenges;
-pub mod chat;
-pub mod desk;
-pub mod ends;
-pub mod games;
-pub mod live;
-pub mod lobby;
+pub(crate) mod challenges;
+pub(crate) mod chat;
+pub(crate) mod desk;
+pub(crate) mod ends;
+pub(crate) mod games;
+pub(crate) mod live;
+pub(crate) mod lobby;
 #[cfg(feature = "nodes")]
-pub mod nodes;
-pub mod outbox;
-pub mod pauses;
-pub mod player_sockets;
-pub mod players;
-pub mod quotas;
-pub mod ratings;
-pub mod readiness;
-pub mod replays;
-pub mod stopping;
-pub mod tournaments;
+pub(crate) mod nodes;
+pub(crate) mod outbox;
+pub(crate) mod pauses;
+pub(crate) mod player_sockets;
+pub(crate) mod players;
+pub(crate) mod quotas;
+pub(crate) mod ratings;
+pub(crate) mod readiness;
+pub(crate) mod replays;
+pub(crate) mod stopping;
+pub(crate) mod tournaments;
 
 use std::sync::Arc;
 
@@ -53,7 +53,7 @@ use crate::secret::Entropy;
 use crate::store::Opened;
 
 /// Every service, as the HTTP and socket layers reach them.
-pub struct Services {
+pub(crate) struct Services {
     /// The settings.
     pub config: Arc<Config>,
     /// The stop signal.
@@ -97,7 +97,7 @@ impl Services {
     ///
     /// Call inside a tokio runtime.
     #[must_use]
-    pub fn start(
+    pub(crate) fn start(
         config: Config,
         entropy: Arc<dyn Entropy>,
         opened: Opened,
@@ -229,14 +229,14 @@ impl Services {
     }
 
     /// Asks every socket to close (1012) and every task to end: the server is stopping.
-    pub fn stop(&self) {
+    pub(crate) fn stop(&self) {
         self.stopping.stop();
         self.games.wake_all();
     }
 
     /// The key the other nodes' forwarded requests carry (`None` for a server alone).
     #[must_use]
-    pub fn node_key(&self) -> Option<&str> {
+    pub(crate) fn node_key(&self) -> Option<&str> {
         #[cfg(feature = "nodes")]
         if let Some(cluster) = &self.cluster {
             return Some(cluster.key());

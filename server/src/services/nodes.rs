@@ -23,7 +23,7 @@ const SWEEP: Duration = Duration::from_secs(1);
 
 /// What a node is made of: the services below it it uses, and the key the other nodes'
 /// forwarded requests carry.
-pub struct Parts {
+pub(crate) struct Parts {
     /// The settings.
     pub config: Arc<Config>,
     /// The shared database.
@@ -43,7 +43,7 @@ pub struct Parts {
 }
 
 /// This node among the others.
-pub struct Cluster {
+pub(crate) struct Cluster {
     config: Arc<Config>,
     store: Store,
     games: Arc<Games>,
@@ -64,7 +64,7 @@ impl Cluster {
     ///
     /// Call inside a tokio runtime.
     #[must_use]
-    pub fn start(parts: Parts, notices: UnboundedReceiver<Notice>) -> Arc<Cluster> {
+    pub(crate) fn start(parts: Parts, notices: UnboundedReceiver<Notice>) -> Arc<Cluster> {
         let cluster = Arc::new(Cluster {
             config: parts.config,
             store: parts.store,
@@ -104,13 +104,13 @@ impl Cluster {
 
     /// The key the other nodes' forwarded requests carry.
     #[must_use]
-    pub fn key(&self) -> &str {
+    pub(crate) fn key(&self) -> &str {
         &self.key
     }
 
     /// What tells a socket forwarded to the node at `url` that the node's lease lapsed (a
     /// paused node stalls nobody: its forwarded sockets close at once).
-    pub fn lapse_of(&self, url: &str) -> watch::Receiver<bool> {
+    pub(crate) fn lapse_of(&self, url: &str) -> watch::Receiver<bool> {
         let mut lapses = self
             .lapses
             .lock()
@@ -137,7 +137,7 @@ impl Cluster {
     }
 
     /// The addresses of the other nodes alive now (their URLs' hosts, looked up).
-    pub async fn peer_addresses(&self) -> Vec<std::net::IpAddr> {
+    pub(crate) async fn peer_addresses(&self) -> Vec<std::net::IpAddr> {
         let Ok(urls) = self.store.other_nodes(self.node()).await else {
             return Vec::new();
         };

@@ -14,7 +14,7 @@ use crate::wire::CloseCode;
 
 /// A frame on its way to one socket.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Out {
+pub(crate) enum Out {
     /// A text frame.
     Text(Arc<str>),
     /// Frames to write in order, as one item (a replay: however long, it takes one place in
@@ -28,12 +28,12 @@ pub enum Out {
 }
 
 /// A frame's bytes, shared by every socket that sends it (cloning counts a reference).
-pub type Shared = axum::extract::ws::Utf8Bytes;
+pub(crate) type Shared = axum::extract::ws::Utf8Bytes;
 
 impl Out {
     /// A close with a fixed reason.
     #[must_use]
-    pub const fn close(code: CloseCode, reason: &'static str) -> Out {
+    pub(crate) const fn close(code: CloseCode, reason: &'static str) -> Out {
         Out::Close(code, Cow::Borrowed(reason))
     }
 }
@@ -43,7 +43,7 @@ impl Out {
 /// send that finds the queue full cuts the socket off for all of them. The socket then sends
 /// what is queued and closes (1008, too slow to read), whoever else still holds a clone.
 #[derive(Clone)]
-pub struct Outlet {
+pub(crate) struct Outlet {
     tx: mpsc::Sender<Out>,
     cut: Arc<Cut>,
 }
@@ -54,14 +54,14 @@ struct Cut {
 }
 
 /// The socket's end of its [`Outlet`]s.
-pub struct Inbox {
+pub(crate) struct Inbox {
     rx: mpsc::Receiver<Out>,
     cut: Arc<Cut>,
 }
 
 /// A socket's queue of at most `capacity` frames: the services' end and the socket's.
 #[must_use]
-pub fn outlet(capacity: usize) -> (Outlet, Inbox) {
+pub(crate) fn outlet(capacity: usize) -> (Outlet, Inbox) {
     let (tx, rx) = mpsc::channel(capacity);
     let cut = Arc::new(Cut {
         done: AtomicBool::new(false),
@@ -79,7 +79,7 @@ pub fn outlet(capacity: usize) -> (Outlet, Inbox) {
 impl Outlet {
     /// Queues `out`; `false` (and the socket cut off) if the queue is full, or the socket
     /// was cut off or has gone.
-    pub fn send(&self, out: Out) -> bool {
+    pub(crate) fn send(&self, out: Out) -> bool {
         if self.cut.done.load(Ordering::Acquire) {
             return false;
         }
@@ -91,7 +91,7 @@ impl Outlet {
     }
 
     /// Cuts the socket off: it sends what is queued, then closes as too slow.
-    pub fn cut_off(&self) {
+    pub(crate) fn cut_off(&self) {
         self.cut.done.store(true, Ordering::Release);
         self.cut.told.notify_waiters();
     }
@@ -100,7 +100,7 @@ impl Outlet {
 impl Inbox {
     /// The next frame; `None` once the socket was cut off (or every outlet dropped) and its
     /// queue is empty.
-    pub async fn recv(&mut self) -> Option<Out> {
+    pub(crate) async fn recv(&mut self) -> Option<Out> {
         loop {
             let told = self.cut.told.notified();
             match self.rx.try_recv() {
@@ -119,7 +119,7 @@ impl Inbox {
     }
 
     /// A frame already queued, if any.
-    pub fn try_recv(&mut self) -> Option<Out> {
+    pub(crate) fn try_recv(&mut self) -> Option<Out> {
         self.rx.try_recv().ok()
     }
 }
@@ -128,7 +128,7 @@ impl Inbox {
 /// and what changed since the version before. A socket sends the delta when it sent the
 /// version before, the whole list otherwise.
 #[derive(Debug)]
-pub struct Versioned {
+pub(crate) struct Versioned {
     /// The version.
     pub v: u64,
     /// The whole list.

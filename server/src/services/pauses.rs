@@ -9,12 +9,12 @@ use tokio::time::{Duration, Instant};
 use super::stopping::Stopping;
 
 /// How often the watch looks at the time.
-pub const TICK: Duration = Duration::from_millis(250);
+pub(crate) const TICK: Duration = Duration::from_millis(250);
 /// A gap between two looks longer than this (beyond the tick) is a pause.
 const PAUSE: Duration = Duration::from_secs(1);
 
 /// The pauses noticed so far.
-pub struct Pauses {
+pub(crate) struct Pauses {
     /// When the time was last looked at, and every pause's length so far.
     ledger: Mutex<(Instant, Duration)>,
 }
@@ -22,7 +22,7 @@ pub struct Pauses {
 impl Pauses {
     /// No pause yet, the time last looked at `now`.
     #[must_use]
-    pub fn new(now: Instant) -> Pauses {
+    pub(crate) fn new(now: Instant) -> Pauses {
         Pauses {
             ledger: Mutex::new((now, Duration::ZERO)),
         }
@@ -32,7 +32,7 @@ impl Pauses {
     /// the tick is a pause. Returns every pause's length so far. Whoever looks first after
     /// a pause (the watch, a room's timer, a socket, a request) notices it, before anything
     /// is decided from the time.
-    pub fn notice(&self, now: Instant) -> Duration {
+    pub(crate) fn notice(&self, now: Instant) -> Duration {
         let mut ledger = self.ledger.lock().unwrap_or_else(PoisonError::into_inner);
         let (last, total) = &mut *ledger;
         let gap = now.saturating_duration_since(*last);
@@ -45,7 +45,7 @@ impl Pauses {
 
     /// Looks at the time every [`TICK`], so that a pause is noticed soon after it (if
     /// nothing else looked first), until the server stops.
-    pub async fn watch(self: std::sync::Arc<Pauses>, stopping: Stopping) {
+    pub(crate) async fn watch(self: std::sync::Arc<Pauses>, stopping: Stopping) {
         let mut stop = stopping.listen();
         loop {
             self.notice(Instant::now());

@@ -11,26 +11,29 @@ use std::sync::{Arc, Mutex, PoisonError};
 use tokio::sync::mpsc;
 
 use super::outbox::Out;
-use crate::wire::{CloseCode, LobbyMessage};
+#[cfg(any(test, feature = "nodes"))]
+use crate::wire::CloseCode;
+use crate::wire::LobbyMessage;
 
 /// Who went offline: a player whose last socket closed, or everyone (this node closed every
 /// player socket: the lobby moved to another node).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Gone<'a> {
+pub(crate) enum Gone<'a> {
     /// This player.
     Player(&'a str),
     /// Every player.
+    #[cfg(any(test, feature = "nodes"))]
     Everyone,
 }
 
 /// What hears of players gone offline.
-pub type Offline = Box<dyn Fn(Gone<'_>) + Send + Sync>;
+pub(crate) type Offline = Box<dyn Fn(Gone<'_>) + Send + Sync>;
 
 /// Each player's open sockets (by its name folded to lower case): each one's id and queue.
 type Open = HashMap<String, Vec<(u64, mpsc::Sender<Out>)>>;
 
 /// The player sockets service.
-pub struct PlayerSockets {
+pub(crate) struct PlayerSockets {
     /// The most sockets one player may have open.
     most: usize,
     sockets: Mutex<Open>,
@@ -41,7 +44,7 @@ pub struct PlayerSockets {
 /// Past a player's sockets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("at most {0} sockets")]
-pub struct TooManySockets(pub usize);
+pub(crate) struct TooManySockets(pub usize);
 
 fn fold(name: &str) -> String {
     name.to_ascii_lowercase()
@@ -50,7 +53,7 @@ fn fold(name: &str) -> String {
 impl PlayerSockets {
     /// No socket open yet; at most `most` a player.
     #[must_use]
-    pub fn new(most: usize) -> PlayerSockets {
+    pub(crate) fn new(most: usize) -> PlayerSockets {
         PlayerSockets {
             most,
             sockets: Mutex::default(),
@@ -64,7 +67,7 @@ impl PlayerSockets {
     }
 
     /// `offline` hears of every player gone offline from now on.
-    pub fn on_offline(&self, offline: Offline) {
+    pub(crate) fn on_offline(&self, offline: Offline) {
         self.offline
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -86,7 +89,7 @@ impl PlayerSockets {
     ///
     /// # Errors
     /// [`TooManySockets`] past the player's sockets.
-    pub fn open(&self, player: &str, tx: mpsc::Sender<Out>) -> Result<u64, TooManySockets> {
+    pub(crate) fn open(&self, player: &str, tx: mpsc::Sender<Out>) -> Result<u64, TooManySockets> {
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         let mut sockets = self.sockets();
         let held = sockets.entry(fold(player)).or_default();
@@ -98,7 +101,7 @@ impl PlayerSockets {
     }
 
     /// `player`'s socket `id` closed: with its last, whoever listens hears the player gone.
-    pub fn close(&self, player: &str, id: u64) {
+    pub(crate) fn close(&self, player: &str, id: u64) {
         let folded = fold(player);
         {
             let mut sockets = self.sockets();
@@ -116,12 +119,12 @@ impl PlayerSockets {
 
     /// Whether `player` has a socket open here.
     #[must_use]
-    pub fn online(&self, player: &str) -> bool {
+    pub(crate) fn online(&self, player: &str) -> bool {
         self.sockets().contains_key(&fold(player))
     }
 
     /// Sends `message` to every socket of `player`.
-    pub fn tell(&self, player: &str, message: &LobbyMessage) {
+    pub(crate) fn tell(&self, player: &str, message: &LobbyMessage) {
         let frame: Arc<str> = message.to_json().into();
         for (_, tx) in self.sockets().get(&fold(player)).into_iter().flatten() {
             let _ = tx.try_send(Out::Text(Arc::clone(&frame)));
@@ -130,7 +133,8 @@ impl PlayerSockets {
 
     /// Closes every player socket with `code` and `reason`; whoever listens hears everyone
     /// gone.
-    pub fn close_all(&self, code: CloseCode, reason: &'static str) {
+    #[cfg(any(test, feature = "nodes"))]
+    pub(crate) fn close_all(&self, code: CloseCode, reason: &'static str) {
         let sockets = std::mem::take(&mut *self.sockets());
         self.tell_offline(Gone::Everyone);
         for (_, tx) in sockets.into_values().flatten() {
@@ -151,6 +155,7 @@ mod tests {
         sockets.on_offline(Box::new(move |gone| {
             log.lock().unwrap().push(match gone {
                 Gone::Player(p) => p.to_owned(),
+                #[cfg(any(test, feature = "nodes"))]
                 Gone::Everyone => "*".to_owned(),
             });
         }));

@@ -22,7 +22,7 @@ use crate::wire::{
 
 /// Why a request about players was refused.
 #[derive(Debug, Error)]
-pub enum PlayerError {
+pub(crate) enum PlayerError {
     /// A name the contract does not allow.
     #[error("a name is 3 to 20 characters from A-Z a-z 0-9 _ -")]
     BadName,
@@ -56,7 +56,7 @@ pub enum PlayerError {
 }
 
 /// The most bots `GET /api/bots` lists.
-pub const MAX_BOTS_LISTED: usize = 200;
+pub(crate) const MAX_BOTS_LISTED: usize = 200;
 
 /// Every player, by name folded to lower case, and by the digest of its key; and every
 /// name's skeleton (the look-alikes it refuses).
@@ -111,7 +111,7 @@ impl Rows {
 }
 
 /// The players service.
-pub struct Players {
+pub(crate) struct Players {
     store: Store,
     entropy: Arc<dyn Entropy>,
     quotas: Arc<Quotas>,
@@ -121,7 +121,7 @@ pub struct Players {
 impl Players {
     /// The players of `rows` (as the database holds them at start).
     #[must_use]
-    pub fn new(
+    pub(crate) fn new(
         store: Store,
         entropy: Arc<dyn Entropy>,
         quotas: Arc<Quotas>,
@@ -148,7 +148,7 @@ impl Players {
     /// # Errors
     /// [`PlayerError::BadName`], [`PlayerError::NameTaken`] (in any case, or a bot's
     /// prefix), [`PlayerError::Quota`] past the address's players an hour, or the database's.
-    pub async fn register(
+    pub(crate) async fn register(
         &self,
         request: RegisterRequest,
         ip: IpAddr,
@@ -219,7 +219,10 @@ impl Players {
     /// # Errors
     /// [`PlayerError::BadKey`] for a header that is not `Bearer KEY` with a player's key:
     /// one reply for every kind of wrong key.
-    pub fn of_header(&self, authorization: Option<&str>) -> Result<Option<String>, PlayerError> {
+    pub(crate) fn of_header(
+        &self,
+        authorization: Option<&str>,
+    ) -> Result<Option<String>, PlayerError> {
         let Some(header) = authorization else {
             return Ok(None);
         };
@@ -231,7 +234,7 @@ impl Players {
     ///
     /// # Errors
     /// [`PlayerError::BadKey`] for anything but a player's key.
-    pub fn by_key(&self, key: &str) -> Result<String, PlayerError> {
+    pub(crate) fn by_key(&self, key: &str) -> Result<String, PlayerError> {
         self.rows().by_key(key).ok_or(PlayerError::BadKey)
     }
 
@@ -239,7 +242,7 @@ impl Players {
     ///
     /// # Errors
     /// [`PlayerError::NotFound`] for an unknown name.
-    pub async fn profile(&self, name: &str) -> Result<Profile, PlayerError> {
+    pub(crate) async fn profile(&self, name: &str) -> Result<Profile, PlayerError> {
         let mut profile = {
             let rows = self.rows();
             let row = rows.get(name).ok_or(PlayerError::NotFound)?;
@@ -281,7 +284,7 @@ impl Players {
     ///
     /// # Errors
     /// [`PlayerError::NotFound`] for an unknown name.
-    pub fn sharing(&self, player: &str) -> Result<crate::store::Sharing, PlayerError> {
+    pub(crate) fn sharing(&self, player: &str) -> Result<crate::store::Sharing, PlayerError> {
         self.with_row(player, |row| row.sharing)
             .ok_or(PlayerError::NotFound)
     }
@@ -292,7 +295,7 @@ impl Players {
     /// # Errors
     /// [`PlayerError::NotFound`] for an unknown name, or the database's error (nothing
     /// changed).
-    pub async fn set_sharing(
+    pub(crate) async fn set_sharing(
         &self,
         player: &str,
         sharing: crate::store::Sharing,
@@ -315,7 +318,7 @@ impl Players {
     /// `GET /api/bots`: every bot (the server's, and the bot accounts), the highest rated
     /// first, each online as `online` says.
     #[must_use]
-    pub fn bots(&self, online: impl Fn(&str) -> bool) -> crate::wire::BotList {
+    pub(crate) fn bots(&self, online: impl Fn(&str) -> bool) -> crate::wire::BotList {
         let rows = self.rows();
         let mut bots: Vec<crate::wire::BotEntry> = rows
             .by_name
@@ -346,19 +349,23 @@ impl Players {
     }
 
     /// `f` of the row of the player named `name` (in any case), if there is one.
-    pub fn with_row<T>(&self, name: &str, f: impl FnOnce(&PlayerRow) -> T) -> Option<T> {
+    pub(crate) fn with_row<T>(&self, name: &str, f: impl FnOnce(&PlayerRow) -> T) -> Option<T> {
         self.rows().get(name).map(f)
     }
 
     /// `f` of every player's row.
-    pub fn with_rows<T>(&self, f: impl FnOnce(&mut dyn Iterator<Item = &PlayerRow>) -> T) -> T {
+    pub(crate) fn with_rows<T>(
+        &self,
+        f: impl FnOnce(&mut dyn Iterator<Item = &PlayerRow>) -> T,
+    ) -> T {
         let rows = self.rows();
         f(&mut rows.by_name.values())
     }
 
     /// Takes `row` as the database holds it now (another node changed it): a new player, or
     /// newer counts and ratings.
-    pub fn upsert(&self, row: PlayerRow) {
+    #[cfg(feature = "nodes")]
+    pub(crate) fn upsert(&self, row: PlayerRow) {
         let mut rows = self.rows();
         match rows.by_name.get_mut(&fold(&row.name)) {
             Some(held) if row.games >= held.games => *held = row,
@@ -371,7 +378,7 @@ impl Players {
     /// each only if it is newer than the one held (more games, or as many and a later
     /// strike): two games' ends committed in one order and handed over in the other leave the
     /// later.
-    pub fn update(&self, changed: Vec<PlayerRow>) {
+    pub(crate) fn update(&self, changed: Vec<PlayerRow>) {
         let mut rows = self.rows();
         for row in changed {
             if let Some(held) = rows.by_name.get_mut(&fold(&row.name))
@@ -387,7 +394,7 @@ impl Players {
 
     /// Milliseconds left of `name`'s ban at `now_ms` (`None`: not banned, or no such player).
     #[must_use]
-    pub fn ban_left(&self, name: &str, now_ms: u64) -> Option<u64> {
+    pub(crate) fn ban_left(&self, name: &str, now_ms: u64) -> Option<u64> {
         self.rows().get(name)?.playban.ban_left(now_ms)
     }
 
@@ -396,7 +403,7 @@ impl Players {
     ///
     /// # Errors
     /// [`PlayerError::Banned`] while its ban lasts.
-    pub fn not_banned(&self, name: &str) -> Result<(), PlayerError> {
+    pub(crate) fn not_banned(&self, name: &str) -> Result<(), PlayerError> {
         match self.ban_left(name, crate::clock::unix_ms()) {
             Some(left_ms) => Err(PlayerError::Banned(left_ms.div_ceil(60_000))),
             None => Ok(()),
@@ -405,7 +412,7 @@ impl Players {
 
     /// Whether `name` is a bot account (or one of the server's bots).
     #[must_use]
-    pub fn is_bot(&self, name: &str) -> bool {
+    pub(crate) fn is_bot(&self, name: &str) -> bool {
         self.with_row(name, |row| row.bot).unwrap_or(false)
     }
 
@@ -419,7 +426,7 @@ impl Players {
     /// `limit` that is not 1 to 100, [`PlayerError::BadBefore`] for a `before` that is not
     /// one of the player's finished games (the same reply whether that game is in play,
     /// someone else's or none).
-    pub async fn games(
+    pub(crate) async fn games(
         &self,
         name: &str,
         (limit, before): (Option<&str>, Option<&str>),

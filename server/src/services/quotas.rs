@@ -21,7 +21,7 @@ use crate::store::{Store, StoreError};
 
 /// Why an address may not take more.
 #[derive(Debug, Error)]
-pub enum QuotaError {
+pub(crate) enum QuotaError {
     /// Past the unfinished games per client address.
     #[error("at most {0} unfinished games per client")]
     TooManyGames(usize),
@@ -86,7 +86,7 @@ impl PerAddress {
 }
 
 /// Every address's open sockets and unfinished games.
-pub struct Quotas {
+pub(crate) struct Quotas {
     limits: Limits,
     /// The database, for the counts at every node (one node of several).
     store: Option<Store>,
@@ -100,7 +100,7 @@ pub struct Quotas {
 const SWEEP_EVERY: usize = 4096;
 
 /// Holds one of an address's open sockets until dropped.
-pub struct SocketSlot {
+pub(crate) struct SocketSlot {
     quotas: Arc<Quotas>,
     ip: IpAddr,
     budget: Arc<Mutex<Budget>>,
@@ -109,7 +109,7 @@ pub struct SocketSlot {
 impl SocketSlot {
     /// The message budget the address's spectators' sockets share.
     #[must_use]
-    pub fn budget(&self) -> Arc<Mutex<Budget>> {
+    pub(crate) fn budget(&self) -> Arc<Mutex<Budget>> {
         Arc::clone(&self.budget)
     }
 }
@@ -126,7 +126,7 @@ impl Quotas {
     /// No address holding anything, under `limits`; with `shared`, the database of several
     /// nodes, the hourly counts and the unfinished games are also counted in it.
     #[must_use]
-    pub fn new(limits: Limits, shared: Option<Store>) -> Quotas {
+    pub(crate) fn new(limits: Limits, shared: Option<Store>) -> Quotas {
         Quotas {
             limits,
             store: shared,
@@ -158,7 +158,7 @@ impl Quotas {
     /// # Errors
     /// [`QuotaError::TooManyGames`] or [`QuotaError::TooManyCreated`] past a limit; the
     /// database's error (nothing is taken then).
-    pub async fn take_game(&self, ip: IpAddr) -> Result<(), QuotaError> {
+    pub(crate) async fn take_game(&self, ip: IpAddr) -> Result<(), QuotaError> {
         let (unfinished, per_hour) = (self.limits.games_per_ip, self.limits.games_per_hour);
         {
             let mut all = self.lock();
@@ -187,7 +187,7 @@ impl Quotas {
     /// # Errors
     /// [`QuotaError::TooManyCreated`] if one of them is past its games an hour (nothing is
     /// counted then).
-    pub fn take_created(&self, ips: &[IpAddr]) -> Result<(), QuotaError> {
+    pub(crate) fn take_created(&self, ips: &[IpAddr]) -> Result<(), QuotaError> {
         let per_hour = self.limits.games_per_hour;
         let now = Instant::now();
         let mut all = self.lock();
@@ -232,7 +232,7 @@ impl Quotas {
     ///
     /// # Errors
     /// [`QuotaError::TooManyPlayers`] past the limit; the database's error.
-    pub async fn take_player(&self, ip: IpAddr) -> Result<(), QuotaError> {
+    pub(crate) async fn take_player(&self, ip: IpAddr) -> Result<(), QuotaError> {
         let per_hour = self.limits.players_per_hour;
         if let Some(store) = &self.store
             && store
@@ -258,7 +258,7 @@ impl Quotas {
     ///
     /// # Errors
     /// [`QuotaError::TooManySeeks`] past the limit.
-    pub fn take_seek(&self, ip: IpAddr) -> Result<(), QuotaError> {
+    pub(crate) fn take_seek(&self, ip: IpAddr) -> Result<(), QuotaError> {
         let most = self.limits.seeks_per_ip;
         let mut all = self.lock();
         let count = all.entry(ip).or_default();
@@ -270,7 +270,7 @@ impl Quotas {
     }
 
     /// A seek of `ip` was accepted or withdrawn.
-    pub fn release_seek(&self, ip: IpAddr) {
+    pub(crate) fn release_seek(&self, ip: IpAddr) {
         self.update(ip, |count| count.seeks = count.seeks.saturating_sub(1));
     }
 
@@ -278,7 +278,7 @@ impl Quotas {
     ///
     /// # Errors
     /// [`QuotaError::RateLimited`] past it.
-    pub fn take_request(&self, ip: IpAddr) -> Result<(), QuotaError> {
+    pub(crate) fn take_request(&self, ip: IpAddr) -> Result<(), QuotaError> {
         let most = self.limits.requests_per_minute;
         self.take_rate(ip, most, "requests", |count| &mut count.requests)
     }
@@ -287,7 +287,7 @@ impl Quotas {
     ///
     /// # Errors
     /// [`QuotaError::RateLimited`] past it.
-    pub fn take_pool_join(&self, ip: IpAddr) -> Result<(), QuotaError> {
+    pub(crate) fn take_pool_join(&self, ip: IpAddr) -> Result<(), QuotaError> {
         let most = self.limits.pool_joins_per_ip_minute;
         self.take_rate(ip, most, "pool joins", |count| &mut count.joins)
     }
@@ -318,12 +318,12 @@ impl Quotas {
     }
 
     /// Counts an unfinished game of `ip` found in the database at start, whatever the limit.
-    pub fn restore_game(&self, ip: IpAddr) {
+    pub(crate) fn restore_game(&self, ip: IpAddr) {
         self.update(ip, |count| count.games += 1);
     }
 
     /// A game of `ip` ended (or was deleted, or never made it to the database).
-    pub fn release_game(&self, ip: IpAddr) {
+    pub(crate) fn release_game(&self, ip: IpAddr) {
         self.update(ip, |count| count.games = count.games.saturating_sub(1));
     }
 
@@ -333,7 +333,7 @@ impl Quotas {
     ///
     /// # Errors
     /// [`QuotaError::TooManyConnections`] past the limit.
-    pub fn take_socket(self: &Arc<Quotas>, ip: IpAddr) -> Result<SocketSlot, QuotaError> {
+    pub(crate) fn take_socket(self: &Arc<Quotas>, ip: IpAddr) -> Result<SocketSlot, QuotaError> {
         let limits = &self.limits;
         let mut all = self.lock();
         let count = all.entry(ip).or_default();

@@ -10,13 +10,13 @@ use crate::store::PlayerRow;
 use crate::wire::{LEADERBOARD_SIZE, Leaderboard, Ranked};
 
 /// The ratings service, over the players'.
-pub struct Ratings {
+pub(crate) struct Ratings {
     players: Arc<Players>,
 }
 
 /// A rating and its deviation.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Rating {
+pub(crate) struct Rating {
     /// The rating.
     pub rating: f64,
     /// Its deviation.
@@ -25,14 +25,14 @@ pub struct Rating {
 
 impl Rating {
     /// A new player's.
-    pub const INITIAL: Rating = Rating {
+    pub(crate) const INITIAL: Rating = Rating {
         rating: INITIAL_RATING,
         rd: INITIAL_RD,
     };
 
     /// Whether it is still provisional.
     #[must_use]
-    pub fn provisional(self) -> bool {
+    pub(crate) fn provisional(self) -> bool {
         rating::provisional(self.rd)
     }
 }
@@ -40,14 +40,14 @@ impl Rating {
 impl Ratings {
     /// The ratings of `players`.
     #[must_use]
-    pub fn new(players: Arc<Players>) -> Ratings {
+    pub(crate) fn new(players: Arc<Players>) -> Ratings {
         Ratings { players }
     }
 
     /// A player's rating (a new player's if unknown: a name no one registered plays as
     /// one).
     #[must_use]
-    pub fn of(&self, name: &str) -> Rating {
+    pub(crate) fn of(&self, name: &str) -> Rating {
         self.players
             .with_row(name, |row| Rating {
                 rating: row.rating,
@@ -59,7 +59,7 @@ impl Ratings {
     /// `GET /api/leaderboard`: the players whose ratings are not provisional, highest first
     /// (of equal ratings the lower deviation, then the name), at most [`LEADERBOARD_SIZE`].
     #[must_use]
-    pub fn leaderboard(&self) -> Leaderboard {
+    pub(crate) fn leaderboard(&self) -> Leaderboard {
         self.players.with_rows(|rows| {
             let mut rated: Vec<&PlayerRow> =
                 rows.filter(|row| !rating::provisional(row.rd)).collect();

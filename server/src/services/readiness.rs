@@ -17,7 +17,7 @@ const PROBE: Duration = Duration::from_secs(2);
 
 /// The flags of readiness, and the last probe of the database (one at a time, its answer
 /// kept for a second: a client asking often costs the database nothing more).
-pub struct Readiness {
+pub(crate) struct Readiness {
     store: Store,
     ready: AtomicBool,
     draining: AtomicBool,
@@ -27,7 +27,7 @@ pub struct Readiness {
 impl Readiness {
     /// Not ready yet, not draining.
     #[must_use]
-    pub fn new(store: Store) -> Readiness {
+    pub(crate) fn new(store: Store) -> Readiness {
         Readiness {
             store,
             ready: AtomicBool::new(false),
@@ -37,13 +37,13 @@ impl Readiness {
     }
 
     /// The server accepts games from now on (its restore is done).
-    pub fn set_ready(&self) {
+    pub(crate) fn set_ready(&self) {
         self.ready.store(true, Ordering::Relaxed);
     }
 
     /// From now on the server makes no new game (creations, pairings and rematches are
     /// refused with 503 `draining`) and `/api/ready` answers 503; the games it holds go on.
-    pub fn drain(&self) {
+    pub(crate) fn drain(&self) {
         if !self.draining.swap(true, Ordering::Relaxed) {
             tracing::info!("draining: no new games");
         }
@@ -51,14 +51,14 @@ impl Readiness {
 
     /// Whether the server is draining.
     #[must_use]
-    pub fn draining(&self) -> bool {
+    pub(crate) fn draining(&self) -> bool {
         self.draining.load(Ordering::Relaxed)
     }
 
     /// Whether the server should be sent new clients: its restore is done, it is not
     /// draining, and a read and a commit round trip through the database each answer
     /// within two seconds.
-    pub async fn ready(&self) -> bool {
+    pub(crate) async fn ready(&self) -> bool {
         if !self.ready.load(Ordering::Relaxed) || self.draining() {
             return false;
         }

@@ -15,7 +15,7 @@ use crate::wire::ReplayReply;
 
 /// Why a replay was refused.
 #[derive(Debug, Error)]
-pub enum ReplayError {
+pub(crate) enum ReplayError {
     /// Its record was refused (no such game, an aborted one, one in play).
     #[error(transparent)]
     Game(#[from] GameError),
@@ -37,7 +37,7 @@ type Kept = (HashMap<String, Arc<str>>, VecDeque<String>);
 type InFlight = Arc<OnceCell<Arc<str>>>;
 
 /// The replays service: the kept replies, the computations in flight, and their gate.
-pub struct Replays {
+pub(crate) struct Replays {
     games: Arc<Games>,
     kept: Mutex<Kept>,
     in_flight: Mutex<HashMap<String, InFlight>>,
@@ -48,7 +48,7 @@ pub struct Replays {
 impl Replays {
     /// Replays of the finished games of `games`; none kept yet.
     #[must_use]
-    pub fn new(games: Arc<Games>) -> Replays {
+    pub(crate) fn new(games: Arc<Games>) -> Replays {
         Replays {
             games,
             kept: Mutex::new((HashMap::new(), VecDeque::new())),
@@ -61,7 +61,7 @@ impl Replays {
     /// Replays computed since the start (not those served from the kept ones, nor from
     /// another request's computation).
     #[must_use]
-    pub fn computed(&self) -> u64 {
+    pub(crate) fn computed(&self) -> u64 {
         self.computed.load(Ordering::Relaxed)
     }
 
@@ -87,7 +87,7 @@ impl Replays {
     ///
     /// # Errors
     /// As [`Games::record`]; [`ReplayError::Unreplayable`] if the record does not replay.
-    pub async fn replay(&self, id: &str) -> Result<Arc<str>, ReplayError> {
+    pub(crate) async fn replay(&self, id: &str) -> Result<Arc<str>, ReplayError> {
         if let Some(reply) = self.get(id) {
             return Ok(reply);
         }

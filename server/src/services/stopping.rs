@@ -9,7 +9,7 @@ use tokio::time::{Duration, Instant};
 
 /// Whether the server is stopping, and what tells every waiter when it starts to.
 #[derive(Clone)]
-pub struct Stopping {
+pub(crate) struct Stopping {
     sender: Arc<watch::Sender<bool>>,
 }
 
@@ -23,19 +23,19 @@ impl Default for Stopping {
 
 impl Stopping {
     /// Tells every waiter that the server stops.
-    pub fn stop(&self) {
+    pub(crate) fn stop(&self) {
         self.sender.send_replace(true);
     }
 
     /// Whether the server has begun to stop.
     #[must_use]
-    pub fn stopped(&self) -> bool {
+    pub(crate) fn stopped(&self) -> bool {
         *self.sender.borrow()
     }
 
     /// A waiter for the stop, for one task.
     #[must_use]
-    pub fn listen(&self) -> Stop {
+    pub(crate) fn listen(&self) -> Stop {
         Stop {
             receiver: self.sender.subscribe(),
         }
@@ -43,29 +43,29 @@ impl Stopping {
 }
 
 /// One task's ear for the stop.
-pub struct Stop {
+pub(crate) struct Stop {
     receiver: watch::Receiver<bool>,
 }
 
 impl Stop {
     /// Returns once the server stops (at once if it has).
-    pub async fn recv(&mut self) {
+    pub(crate) async fn recv(&mut self) {
         // The sender is dropped only with the server: that is a stop too.
         let _ = self.receiver.wait_for(|stopped| *stopped).await;
     }
 
     /// Sleeps for `wait`; `false` if the server stopped first.
-    pub async fn sleep(&mut self, wait: Duration) -> bool {
+    pub(crate) async fn sleep(&mut self, wait: Duration) -> bool {
         self.sleep_until(Instant::now() + wait).await
     }
 
     /// Sleeps until `at`; `false` if the server stopped first.
-    pub async fn sleep_until(&mut self, at: Instant) -> bool {
+    pub(crate) async fn sleep_until(&mut self, at: Instant) -> bool {
         self.or(tokio::time::sleep_until(at)).await.is_some()
     }
 
     /// What `work` gives, or `None` if the server stops first (or has stopped).
-    pub async fn or<T>(&mut self, work: impl Future<Output = T>) -> Option<T> {
+    pub(crate) async fn or<T>(&mut self, work: impl Future<Output = T>) -> Option<T> {
         tokio::select! {
             biased;
             () = self.recv() => None,

@@ -46,7 +46,7 @@ use crate::wire::{
 
 /// Why the tournaments service refused a request.
 #[derive(Debug, Error)]
-pub enum TournamentsError {
+pub(crate) enum TournamentsError {
     /// No such tournament.
     #[error("no such tournament")]
     NotFound,
@@ -68,20 +68,20 @@ pub enum TournamentsError {
 }
 
 /// The most tournaments not finished at once, and for one creator.
-pub const MAX_OPEN: usize = 200;
+pub(crate) const MAX_OPEN: usize = 200;
 /// The most tournaments not finished one player may have created.
-pub const MAX_OPEN_PER_CREATOR: usize = 3;
+pub(crate) const MAX_OPEN_PER_CREATOR: usize = 3;
 /// The finished tournaments `GET /api/tournaments` lists (the newest).
-pub const FINISHED_LISTED: usize = 50;
+pub(crate) const FINISHED_LISTED: usize = 50;
 /// How often the tick runs.
-pub const TICK: Duration = Duration::from_secs(1);
+pub(crate) const TICK: Duration = Duration::from_secs(1);
 /// How many ticks apart the tick looks at the games' rows for ends it was not told.
-pub const RECOVER_EVERY: u32 = 60;
+pub(crate) const RECOVER_EVERY: u32 = 60;
 
 /// A sealed game as the tournaments service knows it: whether its tournament lets it be
 /// watched, and its two players.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Seal {
+pub(crate) struct Seal {
     /// Whether spectators may watch it (its `over` then carries no record).
     pub watching: bool,
     /// Its players' names, White's and Black's.
@@ -89,7 +89,7 @@ pub struct Seal {
 }
 
 /// What the tournaments service is made of.
-pub struct Parts {
+pub(crate) struct Parts {
     /// The settings.
     pub config: Arc<Config>,
     /// The database.
@@ -109,7 +109,7 @@ pub struct Parts {
 }
 
 /// The tournaments service.
-pub struct Tournaments {
+pub(crate) struct Tournaments {
     parts: Parts,
     /// The tournaments held here (those not finished), by id; `None` until read from the
     /// database by the node that owns them.
@@ -134,7 +134,7 @@ impl Tournaments {
     ///
     /// Call inside a tokio runtime.
     #[must_use]
-    pub fn start(parts: Parts) -> Arc<Tournaments> {
+    pub(crate) fn start(parts: Parts) -> Arc<Tournaments> {
         let ends = parts.ends.subscribe();
         let service = Arc::new(Tournaments {
             parts,
@@ -210,7 +210,7 @@ impl Tournaments {
     /// tournament held here, `Some(Some(seal))` for one of a running tournament's, `None`
     /// where this node does not hold the tournaments (ask the database).
     #[must_use]
-    pub fn seal_of(&self, id: &str) -> Option<Option<Seal>> {
+    pub(crate) fn seal_of(&self, id: &str) -> Option<Option<Seal>> {
         let seals = self
             .seals
             .lock()
@@ -228,7 +228,7 @@ impl Tournaments {
     ///
     /// # Errors
     /// [`TournamentsError::Sealed`], or the database's error.
-    pub async fn unsealed(
+    pub(crate) async fn unsealed(
         &self,
         id: &str,
         (token, player): (Option<&str>, Option<&str>),
@@ -353,7 +353,7 @@ impl Tournaments {
     ///
     /// # Errors
     /// The database's error.
-    pub async fn list(&self) -> Result<TournamentList, TournamentsError> {
+    pub(crate) async fn list(&self) -> Result<TournamentList, TournamentsError> {
         let mut open: Vec<TournamentEntry> = {
             let held = self.held().await?;
             let mut open: Vec<&Tournament> = held.iter().flat_map(HashMap::values).collect();
@@ -390,7 +390,7 @@ impl Tournaments {
     ///
     /// # Errors
     /// [`TournamentsError::NotFound`], or the database's error.
-    pub async fn get(&self, id: &str) -> Result<TournamentReply, TournamentsError> {
+    pub(crate) async fn get(&self, id: &str) -> Result<TournamentReply, TournamentsError> {
         if let Some(t) = self.held().await?.as_ref().and_then(|m| m.get(id)) {
             return Ok(TournamentReply::of(t));
         }
@@ -413,7 +413,7 @@ impl Tournaments {
     /// # Errors
     /// [`TournamentsError::Refused`] for settings out of range, [`TournamentsError::TooMany`]
     /// past the open tournaments, or the database's error.
-    pub async fn create(
+    pub(crate) async fn create(
         &self,
         player: &str,
         request: CreateTournament,
@@ -516,7 +516,7 @@ impl Tournaments {
     ///
     /// # Errors
     /// The tournament's refusal, [`TournamentsError::NotFound`], or the database's error.
-    pub async fn register(
+    pub(crate) async fn register(
         &self,
         id: &str,
         player: &str,
@@ -541,7 +541,7 @@ impl Tournaments {
     ///
     /// # Errors
     /// The tournament's refusal, [`TournamentsError::NotFound`], or the database's error.
-    pub async fn withdraw(
+    pub(crate) async fn withdraw(
         &self,
         id: &str,
         player: &str,
@@ -554,7 +554,11 @@ impl Tournaments {
     ///
     /// # Errors
     /// The tournament's refusal, [`TournamentsError::NotFound`], or the database's error.
-    pub async fn begin(&self, id: &str, player: &str) -> Result<TournamentReply, TournamentsError> {
+    pub(crate) async fn begin(
+        &self,
+        id: &str,
+        player: &str,
+    ) -> Result<TournamentReply, TournamentsError> {
         self.change(id, |t| t.start(player, now_ms())).await
     }
 
@@ -562,7 +566,7 @@ impl Tournaments {
     ///
     /// # Errors
     /// The tournament's refusal, [`TournamentsError::NotFound`], or the database's error.
-    pub async fn pause(
+    pub(crate) async fn pause(
         &self,
         id: &str,
         player: &str,
@@ -576,7 +580,7 @@ impl Tournaments {
     ///
     /// # Errors
     /// The tournament's refusal, [`TournamentsError::NotFound`], or the database's error.
-    pub async fn extend(
+    pub(crate) async fn extend(
         &self,
         id: &str,
         player: &str,
@@ -602,7 +606,7 @@ impl Tournaments {
     ///
     /// # Errors
     /// The tournament's refusal, [`TournamentsError::NotFound`], or the database's error.
-    pub async fn decide(
+    pub(crate) async fn decide(
         &self,
         id: &str,
         player: &str,
@@ -644,7 +648,7 @@ impl Tournaments {
     ///
     /// # Errors
     /// The database's error.
-    pub async fn tick(&self) -> Result<(), TournamentsError> {
+    pub(crate) async fn tick(&self) -> Result<(), TournamentsError> {
         if !self.owner_here().await {
             // Another node owns them: read them again should this node own them later.
             let mut held = self.held.lock().await;

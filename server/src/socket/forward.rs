@@ -98,7 +98,7 @@ impl Outbox for FromOwner {
 
 /// Serves the client's socket `ws` over the owner's `owner` until either ends or `lapse`
 /// turns true (the owner's lease lapsed), holding `slot` of the client's address here.
-pub async fn serve(
+pub(crate) async fn serve(
     ws: WebSocket,
     env: Env,
     owner: Owner,

@@ -29,7 +29,7 @@ pub const REPLAYED_PER_MESSAGE: usize = 25;
 
 /// What a replay of `replayed` events costs a budget of `per_window` messages.
 #[must_use]
-pub fn replay_cost(replayed: usize, per_window: usize) -> usize {
+pub(crate) fn replay_cost(replayed: usize, per_window: usize) -> usize {
     (replayed / REPLAYED_PER_MESSAGE).min(per_window.saturating_sub(1))
 }
 
@@ -104,7 +104,7 @@ impl Handler for Seat {
 /// Serves one socket for `to` of game `table` until it closes. Its message budget is the
 /// seat's (shared by the seat's sockets) or, for a spectator, its address's (shared by the
 /// address's spectators, whose sockets hold a `slot`).
-pub async fn serve(
+pub(crate) async fn serve(
     ws: WebSocket,
     services: Arc<Services>,
     table: Arc<Table>,

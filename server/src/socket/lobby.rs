@@ -17,7 +17,7 @@ use crate::services::quotas::SocketSlot;
 use crate::wire::{CloseCode, Code, LobbyMessage, PlayerClientMessage};
 
 /// How long a player socket may take to send its key.
-pub const AUTH_WAIT: Duration = Duration::from_secs(10);
+pub(crate) const AUTH_WAIT: Duration = Duration::from_secs(10);
 
 /// The answer to a frame on an open player or lobby socket: a pong, or a `bad-message`.
 #[must_use]
@@ -60,7 +60,7 @@ impl<F: FnOnce() + Send> Handler for Pings<F> {
 /// Serves a player socket: `auth` first (a wrong key, or none within [`AUTH_WAIT`]: close
 /// 4401), then `welcome`, then the player's `paired` frames. The player's seeks and pool
 /// entry live while one of its player sockets is open.
-pub async fn serve_player(ws: WebSocket, services: Arc<Services>, slot: SocketSlot) {
+pub(crate) async fn serve_player(ws: WebSocket, services: Arc<Services>, slot: SocketSlot) {
     let env = Env::of(&services);
     let mut socket = Socket::new(ws, "player", env.clone());
     let key = socket.first_text(AUTH_WAIT).await.and_then(|text| {
@@ -98,7 +98,7 @@ pub async fn serve_player(ws: WebSocket, services: Arc<Services>, slot: SocketSl
 
 /// Serves a live list's socket: the whole list now, then what changed in each version (the
 /// whole list again after falling behind). It counts among its address's lobby sockets.
-pub async fn serve_live(
+pub(crate) async fn serve_live(
     ws: WebSocket,
     services: Arc<Services>,
     slot: SocketSlot,
@@ -116,7 +116,7 @@ pub async fn serve_live(
 
 /// Serves a lobby socket: the lobby frame now, then the newest after each change (a socket
 /// that reads slowly skips to the latest).
-pub async fn serve_lobby(
+pub(crate) async fn serve_lobby(
     ws: WebSocket,
     services: Arc<Services>,
     (slot, mut watching): (SocketSlot, Watching),

@@ -1,9 +1,9 @@
 //! Every socket the server serves (a seat's, a spectator's, the lobby's, a player's, and one
 //! forwarded to another node) runs the one loop of this module: frames in, bounded in size
-//! and in rate; frames out from the socket's [`Outbox`], in order, each within the write
+//! and in rate; frames out from the socket's `Outbox`, in order, each within the write
 //! timeout; pings, and the idle timeout with the server's own pauses left out; the stop
 //! signal; the close codes of the contract and the closing handshake. What a kind of socket
-//! does with a frame is its [`Handler`]: [`game`], [`lobby`], and `forward` (feature
+//! does with a frame is its `Handler`: [`game`], [`lobby`], and `forward` (feature
 //! `nodes`).
 
 #[cfg(feature = "nodes")]
@@ -34,7 +34,7 @@ use crate::wire::{CloseCode, Code, Refusal};
 
 /// Frames larger than the contract's 4,096 bytes are read (up to this) only to be answered
 /// with close code 1009; larger still, the connection is dropped.
-pub const READ_LIMIT: usize = 1 << 20;
+pub(crate) const READ_LIMIT: usize = 1 << 20;
 /// A socket's read and write buffers (they grow for a larger frame).
 const SOCKET_BUFFER: usize = 8 * 1024;
 /// How long a closing socket waits for the client's close frame.
@@ -43,7 +43,7 @@ const CLOSING_WAIT: Duration = Duration::from_secs(2);
 /// An upgrade as every socket of the server takes it: frames read up to [`READ_LIMIT`], and
 /// small buffers, so that thousands of sockets hold little memory (the default is 128 KiB
 /// each way per socket).
-pub fn upgrade(upgrade: WebSocketUpgrade) -> WebSocketUpgrade {
+pub(crate) fn upgrade(upgrade: WebSocketUpgrade) -> WebSocketUpgrade {
     upgrade
         .max_message_size(READ_LIMIT)
         .max_frame_size(READ_LIMIT)
@@ -53,7 +53,7 @@ pub fn upgrade(upgrade: WebSocketUpgrade) -> WebSocketUpgrade {
 
 /// What every socket's loop needs of the server: its limits, its pauses, its stop signal.
 #[derive(Clone)]
-pub struct Env {
+pub(crate) struct Env {
     limits: Limits,
     pauses: Arc<Pauses>,
     stopping: Stopping,
@@ -62,7 +62,7 @@ pub struct Env {
 impl Env {
     /// The loop's view of `services`.
     #[must_use]
-    pub fn of(services: &Services) -> Env {
+    pub(crate) fn of(services: &Services) -> Env {
         Env {
             limits: services.config.limits,
             pauses: Arc::clone(&services.pauses),
@@ -72,13 +72,13 @@ impl Env {
 
     /// A fresh message budget of the limits' size, for one socket.
     #[must_use]
-    pub fn fresh_budget(&self) -> Arc<Mutex<Budget>> {
+    pub(crate) fn fresh_budget(&self) -> Arc<Mutex<Budget>> {
         Arc::new(Mutex::new(Budget::new(&self.limits)))
     }
 }
 
 /// A frame the client sent, within the frame size and the message budget.
-pub enum Incoming {
+pub(crate) enum Incoming {
     /// A text frame.
     Text(Utf8Bytes),
     /// A binary frame (not the contract's: each handler says so, or hands it on).
@@ -87,7 +87,7 @@ pub enum Incoming {
 
 /// How a socket closes: its code and reason, and a last frame to send before the close.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Closing {
+pub(crate) struct Closing {
     /// The close code.
     pub code: CloseCode,
     /// The close frame's reason.
@@ -99,7 +99,7 @@ pub struct Closing {
 impl Closing {
     /// A close with `code` and a fixed `reason`.
     #[must_use]
-    pub const fn new(code: CloseCode, reason: &'static str) -> Closing {
+    pub(crate) const fn new(code: CloseCode, reason: &'static str) -> Closing {
         Closing {
             code,
             reason: Cow::Borrowed(reason),
@@ -109,7 +109,7 @@ impl Closing {
 
     /// Closed for sending more than the budget allows: a `rate-limited` refusal, then 1008.
     #[must_use]
-    pub fn rate_limited(limits: &Limits) -> Closing {
+    pub(crate) fn rate_limited(limits: &Limits) -> Closing {
         let refusal = Refusal::new(
             Code::RateLimited,
             format!(
@@ -128,7 +128,7 @@ impl Closing {
 const TOO_SLOW: Closing = Closing::new(CloseCode::Policy, "too slow to read");
 
 /// What a handler makes of a client's frame.
-pub enum Flow {
+pub(crate) enum Flow {
     /// Nothing to send now (what it caused comes through the outbox).
     Go,
     /// A frame to send back at once.
@@ -138,7 +138,7 @@ pub enum Flow {
 }
 
 /// What one kind of socket does with the client's frames.
-pub trait Handler: Send {
+pub(crate) trait Handler: Send {
     /// The client's `frame`, read at `received` (within the frame size, and paid from the
     /// socket's budget).
     fn frame(&mut self, frame: Incoming, received: Instant) -> impl Future<Output = Flow> + Send;
@@ -149,7 +149,7 @@ pub trait Handler: Send {
 }
 
 /// Where a socket's outgoing frames come from.
-pub trait Outbox: Send {
+pub(crate) trait Outbox: Send {
     /// The next frame to send; `None` when the sender has let the socket go (it fell too far
     /// behind).
     fn next(&mut self) -> impl Future<Output = Option<Out>> + Send;
@@ -199,14 +199,14 @@ impl Outbox for mpsc::Receiver<Out> {
 }
 
 /// Where a watched list's frames come from: the next one to send.
-pub trait Newest: Send {
+pub(crate) trait Newest: Send {
     /// The next frame to send (waiting for one).
     fn newest(&mut self) -> impl Future<Output = Option<Out>> + Send;
 }
 
 /// The frames of a [`Newest`] until `evicted` fires: then the socket closes (1008), its
 /// place given to another address's socket.
-pub struct Until<S> {
+pub(crate) struct Until<S> {
     source: S,
     evicted: Option<tokio::sync::oneshot::Receiver<()>>,
 }
@@ -235,7 +235,7 @@ impl<S: Newest> Outbox for Until<S> {
 
 /// The newest of a stream of frames (the lobby's): the one there now, then each newer one;
 /// a socket that reads slowly skips to the latest.
-pub struct Latest {
+pub(crate) struct Latest {
     frames: watch::Receiver<Shared>,
     first: bool,
 }
@@ -243,7 +243,7 @@ pub struct Latest {
 impl Latest {
     /// The frames of `frames`, starting with the one there now, until `evicted` fires.
     #[must_use]
-    pub fn until(
+    pub(crate) fn until(
         frames: watch::Receiver<Shared>,
         evicted: Option<tokio::sync::oneshot::Receiver<()>>,
     ) -> Until<Latest> {
@@ -276,7 +276,7 @@ impl Newest for Latest {
 /// whole list first, then each newer version's delta when the version before was the last
 /// sent, the whole list otherwise (a socket that reads slowly skips to the newest). Every
 /// frame is rendered once, for all.
-pub struct Deltas {
+pub(crate) struct Deltas {
     frames: watch::Receiver<Arc<Versioned>>,
     sent: Option<u64>,
 }
@@ -285,7 +285,7 @@ impl Deltas {
     /// The frames of `frames`, starting with the whole list there now, until `evicted`
     /// fires.
     #[must_use]
-    pub fn until(
+    pub(crate) fn until(
         frames: watch::Receiver<Arc<Versioned>>,
         evicted: Option<tokio::sync::oneshot::Receiver<()>>,
     ) -> Until<Deltas> {
@@ -325,7 +325,7 @@ type Sink = SplitSink<WebSocket, Message>;
 type Stream = SplitStream<WebSocket>;
 
 /// An accepted socket of one kind, before and during its loop.
-pub struct Socket {
+pub(crate) struct Socket {
     sink: Sink,
     stream: Stream,
     env: Env,
@@ -340,7 +340,7 @@ impl Socket {
     /// The socket `ws` of `kind` (`"seat"`, `"spectator"`, `"lobby"`, `"player"`,
     /// `"forwarded"`), counted among the open sockets until it ends.
     #[must_use]
-    pub fn new(ws: WebSocket, kind: &'static str, env: Env) -> Socket {
+    pub(crate) fn new(ws: WebSocket, kind: &'static str, env: Env) -> Socket {
         let (sink, stream) = ws.split();
         Socket {
             sink,
@@ -354,20 +354,20 @@ impl Socket {
 
     /// The socket is for game `id` (its log line names it).
     #[must_use]
-    pub fn for_game(mut self, id: &str) -> Socket {
+    pub(crate) fn for_game(mut self, id: &str) -> Socket {
         self.game = Some(id.to_owned());
         self
     }
 
     /// The limits the socket is held to.
     #[must_use]
-    pub fn limits(&self) -> &Limits {
+    pub(crate) fn limits(&self) -> &Limits {
         &self.env.limits
     }
 
     /// The first text frame, if it comes within `wait` and the frame size (pings and pongs
     /// pass): a handshake before the loop (a player socket's `auth`).
-    pub async fn first_text(&mut self, wait: Duration) -> Option<Utf8Bytes> {
+    pub(crate) async fn first_text(&mut self, wait: Duration) -> Option<Utf8Bytes> {
         let deadline = Instant::now() + wait;
         loop {
             let frame = tokio::time::timeout_at(deadline, self.stream.next())
@@ -384,7 +384,7 @@ impl Socket {
     }
 
     /// Sends `text` now, before the loop; `false` if the client did not take it in time.
-    pub async fn send(&mut self, text: &str) -> bool {
+    pub(crate) async fn send(&mut self, text: &str) -> bool {
         let message = Message::Text(text.into());
         matches!(
             timeout(self.env.limits.write_timeout, self.sink.send(message)).await,
@@ -393,7 +393,7 @@ impl Socket {
     }
 
     /// Closes the socket now, before any loop, with `closing`.
-    pub async fn refuse(self, closing: Closing) {
+    pub(crate) async fn refuse(self, closing: Closing) {
         self.finish(Some(closing), Vec::new()).await;
     }
 
@@ -423,7 +423,7 @@ impl Socket {
     /// Serves the socket until either side ends it: `handler` takes the client's frames,
     /// each paid from `budget` (`None`: counted elsewhere, as a forwarded socket's are by
     /// the owner), and `outbox` brings what to send. Returns the close code sent, if any.
-    pub async fn run(
+    pub(crate) async fn run(
         mut self,
         mut handler: impl Handler,
         mut outbox: impl Outbox,

@@ -1,6 +1,6 @@
 //! A game socket's frame read once, at the edge, into a typed request (mini-redis's
 //! `Command::from_frame`): the room takes [`Command`]s and the chat service
-//! [`chat::Command`]s; neither sees wire text.
+//! `chat::Command`s; neither sees wire text.
 
 use core::str::FromStr;
 

@@ -229,7 +229,7 @@ pub(super) fn reports(conn: &mut impl Sql, limit: usize) -> Result<Vec<ReportRow
 
 /// A finished game's chat, and its seats, read without loading the game.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FinishedChat {
+pub(crate) struct FinishedChat {
     /// Each seat's token's SHA-256 (`None` for a bot's seat).
     pub tokens: [Option<String>; 2],
     /// Each seat's player's name.

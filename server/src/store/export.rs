@@ -74,7 +74,7 @@ const SHAREABLE: &str = "FROM games g
 ///
 /// # Errors
 /// The database's error, or `each`'s (which stops the reading).
-pub fn shareable(
+pub(crate) fn shareable(
     db: &Path,
     mut each: impl FnMut(Shareable) -> Result<(), String>,
 ) -> Result<Found, StoreError> {

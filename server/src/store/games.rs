@@ -589,7 +589,7 @@ pub struct UnratedRow {
 
 /// One finished game of a player's list, as its row keeps it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ListedRow {
+pub(crate) struct ListedRow {
     /// The game's id.
     pub game: String,
     /// Its summary's JSON.

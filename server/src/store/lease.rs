@@ -16,7 +16,7 @@ use super::StoreError;
 use super::sql::{Columns, Row, Sql, Value};
 
 /// The owner's row of the lobby (no game id has a `~`).
-pub const LOBBY: &str = "~lobby";
+pub(crate) const LOBBY: &str = "~lobby";
 
 /// The channel on which a node that stops says so (its name), so that another takes its
 /// games over at once.
@@ -296,6 +296,7 @@ pub(super) fn owned(conn: &mut impl Sql, node: &str) -> Result<Vec<String>, Stor
 }
 
 /// The URLs of the nodes whose leases are valid, but `me`.
+#[cfg(feature = "nodes")]
 pub(super) fn others(
     conn: &mut impl Sql,
     me: &str,

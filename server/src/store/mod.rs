@@ -26,15 +26,21 @@ mod sql;
 mod tournaments;
 mod writer;
 
-pub use backup::{Backup, backup};
-pub use chat::{ChatWrite, FinishedChat, ReportRow};
-pub use export::{Found, Shareable, shareable};
-pub use games::{Finished, FinishedSeats, GameWrite, ListedRow, UnratedRow, Unreadable};
-pub use lease::{LOBBY, Notice, Owner};
+pub use backup::backup;
+
+pub use backup::Backup;
+pub(crate) use chat::{ChatWrite, FinishedChat, ReportRow};
+pub(crate) use export::{Found, Shareable, shareable};
+pub use games::GameWrite;
+pub(crate) use games::{Finished, FinishedSeats, ListedRow, UnratedRow, Unreadable};
+pub(crate) use lease::Notice;
+#[cfg(feature = "nodes")]
+pub(crate) use lease::{LOBBY, Owner};
 pub use nodes::NodeWrite;
-pub use players::{PlayerWrite, RatingChange, RatingsOf};
-pub use schema::{PG_VERSION, Upgrade, VERSION};
-pub use tournaments::{TournamentOf, TournamentWrite};
+pub(crate) use players::{PlayerWrite, RatingChange, RatingsOf};
+pub use schema::Upgrade;
+pub use schema::{PG_VERSION, VERSION};
+pub(crate) use tournaments::{TournamentOf, TournamentWrite};
 
 use std::net::IpAddr;
 use std::path::Path;
@@ -140,7 +146,7 @@ impl StoreError {
     /// Whether a unique key refused the write (a name, or a look-alike of it, another node
     /// registered first).
     #[must_use]
-    pub fn is_conflict(&self) -> bool {
+    pub(crate) fn is_conflict(&self) -> bool {
         match self {
             #[cfg(feature = "nodes")]
             StoreError::Postgres(e) => {
@@ -332,7 +338,6 @@ type Done = oneshot::Sender<Result<Committed, StoreError>>;
 
 enum WriteJob {
     Write(Vec<Write>, Done),
-    Flush(oneshot::Sender<()>),
     /// The writes before it committed, the writer ends: later writes fail with
     /// [`StoreError::Stopped`].
     Close(oneshot::Sender<()>),
@@ -380,7 +385,7 @@ pub struct Cluster {
 
 /// Where the database is: an SQLite file, or a PostgreSQL server.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Location {
+pub(crate) enum Location {
     /// An SQLite database file (created if missing).
     Sqlite(std::path::PathBuf),
     /// A PostgreSQL connection URL (`postgres://…` or `postgresql://…`).
@@ -438,7 +443,7 @@ fn upgraded(path: &Path, upgrade: Upgrade) -> Result<Upgrade, StoreError> {
     }
 }
 
-/// The most finished games one [`Write::Prune`] deletes, so that no prune holds the writer
+/// The most finished games one `Write::Prune` deletes, so that no prune holds the writer
 /// for long.
 pub const PRUNE_BATCH: usize = 256;
 
@@ -448,7 +453,7 @@ const STATEMENTS: usize = 64;
 
 /// How long a starting server waits, unless told otherwise, for another to let go of an
 /// SQLite database.
-pub const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+pub(crate) const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// The most writes one transaction takes.
 const GROUP: usize = 512;
@@ -494,7 +499,7 @@ impl Store {
     ///
     /// # Errors
     /// As [`Store::open`].
-    pub fn open_waiting(
+    pub(crate) fn open_waiting(
         path: &Path,
         durability: Durability,
         node: &Node,
@@ -695,14 +700,6 @@ impl Store {
         }
     }
 
-    /// Returns once every write sent before it is committed.
-    pub async fn flush(&self) {
-        let (done, wait) = oneshot::channel();
-        if self.writes.send(WriteJob::Flush(done)).is_ok() {
-            let _ = wait.await;
-        }
-    }
-
     /// Hands the read `job` (made with the sender of its answer) to a reader; its answer.
     async fn read<T>(
         &self,
@@ -732,7 +729,7 @@ impl Store {
     }
 
     /// Whether a finished game ended before `cut_ms` (milliseconds since the Unix epoch):
-    /// what [`Write::Prune`] would delete.
+    /// what `Write::Prune` would delete.
     ///
     /// # Errors
     /// The database's error.
@@ -755,7 +752,7 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub async fn rated_since(
+    pub(crate) async fn rated_since(
         &self,
         (names, ips): ([String; 2], [Option<IpAddr>; 2]),
         since_ms: u64,
@@ -776,7 +773,10 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub async fn rating_changes(&self, of: RatingsOf) -> Result<Vec<RatingChange>, StoreError> {
+    pub(crate) async fn rating_changes(
+        &self,
+        of: RatingsOf,
+    ) -> Result<Vec<RatingChange>, StoreError> {
         self.read(|done| ReadJob::Ratings(of, done)).await
     }
 
@@ -784,7 +784,10 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub async fn finished_chat(&self, game: &str) -> Result<Option<FinishedChat>, StoreError> {
+    pub(crate) async fn finished_chat(
+        &self,
+        game: &str,
+    ) -> Result<Option<FinishedChat>, StoreError> {
         self.read(|done| ReadJob::Chat(game.to_owned(), done)).await
     }
 
@@ -792,7 +795,7 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub async fn live_elsewhere(&self, me: &str) -> Result<Vec<String>, StoreError> {
+    pub(crate) async fn live_elsewhere(&self, me: &str) -> Result<Vec<String>, StoreError> {
         self.read(|done| ReadJob::LiveElsewhere(me.to_owned(), done))
             .await
     }
@@ -818,7 +821,7 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub async fn ended_games(&self, tournament: &str) -> Result<Vec<String>, StoreError> {
+    pub(crate) async fn ended_games(&self, tournament: &str) -> Result<Vec<String>, StoreError> {
         self.read(|done| ReadJob::EndedGames(tournament.to_owned(), done))
             .await
     }
@@ -828,7 +831,10 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub async fn tournament_of(&self, game: &str) -> Result<Option<TournamentOf>, StoreError> {
+    pub(crate) async fn tournament_of(
+        &self,
+        game: &str,
+    ) -> Result<Option<TournamentOf>, StoreError> {
         self.read(|done| ReadJob::TournamentOf(game.to_owned(), done))
             .await
     }
@@ -855,7 +861,7 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub async fn player_games(
+    pub(crate) async fn player_games(
         &self,
         name: &str,
         before: Option<&str>,

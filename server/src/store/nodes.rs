@@ -154,7 +154,8 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub async fn other_nodes(&self, me: &str) -> Result<Vec<String>, StoreError> {
+    #[cfg(feature = "nodes")]
+    pub(crate) async fn other_nodes(&self, me: &str) -> Result<Vec<String>, StoreError> {
         if !self.shared {
             return Ok(Vec::new());
         }
@@ -166,7 +167,8 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub async fn lapsed_nodes(&self, me: &str) -> Result<Vec<String>, StoreError> {
+    #[cfg(feature = "nodes")]
+    pub(crate) async fn lapsed_nodes(&self, me: &str) -> Result<Vec<String>, StoreError> {
         if !self.shared {
             return Ok(Vec::new());
         }
@@ -179,7 +181,10 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub async fn unfinished_by(&self, ip: std::net::IpAddr) -> Result<Option<u64>, StoreError> {
+    pub(crate) async fn unfinished_by(
+        &self,
+        ip: std::net::IpAddr,
+    ) -> Result<Option<u64>, StoreError> {
         if !self.shared {
             return Ok(None);
         }
@@ -193,7 +198,7 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub async fn arrivals_last_hour(
+    pub(crate) async fn arrivals_last_hour(
         &self,
         kind: &'static str,
         ip: std::net::IpAddr,

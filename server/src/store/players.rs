@@ -274,7 +274,7 @@ fn glicko(row: &PlayerRow) -> Glicko {
 
 /// A rated game's change of one player's rating, as `rating_history` keeps it.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct RatingChange {
+pub(crate) struct RatingChange {
     /// The game.
     pub game: String,
     /// The player.
@@ -289,7 +289,7 @@ pub struct RatingChange {
 
 /// Whose rating changes to read: one player's newest, or those of some games.
 #[derive(Debug, Clone)]
-pub enum RatingsOf {
+pub(crate) enum RatingsOf {
     /// Player `name`'s `limit` newest.
     Player {
         /// The player.

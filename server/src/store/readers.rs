@@ -75,6 +75,7 @@ pub(super) enum ReadJob {
     /// The unfinished games a node owns.
     Owned(String, oneshot::Sender<Result<Vec<String>, StoreError>>),
     /// The other nodes' URLs: those alive, or (false) those whose lease lapsed.
+    #[cfg(feature = "nodes")]
     Others(
         String,
         bool,
@@ -189,6 +190,7 @@ fn serve(conn: &mut impl Sql, queue: &Mutex<mpsc::Receiver<ReadJob>>) {
             Ok(ReadJob::Owned(node, done)) => {
                 let _ = done.send(lease::owned(conn, &node));
             }
+            #[cfg(feature = "nodes")]
             Ok(ReadJob::Others(me, alive, done)) => {
                 let _ = done.send(lease::others(conn, &me, alive));
             }

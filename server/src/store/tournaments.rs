@@ -142,7 +142,7 @@ pub(super) fn one(conn: &mut impl Sql, id: &str) -> Result<Option<String>, Store
 
 /// A tournament game's tournament, as its seal reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TournamentOf {
+pub(crate) struct TournamentOf {
     /// The tournament's id.
     pub tournament: String,
     /// Whether it has finished (the seal is off).

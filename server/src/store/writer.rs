@@ -21,7 +21,6 @@ pub(super) fn run(mut conn: impl Sql, queue: &mpsc::Receiver<WriteJob>, mut fenc
         while let Some(job) = next.take() {
             match job {
                 WriteJob::Write(writes, done) => group.push((writes, done)),
-                WriteJob::Flush(done) => flushed.push(done),
                 WriteJob::Close(done) => {
                     closing = true;
                     flushed.push(done);

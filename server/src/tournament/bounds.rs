@@ -4,13 +4,13 @@
 use thiserror::Error;
 
 /// The most lines a tournament's log keeps (the oldest go first, the first line stays).
-pub const MAX_LOG: usize = 2_000;
+pub(crate) const MAX_LOG: usize = 2_000;
 
 /// The most entrants a tournament may take.
-pub const MAX_ENTRANTS: u32 = 256;
+pub(crate) const MAX_ENTRANTS: u32 = 256;
 
 /// The most directors a tournament may name.
-pub const MAX_DIRECTORS: usize = 8;
+pub(crate) const MAX_DIRECTORS: usize = 8;
 
 /// A change refused; nothing changed.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]

@@ -7,9 +7,10 @@
 use salpakan::Side;
 use serde::{Deserialize, Serialize};
 
-pub use super::bounds::{MAX_DIRECTORS, MAX_ENTRANTS, MAX_LOG, TournamentError};
+pub(crate) use super::bounds::{MAX_DIRECTORS, MAX_LOG, TournamentError};
+pub use super::rows::ResultWords;
 use super::rows::row_of;
-pub use super::rows::{Board, EntrantRow, LogLine, ResultWords, RoundRow, Status};
+pub(crate) use super::rows::{EntrantRow, LogLine, RoundRow, Status};
 use super::settings::title_rank;
 pub use super::settings::{Eligibility, Kind, Settings};
 use super::{Entrant, round_robin};
@@ -106,7 +107,7 @@ impl Tournament {
 
     /// Whether `name` is one of its directors.
     #[must_use]
-    pub fn is_director(&self, name: &str) -> bool {
+    pub(crate) fn is_director(&self, name: &str) -> bool {
         self.directors.iter().any(|d| d.eq_ignore_ascii_case(name))
     }
 
@@ -309,7 +310,7 @@ impl Tournament {
 
     /// The round under way: the last paired one with a board undecided (an arena's last).
     #[must_use]
-    pub fn current_round(&self) -> Option<usize> {
+    pub(crate) fn current_round(&self) -> Option<usize> {
         self.rounds
             .iter()
             .rposition(|r| r.paired_ms > 0 && r.boards.iter().any(|b| b.result.is_none()))
@@ -321,7 +322,7 @@ impl Tournament {
     /// # Errors
     /// [`TournamentError::NotDirector`], [`TournamentError::NoBoard`],
     /// [`TournamentError::Invalid`] for a result other than a default or void.
-    pub fn direct(
+    pub(crate) fn direct(
         &mut self,
         by: &str,
         (round, board): (usize, usize),

@@ -35,7 +35,7 @@ pub mod swiss;
 use salpakan::Side;
 
 /// An entrant: its index in the tournament's list of entrants.
-pub type Entrant = usize;
+pub(crate) type Entrant = usize;
 
 /// How a tournament game ended, as the standings count it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,7 +85,7 @@ impl Pairing {
 
     /// `entrant`'s side in it, if it plays.
     #[must_use]
-    pub fn side_of(&self, entrant: Entrant) -> Option<Side> {
+    pub(crate) fn side_of(&self, entrant: Entrant) -> Option<Side> {
         if self.white == entrant {
             Some(Side::White)
         } else if self.black == entrant {

@@ -16,7 +16,7 @@ use super::{Entrant, Outcome, Pairing, Round, Scoring, arena};
 impl Tournament {
     /// The rounds as the pairing and standings rules read them.
     #[must_use]
-    pub fn plain_rounds(&self) -> Vec<Round> {
+    pub(crate) fn plain_rounds(&self) -> Vec<Round> {
         self.rounds
             .iter()
             .filter(|r| r.paired_ms > 0)
@@ -47,7 +47,7 @@ impl Tournament {
 
     /// When an arena ends (milliseconds since the Unix epoch; 0 before its start).
     #[must_use]
-    pub fn arena_end(&self) -> u64 {
+    pub(crate) fn arena_end(&self) -> u64 {
         self.started_ms
             .map_or(0, |s| s + u64::from(self.settings.minutes) * 60_000)
     }
@@ -202,7 +202,7 @@ impl Tournament {
 
     /// Ends it at `now_ms` if every round is played (an arena: its time is up and every game
     /// decided; a series: decided). Returns whether it ended now.
-    pub fn finish_if_done(&mut self, now_ms: u64) -> bool {
+    pub(crate) fn finish_if_done(&mut self, now_ms: u64) -> bool {
         if self.status != Status::Running || self.paused {
             return false;
         }
@@ -266,7 +266,7 @@ impl Tournament {
     /// The boards of rounds under way whose games are still to be made (a round robin's
     /// later rounds wait until they are paired).
     #[must_use]
-    pub fn unmade(&self) -> Vec<ToMake> {
+    pub(crate) fn unmade(&self) -> Vec<ToMake> {
         self.games()
             .filter(|&((round, _), b)| {
                 self.rounds[round].paired_ms > 0 && b.game.is_none() && b.result.is_none()
@@ -286,7 +286,7 @@ impl Tournament {
 
     /// Entrants ordered best first, as its list shows the leaders.
     #[must_use]
-    pub fn leaders(&self, n: usize) -> Vec<String> {
+    pub(crate) fn leaders(&self, n: usize) -> Vec<String> {
         let mut s = self.standings();
         s.sort_by_key(|s| (s.place, Reverse(s.score)));
         s.into_iter()

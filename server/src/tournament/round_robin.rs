@@ -9,7 +9,7 @@ use super::{Pairing, Round};
 /// Every round of a round robin of `entrants` entrants (`entrants - 1` rounds, or `entrants`
 /// with an odd count).
 #[must_use]
-pub fn schedule(entrants: usize) -> Vec<Round> {
+pub(crate) fn schedule(entrants: usize) -> Vec<Round> {
     if entrants < 2 {
         return Vec::new();
     }

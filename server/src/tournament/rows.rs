@@ -155,11 +155,11 @@ mod side_words {
     use salpakan::Side;
     use serde::{Deserialize, Deserializer, Serializer};
 
-    pub fn serialize<S: Serializer>(side: &Side, to: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(side: &Side, to: S) -> Result<S::Ok, S::Error> {
         to.serialize_str(side.word())
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(from: D) -> Result<Side, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(from: D) -> Result<Side, D::Error> {
         let word = String::deserialize(from)?;
         word.parse().map_err(serde::de::Error::custom)
     }
@@ -169,14 +169,19 @@ mod side_words {
         use salpakan::Side;
         use serde::{Deserialize, Deserializer, Serializer};
 
-        pub fn serialize<S: Serializer>(side: &Option<Side>, to: S) -> Result<S::Ok, S::Error> {
+        pub(crate) fn serialize<S: Serializer>(
+            side: &Option<Side>,
+            to: S,
+        ) -> Result<S::Ok, S::Error> {
             match side {
                 Some(side) => to.serialize_str(side.word()),
                 None => to.serialize_none(),
             }
         }
 
-        pub fn deserialize<'de, D: Deserializer<'de>>(from: D) -> Result<Option<Side>, D::Error> {
+        pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
+            from: D,
+        ) -> Result<Option<Side>, D::Error> {
             let word = Option::<String>::deserialize(from)?;
             word.map(|w| w.parse().map_err(serde::de::Error::custom))
                 .transpose()

@@ -10,7 +10,7 @@ use super::{Outcome, Scoring};
 
 /// A race to `target` points.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Series {
+pub(crate) struct Series {
     /// The points that win it.
     pub target: u32,
     /// The most games it runs to.
@@ -20,7 +20,7 @@ pub struct Series {
 /// One game of a series: which entrant of the two (0 or 1) plays White, and which side
 /// moves first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SeriesGame {
+pub(crate) struct SeriesGame {
     /// 0 for the series' first entrant, 1 for the second.
     pub white: usize,
     /// The side that moves first.
@@ -29,7 +29,7 @@ pub struct SeriesGame {
 
 /// Where a series stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SeriesState {
+pub(crate) enum SeriesState {
     /// Game number `next` (from 0) is to be played; the points so far.
     Playing {
         /// The next game's number.

@@ -8,10 +8,10 @@ use crate::clock::ClockSettings;
 
 /// The longest arena, in minutes: four hours (each pairing of an arena is a round the
 /// tournament keeps, so its length bounds what it holds).
-pub const MAX_ARENA_MINUTES: u32 = 240;
+pub(crate) const MAX_ARENA_MINUTES: u32 = 240;
 
 /// The most entrants of a round robin (every pair meets: 20 entrants are 190 games).
-pub const MAX_ROUND_ROBIN: u32 = 20;
+pub(crate) const MAX_ROUND_ROBIN: u32 = 20;
 
 /// The kinds of tournament.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -32,12 +32,12 @@ pub struct SettingsRequest {
 macro_rules! with_settings {
     (
         $(#[$attr:meta])*
-        pub struct $name:ident {
+        $vis:vis struct $name:ident {
             $($(#[$field_attr:meta])* pub $field:ident: $ty:ty,)*
         }
     ) => {
         $(#[$attr])*
-        pub struct $name {
+        $vis struct $name {
             $($(#[$field_attr])* pub $field: $ty,)*
             /// The rules (official when absent).
             #[serde(default)]
@@ -48,7 +48,7 @@ macro_rules! with_settings {
             /// Whether the game is rated (default false).
             #[serde(default)]
             pub rated: Option<bool>,
-            /// The setup time, in milliseconds (see [`SettingsRequest::setup_ms`]).
+            /// The setup time, in milliseconds (see `SettingsRequest::setup_ms`).
             #[serde(default)]
             pub setup_ms: Option<i64>,
             /// Whether the game is listed (default true).
@@ -89,7 +89,7 @@ with_settings! {
 }
 
 /// The setup time a game has when none is asked for: 3 minutes.
-pub const SETUP_MS: u64 = 180_000;
+pub(crate) const SETUP_MS: u64 = 180_000;
 
 /// The longest setup time a game may ask for, in milliseconds: an hour (the shortest is the
 /// server's, 10 seconds: [`crate::config::Limits::min_setup`]).
@@ -124,7 +124,7 @@ pub struct RulesRequest {
 
 /// `POST /api/games/{id}/join`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct JoinRequest {
+pub(crate) struct JoinRequest {
     /// The invite code.
     pub invite: String,
 }
@@ -212,7 +212,7 @@ fn listed() -> bool {
 
 /// The reply to `GET /api/health`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct Health {
+pub(crate) struct Health {
     /// Always true: the server answers.
     pub ok: bool,
     /// The server's version.

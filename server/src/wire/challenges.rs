@@ -10,7 +10,7 @@ super::with_settings! {
     /// `POST /api/challenges`: whom, and the game's settings (every field but `to` optional,
     /// as in `POST /api/seeks`).
     #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-    pub struct ChallengeRequest {
+    pub(crate) struct ChallengeRequest {
         /// The challenged player's name.
         pub to: String,
     }
@@ -18,7 +18,7 @@ super::with_settings! {
 
 /// The reply to `POST /api/challenges`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ChallengeReply {
+pub(crate) struct ChallengeReply {
     /// The challenge's id.
     pub challenge: String,
     /// When it lapses unanswered, in milliseconds since the Unix epoch.
@@ -55,7 +55,7 @@ pub struct ChallengeOffer {
 
 /// `GET /api/challenges`: the player's open challenges, oldest first.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ChallengeList {
+pub(crate) struct ChallengeList {
     /// The challenges to the player.
     pub incoming: Vec<ChallengeOffer>,
     /// The player's challenges to others.
@@ -104,7 +104,7 @@ pub enum DeclineReason {
 /// `POST /api/challenges/{cid}/decline`: every field optional.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
-pub struct DeclineRequest {
+pub(crate) struct DeclineRequest {
     /// Why.
     pub reason: DeclineReason,
 }

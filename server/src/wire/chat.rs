@@ -170,7 +170,7 @@ impl ChatMode {
 
     /// Reads [`ChatMode::word`].
     #[must_use]
-    pub fn from_word(word: &str) -> Option<ChatMode> {
+    pub(crate) fn from_word(word: &str) -> Option<ChatMode> {
         match word {
             "off" => Some(ChatMode::Off),
             "presets" => Some(ChatMode::Presets),
@@ -203,7 +203,7 @@ impl ChatLine {
     /// Who it is from, as `mute` names it: the side's word in the players' room, the name
     /// in the spectators'.
     #[must_use]
-    pub fn from_word(&self) -> String {
+    pub(crate) fn speaker_word(&self) -> String {
         match (&self.side, &self.name) {
             (Some(side), _) => side.0.word().to_owned(),
             (None, Some(name)) => name.to_ascii_lowercase(),
@@ -213,8 +213,8 @@ impl ChatLine {
 
     /// Whether `muted` (words as `mute` takes them, lower case) hides it.
     #[must_use]
-    pub fn muted_by(&self, muted: &[String]) -> bool {
-        let from = self.from_word();
+    pub(crate) fn muted_by(&self, muted: &[String]) -> bool {
+        let from = self.speaker_word();
         let name = self.name.as_deref().map(str::to_ascii_lowercase);
         muted
             .iter()
@@ -250,7 +250,7 @@ pub struct ChatSettings {
 /// A game's chat after its end (`GET /api/games/{id}/chat`): the spectators' room for
 /// anyone, the players' room for its two players only (`null` for anyone else).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ChatRecord {
+pub(crate) struct ChatRecord {
     /// The game.
     pub game: String,
     /// The players' room, for one of its players.

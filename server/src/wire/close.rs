@@ -2,7 +2,7 @@
 
 /// Why the server closed a socket.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum CloseCode {
+pub(crate) enum CloseCode {
     /// 1001: no frame (not even a pong) for the idle timeout.
     Idle,
     /// 1008: over the message budget, or too slow to read what it is sent.
@@ -33,7 +33,8 @@ impl CloseCode {
 
     /// The close code numbered `number`, if it is one of the contract's.
     #[must_use]
-    pub fn from_number(number: u16) -> Option<CloseCode> {
+    #[cfg(any(test, feature = "nodes"))]
+    pub(crate) fn from_number(number: u16) -> Option<CloseCode> {
         CloseCode::ALL.into_iter().find(|c| c.number() == number)
     }
 

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::{Bots, ClockWords, Names, OutcomeWord, RulesWords, SideWord};
 
 /// The most games the live list shows (the best first).
-pub const LIVE_SHOWN: usize = 50;
+pub(crate) const LIVE_SHOWN: usize = 50;
 
 /// Each side's rating in a live game (rounded; `null` for an anonymous seat).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -54,7 +54,7 @@ pub struct LiveEntry {
 /// What moves in a listed game between two versions: its plies, its clock, its last
 /// challenge (a delta's `moved`: the rest of its entry stays as it was).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LiveMove {
+pub(crate) struct LiveMove {
     /// The game.
     pub game: String,
     /// Plies played.
@@ -68,7 +68,7 @@ pub struct LiveMove {
 impl LiveEntry {
     /// Its moving part.
     #[must_use]
-    pub fn moving(&self) -> LiveMove {
+    pub(crate) fn moving(&self) -> LiveMove {
         LiveMove {
             game: self.game.clone(),
             ply: self.ply,
@@ -80,7 +80,7 @@ impl LiveEntry {
     /// Whether `other` is this game with the same fixed part (names, bots, ratings, rated,
     /// rules): what a [`LiveMove`] leaves as it was.
     #[must_use]
-    pub fn same_but_moves(&self, other: &LiveEntry) -> bool {
+    pub(crate) fn same_but_moves(&self, other: &LiveEntry) -> bool {
         self.game == other.game
             && self.names == other.names
             && self.bots == other.bots
@@ -92,7 +92,7 @@ impl LiveEntry {
     /// The list's order: the higher mean rating first (an anonymous seat counts as 1500),
     /// then the longer game, then the id.
     #[must_use]
-    pub fn rank_key(&self) -> (i64, u64, String) {
+    pub(crate) fn rank_key(&self) -> (i64, u64, String) {
         let rating = |r: Option<i64>| r.unwrap_or(1500);
         let mean = (rating(self.ratings.white) + rating(self.ratings.black)) / 2;
         (-mean, u64::MAX - self.ply, self.game.clone())
@@ -101,7 +101,7 @@ impl LiveEntry {
 
 /// `GET /api/live`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LiveReply {
+pub(crate) struct LiveReply {
     /// The games in play, best first, at most [`LIVE_SHOWN`].
     pub games: Vec<LiveEntry>,
     /// The featured game: the operator's choice, or the best game in play.
@@ -111,7 +111,7 @@ pub struct LiveReply {
 /// What the live list's socket sends.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "t", rename_all = "kebab-case")]
-pub enum LiveMessage {
+pub(crate) enum LiveMessage {
     /// The whole list: on connect, and to a socket that fell behind.
     Live {
         /// The list's version (one more for each change).

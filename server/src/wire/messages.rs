@@ -14,7 +14,7 @@ use super::{
 /// A message from a client, as the contract spells it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "t", rename_all = "kebab-case")]
-pub enum ClientMessage {
+pub(crate) enum ClientMessage {
     /// The seat's formation: 72 cell values (a rank's number 0 … 14, or 255 for empty).
     Setup {
         /// The cells, indexed by square (a1 = 0 … i8 = 71).

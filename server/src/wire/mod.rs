@@ -1,7 +1,7 @@
 //! The contract's JSON (`docs/SERVER.md`), typed both ways: what clients send
-//! ([`ClientMessage`]), every message the server sends ([`ServerMessage`]), the refusals
+//! (`ClientMessage`), every message the server sends ([`ServerMessage`]), the refusals
 //! ([`Refusal`] with its [`Code`], as an `error` frame or an HTTP reply), the close codes
-//! ([`CloseCode`]), the HTTP bodies, and the values they are made of. Each value the server
+//! (`CloseCode`), the HTTP bodies, and the values they are made of. Each value the server
 //! sends is built from one seat's [`View`], the spectator's [`PublicView`] or public facts
 //! (statuses, moves, outcomes): never from a `Game`, a `Position` or an enemy `Setup`.
 //!
@@ -21,31 +21,34 @@ mod replay;
 mod tournaments;
 
 pub(crate) use bodies::with_settings;
-pub use bodies::{
-    Commitments, CreateReply, CreateRequest, ErrorBody, Health, JoinReply, JoinRequest,
-    MAX_SETUP_MS, Players, RulesRequest, SETUP_MS, SettingsRequest, Summary, setup_ms,
+pub(crate) use bodies::{
+    Commitments, ErrorBody, Health, JoinRequest, RulesRequest, SETUP_MS, SettingsRequest, Summary,
 };
-pub use challenges::{
+pub use bodies::{CreateReply, CreateRequest, JoinReply, MAX_SETUP_MS, Players, setup_ms};
+pub(crate) use challenges::{
     ChallengeList, ChallengeOffer, ChallengeReply, ChallengeRequest, DeclineReason, DeclineRequest,
     Gone,
 };
-pub use chat::{Channel, ChatLine, ChatMode, ChatModes, ChatRecord, ChatSettings, Phrase};
-pub use close::CloseCode;
-pub use live::{
-    LIVE_SHOWN, LastChallenge, LiveEntry, LiveMessage, LiveMove, LiveRatings, LiveReply,
+pub(crate) use chat::{Channel, ChatLine, ChatMode, ChatModes, ChatRecord, ChatSettings, Phrase};
+pub(crate) use close::CloseCode;
+pub(crate) use live::{LIVE_SHOWN, LastChallenge, LiveEntry, LiveMessage, LiveRatings, LiveReply};
+pub(crate) use messages::ClientMessage;
+pub use messages::ServerMessage;
+pub(crate) use players::Lobby as LobbyWords;
+pub(crate) use players::{
+    BOT_PREFIX, BotEntry, BotList, Changes, GAMES_LISTED, GameList, HISTORY_SHOWN,
+    LEADERBOARD_SIZE, Leaderboard, MAX_DESCRIPTION, MAX_GAMES_LISTED, Names, PoolReply, Profile,
+    Ranked, Rated, RegisterReply, SeekReply, SeekWords, skeleton,
 };
-pub use messages::{ClientMessage, ServerMessage};
-pub use players::Lobby as LobbyWords;
 pub use players::{
-    BOT_PREFIX, BotEntry, BotList, Bots, Change, Changes, GAMES_LISTED, GameList, HISTORY_SHOWN,
-    LEADERBOARD_SIZE, Leaderboard, Listed, LobbyMessage, MAX_DESCRIPTION, MAX_GAMES_LISTED, Names,
-    PlayerClientMessage, PoolReply, PoolRequest, Profile, Ranked, Rated, RegisterReply,
-    RegisterRequest, SeekReply, SeekRequest, SeekWords, skeleton, valid_name,
+    Bots, Change, Listed, LobbyMessage, PlayerClientMessage, PoolRequest, RegisterRequest,
+    SeekRequest, pool_name, valid_name,
 };
-pub use refusal::{Code, Refusal};
-pub use replay::{ChallengeWords, LuckBySide, LuckWords, ReplayReply};
-pub use tournaments::{
-    CreateTournament, DecideRequest, ExtendRequest, StandingWords, TournamentEntry, TournamentList,
+pub use refusal::Code;
+pub use refusal::Refusal;
+pub(crate) use replay::ReplayReply;
+pub(crate) use tournaments::{
+    CreateTournament, DecideRequest, ExtendRequest, TournamentEntry, TournamentList,
     TournamentReply,
 };
 

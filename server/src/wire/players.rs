@@ -15,18 +15,18 @@ pub struct RegisterRequest {
     /// A bot account (default false): marked as a bot everywhere, for good.
     #[serde(default)]
     pub bot: Option<bool>,
-    /// A bot account's description (at most [`MAX_DESCRIPTION`] characters): what it is, who
+    /// A bot account's description (at most `MAX_DESCRIPTION` characters): what it is, who
     /// runs it.
     #[serde(default)]
     pub description: Option<String>,
 }
 
 /// The longest description of a bot account, in characters.
-pub const MAX_DESCRIPTION: usize = 200;
+pub(crate) const MAX_DESCRIPTION: usize = 200;
 
 /// One bot of `GET /api/bots`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BotEntry {
+pub(crate) struct BotEntry {
     /// Its name.
     pub name: String,
     /// Its rating, rounded.
@@ -46,14 +46,14 @@ pub struct BotEntry {
 
 /// `GET /api/bots`: every bot, the highest rated first.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BotList {
+pub(crate) struct BotList {
     /// The bots.
     pub bots: Vec<BotEntry>,
 }
 
 /// The reply to `POST /api/players`: the name and its secret key (the only time it is sent).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RegisterReply {
+pub(crate) struct RegisterReply {
     /// The name, as registered.
     pub name: String,
     /// The player's key.
@@ -62,7 +62,7 @@ pub struct RegisterReply {
 
 /// `GET /api/players/{name}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Profile {
+pub(crate) struct Profile {
     /// The name.
     pub name: String,
     /// Whether it is a bot: one of the server's, or a bot account.
@@ -91,11 +91,11 @@ pub struct Profile {
 }
 
 /// The rated games a profile shows.
-pub const HISTORY_SHOWN: usize = 10;
+pub(crate) const HISTORY_SHOWN: usize = 10;
 
 /// One rated game's change of a player's rating, rounded as ratings are shown.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Rated {
+pub(crate) struct Rated {
     /// The game.
     pub game: String,
     /// The rating before it.
@@ -147,14 +147,14 @@ pub struct Listed {
 
 /// `GET /api/players/{name}/games`: newest first.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GameList {
+pub(crate) struct GameList {
     /// The games.
     pub games: Vec<Listed>,
 }
 
 /// One player of `GET /api/leaderboard`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Ranked {
+pub(crate) struct Ranked {
     /// The name.
     pub name: String,
     /// Whether it is one of the server's bots.
@@ -172,17 +172,17 @@ pub struct Ranked {
 /// `GET /api/leaderboard`: at most [`LEADERBOARD_SIZE`] players whose ratings are not
 /// provisional, highest first.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Leaderboard {
+pub(crate) struct Leaderboard {
     /// The players.
     pub players: Vec<Ranked>,
 }
 
 /// The most players `GET /api/leaderboard` lists.
-pub const LEADERBOARD_SIZE: usize = 50;
+pub(crate) const LEADERBOARD_SIZE: usize = 50;
 /// The games `GET /api/players/{name}/games` lists without a `limit`.
-pub const GAMES_LISTED: usize = 20;
+pub(crate) const GAMES_LISTED: usize = 20;
 /// The most games one page of `GET /api/players/{name}/games` lists.
-pub const MAX_GAMES_LISTED: usize = 100;
+pub(crate) const MAX_GAMES_LISTED: usize = 100;
 
 /// Each seat's player's name; `null` for an anonymous seat.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -215,7 +215,7 @@ super::with_settings! {
 
 /// The reply to `POST /api/seeks`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SeekReply {
+pub(crate) struct SeekReply {
     /// The seek's id.
     pub seek: String,
 }
@@ -276,13 +276,31 @@ pub struct PoolRequest {
 
 /// The reply to `POST /api/pool`: the pool's name.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PoolReply {
+pub(crate) struct PoolReply {
     /// The pool, as `"5+3"` (minutes and seconds of increment) or `"untimed"`, with
     /// `" rated"` for a rated pool.
     pub pool: String,
     /// How long until a server bot takes the other seat if nobody comes, in milliseconds
     /// (`null`: the server never seats one) (an addition).
     pub bot_after_ms: Option<u64>,
+}
+
+/// A pool's name: `"5+3"` (minutes, and seconds of increment), or milliseconds where they
+/// are not whole, or `"untimed"`; `" rated"` after a rated pool's.
+#[must_use]
+pub fn pool_name(clock: Option<ClockSettings>, rated: bool) -> String {
+    let clock = match clock {
+        None => "untimed".to_owned(),
+        Some(c) if c.initial_ms % 60_000 == 0 && c.increment_ms % 1000 == 0 => {
+            format!("{}+{}", c.initial_ms / 60_000, c.increment_ms / 1000)
+        }
+        Some(c) => format!("{}ms+{}ms", c.initial_ms, c.increment_ms),
+    };
+    if rated {
+        format!("{clock} rated")
+    } else {
+        clock
+    }
 }
 
 /// A frame from a client on the player socket.
@@ -402,14 +420,14 @@ pub fn valid_name(name: &str) -> bool {
 
 /// The prefix of the server's bots' names (refused to anyone else, in any case, and in every
 /// look-alike: see [`skeleton`]).
-pub const BOT_PREFIX: &str = "bot-";
+pub(crate) const BOT_PREFIX: &str = "bot-";
 
 /// A name as look-alikes fold it: lower case, `_` as `-`, `0` as `o`, `1` and `i` as `l`.
 /// Two names with one skeleton are one name to a reader (`Mar1a_S`, `maria-s`), so a name is
 /// refused when its skeleton is another player's, or begins as a bot's ([`BOT_PREFIX`]). The
 /// same fold is written in SQL for PostgreSQL (`translate(lower(name), '_01i', '-oll')`).
 #[must_use]
-pub fn skeleton(name: &str) -> String {
+pub(crate) fn skeleton(name: &str) -> String {
     name.chars()
         .map(|c| match c.to_ascii_lowercase() {
             '_' => '-',
@@ -423,6 +441,20 @@ pub fn skeleton(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pools_are_named_by_clock_and_rated_flag() {
+        let clock = |initial_ms, increment_ms| {
+            Some(ClockSettings {
+                initial_ms,
+                increment_ms,
+            })
+        };
+        assert_eq!(pool_name(clock(300_000, 3_000), false), "5+3");
+        assert_eq!(pool_name(clock(600_000, 0), true), "10+0 rated");
+        assert_eq!(pool_name(None, false), "untimed");
+        assert_eq!(pool_name(clock(90_500, 250), false), "90500ms+250ms");
+    }
 
     #[test]
     fn look_alikes_fold_to_one_skeleton() {

@@ -7,7 +7,7 @@ use super::SideWord;
 
 /// One challenge of a finished game, as the attacker saw it just before it attacked.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ChallengeWords {
+pub(crate) struct ChallengeWords {
     /// The ply (1-based).
     pub ply: u64,
     /// The side that attacked.
@@ -26,7 +26,7 @@ pub struct ChallengeWords {
 
 /// One side's luck over a game.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct LuckWords {
+pub(crate) struct LuckWords {
     /// The challenges it made.
     pub challenges: u32,
     /// Their scores' sum (a win 1, a tie 0.5, a loss 0).
@@ -39,7 +39,7 @@ pub struct LuckWords {
 
 /// Each side's luck.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct LuckBySide {
+pub(crate) struct LuckBySide {
     /// White's.
     pub white: LuckWords,
     /// Black's.
@@ -48,7 +48,7 @@ pub struct LuckBySide {
 
 /// `GET /api/games/{id}/replay`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ReplayReply {
+pub(crate) struct ReplayReply {
     /// The game.
     pub game: String,
     /// Its plies.

@@ -11,7 +11,7 @@ use crate::tournament::standings::Standing;
 
 /// `POST /api/tournaments`: `name` and `kind` required, the rest optional.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CreateTournament {
+pub(crate) struct CreateTournament {
     /// 3 to 60 characters.
     pub name: String,
     /// `swiss`, `round-robin`, `series` or `arena`.
@@ -55,14 +55,14 @@ pub struct CreateTournament {
 
 /// `POST /api/tournaments/{id}/extend`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ExtendRequest {
+pub(crate) struct ExtendRequest {
     /// Minutes to move the current round's cutoff by, 1 … 1440.
     pub minutes: u32,
 }
 
 /// `POST /api/tournaments/{id}/decide`: a director's default or void of one board.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DecideRequest {
+pub(crate) struct DecideRequest {
     /// The round, from 1.
     pub round: usize,
     /// The board, from 1.
@@ -78,7 +78,7 @@ pub struct DecideRequest {
 /// ([`Standing`]'s fields: `entrant`, `place`, `score`, `direct`, `played_points`,
 /// `buchholz`, `sonneborn_berger`, `played`, `wins`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StandingWords {
+pub(crate) struct StandingWords {
     /// The entrant's name.
     pub name: String,
     /// Its place, score and tie-breaks.
@@ -89,7 +89,7 @@ pub struct StandingWords {
 /// `GET /api/tournaments/{id}`: the tournament (settings, status, directors, entrants, rounds
 /// with each board's game and result, the public log) and its standings.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct TournamentReply {
+pub(crate) struct TournamentReply {
     /// The tournament.
     #[serde(flatten)]
     pub tournament: Tournament,
@@ -122,7 +122,7 @@ fn words(t: &Tournament, s: &Standing) -> StandingWords {
 
 /// One tournament in `GET /api/tournaments`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TournamentEntry {
+pub(crate) struct TournamentEntry {
     /// Its id.
     pub id: String,
     /// Its name.
@@ -170,7 +170,7 @@ impl TournamentEntry {
 
 /// `GET /api/tournaments`: upcoming, running, and the newest finished ones.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TournamentList {
+pub(crate) struct TournamentList {
     /// Each tournament: upcoming and running first (oldest first), then finished (newest
     /// first).
     pub tournaments: Vec<TournamentEntry>,

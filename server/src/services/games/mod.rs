@@ -25,11 +25,9 @@ mod table;
 mod tasks;
 
 #[cfg(feature = "nodes")]
-pub use nodes::Place;
-pub use open::{Seating, Settings, random_side};
-pub use seats::Seats;
-pub use table::{Origin, PHASES, Shown, Table};
-pub use tasks::{Thought, think_at_least};
+pub(crate) use nodes::Place;
+pub(crate) use open::{Seating, Settings, random_side};
+pub(crate) use table::{Origin, PHASES, Table};
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -58,7 +56,7 @@ use table::TableState;
 
 /// Why the games service refused a request.
 #[derive(Debug, Error)]
-pub enum GameError {
+pub(crate) enum GameError {
     /// A body that is not the contract's, or values out of range: the refusal says which.
     #[error("{0}")]
     Invalid(Refusal),
@@ -94,6 +92,7 @@ pub enum GameError {
     Draining,
     /// The game moved to another node after the request reached this one.
     #[error("the game moved to another server; try again")]
+    #[cfg(feature = "nodes")]
     Elsewhere(String),
     /// Past one of the address's limits.
     #[error(transparent)]
@@ -110,7 +109,7 @@ impl GameError {
 }
 
 /// What the games service is made of: the services below it it uses.
-pub struct Parts {
+pub(crate) struct Parts {
     /// The settings.
     pub config: Arc<Config>,
     /// The database.
@@ -134,7 +133,7 @@ pub struct Parts {
 }
 
 /// Every game the server holds.
-pub struct Games {
+pub(crate) struct Games {
     config: Arc<Config>,
     store: Store,
     entropy: Arc<dyn Entropy>,
@@ -164,7 +163,7 @@ impl Games {
     ///
     /// Call inside a tokio runtime.
     #[must_use]
-    pub fn new(parts: Parts, unfinished: Vec<Saved>) -> Arc<Games> {
+    pub(crate) fn new(parts: Parts, unfinished: Vec<Saved>) -> Arc<Games> {
         let games = Arc::new(Games {
             config: parts.config,
             store: parts.store,
@@ -208,20 +207,20 @@ impl Games {
 
     /// Games in memory.
     #[must_use]
-    pub fn in_memory(&self) -> usize {
+    pub(crate) fn in_memory(&self) -> usize {
         lock(&self.rooms).len()
     }
 
     /// Every game in memory, in no order.
     #[must_use]
-    pub fn held_all(&self) -> Vec<Arc<Table>> {
+    pub(crate) fn held_all(&self) -> Vec<Arc<Table>> {
         lock(&self.rooms).values().cloned().collect()
     }
 
     /// The games in play this node holds that the live list may show (listed ones), each
     /// as of its last commit, in no order.
     #[must_use]
-    pub fn listings(&self) -> Vec<crate::wire::LiveEntry> {
+    pub(crate) fn listings(&self) -> Vec<crate::wire::LiveEntry> {
         let held: Vec<Arc<Table>> = lock(&self.rooms).values().cloned().collect();
         held.iter()
             .filter_map(|table| lock(&table.listing).clone())
@@ -230,19 +229,19 @@ impl Games {
 
     /// Games in their playing phase.
     #[must_use]
-    pub fn playing(&self) -> usize {
+    pub(crate) fn playing(&self) -> usize {
         self.playing.load(Ordering::Relaxed)
     }
 
     /// Rooms replayed from the database since the start (each unfinished game at start, and
     /// each game loaded for a request since).
     #[must_use]
-    pub fn restored(&self) -> u64 {
+    pub(crate) fn restored(&self) -> u64 {
         self.restored.load(Ordering::Relaxed)
     }
 
     /// Wakes every room's tasks: the server is stopping, and they end.
-    pub fn wake_all(&self) {
+    pub(crate) fn wake_all(&self) {
         for table in lock(&self.rooms).values() {
             table.timer.notify_one();
             table.bot.notify_one();
@@ -422,7 +421,7 @@ fn quarantine(id: &str, why: &RestoreError) -> Write {
 
 /// Plies a side must have made for its game to be rated and its result counted (the
 /// contract's "unrated until played").
-pub const PLIES_TO_COUNT: usize = 2;
+pub(crate) const PLIES_TO_COUNT: usize = 2;
 
 /// What a room keeps in its row once it is over: its summary and record, and when it ended;
 /// each named player's result, unless a side made fewer than [`PLIES_TO_COUNT`] plies (then

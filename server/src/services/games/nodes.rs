@@ -12,7 +12,7 @@ use crate::wire::CloseCode;
 
 /// Where a request for a game (or the lobby) is served.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Place {
+pub(crate) enum Place {
     /// Here: the game is in memory, or loaded now.
     Here,
     /// At another node, reached at this URL.
@@ -33,7 +33,7 @@ impl Games {
     ///
     /// # Errors
     /// The database's error; [`GameError::Elsewhere`] never.
-    pub async fn place(self: &Arc<Games>, key: &str) -> Result<Place, GameError> {
+    pub(crate) async fn place(self: &Arc<Games>, key: &str) -> Result<Place, GameError> {
         if !self.store.shared()
             || (key != LOBBY && (!plausible_id(key) || self.held(key).is_some()))
         {
@@ -65,7 +65,7 @@ impl Games {
 
     /// Takes over the unfinished games (and the lobby) of `dead`, if its lease lapsed and no
     /// other node took them first, and puts them in memory: their clocks and bots run here.
-    pub async fn take_over_from(self: &Arc<Games>, dead: &str) {
+    pub(crate) async fn take_over_from(self: &Arc<Games>, dead: &str) {
         let moved = match self.store.take_over(dead, None).await {
             Ok(moved) => moved,
             Err(e) => {
@@ -96,7 +96,7 @@ impl Games {
     }
 
     /// Loads every unfinished game this node owns that is not in memory.
-    pub async fn load_owned(self: &Arc<Games>) {
+    pub(crate) async fn load_owned(self: &Arc<Games>) {
         match self.store.owned(self.node()).await {
             Ok(ids) => {
                 for id in ids {
@@ -110,7 +110,7 @@ impl Games {
     }
 
     /// Drops every game in memory: its sockets are told to connect again (1012).
-    pub fn give_up_all(&self) {
+    pub(crate) fn give_up_all(&self) {
         let rooms: Vec<Arc<Table>> = lock(&self.rooms).drain().map(|(_, table)| table).collect();
         for table in rooms {
             // A room busy now finds its commit refused, and closes its sockets then.

@@ -29,7 +29,7 @@ use crate::wire::{
 
 /// A game's settings, as asked for and checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Settings {
+pub(crate) struct Settings {
     /// The rules.
     pub rules: Rules,
     /// The clock, for a timed game.
@@ -45,7 +45,7 @@ pub struct Settings {
 }
 
 /// Who sits where in a new game, and its id.
-pub struct Seating {
+pub(crate) struct Seating {
     /// The game's id.
     pub id: String,
     /// Who moves first.
@@ -65,7 +65,7 @@ pub struct Seating {
 impl Seating {
     /// Game `id` of two people's seats, none taken yet, `first` to move first.
     #[must_use]
-    pub fn new(id: String, first: Side) -> Seating {
+    pub(crate) fn new(id: String, first: Side) -> Seating {
         Seating {
             id,
             first,
@@ -83,7 +83,7 @@ const DAY_MS: u64 = 24 * 60 * 60 * 1000;
 
 /// White or Black, from one random draw of `entropy`.
 #[must_use]
-pub fn random_side(entropy: &dyn Entropy) -> Side {
+pub(crate) fn random_side(entropy: &dyn Entropy) -> Side {
     if secret::random_u64(entropy) & 1 == 0 {
         Side::White
     } else {
@@ -132,7 +132,7 @@ impl Games {
     ///
     /// # Errors
     /// [`GameError::Invalid`] naming the value out of range.
-    pub fn settings(&self, asked: SettingsRequest) -> Result<Settings, GameError> {
+    pub(crate) fn settings(&self, asked: SettingsRequest) -> Result<Settings, GameError> {
         let SettingsRequest {
             rules,
             clock,
@@ -164,7 +164,7 @@ impl Games {
     ///
     /// # Errors
     /// [`GameError::Draining`], a quota's, or the database's error (nothing is made then).
-    pub async fn open_game(
+    pub(crate) async fn open_game(
         self: &Arc<Games>,
         settings: &Settings,
         seating: Seating,
@@ -301,7 +301,7 @@ impl Games {
     /// [`GameError::Invalid`] for values out of range, [`GameError::BadKey`] for a rated game
     /// asked for anonymously, [`GameError::Quota`] past the games per client,
     /// [`GameError::Store`] if the database fails.
-    pub async fn create(
+    pub(crate) async fn create(
         self: &Arc<Games>,
         request: CreateRequest,
         ip: IpAddr,
@@ -342,7 +342,7 @@ impl Games {
     /// [`GameError::NotFound`] for an unknown game or a wrong invite (the same reply),
     /// [`GameError::SeatTaken`] once the seat is taken, [`GameError::BadKey`] for a rated
     /// game joined anonymously, [`GameError::OwnGame`] for the player of the other seat.
-    pub async fn join(
+    pub(crate) async fn join(
         self: &Arc<Games>,
         id: &str,
         request: JoinRequest,
@@ -447,7 +447,7 @@ impl Games {
     /// # Errors
     /// [`GameError::NotFound`], [`GameError::Elsewhere`] for a game another node holds, or the
     /// database's error.
-    pub async fn extend_setup(
+    pub(crate) async fn extend_setup(
         self: &Arc<Games>,
         id: &str,
         cutoff_ms: u64,

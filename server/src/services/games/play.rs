@@ -25,7 +25,7 @@ impl Games {
     /// every later event's frame, or a fresh `state` past the latest. The replay is paid
     /// before it is sent: `pay` is given the number of event frames it would send, and
     /// `false` from it (the socket's budget cannot pay) sends nothing and returns `false`.
-    pub async fn hello(
+    pub(crate) async fn hello(
         &self,
         table: &Arc<Table>,
         (subscriber, to): (u64, Recipient),
@@ -62,7 +62,7 @@ impl Games {
     /// A seat's `command`, from socket `subscriber`, read at `received`: the time the room
     /// decides it at (waiting for the room's lock is charged to nobody's clock). Refused (to
     /// the sender alone), or its events committed and sent to all.
-    pub async fn play(
+    pub(crate) async fn play(
         self: &Arc<Games>,
         table: &Arc<Table>,
         subscriber: u64,

@@ -14,7 +14,7 @@ impl Games {
     ///
     /// # Errors
     /// [`GameError::NotFound`] for an unknown game.
-    pub async fn summary(self: &Arc<Games>, id: &str) -> Result<Summary, GameError> {
+    pub(crate) async fn summary(self: &Arc<Games>, id: &str) -> Result<Summary, GameError> {
         if let Some(ending) = self.kept_ending(id).await? {
             return serde_json::from_str(&ending.summary)
                 .map_err(|e| GameError::Store(StoreError::Corrupt(e.to_string())));
@@ -35,7 +35,7 @@ impl Games {
     /// # Errors
     /// [`GameError::NotFound`] for an unknown game or an aborted one (its formations are never
     /// revealed), [`GameError::NotOver`] while it is not over.
-    pub async fn record(self: &Arc<Games>, id: &str) -> Result<String, GameError> {
+    pub(crate) async fn record(self: &Arc<Games>, id: &str) -> Result<String, GameError> {
         if let Some(ending) = self.kept_ending(id).await? {
             return ending.record.ok_or(GameError::NotFound);
         }

@@ -22,7 +22,7 @@ use crate::wire::{CloseCode, JoinReply, SideWord};
 
 /// What a game in memory says of its seats.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Seats {
+pub(crate) struct Seats {
     /// Whether it is sealed (a tournament's).
     pub sealed: bool,
     /// Each seat's token's digest.
@@ -36,7 +36,7 @@ impl Games {
     /// lines it hears, then every event. Returns its subscriber id and its message budget: a
     /// seat's is shared by the seat's sockets, a spectator's is `spectating` (its address's,
     /// shared by the address's spectators) or, without one, its own.
-    pub async fn attach(
+    pub(crate) async fn attach(
         &self,
         table: &Arc<Table>,
         to: Recipient,
@@ -79,7 +79,7 @@ impl Games {
     }
 
     /// The socket `subscriber` closed.
-    pub async fn detach(&self, table: &Arc<Table>, subscriber: u64, to: Recipient) {
+    pub(crate) async fn detach(&self, table: &Arc<Table>, subscriber: u64, to: Recipient) {
         self.chats.leave(table.chat(), subscriber).await;
         let mut state = table.state.lock().await;
         state.subscribers.retain(|s| s.id != subscriber);
@@ -100,7 +100,7 @@ impl Games {
     /// # Errors
     /// [`GameError::TooManySockets`], [`GameError::TooManyReconnects`] or a quota's past a
     /// limit.
-    pub async fn admit_socket(
+    pub(crate) async fn admit_socket(
         &self,
         table: &Arc<Table>,
         to: Recipient,
@@ -124,7 +124,7 @@ impl Games {
 
     /// A request for `table` failed: a finished game it loaded leaves memory again (unless a
     /// socket follows it).
-    pub async fn let_go(&self, table: &Arc<Table>) {
+    pub(crate) async fn let_go(&self, table: &Arc<Table>) {
         let state = table.state.lock().await;
         self.evict_if_done(table, &state);
     }
@@ -134,7 +134,7 @@ impl Games {
     /// # Errors
     /// [`GameError::Unauthorized`], the same for an unknown game, a wrong token and another
     /// game's token.
-    pub async fn authorize(
+    pub(crate) async fn authorize(
         self: &Arc<Games>,
         id: &str,
         token: Option<&str>,
@@ -187,7 +187,11 @@ impl Games {
     /// # Errors
     /// [`GameError::NotFound`] for an unknown game or one with no seat of `player`,
     /// [`GameError::GameOver`] for a finished one, or the database's error.
-    pub async fn reseat(self: &Arc<Games>, id: &str, player: &str) -> Result<JoinReply, GameError> {
+    pub(crate) async fn reseat(
+        self: &Arc<Games>,
+        id: &str,
+        player: &str,
+    ) -> Result<JoinReply, GameError> {
         if self.finished_seats(id).await.is_some() {
             return Err(GameError::GameOver);
         }
@@ -234,7 +238,7 @@ impl Games {
     }
 
     /// The seats of game `id` if it is in memory (no read of the database).
-    pub async fn seats(&self, id: &str) -> Option<Seats> {
+    pub(crate) async fn seats(&self, id: &str) -> Option<Seats> {
         let table = self.held(id)?;
         let state = table.state.lock().await;
         let spec = state.room.spec();

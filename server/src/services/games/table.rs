@@ -66,7 +66,7 @@ impl TableState {
 /// Where a game's clients came from: its creator's address (its slot among the address's
 /// unfinished games, given back at the end) and each seat's when it was taken.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Origin {
+pub(crate) struct Origin {
     /// The creator's address (none for a game made by the server: a pairing, a rematch).
     pub creator: Option<IpAddr>,
     /// Each seat's address when it was taken.
@@ -74,7 +74,7 @@ pub struct Origin {
 }
 
 /// A game at its table: in memory, behind its one lock.
-pub struct Table {
+pub(crate) struct Table {
     id: String,
     /// What the operator's list and the metrics read without the room's lock.
     shown: Shown,
@@ -135,19 +135,19 @@ impl Table {
 
     /// What the operator reads of it, without its lock.
     #[must_use]
-    pub fn shown(&self) -> &Shown {
+    pub(crate) fn shown(&self) -> &Shown {
         &self.shown
     }
 
     /// The game's chat.
     #[must_use]
-    pub fn chat(&self) -> &Chat {
+    pub(crate) fn chat(&self) -> &Chat {
         &self.chat
     }
 
     /// The game's id.
     #[must_use]
-    pub fn id(&self) -> &str {
+    pub(crate) fn id(&self) -> &str {
         &self.id
     }
 
@@ -160,7 +160,7 @@ impl Table {
 
 /// A room's facts for the operator: fixed ones from its spec, and its phase and plies noted
 /// after each commit.
-pub struct Shown {
+pub(crate) struct Shown {
     phase: AtomicU8,
     plies: AtomicU64,
     /// Who plays each side.
@@ -171,7 +171,7 @@ pub struct Shown {
 }
 
 /// Every phase, in the order [`Shown`] numbers them (`BROKEN` for a room being reloaded).
-pub const PHASES: [Phase; 4] = [Phase::Setup, Phase::Playing, Phase::Over, Phase::Aborted];
+pub(crate) const PHASES: [Phase; 4] = [Phase::Setup, Phase::Playing, Phase::Over, Phase::Aborted];
 const BROKEN: u8 = u8::MAX;
 
 impl Shown {
@@ -199,7 +199,7 @@ impl Shown {
 
     /// Its phase as of its last commit (`None` while its room is being reloaded).
     #[must_use]
-    pub fn phase(&self) -> Option<Phase> {
+    pub(crate) fn phase(&self) -> Option<Phase> {
         PHASES
             .get(usize::from(self.phase.load(Ordering::Relaxed)))
             .copied()
@@ -207,19 +207,19 @@ impl Shown {
 
     /// Plies played, as of its last commit.
     #[must_use]
-    pub fn plies(&self) -> u64 {
+    pub(crate) fn plies(&self) -> u64 {
         self.plies.load(Ordering::Relaxed)
     }
 
     /// Who plays each side.
     #[must_use]
-    pub fn players(&self) -> [Player; 2] {
+    pub(crate) fn players(&self) -> [Player; 2] {
         self.players
     }
 
     /// Each seat's player's name, if a named player (or a server bot) holds it.
     #[must_use]
-    pub fn name(&self, side: usize) -> Option<String> {
+    pub(crate) fn name(&self, side: usize) -> Option<String> {
         self.names[side]
             .clone()
             .or_else(|| self.players[side].bot_name())
@@ -227,13 +227,13 @@ impl Shown {
 
     /// When it was made, in milliseconds since the Unix epoch.
     #[must_use]
-    pub fn created_ms(&self) -> u64 {
+    pub(crate) fn created_ms(&self) -> u64 {
         self.created_ms
     }
 
     /// Whether it is rated.
     #[must_use]
-    pub fn rated(&self) -> bool {
+    pub(crate) fn rated(&self) -> bool {
         self.rated
     }
 }

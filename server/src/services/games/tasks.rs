@@ -141,7 +141,7 @@ impl Games {
 }
 
 /// A bot's answer to its turn.
-pub struct Thought {
+pub(crate) struct Thought {
     /// Its tracker (as it was given).
     pub tracker: salpakan::Tracker,
     /// Its move (`None` if it has none).
@@ -154,7 +154,7 @@ pub struct Thought {
 /// answer held back until `floor` has passed since the turn began: a fixed-iteration search
 /// takes longer on some formations than others, and a move sent as soon as found would tell
 /// its opponent so. `None` if the thinking task died.
-pub async fn think_at_least(
+pub(crate) async fn think_at_least(
     turn: crate::room::BotTurn,
     floor: std::time::Duration,
 ) -> Option<Thought> {
