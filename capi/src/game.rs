@@ -480,6 +480,28 @@ pub unsafe extern "C" fn salpakan_game_legal_action_mask(
     })
 }
 
+/// Writes beliefs by square (`rows`, or its error) to the caller's `probabilities`: 72 rows
+/// of 15 doubles, square-major.
+///
+/// # Safety
+/// `probabilities` is NULL or has room for 1,080 doubles.
+pub(crate) unsafe fn write_beliefs(
+    rows: Result<[[f64; salpakan::Rank::NUM]; Square::NUM], salpakan::ObserveError>,
+    probabilities: *mut f64,
+) -> FfiResult<()> {
+    // SAFETY: forwarded from the caller.
+    let out = unsafe {
+        out_array::<_, { Square::NUM * salpakan::Rank::NUM }>(probabilities, "probabilities")
+    }?;
+    let rows = rows.map_err(|e| Failure::of(e.kind(), e.to_string()))?;
+    out.write(
+        rows.as_flattened()
+            .try_into()
+            .expect("72 rows of 15 probabilities"),
+    );
+    Ok(())
+}
+
 /// Writes `side`'s beliefs to `probabilities` (72 × 15 doubles): `probabilities[square * 15 +
 /// rank]`. For an enemy piece, the exact probability that it has that rank given everything
 /// `side` has seen, under uniformly random setups; for `side`'s own piece, 1 at its rank; for
@@ -497,21 +519,12 @@ pub unsafe extern "C" fn salpakan_game_beliefs(
         // SAFETY: forwarded from the caller.
         let game = unsafe { SalpakanGame::borrow(game, "game") }?;
         let side = side_arg(side, "side")?;
-        // SAFETY: forwarded from the caller.
-        let probabilities = unsafe {
-            out_array::<_, { Square::NUM * salpakan::Rank::NUM }>(probabilities, "probabilities")
-        }?;
         let rows = game
             .game
             .tracker(side)
-            .and_then(|tracker| tracker.beliefs_by_square())
-            .map_err(|e| Failure::of(e.kind(), e.to_string()))?;
-        probabilities.write(
-            rows.as_flattened()
-                .try_into()
-                .expect("72 rows of 15 probabilities"),
-        );
-        Ok(())
+            .and_then(|tracker| tracker.beliefs_by_square());
+        // SAFETY: forwarded from the caller.
+        unsafe { write_beliefs(rows, probabilities) }
     })
 }
 

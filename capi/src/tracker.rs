@@ -6,7 +6,7 @@ use salpakan::{Bitboard, Outcome, Report, Side, Square, Status, Tracker};
 
 use crate::agent::SalpakanAgent;
 use crate::args::{
-    arg_array, arg_ref, move_arg, out, out_array, rules_arg, setup_arg, side_arg, write_prefix,
+    arg_array, arg_ref, move_arg, out, rules_arg, setup_arg, side_arg, write_prefix,
 };
 use crate::boundary::guard;
 use crate::handle::Handle;
@@ -286,19 +286,7 @@ pub unsafe extern "C" fn salpakan_tracker_beliefs(
         // SAFETY: forwarded from the caller.
         let tracker = unsafe { SalpakanTracker::borrow(tracker, "tracker") }?;
         // SAFETY: forwarded from the caller.
-        let probabilities = unsafe {
-            out_array::<_, { Square::NUM * salpakan::Rank::NUM }>(probabilities, "probabilities")
-        }?;
-        let rows = tracker
-            .tracker
-            .beliefs_by_square()
-            .map_err(|e| Failure::of(e.kind(), e.to_string()))?;
-        probabilities.write(
-            rows.as_flattened()
-                .try_into()
-                .expect("72 rows of 15 probabilities"),
-        );
-        Ok(())
+        unsafe { crate::game::write_beliefs(tracker.tracker.beliefs_by_square(), probabilities) }
     })
 }
 

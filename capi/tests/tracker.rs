@@ -55,20 +55,7 @@ fn tracker(own: &[u8; 72], side: u8, enemy: &[u8; 72]) -> (SalpakanResult, *mut 
 /// arbiter's game plays the move and the report goes to both trackers. Returns every move,
 /// and each side's beliefs after every ply.
 fn played(white: [u8; 72], black: [u8; 72]) -> (Vec<(u8, u8)>, Vec<Vec<f64>>) {
-    let mut game = null_mut();
-    // SAFETY: two setups, rules and an out-pointer.
-    unsafe {
-        assert_eq!(
-            salpakan_game_new_with_rules(
-                white.as_ptr(),
-                black.as_ptr(),
-                SALPAKAN_WHITE,
-                &OFFICIAL,
-                &mut game
-            ),
-            SalpakanResult::Ok
-        );
-    }
+    let game = new_game(&white, &black);
     let own = [white, black];
     let seats: Vec<*mut SalpakanTracker> = (0..2u8)
         .map(|side| {
@@ -196,20 +183,7 @@ fn a_seat_plays_from_its_tracker_and_cannot_tell_a_game_from_its_twin() {
     }
     // White's tracker in the twin: the same moves are legal and chosen only if the history
     // is the same; the twin's history is, by construction, so White's beliefs must be too.
-    let mut game_c = null_mut();
-    // SAFETY: setups, rules, an out-pointer.
-    unsafe {
-        assert_eq!(
-            salpakan_game_new_with_rules(
-                white.as_ptr(),
-                twin_black.as_ptr(),
-                SALPAKAN_WHITE,
-                &OFFICIAL,
-                &mut game_c
-            ),
-            SalpakanResult::Ok
-        );
-    }
+    let game_c = new_game(&white, &twin_black);
     let (result, seat) = tracker(&white, 0, &enemy_of(game_c, 0));
     assert_eq!(result, SalpakanResult::Ok);
     for (i, &(from, to)) in moves.iter().enumerate() {
@@ -256,20 +230,7 @@ fn a_seat_plays_from_its_tracker_and_cannot_tell_a_game_from_its_twin() {
 #[test]
 fn a_tracker_refuses_bad_values_and_changes_nothing() {
     let (white, black) = (setup(0, 1), setup(1, 2));
-    let mut game = null_mut();
-    // SAFETY: setups, rules, an out-pointer.
-    unsafe {
-        assert_eq!(
-            salpakan_game_new_with_rules(
-                white.as_ptr(),
-                black.as_ptr(),
-                SALPAKAN_WHITE,
-                &OFFICIAL,
-                &mut game
-            ),
-            SalpakanResult::Ok
-        );
-    }
+    let game = new_game(&white, &black);
     let enemy = enemy_of(game, 0);
     let mut two = enemy;
     two[71] = 2;
@@ -381,4 +342,23 @@ fn a_tracker_refuses_bad_values_and_changes_nothing() {
         salpakan_tracker_free(seat);
         salpakan_game_free(game);
     }
+}
+
+/// A new game of the official rules from the formations `white` and `black`, White first.
+fn new_game(white: &[u8; 72], black: &[u8; 72]) -> *mut SalpakanGame {
+    let mut game = null_mut();
+    // SAFETY: two setups, rules and an out-pointer.
+    unsafe {
+        assert_eq!(
+            salpakan_game_new_with_rules(
+                white.as_ptr(),
+                black.as_ptr(),
+                SALPAKAN_WHITE,
+                &OFFICIAL,
+                &mut game
+            ),
+            SalpakanResult::Ok
+        );
+    }
+    game
 }

@@ -5,8 +5,9 @@ use std::sync::Arc;
 
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{FromRequestParts, Path, Query, State};
 use axum::http::StatusCode;
+use axum::http::request::Parts;
 use axum::response::Response;
 use axum::routing::{get, post};
 
@@ -69,52 +70,63 @@ async fn summary(
     Ok(json(StatusCode::OK, &services.games.summary(&id).await?))
 }
 
-/// The `?token=` of a request for game `id`'s record, replay or chat, once the game's seal
-/// (a running tournament's game) lets it through: to its players only, by token or key.
-async fn unsealed<'q>(
-    services: &Services,
-    id: &str,
-    player: Option<&str>,
-    query: &'q HashMap<String, String>,
-) -> Result<Option<&'q str>, ApiError> {
-    let token = query.get("token").map(String::as_str);
-    services
-        .tournaments
-        .unsealed(id, (token, player), false)
-        .await?;
-    Ok(token)
+/// A request for game `{id}`'s record, replay or chat that its seal (a running
+/// tournament's game) lets through: to its players only, by a seat's `?token=` or the
+/// player's key. Given to the handler as the game, the player and the token.
+struct Unsealed {
+    id: String,
+    player: Option<String>,
+    token: Option<String>,
+}
+
+impl FromRequestParts<Arc<Services>> for Unsealed {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        services: &Arc<Services>,
+    ) -> Result<Unsealed, ApiError> {
+        let MaybePlayer(player) = MaybePlayer::from_request_parts(parts, services).await?;
+        let Path(id) = Path::<String>::from_request_parts(parts, services)
+            .await
+            .map_err(|rejection| ApiError::new(Code::BadMessage, rejection.body_text()))?;
+        let Query(mut query) =
+            Query::<HashMap<String, String>>::from_request_parts(parts, services)
+                .await
+                .map_err(|rejection| ApiError::new(Code::BadMessage, rejection.body_text()))?;
+        let token = query.remove("token");
+        services
+            .tournaments
+            .unsealed(&id, (token.as_deref(), player.as_deref()), false)
+            .await?;
+        Ok(Unsealed { id, player, token })
+    }
 }
 
 async fn record(
     State(services): State<Arc<Services>>,
-    MaybePlayer(player): MaybePlayer,
-    Path(id): Path<String>,
-    Query(query): Query<HashMap<String, String>>,
+    Unsealed { id, .. }: Unsealed,
 ) -> Result<Response, ApiError> {
-    unsealed(&services, &id, player.as_deref(), &query).await?;
     let text = services.games.record(&id).await?;
     Ok(rendered(StatusCode::OK, "text/plain; charset=utf-8", text))
 }
 
 async fn replay(
     State(services): State<Arc<Services>>,
-    MaybePlayer(player): MaybePlayer,
-    Path(id): Path<String>,
-    Query(query): Query<HashMap<String, String>>,
+    Unsealed { id, .. }: Unsealed,
 ) -> Result<Response, ApiError> {
-    unsealed(&services, &id, player.as_deref(), &query).await?;
     let reply = services.replays.replay(&id).await?;
     Ok(rendered(StatusCode::OK, JSON, &*reply))
 }
 
 async fn chat(
     State(services): State<Arc<Services>>,
-    MaybePlayer(player): MaybePlayer,
-    Path(id): Path<String>,
-    Query(query): Query<HashMap<String, String>>,
+    Unsealed { id, player, token }: Unsealed,
 ) -> Result<Response, ApiError> {
-    let token = unsealed(&services, &id, player.as_deref(), &query).await?;
-    let record = services.chats.record(&id, player.as_deref(), token).await?;
+    let record = services
+        .chats
+        .record(&id, player.as_deref(), token.as_deref())
+        .await?;
     Ok(json(StatusCode::OK, &record))
 }
 

@@ -160,22 +160,28 @@ pub(crate) trait Outbox: Send {
     }
 }
 
+/// The frames `next` gives until it gives none or a close: what is queued when a socket
+/// closes.
+fn drained(mut next: impl FnMut() -> Option<Out>) -> Vec<Arc<str>> {
+    let mut queued = Vec::new();
+    while let Some(out) = next() {
+        match out {
+            Out::Text(text) => queued.push(text),
+            Out::Frames(frames) => queued.extend(frames),
+            Out::Shared(frame) => queued.push(Arc::from(frame.as_str())),
+            Out::Close(..) => break,
+        }
+    }
+    queued
+}
+
 impl Outbox for Inbox {
     async fn next(&mut self) -> Option<Out> {
         self.recv().await
     }
 
     fn queued(&mut self) -> Vec<Arc<str>> {
-        let mut queued = Vec::new();
-        while let Some(out) = self.try_recv() {
-            match out {
-                Out::Text(text) => queued.push(text),
-                Out::Frames(frames) => queued.extend(frames),
-                Out::Shared(frame) => queued.push(Arc::from(frame.as_str())),
-                Out::Close(..) => break,
-            }
-        }
-        queued
+        drained(|| self.try_recv())
     }
 }
 
@@ -185,16 +191,7 @@ impl Outbox for mpsc::Receiver<Out> {
     }
 
     fn queued(&mut self) -> Vec<Arc<str>> {
-        let mut queued = Vec::new();
-        while let Ok(out) = self.try_recv() {
-            match out {
-                Out::Text(text) => queued.push(text),
-                Out::Frames(frames) => queued.extend(frames),
-                Out::Shared(frame) => queued.push(Arc::from(frame.as_str())),
-                Out::Close(..) => break,
-            }
-        }
-        queued
+        drained(|| self.try_recv().ok())
     }
 }
 

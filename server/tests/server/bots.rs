@@ -5,7 +5,9 @@
 
 use serde_json::{Value, json};
 
+use crate::common::post_as;
 use crate::common::{as_player, player_socket, start};
+use crate::common::{assert_refused, call};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bot_account_is_marked_everywhere_and_online_while_its_socket_is_open() {
@@ -15,14 +17,7 @@ async fn a_bot_account_is_marked_everywhere_and_online_while_its_socket_is_open(
     let (status, made) = as_player(&server, None, "POST", "/api/players", &body).await;
     assert_eq!(status, 201, "{made}");
     let key = made["key"].as_str().unwrap().to_owned();
-    let (_, profile) = as_player(
-        &server,
-        None,
-        "GET",
-        "/api/players/heneral_bot",
-        &Value::Null,
-    )
-    .await;
+    let (_, profile) = call(&server, None, "GET", "/api/players/heneral_bot").await;
     assert_eq!(profile["bot"], true);
     assert_eq!(profile["description"], "alpha-beta, 2 plies; by Ana");
     // A person is not a bot, and has no description to give.
@@ -35,20 +30,16 @@ async fn a_bot_account_is_marked_everywhere_and_online_while_its_socket_is_open(
     )
     .await;
     assert_eq!(status, 201);
-    let (_, profile) = as_player(&server, None, "GET", "/api/players/Tala", &Value::Null).await;
+    let (_, profile) = call(&server, None, "GET", "/api/players/Tala").await;
     assert_eq!(profile["bot"], false);
     assert!(profile.get("description").is_none(), "{profile}");
     let refused = json!({"name": "Lakan", "description": "a person"});
     let (status, reply) = as_player(&server, None, "POST", "/api/players", &refused).await;
-    assert_eq!(
-        (status, reply["error"].as_str()),
-        (400, Some("bad-message")),
-        "{reply}"
-    );
+    assert_refused((status, &reply), 400, "bad-message");
     let long = json!({"name": "Wordy", "bot": true, "description": "x".repeat(201)});
     let (status, _) = as_player(&server, None, "POST", "/api/players", &long).await;
     assert_eq!(status, 400);
-    let (status, _) = as_player(&server, None, "GET", "/api/players/Wordy", &Value::Null).await;
+    let (status, _) = call(&server, None, "GET", "/api/players/Wordy").await;
     assert_eq!(status, 404, "a refused registration leaves nothing");
 
     // Listed with the server's bots, offline until its player socket opens.
@@ -66,7 +57,7 @@ async fn a_bot_account_is_marked_everywhere_and_online_while_its_socket_is_open(
             })
             .collect()
     };
-    let (status, list) = as_player(&server, None, "GET", "/api/bots", &Value::Null).await;
+    let (status, list) = call(&server, None, "GET", "/api/bots").await;
     assert_eq!(status, 200, "{list}");
     let listed = bots(&list);
     assert!(
@@ -79,13 +70,13 @@ async fn a_bot_account_is_marked_everywhere_and_online_while_its_socket_is_open(
     );
     assert!(!listed.iter().any(|b| b.0 == "Tala"), "people are not bots");
     let mut socket = player_socket(&server, &key).await;
-    let (_, list) = as_player(&server, None, "GET", "/api/bots", &Value::Null).await;
+    let (_, list) = call(&server, None, "GET", "/api/bots").await;
     assert!(bots(&list).contains(&("heneral_bot".into(), true, false)));
 
     // Its seek says it is a bot.
-    let (status, _) = as_player(&server, Some(&key), "POST", "/api/seeks", &json!({})).await;
+    let (status, _) = post_as(&server, &key, "/api/seeks", &json!({})).await;
     assert_eq!(status, 201);
-    let (_, lobby) = as_player(&server, None, "GET", "/api/lobby", &Value::Null).await;
+    let (_, lobby) = call(&server, None, "GET", "/api/lobby").await;
     let seek = lobby["seeks"]
         .as_array()
         .unwrap()
@@ -96,21 +87,16 @@ async fn a_bot_account_is_marked_everywhere_and_online_while_its_socket_is_open(
 
     // Bots stay out of tournaments, which are for people.
     let person_key = person["key"].as_str().unwrap();
-    let (_, t) = as_player(
+    let (_, t) = post_as(
         &server,
-        Some(person_key),
-        "POST",
+        person_key,
         "/api/tournaments",
         &json!({"name": "People", "kind": "swiss"}),
     )
     .await;
     let path = format!("/api/tournaments/{}/register", t["id"].as_str().unwrap());
-    let (status, reply) = as_player(&server, Some(&key), "POST", &path, &Value::Null).await;
-    assert_eq!(
-        (status, reply["error"].as_str()),
-        (403, Some("not-eligible")),
-        "{reply}"
-    );
+    let (status, reply) = call(&server, Some(&key), "POST", &path).await;
+    assert_refused((status, &reply), 403, "not-eligible");
     socket.send(&json!({"t": "ping"})).await;
     server.stop().await;
 }

@@ -11,9 +11,11 @@ use salpakan_engine::engine::Engine;
 use salpakan_engine::host::{Limits, Seat};
 use salpakan_engine::protocol::{EngineLine, HostLine};
 use salpakan_server::bridge::{Accept, Launch, Options, run};
-use serde_json::{Value, json};
+use serde_json::json;
 use tokio::sync::watch;
 
+use crate::common::call;
+use crate::common::post_as;
 use crate::common::{
     Killed, Server, as_player, cells, database, eventually, register, spawn_binary, start,
 };
@@ -62,7 +64,7 @@ fn bridge(
 }
 
 async fn online(server: &Server, name: &str) -> bool {
-    let (_, list) = as_player(server, None, "GET", "/api/bots", &Value::Null).await;
+    let (_, list) = call(server, None, "GET", "/api/bots").await;
     list["bots"].as_array().is_some_and(|bots| {
         bots.iter()
             .any(|b| b["name"] == name && b["online"] == true)
@@ -71,7 +73,7 @@ async fn online(server: &Server, name: &str) -> bool {
 
 /// The game in play between `a` and `b`, from the live list.
 async fn live_game(server: &Server, a: &str, b: &str, not: Option<&str>) -> Option<String> {
-    let (_, live) = as_player(server, None, "GET", "/api/live", &Value::Null).await;
+    let (_, live) = call(server, None, "GET", "/api/live").await;
     live["games"].as_array()?.iter().find_map(|g| {
         let names = [g["names"]["white"].as_str()?, g["names"]["black"].as_str()?];
         let id = g["game"].as_str()?;
@@ -98,8 +100,7 @@ async fn an_engine_plays_as_a_bot_through_a_server_restart() {
 
     // Beta's owner challenges alpha: alpha's bridge accepts, beta's is paired, both play.
     let challenge = json!({"to": "alpha_bot", "rated": true});
-    let (status, made) =
-        as_player(&server, Some(&beta), "POST", "/api/challenges", &challenge).await;
+    let (status, made) = post_as(&server, &beta, "/api/challenges", &challenge).await;
     assert_eq!(status, 201, "{made}");
     let mut game = None;
     eventually(Duration::from_secs(10), "the game in play", async || {
@@ -110,7 +111,7 @@ async fn an_engine_plays_as_a_bot_through_a_server_restart() {
     let game = game.unwrap();
     let summary = format!("/api/games/{game}");
     eventually(Duration::from_secs(20), "ten plies played", async || {
-        let (_, s) = as_player(&server, None, "GET", &summary, &Value::Null).await;
+        let (_, s) = call(&server, None, "GET", &summary).await;
         s["ply"].as_u64().is_some_and(|p| p >= 10) || s["phase"] == "over"
     })
     .await;
@@ -119,7 +120,7 @@ async fn an_engine_plays_as_a_bot_through_a_server_restart() {
     process.kill();
     let (restarted, server) = binary_on(&db, port);
     process = restarted;
-    let (_, at_restart) = as_player(&server, None, "GET", &summary, &Value::Null).await;
+    let (_, at_restart) = call(&server, None, "GET", &summary).await;
     assert_eq!(
         at_restart["bots"],
         json!({"white": true, "black": true}),
@@ -129,12 +130,12 @@ async fn an_engine_plays_as_a_bot_through_a_server_restart() {
         Duration::from_secs(90),
         "the game played to its end",
         async || {
-            let (_, s) = as_player(&server, None, "GET", &summary, &Value::Null).await;
+            let (_, s) = call(&server, None, "GET", &summary).await;
             s["phase"] == "over"
         },
     )
     .await;
-    let (_, over) = as_player(&server, None, "GET", &summary, &Value::Null).await;
+    let (_, over) = call(&server, None, "GET", &summary).await;
     let plies = over["ply"].as_u64().unwrap();
     assert!(
         plies > at_restart["ply"].as_u64().unwrap(),
@@ -148,14 +149,7 @@ async fn an_engine_plays_as_a_bot_through_a_server_restart() {
     assert_eq!(status, 200);
     assert!(salpakan::Game::from_record(&record).is_ok(), "{record}");
     for name in ["alpha_bot", "beta_bot"] {
-        let (_, profile) = as_player(
-            &server,
-            None,
-            "GET",
-            &format!("/api/players/{name}"),
-            &Value::Null,
-        )
-        .await;
+        let (_, profile) = call(&server, None, "GET", &format!("/api/players/{name}")).await;
         assert_eq!(
             (profile["games"].as_u64(), &profile["bot"]),
             (Some(1), &json!(true)),
@@ -171,8 +165,7 @@ async fn an_engine_plays_as_a_bot_through_a_server_restart() {
         async || online(&server, "alpha_bot").await && online(&server, "beta_bot").await,
     )
     .await;
-    let (status, made) =
-        as_player(&server, Some(&beta), "POST", "/api/challenges", &challenge).await;
+    let (status, made) = post_as(&server, &beta, "/api/challenges", &challenge).await;
     assert_eq!(status, 201, "{made}");
     eventually(Duration::from_secs(10), "a second game", async || {
         live_game(&server, "alpha_bot", "beta_bot", Some(&game))
@@ -291,10 +284,9 @@ async fn scripted_run(twin: bool) -> Vec<String> {
     })
     .await;
     let mut maria_socket = crate::common::player_socket(&server, &maria).await;
-    let (status, _) = as_player(
+    let (status, _) = post_as(
         &server,
-        Some(&maria),
-        "POST",
+        &maria,
         "/api/challenges",
         &json!({"to": "script_bot"}),
     )
@@ -310,13 +302,7 @@ async fn scripted_run(twin: bool) -> Vec<String> {
     seat.send(&json!({"t": "setup", "cells": cells(game.setup(mine).unwrap())}))
         .await;
     seat.until("start").await;
-    let mut replay = Game::new(
-        game.setup(Side::White).unwrap().clone(),
-        game.setup(Side::Black).unwrap().clone(),
-        first,
-        game.rules(),
-    )
-    .unwrap();
+    let mut replay = at_start(&game, first);
     for (ply, report) in game.history().iter().enumerate() {
         if replay.side_to_move() == mine {
             seat.send(&json!({"t": "move", "move": report.mv.to_string(), "ply": ply}))
@@ -387,14 +373,14 @@ async fn bot_frames(twin: bool) -> Vec<String> {
     let mut bot_socket = crate::common::player_socket(&server, &bot_key).await;
     let mut maria_socket = crate::common::player_socket(&server, &maria).await;
     let body = json!({"to": "plain_bot"});
-    let (status, _) = as_player(&server, Some(&maria), "POST", "/api/challenges", &body).await;
+    let (status, _) = post_as(&server, &maria, "/api/challenges", &body).await;
     assert_eq!(status, 201);
     let offer = bot_socket.until("challenge").await;
     let accept = format!(
         "/api/challenges/{}/accept",
         offer["challenge"].as_str().unwrap()
     );
-    let (status, seat) = as_player(&server, Some(&bot_key), "POST", &accept, &Value::Null).await;
+    let (status, seat) = call(&server, Some(&bot_key), "POST", &accept).await;
     assert_eq!(status, 200, "{seat}");
     bot_socket.until("challenge-gone").await;
     let paired = maria_socket.until("paired").await;
@@ -418,13 +404,7 @@ async fn bot_frames(twin: bool) -> Vec<String> {
     for seat in &mut seats {
         seat.until("start").await;
     }
-    let mut replay = Game::new(
-        game.setup(Side::White).unwrap().clone(),
-        game.setup(Side::Black).unwrap().clone(),
-        first,
-        game.rules(),
-    )
-    .unwrap();
+    let mut replay = at_start(&game, first);
     for (ply, report) in game.history().iter().enumerate() {
         let mover = usize::from(replay.side_to_move() != bot_side);
         seats[mover]
@@ -503,4 +483,15 @@ async fn the_bridge_refuses_a_persons_account_and_a_wrong_key() {
         assert!(why.contains(says), "{why}");
     }
     server.stop().await;
+}
+
+/// `game` as it stood before its first move (`first` moved first).
+fn at_start(game: &Game, first: Side) -> Game {
+    Game::new(
+        game.setup(Side::White).unwrap().clone(),
+        game.setup(Side::Black).unwrap().clone(),
+        first,
+        game.rules(),
+    )
+    .unwrap()
 }

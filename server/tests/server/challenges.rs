@@ -8,9 +8,11 @@ use std::time::Duration;
 use salpakan::{Game, Setup, Side};
 use serde_json::{Value, json};
 
+use crate::common::post_as;
 use crate::common::{
     as_player, cells, database, player_socket, quiet_for, register, start, start_on,
 };
+use crate::common::{assert_refused, call};
 
 async fn bot(server: &crate::common::Server, name: &str) -> String {
     let (status, made) = as_player(
@@ -35,21 +37,11 @@ async fn a_bot_hears_challenges_and_accepts_or_declines_them() {
 
     // Nobody hears a challenge without a player socket: the challenger needs one to hear of
     // its game, the challenged one to hear the challenge.
-    let (status, reply) =
-        as_player(&server, Some(&maria), "POST", "/api/challenges", &challenge).await;
-    assert_eq!(
-        (status, reply["error"].as_str()),
-        (409, Some("no-socket")),
-        "{reply}"
-    );
+    let (status, reply) = post_as(&server, &maria, "/api/challenges", &challenge).await;
+    assert_refused((status, &reply), 409, "no-socket");
     let mut maria_socket = player_socket(&server, &maria).await;
-    let (status, reply) =
-        as_player(&server, Some(&maria), "POST", "/api/challenges", &challenge).await;
-    assert_eq!(
-        (status, reply["error"].as_str()),
-        (409, Some("offline")),
-        "{reply}"
-    );
+    let (status, reply) = post_as(&server, &maria, "/api/challenges", &challenge).await;
+    assert_refused((status, &reply), 409, "offline");
     let mut bot_socket = player_socket(&server, &bot_key).await;
 
     // Refusals that change nothing.
@@ -64,27 +56,18 @@ async fn a_bot_hears_challenges_and_accepts_or_declines_them() {
         ),
         (json!({"to": 7}), "bad-message", 400),
     ] {
-        let (status, reply) =
-            as_player(&server, Some(&maria), "POST", "/api/challenges", &body).await;
+        let (status, reply) = post_as(&server, &maria, "/api/challenges", &body).await;
         assert_eq!(
             (status, reply["error"].as_str()),
             (status_wanted, Some(code)),
             "{body}: {reply}"
         );
     }
-    let (_, list) = as_player(
-        &server,
-        Some(&bot_key),
-        "GET",
-        "/api/challenges",
-        &Value::Null,
-    )
-    .await;
+    let (_, list) = call(&server, Some(&bot_key), "GET", "/api/challenges").await;
     assert_eq!(list, json!({"incoming": [], "outgoing": []}));
 
     // Made: both hear it, the bot lists it.
-    let (status, made) =
-        as_player(&server, Some(&maria), "POST", "/api/challenges", &challenge).await;
+    let (status, made) = post_as(&server, &maria, "/api/challenges", &challenge).await;
     assert_eq!(status, 201, "{made}");
     let cid = made["challenge"].as_str().unwrap().to_owned();
     let heard = bot_socket.until("challenge").await;
@@ -112,72 +95,43 @@ async fn a_bot_hears_challenges_and_accepts_or_declines_them() {
     assert_eq!(maria_socket.until("challenge").await, heard);
     let mut listed = heard.clone();
     listed.as_object_mut().unwrap().remove("t");
-    let (_, list) = as_player(
-        &server,
-        Some(&bot_key),
-        "GET",
-        "/api/challenges",
-        &Value::Null,
-    )
-    .await;
+    let (_, list) = call(&server, Some(&bot_key), "GET", "/api/challenges").await;
     assert_eq!(list["incoming"], json!([listed]));
-    let (_, list) = as_player(
-        &server,
-        Some(&maria),
-        "GET",
-        "/api/challenges",
-        &Value::Null,
-    )
-    .await;
+    let (_, list) = call(&server, Some(&maria), "GET", "/api/challenges").await;
     assert_eq!(list["outgoing"], json!([listed]));
 
     // Only the challenged player answers it; a decline says why.
     let accept = format!("/api/challenges/{cid}/accept");
     let decline = format!("/api/challenges/{cid}/decline");
-    let (status, _) = as_player(&server, Some(&juan), "POST", &accept, &Value::Null).await;
+    let (status, _) = call(&server, Some(&juan), "POST", &accept).await;
     assert_eq!(status, 404);
-    let (status, _) = as_player(&server, Some(&maria), "POST", &accept, &Value::Null).await;
+    let (status, _) = call(&server, Some(&maria), "POST", &accept).await;
     assert_eq!(
         status, 404,
         "the challenger cannot accept its own challenge"
     );
-    let (status, _) = as_player(
-        &server,
-        Some(&bot_key),
-        "POST",
-        &decline,
-        &json!({"reason": "later"}),
-    )
-    .await;
+    let (status, _) = post_as(&server, &bot_key, &decline, &json!({"reason": "later"})).await;
     assert_eq!(status, 204);
     let gone =
         json!({"t": "challenge-gone", "challenge": cid, "reason": "declined", "decline": "later"});
     assert_eq!(maria_socket.until("challenge-gone").await, gone);
     assert_eq!(bot_socket.until("challenge-gone").await, gone);
-    let (status, _) = as_player(&server, Some(&bot_key), "POST", &decline, &Value::Null).await;
+    let (status, _) = call(&server, Some(&bot_key), "POST", &decline).await;
     assert_eq!(status, 404, "a challenge ends once");
-    let (status, _) = as_player(&server, Some(&bot_key), "POST", &accept, &Value::Null).await;
+    let (status, _) = call(&server, Some(&bot_key), "POST", &accept).await;
     assert_eq!(status, 404);
-    let (status, reply) = as_player(
-        &server,
-        Some(&bot_key),
-        "POST",
-        &decline,
-        &json!({"reason": "bored"}),
-    )
-    .await;
+    let (status, reply) = post_as(&server, &bot_key, &decline, &json!({"reason": "bored"})).await;
     assert_eq!(status, 400, "{reply}");
 
     // Accepted: the bot's seat in the reply, Maria's on her socket, the game rated and timed,
     // the bot marked a bot in the summary.
-    let (_, made) = as_player(&server, Some(&maria), "POST", "/api/challenges", &challenge).await;
+    let (_, made) = post_as(&server, &maria, "/api/challenges", &challenge).await;
     let cid = made["challenge"].as_str().unwrap().to_owned();
-    let (status, seat) = as_player(
+    let (status, seat) = call(
         &server,
         Some(&bot_key),
         "POST",
         &format!("/api/challenges/{cid}/accept"),
-        &Value::Null,
     )
     .await;
     assert_eq!(status, 200, "{seat}");
@@ -201,18 +155,12 @@ async fn a_bot_hears_challenges_and_accepts_or_declines_them() {
     // A withdrawn challenge, and the challenger's bound of open ones.
     let mut cids = Vec::new();
     for _ in 0..5 {
-        let (status, made) =
-            as_player(&server, Some(&maria), "POST", "/api/challenges", &challenge).await;
+        let (status, made) = post_as(&server, &maria, "/api/challenges", &challenge).await;
         assert_eq!(status, 201, "{made}");
         cids.push(made["challenge"].as_str().unwrap().to_owned());
     }
-    let (status, reply) =
-        as_player(&server, Some(&maria), "POST", "/api/challenges", &challenge).await;
-    assert_eq!(
-        (status, reply["error"].as_str()),
-        (429, Some("too-many-challenges")),
-        "{reply}"
-    );
+    let (status, reply) = post_as(&server, &maria, "/api/challenges", &challenge).await;
+    assert_refused((status, &reply), 429, "too-many-challenges");
     let (status, _) = as_player(
         &server,
         Some(&bot_key),
@@ -252,14 +200,7 @@ async fn a_bot_hears_challenges_and_accepts_or_declines_them() {
     let mut left = cids[1..].to_vec();
     left.sort();
     assert_eq!(offline, left);
-    let (_, list) = as_player(
-        &server,
-        Some(&maria),
-        "GET",
-        "/api/challenges",
-        &Value::Null,
-    )
-    .await;
+    let (_, list) = call(&server, Some(&maria), "GET", "/api/challenges").await;
     assert_eq!(list, json!({"incoming": [], "outgoing": []}));
     server.stop().await;
 }
@@ -273,28 +214,19 @@ async fn bots_join_only_pools_and_seeks_that_allow_bots() {
     let mut maria_socket = player_socket(&server, &maria).await;
 
     // People's pool and seeks: refused to the bot, nothing changed.
-    let (status, reply) = as_player(&server, Some(&bot_key), "POST", "/api/pool", &json!({})).await;
-    assert_eq!(
-        (status, reply["error"].as_str()),
-        (403, Some("humans-only")),
-        "{reply}"
-    );
-    let (_, people) = as_player(&server, Some(&maria), "POST", "/api/seeks", &json!({})).await;
+    let (status, reply) = post_as(&server, &bot_key, "/api/pool", &json!({})).await;
+    assert_refused((status, &reply), 403, "humans-only");
+    let (_, people) = post_as(&server, &maria, "/api/seeks", &json!({})).await;
     let sid = people["seek"].as_str().unwrap();
-    let (status, reply) = as_player(
+    let (status, reply) = call(
         &server,
         Some(&bot_key),
         "POST",
         &format!("/api/seeks/{sid}/accept"),
-        &Value::Null,
     )
     .await;
-    assert_eq!(
-        (status, reply["error"].as_str()),
-        (403, Some("humans-only")),
-        "{reply}"
-    );
-    let (_, lobby) = as_player(&server, None, "GET", "/api/lobby", &Value::Null).await;
+    assert_refused((status, &reply), 403, "humans-only");
+    let (_, lobby) = call(&server, None, "GET", "/api/lobby").await;
     let shown = &lobby["seeks"][0];
     assert_eq!(
         (&shown["seek"], &shown["bots"]),
@@ -302,54 +234,32 @@ async fn bots_join_only_pools_and_seeks_that_allow_bots() {
     );
 
     // A seek that allows bots: the bot takes it.
-    let (_, open) = as_player(
-        &server,
-        Some(&maria),
-        "POST",
-        "/api/seeks",
-        &json!({"bots": true}),
-    )
-    .await;
+    let (_, open) = post_as(&server, &maria, "/api/seeks", &json!({"bots": true})).await;
     let sid = open["seek"].as_str().unwrap();
-    let (status, seat) = as_player(
+    let (status, seat) = call(
         &server,
         Some(&bot_key),
         "POST",
         &format!("/api/seeks/{sid}/accept"),
-        &Value::Null,
     )
     .await;
     assert_eq!(status, 200, "{seat}");
     assert_eq!(maria_socket.until("paired").await["game"], seat["game"]);
 
     // The bots' pool: a pool of its own, which people may join too.
-    let (status, pool) = as_player(
-        &server,
-        Some(&bot_key),
-        "POST",
-        "/api/pool",
-        &json!({"bots": true}),
-    )
-    .await;
+    let (status, pool) = post_as(&server, &bot_key, "/api/pool", &json!({"bots": true})).await;
     assert_eq!(
         (status, pool["pool"].as_str()),
         (202, Some("untimed bots")),
         "{pool}"
     );
-    let (status, pool) = as_player(&server, Some(&maria), "POST", "/api/pool", &json!({})).await;
+    let (status, pool) = post_as(&server, &maria, "/api/pool", &json!({})).await;
     assert_eq!((status, pool["pool"].as_str()), (202, Some("untimed")));
     assert!(
         quiet_for(&mut maria_socket, 300).await,
         "people's pool pairs no bot"
     );
-    let (_, pool) = as_player(
-        &server,
-        Some(&maria),
-        "POST",
-        "/api/pool",
-        &json!({"bots": true}),
-    )
-    .await;
+    let (_, pool) = post_as(&server, &maria, "/api/pool", &json!({"bots": true})).await;
     assert_eq!(pool["pool"], "untimed bots");
     let paired = maria_socket.until("paired").await;
     let (_, summary) = server.summary(paired["game"].as_str().unwrap()).await;
@@ -374,14 +284,7 @@ async fn a_bot_accounts_moves_keep_the_think_time_floor() {
     let maria = register(&server, "Maria").await;
     let _bot_socket = player_socket(&server, &bot_key).await;
     let mut maria_socket = player_socket(&server, &maria).await;
-    let (_, made) = as_player(
-        &server,
-        Some(&maria),
-        "POST",
-        "/api/seeks",
-        &json!({"bots": true}),
-    )
-    .await;
+    let (_, made) = post_as(&server, &maria, "/api/seeks", &json!({"bots": true})).await;
     let (_, bot_seat) = as_player(
         &server,
         Some(&bot_key),

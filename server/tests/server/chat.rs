@@ -6,9 +6,11 @@ use std::time::Duration;
 use salpakan::Side;
 use serde_json::{Value, json};
 
+use crate::common::call;
+use crate::common::post_as;
 use crate::common::{
-    Seat, Server, Table, as_player, database, player_socket, quiet_for, random_game, register_all,
-    start, start_on,
+    Seat, Server, Table, database, player_socket, quiet_for, random_game, register_all, start,
+    start_on,
 };
 
 /// The next `chat` frame, reading past everything else (a refusal fails the test).
@@ -45,9 +47,9 @@ async fn strangers(server: &Server, keys: &[String; 2]) -> (String, [Seat; 2], V
         player_socket(server, &keys[0]).await,
         player_socket(server, &keys[1]).await,
     ];
-    let (_, seek) = as_player(server, Some(&keys[0]), "POST", "/api/seeks", &json!({})).await;
+    let (_, seek) = post_as(server, &keys[0], "/api/seeks", &json!({})).await;
     let accept = format!("/api/seeks/{}/accept", seek["seek"].as_str().unwrap());
-    let (status, taken) = as_player(server, Some(&keys[1]), "POST", &accept, &Value::Null).await;
+    let (status, taken) = call(server, Some(&keys[1]), "POST", &accept).await;
     assert_eq!(status, 200, "{taken}");
     let game = taken["game"].as_str().unwrap().to_owned();
     let mut owner = sockets;

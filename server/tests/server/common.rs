@@ -538,6 +538,27 @@ pub async fn as_player(
     request_json(server, None, key, (method, path, body)).await
 }
 
+/// A request with no body, as the player whose key is `key` if given: its status and its
+/// JSON (or its text as a string).
+pub async fn call(server: &Server, key: Option<&str>, method: &str, path: &str) -> (u16, Value) {
+    as_player(server, key, method, path, &Value::Null).await
+}
+
+/// `POST path` with `body`, as the player whose key is `key`: its status and its JSON.
+pub async fn post_as(server: &Server, key: &str, path: &str, body: &Value) -> (u16, Value) {
+    as_player(server, Some(key), "POST", path, body).await
+}
+
+/// Asserts that `reply` (a status and its JSON) is the refusal `status` with `code`.
+#[track_caller]
+pub fn assert_refused((status, reply): (u16, &Value), wanted: u16, code: &str) {
+    assert_eq!(
+        (status, reply["error"].as_str()),
+        (wanted, Some(code)),
+        "{reply}"
+    );
+}
+
 /// A request from 127.0.0.`last` (another client to the per-address limits), as the player
 /// whose key is `key` if given: its status and its JSON (or its text as a string).
 pub async fn from_address(

@@ -5,6 +5,8 @@
 use salpakan::{Game, Side};
 use serde_json::{Value, json};
 
+use crate::common::call;
+use crate::common::post_as;
 use crate::common::{
     Server, Table, as_player, database, exec, random_prefix, register_all, start_on,
 };
@@ -66,10 +68,9 @@ async fn played(
 /// A game the player of `key` plays as White against the server's greedy bot, resigned
 /// before its first move.
 async fn against_bot(server: &Server, key: &str) -> String {
-    let (status, made) = as_player(
+    let (status, made) = post_as(
         server,
-        Some(key),
-        "POST",
+        key,
         "/api/games",
         &json!({"opponent": "greedy", "side": "white", "first": "white"}),
     )
@@ -110,14 +111,13 @@ async fn the_export_holds_only_games_both_players_agreed_to_share() {
     assert_eq!(status, 400);
     let (status, _) = share(&pedro, json!({"everything": true})).await;
     assert_eq!(status, 400);
-    let (_, pedro_shares) =
-        as_player(&server, Some(&pedro), "GET", "/api/sharing", &Value::Null).await;
+    let (_, pedro_shares) = call(&server, Some(&pedro), "GET", "/api/sharing").await;
     assert_eq!(
         pedro_shares,
         json!({"games": false, "names": false}),
         "a refused change changes nothing"
     );
-    let (status, _) = as_player(&server, None, "GET", "/api/sharing", &Value::Null).await;
+    let (status, _) = call(&server, None, "GET", "/api/sharing").await;
     assert_eq!(status, 401);
 
     let game = random_prefix(3, 12);
@@ -128,19 +128,11 @@ async fn the_export_holds_only_games_both_players_agreed_to_share() {
     let sealed = played(&server, [Some(&juan), Some(&maria)], &game, 10, true).await;
     let with_bot = against_bot(&server, &maria).await;
     // An aborted game: made, joined, called off in its setup.
-    let (_, made) = as_player(
-        &server,
-        Some(&maria),
-        "POST",
-        "/api/games",
-        &json!({"side": "white"}),
-    )
-    .await;
+    let (_, made) = post_as(&server, &maria, "/api/games", &json!({"side": "white"})).await;
     let aborted = made["game"].as_str().unwrap().to_owned();
-    let (_, joined) = as_player(
+    let (_, joined) = post_as(
         &server,
-        Some(&juan),
-        "POST",
+        &juan,
         &format!("/api/games/{aborted}/join"),
         &json!({"invite": made["invite"]}),
     )
@@ -250,13 +242,7 @@ async fn the_export_holds_only_games_both_players_agreed_to_share() {
     // The operator's command: the same file, and a line saying what it did.
     let again = crate::common::scratch("export").join("again.jsonl");
     let _ = std::fs::remove_file(&again);
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_salpakan-server"))
-        .args(["export", "--db"])
-        .arg(&db)
-        .arg("--out")
-        .arg(&again)
-        .output()
-        .unwrap();
+    let output = export_command(&db, &again);
     assert!(output.status.success(), "{output:?}");
     let said = String::from_utf8_lossy(&output.stdout);
     assert!(
@@ -267,13 +253,18 @@ async fn the_export_holds_only_games_both_players_agreed_to_share() {
         "{said}"
     );
     assert_eq!(std::fs::read_to_string(&again).unwrap(), text);
-    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_salpakan-server"))
-        .args(["export", "--db"])
-        .arg(&db)
-        .arg("--out")
-        .arg(&again)
-        .output()
-        .unwrap();
+    let refused = export_command(&db, &again);
     assert!(!refused.status.success(), "an export never overwrites");
     assert_eq!(std::fs::read_to_string(&again).unwrap(), text);
+}
+
+/// `salpakan-server export --db DB --out OUT`, run to its end.
+fn export_command(db: &std::path::Path, out: &std::path::Path) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_salpakan-server"))
+        .args(["export", "--db"])
+        .arg(db)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap()
 }

@@ -4,18 +4,13 @@
 
 use serde_json::{Value, json};
 
+use crate::common::call;
+use crate::common::post_as;
 use crate::common::{as_player, database, from_address, player_sockets, register_all, start_on};
 use crate::history::{End, play};
 
 async fn profile(server: &crate::common::Server, name: &str) -> Value {
-    let (status, profile) = as_player(
-        server,
-        None,
-        "GET",
-        &format!("/api/players/{name}"),
-        &Value::Null,
-    )
-    .await;
+    let (status, profile) = call(server, None, "GET", &format!("/api/players/{name}")).await;
     assert_eq!(status, 200, "{profile}");
     profile
 }
@@ -41,7 +36,7 @@ async fn a_game_ended_early_moves_nothing_and_early_quitters_wait() {
         (&summary["phase"], &summary["rated"]),
         (&json!("over"), &json!(false))
     );
-    let (_, list) = as_player(&server, None, "GET", "/api/players/ana/games", &Value::Null).await;
+    let (_, list) = call(&server, None, "GET", "/api/players/ana/games").await;
     assert_eq!(list["games"][0]["rated"], false, "{list}");
     // A game played past each side's second ply is rated as before.
     play(&server, &ana, &ben, true, End::BlackResigns).await;
@@ -51,9 +46,9 @@ async fn a_game_ended_early_moves_nothing_and_early_quitters_wait() {
     // the lobby pairs Ana with nobody for ten minutes. Ben is not struck.
     play(&server, &ana, &ben, true, End::Aborted).await;
     let pool = json!({"clock": null});
-    let (status, _) = as_player(&server, Some(&ana), "POST", "/api/pool", &pool).await;
+    let (status, _) = post_as(&server, &ana, "/api/pool", &pool).await;
     assert_eq!(status, 202, "two strikes ban nobody");
-    let (status, _) = as_player(&server, Some(&ana), "DELETE", "/api/pool", &Value::Null).await;
+    let (status, _) = call(&server, Some(&ana), "DELETE", "/api/pool").await;
     assert_eq!(status, 204);
     play(&server, &ana, &ben, true, End::Aborted).await;
     for (method, path) in [("POST", "/api/pool"), ("POST", "/api/seeks")] {
@@ -66,18 +61,18 @@ async fn a_game_ended_early_moves_nothing_and_early_quitters_wait() {
         let message = reply["message"].as_str().unwrap();
         assert!(message.contains("10 minutes"), "{message}");
     }
-    let (status, reply) = as_player(&server, Some(&ben), "POST", "/api/seeks", &pool).await;
+    let (status, reply) = post_as(&server, &ben, "/api/seeks", &pool).await;
     assert_eq!(status, 201, "{reply}");
     let sid = reply["seek"].as_str().unwrap();
     let accept = format!("/api/seeks/{sid}/accept");
-    let (status, reply) = as_player(&server, Some(&ana), "POST", &accept, &Value::Null).await;
+    let (status, reply) = call(&server, Some(&ana), "POST", &accept).await;
     assert_eq!((status, &reply["error"]), (429, &json!("play-banned")));
     drop(sockets);
     server.stop().await;
     // The ban is kept across a restart.
     let server = start_on(db, 71, |_| {}).await;
     let _socket = player_sockets(&server, std::slice::from_ref(&ana)).await;
-    let (status, reply) = as_player(&server, Some(&ana), "POST", "/api/pool", &pool).await;
+    let (status, reply) = post_as(&server, &ana, "/api/pool", &pool).await;
     assert_eq!((status, &reply["error"]), (429, &json!("play-banned")));
     server.stop().await;
 }
@@ -242,12 +237,12 @@ async fn an_unlisted_game_is_listed_to_its_own_players_only() {
     let mut ids = Vec::new();
     for listed in [true, false] {
         let body = json!({"listed": listed, "side": "white", "first": "white"});
-        let (status, made) = as_player(&server, Some(&ana), "POST", "/api/games", &body).await;
+        let (status, made) = post_as(&server, &ana, "/api/games", &body).await;
         assert_eq!(status, 201, "{made}");
         let id = made["game"].as_str().unwrap().to_owned();
         let join = format!("/api/games/{id}/join");
         let invite = json!({"invite": made["invite"]});
-        let (status, joined) = as_player(&server, Some(&ben), "POST", &join, &invite).await;
+        let (status, joined) = post_as(&server, &ben, &join, &invite).await;
         assert_eq!(status, 200, "{joined}");
         let game = crate::common::random_game(4, 0);
         let mut seats = Vec::new();
@@ -268,7 +263,7 @@ async fn an_unlisted_game_is_listed_to_its_own_players_only() {
     }
     let list = async |of: &str, key: Option<&str>| {
         let path = format!("/api/players/{of}/games");
-        let (status, list) = as_player(&server, key, "GET", &path, &Value::Null).await;
+        let (status, list) = call(&server, key, "GET", &path).await;
         assert_eq!(status, 200, "{list}");
         list["games"]
             .as_array()
@@ -293,7 +288,7 @@ async fn an_unlisted_game_is_listed_to_its_own_players_only() {
     );
     // A stranger cannot page past it either; its link opens its record and replay.
     let path = format!("/api/players/ana/games?before={unlisted}");
-    let (status, _) = as_player(&server, None, "GET", &path, &Value::Null).await;
+    let (status, _) = call(&server, None, "GET", &path).await;
     assert_eq!(status, 400);
     for tail in ["record", "replay"] {
         let (status, _) = server

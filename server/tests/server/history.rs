@@ -6,7 +6,9 @@ use salpakan::Side;
 use salpakan_server::rating::glicko::Glicko;
 use serde_json::{Value, json};
 
-use crate::common::{Server, as_player, database, random_game, register, register_all, start};
+use crate::common::call;
+use crate::common::post_as;
+use crate::common::{Server, database, random_game, register, register_all, start};
 
 /// How a test game ends.
 #[derive(Clone, Copy)]
@@ -32,12 +34,12 @@ const PLAYED: usize = 4;
 /// A game between the players of `white` and `black` (keys) ended as `end`; its id.
 pub async fn play(server: &Server, white: &str, black: &str, rated: bool, end: End) -> String {
     let body = json!({"rated": rated, "side": "white", "first": "white"});
-    let (status, created) = as_player(server, Some(white), "POST", "/api/games", &body).await;
+    let (status, created) = post_as(server, white, "/api/games", &body).await;
     assert_eq!(status, 201, "{created}");
     let id = created["game"].as_str().unwrap().to_owned();
     let join = format!("/api/games/{id}/join");
     let invite = json!({"invite": created["invite"]});
-    let (status, joined) = as_player(server, Some(black), "POST", &join, &invite).await;
+    let (status, joined) = post_as(server, black, &join, &invite).await;
     assert_eq!(status, 200, "{joined}");
     SEATS
         .lock()
@@ -85,7 +87,7 @@ pub async fn play(server: &Server, white: &str, black: &str, rated: bool, end: E
 }
 
 async fn get(server: &Server, path: &str) -> (u16, Value) {
-    as_player(server, None, "GET", path, &Value::Null).await
+    call(server, None, "GET", path).await
 }
 
 /// A player's stored values as its profile shows them (rounded).
@@ -468,7 +470,7 @@ async fn a_server_bot_is_a_rated_player() {
     let server = start(64).await;
     let key = register(&server, "solo").await;
     let body = json!({"rated": true, "opponent": "greedy", "side": "white", "first": "white"});
-    let (status, created) = as_player(&server, Some(&key), "POST", "/api/games", &body).await;
+    let (status, created) = post_as(&server, &key, "/api/games", &body).await;
     assert_eq!(status, 201, "{created}");
     let id = created["game"].as_str().unwrap();
     let mut seat = server.seat(id, created["token"].as_str()).await;

@@ -5,6 +5,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use crate::common::call;
+use crate::common::post_as;
 use crate::common::{Seat, Table, database, random_game, socket, start_on};
 
 /// The next live frame, whole or delta.
@@ -158,7 +160,7 @@ async fn the_live_list_shows_listed_games_in_play_and_follows_them_by_deltas() {
 
 #[tokio::test]
 async fn a_lobby_socket_with_deltas_builds_the_same_lobby_as_whole_frames() {
-    use crate::common::{as_player, register_all};
+    use crate::common::register_all;
     let server = start_on(database("lobby-deltas"), 83, |_| {}).await;
     let keys = register_all(&server, ["agila", "banoy", "kalaw"]).await;
     let mut whole = socket(&server, "/api/lobby/socket").await;
@@ -170,17 +172,12 @@ async fn a_lobby_socket_with_deltas_builds_the_same_lobby_as_whole_frames() {
     let _sockets = crate::common::player_sockets(&server, &keys).await;
     let mut sids = Vec::new();
     for key in &keys {
-        let (status, seek) = as_player(&server, Some(key), "POST", "/api/seeks", &json!({})).await;
+        let (status, seek) = post_as(&server, key, "/api/seeks", &json!({})).await;
         assert_eq!(status, 201);
         sids.push(seek["seek"].as_str().unwrap().to_owned());
     }
     let path = format!("/api/seeks/{}", sids[1]);
-    assert_eq!(
-        as_player(&server, Some(&keys[1]), "DELETE", &path, &Value::Null)
-            .await
-            .0,
-        204
-    );
+    assert_eq!(call(&server, Some(&keys[1]), "DELETE", &path).await.0, 204);
     // The whole frames, until they show the two seeks left.
     let expected = loop {
         let frame = whole.until("lobby").await;

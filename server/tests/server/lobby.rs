@@ -7,6 +7,8 @@ use salpakan::Side;
 use salpakan_server::client::request_as;
 use serde_json::{Value, json};
 
+use crate::common::call;
+use crate::common::post_as;
 use crate::common::{
     as_player, database, from_address, player_socket, player_sockets, quiet_for, random_game,
     register, register_all, socket, start, start_on,
@@ -48,8 +50,7 @@ async fn names_keys_and_profiles() {
             "{name}: {reply}"
         );
     }
-    let (status, profile) =
-        as_player(&server, None, "GET", "/api/players/MARIA_s", &Value::Null).await;
+    let (status, profile) = call(&server, None, "GET", "/api/players/MARIA_s").await;
     assert_eq!(status, 200);
     assert_eq!(
         profile,
@@ -63,17 +64,10 @@ async fn names_keys_and_profiles() {
         "bot-level-1",
         "bot-level-8",
     ] {
-        let (status, profile) = as_player(
-            &server,
-            None,
-            "GET",
-            &format!("/api/players/{bot}"),
-            &Value::Null,
-        )
-        .await;
+        let (status, profile) = call(&server, None, "GET", &format!("/api/players/{bot}")).await;
         assert_eq!((status, &profile["bot"]), (200, &json!(true)), "{profile}");
     }
-    let (status, _) = as_player(&server, None, "GET", "/api/players/nobody", &Value::Null).await;
+    let (status, _) = call(&server, None, "GET", "/api/players/nobody").await;
     assert_eq!(status, 404);
     // Every kind of wrong key gets the same reply, byte for byte.
     let other = register(&server, "Jose").await;
@@ -138,7 +132,7 @@ async fn names_keys_and_profiles() {
     }
     // And the players are there after a restart.
     let server = start_on(db, 41, |_| {}).await;
-    let (status, _) = as_player(&server, None, "GET", "/api/players/maria_s", &Value::Null).await;
+    let (status, _) = call(&server, None, "GET", "/api/players/maria_s").await;
     assert_eq!(status, 200);
     let _welcomed = player_socket(&server, &key).await;
     server.stop().await;
@@ -150,7 +144,7 @@ async fn two_accepts_at_once_make_one_game_and_paired_reaches_only_its_player() 
     let [owner, a, b] = register_all(&server, ["owner", "alice", "bruno"]).await;
     // No socket, no seek.
     let seek_body = json!({"clock": {"initial_ms": 300000, "increment_ms": 3000}, "rated": true});
-    let (status, reply) = as_player(&server, Some(&owner), "POST", "/api/seeks", &seek_body).await;
+    let (status, reply) = post_as(&server, &owner, "/api/seeks", &seek_body).await;
     assert_eq!((status, &reply["error"]), (409, &json!("no-socket")));
     let mut lobby = socket(&server, "/api/lobby/socket").await;
     assert_eq!(
@@ -160,24 +154,24 @@ async fn two_accepts_at_once_make_one_game_and_paired_reaches_only_its_player() 
     let mut owner_socket = player_socket(&server, &owner).await;
     let mut alice_socket = player_socket(&server, &a).await;
     let mut bruno_socket = player_socket(&server, &b).await;
-    let (status, reply) = as_player(&server, Some(&owner), "POST", "/api/seeks", &seek_body).await;
+    let (status, reply) = post_as(&server, &owner, "/api/seeks", &seek_body).await;
     assert_eq!(status, 201, "{reply}");
     let sid = reply["seek"].as_str().unwrap().to_owned();
     let listed = json!({"seek": sid, "name": "owner", "bot": false, "rating": 1500, "provisional": true,
         "clock": {"initial_ms": 300000, "increment_ms": 3000},
         "rules": {"setup_rows": 3, "move_limit": 0, "max_plies": null}, "rated": true,
         "setup_ms": 180000, "bots": false});
-    let (_, listing) = as_player(&server, None, "GET", "/api/lobby", &Value::Null).await;
+    let (_, listing) = call(&server, None, "GET", "/api/lobby").await;
     assert_eq!(listing, json!({"seeks": [listed], "playing": 0}));
     let frame = lobby.until("lobby").await;
     assert_eq!(frame["seeks"], json!([listed]));
     // Its owner cannot accept it; two others at once: exactly one game.
     let path = format!("/api/seeks/{sid}/accept");
-    let (status, reply) = as_player(&server, Some(&owner), "POST", &path, &Value::Null).await;
+    let (status, reply) = call(&server, Some(&owner), "POST", &path).await;
     assert_eq!((status, &reply["error"]), (409, &json!("own-seek")));
     let (first, second) = tokio::join!(
-        as_player(&server, Some(&a), "POST", &path, &Value::Null),
-        as_player(&server, Some(&b), "POST", &path, &Value::Null),
+        call(&server, Some(&a), "POST", &path),
+        call(&server, Some(&b), "POST", &path),
     );
     let mut statuses = [first.0, second.0];
     statuses.sort_unstable();
@@ -222,19 +216,17 @@ async fn two_accepts_at_once_make_one_game_and_paired_reaches_only_its_player() 
     );
     // At most three seeks a player.
     for _ in 0..3 {
-        let (status, _) = as_player(&server, Some(&owner), "POST", "/api/seeks", &json!({})).await;
+        let (status, _) = post_as(&server, &owner, "/api/seeks", &json!({})).await;
         assert_eq!(status, 201);
     }
-    let (status, reply) = as_player(&server, Some(&owner), "POST", "/api/seeks", &json!({})).await;
+    let (status, reply) = post_as(&server, &owner, "/api/seeks", &json!({})).await;
     assert_eq!((status, &reply["error"]), (429, &json!("too-many-seeks")));
     // Withdrawn by its owner only.
-    let (_, listing) = as_player(&server, None, "GET", "/api/lobby", &Value::Null).await;
+    let (_, listing) = call(&server, None, "GET", "/api/lobby").await;
     let sid = listing["seeks"][0]["seek"].as_str().unwrap().to_owned();
     let withdraw = async |key: &str| {
         let path = format!("/api/seeks/{sid}");
-        as_player(&server, Some(key), "DELETE", &path, &Value::Null)
-            .await
-            .0
+        call(&server, Some(key), "DELETE", &path).await.0
     };
     assert_eq!(withdraw(&a).await, 404);
     assert_eq!(withdraw(&owner).await, 204);
@@ -249,7 +241,7 @@ async fn two_accepts_at_once_make_one_game_and_paired_reaches_only_its_player() 
         }
     }
     assert!(gone, "no ghost seeks");
-    let (_, listing) = as_player(&server, None, "GET", "/api/lobby", &Value::Null).await;
+    let (_, listing) = call(&server, None, "GET", "/api/lobby").await;
     assert_eq!(listing["seeks"], json!([]));
     server.stop().await;
 }
@@ -261,12 +253,12 @@ async fn the_pool_pairs_only_within_a_clock() {
     let mut sockets = player_sockets(&server, &keys).await;
     let blitz = json!({"clock": {"initial_ms": 300000, "increment_ms": 3000}});
     let rapid = json!({"clock": {"initial_ms": 600000, "increment_ms": 0}});
-    let (status, reply) = as_player(&server, Some(&keys[0]), "POST", "/api/pool", &blitz).await;
+    let (status, reply) = post_as(&server, &keys[0], "/api/pool", &blitz).await;
     assert_eq!(
         (status, reply),
         (202, json!({"pool": "5+3", "bot_after_ms": 30000}))
     );
-    let (status, reply) = as_player(&server, Some(&keys[1]), "POST", "/api/pool", &rapid).await;
+    let (status, reply) = post_as(&server, &keys[1], "/api/pool", &rapid).await;
     assert_eq!(
         (status, reply),
         (202, json!({"pool": "10+0", "bot_after_ms": 30000}))
@@ -275,7 +267,7 @@ async fn the_pool_pairs_only_within_a_clock() {
         quiet_for(&mut sockets[0], 200).await,
         "nobody to pair with yet"
     );
-    let (status, _) = as_player(&server, Some(&keys[2]), "POST", "/api/pool", &blitz).await;
+    let (status, _) = post_as(&server, &keys[2], "/api/pool", &blitz).await;
     assert_eq!(status, 202);
     let ana = sockets[0].until("paired").await;
     let cruz = sockets[2].until("paired").await;
@@ -292,7 +284,7 @@ async fn the_pool_pairs_only_within_a_clock() {
         json!({"white_ms": 300000, "black_ms": 300000, "running": null})
     );
     // Ben leaves his pool; nothing pairs him.
-    let (status, _) = as_player(&server, Some(&keys[1]), "DELETE", "/api/pool", &Value::Null).await;
+    let (status, _) = call(&server, Some(&keys[1]), "DELETE", "/api/pool").await;
     assert_eq!(status, 204);
     server.stop().await;
 }
@@ -305,10 +297,9 @@ async fn named_games_are_counted_and_rated_ones_need_keys() {
     let (status, reply) =
         as_player(&server, None, "POST", "/api/games", &json!({"rated": true})).await;
     assert_eq!((status, &reply["error"]), (401, &json!("bad-key")));
-    let (status, vs_bot) = as_player(
+    let (status, vs_bot) = post_as(
         &server,
-        Some(&w),
-        "POST",
+        &w,
         "/api/games",
         &json!({"rated": true, "opponent": "random"}),
     )
@@ -333,16 +324,16 @@ async fn named_games_are_counted_and_rated_ones_need_keys() {
     );
     // A rated game between two: the joiner needs a key, and not the creator's own.
     let game_body = json!({"rated": true, "side": "white", "first": "white"});
-    let (status, created) = as_player(&server, Some(&w), "POST", "/api/games", &game_body).await;
+    let (status, created) = post_as(&server, &w, "/api/games", &game_body).await;
     assert_eq!(status, 201);
     let id = created["game"].as_str().unwrap();
     let join = format!("/api/games/{id}/join");
     let invite = json!({"invite": created["invite"]});
     let (status, reply) = as_player(&server, None, "POST", &join, &invite).await;
     assert_eq!((status, &reply["error"]), (401, &json!("bad-key")));
-    let (status, reply) = as_player(&server, Some(&w), "POST", &join, &invite).await;
+    let (status, reply) = post_as(&server, &w, &join, &invite).await;
     assert_eq!((status, &reply["error"]), (409, &json!("own-game")));
-    let (status, joined) = as_player(&server, Some(&b), "POST", &join, &invite).await;
+    let (status, joined) = post_as(&server, &b, &join, &invite).await;
     assert_eq!(status, 200, "{joined}");
     // Each side's two plies, then a resignation: both players' counts.
     let game = random_game(10, 4);
@@ -365,8 +356,8 @@ async fn named_games_are_counted_and_rated_ones_need_keys() {
     black.send(&json!({"t": "resign"})).await;
     let over = white.until("over").await;
     assert_eq!(over["status"]["winner"], "white");
-    let (_, won) = as_player(&server, None, "GET", "/api/players/white_one", &Value::Null).await;
-    let (_, lost) = as_player(&server, None, "GET", "/api/players/black_one", &Value::Null).await;
+    let (_, won) = call(&server, None, "GET", "/api/players/white_one").await;
+    let (_, lost) = call(&server, None, "GET", "/api/players/black_one").await;
     assert_eq!(
         (won["games"].as_u64(), won["won"].as_u64()),
         (Some(1), Some(1))
@@ -388,12 +379,12 @@ async fn killed_the_server_keeps_players_and_games_and_withdraws_seeks() {
         player_socket(&server, &a).await,
         player_socket(&server, &b).await,
     ];
-    let (_, seek) = as_player(&server, Some(&a), "POST", "/api/seeks", &json!({})).await;
-    let (_, open) = as_player(&server, Some(&a), "POST", "/api/seeks", &json!({})).await;
+    let (_, seek) = post_as(&server, &a, "/api/seeks", &json!({})).await;
+    let (_, open) = post_as(&server, &a, "/api/seeks", &json!({})).await;
     let accept = format!("/api/seeks/{}/accept", seek["seek"].as_str().unwrap());
-    let (status, seat) = as_player(&server, Some(&b), "POST", &accept, &Value::Null).await;
+    let (status, seat) = call(&server, Some(&b), "POST", &accept).await;
     assert_eq!(status, 200);
-    let (_, listing) = as_player(&server, None, "GET", "/api/lobby", &Value::Null).await;
+    let (_, listing) = call(&server, None, "GET", "/api/lobby").await;
     assert_eq!(
         listing["seeks"].as_array().unwrap().len(),
         1,
@@ -401,14 +392,14 @@ async fn killed_the_server_keeps_players_and_games_and_withdraws_seeks() {
     );
     child.kill();
     let (_child, server) = spawn();
-    let (_, listing) = as_player(&server, None, "GET", "/api/lobby", &Value::Null).await;
+    let (_, listing) = call(&server, None, "GET", "/api/lobby").await;
     assert_eq!(
         listing["seeks"],
         json!([]),
         "a seek does not outlive its socket"
     );
     let accept = format!("/api/seeks/{}/accept", open["seek"].as_str().unwrap());
-    let (status, _) = as_player(&server, Some(&b), "POST", &accept, &Value::Null).await;
+    let (status, _) = call(&server, Some(&b), "POST", &accept).await;
     assert_eq!(status, 404);
     // The game in its setup, with its names and its seat, and both players with their keys.
     let mut back = server
@@ -422,14 +413,14 @@ async fn killed_the_server_keeps_players_and_games_and_withdraws_seeks() {
         player_socket(&server, &a).await,
         player_socket(&server, &b).await,
     ];
-    let (status, _) = as_player(&server, Some(&a), "POST", "/api/seeks", &json!({})).await;
+    let (status, _) = post_as(&server, &a, "/api/seeks", &json!({})).await;
     assert_eq!(status, 201, "a new seek, from a new socket");
 }
 
 /// A player's profile.
 async fn profile(server: &crate::common::Server, name: String) -> Value {
     let path = format!("/api/players/{name}");
-    let (status, profile) = as_player(server, None, "GET", &path, &Value::Null).await;
+    let (status, profile) = call(server, None, "GET", &path).await;
     assert_eq!(status, 200, "{profile}");
     profile
 }
@@ -482,7 +473,7 @@ async fn a_player_alone_in_a_pool_plays_a_server_bot() {
     .await;
     let key = register(&server, "solo").await;
     let mut mine = player_socket(&server, &key).await;
-    let (status, _) = as_player(&server, Some(&key), "POST", "/api/pool", &json!({})).await;
+    let (status, _) = post_as(&server, &key, "/api/pool", &json!({})).await;
     assert_eq!(status, 202);
     let paired = mine.until("paired").await;
     let game = paired["game"].as_str().unwrap();
@@ -494,9 +485,9 @@ async fn a_player_alone_in_a_pool_plays_a_server_bot() {
     assert_eq!(summary["names"][bot], "bot-level-5");
     assert_eq!(summary["names"][side], "solo");
     // Leaving the pool in time keeps the bot away.
-    let (status, _) = as_player(&server, Some(&key), "POST", "/api/pool", &json!({})).await;
+    let (status, _) = post_as(&server, &key, "/api/pool", &json!({})).await;
     assert_eq!(status, 202);
-    let (status, _) = as_player(&server, Some(&key), "DELETE", "/api/pool", &Value::Null).await;
+    let (status, _) = call(&server, Some(&key), "DELETE", "/api/pool").await;
     assert_eq!(status, 204);
     assert!(quiet_for(&mut mine, 600).await, "no pairing after leaving");
     server.stop().await;
@@ -510,7 +501,7 @@ async fn an_accept_refused_leaves_the_seek_open() {
     .await;
     let [owner, full] = register_all(&server, ["owner", "full"]).await;
     let _sockets = player_sockets(&server, &[owner.clone(), full.clone()]).await;
-    let (status, reply) = as_player(&server, Some(&owner), "POST", "/api/seeks", &json!({})).await;
+    let (status, reply) = post_as(&server, &owner, "/api/seeks", &json!({})).await;
     assert_eq!(status, 201, "{reply}");
     let sid = reply["seek"].as_str().unwrap().to_owned();
     // The accepter's address already holds its one unfinished game.
@@ -518,10 +509,10 @@ async fn an_accept_refused_leaves_the_seek_open() {
     assert_eq!(status, 201);
     let path = format!("/api/seeks/{sid}/accept");
     for _ in 0..3 {
-        let (status, reply) = as_player(&server, Some(&full), "POST", &path, &Value::Null).await;
+        let (status, reply) = call(&server, Some(&full), "POST", &path).await;
         assert_eq!((status, &reply["error"]), (429, &json!("too-many-games")));
     }
-    let (_, listing) = as_player(&server, None, "GET", "/api/lobby", &Value::Null).await;
+    let (_, listing) = call(&server, None, "GET", "/api/lobby").await;
     let open: Vec<&Value> = listing["seeks"].as_array().unwrap().iter().collect();
     assert_eq!(open.len(), 1, "{listing}");
     assert_eq!(open[0]["seek"], sid.as_str());
@@ -552,9 +543,9 @@ async fn a_pool_wait_costs_nothing_once_it_ends_and_joins_are_counted() {
     };
     let before = settle().await;
     for _ in 0..200 {
-        let (status, _) = as_player(&server, Some(&ana), "POST", "/api/pool", &body).await;
+        let (status, _) = post_as(&server, &ana, "/api/pool", &body).await;
         assert_eq!(status, 202);
-        let (status, _) = as_player(&server, Some(&ana), "DELETE", "/api/pool", &Value::Null).await;
+        let (status, _) = call(&server, Some(&ana), "DELETE", "/api/pool").await;
         assert_eq!(status, 204);
     }
     // Each request's connection task ends with it; no wait leaves a task behind.
@@ -677,7 +668,7 @@ async fn no_set_of_addresses_can_lock_the_lobby_or_hide_a_new_seek() {
         let path = after.map_or("/api/lobby".to_owned(), |sid| {
             format!("/api/lobby?after={sid}")
         });
-        let (_, listing) = as_player(&server, None, "GET", &path, &Value::Null).await;
+        let (_, listing) = call(&server, None, "GET", &path).await;
         listing["seeks"]
             .as_array()
             .unwrap()

@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use salpakan_server::store::{Durability, Store, StoreError, Write};
 
+use crate::common::post_as;
 use crate::common::{database, query_int, spawn_binary};
 use crate::crash::postgres_ctl;
 use salpakan_server::store::GameWrite;
@@ -748,10 +749,9 @@ async fn nodes_a_tournament_keeps_one_owner_and_moves_with_it() {
         keys.push(register([&a, &b, &c][i % 3], name).await);
     }
     // Made through b, joined through c and a, started through c: one tournament.
-    let (status, made) = as_player(
+    let (status, made) = post_as(
         &b,
-        Some(&keys[0]),
-        "POST",
+        &keys[0],
         "/api/tournaments",
         &json!({"name": "Three nodes", "kind": "round-robin", "round_ms": 120_000}),
     )

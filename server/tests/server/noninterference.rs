@@ -8,6 +8,8 @@
 use salpakan::{Game, Move, Side};
 use serde_json::{Value, json};
 
+use crate::common::call;
+use crate::common::post_as;
 use crate::common::{Seat, Server, cells, random_prefix, start_busy};
 
 /// The transcripts of the two seats and a spectator over one run.
@@ -436,12 +438,12 @@ struct LobbyRun {
 /// The side the watched player gets in each of the two games for `seed` (the server's
 /// entropy is seeded: the same in every run).
 async fn lobby_run(games: [&Game; 2], seed: u64) -> (LobbyRun, [Side; 2]) {
-    use crate::common::{as_player, player_sockets, register_all, socket};
+    use crate::common::{player_sockets, register_all, socket};
     let server = start_busy(seed).await;
     let mut public = Vec::new();
     let mut lobby = socket(&server, "/api/lobby/socket").await;
     let look = async |lobby: &mut Seat, public: &mut Vec<String>| {
-        let (_, listing) = as_player(&server, None, "GET", "/api/lobby", &Value::Null).await;
+        let (_, listing) = call(&server, None, "GET", "/api/lobby").await;
         let want = json!({"t": "lobby", "seeks": listing["seeks"], "playing": listing["playing"]});
         while lobby.recv().await != want {}
         public.push(format!("{listing}"));
@@ -449,14 +451,13 @@ async fn lobby_run(games: [&Game; 2], seed: u64) -> (LobbyRun, [Side; 2]) {
         // left out) and the leaderboard.
         for name in ["watched", "opponent", "bystander"] {
             let path = format!("/api/players/{name}/games");
-            let (status, mut list) = as_player(&server, None, "GET", &path, &Value::Null).await;
+            let (status, mut list) = call(&server, None, "GET", &path).await;
             for game in list["games"].as_array_mut().into_iter().flatten() {
                 game["ended_ms"] = Value::Null;
             }
             public.push(format!("{status} {list}"));
         }
-        let (status, board) =
-            as_player(&server, None, "GET", "/api/leaderboard", &Value::Null).await;
+        let (status, board) = call(&server, None, "GET", "/api/leaderboard").await;
         public.push(format!("{status} {board}"));
     };
     let keys = register_all(&server, ["watched", "opponent", "bystander"]).await;
@@ -466,7 +467,7 @@ async fn lobby_run(games: [&Game; 2], seed: u64) -> (LobbyRun, [Side; 2]) {
     // The pool pairs the two; both formations in, the watched player aborts.
     let pool = json!({"clock": {"initial_ms": 300000, "increment_ms": 3000}, "rated": true});
     for key in &keys[..2] {
-        let (status, reply) = as_player(&server, Some(key), "POST", "/api/pool", &pool).await;
+        let (status, reply) = post_as(&server, key, "/api/pool", &pool).await;
         http.push(format!("{status} {reply}"));
     }
     let mine = sockets[0].until("paired").await;
@@ -484,22 +485,15 @@ async fn lobby_run(games: [&Game; 2], seed: u64) -> (LobbyRun, [Side; 2]) {
     seat.send(&json!({"t": "abort"})).await;
     seat.until("aborted").await;
     let path = format!("/api/games/{game}/record");
-    let (status, reply) = as_player(&server, None, "GET", &path, &Value::Null).await;
+    let (status, reply) = call(&server, None, "GET", &path).await;
     assert_eq!(status, 404, "an aborted game's record");
     http.push(format!("{status} {reply}"));
     let mut watched: Vec<String> = std::mem::take(&mut seat.transcript);
     // A seek accepted; play, a resignation by the other side, both ask for a rematch.
-    let (_, seek) = as_player(
-        &server,
-        Some(&keys[0]),
-        "POST",
-        "/api/seeks",
-        &json!({"rated": true}),
-    )
-    .await;
+    let (_, seek) = post_as(&server, &keys[0], "/api/seeks", &json!({"rated": true})).await;
     look(&mut lobby, &mut public).await;
     let accept = format!("/api/seeks/{}/accept", seek["seek"].as_str().unwrap());
-    let (_, theirs) = as_player(&server, Some(&keys[1]), "POST", &accept, &Value::Null).await;
+    let (_, theirs) = call(&server, Some(&keys[1]), "POST", &accept).await;
     let mine = sockets[0].until("paired").await;
     let (side, _, mut seat, mut other) = sit(&server, &mine, &theirs).await;
     sides[1] = side;
@@ -546,7 +540,7 @@ async fn lobby_run(games: [&Game; 2], seed: u64) -> (LobbyRun, [Side; 2]) {
     watched.extend(http);
     for name in ["watched", "opponent", "bystander"] {
         let path = format!("/api/players/{name}");
-        let (status, mut profile) = as_player(&server, None, "GET", &path, &Value::Null).await;
+        let (status, mut profile) = call(&server, None, "GET", &path).await;
         // When each rated game ended is the clock's, not the game's: left out.
         for rated in profile["history"].as_array_mut().into_iter().flatten() {
             rated["ended_ms"] = Value::Null;
@@ -796,13 +790,8 @@ async fn tournament_run(twins: bool) -> TournamentRun {
                 std::time::Duration::from_secs(10),
                 "the game is counted",
                 async || {
-                    let (_, t) = server
-                        .http("GET", &format!("/api/tournaments/{tid}"), "")
-                        .await;
-                    let t: Value = serde_json::from_str(&t).unwrap();
-                    t["rounds"][(round - 1) as usize]["boards"]
-                        .as_array()
-                        .unwrap()
+                    let t = crate::tournaments::tournament(&server, &tid).await;
+                    crate::tournaments::boards(&t, (round - 1) as usize)
                         .iter()
                         .any(|b| b["game"] == game.as_str() && !b["result"].is_null())
                 },
@@ -817,13 +806,8 @@ async fn tournament_run(twins: bool) -> TournamentRun {
             std::time::Duration::from_secs(10),
             "the round is decided",
             async || {
-                let (_, t) = server
-                    .http("GET", &format!("/api/tournaments/{tid}"), "")
-                    .await;
-                let t: Value = serde_json::from_str(&t).unwrap();
-                t["rounds"][(round - 1) as usize]["boards"]
-                    .as_array()
-                    .unwrap()
+                let t = crate::tournaments::tournament(&server, &tid).await;
+                crate::tournaments::boards(&t, (round - 1) as usize)
                     .iter()
                     .all(|b| !b["result"].is_null())
             },

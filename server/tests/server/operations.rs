@@ -11,9 +11,11 @@ use salpakan::Side;
 use salpakan_server::client::{request, request_with};
 use serde_json::{Value, json};
 
+use crate::common::call;
+use crate::common::post_as;
 use crate::common::{
-    Killed, Server, Table, as_player, cells, database, exec, player_socket, postgres_host,
-    query_int, random_game, register_all, scratch, socket, spawn_binary, stored_text,
+    Killed, Server, Table, cells, database, exec, player_socket, postgres_host, query_int,
+    random_game, register_all, scratch, socket, spawn_binary, stored_text,
 };
 
 const BINARY: &str = env!("CARGO_BIN_EXE_salpakan-server");
@@ -239,10 +241,10 @@ async fn a_whole_runs_log_holds_no_secret_and_its_metrics_count_what_it_did() {
         player_socket(&server, &rosa).await,
         player_socket(&server, &tomas).await,
     ];
-    let (status, seek) = as_player(&server, Some(&rosa), "POST", "/api/seeks", &json!({})).await;
+    let (status, seek) = post_as(&server, &rosa, "/api/seeks", &json!({})).await;
     assert_eq!(status, 201, "{seek}");
     let accept = format!("/api/seeks/{}/accept", seek["seek"].as_str().unwrap());
-    let (status, seat) = as_player(&server, Some(&tomas), "POST", &accept, &Value::Null).await;
+    let (status, seat) = call(&server, Some(&tomas), "POST", &accept).await;
     assert_eq!(status, 200, "{seat}");
     secrets.push(seat["token"].as_str().unwrap().to_owned());
     let paired = sockets[0].until("paired").await;

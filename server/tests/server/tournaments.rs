@@ -10,23 +10,22 @@ use salpakan::{Game, Side};
 use salpakan_server::client::{ClientError, Socket};
 use serde_json::{Value, json};
 
+use crate::common::call;
+use crate::common::post_as;
 use crate::common::{
-    Seat, Server, as_player, cells, database, eventually, player_sockets, random_game, register,
-    start_on,
+    Seat, Server, cells, database, eventually, player_sockets, random_game, register, start_on,
 };
 
 /// The tournament `tid` as `GET /api/tournaments/{tid}` gives it.
-async fn tournament(server: &Server, tid: &str) -> Value {
-    let (status, t) = as_player(
-        server,
-        None,
-        "GET",
-        &format!("/api/tournaments/{tid}"),
-        &Value::Null,
-    )
-    .await;
+pub async fn tournament(server: &Server, tid: &str) -> Value {
+    let (status, t) = call(server, None, "GET", &format!("/api/tournaments/{tid}")).await;
     assert_eq!(status, 200, "{t}");
     t
+}
+
+/// Round `round`'s boards (from 0) of tournament `t`.
+pub fn boards(t: &Value, round: usize) -> &[Value] {
+    t["rounds"][round]["boards"].as_array().unwrap()
 }
 
 /// The `tournament-game` frame of round `round` on a player's socket.
@@ -116,10 +115,9 @@ async fn sixteen_players_play_a_four_round_swiss_sealed_until_it_ends() {
     let mut sockets = player_sockets(&server, &keys).await;
 
     // Made by p01, who directs it; refused settings change nothing.
-    let (status, refused) = as_player(
+    let (status, refused) = post_as(
         &server,
-        Some(&keys[0]),
-        "POST",
+        &keys[0],
         "/api/tournaments",
         &json!({"name": "Sixteen", "kind": "swiss", "rounds": 0}),
     )
@@ -144,7 +142,7 @@ async fn sixteen_players_play_a_four_round_swiss_sealed_until_it_ends() {
         (status, not_director["error"].as_str()),
         (403, Some("not-director"))
     );
-    let (_, listed) = as_player(&server, None, "GET", "/api/tournaments", &Value::Null).await;
+    let (_, listed) = call(&server, None, "GET", "/api/tournaments").await;
     assert_eq!(listed["tournaments"][0]["id"], tid.as_str());
     assert_eq!(listed["tournaments"][0]["entrants"], 16);
     started(&server, &keys[0], &tid).await;
@@ -217,21 +215,19 @@ async fn sixteen_players_play_a_four_round_swiss_sealed_until_it_ends() {
                         .await;
                     assert_eq!(status, 200, "{path} for its player: {reply}");
                 }
-                let (status, _) = as_player(
+                let (status, _) = call(
                     &server,
                     Some(&keys[*b]),
                     "GET",
                     &format!("/api/games/{game}/record"),
-                    &Value::Null,
                 )
                 .await;
                 assert_eq!(status, 200, "its player by key");
-                let (status, _) = as_player(
+                let (status, _) = call(
                     &server,
                     Some(&keys[14 - usize::from(*w == 14 || *b == 14)]),
                     "GET",
                     &format!("/api/games/{game}/record"),
-                    &Value::Null,
                 )
                 .await;
                 assert_eq!(status, 403, "another player");
@@ -357,13 +353,13 @@ async fn sixteen_players_play_a_four_round_swiss_sealed_until_it_ends() {
 
 /// `POST path` as the player of `key`, with no body: its status and reply.
 pub async fn post(server: &Server, key: &str, path: &str) -> (u16, Value) {
-    as_player(server, Some(key), "POST", path, &Value::Null).await
+    call(server, Some(key), "POST", path).await
 }
 
 /// Tournament `body` made by the player of `keys[0]` (its director) on `server`, every
 /// player of `keys` registered: its reply.
 pub async fn made_with(server: &Server, keys: &[String], body: &Value) -> Value {
-    let (status, made) = as_player(server, Some(&keys[0]), "POST", "/api/tournaments", body).await;
+    let (status, made) = post_as(server, &keys[0], "/api/tournaments", body).await;
     assert_eq!(status, 201, "{made}");
     let tid = made["id"].as_str().unwrap();
     for key in keys {
@@ -483,9 +479,7 @@ async fn a_kill_mid_round_loses_nothing_and_the_round_goes_on() {
         "the first game counts",
         async || {
             let t = tournament(&server, &tid).await;
-            t["rounds"][0]["boards"]
-                .as_array()
-                .unwrap()
+            boards(&t, 0)
                 .iter()
                 .any(|b| b["result"]["result"] == "white-won")
         },
@@ -519,16 +513,8 @@ async fn a_kill_mid_round_loses_nothing_and_the_round_goes_on() {
         "round 1 decided, round 2 paired",
         async || {
             let t = tournament(&server, &tid).await;
-            t["rounds"][0]["boards"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .all(|b| !b["result"].is_null())
-                && t["rounds"][1]["boards"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .all(|b| b["game"].is_string())
+            boards(&t, 0).iter().all(|b| !b["result"].is_null())
+                && boards(&t, 1).iter().all(|b| b["game"].is_string())
         },
     )
     .await;
@@ -570,9 +556,7 @@ async fn a_kill_mid_round_loses_nothing_and_the_round_goes_on() {
         seats[1].until("over").await;
     }
     let t = tournament(&server, &tid).await;
-    let second_board = t["rounds"][0]["boards"]
-        .as_array()
-        .unwrap()
+    let second_board = boards(&t, 0)
         .iter()
         .find(|b| b["game"] == games[1].as_str())
         .unwrap()
@@ -666,26 +650,14 @@ async fn a_director_s_tools_act_and_are_logged() {
         .to_owned();
 
     // Another player may not; a director moves the cutoff ten minutes.
-    let (status, refused) = as_player(
-        &server,
-        Some(&keys[2]),
-        "POST",
-        &path("extend"),
-        &json!({"minutes": 10}),
-    )
-    .await;
+    let (status, refused) =
+        post_as(&server, &keys[2], &path("extend"), &json!({"minutes": 10})).await;
     assert_eq!(
         (status, refused["error"].as_str()),
         (403, Some("not-director"))
     );
-    let (status, moved) = as_player(
-        &server,
-        Some(&keys[0]),
-        "POST",
-        &path("extend"),
-        &json!({"minutes": 10}),
-    )
-    .await;
+    let (status, moved) =
+        post_as(&server, &keys[0], &path("extend"), &json!({"minutes": 10})).await;
     assert_eq!(status, 200, "{moved}");
     assert_eq!(moved["rounds"][0]["cutoff_ms"], cutoff + 600_000);
     let (_, summary) = server.summary(&game).await;
@@ -693,14 +665,7 @@ async fn a_director_s_tools_act_and_are_logged() {
         summary["setup_ms"].as_u64().unwrap() > 600_000,
         "the game's setup time follows: {summary}"
     );
-    let (status, _) = as_player(
-        &server,
-        Some(&keys[0]),
-        "POST",
-        &path("extend"),
-        &json!({"minutes": 0}),
-    )
-    .await;
+    let (status, _) = post_as(&server, &keys[0], &path("extend"), &json!({"minutes": 0})).await;
     assert_eq!(status, 400);
 
     // A default to White on board 1, a void on board 2; paused first, round 2 waits.
@@ -714,28 +679,19 @@ async fn a_director_s_tools_act_and_are_logged() {
         }
         body
     };
-    let (status, _) = as_player(
-        &server,
-        Some(&keys[0]),
-        "POST",
-        &path("decide"),
-        &decide(3, "void", None),
-    )
-    .await;
+    let (status, _) = post_as(&server, &keys[0], &path("decide"), &decide(3, "void", None)).await;
     assert_eq!(status, 404, "no board 3");
-    let (status, _) = as_player(
+    let (status, _) = post_as(
         &server,
-        Some(&keys[0]),
-        "POST",
+        &keys[0],
         &path("decide"),
         &decide(1, "white-won", None),
     )
     .await;
     assert_eq!(status, 400, "a director awards defaults and voids only");
-    let (status, t) = as_player(
+    let (status, t) = post_as(
         &server,
-        Some(&keys[1]),
-        "POST",
+        &keys[1],
         &path("decide"),
         &decide(1, "default", Some("white")),
     )
@@ -745,14 +701,7 @@ async fn a_director_s_tools_act_and_are_logged() {
         t["rounds"][0]["boards"][0]["result"],
         json!({"result": "default", "present": "white"})
     );
-    let (_, t) = as_player(
-        &server,
-        Some(&keys[1]),
-        "POST",
-        &path("decide"),
-        &decide(2, "void", None),
-    )
-    .await;
+    let (_, t) = post_as(&server, &keys[1], &path("decide"), &decide(2, "void", None)).await;
     assert_eq!(
         t["rounds"][0]["boards"][1]["result"],
         json!({"result": "void"})

@@ -764,6 +764,26 @@ fn typical<T: Copy>(samples: &[T], seconds: &[u32], stat: impl Fn(&mut Vec<T>) -
     stats.get(stats.len() / 2).copied().unwrap_or(0.0)
 }
 
+/// Times in microseconds, sorted once: their percentiles, in milliseconds.
+struct Spread(Vec<u32>);
+
+impl Spread {
+    fn of(mut us: Vec<u32>) -> Spread {
+        us.sort_unstable();
+        Spread(us)
+    }
+
+    /// The `p` percentile (0.5, 0.99), in milliseconds.
+    fn at(&self, p: f64) -> f64 {
+        percentile(&self.0, p)
+    }
+
+    /// How many times.
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+}
+
 fn percentile(sorted: &[u32], p: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
@@ -1121,28 +1141,25 @@ async fn play(
     let chat_words = if args.chat_per_second == 0 {
         String::new()
     } else {
-        let mut chat = std::mem::take(&mut tally.chat_us);
-        chat.sort_unstable();
+        let chat = Spread::of(std::mem::take(&mut tally.chat_us));
         format!(
             "; chat: {:.0} lines/s, delivery p50 {:.1} ms, p99 {:.1} ms",
             chat.len() as f64 / elapsed,
-            percentile(&chat, 0.50),
-            percentile(&chat, 0.99),
+            chat.at(0.50),
+            chat.at(0.99),
         )
     };
     let lobby_words = match &lobby {
         None => String::new(),
         Some(lobby) => {
-            let mut pairings = std::mem::take(&mut *lobby.pairings_us.lock().await);
-            let mut updates = std::mem::take(&mut *lobby.updates_us.lock().await);
-            pairings.sort_unstable();
-            updates.sort_unstable();
+            let pairings = Spread::of(std::mem::take(&mut *lobby.pairings_us.lock().await));
+            let updates = Spread::of(std::mem::take(&mut *lobby.updates_us.lock().await));
             format!(
                 "; lobby: {:.0} pairings/s, pairing p99 {:.1} ms, lobby update p50 {:.1} ms, p99 {:.1} ms over {} sockets ({} updates timed)",
                 pairings.len() as f64 / elapsed,
-                percentile(&pairings, 0.99),
-                percentile(&updates, 0.50),
-                percentile(&updates, 0.99),
+                pairings.at(0.99),
+                updates.at(0.50),
+                updates.at(0.99),
                 args.lobby_sockets,
                 updates.len(),
             )
@@ -1175,15 +1192,16 @@ async fn play(
     });
     // The round trips once every game has been made and set up (after the first 5 s), apart
     // from the start's burst of creations, joins, sockets and setups.
-    let mut steady: Vec<u32> = tally
-        .latencies_us
-        .iter()
-        .zip(&tally.latency_seconds)
-        .filter(|&(_, &second)| second >= 5)
-        .map(|(&us, _)| us)
-        .collect();
-    steady.sort_unstable();
-    tally.latencies_us.sort_unstable();
+    let steady = Spread::of(
+        tally
+            .latencies_us
+            .iter()
+            .zip(&tally.latency_seconds)
+            .filter(|&(_, &second)| second >= 5)
+            .map(|(&us, _)| us)
+            .collect(),
+    );
+    let latencies = Spread::of(std::mem::take(&mut tally.latencies_us));
     let rss = if server_pid.is_some() {
         format!("{peak_rss:.0}")
     } else {
@@ -1193,9 +1211,9 @@ async fn play(
         "loadgen: {} games finished, {} plies in {elapsed:.1} s, {} round trips timed; after the first 5 s: p50 {:.1} ms, p99 {:.1} ms; the typical second's p99 {typical_p99_ms:.1} ms",
         tally.finished.len(),
         plies_at_deadline,
-        tally.latencies_us.len(),
-        percentile(&steady, 0.50),
-        percentile(&steady, 0.99),
+        latencies.len(),
+        steady.at(0.50),
+        steady.at(0.99),
     );
     let overcharge_ms = tally
         .overcharges_us
@@ -1205,7 +1223,7 @@ async fn play(
         .unwrap_or(0)
         .max(0) as f64
         / 1000.0;
-    let p99_ms = percentile(&tally.latencies_us, 0.99);
+    let p99_ms = latencies.at(0.99);
     let beside = match attack {
         None => String::new(),
         Some((kind, _)) => format!(
@@ -1218,7 +1236,7 @@ async fn play(
         "loadgen: {} games{beside}, {:.0} plies/s, p50 {:.1} ms, p99 {p99_ms:.1} ms, overcharge at most {overcharge_ms:.1} ms, server RSS {rss} MB{cpu_words}, {} errors, {lost} lost{lobby_words}{live_words}{chat_words}, {} reconnects ({} silences), longest stall {:.0} ms",
         args.games,
         plies_at_deadline as f64 / elapsed,
-        percentile(&tally.latencies_us, 0.50),
+        latencies.at(0.50),
         tally.errors.len(),
         shared.reconnects.load(Ordering::Relaxed),
         shared.silences.load(Ordering::Relaxed),
