@@ -4,34 +4,37 @@
 //! security model are in the repository's `docs/SERVER.md`.
 //!
 //! The layers, each importing only those above it in this list (`scripts/check-layers`
-//! holds the sections of `mod` lines below to it):
-//! - values: [`chat`] (preset phrases, a clean line, the operator's list of words), [`secret`] (tokens, invite codes and ids from an [`Entropy`], stored as
-//!   digests), [`clock`] (the game clock), [`rating`] (what a rating says, and Glicko-2),
-//!   `telemetry` (the metrics and the log), [`tournament`] (Swiss, round-robin and series
-//!   pairings, scoring with defaults, standings and tie-breaks);
+//! holds the sections of `mod` lines below to it; the repository's `docs/SERVER.md`,
+//! "Inside", names every file):
+//! - values: [`secret`] (tokens, invite codes and ids from an [`Entropy`], stored as
+//!   digests), [`clock`] (the game clock), [`rating`] (what a rating says, a rated game's
+//!   settlement, and Glicko-2), `telemetry` (the metrics and the log), [`tournament`] (Swiss,
+//!   round-robin, series and arena pairings, scoring with defaults, standings and
+//!   tie-breaks);
 //! - [`wire`]: the contract's JSON typed both ways (every message, refusal code, close
-//!   code and HTTP body), built from views and public facts only;
-//! - `bridge` (feature `bridge`): an engine of the Salpakan engine protocol playing as a
-//!   bot account (the `salpakan-bridge` binary);
-//! - `client` (feature `client`): a small client of the contract, reading the wire's types
-//!   (the load generator's and the tests');
-//! - [`room`]: one game as an event-sourced state machine (no I/O): commands decided into
-//!   events, one `apply`;
-//! - `config`: the settings and limits, every flag declared once; `budget`: a message
-//!   budget of the limits;
-//! - [`store`]: SQLite (or, with the feature `nodes`, PostgreSQL shared by several nodes:
-//!   leases, their fence, the owner of each game), one writer thread with group commits;
+//!   code and HTTP body, the chat's channels and phrases), built from views and public facts
+//!   only; `client` (feature `client`): a small client of the contract, reading the wire's
+//!   types (the load generator's and the tests'); `bridge` (feature `bridge`): an engine of
+//!   the Salpakan engine protocol playing as a bot account (the `salpakan-bridge` binary);
+//! - [`room`]: one game as an event-sourced state machine (no I/O): typed commands decided
+//!   into events, one `apply`; [`chat`]: the chat's rules (no I/O): one game's channels,
+//!   modes, mutes and rates, a clean line, the operator's list of words; `config`: the
+//!   settings and limits, every flag declared once; `budget`: a message budget of the
+//!   limits; [`store`]: SQLite (or, with the feature `nodes`, PostgreSQL shared by several
+//!   nodes: leases, their fence, the owner of each game, the channels they share), one
+//!   writer thread with group commits dispatching each write to its concern;
 //! - [`export`]: the dataset of the finished games their players agreed to share, with each
 //!   ply's beliefs and odds (`salpakan-server export`);
-//! - `services`: games, players, ratings, lobby, replays, quotas, readiness (and nodes),
-//!   each owning its state behind a small API with an error type of its own;
-//! - `refusals`: every service's error as the contract's code and HTTP status, in one
-//!   place;
-//! - [`socket`]: the one socket loop, and a handler for each kind of socket;
+//! - `services`: each concern a service owning its state behind a small API with an error
+//!   type of its own (games, chat, players, who is online, the lobby, challenges, ratings,
+//!   the live list, replays, tournaments, games' ends, the operator's reads, quotas,
+//!   readiness, and nodes); `refusals`: every service's error as the contract's code and
+//!   HTTP status, in one place;
+//! - [`socket`]: the one socket loop, a game socket's frame read once into a typed request,
+//!   and a handler for each kind of socket;
 //! - `http`: the routes, each resource declaring its own, and the forwarding to the node
-//!   that owns a request (feature `nodes`);
-//! - [`listen`], `operator`: the listener and its per-address limits, the operator's
-//!   listener (`/metrics` and the admin routes);
+//!   that owns a request (feature `nodes`); [`listen`], `operator`: the listener and its
+//!   per-address limits, the operator's listener (`/metrics` and the admin routes);
 //! - [`start`]: all of it on a listener; [`command`]: the `salpakan-server` command.
 //!
 //! The feature `nodes` (on by default) runs one server as a node of several sharing a

@@ -510,6 +510,9 @@ usage: salpakan-server [FLAG...]                 serve (until SIGTERM or SIGINT)
        salpakan-server backup --db PATH --to PATH
                                                  an online, checked copy of a live database
        salpakan-server migrate --db PATH         bring a database's schema up to date
+       salpakan-server export --db PATH --out FILE
+                                                 the games their players agreed to share,
+                                                 as JSON lines (never overwrites FILE)
        salpakan-server health [--addr ADDR]      exit 0 if the server at ADDR is ready
 
 Every flag is also read from the environment: --games-per-ip is SALPAKAN_GAMES_PER_IP (a

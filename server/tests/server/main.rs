@@ -11,6 +11,7 @@ mod commitments;
 mod common;
 mod connections;
 mod crash;
+mod docs;
 mod export;
 mod fair_play;
 mod golden;
