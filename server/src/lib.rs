@@ -277,7 +277,7 @@ impl Running {
     /// Games in memory.
     #[must_use]
     pub fn games_in_memory(&self) -> usize {
-        self.services.games.in_memory()
+        self.services.games.tables().count()
     }
 
     /// Connections open now (sockets included).
@@ -295,7 +295,7 @@ impl Running {
     /// Rooms replayed from the database since the start.
     #[must_use]
     pub fn replays(&self) -> u64 {
-        self.services.games.restored()
+        self.services.games.tables().restored()
     }
 
     /// Replays of finished games computed since the start (`GET /api/games/{id}/replay`: each
@@ -308,7 +308,7 @@ impl Running {
     /// Stops accepting, closes every socket (1012), and returns once every accepted write is
     /// committed.
     pub async fn stop(self) {
-        tracing::info!(games = self.services.games.in_memory(), "stopping");
+        tracing::info!(games = self.services.games.tables().count(), "stopping");
         self.services.stop();
         let _ = self.serving.await;
         if let Some((_, task)) = self.operator {

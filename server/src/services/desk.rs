@@ -64,7 +64,8 @@ impl Desk {
     pub(crate) fn live_games(&self, limit: usize) -> Vec<GameRow> {
         let mut games: Vec<GameRow> = self
             .games
-            .held_all()
+            .tables()
+            .all()
             .iter()
             .map(|table| {
                 let shown = table.shown();
@@ -91,7 +92,7 @@ impl Desk {
     /// Sets the gauge of games in memory by phase (for a scrape of `/metrics`).
     pub(crate) fn count_phases(&self) {
         let mut counts = PHASES.map(|p| (p.word(), 0));
-        for table in self.games.held_all() {
+        for table in self.games.tables().all() {
             if let Some(i) = PHASES
                 .iter()
                 .position(|&p| Some(p) == table.shown().phase())

@@ -110,6 +110,7 @@ impl LiveList {
         let rating =
             |name: &Option<String>| name.as_deref().map(|n| ratings.of(n).rating.round() as i64);
         let mut entries: Vec<LiveEntry> = games
+            .tables()
             .listings()
             .into_iter()
             .map(|mut entry| {

@@ -347,7 +347,7 @@ impl Lobby {
             .collect();
         LobbyWords {
             seeks,
-            playing: self.games.playing(),
+            playing: self.games.tables().playing(),
         }
     }
 

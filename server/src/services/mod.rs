@@ -231,7 +231,7 @@ impl Services {
     /// Asks every socket to close (1012) and every task to end: the server is stopping.
     pub(crate) fn stop(&self) {
         self.stopping.stop();
-        self.games.wake_all();
+        self.games.tables().wake_all();
     }
 
     /// The key the other nodes' forwarded requests carry (`None` for a server alone).

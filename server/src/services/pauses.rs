@@ -43,6 +43,18 @@ impl Pauses {
         *total
     }
 
+    /// `at` for `room`, every pause noticed by now first taken out of its clock and its
+    /// absences.
+    pub(crate) fn at(&self, room: &mut crate::room::Room, at: Instant) -> Instant {
+        room.absorb_pauses(self.notice(Instant::now()), at);
+        at
+    }
+
+    /// The time now for `room`, as [`Pauses::at`].
+    pub(crate) fn now(&self, room: &mut crate::room::Room) -> Instant {
+        self.at(room, Instant::now())
+    }
+
     /// Looks at the time every [`TICK`], so that a pause is noticed soon after it (if
     /// nothing else looked first), until the server stops.
     pub(crate) async fn watch(self: std::sync::Arc<Pauses>, stopping: Stopping) {

@@ -410,6 +410,16 @@ impl Players {
         }
     }
 
+    /// Whether each of `names` is a bot account (a game seat's bot flag, never stored with
+    /// the game: an account's flag never changes); a server bot's seat is not an account.
+    #[must_use]
+    pub(crate) fn bot_accounts(&self, names: &[Option<String>; 2]) -> [bool; 2] {
+        names.each_ref().map(|name| {
+            name.as_deref()
+                .is_some_and(|name| !name.starts_with(crate::wire::BOT_PREFIX) && self.is_bot(name))
+        })
+    }
+
     /// Whether `name` is a bot account (or one of the server's bots).
     #[must_use]
     pub(crate) fn is_bot(&self, name: &str) -> bool {

@@ -3,12 +3,13 @@
 //! recipient. One writer per game (the room's lock); games share nothing but the database's
 //! writer thread.
 //!
-//! - `table`: a game in memory, its one lock, and what the operator reads of it without it;
+//! - `tables`: each game in memory at its table, its one lock, what the operator reads of it
+//!   without it, and the registry of tables with their counts;
 //! - `open`: games made (`create`, and for the lobby, a tournament, the rematch) and joined;
+//!   (and in this file: the lookups, a summary and a record read);
 //! - `play`: the change path: a seat's command, the commit, the frames, presence;
 //! - `seats`: who a socket is for, sockets attached and detached, a seat taken again;
 //! - `tasks`: each room's timer and bot, and the pruner of old games;
-//! - `reads`: a summary, a finished game's record;
 //! - `nodes` (feature `nodes`): where a game is played among several nodes.
 //!
 //! What is not a game's is another service's: its chat ([`super::chat`]), whether it is
@@ -19,19 +20,17 @@
 mod nodes;
 mod open;
 mod play;
-mod reads;
 mod seats;
-mod table;
+mod tables;
 mod tasks;
 
 #[cfg(feature = "nodes")]
 pub(crate) use nodes::Place;
 pub(crate) use open::{Seating, Settings, random_side};
-pub(crate) use table::{Origin, PHASES, Table};
+pub(crate) use tables::{Origin, PHASES, Table, Tables};
 
-use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use salpakan::{Side, Status, WinReason};
@@ -51,8 +50,7 @@ use crate::secret::{Entropy, plausible_id};
 use crate::store::GameWrite;
 use crate::store::{Ending, GameResult, Settlement, Store, StoreError, Write};
 use crate::wire::AbortReason;
-use crate::wire::Refusal;
-use table::TableState;
+use crate::wire::{Refusal, Summary};
 
 /// Why the games service refused a request.
 #[derive(Debug, Error)]
@@ -142,14 +140,10 @@ pub(crate) struct Games {
     pauses: Arc<Pauses>,
     readiness: Arc<Readiness>,
     stopping: Stopping,
-    rooms: Mutex<HashMap<String, Arc<Table>>>,
+    tables: Tables,
     chats: Arc<Chats>,
     ends: Arc<Ends>,
     next_subscriber: AtomicU64,
-    /// Rooms replayed from the database since the start.
-    restored: AtomicU64,
-    /// Games in memory in their playing phase.
-    playing: AtomicUsize,
 }
 
 pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -173,12 +167,10 @@ impl Games {
             pauses: parts.pauses,
             readiness: parts.readiness,
             stopping: parts.stopping,
-            rooms: Mutex::new(HashMap::new()),
+            tables: Tables::default(),
             chats: parts.chats,
             ends: parts.ends,
             next_subscriber: AtomicU64::new(1),
-            restored: AtomicU64::new(0),
-            playing: AtomicUsize::new(0),
         });
         tokio::spawn(Arc::clone(&games).run_pruner());
         for saved in unfinished {
@@ -205,97 +197,15 @@ impl Games {
         games
     }
 
-    /// Games in memory.
+    /// The tables in memory, and their counts.
     #[must_use]
-    pub(crate) fn in_memory(&self) -> usize {
-        lock(&self.rooms).len()
-    }
-
-    /// Every game in memory, in no order.
-    #[must_use]
-    pub(crate) fn held_all(&self) -> Vec<Arc<Table>> {
-        lock(&self.rooms).values().cloned().collect()
-    }
-
-    /// The games in play this node holds that the live list may show (listed ones), each
-    /// as of its last commit, in no order.
-    #[must_use]
-    pub(crate) fn listings(&self) -> Vec<crate::wire::LiveEntry> {
-        let held: Vec<Arc<Table>> = lock(&self.rooms).values().cloned().collect();
-        held.iter()
-            .filter_map(|table| lock(&table.listing).clone())
-            .collect()
-    }
-
-    /// Games in their playing phase.
-    #[must_use]
-    pub(crate) fn playing(&self) -> usize {
-        self.playing.load(Ordering::Relaxed)
-    }
-
-    /// Rooms replayed from the database since the start (each unfinished game at start, and
-    /// each game loaded for a request since).
-    #[must_use]
-    pub(crate) fn restored(&self) -> u64 {
-        self.restored.load(Ordering::Relaxed)
-    }
-
-    /// Wakes every room's tasks: the server is stopping, and they end.
-    pub(crate) fn wake_all(&self) {
-        for table in lock(&self.rooms).values() {
-            table.timer.notify_one();
-            table.bot.notify_one();
-        }
-    }
-
-    /// Counts the room among the games in play, or no longer, as its phase says now; notes
-    /// its phase and plies for the operator.
-    fn recount(&self, table: &Table, state: &mut TableState) {
-        table.shown().note(&state.room, state.broken);
-        let listing = if state.broken {
-            None
-        } else {
-            state.room.listing()
-        };
-        *lock(&table.listing) = listing;
-        let playing = state.room.phase() == Phase::Playing && !state.broken;
-        if playing != state.counted {
-            state.counted = playing;
-            // The lobby's frame shows the new count within a second.
-            if playing {
-                self.playing.fetch_add(1, Ordering::Relaxed);
-            } else {
-                self.playing.fetch_sub(1, Ordering::Relaxed);
-            }
-        }
-    }
-
-    /// Whether each of `names` is a bot account (a seat's bot flag, never stored with the
-    /// game: an account's flag never changes).
-    pub(super) fn bot_accounts(&self, names: &[Option<String>; 2]) -> [bool; 2] {
-        names.each_ref().map(|name| {
-            name.as_deref().is_some_and(|name| {
-                !name.starts_with(crate::wire::BOT_PREFIX)
-                    && self.players.with_row(name, |row| row.bot).unwrap_or(false)
-            })
-        })
-    }
-
-    /// The time now for `room`: a pause of the server noticed meanwhile is taken out of its
-    /// clock and its absences first.
-    fn now(&self, room: &mut Room) -> Instant {
-        self.at(room, Instant::now())
-    }
-
-    /// `at` for `room`, the pauses noticed by now taken out first (as [`Games::now`]).
-    fn at(&self, room: &mut Room, at: Instant) -> Instant {
-        room.absorb_pauses(self.pauses.notice(Instant::now()), at);
-        at
+    pub(crate) fn tables(&self) -> &Tables {
+        &self.tables
     }
 
     fn restore(&self, mut saved: Saved) -> Result<(Room, SavedChat), RestoreError> {
-        self.restored.fetch_add(1, Ordering::Relaxed);
-        saved.spec.bot_accounts = self.bot_accounts(&saved.spec.names);
+        self.tables.count_restored();
+        saved.spec.bot_accounts = self.players.bot_accounts(&saved.spec.names);
         let chat = std::mem::take(&mut saved.chat);
         let room = Room::restore(
             saved,
@@ -321,18 +231,16 @@ impl Games {
             .players
             .iter()
             .any(|p| matches!(p, crate::room::Player::Bot(_)));
-        let table = {
-            let mut rooms = lock(&self.rooms);
-            if let Some(existing) = rooms.get(&id) {
-                return Arc::clone(existing);
-            }
+        let held = self.tables.hold(&id, || {
             let chat = self.chats.open(room.spec(), chat);
-            let table = Arc::new(Table::new(room, origin, chat, &self.config.limits));
-            rooms.insert(id, Arc::clone(&table));
-            table
+            Arc::new(Table::new(room, origin, chat, &self.config.limits))
+        });
+        let table = match held {
+            Ok(table) => table,
+            Err(existing) => return existing,
         };
         if let Ok(mut state) = table.state.try_lock() {
-            self.recount(&table, &mut state);
+            self.tables.recount(&table, &mut state);
         }
         if !over {
             tokio::spawn(Arc::clone(self).run_timer(Arc::clone(&table)));
@@ -348,7 +256,7 @@ impl Games {
         if !plausible_id(id) {
             return Ok(None);
         }
-        if let Some(table) = self.held(id) {
+        if let Some(table) = self.tables.get(id) {
             return Ok(Some(table));
         }
         #[cfg(feature = "nodes")]
@@ -358,14 +266,9 @@ impl Games {
         self.load_here(id).await
     }
 
-    /// The game `id` if it is in memory.
-    fn held(&self, id: &str) -> Option<Arc<Table>> {
-        lock(&self.rooms).get(id).map(Arc::clone)
-    }
-
     /// The game `id` loaded from the database into memory (this node owns it).
     async fn load_here(self: &Arc<Games>, id: &str) -> Result<Option<Arc<Table>>, GameError> {
-        if let Some(table) = self.held(id) {
+        if let Some(table) = self.tables.get(id) {
             return Ok(Some(table));
         }
         let Some(saved) = self.store.load(id).await? else {
@@ -393,19 +296,60 @@ impl Games {
             self.quotas.release_game(ip);
         }
     }
+}
 
-    /// Takes `table` out of memory, if it is still the room held under its id.
-    fn forget(&self, table: &Arc<Table>) {
-        let mut rooms = lock(&self.rooms);
-        if rooms.get(table.id()).is_some_and(|l| Arc::ptr_eq(l, table)) {
-            rooms.remove(table.id());
+impl Games {
+    /// `GET /api/games/{id}`.
+    ///
+    /// # Errors
+    /// [`GameError::NotFound`] for an unknown game.
+    pub(crate) async fn summary(self: &Arc<Games>, id: &str) -> Result<Summary, GameError> {
+        if let Some(ending) = self.kept_ending(id).await? {
+            return serde_json::from_str(&ending.summary)
+                .map_err(|e| GameError::Store(StoreError::Corrupt(e.to_string())));
+        }
+        let table = self.table(id).await?.ok_or(GameError::NotFound)?;
+        let mut state = table.state.lock().await;
+        if state.gone {
+            return Err(GameError::NotFound);
+        }
+        let now = self.pauses.now(&mut state.room);
+        let summary = state.room.summary(now);
+        self.tables.evict_if_done(&table, &state);
+        Ok(summary)
+    }
+
+    /// `GET /api/games/{id}/record`.
+    ///
+    /// # Errors
+    /// [`GameError::NotFound`] for an unknown game or an aborted one (its formations are never
+    /// revealed), [`GameError::NotOver`] while it is not over.
+    pub(crate) async fn record(self: &Arc<Games>, id: &str) -> Result<String, GameError> {
+        if let Some(ending) = self.kept_ending(id).await? {
+            return ending.record.ok_or(GameError::NotFound);
+        }
+        let table = self.table(id).await?.ok_or(GameError::NotFound)?;
+        let state = table.state.lock().await;
+        if state.gone {
+            return Err(GameError::NotFound);
+        }
+        let record = state.room.record();
+        let aborted = state.room.phase() == Phase::Aborted;
+        self.tables.evict_if_done(&table, &state);
+        match record {
+            Some(record) => Ok(record),
+            None if aborted => Err(GameError::NotFound),
+            None => Err(GameError::NotOver),
         }
     }
 
-    fn evict_if_done(&self, table: &Arc<Table>, state: &TableState) {
-        if state.room.phase().finished() && state.subscribers.is_empty() {
-            self.forget(table);
+    /// A finished game's summary and record as its row keeps them, when it is not in memory:
+    /// read by a reader, never replayed.
+    async fn kept_ending(&self, id: &str) -> Result<Option<Ending>, GameError> {
+        if !plausible_id(id) || self.tables.get(id).is_some() {
+            return Ok(None);
         }
+        Ok(self.store.finished(id).await?.and_then(|f| f.ending))
     }
 }
 

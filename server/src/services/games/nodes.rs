@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use super::{GameError, Games, Table, lock};
+use super::{GameError, Games};
 use crate::secret::plausible_id;
 use crate::services::outbox::Out;
 use crate::store::{LOBBY, Owner, StoreError};
@@ -35,7 +35,7 @@ impl Games {
     /// The database's error; [`GameError::Elsewhere`] never.
     pub(crate) async fn place(self: &Arc<Games>, key: &str) -> Result<Place, GameError> {
         if !self.store.shared()
-            || (key != LOBBY && (!plausible_id(key) || self.held(key).is_some()))
+            || (key != LOBBY && (!plausible_id(key) || self.tables.get(key).is_some()))
         {
             return Ok(Place::Here);
         }
@@ -111,7 +111,7 @@ impl Games {
 
     /// Drops every game in memory: its sockets are told to connect again (1012).
     pub(crate) fn give_up_all(&self) {
-        let rooms: Vec<Arc<Table>> = lock(&self.rooms).drain().map(|(_, table)| table).collect();
+        let rooms = self.tables.take_all();
         for table in rooms {
             // A room busy now finds its commit refused, and closes its sockets then.
             if let Ok(mut state) = table.state.try_lock() {

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use salpakan::{Rules, Side};
 use tokio::time::Instant;
 
-use super::table::TableState;
+use super::tables::TableState;
 use super::{GameError, Games, Origin, Table};
 use crate::clock::ClockSettings;
 use crate::room::{Event, Phase, Player, Room, SavedChat, Spec};
@@ -190,7 +190,7 @@ impl Games {
         let entropy = &*self.entropy;
         let id = seating.id.clone();
         let created_ms = crate::clock::unix_ms();
-        let bot_accounts = self.bot_accounts(&names);
+        let bot_accounts = self.players.bot_accounts(&names);
         let mut spec = Spec {
             id: id.clone(),
             rules: settings.rules,
@@ -421,7 +421,7 @@ impl Games {
             unrated,
         });
         self.store.write(vec![write]).await?;
-        let bot = self.bot_accounts(&names)[side.index()];
+        let bot = self.players.bot_accounts(&names)[side.index()];
         state
             .room
             .take_seat(side, digest, player, wall_ms, Instant::now());
@@ -615,7 +615,7 @@ impl Games {
         rematch
             .room
             .take_seat(new, digest, name, wall, Instant::now());
-        self.evict_if_done(&table, &rematch);
+        self.tables.evict_if_done(&table, &rematch);
         Ok(ServerMessage::Rematch {
             game: id,
             side: SideWord(new),

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use salpakan::Side;
 use tokio::time::Instant;
 
-use super::table::TableState;
+use super::tables::TableState;
 use super::{Games, Table};
 use crate::room::{Catchup, Change, Command, Event, Recipient};
 use crate::services::ends::Ended;
@@ -36,7 +36,7 @@ impl Games {
         if state.broken {
             return true;
         }
-        let now = self.now(&mut state.room);
+        let now = self.pauses.now(&mut state.room);
         let out = match state.room.since(v, to, now) {
             Catchup::Frames(frames) => {
                 if !pay(frames.len()) {
@@ -89,7 +89,7 @@ impl Games {
                 }
             }
         }
-        let now = self.at(&mut state.room, received);
+        let now = self.pauses.at(&mut state.room, received);
         match state.room.execute(&command, now) {
             Err(refusal) => {
                 crate::telemetry::refused(refusal.code.word());
@@ -147,7 +147,7 @@ impl Games {
                     state,
                     Out::close(CloseCode::Reloading, "the game is reloading"),
                 );
-                self.forget(table);
+                self.tables.forget(table);
                 return;
             }
         };
@@ -162,8 +162,8 @@ impl Games {
                 end,
             });
         }
-        self.recount(table, state);
-        super::table::tell(table.id(), &state.room.events()[from..], state.room.ply());
+        self.tables.recount(table, state);
+        super::tables::tell(table.id(), &state.room.events()[from..], state.room.ply());
         let room = &state.room;
         for v in from as u64 + 1..=room.version() {
             // A socket that cannot keep up is dropped (its task closes it with 1008).
@@ -178,7 +178,7 @@ impl Games {
         if room.phase().finished() {
             let creator = state.creator.take();
             self.release_game(creator);
-            self.evict_if_done(table, state);
+            self.tables.evict_if_done(table, state);
         }
         table.wake();
     }
@@ -187,7 +187,7 @@ impl Games {
     /// socket is closed with `close`, and its tasks end.
     pub(super) fn break_off(&self, table: &Table, state: &mut TableState, close: Out) {
         state.broken = true;
-        self.recount(table, state);
+        self.tables.recount(table, state);
         for s in &state.subscribers {
             s.outlet.send(close.clone());
         }
@@ -214,7 +214,7 @@ impl Games {
         state.subscribers.clear();
         let creator = state.creator.take();
         self.release_game(creator);
-        self.forget(table);
+        self.tables.forget(table);
         table.bot.notify_one();
         true
     }

@@ -9,7 +9,7 @@ use salpakan::Side;
 use tokio::time::Instant;
 
 use super::play::GONE_REASON;
-use super::table::Subscriber;
+use super::tables::Subscriber;
 use super::{GameError, Games, Table};
 use crate::budget::Budget;
 use crate::room::{Player, Recipient};
@@ -66,7 +66,7 @@ impl Games {
             self.show_presence(table, &mut state, Instant::now());
             table.timer.notify_one();
         }
-        let now = self.now(&mut state.room);
+        let now = self.pauses.now(&mut state.room);
         let name = to
             .side()
             .and_then(|side| state.room.spec().names[side.index()].clone());
@@ -89,7 +89,7 @@ impl Games {
             self.show_presence(table, &mut state, Instant::now());
             table.timer.notify_one();
         }
-        self.evict_if_done(table, &state);
+        self.tables.evict_if_done(table, &state);
     }
 
     /// Whether a socket for `to` may open, from `ip`: a seat's within its own sockets and
@@ -126,7 +126,7 @@ impl Games {
     /// socket follows it).
     pub(crate) async fn let_go(&self, table: &Arc<Table>) {
         let state = table.state.lock().await;
-        self.evict_if_done(table, &state);
+        self.tables.evict_if_done(table, &state);
     }
 
     /// Who a socket to game `id` with `token` is for.
@@ -172,7 +172,7 @@ impl Games {
     /// The seats of game `id` if it is finished and not in memory, read from its row (a
     /// failed read is as none: the request goes on as before).
     pub(super) async fn finished_seats(&self, id: &str) -> Option<FinishedSeats> {
-        if !plausible_id(id) || self.held(id).is_some() {
+        if !plausible_id(id) || self.tables.get(id).is_some() {
             return None;
         }
         let finished = self.store.finished(id).await.ok().flatten();
@@ -239,7 +239,7 @@ impl Games {
 
     /// The seats of game `id` if it is in memory (no read of the database).
     pub(crate) async fn seats(&self, id: &str) -> Option<Seats> {
-        let table = self.held(id)?;
+        let table = self.tables.get(id)?;
         let state = table.state.lock().await;
         let spec = state.room.spec();
         Some(Seats {

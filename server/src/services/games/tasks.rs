@@ -78,7 +78,7 @@ impl Games {
                         sleep_until(Instant::now() + RETRY).await;
                         continue;
                     }
-                    let now = self.now(&mut state.room);
+                    let now = self.pauses.now(&mut state.room);
                     if let Some(from) = state.room.expire(now) {
                         self.settle(&table, &mut state, from).await;
                         continue;
@@ -132,7 +132,7 @@ impl Games {
             };
             crate::telemetry::bot_thought(bot, took);
             let mut state = table.state.lock().await;
-            let now = self.now(&mut state.room);
+            let now = self.pauses.now(&mut state.room);
             if let Some(from) = state.room.bot_done(side, ply, tracker, mv, now) {
                 self.settle(&table, &mut state, from).await;
             }

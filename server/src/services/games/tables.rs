@@ -1,17 +1,20 @@
-//! A game at its table, as the games service holds it in memory: its room behind one lock,
-//! the sockets that hear it, what its timer and bot are woken by, and what the operator reads
-//! of it without the lock (its phase and
+//! The tables: each game the games service holds in memory at its table (its room behind
+//! one lock, the sockets that hear it, what its timer and bot are woken by), the registry of
+//! them by id with the counts the lobby and the operator read, and what the operator reads of
+//! a table without its lock (its phase and
 //! plies noted after each commit, the log lines and counts of its life). Never a token, an
 //! invite or a formation.
 
+use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use salpakan::Side;
 use tokio::sync::{Mutex as AsyncMutex, Notify};
 use tokio::time::Instant;
 
+use super::lock;
 use crate::budget::Budget;
 use crate::config::Limits;
 use crate::room::{Event, Phase, Player, Recipient, Room, Spec};
@@ -59,6 +62,124 @@ impl TableState {
     pub(super) fn send_to(&self, subscriber: u64, out: Out) {
         if let Some(s) = self.subscribers.iter().find(|s| s.id == subscriber) {
             s.outlet.send(out);
+        }
+    }
+}
+
+/// Every table in memory, by game id, and the counts read without any table's lock.
+#[derive(Default)]
+pub(crate) struct Tables {
+    held: Mutex<HashMap<String, Arc<Table>>>,
+    /// Tables in their playing phase.
+    playing: AtomicUsize,
+    /// Rooms replayed from the database since the start.
+    restored: AtomicU64,
+}
+
+impl Tables {
+    /// Game `id`'s table, if it is in memory.
+    pub(super) fn get(&self, id: &str) -> Option<Arc<Table>> {
+        lock(&self.held).get(id).map(Arc::clone)
+    }
+
+    /// Every table in memory, in no order.
+    pub(crate) fn all(&self) -> Vec<Arc<Table>> {
+        lock(&self.held).values().cloned().collect()
+    }
+
+    /// Tables in memory.
+    pub(crate) fn count(&self) -> usize {
+        lock(&self.held).len()
+    }
+
+    /// The games in play held here that the live list may show (listed ones), each as of
+    /// its last commit, in no order.
+    pub(crate) fn listings(&self) -> Vec<crate::wire::LiveEntry> {
+        self.all()
+            .iter()
+            .filter_map(|table| lock(&table.listing).clone())
+            .collect()
+    }
+
+    /// Tables in their playing phase.
+    pub(crate) fn playing(&self) -> usize {
+        self.playing.load(Ordering::Relaxed)
+    }
+
+    /// Rooms replayed from the database since the start (each unfinished game at start, and
+    /// each game loaded for a request since).
+    pub(crate) fn restored(&self) -> u64 {
+        self.restored.load(Ordering::Relaxed)
+    }
+
+    /// Counts a room replayed from the database.
+    pub(super) fn count_restored(&self) {
+        self.restored.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Wakes every table's tasks: the server is stopping, and they end.
+    pub(crate) fn wake_all(&self) {
+        for table in lock(&self.held).values() {
+            table.wake();
+        }
+    }
+
+    /// Holds game `id`'s table `make` gives, unless one is held already: `Err` with it then
+    /// (`make` is not called).
+    pub(super) fn hold(
+        &self,
+        id: &str,
+        make: impl FnOnce() -> Arc<Table>,
+    ) -> Result<Arc<Table>, Arc<Table>> {
+        let mut held = lock(&self.held);
+        if let Some(existing) = held.get(id) {
+            return Err(Arc::clone(existing));
+        }
+        let table = make();
+        held.insert(id.to_owned(), Arc::clone(&table));
+        Ok(table)
+    }
+
+    /// Takes every table out of memory.
+    #[cfg(feature = "nodes")]
+    pub(super) fn take_all(&self) -> Vec<Arc<Table>> {
+        lock(&self.held).drain().map(|(_, table)| table).collect()
+    }
+
+    /// Takes `table` out of memory, if it is still the one held under its id.
+    pub(super) fn forget(&self, table: &Arc<Table>) {
+        let mut held = lock(&self.held);
+        if held.get(table.id()).is_some_and(|t| Arc::ptr_eq(t, table)) {
+            held.remove(table.id());
+        }
+    }
+
+    /// Takes `table` out of memory once its game is over and no socket hears it.
+    pub(super) fn evict_if_done(&self, table: &Arc<Table>, state: &TableState) {
+        if state.room.phase().finished() && state.subscribers.is_empty() {
+            self.forget(table);
+        }
+    }
+
+    /// Counts the table among the games in play, or no longer, as its phase says now; notes
+    /// its phase, plies and live listing for the readers that take no lock.
+    pub(super) fn recount(&self, table: &Table, state: &mut TableState) {
+        table.shown().note(&state.room, state.broken);
+        let listing = if state.broken {
+            None
+        } else {
+            state.room.listing()
+        };
+        *lock(&table.listing) = listing;
+        let playing = state.room.phase() == Phase::Playing && !state.broken;
+        if playing != state.counted {
+            state.counted = playing;
+            // The lobby's frame shows the new count within a second.
+            if playing {
+                self.playing.fetch_add(1, Ordering::Relaxed);
+            } else {
+                self.playing.fetch_sub(1, Ordering::Relaxed);
+            }
         }
     }
 }
