@@ -7,8 +7,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use tokio::sync::Notify;
-use tokio::sync::mpsc::{self, error::TryRecvError};
+use tokio::sync::mpsc;
 
 use crate::wire::CloseCode;
 
@@ -45,28 +44,20 @@ impl Out {
 #[derive(Clone)]
 pub(crate) struct Outlet {
     tx: mpsc::Sender<Out>,
-    cut: Arc<Cut>,
-}
-
-struct Cut {
-    done: AtomicBool,
-    told: Notify,
+    cut: Arc<AtomicBool>,
 }
 
 /// The socket's end of its [`Outlet`]s.
 pub(crate) struct Inbox {
     rx: mpsc::Receiver<Out>,
-    cut: Arc<Cut>,
+    cut: Arc<AtomicBool>,
 }
 
 /// A socket's queue of at most `capacity` frames: the services' end and the socket's.
 #[must_use]
 pub(crate) fn outlet(capacity: usize) -> (Outlet, Inbox) {
     let (tx, rx) = mpsc::channel(capacity);
-    let cut = Arc::new(Cut {
-        done: AtomicBool::new(false),
-        told: Notify::new(),
-    });
+    let cut = Arc::new(AtomicBool::new(false));
     (
         Outlet {
             tx,
@@ -80,7 +71,7 @@ impl Outlet {
     /// Queues `out`; `false` (and the socket cut off) if the queue is full, or the socket
     /// was cut off or has gone.
     pub(crate) fn send(&self, out: Out) -> bool {
-        if self.cut.done.load(Ordering::Acquire) {
+        if self.cut.load(Ordering::Acquire) {
             return false;
         }
         if self.tx.try_send(out).is_ok() {
@@ -90,10 +81,14 @@ impl Outlet {
         false
     }
 
-    /// Cuts the socket off: it sends what is queued, then closes as too slow.
+    /// Cuts the socket off: it sends what is queued, then closes as too slow. A socket
+    /// waiting on an empty queue is woken by the close frame queued here; one whose queue is
+    /// full finds the cut once it has drained it.
     pub(crate) fn cut_off(&self) {
-        self.cut.done.store(true, Ordering::Release);
-        self.cut.told.notify_waiters();
+        self.cut.store(true, Ordering::Release);
+        let _ = self
+            .tx
+            .try_send(Out::close(CloseCode::Policy, "too slow to read"));
     }
 }
 
@@ -101,21 +96,10 @@ impl Inbox {
     /// The next frame; `None` once the socket was cut off (or every outlet dropped) and its
     /// queue is empty.
     pub(crate) async fn recv(&mut self) -> Option<Out> {
-        loop {
-            let told = self.cut.told.notified();
-            match self.rx.try_recv() {
-                Ok(out) => return Some(out),
-                Err(TryRecvError::Disconnected) => return None,
-                Err(TryRecvError::Empty) => {}
-            }
-            if self.cut.done.load(Ordering::Acquire) {
-                return None;
-            }
-            tokio::select! {
-                out = self.rx.recv() => return out,
-                () = told => {}
-            }
+        if self.cut.load(Ordering::Acquire) {
+            return self.rx.try_recv().ok();
         }
+        self.rx.recv().await
     }
 
     /// A frame already queued, if any.
@@ -158,6 +142,7 @@ mod tests {
         assert_eq!(inbox.recv().await, Some(text("a")));
         assert_eq!(inbox.recv().await, Some(text("b")));
         assert_eq!(inbox.recv().await, None);
+        assert!(!games.send(text("e")), "a socket cut off stays cut off");
     }
 
     #[tokio::test]
@@ -166,7 +151,10 @@ mod tests {
         let waiting = tokio::spawn(async move { inbox.recv().await });
         tokio::task::yield_now().await;
         games.cut_off();
-        assert_eq!(waiting.await.unwrap(), None);
+        assert_eq!(
+            waiting.await.unwrap(),
+            Some(Out::close(CloseCode::Policy, "too slow to read"))
+        );
         let (games, mut inbox) = outlet(1);
         assert!(games.send(text("a")));
         drop(games);
