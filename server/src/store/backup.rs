@@ -5,7 +5,8 @@ use std::path::Path;
 
 use rusqlite::{Connection, OpenFlags};
 
-use super::{StoreError, schema};
+use super::schema;
+use super::values::StoreError;
 
 /// What a backup wrote.
 #[derive(Debug, Clone, PartialEq, Eq)]

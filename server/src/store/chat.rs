@@ -5,8 +5,8 @@
 
 use salpakan::Side;
 
-use super::StoreError;
 use super::sql::{Columns, Named, Sql, Value};
+use super::values::StoreError;
 use crate::wire::Channel;
 use crate::wire::{ChatLine, ChatMode, SideWord};
 

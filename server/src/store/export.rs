@@ -5,8 +5,9 @@
 
 use std::path::Path;
 
+use super::Location;
 use super::sql::{Columns, Sql};
-use super::{Location, StoreError};
+use super::values::StoreError;
 
 /// A finished game the export may hold.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -11,9 +11,10 @@ use salpakan::{Rules, Side};
 
 use std::net::IpAddr;
 
+use super::PRUNE_BATCH;
 use super::lease::{self, ENDED_CHANNEL, Fence, PLAYERS_CHANNEL};
 use super::sql::{Columns, Row, Sql, Value};
-use super::{Committed, Ending, PRUNE_BATCH, Settlement, StoreError};
+use super::values::{Committed, Ending, Settlement, StoreError};
 use crate::clock::ClockSettings;
 use crate::room::{Event, Player, Saved, Spec};
 
@@ -184,7 +185,7 @@ pub(super) fn apply(
             }
             match gathered {
                 Some(gathered) => gathered.extend(rows),
-                None => super::writer::insert_events(conn, rows)?,
+                None => insert_events(conn, rows)?,
             }
             Ok(())
         }
@@ -336,6 +337,41 @@ fn prune(conn: &mut impl Sql, ended_before_ms: u64, shared: bool) -> Result<(), 
     )?;
     conn.execute(&format!("DELETE FROM games WHERE id IN ({old})"), &cut)?;
     Ok(())
+}
+
+/// The sizes of the multi-row inserts a group's events are cut into: a few distinct
+/// statements, each prepared once.
+const EVENT_CHUNKS: [usize; 4] = [64, 16, 4, 1];
+
+/// Inserts `rows` (game, version, body) with as few statements as [`EVENT_CHUNKS`] allow.
+pub(super) fn insert_events(conn: &mut impl Sql, rows: Vec<[Value; 3]>) -> Result<(), StoreError> {
+    let mut left = rows.len();
+    let mut rows = rows.into_iter();
+    for size in EVENT_CHUNKS {
+        if left < size {
+            continue;
+        }
+        let sql = events_insert(size);
+        while left >= size {
+            let values: Vec<Value> = rows.by_ref().take(size).flatten().collect();
+            conn.execute(&sql, &values)?;
+            left -= size;
+        }
+    }
+    Ok(())
+}
+
+/// `INSERT INTO events … VALUES (?1, ?2, ?3), (?4, ?5, ?6), …` for `rows` rows.
+fn events_insert(rows: usize) -> String {
+    let mut sql = String::from("INSERT INTO events (game, v, body) VALUES ");
+    for row in 0..rows {
+        let first = row * 3 + 1;
+        if row > 0 {
+            sql.push_str(", ");
+        }
+        sql.push_str(&format!("(?{first}, ?{}, ?{})", first + 1, first + 2));
+    }
+    sql
 }
 
 fn bad(what: impl std::fmt::Display) -> StoreError {
@@ -735,4 +771,51 @@ pub(super) fn quarantine(conn: &mut impl Sql, game: &str, reason: &str) -> Resul
         &[game.into(), reason.into()],
     )?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_groups_events_go_in_at_most_four_kinds_of_insert_and_all_arrive_in_order() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        conn.execute_batch(
+            "CREATE TABLE events (game TEXT, v INTEGER, body TEXT, PRIMARY KEY (game, v))",
+        )
+        .unwrap();
+        for n in [0_u64, 1, 3, 5, 64, 85, 150] {
+            let game = format!("g{n}");
+            let rows = (1..=n)
+                .map(|v| {
+                    [
+                        Value::from(&game),
+                        v.into(),
+                        format!("{{\"n\":{v}}}").into(),
+                    ]
+                })
+                .collect();
+            insert_events(&mut conn, rows).unwrap();
+            let stored = Sql::query(
+                &mut conn,
+                "SELECT v, body FROM events WHERE game = ?1 ORDER BY v",
+                &[game.as_str().into()],
+            )
+            .unwrap();
+            assert_eq!(stored.len() as u64, n);
+            for (i, row) in stored.iter().enumerate() {
+                let v = i as i64 + 1;
+                assert_eq!(
+                    (row.int(0).unwrap(), row.text(1).unwrap()),
+                    (v, format!("{{\"n\":{v}}}"))
+                );
+            }
+        }
+        // 64 + 16 + 4 + 1 = 85 rows in four statements, each of a size the list names.
+        assert_eq!(EVENT_CHUNKS.iter().sum::<usize>(), 85);
+        assert_eq!(
+            events_insert(2),
+            "INSERT INTO events (game, v, body) VALUES (?1, ?2, ?3), (?4, ?5, ?6)"
+        );
+    }
 }

@@ -12,8 +12,8 @@
 //! events. `~lobby` is the lobby's row: the node owning it holds the seeks, the pool and the
 //! lobby's sockets.
 
-use super::StoreError;
 use super::sql::{Columns, Row, Sql, Value};
+use super::values::StoreError;
 
 /// The owner's row of the lobby (no game id has a `~`).
 pub(crate) const LOBBY: &str = "~lobby";

@@ -3,8 +3,8 @@
 //! games they still own, whose leases still run. A node killed or paused drops out of the
 //! list when its lease lapses; the node that takes a game over lists it from then.
 
-use super::StoreError;
 use super::sql::{Row, Sql, Value};
+use super::values::StoreError;
 
 /// PostgreSQL's table of the live list (its step 5, with the chat's).
 pub(super) const PG_LIVE_GAMES: &str = "

@@ -8,7 +8,8 @@ use std::net::IpAddr;
 use super::lease::{Fence, Owner};
 use super::readers::ReadJob;
 use super::sql::Sql;
-use super::{LeaseJob, PlayerRow, Store, StoreError, WriteJob};
+use super::values::{PlayerRow, StoreError};
+use super::{LeaseJob, Store, WriteJob};
 
 /// A write of what the nodes share (PostgreSQL; on SQLite one server keeps it in memory,
 /// and these write nothing).

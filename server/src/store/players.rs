@@ -6,7 +6,7 @@
 
 use super::lease::{self, Fence, PLAYERS_CHANNEL};
 use super::sql::{Columns, Row, Sql, Value};
-use super::{Committed, GameResult, PlayerRow, Settlement, Sharing, StoreError};
+use super::values::{Committed, GameResult, PlayerRow, Settlement, Sharing, StoreError};
 use crate::rating::glicko::Glicko;
 
 /// A write to the players' rows.

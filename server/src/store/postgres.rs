@@ -4,9 +4,9 @@
 
 use std::collections::HashMap;
 
-use super::StoreError;
 use super::lease::{ENDED_CHANNEL, NODES_CHANNEL, Notice, PLAYERS_CHANNEL};
 use super::sql::{Dialect, Row, Sql, Value, postgres_placeholders};
+use super::values::StoreError;
 
 impl postgres::types::ToSql for Value {
     fn to_sql(

@@ -14,7 +14,7 @@ use super::games::{
 use super::lease::{self, Owner};
 use super::players::{RatingChange, RatingsOf, rating_changes};
 use super::sql::Sql;
-use super::{PlayerRow, StoreError};
+use super::values::{PlayerRow, StoreError};
 use crate::room::Saved;
 
 /// A read for one of the readers.

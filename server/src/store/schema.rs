@@ -3,8 +3,8 @@
 
 use rusqlite::{Connection, params};
 
-use super::StoreError;
 use super::sql::Sql;
+use super::values::StoreError;
 
 /// One step of the schema: what takes a database from the version before it to its own.
 pub(super) type Step = fn(&Connection) -> rusqlite::Result<()>;

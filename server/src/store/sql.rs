@@ -4,7 +4,7 @@
 //! becomes `$1`, …, once per statement, when it is first prepared), and runs on either
 //! database; the few places where their dialects differ ask [`Dialect`].
 
-use super::StoreError;
+use super::values::StoreError;
 
 /// A value going in or coming out.
 #[derive(Debug, Clone, PartialEq)]

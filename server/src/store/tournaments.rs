@@ -3,8 +3,8 @@
 //! tournament (`tournament_games`, written in the transaction that makes the game) so that
 //! any node can tell whether a game is sealed: a game of a tournament not yet finished.
 
-use super::StoreError;
 use super::sql::{Columns, Row, Sql};
+use super::values::StoreError;
 
 /// A write to the tournaments.
 #[derive(Debug, Clone)]

@@ -4,7 +4,8 @@ use std::sync::mpsc;
 
 use super::lease::{self, Fence};
 use super::sql::{Sql, Value};
-use super::{Committed, Done, GROUP, LeaseJob, StoreError, Write, WriteJob};
+use super::values::{Committed, StoreError};
+use super::{Done, GROUP, LeaseJob, Write, WriteJob};
 
 /// The writer thread: takes what is waiting (up to [`GROUP`] writes), commits it as one
 /// transaction, then answers each. It only writes (reads have connections of their own, so
@@ -170,43 +171,8 @@ fn commit_group(
             Err(e) => return Err(e),
         }
     }
-    insert_events(conn, rows)?;
+    super::games::insert_events(conn, rows)?;
     conn.batch("COMMIT")
-}
-
-/// The sizes of the multi-row inserts a group's events are cut into: a few distinct
-/// statements, each prepared once.
-const EVENT_CHUNKS: [usize; 4] = [64, 16, 4, 1];
-
-/// Inserts `rows` (game, version, body) with as few statements as [`EVENT_CHUNKS`] allow.
-pub(super) fn insert_events(conn: &mut impl Sql, rows: Vec<[Value; 3]>) -> Result<(), StoreError> {
-    let mut left = rows.len();
-    let mut rows = rows.into_iter();
-    for size in EVENT_CHUNKS {
-        if left < size {
-            continue;
-        }
-        let sql = events_insert(size);
-        while left >= size {
-            let values: Vec<Value> = rows.by_ref().take(size).flatten().collect();
-            conn.execute(&sql, &values)?;
-            left -= size;
-        }
-    }
-    Ok(())
-}
-
-/// `INSERT INTO events … VALUES (?1, ?2, ?3), (?4, ?5, ?6), …` for `rows` rows.
-fn events_insert(rows: usize) -> String {
-    let mut sql = String::from("INSERT INTO events (game, v, body) VALUES ");
-    for row in 0..rows {
-        let first = row * 3 + 1;
-        if row > 0 {
-            sql.push_str(", ");
-        }
-        sql.push_str(&format!("(?{first}, ?{}, ?{})", first + 1, first + 2));
-    }
-    sql
 }
 
 /// Applies `write` (its concern's file does); a game's events' rows go to `gathered` if
@@ -224,52 +190,5 @@ fn apply(
         Write::Chat(write) => super::chat::apply(conn, write),
         Write::Tournament(write) => super::tournaments::apply(conn, write),
         Write::Node(write) => super::nodes::apply(conn, write, fence),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_groups_events_go_in_at_most_four_kinds_of_insert_and_all_arrive_in_order() {
-        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
-        conn.execute_batch(
-            "CREATE TABLE events (game TEXT, v INTEGER, body TEXT, PRIMARY KEY (game, v))",
-        )
-        .unwrap();
-        for n in [0_u64, 1, 3, 5, 64, 85, 150] {
-            let game = format!("g{n}");
-            let rows = (1..=n)
-                .map(|v| {
-                    [
-                        Value::from(&game),
-                        v.into(),
-                        format!("{{\"n\":{v}}}").into(),
-                    ]
-                })
-                .collect();
-            insert_events(&mut conn, rows).unwrap();
-            let stored = Sql::query(
-                &mut conn,
-                "SELECT v, body FROM events WHERE game = ?1 ORDER BY v",
-                &[game.as_str().into()],
-            )
-            .unwrap();
-            assert_eq!(stored.len() as u64, n);
-            for (i, row) in stored.iter().enumerate() {
-                let v = i as i64 + 1;
-                assert_eq!(
-                    (row.int(0).unwrap(), row.text(1).unwrap()),
-                    (v, format!("{{\"n\":{v}}}"))
-                );
-            }
-        }
-        // 64 + 16 + 4 + 1 = 85 rows in four statements, each of a size the list names.
-        assert_eq!(EVENT_CHUNKS.iter().sum::<usize>(), 85);
-        assert_eq!(
-            events_insert(2),
-            "INSERT INTO events (game, v, body) VALUES (?1, ?2, ?3), (?4, ?5, ?6)"
-        );
     }
 }
