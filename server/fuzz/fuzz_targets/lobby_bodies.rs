@@ -59,10 +59,7 @@ fuzz_target!(|data: &[u8]| {
             if let Some(request) = round_trip::<PoolRequest>(text) {
                 let rated = request.rated.unwrap_or(false);
                 let name = salpakan_server::wire::pool_name(request.clock, rated);
-                assert_eq!(
-                    name,
-                    salpakan_server::wire::pool_name(request.clock, rated)
-                );
+                assert_eq!(name, salpakan_server::wire::pool_name(request.clock, rated));
                 assert_eq!(name.ends_with(" rated"), rated);
             }
         }
