@@ -17,32 +17,32 @@ use salpakan::Bot;
 use salpakan_engine::bench::{self, Prior, Spec};
 use salpakan_engine::host::Seat;
 
+#[path = "shared/args.rs"]
+mod args;
+use args::Args;
+
 const USAGE: &str = "usage: salpakan-bench --engine CMD [--games N] [--move-ms MS] \
                      [--opponents random,level-1,...] [--priors uniform,people]";
 
 fn run() -> Result<(), String> {
     let mut spec = Spec::default();
     let mut engine = None;
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        let mut value = || {
-            args.next()
-                .ok_or_else(|| format!("{arg} needs a value\n{USAGE}"))
-        };
+    let mut args = Args::new(USAGE);
+    while let Some(arg) = args.flag() {
         match arg.as_str() {
-            "--engine" => engine = Some(value()?),
-            "--games" => spec.games = value()?.parse().map_err(|e| format!("--games: {e}"))?,
-            "--move-ms" => {
-                spec.move_ms = value()?.parse().map_err(|e| format!("--move-ms: {e}"))?
-            }
+            "--engine" => engine = Some(args.value(&arg)?),
+            "--games" => spec.games = args.number(&arg)?,
+            "--move-ms" => spec.move_ms = args.number(&arg)?,
             "--opponents" => {
-                spec.opponents = value()?
+                spec.opponents = args
+                    .value(&arg)?
                     .split(',')
                     .map(|w| w.parse::<Bot>().map_err(|e| format!("--opponents: {e}")))
                     .collect::<Result<_, _>>()?;
             }
             "--priors" => {
-                spec.priors = value()?
+                spec.priors = args
+                    .value(&arg)?
                     .split(',')
                     .map(|w| {
                         Prior::ALL
@@ -56,7 +56,7 @@ fn run() -> Result<(), String> {
                 println!("{USAGE}");
                 return Ok(());
             }
-            other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
+            other => return Err(args.unknown(other)),
         }
     }
     let engine = engine.ok_or_else(|| format!("--engine is needed\n{USAGE}"))?;

@@ -14,6 +14,10 @@ use std::process::ExitCode;
 
 use salpakan_engine::engine::{AgentEngine, Engine, serve};
 
+#[path = "shared/args.rs"]
+mod args;
+use args::Args;
+
 const USAGE: &str = "usage: salpakan-engine [--agent random|greedy|ismcts|level-1..level-8] \
                      [--seed N] [--budget N]";
 
@@ -21,33 +25,17 @@ fn run() -> Result<(), String> {
     let mut agent = "level-5".to_owned();
     let mut seed = None;
     let mut budget = None;
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        let mut value = || {
-            args.next()
-                .ok_or_else(|| format!("{arg} needs a value\n{USAGE}"))
-        };
+    let mut args = Args::new(USAGE);
+    while let Some(arg) = args.flag() {
         match arg.as_str() {
-            "--agent" => agent = value()?,
-            "--seed" => {
-                seed = Some(
-                    value()?
-                        .parse::<u64>()
-                        .map_err(|e| format!("--seed: {e}"))?,
-                )
-            }
-            "--budget" => {
-                budget = Some(
-                    value()?
-                        .parse::<u64>()
-                        .map_err(|e| format!("--budget: {e}"))?,
-                );
-            }
+            "--agent" => agent = args.value(&arg)?,
+            "--seed" => seed = Some(args.number::<u64>(&arg)?),
+            "--budget" => budget = Some(args.number::<u64>(&arg)?),
             "-h" | "--help" => {
                 println!("{USAGE}");
                 return Ok(());
             }
-            other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
+            other => return Err(args.unknown(other)),
         }
     }
     let seed = match seed {

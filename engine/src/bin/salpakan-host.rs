@@ -22,6 +22,10 @@ use salpakan::{Rules, Side, Status};
 use salpakan_engine::engine::AgentEngine;
 use salpakan_engine::host::{Limits, Match, Seat};
 
+#[path = "shared/args.rs"]
+mod args;
+use args::Args;
+
 const USAGE: &str = "usage: salpakan-host --white CMD --black CMD [--games N] [--move-ms MS] \
                      [--move-limit N] [--records DIR]  (CMD: a command line, or agent:WORD)\n       \
                      salpakan-host --check CMD [--move-ms MS]";
@@ -44,25 +48,21 @@ fn options() -> Result<Options, String> {
         move_limit: 200,
         records: None,
     };
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        let mut value = || {
-            args.next()
-                .ok_or_else(|| format!("{arg} needs a value\n{USAGE}"))
-        };
-        let number = |text: String| text.parse::<u64>().map_err(|e| format!("{arg}: {e}"));
+    let mut args = Args::new(USAGE);
+    while let Some(arg) = args.flag() {
         match arg.as_str() {
-            "--white" => o.engines[0] = value()?,
-            "--black" => o.engines[1] = value()?,
-            "--games" => o.games = u32::try_from(number(value()?)?).map_err(|e| e.to_string())?,
-            "--move-ms" => o.move_ms = number(value()?)?,
+            "--white" => o.engines[0] = args.value(&arg)?,
+            "--black" => o.engines[1] = args.value(&arg)?,
+            "--games" => o.games = args.number(&arg)?,
+            "--move-ms" => o.move_ms = args.number(&arg)?,
             "--move-limit" => {
-                o.move_limit = i64::try_from(number(value()?)?).map_err(|e| e.to_string())?;
+                o.move_limit =
+                    i64::try_from(args.number::<u64>(&arg)?).map_err(|e| e.to_string())?;
             }
-            "--records" => o.records = Some(value()?.into()),
-            "--check" => o.check = Some(value()?),
+            "--records" => o.records = Some(args.value(&arg)?.into()),
+            "--check" => o.check = Some(args.value(&arg)?),
             "-h" | "--help" => return Err(USAGE.to_owned()),
-            other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
+            other => return Err(args.unknown(other)),
         }
     }
     if o.check.is_none() && o.engines.iter().any(String::is_empty) {
