@@ -157,7 +157,7 @@ const _: () = {
 
 /// A game's status.
 #[repr(C)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SalpakanStatus {
     /// `SALPAKAN_STATE_*`.
     pub state: u8,
@@ -169,7 +169,7 @@ pub struct SalpakanStatus {
 
 /// What the arbiter announces for a move. It never holds a rank.
 #[repr(C)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SalpakanReport {
     /// 1 for a challenge, 0 for a plain move.
     pub challenge: u8,

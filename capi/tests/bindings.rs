@@ -285,11 +285,7 @@ fn run(row: &table::Row) -> Option<SalpakanResult> {
             ),
             "both-left" => {
                 let result = salpakan_game_abandon_by_both(game.0);
-                let mut status = SalpakanStatus {
-                    state: 0,
-                    winner: 0,
-                    reason: 0,
-                };
+                let mut status = SalpakanStatus::default();
                 assert_eq!(
                     salpakan_game_status(game.0, &mut status),
                     SalpakanResult::Ok

@@ -77,11 +77,7 @@ fn played(white: [u8; 72], black: [u8; 72]) -> (Vec<(u8, u8)>, Vec<Vec<f64>>) {
         .collect();
     let (mut moves, mut beliefs) = (Vec::new(), Vec::new());
     loop {
-        let mut status = SalpakanStatus {
-            state: 0,
-            winner: 0,
-            reason: 0,
-        };
+        let mut status = SalpakanStatus::default();
         let mut side = 0u8;
         // SAFETY: live handles and writable outputs throughout.
         unsafe {
@@ -188,15 +184,7 @@ fn a_seat_plays_from_its_tracker_and_cannot_tell_a_game_from_its_twin() {
     assert_eq!(result, SalpakanResult::Ok);
     for (i, &(from, to)) in moves.iter().enumerate() {
         let mv = SalpakanMove { from, to };
-        let mut report = SalpakanReport {
-            challenge: 0,
-            outcome: 0,
-            status: SalpakanStatus {
-                state: 0,
-                winner: 0,
-                reason: 0,
-            },
-        };
+        let mut report = SalpakanReport::default();
         let mut p = vec![0.0f64; 72 * 15];
         // SAFETY: live handles, writable outputs.
         unsafe {
@@ -264,61 +252,29 @@ fn a_tracker_refuses_bad_values_and_changes_nothing() {
         unsafe { salpakan_tracker_beliefs(seat, p.as_mut_ptr()) };
         p
     };
+    let none = SalpakanStatus {
+        state: 7,
+        winner: 0,
+        reason: 0,
+    };
+    // A move from `from` to `to` and its report: a challenge or not, its outcome, its status.
+    let case = |(from, to): (u8, u8), challenge: u8, outcome: u8, status: SalpakanStatus| {
+        let report = SalpakanReport {
+            challenge,
+            outcome,
+            status,
+        };
+        (SalpakanMove { from, to }, report)
+    };
     for (mv, report) in [
         // A challenge with no outcome, an outcome of a plain move, an outcome out of range, a
         // status that is none, a move off the board, a move of no piece.
-        (
-            SalpakanMove { from: 22, to: 31 },
-            SalpakanReport {
-                challenge: 1,
-                outcome: 255,
-                status: ongoing,
-            },
-        ),
-        (
-            SalpakanMove { from: 22, to: 31 },
-            SalpakanReport {
-                challenge: 0,
-                outcome: 0,
-                status: ongoing,
-            },
-        ),
-        (
-            SalpakanMove { from: 22, to: 31 },
-            SalpakanReport {
-                challenge: 1,
-                outcome: 3,
-                status: ongoing,
-            },
-        ),
-        (
-            SalpakanMove { from: 22, to: 31 },
-            SalpakanReport {
-                challenge: 0,
-                outcome: 255,
-                status: SalpakanStatus {
-                    state: 7,
-                    winner: 0,
-                    reason: 0,
-                },
-            },
-        ),
-        (
-            SalpakanMove { from: 72, to: 31 },
-            SalpakanReport {
-                challenge: 0,
-                outcome: 255,
-                status: ongoing,
-            },
-        ),
-        (
-            SalpakanMove { from: 40, to: 41 },
-            SalpakanReport {
-                challenge: 0,
-                outcome: 255,
-                status: ongoing,
-            },
-        ),
+        case((22, 31), 1, 255, ongoing),
+        case((22, 31), 0, 0, ongoing),
+        case((22, 31), 1, 3, ongoing),
+        case((22, 31), 0, 255, none),
+        case((72, 31), 0, 255, ongoing),
+        case((40, 41), 0, 255, ongoing),
     ] {
         // SAFETY: a live handle and a readable report.
         let result = unsafe { salpakan_tracker_observe(seat, mv, &report) };

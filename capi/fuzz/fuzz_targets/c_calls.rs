@@ -38,18 +38,9 @@ unsafe fn state(game: *const SalpakanGame) -> (Vec<u8>, Vec<u8>) {
     out
 }
 
-struct Bytes<'a>(&'a [u8]);
-
-impl Bytes<'_> {
-    fn next(&mut self) -> Option<u8> {
-        let (&b, rest) = self.0.split_first()?;
-        self.0 = rest;
-        Some(b)
-    }
-    fn u64(&mut self) -> u64 {
-        (0..8).fold(0, |acc, _| acc << 8 | u64::from(self.next().unwrap_or(0)))
-    }
-}
+#[path = "../shared/bytes.rs"]
+mod bytes;
+use bytes::Bytes;
 
 fuzz_target!(|data: &[u8]| {
     let mut bytes = Bytes(data);
@@ -181,14 +172,7 @@ fuzz_target!(|data: &[u8]| {
                     r
                 }
                 8 => {
-                    let (mut status, mut plies) = (
-                        SalpakanStatus {
-                            state: 0,
-                            winner: 0,
-                            reason: 0,
-                        },
-                        0u32,
-                    );
+                    let (mut status, mut plies) = (SalpakanStatus::default(), 0u32);
                     salpakan_game_playout(
                         game,
                         bytes.u64(),

@@ -9,30 +9,14 @@
 use libfuzzer_sys::fuzz_target;
 use salpakan_capi::*;
 
-struct Bytes<'a>(&'a [u8]);
-
-impl Bytes<'_> {
-    fn next(&mut self) -> Option<u8> {
-        let (&b, rest) = self.0.split_first()?;
-        self.0 = rest;
-        Some(b)
-    }
-    fn byte(&mut self) -> u8 {
-        self.next().unwrap_or(0)
-    }
-    fn u64(&mut self) -> u64 {
-        (0..8).fold(0, |acc, _| acc << 8 | u64::from(self.byte()))
-    }
-}
+#[path = "../shared/bytes.rs"]
+mod bytes;
+use bytes::Bytes;
 
 /// What a refused call must leave as it was.
 unsafe fn seen(tracker: *const SalpakanTracker) -> (Vec<u64>, SalpakanStatus, u8) {
     let mut p = vec![0f64; 72 * 15];
-    let mut status = SalpakanStatus {
-        state: 0,
-        winner: 0,
-        reason: 0,
-    };
+    let mut status = SalpakanStatus::default();
     let mut side = 0;
     // SAFETY: a live handle and outputs of the documented sizes.
     unsafe {
@@ -111,15 +95,7 @@ fuzz_target!(|data: &[u8]| {
                         continue;
                     }
                     let mv = moves[usize::from(bytes.byte()) % count];
-                    let mut report = SalpakanReport {
-                        challenge: 0,
-                        outcome: 0,
-                        status: SalpakanStatus {
-                            state: 0,
-                            winner: 0,
-                            reason: 0,
-                        },
-                    };
+                    let mut report = SalpakanReport::default();
                     assert_eq!(
                         salpakan_game_play(game, mv, &mut report),
                         SalpakanResult::Ok

@@ -103,6 +103,27 @@ macro_rules! ranged {
     };
 }
 
+/// A flag of a file or folder, none by default: `$field` is where it goes.
+macro_rules! path {
+    ($name:literal, $arg:literal, $help:literal, $field:ident) => {
+        value(
+            $name,
+            $arg,
+            $help,
+            |c, _, v| {
+                c.$field = Some(PathBuf::from(v));
+                Ok(())
+            },
+            |c| {
+                c.$field
+                    .as_ref()
+                    .map(|d| d.display().to_string())
+                    .unwrap_or_default()
+            },
+        )
+    };
+}
+
 /// A flag of one of a few words, each standing for a value of a config field.
 macro_rules! choice {
     ($name:literal, $arg:literal, $help:literal, $field:ident, $error:path,
@@ -150,35 +171,17 @@ pub(super) const FLAGS: &[Flag] = &[
         },
         |c| without_password(&c.db.display().to_string()),
     ),
-    value(
+    path!(
         "--static",
         "DIR",
         "serve the page's files from DIR at / (FILE.br or FILE.gz beside FILE, if there, to clients that take it)",
-        |c, _, v| {
-            c.static_dir = Some(PathBuf::from(v));
-            Ok(())
-        },
-        |c| {
-            c.static_dir
-                .as_ref()
-                .map(|d| d.display().to_string())
-                .unwrap_or_default()
-        },
+        static_dir
     ),
-    value(
+    path!(
         "--chat-blocklist",
         "FILE",
         "words chat lines may not carry, one a line (# for a comment), added to the built-in list",
-        |c, _, v| {
-            c.chat_blocklist = Some(PathBuf::from(v));
-            Ok(())
-        },
-        |c| {
-            c.chat_blocklist
-                .as_ref()
-                .map(|d| d.display().to_string())
-                .unwrap_or_default()
-        },
+        chat_blocklist
     ),
     value(
         "--db-lock-wait-ms",

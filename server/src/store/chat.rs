@@ -262,10 +262,10 @@ pub(super) fn finished_chat(
     }))
 }
 
-/// The tables and columns of schema version 4 (PostgreSQL 5), the same on both databases.
-pub(super) const CHAT_SCHEMA: &str = "
-CREATE TABLE chat_lines (
-    game TEXT NOT NULL,
+/// A line's columns as `chat_lines` and `chat_reports` both declare them (with its game).
+macro_rules! line_columns {
+    () => {
+        "    game TEXT NOT NULL,
     room TEXT NOT NULL,
     n BIGINT NOT NULL,
     side TEXT,
@@ -273,23 +273,28 @@ CREATE TABLE chat_lines (
     bot BIGINT NOT NULL,
     phrase TEXT,
     text TEXT NOT NULL,
-    at_ms BIGINT NOT NULL,
+"
+    };
+}
+
+/// The tables and columns of schema version 4 (PostgreSQL 5), the same on both databases.
+pub(super) const CHAT_SCHEMA: &str = concat!(
+    "
+CREATE TABLE chat_lines (
+",
+    line_columns!(),
+    "    at_ms BIGINT NOT NULL,
     PRIMARY KEY (game, room, n)
 );
 CREATE TABLE chat_reports (
-    game TEXT NOT NULL,
-    room TEXT NOT NULL,
-    n BIGINT NOT NULL,
-    side TEXT,
-    name TEXT,
-    bot BIGINT NOT NULL,
-    phrase TEXT,
-    text TEXT NOT NULL,
-    reporter TEXT NOT NULL,
+",
+    line_columns!(),
+    "    reporter TEXT NOT NULL,
     at_ms BIGINT NOT NULL,
     PRIMARY KEY (game, room, n, reporter)
 );
 CREATE INDEX chat_reports_by_time ON chat_reports (at_ms);
 ALTER TABLE games ADD COLUMN white_chat TEXT;
 ALTER TABLE games ADD COLUMN black_chat TEXT;
-";
+"
+);

@@ -12,7 +12,6 @@ use std::time::Duration;
 
 use salpakan_server::store::{Durability, Store, StoreError, Write};
 
-use crate::common::post_as;
 use crate::common::{database, query_int, spawn_binary};
 use crate::crash::postgres_ctl;
 use salpakan_server::store::GameWrite;
@@ -731,8 +730,7 @@ async fn nodes_chat_and_the_live_list_span_the_nodes_and_outlive_a_killed_owner(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "several nodes on PostgreSQL: scripts/test-postgres runs it alone"]
 async fn nodes_a_tournament_keeps_one_owner_and_moves_with_it() {
-    use crate::common::{Server, as_player, cells, eventually, random_game, register};
-    use salpakan::Side;
+    use crate::common::{Server, as_player, call, eventually, random_game, register};
     use serde_json::{Value, json};
     if !on_postgres() {
         return;
@@ -749,11 +747,10 @@ async fn nodes_a_tournament_keeps_one_owner_and_moves_with_it() {
         keys.push(register([&a, &b, &c][i % 3], name).await);
     }
     // Made through b, joined through c and a, started through c: one tournament.
-    let (status, made) = post_as(
+    let (status, made) = crate::tournaments::create(
         &b,
         &keys[0],
-        "/api/tournaments",
-        &json!({"name": "Three nodes", "kind": "round-robin", "round_ms": 120_000}),
+        json!({"name": "Three nodes", "kind": "round-robin", "round_ms": 120_000}),
     )
     .await;
     assert_eq!(status, 201, "{made}");
@@ -800,29 +797,13 @@ async fn nodes_a_tournament_keeps_one_owner_and_moves_with_it() {
         let mut tokens = Vec::new();
         for side in ["white", "black"] {
             let player = board[side].as_u64().unwrap() as usize;
-            let (status, seat) = as_player(
-                &b,
-                Some(&keys[player]),
-                "POST",
-                &format!("/api/games/{game}/seat"),
-                &Value::Null,
-            )
-            .await;
+            let seat_path = format!("/api/games/{game}/seat");
+            let (status, seat) = call(&b, Some(&keys[player]), "POST", &seat_path).await;
             assert_eq!(status, 200, "{seat}");
             tokens.push(seat["token"].as_str().unwrap().to_owned());
         }
         let dealt = random_game(90 + n as u64 * 2, 0);
-        let mut seats = [
-            b.seat(&game, Some(&tokens[0])).await,
-            b.seat(&game, Some(&tokens[1])).await,
-        ];
-        for side in Side::ALL {
-            let setup = cells(dealt.setup(side).unwrap());
-            seats[side.index()]
-                .send(&json!({"t": "setup", "cells": setup}))
-                .await;
-        }
-        seats[0].until("start").await;
+        let seats = crate::tournaments::set_up(&b, &game, [&tokens[0], &tokens[1]], &dealt).await;
         tables.push((game, tokens, seats));
     }
     tables[0].2[1].send(&json!({"t": "resign"})).await;

@@ -115,11 +115,10 @@ async fn sixteen_players_play_a_four_round_swiss_sealed_until_it_ends() {
     let mut sockets = player_sockets(&server, &keys).await;
 
     // Made by p01, who directs it; refused settings change nothing.
-    let (status, refused) = post_as(
+    let (status, refused) = create(
         &server,
         &keys[0],
-        "/api/tournaments",
-        &json!({"name": "Sixteen", "kind": "swiss", "rounds": 0}),
+        json!({"name": "Sixteen", "kind": "swiss", "rounds": 0}),
     )
     .await;
     assert_eq!(
@@ -358,8 +357,13 @@ pub async fn post(server: &Server, key: &str, path: &str) -> (u16, Value) {
 
 /// Tournament `body` made by the player of `keys[0]` (its director) on `server`, every
 /// player of `keys` registered: its reply.
+/// `POST /api/tournaments` of `body` by the player of `key`: the status and the reply.
+pub async fn create(server: &Server, key: &str, body: Value) -> (u16, Value) {
+    post_as(server, key, "/api/tournaments", &body).await
+}
+
 pub async fn made_with(server: &Server, keys: &[String], body: &Value) -> Value {
-    let (status, made) = post_as(server, &keys[0], "/api/tournaments", body).await;
+    let (status, made) = create(server, &keys[0], body.clone()).await;
     assert_eq!(status, 201, "{made}");
     let tid = made["id"].as_str().unwrap();
     for key in keys {
@@ -377,7 +381,7 @@ pub async fn started(server: &Server, key: &str, tid: &str) {
 
 /// Both seats of `game` set up the formations of `dealt`; returns their sockets after the
 /// start.
-async fn set_up(server: &Server, game: &str, tokens: [&str; 2], dealt: &Game) -> [Seat; 2] {
+pub async fn set_up(server: &Server, game: &str, tokens: [&str; 2], dealt: &Game) -> [Seat; 2] {
     let mut seats = [
         server.seat(game, Some(tokens[0])).await,
         server.seat(game, Some(tokens[1])).await,
