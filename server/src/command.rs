@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::config::{self, Config, env_name};
+use crate::config::{self, Config, Read};
 use crate::store::{self, Store, Upgrade};
 use crate::{OsEntropy, StartError, listen, start, telemetry};
 
@@ -19,15 +19,16 @@ use crate::{OsEntropy, StartError, listen, start, telemetry};
 #[must_use]
 pub fn run_command(args: Vec<String>) -> ExitCode {
     let env = |name: &str| std::env::var(name).ok();
+    let rest = || args[1..].iter().cloned();
     match args.first().map(String::as_str) {
-        Some("backup") => return backup(&args[1..], env),
-        Some("migrate") => return migrate(&args[1..], env),
-        Some("health") => return health(&args[1..], env),
-        Some("export") => return export(&args[1..], env),
+        Some("backup") => return task("salpakan-server backup", rest(), env, backup),
+        Some("migrate") => return task("salpakan-server migrate", rest(), env, migrate),
+        Some("health") => return task("salpakan-server health", rest(), env, health),
+        Some("export") => return task("salpakan-server export", rest(), env, export),
         _ => {}
     }
-    let config = match Config::from_args(args, env) {
-        Ok(Some(config)) => config,
+    let Read { flags, settings } = match Config::read(args, env) {
+        Ok(Some(read)) => read,
         Ok(None) => {
             print!("{}", config::usage());
             return ExitCode::SUCCESS;
@@ -37,15 +38,37 @@ pub fn run_command(args: Vec<String>) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    telemetry::init_log(config.log_format);
+    telemetry::init_log(flags.log_format);
+    tracing::info!(config = %settings, "configured");
     let result = tokio::runtime::Runtime::new()
         .map_err(StartError::Runtime)
-        .and_then(|runtime| runtime.block_on(serve_until_signal(config)));
+        .and_then(|runtime| runtime.block_on(serve_until_signal(flags)));
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             tracing::error!(error = %e, "the server could not start");
             ExitCode::FAILURE
+        }
+    }
+}
+
+/// A subcommand called `name`: its flags `T` from `args` and `env`, then `run` with them;
+/// its `--help`, or its usage's error (exit 2).
+fn task<T: clap::Args + clap::FromArgMatches>(
+    name: &'static str,
+    args: impl Iterator<Item = String>,
+    env: impl Fn(&str) -> Option<String>,
+    run: fn(T) -> Result<String, String>,
+) -> ExitCode {
+    match config::read::<T>(name, args, env) {
+        Ok(Some(read)) => finish(name, run(read.flags)),
+        Ok(None) => {
+            print!("{}", config::help::<T>(name));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{name}: {e}");
+            ExitCode::from(2)
         }
     }
 }
@@ -89,96 +112,79 @@ async fn wait_for_signal() -> &'static str {
     }
 }
 
-/// A subcommand's flags: each `(flag, default)` from the command line, else its `SALPAKAN_*`
-/// variable, else the default (`None`: required).
-fn flags<const N: usize>(
-    command: &str,
-    args: &[String],
-    env: impl Fn(&str) -> Option<String>,
-    wanted: [(&str, Option<&str>); N],
-) -> Result<[String; N], String> {
-    let mut found: [Option<String>; N] = [const { None }; N];
-    let mut rest = args.iter();
-    while let Some(flag) = rest.next() {
-        let Some(i) = wanted.iter().position(|(f, _)| f == flag) else {
-            return Err(format!("{command}: unknown argument {flag} (see --help)"));
-        };
-        found[i] = Some(
-            rest.next()
-                .ok_or_else(|| format!("{command}: {flag} needs a value"))?
-                .clone(),
-        );
-    }
-    let mut values: [String; N] = [const { String::new() }; N];
-    for (i, (flag, default)) in wanted.iter().enumerate() {
-        values[i] = found[i]
-            .take()
-            .or_else(|| env(&env_name(flag)))
-            .or_else(|| default.map(str::to_owned))
-            .ok_or_else(|| format!("{command}: {flag} is required"))?;
-    }
-    Ok(values)
-}
-
-/// A command's end: its line on standard output and success, or `salpakan-server COMMAND:
-/// why` on standard error and failure.
-fn finish(command: &str, result: Result<String, String>) -> ExitCode {
+/// A subcommand's end: its line on standard output and success, or `NAME: why` on standard
+/// error and failure.
+fn finish(name: &str, result: Result<String, String>) -> ExitCode {
     match result {
         Ok(line) => {
             println!("{line}");
             ExitCode::SUCCESS
         }
         Err(why) => {
-            eprintln!("salpakan-server {command}: {why}");
+            eprintln!("{name}: {why}");
             ExitCode::FAILURE
         }
     }
 }
 
-fn bad_usage(message: &str) -> ExitCode {
-    eprintln!("salpakan-server {message}");
-    ExitCode::from(2)
+/// An online, checked copy of a live database (SQLite's; PostgreSQL's own tools copy
+/// theirs).
+#[derive(clap::Args)]
+struct Backup {
+    /// the live database
+    #[arg(long, value_name = "PATH")]
+    db: String,
+    /// where the copy goes (never overwritten)
+    #[arg(long, value_name = "PATH")]
+    to: String,
 }
 
 /// `salpakan-server backup --db PATH --to PATH`.
-fn backup(args: &[String], env: impl Fn(&str) -> Option<String>) -> ExitCode {
-    let [db, to] = match flags("backup", args, env, [("--db", None), ("--to", None)]) {
-        Ok(values) => values,
-        Err(message) => return bad_usage(&message),
-    };
-    let made = store::backup(&PathBuf::from(&db), &PathBuf::from(&to)).map(|made| {
-        format!(
-            "{to}: {} bytes, {} games, schema version {}, integrity ok",
-            made.bytes, made.games, made.version
-        )
-    });
-    finish("backup", made.map_err(|e| e.to_string()))
+fn backup(Backup { db, to }: Backup) -> Result<String, String> {
+    store::backup(&PathBuf::from(&db), &PathBuf::from(&to))
+        .map(|made| {
+            format!(
+                "{to}: {} bytes, {} games, schema version {}, integrity ok",
+                made.bytes, made.games, made.version
+            )
+        })
+        .map_err(|e| e.to_string())
+}
+
+/// The games their players agreed to share, as JSON lines.
+#[derive(clap::Args)]
+struct Export {
+    /// the database
+    #[arg(long, value_name = "PATH")]
+    db: String,
+    /// the file made (never overwritten)
+    #[arg(long, value_name = "FILE")]
+    out: String,
 }
 
 /// `salpakan-server export --db PATH --out FILE`: the dataset of shared games.
-fn export(args: &[String], env: impl Fn(&str) -> Option<String>) -> ExitCode {
-    let [db, out] = match flags("export", args, env, [("--db", None), ("--out", None)]) {
-        Ok(values) => values,
-        Err(message) => return bad_usage(&message),
-    };
-    let made = crate::export::export(&PathBuf::from(&db), &PathBuf::from(&out)).map(|found| {
+fn export(Export { db, out }: Export) -> Result<String, String> {
+    crate::export::export(&PathBuf::from(&db), &PathBuf::from(&out)).map(|found| {
         format!(
             "{out}: {} games shared, {} finished games left out (a player did not agree, or an anonymous seat), licence {}",
             found.shared,
             found.left_out,
             crate::export::LICENCE
         )
-    });
-    finish("export", made)
+    })
+}
+
+/// Bring a database's schema up to date.
+#[derive(clap::Args)]
+struct Migrate {
+    /// the database
+    #[arg(long, value_name = "PATH", default_value = "salpakan.db")]
+    db: String,
 }
 
 /// `salpakan-server migrate --db PATH`.
-fn migrate(args: &[String], env: impl Fn(&str) -> Option<String>) -> ExitCode {
-    let [db] = match flags("migrate", args, env, [("--db", Some("salpakan.db"))]) {
-        Ok(values) => values,
-        Err(message) => return bad_usage(&message),
-    };
-    let upgraded = match Store::migrate(&PathBuf::from(&db)) {
+fn migrate(Migrate { db }: Migrate) -> Result<String, String> {
+    match Store::migrate(&PathBuf::from(&db)) {
         Ok(Upgrade::Done { from, to }) if from == to => {
             Ok(format!("{db}: schema version {to}, up to date"))
         }
@@ -187,20 +193,20 @@ fn migrate(args: &[String], env: impl Fn(&str) -> Option<String>) -> ExitCode {
             Err(format!("{db}: version {found} is newer than {known}"))
         }
         Err(e) => Err(e.to_string()),
-    };
-    finish("migrate", upgraded)
+    }
+}
+
+/// Exit 0 if the server at ADDR is ready: a container's health check.
+#[derive(clap::Args)]
+struct Health {
+    /// the server's address (an unspecified one, 0.0.0.0, is asked on loopback)
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
+    addr: SocketAddr,
 }
 
 /// `salpakan-server health [--addr ADDR]`: `GET /api/ready` at ADDR (an unspecified address,
-/// `0.0.0.0`, is asked on loopback); exit 0 for 200. A container's health check.
-fn health(args: &[String], env: impl Fn(&str) -> Option<String>) -> ExitCode {
-    let [addr] = match flags("health", args, env, [("--addr", Some("127.0.0.1:8080"))]) {
-        Ok(values) => values,
-        Err(message) => return bad_usage(&message),
-    };
-    let Ok(mut addr) = addr.parse::<SocketAddr>() else {
-        return bad_usage(&format!("health: not an address (IP:PORT): {addr}"));
-    };
+/// `0.0.0.0`, is asked on loopback); exit 0 for 200.
+fn health(Health { mut addr }: Health) -> Result<String, String> {
     if addr.ip().is_unspecified() {
         addr.set_ip(if addr.is_ipv4() {
             std::net::Ipv4Addr::LOCALHOST.into()
@@ -208,12 +214,11 @@ fn health(args: &[String], env: impl Fn(&str) -> Option<String>) -> ExitCode {
             std::net::Ipv6Addr::LOCALHOST.into()
         });
     }
-    let ready = match ready_status(addr) {
+    match ready_status(addr) {
         Ok(200) => Ok("ready".to_owned()),
         Ok(status) => Err(format!("{addr} answered {status}: not ready")),
         Err(e) => Err(format!("{addr}: {e}")),
-    };
-    finish("health", ready)
+    }
 }
 
 /// The status of `GET /api/ready` at `addr`, within three seconds.
@@ -239,4 +244,69 @@ fn ready_status(addr: SocketAddr) -> std::io::Result<u16> {
         .and_then(|rest| rest.get(..3))
         .and_then(|code| code.parse().ok())
         .ok_or_else(|| std::io::Error::other(format!("not an HTTP reply: {text:?}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `T`'s flags from `args` and the variables `env`.
+    fn read<T: clap::Args + clap::FromArgMatches>(
+        args: &[&str],
+        env: &[(&str, &str)],
+    ) -> Result<Option<T>, config::ConfigError> {
+        let args = args.iter().map(|a| (*a).to_owned());
+        let env = |name: &str| {
+            env.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| (*v).to_owned())
+        };
+        Ok(config::read::<T>("salpakan-server test", args, env)?.map(|read| read.flags))
+    }
+
+    #[test]
+    fn the_subcommands_read_their_flags_and_the_environment() {
+        let Backup { db, to } = read(&["--db", "a.db", "--to", "b.db"], &[])
+            .unwrap()
+            .unwrap();
+        assert_eq!((db.as_str(), to.as_str()), ("a.db", "b.db"));
+        let missing = read::<Backup>(&["--db", "a.db"], &[]).err().unwrap();
+        assert!(missing.to_string().contains("--to"), "{missing}");
+        let Backup { to, .. } = read(&["--db", "a.db"], &[("SALPAKAN_TO", "c.db")])
+            .unwrap()
+            .unwrap();
+        assert_eq!(to, "c.db");
+        let Export { out, .. } = read(&["--db", "a.db", "--out", "x.jsonl"], &[])
+            .unwrap()
+            .unwrap();
+        assert_eq!(out, "x.jsonl");
+        assert!(read::<Export>(&["--out", "x.jsonl"], &[]).is_err());
+        let Migrate { db } = read(&[], &[]).unwrap().unwrap();
+        assert_eq!(db, "salpakan.db");
+        let Migrate { db } = read(&[], &[("SALPAKAN_DB", "env.db")]).unwrap().unwrap();
+        assert_eq!(db, "env.db");
+        let Health { addr } = read(&[], &[]).unwrap().unwrap();
+        assert_eq!(addr, SocketAddr::from(([127, 0, 0, 1], 8080)));
+        let Health { addr } = read(&[], &[("SALPAKAN_ADDR", "0.0.0.0:9000")])
+            .unwrap()
+            .unwrap();
+        assert_eq!(addr.port(), 9000);
+        let bad = read::<Health>(&["--addr", "nowhere"], &[]).err().unwrap();
+        assert!(bad.to_string().contains("--addr"), "{bad}");
+        let bad = read::<Health>(&[], &[("SALPAKAN_ADDR", "nowhere")])
+            .err()
+            .unwrap();
+        assert!(bad.to_string().starts_with("SALPAKAN_ADDR: "), "{bad}");
+        assert!(read::<Migrate>(&["--to", "x"], &[]).is_err());
+        assert!(read::<Migrate>(&["--help"], &[]).unwrap().is_none());
+        let help = config::help::<Backup>("salpakan-server backup");
+        for said in [
+            "--db <PATH>",
+            "--to <PATH>",
+            "SALPAKAN_TO",
+            "never overwritten",
+        ] {
+            assert!(help.contains(said), "{said}: {help}");
+        }
+    }
 }

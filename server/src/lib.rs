@@ -147,15 +147,9 @@ pub struct Running {
 /// # Errors
 /// [`StartError`]: the database's or the listener's error.
 pub async fn start(config: Config, entropy: Arc<dyn Entropy>) -> Result<Running, StartError> {
-    let settings: Vec<String> = config
-        .settings()
-        .into_iter()
-        .map(|(flag, value)| format!("{}={value}", &flag[2..]))
-        .collect();
     tracing::info!(
         version = telemetry::VERSION,
         commit = telemetry::COMMIT,
-        config = %settings.join(" "),
         "starting"
     );
     let blocklist = match &config.chat_blocklist {

@@ -162,11 +162,7 @@ fn forwarded_for(services: &Services, peer: SocketAddr, headers: &HeaderMap) -> 
     {
         return ip.to_canonical();
     }
-    if services
-        .config
-        .trusted_proxies
-        .iter()
-        .any(|proxy| proxy.contains(peer.ip()))
+    if services.config.trusts_forwarded_for(peer.ip())
         && let Some(ip) = headers
             .get_all("x-forwarded-for")
             .iter()

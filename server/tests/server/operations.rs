@@ -440,12 +440,11 @@ async fn a_whole_runs_log_holds_no_secret_and_its_metrics_count_what_it_did() {
     assert!(said("socket closed") >= 3);
     let start = lines.iter().find(|l| l["message"] == "starting").unwrap();
     assert_eq!(start["version"], env!("CARGO_PKG_VERSION"));
-    assert!(
-        start["config"]
-            .as_str()
-            .unwrap()
-            .contains("metrics-addr=127.0.0.1:0")
-    );
+    assert_eq!(said("configured"), 1);
+    let configured = lines.iter().find(|l| l["message"] == "configured").unwrap();
+    let config = configured["config"].as_str().unwrap();
+    assert!(config.contains("metrics-addr=127.0.0.1:0"), "{config}");
+    assert!(config.contains(" lease-secs=10 "), "{config}");
     let ended = lines.iter().find(|l| l["message"] == "game ended").unwrap();
     assert_eq!(
         (ended["game"].as_str(), ended["reason"].as_str()),
