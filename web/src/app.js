@@ -14,7 +14,7 @@ import { lobbyScreen } from "./screens/lobby.js";
 import { profileScreen } from "./screens/profile.js";
 import { replayScreen } from "./screens/replay.js";
 import { tournamentScreen, tournamentsScreen } from "./screens/tournaments.js";
-import { LANGUAGES, preferredLanguage, setLanguage, translate } from "./words.js";
+import { fillChoices, LANGUAGES, preferredLanguage, setLanguage, translate } from "./words.js";
 import "./arbiter.js";
 
 // The page's language: as picked on this device, or as the browser asks; the ranks' names in
@@ -32,18 +32,21 @@ function useLanguage() {
   translate();
   document.dispatchEvent(new Event("salpakan-language"));
 }
+fillChoices();
 useLanguage();
 // A language picked: kept on this device, every word of the page in it at once (from the
 // first moment: the picker answers before the server does).
 let router = null;
 document.getElementById("lang-choice").addEventListener("change", (event) => {
   localStorage.setItem(LANGUAGE_KEY, event.target.value);
-  useLanguage();
+  fillChoices();
+useLanguage();
   router?.refresh();
 });
 document.getElementById("filipino-ranks").addEventListener("change", (event) => {
   localStorage.setItem(RANKS_KEY, String(event.target.checked));
-  useLanguage();
+  fillChoices();
+useLanguage();
   router?.refresh();
 });
 const online = await serverPresent();

@@ -55,6 +55,26 @@ export function has(key) {
 // The attributes `translate` fills, and their data keys.
 const ATTRIBUTES = [["placeholder", "tPlaceholder"], ["aria-label", "tAriaLabel"], ["label", "tLabel"], ["title", "tTitle"]];
 
+// Makes the options of every `select` or `optgroup` under `root` that lists its choices in
+// `data-choices`: each word is an option's value (`value=end` where the key does not end in the
+// value, as `=default` for the empty value), its key `data-t-choices` + "." + that end, and the
+// option `data-choice` names selected (else the first). `translate` then fills their words.
+export function fillChoices(root = document) {
+  for (const select of root.querySelectorAll("[data-choices]")) {
+    const chosen = select.dataset.choice;
+    select.replaceChildren(
+      ...select.dataset.choices.split(" ").map((word) => {
+        const [value, end = value] = word.split("=");
+        const option = document.createElement("option");
+        option.value = value;
+        option.dataset.t = `${select.dataset.tChoices}.${end}`;
+        option.selected = value === chosen;
+        return option;
+      }),
+    );
+  }
+}
+
 // Fills every marked element under `root` with its words.
 export function translate(root = document) {
   for (const el of root.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);

@@ -75,8 +75,19 @@ test("the page's code writes no sentence of its own: every one is a key of the t
   // Every key the code names is in the table.
   for (const path of sources()) {
     const text = readFileSync(path, "utf8");
-    for (const [, key] of text.matchAll(/\b(?:t|data-t(?:-[a-z-]+)?)[(=]\s*"([a-z0-9.+-]+)"/g)) {
+    for (const [, key] of text.matchAll(/\b(?:t|data-t(?:-(?!choices)[a-z-]+)?)[(=]\s*"([a-z0-9.+-]+)"/g)) {
       assert.ok(key in en, `${path.slice(src.length)} names ${key}, which the table lacks`);
+    }
+  }
+  // And every key a select's listed choices make (`fillChoices`).
+  const html = readFileSync(`${src}index.html`, "utf8");
+  const lists = [...html.matchAll(/data-t-choices="([a-z.]+)" data-choices="([^"]+)"/g)];
+  assert.equal(lists.length, html.match(/data-choices=/g).length, "each data-choices beside its data-t-choices");
+  assert.ok(lists.length >= 6, `${lists.length} selects list their choices`);
+  for (const [, prefix, words] of lists) {
+    for (const word of words.split(" ")) {
+      const key = `${prefix}.${word.split("=").at(-1)}`;
+      assert.ok(key in en, `index.html's choices make ${key}, which the table lacks`);
     }
   }
 });

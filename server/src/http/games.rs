@@ -67,7 +67,7 @@ async fn summary(
     State(services): State<Arc<Services>>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    Ok(json(StatusCode::OK, &services.games.summary(&id).await?))
+    Ok(json(StatusCode::OK, &services.records.summary(&id).await?))
 }
 
 /// A request for game `{id}`'s record, replay or chat that its seal (a running
@@ -107,7 +107,7 @@ async fn record(
     State(services): State<Arc<Services>>,
     Unsealed { id, .. }: Unsealed,
 ) -> Result<Response, ApiError> {
-    let text = services.games.record(&id).await?;
+    let text = services.records.record(&id).await?;
     Ok(rendered(StatusCode::OK, "text/plain; charset=utf-8", text))
 }
 

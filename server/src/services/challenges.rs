@@ -17,13 +17,14 @@ use std::time::Duration;
 use thiserror::Error;
 use tokio::time::Instant;
 
-use super::games::{GameError, Games, lock};
+use super::games::{GameError, Settings, lock};
 use super::lobby::{Lobby, LobbyError};
 use super::player_sockets::{Gone as Offline, PlayerSockets};
 use super::players::Players;
 use super::ratings::Ratings;
 use super::stopping::Stopping;
 use crate::budget::Rate;
+use crate::config::Limits;
 use crate::rating;
 use crate::secret::{self, Entropy, ID_BYTES};
 use crate::wire::{
@@ -93,8 +94,8 @@ struct State {
 
 /// The challenges service.
 pub(crate) struct Challenges {
+    limits: Limits,
     entropy: Arc<dyn Entropy>,
-    games: Arc<Games>,
     players: Arc<Players>,
     ratings: Arc<Ratings>,
     lobby: Arc<Lobby>,
@@ -105,12 +106,12 @@ pub(crate) struct Challenges {
 
 /// What the challenges service is made of: the services below it it uses.
 pub(crate) struct Parts {
+    /// The limits a challenge's game settings are checked against.
+    pub limits: Limits,
     /// Where challenge ids come from.
     pub entropy: Arc<dyn Entropy>,
     /// The stop signal.
     pub stopping: Stopping,
-    /// The games (an accepted challenge makes one).
-    pub games: Arc<Games>,
     /// The players (names, bots, bans).
     pub players: Arc<Players>,
     /// The ratings.
@@ -132,7 +133,7 @@ impl Challenges {
     pub(crate) fn start(parts: Parts) -> Arc<Challenges> {
         let challenges = Arc::new(Challenges {
             entropy: parts.entropy,
-            games: parts.games,
+            limits: parts.limits,
             players: parts.players,
             ratings: parts.ratings,
             lobby: parts.lobby,
@@ -180,7 +181,7 @@ impl Challenges {
         ip: IpAddr,
     ) -> Result<ChallengeReply, ChallengeError> {
         self.players.not_banned(player).map_err(LobbyError::from)?;
-        let settings = self.games.settings(request.settings())?;
+        let settings = Settings::check(request.settings(), &self.limits)?;
         if request.to.starts_with(BOT_PREFIX) {
             return Err(ChallengeError::ServerBot);
         }

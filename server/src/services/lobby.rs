@@ -441,7 +441,7 @@ impl Lobby {
         ip: IpAddr,
     ) -> Result<SeekReply, LobbyError> {
         self.players.not_banned(player)?;
-        let settings = self.games.settings(request.settings())?;
+        let settings = Settings::check(request.settings(), &self.config.limits)?;
         let sid = secret::random_hex(&*self.entropy, ID_BYTES);
         let folded = fold(player);
         let bots = request.bots.unwrap_or(false) || self.players.is_bot(player);
@@ -622,12 +622,15 @@ impl Lobby {
         ip: IpAddr,
     ) -> Result<PoolReply, LobbyError> {
         self.players.not_banned(player)?;
-        let settings = self.games.settings(SettingsRequest {
-            clock: request.clock,
-            rated: request.rated,
-            listed: request.listed,
-            ..SettingsRequest::default()
-        })?;
+        let settings = Settings::check(
+            SettingsRequest {
+                clock: request.clock,
+                rated: request.rated,
+                listed: request.listed,
+                ..SettingsRequest::default()
+            },
+            &self.config.limits,
+        )?;
         let bots = request.bots.unwrap_or(false);
         if !bots && self.players.is_bot(player) {
             return Err(LobbyError::HumansOnly("this pool"));

@@ -14,10 +14,12 @@
 //!   the reports;
 //! - [`ends`]: each game's end, told to whatever counts ends (here and on the other nodes);
 //! - [`games`]: the rooms, their seats, clocks, timers and bots;
+//! - [`pruner`]: the finished games past the retention deleted;
 //! - [`player_sockets`]: who is online, and how to tell them;
 //! - [`lobby`]: seeks, pools, the lobby's sockets and frame;
 //! - [`challenges`]: a named player challenged, accepting or declining;
 //! - [`live`]: the games in play anyone may watch, best first, and the featured game;
+//! - [`records`]: a game's summary and record, from memory or from its row;
 //! - [`replays`]: finished games replayed, a few at a time;
 //! - [`tournaments`]: tournaments made, joined, directed, paired and their games made;
 //!   told each game's end; whether a game is sealed;
@@ -37,9 +39,11 @@ pub(crate) mod outbox;
 pub(crate) mod pauses;
 pub(crate) mod player_sockets;
 pub(crate) mod players;
+pub(crate) mod pruner;
 pub(crate) mod quotas;
 pub(crate) mod ratings;
 pub(crate) mod readiness;
+pub(crate) mod records;
 pub(crate) mod replays;
 pub(crate) mod stopping;
 pub(crate) mod tournaments;
@@ -80,6 +84,8 @@ pub(crate) struct Services {
     pub challenges: Arc<challenges::Challenges>,
     /// The games in play anyone may watch.
     pub live: Arc<live::LiveList>,
+    /// A game's summary and record.
+    pub records: Arc<records::Records>,
     /// Finished games' replays.
     pub replays: Arc<replays::Replays>,
     /// The tournaments.
@@ -147,6 +153,7 @@ impl Services {
             },
             unfinished,
         );
+        pruner::start(store.clone(), config.limits.retention, &stopping);
         let sockets = Arc::new(player_sockets::PlayerSockets::new(
             config.limits.sockets_per_player,
         ));
@@ -161,15 +168,16 @@ impl Services {
             stopping: stopping.clone(),
         });
         let challenges = challenges::Challenges::start(challenges::Parts {
+            limits: config.limits,
             entropy: Arc::clone(&entropy),
             stopping: stopping.clone(),
-            games: Arc::clone(&games),
             players: Arc::clone(&players),
             ratings: Arc::clone(&ratings),
             lobby: Arc::clone(&lobby),
             sockets: Arc::clone(&sockets),
         });
-        let replays = Arc::new(replays::Replays::new(Arc::clone(&games)));
+        let records = Arc::new(records::Records::new(Arc::clone(&games), store.clone()));
+        let replays = Arc::new(replays::Replays::new(Arc::clone(&records)));
         let tournaments = tournaments::Tournaments::start(tournaments::Parts {
             config: Arc::clone(&config),
             store: store.clone(),
@@ -220,6 +228,7 @@ impl Services {
             lobby,
             challenges,
             live,
+            records,
             replays,
             tournaments,
             desk,

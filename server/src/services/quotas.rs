@@ -175,7 +175,7 @@ impl Quotas {
             count.games += 1;
         }
         if let Err(e) = self.shared_games(ip).await {
-            self.release_game(ip);
+            self.release_game(Some(ip));
             return Err(e);
         }
         Ok(())
@@ -322,9 +322,12 @@ impl Quotas {
         self.update(ip, |count| count.games += 1);
     }
 
-    /// A game of `ip` ended (or was deleted, or never made it to the database).
-    pub(crate) fn release_game(&self, ip: IpAddr) {
-        self.update(ip, |count| count.games = count.games.saturating_sub(1));
+    /// A game of `ip` ended (or was deleted, or never made it to the database); nothing for a
+    /// game no address created (a rematch, a tournament's, a bot's).
+    pub(crate) fn release_game(&self, ip: Option<IpAddr>) {
+        if let Some(ip) = ip {
+            self.update(ip, |count| count.games = count.games.saturating_sub(1));
+        }
     }
 
     /// One more open socket (a spectator's, a player's or a lobby's) for `ip`, at most
@@ -400,7 +403,7 @@ mod tests {
         ));
         drop((second, third, other));
         assert_eq!(quotas.addresses(), 1, "a's game is still held");
-        quotas.release_game(a);
+        quotas.release_game(Some(a));
         assert_eq!(
             quotas.addresses(),
             1,
@@ -442,7 +445,7 @@ mod tests {
         let a: IpAddr = "10.0.0.3".parse().unwrap();
         for _ in 0..3 {
             quotas.take_game(a).await.unwrap();
-            quotas.release_game(a);
+            quotas.release_game(Some(a));
         }
         assert!(matches!(
             quotas.take_game(a).await,

@@ -10,7 +10,8 @@ use std::sync::{Arc, Mutex};
 use thiserror::Error;
 use tokio::sync::{OnceCell, Semaphore};
 
-use super::games::{GameError, Games, lock};
+use super::games::{GameError, lock};
+use super::records::Records;
 use crate::wire::ReplayReply;
 
 /// Why a replay was refused.
@@ -38,7 +39,7 @@ type InFlight = Arc<OnceCell<Arc<str>>>;
 
 /// The replays service: the kept replies, the computations in flight, and their gate.
 pub(crate) struct Replays {
-    games: Arc<Games>,
+    records: Arc<Records>,
     kept: Mutex<Kept>,
     in_flight: Mutex<HashMap<String, InFlight>>,
     gate: Semaphore,
@@ -46,11 +47,11 @@ pub(crate) struct Replays {
 }
 
 impl Replays {
-    /// Replays of the finished games of `games`; none kept yet.
+    /// Replays of the finished games whose records `records` reads; none kept yet.
     #[must_use]
-    pub(crate) fn new(games: Arc<Games>) -> Replays {
+    pub(crate) fn new(records: Arc<Records>) -> Replays {
         Replays {
-            games,
+            records,
             kept: Mutex::new((HashMap::new(), VecDeque::new())),
             in_flight: Mutex::new(HashMap::new()),
             gate: Semaphore::new(AT_ONCE),
@@ -86,7 +87,7 @@ impl Replays {
     /// or an aborted one, 409 while it is in play).
     ///
     /// # Errors
-    /// As [`Games::record`]; [`ReplayError::Unreplayable`] if the record does not replay.
+    /// As [`Records::record`]; [`ReplayError::Unreplayable`] if the record does not replay.
     pub(crate) async fn replay(&self, id: &str) -> Result<Arc<str>, ReplayError> {
         if let Some(reply) = self.get(id) {
             return Ok(reply);
@@ -106,10 +107,10 @@ impl Replays {
         Ok(reply)
     }
 
-    /// The replay of game `id`, computed now (its record read first, as [`Games::record`]
+    /// The replay of game `id`, computed now (its record read first, as [`Records::record`]
     /// refuses it).
     async fn compute(&self, id: &str) -> Result<Arc<str>, ReplayError> {
-        let record = self.games.record(id).await?;
+        let record = self.records.record(id).await?;
         let _turn = self
             .gate
             .acquire()

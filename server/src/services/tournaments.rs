@@ -419,13 +419,16 @@ impl Tournaments {
         request: CreateTournament,
     ) -> Result<TournamentReply, TournamentsError> {
         // The games' settings are checked as a game's would be.
-        let game = self.parts.games.settings(SettingsRequest {
-            rules: request.rules,
-            clock: request.clock,
-            rated: request.rated,
-            listed: Some(false),
-            setup_ms: None,
-        })?;
+        let game = GameSettings::check(
+            SettingsRequest {
+                rules: request.rules,
+                clock: request.clock,
+                rated: request.rated,
+                listed: Some(false),
+                setup_ms: None,
+            },
+            &self.parts.config.limits,
+        )?;
         let settings = Settings {
             name: request.name,
             kind: request.kind,

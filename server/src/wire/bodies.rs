@@ -9,7 +9,7 @@ use crate::clock::ClockSettings;
 
 /// A game's settings as a request asks for them, every field optional: what `POST
 /// /api/games`, `POST /api/seeks` and `POST /api/challenges` share (the games service checks
-/// them once, `Games::settings`).
+/// them once, `games::Settings::check`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SettingsRequest {
     /// The rules (official when absent).

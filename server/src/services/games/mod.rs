@@ -3,108 +3,61 @@
 //! recipient. One writer per game (the room's lock); games share nothing but the database's
 //! writer thread.
 //!
+//! - `error`: why the games service refused a request;
 //! - `tables`: each game in memory at its table, its one lock, what the operator reads of it
 //!   without it, and the registry of tables with their counts;
 //! - `open`: games made (`create`, and for the lobby, a tournament, the rematch) and joined;
-//!   (and in this file: the lookups, a summary and a record read);
-//! - `play`: the change path: a seat's command, the commit, the frames, presence;
+//! - `rematch`: the rematch made once both seats ask, and a lost token given again;
+//!   (and in this file: the lookups, and a room looked at under its lock);
+//! - `play`: the change path: a seat's command, the commit, the frames;
+//! - `presence`: each seat's presence told to everyone at its table, at most once a second;
+//! - `settings`: a game's settings as asked for, checked against the limits (no I/O);
 //! - `seats`: who a socket is for, sockets attached and detached, a seat taken again;
-//! - `tasks`: each room's timer and bot, and the pruner of old games;
+//! - `tasks`: each room's timer and bot;
 //! - `nodes` (feature `nodes`): where a game is played among several nodes.
 //!
 //! What is not a game's is another service's: its chat ([`super::chat`]), whether it is
 //! sealed ([`super::tournaments`]), what the operator reads ([`super::desk`]); a game's end
 //! is published ([`super::ends`]) for whatever counts it.
 
+mod error;
 #[cfg(feature = "nodes")]
 mod nodes;
 mod open;
 mod play;
+mod presence;
+mod rematch;
 mod seats;
+mod settings;
 mod tables;
 mod tasks;
 
+pub(crate) use error::GameError;
 #[cfg(feature = "nodes")]
 pub(crate) use nodes::Place;
-pub(crate) use open::{Seating, Settings, random_side};
-pub(crate) use tables::{Origin, PHASES, Table, Tables};
+pub(crate) use open::{Seating, random_side};
+pub(crate) use settings::Settings;
+pub(crate) use tables::{Origin, PHASES, Table, Tables, lock};
 
-use std::net::IpAddr;
+use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use salpakan::{Side, Status, WinReason};
-use thiserror::Error;
 use tokio::time::Instant;
 
 use super::chat::Chats;
 use super::ends::Ends;
 use super::pauses::Pauses;
 use super::players::Players;
-use super::quotas::{QuotaError, Quotas};
+use super::quotas::Quotas;
 use super::readiness::Readiness;
 use super::stopping::Stopping;
 use crate::config::Config;
 use crate::room::{Event, Phase, RestoreError, Room, Saved, SavedChat};
 use crate::secret::{Entropy, plausible_id};
 use crate::store::GameWrite;
-use crate::store::{Ending, GameResult, Settlement, Store, StoreError, Write};
+use crate::store::{Ending, GameResult, Settlement, Store, Write};
 use crate::wire::AbortReason;
-use crate::wire::{Refusal, Summary};
-
-/// Why the games service refused a request.
-#[derive(Debug, Error)]
-pub(crate) enum GameError {
-    /// A body that is not the contract's, or values out of range: the refusal says which.
-    #[error("{0}")]
-    Invalid(Refusal),
-    /// No such game, or not this invite: one reply for both.
-    #[error("no such game, or not this invite")]
-    NotFound,
-    /// No such game or seat, for a socket: one reply for every wrong token.
-    #[error("no such game or seat")]
-    Unauthorized,
-    /// The seat an invite opens is taken.
-    #[error("the seat is taken")]
-    SeatTaken,
-    /// The record of a game that is not over.
-    #[error("the game is not over")]
-    NotOver,
-    /// A rated game asked for, or joined, without a player's key.
-    #[error("a player's key is needed, and this is not one")]
-    BadKey,
-    /// A player taking the second seat of a game whose first it holds.
-    #[error("you hold the other seat of this game: the second seat is for another player")]
-    OwnGame,
-    /// A seat taken again in a finished game.
-    #[error("the game is over")]
-    GameOver,
-    /// Past the open sockets of one seat.
-    #[error("at most {0} sockets per client")]
-    TooManySockets(usize),
-    /// Past a seat's sockets opened in a minute.
-    #[error("at most {0} new sockets a minute for a seat")]
-    TooManyReconnects(usize),
-    /// The server is draining: it makes no new game.
-    #[error("the server is draining: it makes no new games; try again shortly")]
-    Draining,
-    /// The game moved to another node after the request reached this one.
-    #[error("the game moved to another server; try again")]
-    #[cfg(feature = "nodes")]
-    Elsewhere(String),
-    /// Past one of the address's limits.
-    #[error(transparent)]
-    Quota(#[from] QuotaError),
-    /// The database failed (the cause is logged, never sent).
-    #[error("the server could not do that")]
-    Store(#[from] StoreError),
-}
-
-impl GameError {
-    fn invalid(code: crate::wire::Code, message: impl Into<String>) -> GameError {
-        GameError::Invalid(Refusal::new(code, message))
-    }
-}
 
 /// What the games service is made of: the services below it it uses.
 pub(crate) struct Parts {
@@ -146,14 +99,10 @@ pub(crate) struct Games {
     next_subscriber: AtomicU64,
 }
 
-pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
 impl Games {
     /// The games service of `parts`, holding `unfinished` (restored; a game the database
     /// holds but the rules refuse is quarantined, and said in the log), their timers and
-    /// bots started, and the pruner of finished games past the retention.
+    /// bots started.
     ///
     /// Call inside a tokio runtime.
     #[must_use]
@@ -172,7 +121,6 @@ impl Games {
             ends: parts.ends,
             next_subscriber: AtomicU64::new(1),
         });
-        tokio::spawn(Arc::clone(&games).run_pruner());
         for saved in unfinished {
             let id = saved.spec.id.clone();
             let origin = Origin {
@@ -290,66 +238,31 @@ impl Games {
             }
         }
     }
-
-    fn release_game(&self, ip: Option<IpAddr>) {
-        if let Some(ip) = ip {
-            self.quotas.release_game(ip);
-        }
-    }
 }
 
 impl Games {
-    /// `GET /api/games/{id}`.
+    /// What `look` makes of game `id`'s room and the time in it (the server's pauses taken
+    /// out), under the room's lock: `None` for no such game. A finished game is let go from
+    /// memory after it is read, as after any request.
     ///
     /// # Errors
-    /// [`GameError::NotFound`] for an unknown game.
-    pub(crate) async fn summary(self: &Arc<Games>, id: &str) -> Result<Summary, GameError> {
-        if let Some(ending) = self.kept_ending(id).await? {
-            return serde_json::from_str(&ending.summary)
-                .map_err(|e| GameError::Store(StoreError::Corrupt(e.to_string())));
-        }
-        let table = self.table(id).await?.ok_or(GameError::NotFound)?;
+    /// `GameError::Elsewhere` (another node holds it, feature `nodes`), or the database's error.
+    pub(crate) async fn look<T>(
+        self: &Arc<Games>,
+        id: &str,
+        look: impl FnOnce(&Room, Instant) -> T,
+    ) -> Result<Option<T>, GameError> {
+        let Some(table) = self.table(id).await? else {
+            return Ok(None);
+        };
         let mut state = table.state.lock().await;
         if state.gone {
-            return Err(GameError::NotFound);
-        }
-        let now = self.pauses.now(&mut state.room);
-        let summary = state.room.summary(now);
-        self.tables.evict_if_done(&table, &state);
-        Ok(summary)
-    }
-
-    /// `GET /api/games/{id}/record`.
-    ///
-    /// # Errors
-    /// [`GameError::NotFound`] for an unknown game or an aborted one (its formations are never
-    /// revealed), [`GameError::NotOver`] while it is not over.
-    pub(crate) async fn record(self: &Arc<Games>, id: &str) -> Result<String, GameError> {
-        if let Some(ending) = self.kept_ending(id).await? {
-            return ending.record.ok_or(GameError::NotFound);
-        }
-        let table = self.table(id).await?.ok_or(GameError::NotFound)?;
-        let state = table.state.lock().await;
-        if state.gone {
-            return Err(GameError::NotFound);
-        }
-        let record = state.room.record();
-        let aborted = state.room.phase() == Phase::Aborted;
-        self.tables.evict_if_done(&table, &state);
-        match record {
-            Some(record) => Ok(record),
-            None if aborted => Err(GameError::NotFound),
-            None => Err(GameError::NotOver),
-        }
-    }
-
-    /// A finished game's summary and record as its row keeps them, when it is not in memory:
-    /// read by a reader, never replayed.
-    async fn kept_ending(&self, id: &str) -> Result<Option<Ending>, GameError> {
-        if !plausible_id(id) || self.tables.get(id).is_some() {
             return Ok(None);
         }
-        Ok(self.store.finished(id).await?.and_then(|f| f.ending))
+        let now = self.pauses.now(&mut state.room);
+        let seen = look(&state.room, now);
+        self.tables.evict_if_done(&table, &state);
+        Ok(Some(seen))
     }
 }
 

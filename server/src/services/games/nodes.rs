@@ -4,7 +4,8 @@
 
 use std::sync::Arc;
 
-use super::{GameError, Games};
+use super::Games;
+use super::error::GameError;
 use crate::secret::plausible_id;
 use crate::services::outbox::Out;
 use crate::store::{LOBBY, Owner, StoreError};
@@ -23,11 +24,6 @@ pub(crate) enum Place {
 const MOVED: &str = "the game moves to another server; connect again";
 
 impl Games {
-    /// This node's name.
-    fn node(&self) -> &str {
-        &self.config.node
-    }
-
     /// Where `key` (a game's id, or [`LOBBY`]) is served: here if this node owns it (taking
     /// it over first from an owner whose lease lapsed), else at its owner's URL.
     ///
@@ -42,7 +38,7 @@ impl Games {
         let owner = self.store.owner(key).await?;
         match owner {
             None => Ok(Place::Here),
-            Some(owner) if owner.node == self.node() => Ok(Place::Here),
+            Some(owner) if owner.node == self.config.node => Ok(Place::Here),
             Some(Owner {
                 url, alive: true, ..
             }) => Ok(Place::At(url)),
@@ -51,7 +47,7 @@ impl Games {
                 // A finished game of the lapsed node is not among its unfinished ones.
                 self.store.take_over(&dead.node, Some(key)).await?;
                 match self.store.owner(key).await? {
-                    Some(owner) if owner.node == self.node() => Ok(Place::Here),
+                    Some(owner) if owner.node == self.config.node => Ok(Place::Here),
                     Some(Owner {
                         url, alive: true, ..
                     }) => Ok(Place::At(url)),
@@ -97,7 +93,7 @@ impl Games {
 
     /// Loads every unfinished game this node owns that is not in memory.
     pub(crate) async fn load_owned(self: &Arc<Games>) {
-        match self.store.owned(self.node()).await {
+        match self.store.owned(&self.config.node).await {
             Ok(ids) => {
                 for id in ids {
                     if let Err(e) = self.load_here(&id).await {

@@ -1,48 +1,20 @@
 //! Making and joining games: `POST /api/games` and its `join`, and the one way every game is
 //! made (by a creator, a pairing of the lobby, a pool's bot, a tournament's pairing, a
-//! rematch): checked settings, a slot of the creator's address, one transaction, then the
-//! room in memory; a tournament round's cutoff moved on a game's setup time.
-//!
-//! The rematch: once both seats of a finished game have asked, a new game with the same
-//! settings, each player taking the other colour, the same colour moving first (now played by
-//! the other person). It is made in the same transaction as the old game's `rematch-made`
-//! event, so a crash cannot make it twice; each seat then hears its own new token only.
+//! rematch: `rematch.rs`): checked settings, a slot of the creator's address, one
+//! transaction, then the room in memory; a tournament round's cutoff moved on a game's setup
+//! time.
 
 use std::net::IpAddr;
 use std::sync::Arc;
 
-use salpakan::{Rules, Side};
+use salpakan::Side;
 use tokio::time::Instant;
 
-use super::tables::TableState;
-use super::{GameError, Games, Origin, Table};
-use crate::clock::ClockSettings;
-use crate::room::{Event, Phase, Player, Room, SavedChat, Spec};
+use super::{GameError, Games, Origin, Settings, Table};
+use crate::room::{Phase, Player, Room, SavedChat, Spec};
 use crate::secret::{self, Entropy, ID_BYTES, INVITE_BYTES, TOKEN_BYTES};
-use crate::services::outbox::Out;
-use crate::store::Write;
-use crate::store::{GameWrite, NodeWrite};
-use crate::wire::{
-    Code, CreateReply, CreateRequest, JoinReply, JoinRequest, Refusal, RulesRequest, ServerMessage,
-    SettingsRequest, SideWord,
-};
-
-/// A game's settings, as asked for and checked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Settings {
-    /// The rules.
-    pub rules: Rules,
-    /// The clock, for a timed game.
-    pub clock: Option<ClockSettings>,
-    /// The setup time, in milliseconds.
-    pub setup_ms: u64,
-    /// Whether the game is rated.
-    pub rated: bool,
-    /// Whether the game is listed.
-    pub listed: bool,
-    /// Whether the game is sealed (a tournament's: see [`Spec::sealed`]).
-    pub sealed: bool,
-}
+use crate::store::{GameWrite, NodeWrite, Write};
+use crate::wire::{Code, CreateReply, CreateRequest, JoinReply, JoinRequest, SideWord};
 
 /// Who sits where in a new game, and its id.
 pub(crate) struct Seating {
@@ -105,59 +77,6 @@ fn side_choice(word: Option<&str>, what: &str, entropy: &dyn Entropy) -> Result<
 }
 
 impl Games {
-    /// The rules a game is asked for: the official ones, with this server's move limit
-    /// unless another is asked for, and never a longer one than the server allows (a move
-    /// limit bounds a game's length: see [`crate::wire::RulesWords::max_plies`]).
-    fn rules(&self, asked: RulesRequest) -> Result<Rules, GameError> {
-        let limits = &self.config.limits;
-        let move_limit = asked
-            .move_limit
-            .unwrap_or(i64::from(limits.default_move_limit));
-        let longest = i64::from(limits.max_move_limit);
-        if limits.max_move_limit > 0 && !(1..=longest).contains(&move_limit) {
-            return Err(GameError::invalid(
-                Code::BadRules,
-                format!(
-                    "move_limit must be 1 … {longest} on this server (plies without a challenge \
-                     before a draw), not {move_limit}"
-                ),
-            ));
-        }
-        Rules::from_numbers(asked.setup_rows.unwrap_or(3), move_limit)
-            .map_err(|e| GameError::invalid(Code::BadRules, e.to_string()))
-    }
-
-    /// A game's settings as asked for, checked: the rules, the clock, the setup time,
-    /// whether it is rated and whether it is listed.
-    ///
-    /// # Errors
-    /// [`GameError::Invalid`] naming the value out of range.
-    pub(crate) fn settings(&self, asked: SettingsRequest) -> Result<Settings, GameError> {
-        let SettingsRequest {
-            rules,
-            clock,
-            rated,
-            setup_ms,
-            listed,
-        } = asked;
-        let rules = self.rules(rules.unwrap_or_default())?;
-        let clock = clock
-            .map(ClockSettings::check)
-            .transpose()
-            .map_err(|e| GameError::invalid(Code::BadClock, e.to_string()))?;
-        let min_setup = u64::try_from(self.config.limits.min_setup.as_millis()).unwrap_or(0);
-        let setup_ms = crate::wire::setup_ms(setup_ms, min_setup)
-            .map_err(|e| GameError::invalid(Code::BadMessage, e))?;
-        Ok(Settings {
-            rules,
-            clock,
-            setup_ms,
-            rated: rated.unwrap_or(false),
-            listed: listed.unwrap_or(true),
-            sealed: false,
-        })
-    }
-
     /// Makes a game of `settings` with `seating`, created by `ip` (its slot taken under the
     /// limits of games per address; a rematch has none): written, with `also` in the same
     /// transaction, then held. Returns its id.
@@ -241,7 +160,7 @@ impl Games {
         }
         writes.extend(also);
         if let Err(e) = self.store.write(writes).await {
-            self.release_game(ip);
+            self.quotas.release_game(ip);
             return Err(e.into());
         }
         let origin = Origin {
@@ -312,7 +231,7 @@ impl Games {
         let first = side_choice(request.first.as_deref(), "first", entropy)?;
         let opponent = Player::from_word(request.opponent.as_deref().unwrap_or("human"))
             .map_err(|e| GameError::invalid(Code::BadMessage, e.to_string()))?;
-        let settings = self.settings(request.settings())?;
+        let settings = Settings::check(request.settings(), &self.config.limits)?;
         if settings.rated && player.is_none() {
             return Err(GameError::BadKey);
         }
@@ -473,153 +392,5 @@ impl Games {
         drop(state);
         table.timer.notify_one();
         Ok(())
-    }
-}
-
-impl Games {
-    /// Makes the rematch of the game in `state` (both offers stand at `now`): the new game and
-    /// the old game's `rematch-made` event in one transaction, then each seat its `rematch`.
-    pub(super) async fn make_rematch(
-        self: &Arc<Games>,
-        table: &Arc<Table>,
-        state: &mut TableState,
-        now: Instant,
-    ) {
-        let old = state.room.spec().clone();
-        let entropy = &*self.entropy;
-        let id = secret::random_hex(entropy, ID_BYTES);
-        let mut seating = Seating::new(id.clone(), old.first);
-        let mut tokens: [Option<String>; 2] = [None, None];
-        for side in Side::ALL {
-            let new = side.other();
-            seating.players[new.index()] = old.players[side.index()];
-            seating.names[new.index()] = old.names[side.index()].clone();
-            seating.ips[new.index()] = state.ips[side.index()];
-            if old.players[side.index()] == Player::Human {
-                let token = secret::random_hex(entropy, TOKEN_BYTES);
-                seating.tokens[new.index()] = Some(secret::digest(&token));
-                tokens[new.index()] = Some(token);
-            }
-        }
-        let settings = Settings {
-            rules: old.rules,
-            clock: old.clock,
-            setup_ms: old.setup_ms,
-            rated: old.rated,
-            listed: old.listed,
-            sealed: false,
-        };
-        // A rematch is a new game for each of its players' addresses: counted against their
-        // games an hour (it needs no unfinished slot, a finished game going before it).
-        let addresses = self.rematch_addresses(&seating.ips);
-        if let Err(e) = self.quotas.take_created(&addresses) {
-            let refusal = crate::refusals::Refused::refusal(&e);
-            let frame: std::sync::Arc<str> = refusal.message().to_json().into();
-            for s in &state.subscribers {
-                s.outlet.send(Out::Text(std::sync::Arc::clone(&frame)));
-            }
-            return;
-        }
-        let event = Event::Rematched { game: id.clone() };
-        let mut also = vec![Write::Game(GameWrite::Events {
-            game: table.id().to_owned(),
-            first_v: state.room.version() + 1,
-            events: vec![event.clone()],
-            ending: None,
-        })];
-        let at_ms = crate::clock::unix_ms();
-        also.extend(addresses.iter().map(|&ip| {
-            Write::Node(NodeWrite::Arrival {
-                kind: "game",
-                ip,
-                at_ms,
-            })
-        }));
-        if let Err(e) = self.open_game(&settings, seating, None, also).await {
-            tracing::error!(game = %table.id(), error = %e, "rematch not made");
-            return;
-        }
-        state.room.apply(event, now);
-        let v = state.room.version();
-        let room = &state.room;
-        state
-            .subscribers
-            .retain(|s| s.outlet.send(Out::Text(room.frame(v, s.to))));
-        for s in &state.subscribers {
-            let Some(side) = s.to.side() else { continue };
-            let new = side.other();
-            if let Some(token) = &tokens[new.index()] {
-                let message = ServerMessage::Rematch {
-                    game: id.clone(),
-                    side: SideWord(new),
-                    token: token.clone(),
-                };
-                s.outlet.send(Out::Text(message.to_json().into()));
-            }
-        }
-    }
-
-    /// The addresses a rematch counts against: each seat's, once.
-    fn rematch_addresses(&self, ips: &[Option<IpAddr>; 2]) -> Vec<IpAddr> {
-        let mut addresses: Vec<IpAddr> = ips.iter().flatten().copied().collect();
-        addresses.dedup();
-        addresses
-    }
-
-    /// `side` of the finished game in `state` asks again for its seat in the rematch already
-    /// made (its page lost the first answer): a fresh token for that seat, which replaces the
-    /// one given before, as long as that seat has never been used. Once it has (a socket
-    /// opened with its token, or its formation sent), only its own token opens it: the
-    /// finished game's token cannot take it over.
-    pub(super) async fn reissue(
-        self: &Arc<Games>,
-        state: &TableState,
-        side: Side,
-    ) -> Result<ServerMessage, Refusal> {
-        let unavailable = || Refusal::new(Code::SeatTaken, "the rematch's seat is not open");
-        let id = state.room.rematched().ok_or_else(unavailable)?.to_owned();
-        let new = side.other();
-        let table = self
-            .table(&id)
-            .await
-            .ok()
-            .flatten()
-            .ok_or_else(unavailable)?;
-        let mut rematch = table.state.lock().await;
-        if rematch.gone || rematch.room.spec().players[new.index()] != Player::Human {
-            return Err(unavailable());
-        }
-        if rematch.used[new.index()] {
-            return Err(Refusal::new(
-                Code::SeatTaken,
-                "the rematch's seat is in use: only its own token opens it",
-            ));
-        }
-        let token = secret::random_hex(&*self.entropy, TOKEN_BYTES);
-        let digest = secret::digest(&token);
-        let name = rematch.room.spec().names[new.index()].clone();
-        let write = Write::Game(GameWrite::Join {
-            game: id.clone(),
-            side: new,
-            token: digest.clone(),
-            seated_ms: None,
-            name: name.clone(),
-            ip: None,
-            unrated: None,
-        });
-        if let Err(e) = self.store.write(vec![write]).await {
-            tracing::error!(game = %id, error = %e, "seat not given again");
-            return Err(Refusal::new(Code::Internal, "the server could not do that"));
-        }
-        let wall = crate::clock::unix_ms();
-        rematch
-            .room
-            .take_seat(new, digest, name, wall, Instant::now());
-        self.tables.evict_if_done(&table, &rematch);
-        Ok(ServerMessage::Rematch {
-            game: id,
-            side: SideWord(new),
-            token,
-        })
     }
 }

@@ -1,11 +1,9 @@
 //! The path of every change to a game: a seat's command decided by the room under its lock,
 //! the events committed, then each recipient's frames sent (a `hello`'s catch-up too); a
-//! room given up or discarded; and each seat's presence told to everyone, at most once a
-//! second.
+//! room given up or discarded.
 
 use std::sync::Arc;
 
-use salpakan::Side;
 use tokio::time::Instant;
 
 use super::tables::TableState;
@@ -15,7 +13,7 @@ use crate::services::ends::Ended;
 use crate::services::outbox::Out;
 use crate::store::GameWrite;
 use crate::store::Write;
-use crate::wire::{CloseCode, ServerMessage, SideWord};
+use crate::wire::{CloseCode, ServerMessage};
 
 /// The reason a socket of a game that expired before it started is closed with.
 pub(super) const GONE_REASON: &str = "the game expired before it started";
@@ -152,7 +150,7 @@ impl Games {
             }
         };
         if state.presence_due.take().is_some() {
-            self.tell_presence(table, state, Instant::now(), true);
+            table.tell_presence(state, Instant::now(), true);
         }
         state.room.sent(from, Instant::now());
         self.players.update(committed.players);
@@ -177,7 +175,7 @@ impl Games {
         let room = &state.room;
         if room.phase().finished() {
             let creator = state.creator.take();
-            self.release_game(creator);
+            self.quotas.release_game(creator);
             self.tables.evict_if_done(table, state);
         }
         table.wake();
@@ -213,56 +211,9 @@ impl Games {
         }
         state.subscribers.clear();
         let creator = state.creator.take();
-        self.release_game(creator);
+        self.quotas.release_game(creator);
         self.tables.forget(table);
         table.bot.notify_one();
         true
     }
-
-    /// Tells everyone each seat's presence that changed since they were last told, at most
-    /// once a `presence_gap` (a second) a seat: a change sooner than that waits for the
-    /// room's timer (which tells the presence as it is then), so a seat that drops and comes
-    /// back tells its opponent little, and a flood of reconnects at most once a second.
-    pub(super) fn show_presence(&self, table: &Table, state: &mut TableState, now: Instant) {
-        self.tell_presence(table, state, now, false);
-    }
-
-    /// As [`Games::show_presence`]; `at_once` tells every change now (before events that end
-    /// the game, so that they come after what led to them).
-    fn tell_presence(&self, table: &Table, state: &mut TableState, now: Instant, at_once: bool) {
-        let gap = self.config.limits.presence_gap;
-        for side in Side::ALL {
-            let present = state.room.present(side);
-            let (shown, at) = state.shown[side.index()];
-            if present == shown {
-                continue;
-            }
-            // Once the game is over no timer runs: every change is told at once (a seat's
-            // reconnects a minute still bound them).
-            let wait = !at_once && !state.room.phase().finished();
-            match at {
-                Some(at) if wait && now < at + gap => {
-                    let due = at + gap;
-                    state.presence_due = Some(state.presence_due.map_or(due, |d| d.min(due)));
-                    table.timer.notify_one();
-                }
-                _ => {
-                    broadcast_presence(state, side, present);
-                    state.shown[side.index()] = (present, Some(now));
-                }
-            }
-        }
-    }
-}
-
-fn broadcast_presence(state: &mut TableState, side: Side, connected: bool) {
-    let frame: Arc<str> = ServerMessage::Presence {
-        side: SideWord(side),
-        connected,
-    }
-    .to_json()
-    .into();
-    state
-        .subscribers
-        .retain(|s| s.outlet.send(Out::Text(frame.clone())));
 }

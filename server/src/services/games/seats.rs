@@ -63,7 +63,7 @@ impl Games {
         if let Recipient::Seat(side) = to
             && state.room.connect(side)
         {
-            self.show_presence(table, &mut state, Instant::now());
+            table.show_presence(&mut state, Instant::now());
             table.timer.notify_one();
         }
         let now = self.pauses.now(&mut state.room);
@@ -86,7 +86,7 @@ impl Games {
         if let Recipient::Seat(side) = to
             && state.room.disconnect(side, Instant::now())
         {
-            self.show_presence(table, &mut state, Instant::now());
+            table.show_presence(&mut state, Instant::now());
             table.timer.notify_one();
         }
         self.tables.evict_if_done(table, &state);

@@ -8,13 +8,12 @@
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use salpakan::Side;
 use tokio::sync::{Mutex as AsyncMutex, Notify};
 use tokio::time::Instant;
 
-use super::lock;
 use crate::budget::Budget;
 use crate::config::Limits;
 use crate::room::{Event, Phase, Player, Recipient, Room, Spec};
@@ -22,6 +21,11 @@ use crate::services::chat::Chat;
 use crate::services::outbox::{Out, Outlet};
 use crate::telemetry;
 use crate::wire::AbortReason;
+
+/// Locks `mutex`, a poisoned one too (what it holds is kept whole by every holder).
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
 
 /// A socket that hears a game.
 pub(super) struct Subscriber {
@@ -78,7 +82,7 @@ pub(crate) struct Tables {
 
 impl Tables {
     /// Game `id`'s table, if it is in memory.
-    pub(super) fn get(&self, id: &str) -> Option<Arc<Table>> {
+    pub(crate) fn get(&self, id: &str) -> Option<Arc<Table>> {
         lock(&self.held).get(id).map(Arc::clone)
     }
 
@@ -209,6 +213,8 @@ pub(crate) struct Table {
     pub(super) timer: Notify,
     /// Wakes the room's bot (it may be its move).
     pub(super) bot: Notify,
+    /// The least time between two changes of a seat's presence told (`presence.rs`).
+    pub(super) presence_gap: std::time::Duration,
 }
 
 impl Table {
@@ -251,6 +257,7 @@ impl Table {
             chat,
             timer: Notify::new(),
             bot: Notify::new(),
+            presence_gap: limits.presence_gap,
         }
     }
 

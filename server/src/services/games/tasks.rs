@@ -6,55 +6,12 @@ use std::sync::Arc;
 use tokio::time::{Instant, sleep_until};
 
 use super::{Games, Table};
-use crate::store::GameWrite;
 
 /// How long the timer waits before it tries again to delete an expired game the database
 /// refused to delete.
 const RETRY: std::time::Duration = std::time::Duration::from_secs(10);
 
-/// How often finished games past their retention are deleted.
-const PRUNE_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
-
-/// The pause between two batches of a prune.
-const PRUNE_PAUSE: std::time::Duration = std::time::Duration::from_millis(50);
-
 impl Games {
-    /// Deletes the finished games past the retention, at start and every hour, until the
-    /// server stops: a batch at a time, with a pause between batches for the other writes.
-    pub(super) async fn run_pruner(self: Arc<Games>) {
-        let Some(retention) = self.config.limits.retention else {
-            return;
-        };
-        let mut stop = self.stopping.listen();
-        loop {
-            let cut = crate::clock::unix_ms()
-                .saturating_sub(u64::try_from(retention.as_millis()).unwrap_or(u64::MAX));
-            loop {
-                match self.store.any_ended_before(cut).await {
-                    Ok(true) => {}
-                    Ok(false) => break,
-                    Err(e) => {
-                        tracing::error!(error = %e, "finished games not pruned");
-                        break;
-                    }
-                }
-                let write = crate::store::Write::Game(GameWrite::Prune {
-                    ended_before_ms: cut,
-                });
-                if let Err(e) = self.store.write(vec![write]).await {
-                    tracing::error!(error = %e, "finished games not pruned");
-                    break;
-                }
-                if !stop.sleep(PRUNE_PAUSE).await {
-                    return;
-                }
-            }
-            if !stop.sleep(PRUNE_EVERY).await {
-                return;
-            }
-        }
-    }
-
     /// The room's timer: decides losses on time and by abandonment when they fall due.
     pub(super) async fn run_timer(self: Arc<Games>, table: Arc<Table>) {
         loop {
@@ -64,7 +21,7 @@ impl Games {
                     && Instant::now() >= due
                 {
                     state.presence_due = None;
-                    self.show_presence(&table, &mut state, Instant::now());
+                    table.show_presence(&mut state, Instant::now());
                 }
                 if state.broken || state.gone || state.room.phase().finished() {
                     return;
