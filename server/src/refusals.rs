@@ -88,7 +88,8 @@ pub(crate) fn status(code: Code) -> StatusCode {
         | Code::TooManyPlayers
         | Code::PlayBanned
         | Code::ChatRateLimited
-        | Code::ChatFull => StatusCode::TOO_MANY_REQUESTS,
+        | Code::ChatFull
+        | Code::TooManyMuted => StatusCode::TOO_MANY_REQUESTS,
         Code::Draining => StatusCode::SERVICE_UNAVAILABLE,
         Code::Internal => StatusCode::INTERNAL_SERVER_ERROR,
     }

@@ -30,6 +30,13 @@ use crate::wire::{
 /// memory (about 200 kB a channel at the most).
 pub const MAX_LINES: usize = 200;
 
+/// The lines one seat may say in the players' channel: half of it, so that one seat never
+/// leaves the other nothing to say (the server bot's lines count as its seat's).
+pub const SEAT_SHARE: usize = MAX_LINES / 2;
+
+/// The lines one speaker (a named player) may say in the spectators' channel.
+pub const SPEAKER_SHARE: usize = 20;
+
 /// The most names one seat or socket may mute.
 pub(crate) const MAX_MUTED: usize = 50;
 
@@ -371,6 +378,16 @@ impl GameChat {
                 format!("this room keeps {MAX_LINES} lines, and has them"),
             );
         }
+        let share = match channel {
+            Channel::Players => SEAT_SHARE,
+            Channel::Spectators => SPEAKER_SHARE,
+        };
+        if self.said_by(channel, to.side(), name.as_deref()) >= share {
+            return refused(
+                Code::ChatFull,
+                format!("your share of this room is {share} lines, and you said them"),
+            );
+        }
         let per_minute = limits.chat_lines_per_minute;
         let player_ok = match (&name, to) {
             (Some(name), _) => policy.take(name, per_minute, now),
@@ -397,6 +414,18 @@ impl GameChat {
         }))
     }
 
+    /// The lines said in `channel` by `side` (the players' channel) or by the player `name`
+    /// (the spectators').
+    fn said_by(&self, channel: Channel, side: Option<Side>, name: Option<&str>) -> usize {
+        self.lines[channel.index()]
+            .iter()
+            .filter(|line| match channel {
+                Channel::Players => line.side.map(|s| s.0) == side,
+                Channel::Spectators => line.name.as_deref() == name,
+            })
+            .count()
+    }
+
     /// Keeps `line` (committed) said by socket `speaker` (none for the server bot's), and
     /// names the sockets that hear it.
     pub(crate) fn said(&mut self, line: ChatLine, speaker: Option<u64>) -> Vec<u64> {
@@ -417,7 +446,9 @@ impl GameChat {
     pub(crate) fn bot_line(&self, phrase: Phrase) -> Option<ChatLine> {
         let (side, name) = self.bot.as_ref()?;
         let said = self.lines[Channel::Players.index()].len();
-        (said < MAX_LINES).then(|| ChatLine {
+        let room =
+            said < MAX_LINES && self.said_by(Channel::Players, Some(*side), None) < SEAT_SHARE;
+        room.then(|| ChatLine {
             room: Channel::Players,
             n: said as u64 + 1,
             side: Some(SideWord(*side)),
@@ -462,7 +493,7 @@ impl GameChat {
         };
         if on && !muted.contains(&who) {
             if muted.len() >= MAX_MUTED {
-                return refused(Code::ChatFull, format!("at most {MAX_MUTED} muted"));
+                return refused(Code::TooManyMuted, format!("at most {MAX_MUTED} muted"));
             }
             muted.push(who);
         } else if !on {
@@ -584,6 +615,47 @@ mod tests {
             code(friends.decide(1, say("you b1tch"), &policy, now)),
             Code::ChatBlocked
         );
+    }
+
+    #[test]
+    fn each_speaker_of_the_spectators_has_its_own_share() {
+        let policy = Policy::new(Blocklist::default());
+        let now = Instant::now();
+        // Neither the socket's rate nor the player's a minute is what is measured here.
+        let limits = Limits {
+            chat_lines_per_socket: 1_000,
+            chat_lines_per_minute: 1_000,
+            ..Limits::default()
+        };
+        let spec = Spec::plain("0123456789abcdef", [Player::Human; 2], 1);
+        let mut chat = GameChat::new(&spec, SavedChat::default(), &limits);
+        for (id, name) in [(3, "Juan"), (4, "Ana")] {
+            chat.join(id, Recipient::Spectator, None);
+            chat.name(id, name.into());
+        }
+        let hello = || Command::Say {
+            phrase: Some(Phrase::Hello),
+            text: None,
+        };
+        for n in 1..=SPEAKER_SHARE {
+            let Ok(Decision::Say(line)) = chat.decide(3, hello(), &policy, now) else {
+                panic!("line {n} of Juan's share");
+            };
+            chat.said(line, Some(3));
+        }
+        let refusal = chat
+            .decide(3, hello(), &policy, now)
+            .expect_err("past the share");
+        assert_eq!(refusal.code, Code::ChatFull);
+        assert!(
+            refusal.message.contains("your share"),
+            "{}",
+            refusal.message
+        );
+        let Ok(Decision::Say(line)) = chat.decide(4, hello(), &policy, now) else {
+            panic!("Ana still has her whole share");
+        };
+        assert_eq!(line.n, SPEAKER_SHARE as u64 + 1);
     }
 
     #[test]

@@ -3,6 +3,12 @@
 //! ([`Blocklist`]).
 
 use core::fmt;
+use std::sync::LazyLock;
+
+use regex::Regex;
+use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::char::is_combining_mark;
+use unicode_security::confusable_detection::skeleton;
 
 /// The longest free line, in characters (Unicode scalar values) after it is made clean.
 pub(crate) const MAX_CHARS: usize = 200;
@@ -28,49 +34,32 @@ impl fmt::Display for Unclean {
     }
 }
 
+/// What a clean line has none of: control and format characters, every
+/// `Default_Ignorable_Code_Point` (zero-width characters, bidirectional controls, variation
+/// selectors, Hangul fillers, tag characters …), every `White_Space`, and the blank Braille
+/// pattern U+2800 (drawn as nothing, in neither property). Unicode's own tables (regex's).
+static UNSEEN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\p{White_Space}\x{2800}]+")
+        .expect("a valid class")
+});
+
 /// `text` made one clean line: control and format characters (line breaks, bidirectional
-/// overrides, zero-width characters) become spaces, runs of spaces one, and the ends are
-/// trimmed.
+/// overrides, zero-width characters), every default-ignorable code point and every blank
+/// become spaces, runs of spaces one, and the ends are trimmed.
 ///
 /// ```
 /// use salpakan_server::chat::clean;
 /// assert_eq!(clean("  gg\n\u{202e}wp  "), "gg wp");
+/// assert_eq!(clean("g\u{3164}g\u{2800}w\u{e0041}p"), "g g w p");
 /// ```
 #[must_use]
 pub fn clean(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut space = true;
-    for c in text.chars() {
-        let c = if c.is_control() || invisible(c) || c.is_whitespace() {
-            ' '
-        } else {
-            c
-        };
-        if c == ' ' {
-            if !space {
-                out.push(' ');
-            }
-            space = true;
-        } else {
-            out.push(c);
-            space = false;
-        }
-    }
-    if out.ends_with(' ') {
-        out.pop();
-    }
-    out
+    UNSEEN.replace_all(text, " ").trim_matches(' ').to_owned()
 }
 
-/// Format characters that change how text is drawn without being seen: a line could hide
-/// or reorder its words with them.
-fn invisible(c: char) -> bool {
-    matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2069}' | '\u{feff}' | '\u{00ad}')
-}
-
-/// Words a server will not carry in a free line, folded as names are (case, and the
-/// look-alikes `0`/`o`, `1`/`l`/`i`, `3`/`e`, `4`/`a`, `5`/`s`, `@`/`a`, `$`/`s`): a small
-/// built-in list, and whatever the operator adds (`--chat-blocklist FILE`).
+/// Words a server will not carry in a free line, each matched however it is dressed (see
+/// [`Blocklist::blocks`]): a small built-in list, and whatever the operator adds
+/// (`--chat-blocklist FILE`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Blocklist {
     words: Vec<String>,
@@ -101,8 +90,9 @@ const BUILT_IN: &[&str] = &[
     "hayop",
 ];
 
+/// The digit and symbol look-alikes a skeleton leaves (`0` is `o`, `1` and `l` are `i` …).
 fn fold(c: char) -> char {
-    match c.to_ascii_lowercase() {
+    match c {
         '0' => 'o',
         '1' | 'l' => 'i',
         '3' => 'e',
@@ -113,8 +103,42 @@ fn fold(c: char) -> char {
     }
 }
 
+/// A word as it is matched: NFKC, lower case, its confusables skeleton (Unicode TR39: a
+/// Cyrillic `с` or a full-width `ｆ` is the Latin letter), lower case again, its marks dropped
+/// (`ü` is `u`), the digit and symbol look-alikes folded, `ph` read as `f`, and each run of one
+/// letter as one letter (`fuuuck`). A `*` is kept: it stands for a letter.
 fn folded(word: &str) -> String {
-    word.chars().map(fold).collect()
+    let lower: String = word.nfkc().collect::<String>().to_lowercase();
+    let skeleton: String = skeleton(&lower).collect::<String>().to_lowercase();
+    let bare: String = skeleton
+        .nfd()
+        .filter(|&c| !is_combining_mark(c))
+        .map(fold)
+        .collect::<String>()
+        .replace("ph", "f");
+    let mut out = String::with_capacity(bare.len());
+    for c in bare.chars() {
+        if c == '*' || !out.ends_with(c) {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Whether `word` (folded, with a `*` for each hidden letter) spells `listed`: each `*` stands
+/// for up to three letters (or none, as a doubled letter is one), and at least three letters
+/// are shown.
+fn masked(word: &str, listed: &str) -> bool {
+    fn at(word: &[char], listed: &[char]) -> bool {
+        match word.split_first() {
+            None => listed.is_empty(),
+            Some(('*', rest)) => (0..=3.min(listed.len())).any(|n| at(rest, &listed[n..])),
+            Some((c, rest)) => listed.first() == Some(c) && at(rest, &listed[1..]),
+        }
+    }
+    let word: Vec<char> = word.chars().collect();
+    let listed: Vec<char> = listed.chars().collect();
+    word.iter().filter(|&&c| c != '*').count() >= 3 && at(&word, &listed)
 }
 
 impl Default for Blocklist {
@@ -149,23 +173,31 @@ impl Blocklist {
         self.words.len()
     }
 
-    /// Whether a word of `line` (split at anything but letters, digits, `@` and `$`) is on the list, or a run of single letters spells one (`f u c k`).
+    /// Whether `line` says a listed word, however it is dressed: a word of it (split at
+    /// anything but letters, digits, `@`, `$` and `*`) folded as [`folded`] says is on the list,
+    /// or spells one with a `*` for a letter (`f*ck`), or a run of words of one or two letters
+    /// spells one when joined (`f u c k`, `fu ck`, `f.u.c.k`).
     #[must_use]
     pub(crate) fn blocks(&self, line: &str) -> bool {
         let words: Vec<String> = line
-            .split(|c: char| !(c.is_alphanumeric() || "@$".contains(c)))
+            .split(|c: char| !(c.is_alphanumeric() || "@$*".contains(c)))
             .filter(|w| !w.is_empty())
             .map(folded)
             .collect();
-        if words.iter().any(|w| self.words.binary_search(w).is_ok()) {
+        let listed = |w: &str| {
+            self.words.binary_search_by(|l| l.as_str().cmp(w)).is_ok()
+                || (w.contains('*') && self.words.iter().any(|l| masked(w, l)))
+        };
+        if words.iter().any(|w| listed(w)) {
             return true;
         }
-        let spelled: String = words
-            .iter()
-            .filter(|w| w.chars().count() == 1)
-            .map(String::as_str)
-            .collect();
-        spelled.len() > 2 && self.words.iter().any(|w| spelled.contains(w.as_str()))
+        words
+            .split(|w| w.chars().count() > 2)
+            .filter(|run| run.len() > 1)
+            .map(|run| folded(&run.concat()))
+            .any(|joined| {
+                joined.chars().count() > 2 && self.words.iter().any(|w| joined.contains(w.as_str()))
+            })
     }
 
     /// `text` as a line to say: [`clean`], then checked for length and the list.
@@ -204,6 +236,85 @@ mod tests {
     }
 
     #[test]
+    fn every_unseen_character_and_blank_is_cleaned_like_a_space() {
+        // Default_Ignorable_Code_Point (a sample of each kind), White_Space, and the blanks
+        // drawn as nothing that neither property names.
+        for unseen in [
+            '\u{00ad}',
+            '\u{034f}',
+            '\u{061c}',
+            '\u{115f}',
+            '\u{1160}',
+            '\u{17b4}',
+            '\u{17b5}',
+            '\u{180b}',
+            '\u{180e}',
+            '\u{200b}',
+            '\u{200d}',
+            '\u{2060}',
+            '\u{2065}',
+            '\u{206f}',
+            '\u{202e}',
+            '\u{3164}',
+            '\u{fe00}',
+            '\u{fe0f}',
+            '\u{feff}',
+            '\u{ffa0}',
+            '\u{1bca0}',
+            '\u{1d173}',
+            '\u{e0001}',
+            '\u{e0041}',
+            '\u{e007f}',
+            '\u{e0100}',
+            '\u{e01ef}',
+            '\u{0085}',
+            '\u{00a0}',
+            '\u{1680}',
+            '\u{2000}',
+            '\u{200a}',
+            '\u{2028}',
+            '\u{2029}',
+            '\u{202f}',
+            '\u{205f}',
+            '\u{3000}',
+            '\u{2800}',
+            '\u{0007}',
+            '\u{009f}',
+        ] {
+            assert_eq!(
+                clean(&format!("{unseen}g{unseen}{unseen}g{unseen}")),
+                "g g",
+                "U+{:04X}",
+                unseen as u32
+            );
+        }
+        // What is seen stays: letters of every script, marks, symbols, emoji.
+        let seen = "Magandang laro! ¡Buen juego! 好棋 ⚑ ★ é ñ ü 🎖";
+        assert_eq!(clean(seen), seen);
+        // A word split by something unseen is a split word, and found.
+        let list = Blocklist::default();
+        for split in [
+            '\u{034f}',
+            '\u{180e}',
+            '\u{3164}',
+            '\u{115f}',
+            '\u{2800}',
+            '\u{e0020}',
+            '\u{fe0f}',
+            '\u{17b5}',
+            '\u{061c}',
+        ] {
+            let line = format!("you fu{split}ck");
+            assert_eq!(
+                list.line(&line),
+                Err(Unclean::Blocked),
+                "U+{:04X}",
+                split as u32
+            );
+        }
+    }
+
+    #[test]
     fn listed_words_are_found_however_they_are_dressed() {
         let list = Blocklist::default();
         for bad in [
@@ -213,6 +324,32 @@ mod tests {
             "f u c k",
             "ulol ka",
             "Put@ngina",
+            // A symbol for a letter.
+            "f*ck",
+            "sh*t",
+            "b**ch",
+            "a**hole",
+            // Doubled letters, `ph`.
+            "fuuuuck",
+            "shiiiit",
+            "phuck you",
+            "phaggot",
+            // Cyrillic and Greek look-alikes, full-width and styled letters, marks.
+            "fu\u{0441}k",
+            "\u{0455}\u{04bb}\u{0456}t",
+            "b\u{03bf}b\u{03bf}",
+            "p\u{03c5}t\u{03b1}",
+            "g\u{0430}g\u{043e}",
+            "\u{ff46}\u{ff55}\u{ff43}\u{ff4b}",
+            "\u{1d41f}\u{1d42e}\u{1d41c}\u{1d424}",
+            "f\u{00fc}ck",
+            "fu\u{0301}ck",
+            // Split words.
+            "fu ck",
+            "f.u.c.k",
+            "f-u-c-k you",
+            "pu ta",
+            "ga go ka",
         ] {
             assert!(list.blocks(bad), "{bad}");
         }
@@ -223,6 +360,15 @@ mod tests {
             "a b c",
             "gg wp",
             "hayopan",
+            "assassin",
+            "class act",
+            "is it so",
+            "phone",
+            "2*3 is 6",
+            "go ba go",
+            "salamat po sa laro",
+            "Magandang laro!",
+            "\u{0444}\u{0443}\u{043a}",
         ] {
             assert!(!list.blocks(fine), "{fine}");
         }

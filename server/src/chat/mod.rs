@@ -11,7 +11,7 @@
 mod game;
 mod line;
 
-pub use game::MAX_LINES;
+pub use game::{MAX_LINES, SEAT_SHARE, SPEAKER_SHARE};
 
 pub(crate) use game::{Command, Decision, GameChat, Policy};
 pub(crate) use line::Blocklist;

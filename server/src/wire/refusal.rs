@@ -81,8 +81,11 @@ pub enum Code {
     ChatBlocked,
     /// Past the chat lines a socket or a player may say in a while (socket; an addition).
     ChatRateLimited,
-    /// A game's room holds all the lines it keeps (socket; an addition).
+    /// A game's room holds all the lines it keeps, or the speaker said its share of them
+    /// (socket; an addition).
     ChatFull,
+    /// A seat or socket mutes as many as it may (socket; an addition).
+    TooManyMuted,
     /// Only a tournament's directors may do that (HTTP 403; an addition).
     NotDirector,
     /// A player outside a tournament's eligibility, or one that is full (HTTP 403; an
@@ -139,6 +142,7 @@ impl Code {
             Code::ChatBlocked => "chat-blocked",
             Code::ChatRateLimited => "chat-rate-limited",
             Code::ChatFull => "chat-full",
+            Code::TooManyMuted => "too-many-muted",
             Code::NotDirector => "not-director",
             Code::NotEligible => "not-eligible",
             Code::Sealed => "sealed",
@@ -235,6 +239,7 @@ mod tests {
             Code::ChatBlocked,
             Code::ChatRateLimited,
             Code::ChatFull,
+            Code::TooManyMuted,
             Code::NotDirector,
             Code::NotEligible,
             Code::Sealed,

@@ -426,24 +426,60 @@ async fn chat_frames_and_requests_are_refused_by_name() {
 }
 
 #[tokio::test]
-async fn a_room_keeps_its_lines_up_to_its_bound_then_says_it_is_full() {
+async fn a_room_keeps_its_lines_up_to_its_bound_each_seat_its_share() {
     let server = crate::common::start_busy(79).await;
     let table = Table::open(&server, json!({})).await;
     let [mut w, mut b] = table.seats;
     let most = salpakan_server::chat::MAX_LINES;
-    for _ in 0..most {
+    let share = salpakan_server::chat::SEAT_SHARE;
+    assert_eq!(share * 2, most);
+    for _ in 0..share {
         w.send(&say("thinking")).await;
     }
-    for n in 1..=most {
+    for n in 1..=share {
         assert_eq!(line(&mut b).await["n"], n as u64);
     }
+    // White's share is said: White is refused, Black still has all of its own.
     w.send(&say("thinking")).await;
     assert_eq!(refusal(&mut w).await, "chat-full");
+    for _ in 0..share {
+        b.send(&say("well-played")).await;
+    }
+    for n in share + 1..=most {
+        let said = line(&mut w).await;
+        assert_eq!(
+            (said["n"].as_u64(), said["side"].as_str()),
+            (Some(n as u64), Some("black"))
+        );
+    }
+    for seat in [&mut w, &mut b] {
+        seat.send(&say("thinking")).await;
+        assert_eq!(refusal(seat).await, "chat-full");
+    }
     // A socket that opens now gets the room's lines, all of them, once each.
     let mut again = server.seat(&table.id, Some(&table.tokens[1])).await;
     again.until("state").await;
     for n in 1..=most {
         assert_eq!(line(&mut again).await["n"], n as u64);
     }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_seat_mutes_at_most_its_bound_and_the_next_is_refused_by_its_own_code() {
+    let server = crate::common::start_busy(83).await;
+    let table = Table::open(&server, json!({})).await;
+    let [mut w, _b] = table.seats;
+    let most = 50;
+    for n in 0..most {
+        w.send(&json!({"t": "mute", "who": format!("player_{n}")})).await;
+        let muted = w.until("chat-settings").await;
+        assert_eq!(muted["muted"].as_array().map(Vec::len), Some(n + 1));
+    }
+    w.send(&json!({"t": "mute", "who": "one_more"})).await;
+    assert_eq!(refusal(&mut w).await, "too-many-muted");
+    // The room is not full: the seat still talks.
+    w.send(&say("thinking")).await;
+    assert_eq!(line(&mut w).await["n"], 1);
     server.stop().await;
 }
