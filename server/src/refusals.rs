@@ -278,7 +278,7 @@ impl Refused for TournamentsError {
             TournamentsError::Sealed => Code::Sealed,
             TournamentsError::TooMany(_) => Code::TooManyGames,
             TournamentsError::Refused(T::Invalid(_)) => Code::BadMessage,
-            TournamentsError::Refused(T::NotDirector) => Code::NotDirector,
+            TournamentsError::Refused(T::NotDirector | T::OwnBoard) => Code::NotDirector,
             TournamentsError::Refused(T::NotEligible(_)) => Code::NotEligible,
             TournamentsError::Refused(T::WrongState(_)) => Code::WrongPhase,
             TournamentsError::Refused(T::NoBoard) => Code::NotFound,

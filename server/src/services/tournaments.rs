@@ -643,7 +643,19 @@ impl Tournaments {
                 .checked_sub(1)
                 .ok_or(TournamentError::NoBoard)?,
         );
-        self.change(id, |t| t.direct(player, at, result, now_ms()))
+        // Whether the board's game ended, from its row (its end is committed before this
+        // service is told it).
+        let game = {
+            let held = self.held().await?;
+            let board = held.as_ref().and_then(|map| map.get(id)?.board_game(at));
+            board.map(str::to_owned)
+        };
+        let over = match game {
+            Some(game) => self.parts.store.finished(&game).await?.is_some(),
+            None => false,
+        };
+        let decision = (result, request.reason.as_deref());
+        self.change(id, |t| t.direct(player, at, decision, over, now_ms()))
             .await
     }
 

@@ -9,6 +9,9 @@ pub(crate) const MAX_LOG: usize = 2_000;
 /// The most entrants a tournament may take.
 pub(crate) const MAX_ENTRANTS: u32 = 256;
 
+/// The longest reason a director gives for a decision, in characters.
+pub(crate) const MAX_REASON: usize = 200;
+
 /// The most directors a tournament may name.
 pub(crate) const MAX_DIRECTORS: usize = 8;
 
@@ -30,6 +33,9 @@ pub enum TournamentError {
     /// No such round or board.
     #[error("no such round or board")]
     NoBoard,
+    /// A director deciding a board it plays.
+    #[error("a director does not decide a board it plays: another director decides it")]
+    OwnBoard,
 }
 
 impl TournamentError {

@@ -7,7 +7,7 @@
 use salpakan::Side;
 use serde::{Deserialize, Serialize};
 
-pub(crate) use super::bounds::{MAX_DIRECTORS, MAX_LOG, TournamentError};
+pub(crate) use super::bounds::{MAX_DIRECTORS, MAX_LOG, MAX_REASON, TournamentError};
 pub use super::rows::ResultWords;
 use super::rows::row_of;
 pub(crate) use super::rows::{EntrantRow, LogLine, RoundRow, Status};
@@ -316,17 +316,28 @@ impl Tournament {
             .rposition(|r| r.paired_ms > 0 && r.boards.iter().any(|b| b.result.is_none()))
     }
 
+    /// The game board `board` of round `round` is played in, once made.
+    #[must_use]
+    pub(crate) fn board_game(&self, (round, board): (usize, usize)) -> Option<&str> {
+        self.rounds.get(round)?.boards.get(board)?.game.as_deref()
+    }
+
     /// Decides board `board` of round `round` by director `by`: a default to `present` (or
-    /// to neither) with `Some(result)` a default, or void.
+    /// to neither), or void; `reason` said in the log. A director never decides a board it
+    /// plays; a board whose game ended (`over`: its game's row says so, or the board has a
+    /// result) is never defaulted, and voided only with a reason.
     ///
     /// # Errors
-    /// [`TournamentError::NotDirector`], [`TournamentError::NoBoard`],
-    /// [`TournamentError::Invalid`] for a result other than a default or void.
+    /// [`TournamentError::NotDirector`] (not a director, or its own board),
+    /// [`TournamentError::NoBoard`], [`TournamentError::WrongState`] (the tournament is over,
+    /// the game ended), [`TournamentError::Invalid`] for a result other than a default or void,
+    /// or a void of an ended game without a reason.
     pub(crate) fn direct(
         &mut self,
         by: &str,
         (round, board): (usize, usize),
-        result: ResultWords,
+        (result, reason): (ResultWords, Option<&str>),
+        over: bool,
         now_ms: u64,
     ) -> Result<(), TournamentError> {
         self.director(by)?;
@@ -342,16 +353,47 @@ impl Tournament {
         }
         let b = self
             .rounds
-            .get_mut(round)
-            .and_then(|r| r.boards.get_mut(board))
+            .get(round)
+            .and_then(|r| r.boards.get(board))
             .ok_or(TournamentError::NoBoard)?;
-        b.result = Some(result);
+        if [b.white, b.black]
+            .iter()
+            .any(|&e| self.entrants[e].name.eq_ignore_ascii_case(by))
+        {
+            return Err(TournamentError::OwnBoard);
+        }
+        let reason = reason.map(str::trim).filter(|r| !r.is_empty());
+        if reason.is_some_and(|r| r.chars().count() > MAX_REASON) {
+            return Err(TournamentError::invalid(format!(
+                "a reason has at most {MAX_REASON} characters"
+            )));
+        }
+        if over || b.result.is_some() {
+            let had = match b.result {
+                Some(had) => self.board_words(round, board, had),
+                None => format!("round {} board {}", round + 1, board + 1),
+            };
+            if result != ResultWords::Void || b.result == Some(ResultWords::Void) {
+                return Err(TournamentError::WrongState(format!(
+                    "{had}: its game ended; only a void, with its reason, changes it"
+                )));
+            }
+            if reason.is_none() {
+                return Err(TournamentError::invalid(
+                    "a void of a game that ended needs its reason",
+                ));
+            }
+        }
+        self.rounds[round].boards[board].result = Some(result);
         let action = if result == ResultWords::Void {
             "void"
         } else {
             "default"
         };
-        let detail = self.board_words(round, board, result);
+        let mut detail = self.board_words(round, board, result);
+        if let Some(reason) = reason {
+            detail = format!("{detail} ({reason})");
+        }
         self.note(now_ms, by, action, detail);
         Ok(())
     }
@@ -483,10 +525,11 @@ mod tests {
         assert_eq!(made.len(), 1);
         t.pause("td", true, 5).unwrap();
         assert_eq!(
-            t.direct("major", (0, 0), ResultWords::Void, 6),
+            t.direct("major", (0, 0), (ResultWords::Void, None), false, 6),
             Err(TournamentError::NotDirector)
         );
-        t.direct("td", (0, 0), ResultWords::Void, 6).unwrap();
+        t.direct("td", (0, 0), (ResultWords::Void, None), false, 6)
+            .unwrap();
         // Paused: the next round waits.
         assert!(t.pair(7).is_empty());
         assert!(!t.finish_if_done(7));
@@ -550,9 +593,116 @@ mod tests {
         let open = (0..2)
             .find(|&b| t.rounds[1].boards[b].result.is_none())
             .unwrap();
-        t.direct("td", (1, open), ResultWords::Void, 15).unwrap();
+        t.direct("td", (1, open), (ResultWords::Void, None), false, 15)
+            .unwrap();
         assert!(!t.game_ended((1, open), ResultWords::Draw, 16));
         assert_eq!(t.rounds[1].boards[open].result, Some(ResultWords::Void));
+    }
+
+    #[test]
+    fn a_director_decides_neither_its_own_board_nor_against_a_played_result() {
+        let mut t = Tournament::new(
+            "t".into(),
+            settings(Kind::Swiss),
+            "td",
+            &["Deputy".into()],
+            1,
+        )
+        .unwrap();
+        for (i, name) in ["td", "ana", "ben", "cid"].into_iter().enumerate() {
+            t.register(name, (1500.0 + i as f64, "Private"), 2).unwrap();
+        }
+        t.start("td", 3).unwrap();
+        assert_eq!(t.pair(4).len(), 2);
+        let board_of = |t: &Tournament, name: &str| {
+            (0..2)
+                .find(|&b| {
+                    let b = &t.rounds[0].boards[b];
+                    [b.white, b.black]
+                        .iter()
+                        .any(|&e| t.entrants[e].name == name)
+                })
+                .unwrap()
+        };
+        let own = board_of(&t, "td");
+        let other = 1 - own;
+        let default = ResultWords::Default { present: None };
+        // Its own board, in play or ended: never, whatever the result; another director may.
+        for result in [default, ResultWords::Void] {
+            for over in [false, true] {
+                assert_eq!(
+                    t.direct("td", (0, own), (result, Some("why")), over, 5),
+                    Err(TournamentError::OwnBoard)
+                );
+            }
+        }
+        let before = t.clone();
+        // A game that ended (its row says so, not told yet): no default; a void needs a reason.
+        assert!(matches!(
+            t.direct("deputy", (0, other), (default, Some("no show")), true, 6),
+            Err(TournamentError::WrongState(_))
+        ));
+        assert!(matches!(
+            t.direct("deputy", (0, other), (ResultWords::Void, None), true, 6),
+            Err(TournamentError::Invalid(_))
+        ));
+        assert!(matches!(
+            t.direct(
+                "deputy",
+                (0, other),
+                (ResultWords::Void, Some(" ")),
+                true,
+                6
+            ),
+            Err(TournamentError::Invalid(_))
+        ));
+        assert!(matches!(
+            t.direct(
+                "deputy",
+                (0, other),
+                (ResultWords::Void, Some(&"x".repeat(MAX_REASON + 1))),
+                true,
+                6
+            ),
+            Err(TournamentError::Invalid(_))
+        ));
+        assert_eq!(t, before, "a refusal changes nothing");
+        // Its result told: the same, then a void with its reason, in the log.
+        assert!(t.game_ended((0, other), ResultWords::WhiteWon, 7));
+        assert!(matches!(
+            t.direct("deputy", (0, other), (default, Some("x")), false, 8),
+            Err(TournamentError::WrongState(_))
+        ));
+        t.direct(
+            "deputy",
+            (0, other),
+            (ResultWords::Void, Some("a shared account")),
+            false,
+            9,
+        )
+        .unwrap();
+        assert_eq!(t.rounds[0].boards[other].result, Some(ResultWords::Void));
+        let last = t.log.last().unwrap();
+        assert_eq!((last.by.as_str(), last.action.as_str()), ("deputy", "void"));
+        assert!(
+            last.detail.ends_with("void (a shared account)"),
+            "{}",
+            last.detail
+        );
+        // Voided once, it stays so.
+        assert!(matches!(
+            t.direct(
+                "td",
+                (0, other),
+                (ResultWords::Void, Some("again")),
+                false,
+                10
+            ),
+            Err(TournamentError::WrongState(_))
+        ));
+        // The director's own board, in play, is another director's to decide.
+        t.direct("deputy", (0, own), (default, None), false, 11)
+            .unwrap();
     }
 
     /// A series runs until a player reaches the target and leads, colours alternating.

@@ -72,6 +72,9 @@ pub(crate) struct DecideRequest {
     /// For a default: `white`, `black` (the side present, who scores it) or absent (neither).
     #[serde(default)]
     pub present: Option<String>,
+    /// Why, said in the log (needed to void a game that ended; at most 200 characters).
+    #[serde(default)]
+    pub reason: Option<String>,
 }
 
 /// One line of the standings: the entrant's name, then its place, score and tie-breaks

@@ -472,7 +472,8 @@ async fn a_seat_mutes_at_most_its_bound_and_the_next_is_refused_by_its_own_code(
     let [mut w, _b] = table.seats;
     let most = 50;
     for n in 0..most {
-        w.send(&json!({"t": "mute", "who": format!("player_{n}")})).await;
+        w.send(&json!({"t": "mute", "who": format!("player_{n}")}))
+            .await;
         let muted = w.until("chat-settings").await;
         assert_eq!(muted["muted"].as_array().map(Vec::len), Some(n + 1));
     }

@@ -631,19 +631,22 @@ async fn a_watched_tournament_game_shows_the_board_and_opens_nothing() {
 
 /// The director's tools over HTTP, each a line of the public log: a cutoff moved (and the
 /// setup time of the games not started with it), a default awarded, a void, a pause that
-/// holds the next round and a resume that pairs it; another player's attempts refused.
+/// holds the next round and a resume that pairs it; another player's attempts refused, and a
+/// director's own board left to another director.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_director_s_tools_act_and_are_logged() {
     let server = start_on(database("tournament-director"), 73, |_| {}).await;
     let mut keys = Vec::new();
-    for name in ["datu", "dayang", "diwata", "dumalo"] {
+    for name in ["datu", "dayang", "diwata", "dumalo", "lakan"] {
         keys.push(register(&server, name).await);
     }
+    // Lakan directs and does not play.
+    let lakan = keys.pop().unwrap();
     let body = json!({"name": "Directed", "kind": "swiss", "rounds": 2, "round_ms": 60_000,
-        "directors": ["dayang"]});
+        "directors": ["dayang", "lakan"]});
     let made = made_with(&server, &keys, &body).await;
     let tid = made["id"].as_str().unwrap().to_owned();
-    assert_eq!(made["directors"], json!(["datu", "dayang"]));
+    assert_eq!(made["directors"], json!(["datu", "dayang", "lakan"]));
     let path = |what: &str| format!("/api/tournaments/{tid}/{what}");
     started(&server, &keys[1], &tid).await;
     let t = tournament(&server, &tid).await;
@@ -693,9 +696,34 @@ async fn a_director_s_tools_act_and_are_logged() {
     )
     .await;
     assert_eq!(status, 400, "a director awards defaults and voids only");
+    // Each board's players; a director who plays board 1 may not decide it, Lakan may.
+    let t = tournament(&server, &tid).await;
+    let plays = |board: usize, name: &str| {
+        ["white", "black"].iter().any(|side| {
+            let entrant = t["rounds"][0]["boards"][board][side].as_u64().unwrap() as usize;
+            t["entrants"][entrant]["name"] == name
+        })
+    };
+    let own = if plays(0, "datu") { &keys[0] } else { &keys[1] };
+    assert!(
+        plays(0, "datu") || plays(0, "dayang"),
+        "a director plays board 1 of 2"
+    );
+    let (status, refused) = post_as(
+        &server,
+        own,
+        &path("decide"),
+        &decide(1, "default", Some("white")),
+    )
+    .await;
+    assert_eq!(
+        (status, refused["error"].as_str()),
+        (403, Some("not-director")),
+        "{refused}"
+    );
     let (status, t) = post_as(
         &server,
-        &keys[1],
+        &lakan,
         &path("decide"),
         &decide(1, "default", Some("white")),
     )
@@ -705,7 +733,12 @@ async fn a_director_s_tools_act_and_are_logged() {
         t["rounds"][0]["boards"][0]["result"],
         json!({"result": "default", "present": "white"})
     );
-    let (_, t) = post_as(&server, &keys[1], &path("decide"), &decide(2, "void", None)).await;
+    let (voider, name) = if plays(1, "dayang") {
+        (&lakan, "lakan")
+    } else {
+        (&keys[1], "dayang")
+    };
+    let (_, t) = post_as(&server, voider, &path("decide"), &decide(2, "void", None)).await;
     assert_eq!(
         t["rounds"][0]["boards"][1]["result"],
         json!({"result": "void"})
@@ -759,6 +792,6 @@ async fn a_director_s_tools_act_and_are_logged() {
         .filter(|l| l["action"] == "void")
         .map(|l| l["by"].as_str().unwrap())
         .collect();
-    assert_eq!(by, ["dayang"], "the log names who did it");
+    assert_eq!(by, [name], "the log names who did it");
     server.stop().await;
 }
