@@ -39,6 +39,11 @@ pub(crate) const MAX_OUTGOING: usize = 5;
 /// Open challenges to one player, at most (a bot account asked by many: the oldest are
 /// answered first; more are refused until some end).
 pub(crate) const MAX_INCOMING: usize = 50;
+
+/// The open challenges a player may have from one client address (the address its
+/// challengers made them from): a few accounts of one address cannot fill its
+/// [`MAX_INCOMING`].
+pub(crate) const MAX_INCOMING_PER_ADDRESS: usize = 5;
 /// Challenges a player may make a minute.
 pub(crate) const CHALLENGES_PER_MINUTE: usize = 20;
 
@@ -213,6 +218,7 @@ impl Challenges {
             setup_ms: settings.setup_ms,
             expires_ms,
         };
+        let mut displaced = None;
         {
             let now = Instant::now();
             let mut state = lock(&self.state);
@@ -226,11 +232,32 @@ impl Challenges {
                     "at most {MAX_OUTGOING} open challenges of yours"
                 )));
             }
-            let incoming = state.open.iter().filter(|c| same(&c.offer.to, &to)).count();
-            if incoming >= MAX_INCOMING {
+            let incoming: Vec<&Challenge> = state
+                .open
+                .iter()
+                .filter(|c| same(&c.offer.to, &to))
+                .collect();
+            let from = |address: IpAddr| incoming.iter().filter(|c| c.ip == address).count();
+            let ours = from(ip);
+            if ours >= MAX_INCOMING_PER_ADDRESS {
                 return Err(ChallengeError::TooMany(format!(
-                    "{to} has {MAX_INCOMING} open challenges: try again later"
+                    "{to} has {MAX_INCOMING_PER_ADDRESS} open challenges from your address: \
+                     try again later"
                 )));
+            }
+            // Full: the address holding the most gives way (its oldest challenge), unless
+            // this one's holds as many.
+            if incoming.len() >= MAX_INCOMING {
+                let most = incoming.iter().map(|c| from(c.ip)).max().unwrap_or(0);
+                let oldest = incoming.iter().find(|c| !c.taking && from(c.ip) == most);
+                match oldest {
+                    Some(c) if most > ours => displaced = Some(c.offer.challenge.clone()),
+                    _ => {
+                        return Err(ChallengeError::TooMany(format!(
+                            "{to} has {MAX_INCOMING} open challenges: try again later"
+                        )));
+                    }
+                }
             }
             state.made.retain(|_, rate| !rate.is_full(now));
             let rate = state
@@ -248,6 +275,9 @@ impl Challenges {
                 settings,
                 taking: false,
             });
+        }
+        if let Some(old) = displaced {
+            self.end(|c| c.offer.challenge == old, Gone::Displaced, None);
         }
         let cid = offer.challenge.clone();
         let message = LobbyMessage::Challenge(offer);

@@ -77,6 +77,9 @@ pub enum Gone {
     Expired,
     /// One of its players closed its last player socket.
     Offline,
+    /// The challenged player had as many open challenges as it may, and this one's address
+    /// held the most of them: its oldest gave way to a challenge of another address.
+    Displaced,
 }
 
 /// Why the challenged player declines, as it may say it (`POST

@@ -12,7 +12,7 @@ use crate::common::post_as;
 use crate::common::{
     as_player, cells, database, player_socket, quiet_for, register, start, start_on,
 };
-use crate::common::{assert_refused, call};
+use crate::common::{assert_refused, call, from_address};
 
 async fn bot(server: &crate::common::Server, name: &str) -> String {
     let (status, made) = as_player(
@@ -346,5 +346,65 @@ async fn a_bot_accounts_moves_keep_the_think_time_floor() {
         // The floor runs from the turn's start, a little before the move was sent.
         assert!(waited >= floor - Duration::from_millis(100), "{waited:?}");
     }
+    server.stop().await;
+}
+
+/// One address cannot make a player unchallengeable: its challengers hold at most five of
+/// the player's open challenges, and when the player's fifty are taken, the address holding
+/// the most gives way (its oldest challenge ends, `displaced`) to a challenge of another.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_address_holds_few_of_a_players_challenges_and_gives_way_when_full() {
+    let server = start(89).await;
+    let target = register(&server, "Sikat").await;
+    let _target_socket = player_socket(&server, &target).await;
+    let challenge = json!({"to": "Sikat"});
+    let mut challengers = Vec::new();
+    for n in 0..12 {
+        let key = register(&server, &format!("hamon_{n}")).await;
+        let socket = player_socket(&server, &key).await;
+        challengers.push((key, socket));
+    }
+    let challenge_from = |last: u8, key: String| {
+        let server = &server;
+        let challenge = &challenge;
+        async move {
+            from_address(
+                server,
+                (last, Some(&key)),
+                "POST",
+                "/api/challenges",
+                challenge,
+            )
+            .await
+        }
+    };
+    // Address .2: five from its first account; its second account is refused.
+    let mut first = None;
+    for _ in 0..5 {
+        let (status, made) = challenge_from(2, challengers[0].0.clone()).await;
+        assert_eq!(status, 201, "{made}");
+        first.get_or_insert(made["challenge"].as_str().unwrap().to_owned());
+    }
+    let (status, reply) = challenge_from(2, challengers[1].0.clone()).await;
+    assert_refused((status, &reply), 429, "too-many-challenges");
+    assert!(
+        reply["message"].as_str().unwrap().contains("your address"),
+        "{reply}"
+    );
+    // Nine more addresses, five each: fifty, the player's bound.
+    for n in 1..10u8 {
+        for _ in 0..5 {
+            let (status, made) = challenge_from(2 + n, challengers[n as usize + 1].0.clone()).await;
+            assert_eq!(status, 201, "address {n}: {made}");
+        }
+    }
+    // An eleventh address still gets through; address .2's oldest gives way.
+    let (status, made) = challenge_from(12, challengers[11].0.clone()).await;
+    assert_eq!(status, 201, "{made}");
+    let gone = challengers[0].1.until("challenge-gone").await;
+    assert_eq!(
+        gone,
+        json!({"t": "challenge-gone", "challenge": first.unwrap(), "reason": "displaced"})
+    );
     server.stop().await;
 }

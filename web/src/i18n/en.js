@@ -388,6 +388,7 @@ export default {
   "leaderboard.challenge-expired": "Nobody answered your challenge in two minutes.",
   "leaderboard.challenge-withdrawn": "Your challenge was withdrawn.",
   "leaderboard.challenge-offline": "The bot went offline.",
+  "leaderboard.challenge-displaced": "The bot had all the challenges it holds; yours gave way to another network's.",
   "leaderboard.reference": "reference",
   "leaderboard.online": "online",
   "leaderboard.offline": "offline",

@@ -398,6 +398,7 @@ export default {
   "leaderboard.challenge-expired": "Walang sumagot sa hamon mo sa loob ng dalawang minuto.",
   "leaderboard.challenge-withdrawn": "Binawi ang hamon mo.",
   "leaderboard.challenge-offline": "Nag-offline ang bot.",
+  "leaderboard.challenge-displaced": "Puno na ang mga hamon sa bot; napalitan ang sa iyo ng hamon mula sa ibang network.",
   "leaderboard.reference": "batayan",
   "leaderboard.online": "online",
   "leaderboard.offline": "offline",
