@@ -15,20 +15,23 @@
 //! - `GET /admin/unrated`: `{"games": [...]}`, the games asked rated but played unrated,
 //!   newest first (at most 1,000): id, names, why (`same-address`, `pair-day`, `address-day`,
 //!   `early`), created, and each seat's address while kept: what rating farming would leave.
-//! - `GET /admin/reports`: `{"reports": [...]}`, the chat lines players reported, newest
-//!   first (at most [`REPORTS_LISTED`]): each its game, the line as said, who reported it
-//!   and when;
+//! - `GET /admin/reports?after=CURSOR&player=NAME&limit=N`: `{"reports": [...], "next"}`,
+//!   the chat lines players reported, one entry a line, oldest first reported first (at most
+//!   `limit`, [`REPORTS_LISTED`] by default and at the most): each its game, the line as said
+//!   (who said it is who is reported), how many reported it, first and last; `next` the
+//!   cursor of the next page (`null` at the end); `player` only that player's lines;
 //! - `POST /admin/featured` body `{"game": ID|null}`: the game the lobby features (while it
 //!   is in play; `null`: the best game in play);
 //! - `POST /admin/drain`: no new games from now on, `/api/ready` 503; the games held go on.
 //! - `POST /admin/backup`: an online, checked copy of the database beside it, in `backups/`;
 //!   answers `{"path", "bytes", "games", "version"}`.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::State;
+use axum::extract::{Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -42,7 +45,7 @@ use crate::store;
 /// The most games `GET /admin/games` lists.
 pub(crate) const LISTED: usize = 10_000;
 
-/// The most reports `GET /admin/reports` lists.
+/// The most reported lines a page of `GET /admin/reports` lists.
 pub(crate) const REPORTS_LISTED: usize = 200;
 
 /// The most games `GET /admin/unrated` lists.
@@ -165,14 +168,61 @@ async fn unrated(State(op): State<Operator>) -> Response {
     }
 }
 
-async fn reports(State(op): State<Operator>) -> Response {
-    match op.services.desk.reports(REPORTS_LISTED).await {
-        Ok(reports) => reply(StatusCode::OK, &json!({ "reports": reports })),
+async fn reports(
+    State(op): State<Operator>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
+    let page = match report_page(&query) {
+        Ok(page) => page,
+        Err(message) => {
+            return reply(
+                StatusCode::BAD_REQUEST,
+                &json!({ "error": "bad-message", "message": message }),
+            );
+        }
+    };
+    let limit = page.limit;
+    match op.services.desk.reports(page).await {
+        Ok(reports) => {
+            let next = (reports.len() == limit)
+                .then(|| reports.last().map(|g| store::ReportCursor::after(g).word()))
+                .flatten();
+            reply(StatusCode::OK, &json!({ "reports": reports, "next": next }))
+        }
         Err(e) => reply(
             StatusCode::INTERNAL_SERVER_ERROR,
             &json!({ "error": e.to_string() }),
         ),
     }
+}
+
+/// The page `GET /admin/reports`'s query asks for, or what is wrong with it.
+fn report_page(query: &HashMap<String, String>) -> Result<store::ReportPage, String> {
+    if let Some(other) = query
+        .keys()
+        .find(|k| !["after", "player", "limit"].contains(&k.as_str()))
+    {
+        return Err(format!("no parameter {other:?}: after, player or limit"));
+    }
+    let after =
+        match query.get("after") {
+            Some(word) => Some(store::ReportCursor::parse(word).ok_or_else(|| {
+                format!("after must be a cursor a page gave as next, not {word:?}")
+            })?),
+            None => None,
+        };
+    let limit = match query.get("limit") {
+        Some(word) => match word.parse::<usize>() {
+            Ok(n) if (1..=REPORTS_LISTED).contains(&n) => n,
+            _ => return Err(format!("limit must be 1 … {REPORTS_LISTED}, not {word:?}")),
+        },
+        None => REPORTS_LISTED,
+    };
+    Ok(store::ReportPage {
+        after,
+        player: query.get("player").cloned(),
+        limit,
+    })
 }
 
 /// `POST /admin/featured` body `{"game": ID|null}`: features that game while it is in

@@ -98,12 +98,17 @@ pub enum Decision {
     Settings(Vec<u64>),
 }
 
-/// What the chat shares across games: the operator's words, and each player's lines a
-/// minute.
+/// The reports one reporter (a player, or an anonymous seat) may make in an hour, over all
+/// its games.
+pub const REPORTS_PER_HOUR: usize = 10;
+
+/// What the chat shares across games: the operator's words, each player's lines a minute,
+/// and each reporter's reports an hour.
 pub(crate) struct Policy {
     /// The words a free line may not carry.
     pub blocklist: Blocklist,
     players: Mutex<HashMap<String, Rate>>,
+    reporters: Mutex<HashMap<String, Rate>>,
 }
 
 impl Policy {
@@ -113,20 +118,44 @@ impl Policy {
         Policy {
             blocklist,
             players: Mutex::new(HashMap::new()),
+            reporters: Mutex::new(HashMap::new()),
         }
     }
 
     /// Counts a line of player `name` at `now`; `false` past its lines a minute.
     pub(crate) fn take(&self, name: &str, per_minute: usize, now: Instant) -> bool {
-        let mut players = self.players.lock().unwrap_or_else(PoisonError::into_inner);
-        if players.len() >= 4096 {
-            players.retain(|_, rate| !rate.is_full(now));
-        }
-        players
-            .entry(name.to_ascii_lowercase())
-            .or_insert_with(|| Rate::per(per_minute, Duration::from_secs(60), now))
-            .take(now)
+        take_rate(
+            &self.players,
+            name,
+            (per_minute, Duration::from_secs(60)),
+            now,
+        )
     }
+
+    /// Counts a report of `reporter` (a player's name, or an anonymous seat's own key) at
+    /// `now`; `false` past [`REPORTS_PER_HOUR`].
+    pub(crate) fn take_report(&self, reporter: &str, now: Instant) -> bool {
+        let hour = Duration::from_secs(3600);
+        take_rate(&self.reporters, reporter, (REPORTS_PER_HOUR, hour), now)
+    }
+}
+
+/// One of `who`'s rate of `most` a `per` in `rates` at `now`, the full ones forgotten when
+/// many are held.
+fn take_rate(
+    rates: &Mutex<HashMap<String, Rate>>,
+    who: &str,
+    (most, per): (usize, Duration),
+    now: Instant,
+) -> bool {
+    let mut rates = rates.lock().unwrap_or_else(PoisonError::into_inner);
+    if rates.len() >= 4096 {
+        rates.retain(|_, rate| !rate.is_full(now));
+    }
+    rates
+        .entry(who.to_ascii_lowercase())
+        .or_insert_with(|| Rate::per(most, per, now))
+        .take(now)
 }
 
 /// A socket that hears a game's chat.
@@ -147,6 +176,8 @@ struct Member {
 
 /// One game's chat.
 pub(crate) struct GameChat {
+    /// The game's id (an anonymous seat's reports are counted by game and seat).
+    game: String,
     /// Each channel's lines, in order (index: [`Channel::index`]).
     lines: [Vec<ChatLine>; 2],
     /// Each seat's mode.
@@ -196,6 +227,7 @@ impl GameChat {
             .find(|side| matches!(spec.players[side.index()], Player::Bot(_)))
             .map(|side| (side, spec.players[side.index()].bot_name()));
         GameChat {
+            game: spec.id.clone(),
             lines,
             modes: Side::ALL.map(|side| saved.modes[side.index()].unwrap_or(default(side))),
             muted: [Vec::new(), Vec::new()],
@@ -314,7 +346,7 @@ impl GameChat {
             Command::Say { phrase, text } => self.say(id, (phrase, text), policy, now),
             Command::Mode(mode) => Ok(self.mode(id, mode)),
             Command::Mute { who, on } => self.mute(id, &who, on),
-            Command::Report { channel, n } => self.report(id, (channel, n), now),
+            Command::Report { channel, n } => self.report(id, (channel, n), policy, now),
             Command::Auth { key } => match self.member(id).to {
                 Recipient::Seat(_) => refused(Code::BadMessage, "a seat speaks as its seat"),
                 Recipient::Spectator => Ok(Decision::Auth(key)),
@@ -516,6 +548,7 @@ impl GameChat {
         &mut self,
         id: u64,
         (channel, n): (Channel, u64),
+        policy: &Policy,
         now: Instant,
     ) -> Result<Decision, Refusal> {
         let to = self.member(id).to;
@@ -532,10 +565,11 @@ impl GameChat {
                 format!("no line {n} in the {} room you hear", channel.word()),
             );
         };
+        let game = self.game.clone();
         let member = self.member(id);
-        let reporter = match (&member.name, to) {
-            (Some(name), _) => name.clone(),
-            (None, Recipient::Seat(side)) => side.word().to_owned(),
+        let (reporter, counted) = match (&member.name, to) {
+            (Some(name), _) => (name.clone(), name.clone()),
+            (None, Recipient::Seat(side)) => (side.word().to_owned(), format!("{game} {side}")),
             (None, Recipient::Spectator) => {
                 return refused(
                     Code::ChatNotAllowed,
@@ -543,10 +577,26 @@ impl GameChat {
                 );
             }
         };
+        let own = match to {
+            Recipient::Seat(side) => line.side == Some(SideWord(side)),
+            Recipient::Spectator => line
+                .name
+                .as_deref()
+                .is_some_and(|said| said.eq_ignore_ascii_case(&reporter)),
+        };
+        if own {
+            return refused(Code::BadMessage, "nobody reports its own lines");
+        }
         if !member.rate.take(now) {
             return refused(
                 Code::ChatRateLimited,
                 "too many lines and reports from this socket",
+            );
+        }
+        if !policy.take_report(&counted, now) {
+            return refused(
+                Code::ChatRateLimited,
+                format!("at most {REPORTS_PER_HOUR} reports an hour"),
             );
         }
         Ok(Decision::Report { line, reporter })

@@ -161,5 +161,5 @@ async fn socket(
         }
     };
     Ok(crate::socket::upgrade(upgrade)
-        .on_upgrade(move |ws| crate::socket::game::serve(ws, services, table, to, slot)))
+        .on_upgrade(move |ws| crate::socket::game::serve(ws, services, (table, to), ip, slot)))
 }

@@ -20,7 +20,7 @@ use crate::chat::{Blocklist, Command, Decision, GameChat, Policy};
 use crate::config::Limits;
 use crate::room::{Event, Recipient, SavedChat, Spec};
 use crate::store::ChatWrite;
-use crate::store::{ReportRow, Store, StoreError, Write};
+use crate::store::{ReportGroup, ReportPage, Store, StoreError, Write};
 use crate::wire::{
     Channel, ChatLine, ChatRecord, ChatSettings, Code, Phrase, Refusal, ServerMessage,
 };
@@ -304,12 +304,12 @@ impl Chats {
         })
     }
 
-    /// The newest chat reports, for the operator.
+    /// A page of reported lines, oldest first reported first, for the operator.
     ///
     /// # Errors
     /// The database's.
-    pub(crate) async fn reports(&self, limit: usize) -> Result<Vec<ReportRow>, ChatError> {
-        Ok(self.store.reports(limit).await?)
+    pub(crate) async fn reports(&self, page: ReportPage) -> Result<Vec<ReportGroup>, ChatError> {
+        Ok(self.store.reports(page).await?)
     }
 }
 

@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::chat::{ChatError, Chats};
 use super::games::{Games, PHASES};
 use crate::room::Phase;
-use crate::store::{ReportRow, Store, StoreError, UnratedRow};
+use crate::store::{ReportGroup, ReportPage, Store, StoreError, UnratedRow};
 use crate::telemetry;
 
 /// One side of a game in the operator's list.
@@ -112,11 +112,11 @@ impl Desk {
         self.store.unrated(limit).await
     }
 
-    /// The newest chat reports, at most `limit` (`GET /admin/reports`).
+    /// A page of reported lines, oldest first reported first (`GET /admin/reports`).
     ///
     /// # Errors
     /// The database's error.
-    pub(crate) async fn reports(&self, limit: usize) -> Result<Vec<ReportRow>, ChatError> {
-        self.chats.reports(limit).await
+    pub(crate) async fn reports(&self, page: ReportPage) -> Result<Vec<ReportGroup>, ChatError> {
+        self.chats.reports(page).await
     }
 }

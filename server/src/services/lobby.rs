@@ -723,7 +723,7 @@ impl Lobby {
             .entry(folded.to_owned())
             .or_insert_with(|| Rate::per(most, Duration::from_secs(60), now));
         if !rate.take(now) {
-            return Err(QuotaError::RateLimited(most, "pool joins").into());
+            return Err(QuotaError::RateLimited(most, "pool joins a minute").into());
         }
         self.quotas.take_pool_join(ip)?;
         Ok(())

@@ -37,8 +37,9 @@ pub(crate) enum QuotaError {
     /// Past the players an address may register in an hour.
     #[error("at most {0} new players an hour per client")]
     TooManyPlayers(usize),
-    /// Past a rate of the address's (its requests, its pool joins).
-    #[error("at most {0} {1} a minute per client")]
+    /// Past a rate of the address's (its requests, its pool joins a minute; its reports an
+    /// hour).
+    #[error("at most {0} {1} per client")]
     RateLimited(usize, &'static str),
     /// The database's count could not be read.
     #[error(transparent)]
@@ -47,6 +48,10 @@ pub(crate) enum QuotaError {
 
 /// The period of the rates counted per minute.
 const MINUTE: Duration = Duration::from_secs(60);
+
+/// The chat reports the sockets of one client address may make in an hour (several players
+/// may share an address: three times one reporter's).
+pub(crate) const REPORTS_PER_IP_HOUR: usize = 30;
 
 #[derive(Default)]
 struct PerAddress {
@@ -65,6 +70,8 @@ struct PerAddress {
     requests: Option<Rate>,
     /// Its players' pool joins.
     joins: Option<Rate>,
+    /// The chat lines its sockets reported.
+    reports: Option<Rate>,
 }
 
 impl PerAddress {
@@ -82,6 +89,7 @@ impl PerAddress {
             })
             && self.requests.as_ref().is_none_or(|r| r.is_full(now))
             && self.joins.as_ref().is_none_or(|r| r.is_full(now))
+            && self.reports.as_ref().is_none_or(|r| r.is_full(now))
     }
 }
 
@@ -280,7 +288,9 @@ impl Quotas {
     /// [`QuotaError::RateLimited`] past it.
     pub(crate) fn take_request(&self, ip: IpAddr) -> Result<(), QuotaError> {
         let most = self.limits.requests_per_minute;
-        self.take_rate(ip, most, "requests", |count| &mut count.requests)
+        self.take_rate(ip, (most, MINUTE), "requests a minute", |count| {
+            &mut count.requests
+        })
     }
 
     /// One more pool join by a player at `ip`: at most `pool_joins_per_ip_minute` a minute.
@@ -289,14 +299,30 @@ impl Quotas {
     /// [`QuotaError::RateLimited`] past it.
     pub(crate) fn take_pool_join(&self, ip: IpAddr) -> Result<(), QuotaError> {
         let most = self.limits.pool_joins_per_ip_minute;
-        self.take_rate(ip, most, "pool joins", |count| &mut count.joins)
+        self.take_rate(ip, (most, MINUTE), "pool joins a minute", |count| {
+            &mut count.joins
+        })
     }
 
-    /// One of the rate `which` of `ip`'s counts, of `most` a minute.
+    /// One more chat report from a socket at `ip`: at most [`REPORTS_PER_IP_HOUR`] an hour.
+    ///
+    /// # Errors
+    /// [`QuotaError::RateLimited`] past it.
+    pub(crate) fn take_report(&self, ip: IpAddr) -> Result<(), QuotaError> {
+        let hour = Duration::from_secs(3600);
+        self.take_rate(
+            ip,
+            (REPORTS_PER_IP_HOUR, hour),
+            "reports an hour",
+            |count| &mut count.reports,
+        )
+    }
+
+    /// One of the rate `which` of `ip`'s counts, of `most` a `per`.
     fn take_rate(
         &self,
         ip: IpAddr,
-        most: usize,
+        (most, per): (usize, Duration),
         what: &'static str,
         which: impl FnOnce(&mut PerAddress) -> &mut Option<Rate>,
     ) -> Result<(), QuotaError> {
@@ -309,7 +335,7 @@ impl Quotas {
             all.retain(|_, count| !count.is_empty(now));
         }
         let count = all.entry(ip).or_default();
-        let rate = which(count).get_or_insert_with(|| Rate::per(most, MINUTE, now));
+        let rate = which(count).get_or_insert_with(|| Rate::per(most, per, now));
         if rate.take(now) {
             Ok(())
         } else {
@@ -376,6 +402,22 @@ mod tests {
 
     fn quotas(limits: Limits) -> Arc<Quotas> {
         Arc::new(Quotas::new(limits, None))
+    }
+
+    #[tokio::test]
+    async fn an_address_makes_its_reports_an_hour_and_no_more() {
+        let quotas = quotas(Limits::default());
+        let (a, b): (IpAddr, IpAddr) = ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());
+        for _ in 0..REPORTS_PER_IP_HOUR {
+            quotas.take_report(a).unwrap();
+        }
+        let refused = quotas.take_report(a).unwrap_err();
+        assert!(matches!(
+            refused,
+            QuotaError::RateLimited(REPORTS_PER_IP_HOUR, _)
+        ));
+        assert_eq!(refused.to_string(), "at most 30 reports an hour per client");
+        quotas.take_report(b).unwrap();
     }
 
     #[tokio::test]

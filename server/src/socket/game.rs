@@ -3,6 +3,7 @@
 //! `hello` and a seat's command to the game. What they decide comes back through the
 //! socket's outbox. A `hello`'s replay is paid from the socket's budget before it is sent.
 
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use axum::extract::ws::WebSocket;
@@ -11,13 +12,14 @@ use tokio::time::Instant;
 use super::request::Request;
 use super::{Closing, Env, Flow, Handler, Incoming, Socket};
 use crate::budget::Budget;
+use crate::chat;
 use crate::config::Limits;
 use crate::room::Recipient;
 use crate::services::Services;
 use crate::services::chat::Chats;
 use crate::services::games::{Games, Table};
 use crate::services::outbox::{Out, Outlet, outlet};
-use crate::services::quotas::SocketSlot;
+use crate::services::quotas::{Quotas, SocketSlot};
 use crate::wire::{Code, Refusal, ServerMessage};
 
 /// Events a replay sends for each message it costs the socket's budget (a `hello` itself
@@ -45,6 +47,9 @@ struct Seat {
     limits: Limits,
     /// A spectator's slot among its address's sockets, held until the socket ends.
     slot: Option<SocketSlot>,
+    /// The client's address, and its per-address limits (the reports it makes).
+    ip: IpAddr,
+    quotas: Arc<Quotas>,
 }
 
 impl Handler for Seat {
@@ -64,6 +69,14 @@ impl Handler for Seat {
                     .send(Out::Text(ServerMessage::Pong.to_json().into()));
             }
             Ok(Request::Chat(command)) => {
+                if matches!(command, chat::Command::Report { .. })
+                    && let Err(e) = self.quotas.take_report(self.ip)
+                {
+                    let refusal = Refusal::new(Code::ChatRateLimited, e.to_string());
+                    self.outlet
+                        .send(Out::Text(refusal.message().to_json().into()));
+                    return Flow::Go;
+                }
                 self.chats
                     .handle(self.table.chat(), self.subscriber, command, received)
                     .await;
@@ -101,14 +114,14 @@ impl Handler for Seat {
     }
 }
 
-/// Serves one socket for `to` of game `table` until it closes. Its message budget is the
-/// seat's (shared by the seat's sockets) or, for a spectator, its address's (shared by the
-/// address's spectators, whose sockets hold a `slot`).
+/// Serves one socket of client `ip` for `to` of game `table` until it closes. Its message
+/// budget is the seat's (shared by the seat's sockets) or, for a spectator, its address's
+/// (shared by the address's spectators, whose sockets hold a `slot`).
 pub(crate) async fn serve(
     ws: WebSocket,
     services: Arc<Services>,
-    table: Arc<Table>,
-    to: Recipient,
+    (table, to): (Arc<Table>, Recipient),
+    ip: IpAddr,
     slot: Option<SocketSlot>,
 ) {
     let kind = match to {
@@ -133,6 +146,8 @@ pub(crate) async fn serve(
         budget: Arc::clone(&budget),
         limits,
         slot,
+        ip,
+        quotas: Arc::clone(&services.quotas),
     };
     socket.run(seat, inbox, Some(budget)).await;
 }

@@ -58,17 +58,88 @@ pub(super) fn apply(conn: &mut impl Sql, write: &ChatWrite) -> Result<(), StoreE
     }
 }
 
-/// A line reported to the operator, as `GET /admin/reports` lists it.
+/// A reported line and its reports, as `GET /admin/reports` lists it: one entry a line, however
+/// many reported it.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct ReportRow {
+pub struct ReportGroup {
     /// The game.
     pub game: String,
-    /// The line, as it was said.
+    /// The line, as it was said (its `name`, or its `side` for an anonymous seat, is who is
+    /// reported).
     pub line: ChatLine,
-    /// Who reported it: a player's name, or the seat's side for an anonymous seat.
-    pub reporter: String,
-    /// When, in milliseconds since the Unix epoch.
-    pub at_ms: u64,
+    /// How many reported it.
+    pub reports: u64,
+    /// When it was first reported, in milliseconds since the Unix epoch.
+    pub first_ms: u64,
+    /// When it was last reported.
+    pub last_ms: u64,
+}
+
+/// Where a page of reported lines starts: after this line, in the order first reported, then
+/// by game, room and number.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReportCursor {
+    /// When the last line of the page before was first reported.
+    pub first_ms: u64,
+    /// Its game.
+    pub game: String,
+    /// Its room.
+    pub room: Channel,
+    /// Its number in its room.
+    pub n: u64,
+}
+
+impl ReportCursor {
+    /// The cursor after `group`.
+    #[must_use]
+    pub fn after(group: &ReportGroup) -> ReportCursor {
+        ReportCursor {
+            first_ms: group.first_ms,
+            game: group.game.clone(),
+            room: group.line.room,
+            n: group.line.n,
+        }
+    }
+
+    /// The cursor's word: `FIRST_MS.ROOM.N.GAME`.
+    #[must_use]
+    pub fn word(&self) -> String {
+        format!(
+            "{}.{}.{}.{}",
+            self.first_ms,
+            self.room.word(),
+            self.n,
+            self.game
+        )
+    }
+
+    /// The cursor `word` says, if it is one.
+    #[must_use]
+    pub fn parse(word: &str) -> Option<ReportCursor> {
+        let mut parts = word.splitn(4, '.');
+        let first_ms = parts.next()?.parse().ok()?;
+        let room = parts.next()?.parse().ok()?;
+        let n = parts.next()?.parse().ok()?;
+        let game = parts.next()?.to_owned();
+        crate::secret::plausible_id(&game).then_some(ReportCursor {
+            first_ms,
+            game,
+            room,
+            n,
+        })
+    }
+}
+
+/// A page of reported lines asked for: after `after` (from the oldest if none), of the
+/// player `player` only if given (its lines, by name), at most `limit`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReportPage {
+    /// Where it starts.
+    pub after: Option<ReportCursor>,
+    /// Whose lines only.
+    pub player: Option<String>,
+    /// How many lines at the most.
+    pub limit: usize,
 }
 
 fn bad(what: impl std::fmt::Display) -> StoreError {
@@ -205,23 +276,58 @@ pub(super) fn insert_report(
     Ok(())
 }
 
-/// The newest reports, at most `limit`.
-pub(super) fn reports(conn: &mut impl Sql, limit: usize) -> Result<Vec<ReportRow>, StoreError> {
+/// A page of reported lines, each with its reports' count, oldest first reported first.
+pub(super) fn reports(
+    conn: &mut impl Sql,
+    page: &ReportPage,
+) -> Result<Vec<ReportGroup>, StoreError> {
+    const GROUP: Columns = Columns(&[
+        "game", "room", "n", "side", "name", "bot", "phrase", "text", "reports", "first_ms",
+        "last_ms",
+    ]);
+    let after = page.after.clone().unwrap_or(ReportCursor {
+        first_ms: 0,
+        game: String::new(),
+        room: Channel::Players,
+        n: 0,
+    });
+    let mut values = vec![
+        Value::from(after.first_ms),
+        Value::from(after.game.as_str()),
+        Value::from(after.room.word()),
+        Value::from(after.n),
+    ];
+    let whose = match &page.player {
+        Some(name) => {
+            values.push(Value::from(name.to_ascii_lowercase()));
+            "WHERE lower(name) = ?5"
+        }
+        None => "",
+    };
+    let first = "MIN(at_ms)";
     conn.query(
         &format!(
-            "SELECT {} FROM chat_reports ORDER BY at_ms DESC LIMIT {limit}",
-            REPORT.list()
+            "SELECT game, room, n, side, name, bot, phrase, text, COUNT(*) AS reports,
+                    {first} AS first_ms, MAX(at_ms) AS last_ms
+             FROM chat_reports {whose}
+             GROUP BY game, room, n, side, name, bot, phrase, text
+             HAVING {first} > ?1 OR ({first} = ?1 AND (game > ?2 OR (game = ?2
+                 AND (room > ?3 OR (room = ?3 AND n > ?4)))))
+             ORDER BY first_ms, game, room, n
+             LIMIT {}",
+            page.limit
         ),
-        &[],
+        &values,
     )?
     .iter()
     .map(|row| {
-        let row = REPORT.of(row);
-        Ok(ReportRow {
+        let row = GROUP.of(row);
+        Ok(ReportGroup {
             game: row.text("game")?,
             line: read_line(&row)?,
-            reporter: row.text("reporter")?,
-            at_ms: row.count("at_ms")?,
+            reports: row.count("reports")?,
+            first_ms: row.count("first_ms")?,
+            last_ms: row.count("last_ms")?,
         })
     })
     .collect()

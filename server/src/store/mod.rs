@@ -30,7 +30,7 @@ mod writer;
 pub use backup::backup;
 
 pub use backup::Backup;
-pub(crate) use chat::{ChatWrite, FinishedChat, ReportRow};
+pub(crate) use chat::{ChatWrite, FinishedChat, ReportCursor, ReportGroup, ReportPage};
 pub(crate) use export::{Found, Shareable, shareable};
 pub use games::GameWrite;
 pub(crate) use games::{Finished, FinishedSeats, ListedRow, UnratedRow, Unreadable};
@@ -614,12 +614,12 @@ impl Store {
             .await
     }
 
-    /// The newest chat reports, at most `limit`.
+    /// A page of reported chat lines, oldest first reported first.
     ///
     /// # Errors
     /// The database's error.
-    pub async fn reports(&self, limit: usize) -> Result<Vec<ReportRow>, StoreError> {
-        self.read(|done| ReadJob::Reports(limit, done)).await
+    pub async fn reports(&self, page: ReportPage) -> Result<Vec<ReportGroup>, StoreError> {
+        self.read(|done| ReadJob::Reports(page, done)).await
     }
 
     /// The games asked rated but played unrated, newest first, at most `limit`.

@@ -101,10 +101,10 @@ pub(super) enum ReadJob {
         String,
         oneshot::Sender<Result<Option<super::TournamentOf>, StoreError>>,
     ),
-    /// The newest chat reports.
+    /// A page of reported chat lines.
     Reports(
-        usize,
-        oneshot::Sender<Result<Vec<super::ReportRow>, StoreError>>,
+        super::ReportPage,
+        oneshot::Sender<Result<Vec<super::ReportGroup>, StoreError>>,
     ),
 }
 
@@ -215,8 +215,8 @@ fn serve(conn: &mut impl Sql, queue: &Mutex<mpsc::Receiver<ReadJob>>) {
             Ok(ReadJob::TournamentOf(game, done)) => {
                 let _ = done.send(super::tournaments::of_game(conn, &game));
             }
-            Ok(ReadJob::Reports(limit, done)) => {
-                let _ = done.send(super::chat::reports(conn, limit));
+            Ok(ReadJob::Reports(page, done)) => {
+                let _ = done.send(super::chat::reports(conn, &page));
             }
             Err(_) => return,
         }

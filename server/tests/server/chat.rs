@@ -240,6 +240,10 @@ async fn lines_are_held_to_their_length_words_and_rates_and_reports_reach_the_op
     }
     w.send(&say("thinking")).await;
     assert_eq!(refusal(&mut w).await, "chat-rate-limited");
+    // Nobody reports its own lines.
+    w.send(&json!({"t": "report", "room": "players", "n": 1}))
+        .await;
+    assert_eq!(refusal(&mut w).await, "bad-message");
     // Black reports White's first line; the operator lists it with its game and its text.
     b.send(&json!({"t": "report", "room": "players", "n": 1}))
         .await;
@@ -265,9 +269,12 @@ async fn lines_are_held_to_their_length_words_and_rates_and_reports_reach_the_op
     let reports: Value = serde_json::from_str(&body).unwrap();
     let report = &reports["reports"][0];
     assert_eq!(report["game"], table.id.as_str());
-    assert_eq!(report["reporter"], "black");
+    assert_eq!(report["reports"], 1);
+    assert_eq!(report["line"]["side"], "white", "who is reported");
     assert_eq!(report["line"]["text"], "é".repeat(200));
-    assert!(report["at_ms"].as_u64().unwrap() > 0);
+    assert!(report["first_ms"].as_u64().unwrap() > 0);
+    assert_eq!(report["first_ms"], report["last_ms"]);
+    assert_eq!(reports["next"], Value::Null);
     server.stop().await;
 }
 
@@ -482,5 +489,123 @@ async fn a_seat_mutes_at_most_its_bound_and_the_next_is_refused_by_its_own_code(
     // The room is not full: the seat still talks.
     w.send(&say("thinking")).await;
     assert_eq!(line(&mut w).await["n"], 1);
+    server.stop().await;
+}
+
+/// The operator pages through every reported line, each once with how many reported it and
+/// oldest first, or one player's; a reporter makes at most ten reports an hour.
+#[tokio::test]
+async fn the_operator_pages_through_reported_lines_and_a_reporter_is_bounded() {
+    let server = start_on(database("chat-reports"), 84, |c| {
+        c.metrics_addr = Some("127.0.0.1:0".parse().unwrap());
+        c.limits.chat_lines_per_socket = 1_000;
+        c.limits.chat_lines_per_minute = 1_000;
+        c.limits.messages_per_window = 100_000;
+    })
+    .await;
+    let keys = register_all(&server, ["sabi", "dinig", "masid"]).await;
+    let table = Table::open(&server, json!({})).await;
+    let [mut w, mut b] = table.seats;
+    let mut spectators = Vec::new();
+    for key in &keys {
+        let mut s = server.seat(&table.id, None).await;
+        s.until("state").await;
+        s.send(&json!({"t": "auth", "key": key})).await;
+        s.until("chat-settings").await;
+        spectators.push(s);
+    }
+    // Sabi says a line among the spectators; the other two report it: one entry, two reports.
+    spectators[0].send(&say("hello")).await;
+    line(&mut spectators[0]).await;
+    for s in &mut spectators[1..] {
+        s.send(&json!({"t": "report", "room": "spectators", "n": 1}))
+            .await;
+        s.until("reported").await;
+    }
+    spectators[0]
+        .send(&json!({"t": "report", "room": "spectators", "n": 1}))
+        .await;
+    assert_eq!(
+        refusal(&mut spectators[0]).await,
+        "bad-message",
+        "its own line"
+    );
+    // White says twelve lines; Black reports them: ten an hour, the rest refused.
+    for _ in 0..12 {
+        w.send(&say("thinking")).await;
+        line(&mut w).await;
+    }
+    for n in 1..=12u64 {
+        b.send(&json!({"t": "report", "room": "players", "n": n}))
+            .await;
+        if n <= 10 {
+            b.until("reported").await;
+        } else {
+            assert_eq!(refusal(&mut b).await, "chat-rate-limited", "report {n}");
+        }
+    }
+    let operator = server.running.as_ref().unwrap().metrics_addr().unwrap();
+    let page = |query: String| async move {
+        let (status, body) = salpakan_server::client::request(
+            operator,
+            "GET",
+            &format!("/admin/reports{query}"),
+            "",
+        )
+        .await
+        .unwrap();
+        (
+            status,
+            serde_json::from_str::<Value>(&body).unwrap_or(Value::String(body)),
+        )
+    };
+    // Every page of four, in order: eleven lines, each once.
+    let mut seen = Vec::new();
+    let mut after = String::new();
+    loop {
+        let (status, reply) = page(format!("?limit=4{after}")).await;
+        assert_eq!(status, 200, "{reply}");
+        let entries = reply["reports"].as_array().unwrap();
+        assert!(entries.len() <= 4);
+        seen.extend(entries.iter().cloned());
+        match reply["next"].as_str() {
+            Some(next) => after = format!("&after={next}"),
+            None => break,
+        }
+    }
+    assert_eq!(seen.len(), 11, "{seen:?}");
+    let firsts: Vec<u64> = seen
+        .iter()
+        .map(|e| e["first_ms"].as_u64().unwrap())
+        .collect();
+    assert!(
+        firsts.windows(2).all(|w| w[0] <= w[1]),
+        "oldest first: {firsts:?}"
+    );
+    assert_eq!(seen[0]["line"]["name"], "sabi");
+    assert_eq!(seen[0]["reports"], 2);
+    assert!(
+        seen[1..]
+            .iter()
+            .all(|e| e["reports"] == 1 && e["line"]["side"] == "white")
+    );
+    let mut numbers: Vec<u64> = seen[1..]
+        .iter()
+        .map(|e| e["line"]["n"].as_u64().unwrap())
+        .collect();
+    numbers.sort_unstable();
+    assert_eq!(numbers, (1..=10).collect::<Vec<u64>>());
+    // One player's lines only.
+    let (_, sabi) = page("?player=SABI".into()).await;
+    assert_eq!(sabi["reports"].as_array().unwrap().len(), 1, "{sabi}");
+    // A query that is not one is refused by name.
+    for bad in ["?limit=0", "?limit=201", "?after=nonsense", "?sort=new"] {
+        let (status, reply) = page(bad.into()).await;
+        assert_eq!(
+            (status, reply["error"].as_str()),
+            (400, Some("bad-message")),
+            "{bad}: {reply}"
+        );
+    }
     server.stop().await;
 }
