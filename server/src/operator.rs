@@ -21,7 +21,8 @@
 //!   (who said it is who is reported), how many reported it, first and last; `next` the
 //!   cursor of the next page (`null` at the end); `player` only that player's lines;
 //! - `POST /admin/featured` body `{"game": ID|null}`: the game the lobby features (while it
-//!   is in play; `null`: the best game in play);
+//!   is in play; `null`: the best game in play); the reply says whether it is shown, and
+//!   why not (`unlisted`, `over`, `not-here`);
 //! - `POST /admin/drain`: no new games from now on, `/api/ready` 503; the games held go on.
 //! - `POST /admin/backup`: an online, checked copy of the database beside it, in `backups/`;
 //!   answers `{"path", "bytes", "games", "version"}`.
@@ -196,6 +197,23 @@ async fn reports(
     }
 }
 
+/// Why game `id`, featured, is not on the live list this node serves (`None`: it is, as
+/// long as it is in play): not held here (another node may hold it in play: then it is
+/// shown), over, or never listed.
+fn unseen(services: &Services, id: &str) -> Option<&'static str> {
+    let Some(table) = services.games.tables().get(id) else {
+        return Some("not-here");
+    };
+    let shown = table.shown();
+    if !shown.listed() {
+        Some("unlisted")
+    } else if shown.phase().is_some_and(crate::room::Phase::finished) {
+        Some("over")
+    } else {
+        None
+    }
+}
+
 /// The page `GET /admin/reports`'s query asks for, or what is wrong with it.
 fn report_page(query: &HashMap<String, String>) -> Result<store::ReportPage, String> {
     if let Some(other) = query
@@ -235,8 +253,12 @@ async fn feature(State(op): State<Operator>, body: String) -> Response {
                 .is_some_and(|g| g.is_string() || g.is_null()) =>
         {
             let game = value["game"].as_str().map(str::to_owned);
+            let unseen = game.as_deref().and_then(|id| unseen(&op.services, id));
             op.services.live.feature(game.clone());
-            reply(StatusCode::OK, &json!({ "featured": game }))
+            reply(
+                StatusCode::OK,
+                &json!({ "featured": game, "shown": unseen.is_none(), "why": unseen }),
+            )
         }
         _ => reply(
             StatusCode::BAD_REQUEST,

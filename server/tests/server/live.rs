@@ -133,17 +133,34 @@ async fn the_live_list_shows_listed_games_in_play_and_follows_them_by_deltas() {
     let operator = server.running.as_ref().unwrap().metrics_addr().unwrap();
     let feature = |id: &str| json!({"game": id}).to_string();
     let admin = |body: String| async move {
-        salpakan_server::client::request_with(
+        let (status, reply) = salpakan_server::client::request_with(
             None,
             operator,
             ("POST", "/admin/featured", &body),
             &[("X-Salpakan-Admin", "1")],
         )
         .await
-        .unwrap()
-        .0
+        .unwrap();
+        (status, serde_json::from_str::<Value>(&reply).unwrap())
     };
-    assert_eq!(admin(feature(&hidden.id)).await, 200);
+    // The reply says when the game will not be shown, and why.
+    let (status, reply) = admin(feature(&hidden.id)).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        reply,
+        json!({"featured": hidden.id, "shown": false, "why": "unlisted"})
+    );
+    let (_, reply) = admin(feature("0123456789abcdef")).await;
+    assert_eq!(
+        (&reply["shown"], &reply["why"]),
+        (&json!(false), &json!("not-here"))
+    );
+    let (_, reply) = admin(feature(&listed.id)).await;
+    assert_eq!(
+        reply,
+        json!({"featured": listed.id, "shown": true, "why": null})
+    );
+    assert_eq!(admin(feature(&hidden.id)).await.0, 200);
     tokio::time::sleep(Duration::from_millis(100)).await;
     let (_, reply) = server.json("GET", "/api/live", &Value::Null).await;
     assert_eq!(reply["featured"], listed.id.as_str());

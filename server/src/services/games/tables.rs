@@ -296,6 +296,8 @@ pub(crate) struct Shown {
     names: [Option<String>; 2],
     created_ms: u64,
     rated: bool,
+    /// Whether anyone may find it on the live list (listed, and not a sealed tournament's).
+    listed: bool,
 }
 
 /// Every phase, in the order [`Shown`] numbers them (`BROKEN` for a room being reloaded).
@@ -311,6 +313,7 @@ impl Shown {
             names: spec.names.clone(),
             created_ms: spec.created_ms,
             rated: spec.rated,
+            listed: spec.listed && !spec.sealed,
         }
     }
 
@@ -363,6 +366,12 @@ impl Shown {
     #[must_use]
     pub(crate) fn rated(&self) -> bool {
         self.rated
+    }
+
+    /// Whether the live list may show it (listed, and not a sealed tournament's).
+    #[must_use]
+    pub(crate) fn listed(&self) -> bool {
+        self.listed
     }
 }
 
