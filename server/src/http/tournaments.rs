@@ -8,7 +8,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing::{get, post};
 
-use super::extract::{Body, Player};
+use super::extract::{Body, Client, Player};
 use super::reply::{ApiError, json};
 use super::route::{Owner, Route, route};
 use crate::services::Services;
@@ -51,9 +51,10 @@ async fn one(
 async fn create(
     State(services): State<Arc<Services>>,
     Player(player): Player,
+    Client(ip): Client,
     Body(request): Body<CreateTournament>,
 ) -> Result<Response, ApiError> {
-    let made = services.tournaments.create(&player, request).await?;
+    let made = services.tournaments.create(&player, request, ip).await?;
     Ok(json(StatusCode::CREATED, &made))
 }
 

@@ -19,6 +19,7 @@
 //! until it finishes.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -27,7 +28,7 @@ use thiserror::Error;
 use tokio::sync::Mutex;
 
 use super::ends::{Ends, Told};
-use super::games::{GameError, Games, Seating, Settings as GameSettings};
+use super::games::{GameError, Games, Seating, Settings as GameSettings, lock};
 use super::player_sockets::PlayerSockets;
 use super::players::Players;
 use super::stopping::Stopping;
@@ -71,6 +72,9 @@ pub(crate) enum TournamentsError {
 pub(crate) const MAX_OPEN: usize = 200;
 /// The most tournaments not finished one player may have created.
 pub(crate) const MAX_OPEN_PER_CREATOR: usize = 3;
+/// Tournaments not finished made from one client address (as games and seeks are bounded
+/// per address): a few accounts of one address cannot take every slot.
+pub(crate) const MAX_OPEN_PER_ADDRESS: usize = 6;
 /// The finished tournaments `GET /api/tournaments` lists (the newest).
 pub(crate) const FINISHED_LISTED: usize = 50;
 /// How often the tick runs.
@@ -123,6 +127,9 @@ pub(crate) struct Tournaments {
     /// Whether the held tournaments are to be looked at for ends not told (read anew, or
     /// ends were missed).
     recover: std::sync::atomic::AtomicBool,
+    /// The client address each tournament made here since the start was made from (kept in
+    /// memory only: see docs/SERVER.md).
+    made_from: std::sync::Mutex<HashMap<String, IpAddr>>,
 }
 
 fn now_ms() -> u64 {
@@ -142,6 +149,7 @@ impl Tournaments {
             finished: std::sync::Mutex::new(None),
             seals: std::sync::Mutex::new(None),
             recover: std::sync::atomic::AtomicBool::new(true),
+            made_from: std::sync::Mutex::new(HashMap::new()),
         });
         tokio::spawn(Arc::clone(&service).run_ticks());
         tokio::spawn(Arc::clone(&service).run_told(ends));
@@ -417,6 +425,7 @@ impl Tournaments {
         &self,
         player: &str,
         request: CreateTournament,
+        ip: IpAddr,
     ) -> Result<TournamentReply, TournamentsError> {
         // The games' settings are checked as a game's would be.
         let game = GameSettings::check(
@@ -472,11 +481,22 @@ impl Tournaments {
                 "at most {MAX_OPEN_PER_CREATOR} tournaments of yours not finished"
             )));
         }
+        let from_here = {
+            let mut made_from = lock(&self.made_from);
+            made_from.retain(|id, _| map.contains_key(id));
+            made_from.values().filter(|&&made| made == ip).count()
+        };
+        if from_here >= MAX_OPEN_PER_ADDRESS {
+            return Err(TournamentsError::TooMany(format!(
+                "at most {MAX_OPEN_PER_ADDRESS} tournaments not finished from one address"
+            )));
+        }
         let id = secret::random_hex(&*self.parts.entropy, ID_BYTES);
         let directors = request.directors.unwrap_or_default();
         let t = Tournament::new(id.clone(), settings, player, &directors, now_ms())?;
         self.parts.store.write(vec![Self::write_of(&t)]).await?;
         let reply = TournamentReply::of(&t);
+        lock(&self.made_from).insert(id.clone(), ip);
         map.insert(id, t);
         Ok(reply)
     }
@@ -685,6 +705,7 @@ impl Tournaments {
         for id in ids {
             self.advance(map, &id, recover).await;
         }
+        self.expire(map).await;
         Ok(())
     }
 
@@ -728,6 +749,26 @@ impl Tournaments {
             tracing::info!(tournament = %id, "tournament finished");
         }
         Ok(())
+    }
+
+    /// Ends the upcoming tournaments whose time to start is past
+    /// ([`Tournament::expire_if_due`]); a write refused is tried again at the next tick.
+    async fn expire(&self, map: &mut HashMap<String, Tournament>) {
+        let now = now_ms();
+        let due: Vec<Tournament> = map
+            .values()
+            .filter(|t| t.status == Status::Upcoming)
+            .filter_map(|t| {
+                let mut t = t.clone();
+                t.expire_if_due(now).then_some(t)
+            })
+            .collect();
+        for t in due {
+            match self.keep(map, &t).await {
+                Ok(()) => tracing::info!(tournament = %t.id, "tournament expired"),
+                Err(e) => tracing::warn!(tournament = %t.id, error = %e, "not expired yet"),
+            }
+        }
     }
 
     /// Writes `t`, then holds it (a finished one leaves

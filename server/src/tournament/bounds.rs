@@ -9,6 +9,13 @@ pub(crate) const MAX_LOG: usize = 2_000;
 /// The most entrants a tournament may take.
 pub(crate) const MAX_ENTRANTS: u32 = 256;
 
+/// How long an upcoming tournament waits to be started before it expires: a day.
+pub(crate) const START_WITHIN_MS: u64 = 24 * 3_600_000;
+
+/// How long an upcoming tournament with no entrant but its directors waits before it
+/// expires: an hour.
+pub(crate) const EMPTY_WITHIN_MS: u64 = 3_600_000;
+
 /// The longest reason a director gives for a decision, in characters.
 pub(crate) const MAX_REASON: usize = 200;
 

@@ -7,7 +7,9 @@
 use salpakan::Side;
 use serde::{Deserialize, Serialize};
 
-pub(crate) use super::bounds::{MAX_DIRECTORS, MAX_LOG, MAX_REASON, TournamentError};
+pub(crate) use super::bounds::{
+    EMPTY_WITHIN_MS, MAX_DIRECTORS, MAX_LOG, MAX_REASON, START_WITHIN_MS, TournamentError,
+};
 pub use super::rows::ResultWords;
 use super::rows::row_of;
 pub(crate) use super::rows::{EntrantRow, LogLine, RoundRow, Status};
@@ -247,6 +249,31 @@ impl Tournament {
         let detail = format!("{} entrants", self.entrants.len());
         self.note(now_ms, by, "started", detail);
         Ok(())
+    }
+
+    /// Ends it unstarted at `now_ms` if it is upcoming and its time to start is past: a day
+    /// after it was made ([`START_WITHIN_MS`]), or an hour ([`EMPTY_WITHIN_MS`]) while no one
+    /// but its directors entered. Returns whether it expired (the log says why).
+    pub(crate) fn expire_if_due(&mut self, now_ms: u64) -> bool {
+        if self.status != Status::Upcoming {
+            return false;
+        }
+        let age = now_ms.saturating_sub(self.created_ms);
+        let empty = self
+            .entrants
+            .iter()
+            .all(|e| e.withdrawn || self.is_director(&e.name));
+        let why = if age >= START_WITHIN_MS {
+            "not started within a day"
+        } else if empty && age >= EMPTY_WITHIN_MS {
+            "no entrant but its directors within an hour"
+        } else {
+            return false;
+        };
+        self.status = Status::Finished;
+        self.finished_ms = Some(now_ms);
+        self.note(now_ms, "server", "expired", why.to_owned());
+        true
     }
 
     /// Pauses (`true`) or resumes it, by director `by`: no round is paired while paused.
@@ -597,6 +624,42 @@ mod tests {
             .unwrap();
         assert!(!t.game_ended((1, open), ResultWords::Draw, 16));
         assert_eq!(t.rounds[1].boards[open].result, Some(ResultWords::Void));
+    }
+
+    #[test]
+    fn an_upcoming_tournament_expires_unstarted_a_day_on_or_an_hour_on_if_empty() {
+        let made = 1_000;
+        let mut empty =
+            Tournament::new("e".into(), settings(Kind::Swiss), "td", &[], made).unwrap();
+        // Its director's own entry is no entrant.
+        empty.register("td", (1500.0, "Private"), made + 1).unwrap();
+        assert!(!empty.expire_if_due(made + EMPTY_WITHIN_MS - 1));
+        assert!(empty.expire_if_due(made + EMPTY_WITHIN_MS));
+        assert_eq!(empty.status, Status::Finished);
+        assert_eq!(empty.finished_ms, Some(made + EMPTY_WITHIN_MS));
+        let last = empty.log.last().unwrap();
+        assert_eq!(
+            (last.by.as_str(), last.action.as_str()),
+            ("server", "expired")
+        );
+        assert!(!empty.expire_if_due(made + START_WITHIN_MS), "once");
+
+        let mut entered =
+            Tournament::new("f".into(), settings(Kind::Swiss), "td", &[], made).unwrap();
+        entered
+            .register("ana", (1500.0, "Private"), made + 1)
+            .unwrap();
+        assert!(!entered.expire_if_due(made + EMPTY_WITHIN_MS));
+        assert!(!entered.expire_if_due(made + START_WITHIN_MS - 1));
+        let mut started = entered.clone();
+        assert!(entered.expire_if_due(made + START_WITHIN_MS));
+        assert!(entered.log.last().unwrap().detail.contains("within a day"));
+        // A started one never expires so.
+        started
+            .register("ben", (1500.0, "Private"), made + 2)
+            .unwrap();
+        started.start("td", made + 3).unwrap();
+        assert!(!started.expire_if_due(made + 10 * START_WITHIN_MS));
     }
 
     #[test]

@@ -795,3 +795,45 @@ async fn a_director_s_tools_act_and_are_logged() {
     assert_eq!(by, [name], "the log names who did it");
     server.stop().await;
 }
+
+/// One address holds at most six tournaments not finished, however many accounts it has;
+/// another address is not held to its count.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_address_holds_few_tournaments_not_finished() {
+    let server = start_on(database("tournament-addresses"), 91, |_| {}).await;
+    let mut keys = Vec::new();
+    for n in 0..4 {
+        keys.push(register(&server, &format!("tagapag_{n}")).await);
+    }
+    let body = |n: usize| json!({"name": format!("Cup {n}"), "kind": "swiss"});
+    let from = |last: u8, key: &str, n: usize| {
+        let (server, key, body) = (&server, key.to_owned(), body(n));
+        async move {
+            crate::common::from_address(
+                server,
+                (last, Some(&key)),
+                "POST",
+                "/api/tournaments",
+                &body,
+            )
+            .await
+        }
+    };
+    for n in 0..6 {
+        let (status, made) = from(2, &keys[n / 3], n).await;
+        assert_eq!(status, 201, "{made}");
+    }
+    let (status, refused) = from(2, &keys[2], 6).await;
+    assert_eq!(
+        (status, refused["error"].as_str()),
+        (429, Some("too-many-games")),
+        "{refused}"
+    );
+    assert!(
+        refused["message"].as_str().unwrap().contains("one address"),
+        "{refused}"
+    );
+    let (status, made) = from(3, &keys[3], 7).await;
+    assert_eq!(status, 201, "another address: {made}");
+    server.stop().await;
+}
