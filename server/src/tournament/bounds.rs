@@ -9,6 +9,9 @@ pub(crate) const MAX_LOG: usize = 2_000;
 /// The most entrants a tournament may take.
 pub(crate) const MAX_ENTRANTS: u32 = 256;
 
+/// How many times a player who withdrew from a tournament may register in it again.
+pub(crate) const MAX_RETURNS: u32 = 3;
+
 /// How long an upcoming tournament waits to be started before it expires: a day.
 pub(crate) const START_WITHIN_MS: u64 = 24 * 3_600_000;
 

@@ -4,11 +4,14 @@
 //! asks for, reports how they ended, and keeps the value (as JSON) in the database after each
 //! change.
 
+use std::collections::BTreeMap;
+
 use salpakan::Side;
 use serde::{Deserialize, Serialize};
 
 pub(crate) use super::bounds::{
-    EMPTY_WITHIN_MS, MAX_DIRECTORS, MAX_LOG, MAX_REASON, START_WITHIN_MS, TournamentError,
+    EMPTY_WITHIN_MS, MAX_DIRECTORS, MAX_LOG, MAX_REASON, MAX_RETURNS, START_WITHIN_MS,
+    TournamentError,
 };
 pub use super::rows::ResultWords;
 use super::rows::row_of;
@@ -42,6 +45,10 @@ pub struct Tournament {
     pub rounds: Vec<RoundRow>,
     /// The public log.
     pub log: Vec<LogLine>,
+    /// How many times each player (by its name in lower case) withdrew: a player may come
+    /// back [`MAX_RETURNS`] times.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub withdrawals: BTreeMap<String, u32>,
 }
 
 /// A board the service is to make a game for: round `round`, board `board`.
@@ -89,6 +96,7 @@ impl Tournament {
             entrants: Vec::new(),
             rounds: Vec::new(),
             log: Vec::new(),
+            withdrawals: BTreeMap::new(),
         };
         let detail = format!("directors {}", t.directors.join(", "));
         t.note(now_ms, creator, "created", detail);
@@ -97,7 +105,12 @@ impl Tournament {
 
     pub(super) fn note(&mut self, at_ms: u64, by: &str, action: &str, detail: String) {
         if self.log.len() >= MAX_LOG {
-            self.log.remove(1);
+            // The entrants' own lines go first: the directors' and the server's (results,
+            // rounds, decisions) are kept whatever entrants do. The first line never goes.
+            let entrants = self.log[1..]
+                .iter()
+                .position(|l| matches!(l.action.as_str(), "registered" | "withdrew"));
+            self.log.remove(entrants.map_or(1, |i| i + 1));
         }
         self.log.push(LogLine {
             at_ms,
@@ -150,6 +163,16 @@ impl Tournament {
             return Err(TournamentError::WrongState(
                 "registration is closed".to_owned(),
             ));
+        }
+        let withdrew = self
+            .withdrawals
+            .get(&name.to_ascii_lowercase())
+            .copied()
+            .unwrap_or(0);
+        if withdrew > MAX_RETURNS {
+            return Err(TournamentError::NotEligible(format!(
+                "you withdrew {withdrew} times: a player comes back at most {MAX_RETURNS} times"
+            )));
         }
         if let Some(e) = self.entrant(name) {
             if self.entrants[e].withdrawn && self.status == Status::Running {
@@ -217,6 +240,10 @@ impl Tournament {
                 ));
             }
         }
+        *self
+            .withdrawals
+            .entry(name.to_ascii_lowercase())
+            .or_default() += 1;
         self.note(now_ms, name, "withdrew", String::new());
         Ok(())
     }
@@ -624,6 +651,32 @@ mod tests {
             .unwrap();
         assert!(!t.game_ended((1, open), ResultWords::Draw, 16));
         assert_eq!(t.rounds[1].boards[open].result, Some(ResultWords::Void));
+    }
+
+    #[test]
+    fn a_player_comes_back_three_times_and_entrants_never_flush_the_directors_lines() {
+        let mut t = Tournament::new("r".into(), settings(Kind::Swiss), "td", &[], 1).unwrap();
+        for n in 0..=MAX_RETURNS {
+            t.register("ana", (1500.0, "Private"), 2).unwrap();
+            t.withdraw("ana", 3).unwrap();
+            assert_eq!(t.withdrawals["ana"], n + 1);
+        }
+        let refused = t.register("Ana", (1500.0, "Private"), 4);
+        assert!(
+            matches!(refused, Err(TournamentError::NotEligible(ref m)) if m.contains("at most 3"))
+        );
+        t.register("ben", (1500.0, "Private"), 5).unwrap();
+        t.register("cid", (1500.0, "Private"), 5).unwrap();
+        t.start("td", 6).unwrap();
+        // A full log loses entrants' lines first: the director's stay.
+        t.pause("td", true, 6).unwrap();
+        for n in 0..MAX_LOG {
+            t.note(7 + n as u64, "ben", "withdrew", String::new());
+        }
+        assert_eq!(t.log.len(), MAX_LOG);
+        assert_eq!(t.log[0].action, "created");
+        assert!(t.log.iter().any(|l| l.by == "td" && l.action == "paused"));
+        assert_eq!(t.log.last().unwrap().at_ms, 7 + MAX_LOG as u64 - 1);
     }
 
     #[test]
