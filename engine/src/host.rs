@@ -12,7 +12,7 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use salpakan::{Bitboard, DeclaredEnd, Game, Move, Report, Rules, Setup, Side, Status, WinReason};
 
@@ -43,18 +43,23 @@ impl Default for Limits {
 
 /// Why an engine's answer did not come.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Fault {
     /// Not in time.
     Timeout,
-    /// A line that is not the protocol's, or not this one (said).
+    /// A line that is not the protocol's, or not this one, or said before it was asked, or
+    /// the engine's output closed (said).
     BadLine(String),
+    /// A `formation` line, when one was asked, whose formation the host cannot read (said):
+    /// a wrong number of pieces, a square twice, a rank it does not know.
+    BadFormation(String),
 }
 
 impl std::fmt::Display for Fault {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Fault::Timeout => f.write_str("no answer in time"),
-            Fault::BadLine(why) => f.write_str(why),
+            Fault::BadLine(why) | Fault::BadFormation(why) => f.write_str(why),
         }
     }
 }
@@ -66,29 +71,47 @@ impl Fault {
         match self {
             Fault::Timeout => Forfeit::Timeout,
             Fault::BadLine(_) => Forfeit::BadLine,
+            Fault::BadFormation(_) => Forfeit::BadFormation,
         }
     }
 }
 
-/// What the engine's output reader hands the host: a line, or why there is none.
-type Heard = Result<String, String>;
+/// What the engine's output reader hands the host: when it read it, and a line or why there
+/// is none.
+type Heard = (Instant, Result<String, String>);
 
 /// A child process speaking the protocol on its standard input and output.
 struct Process {
     child: Child,
-    input: ChildStdin,
+    /// Its input (`None` once closed, as the host lets it go).
+    input: Option<ChildStdin>,
     lines: Receiver<Heard>,
 }
 
+/// How long an engine let go has to read what it was sent last (its `over`, `quit`) and
+/// exit before it is killed.
+const GRACE: Duration = Duration::from_millis(500);
+
 impl Drop for Process {
+    /// Closes its input, gives it [`GRACE`] to read what it was sent and exit, then kills it.
     fn drop(&mut self) {
+        drop(self.input.take());
+        let until = Instant::now() + GRACE;
+        while Instant::now() < until {
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                return;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
 }
 
-/// Reads `output`'s lines into `to`, each at most [`MAX_LINE`] bytes; a longer one, or the
-/// end, is said and ends the reading.
+/// Reads `output`'s lines into `to`, each at most [`MAX_LINE`] bytes, with when each was
+/// read; a longer one, or the end, is said and ends the reading. What the engine writes after
+/// that is drained unread, so that an engine writing on is never blocked on its output and
+/// still reads what the host sends it (its `over`).
 fn read_lines(output: impl Read, to: &mpsc::Sender<Heard>) {
     let mut reader = BufReader::new(output);
     let mut buf = Vec::new();
@@ -107,9 +130,26 @@ fn read_lines(output: impl Read, to: &mpsc::Sender<Heard>) {
             Err(e) => Err(e.to_string()),
         };
         let last = heard.is_err();
-        if to.send(heard).is_err() || last {
-            return;
+        if to.send((Instant::now(), heard)).is_err() || last {
+            break;
         }
+    }
+    let _ = io::copy(&mut reader, &mut io::sink());
+}
+
+/// `command` as `sh -c` runs it: a simple command (a program and its words, nothing the shell
+/// would do itself) is run with `exec`, so that the engine holds its output alone and closing
+/// it is seen at once; anything else as it is.
+fn shell_line(command: &str) -> String {
+    let plain = !command.contains(['\n', ';', '&', '|', '<', '>', '(', ')', '$', '`', '{', '}'])
+        && command
+            .split_whitespace()
+            .next()
+            .is_some_and(|first| !["while", "for", "until", "if", "case", "exec"].contains(&first));
+    if plain {
+        format!("exec {command}")
+    } else {
+        command.to_owned()
     }
 }
 
@@ -126,6 +166,8 @@ pub struct Seat {
     name: Option<String>,
     sent: Vec<String>,
     said: Vec<String>,
+    /// When the host last sent it a line: an answer read before it was said too soon.
+    sent_at: Instant,
 }
 
 impl Seat {
@@ -135,7 +177,7 @@ impl Seat {
     /// The process's, if it cannot start.
     pub fn spawn(command: &str) -> io::Result<Seat> {
         let mut child = Command::new("sh")
-            .args(["-c", command])
+            .args(["-c", &shell_line(command)])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()?;
@@ -153,7 +195,7 @@ impl Seat {
             .spawn(move || read_lines(output, &to))?;
         Ok(Seat::of(Conn::Process(Process {
             child,
-            input,
+            input: Some(input),
             lines,
         })))
     }
@@ -172,6 +214,7 @@ impl Seat {
             name: None,
             sent: Vec::new(),
             said: Vec::new(),
+            sent_at: Instant::now(),
         }
     }
 
@@ -199,26 +242,31 @@ impl Seat {
         match &mut self.conn {
             // A closed input is found when the answer does not come.
             Conn::Process(p) => {
-                let _ = writeln!(p.input, "{text}").and_then(|()| p.input.flush());
+                // Before the write: an answer to it is read after this.
+                self.sent_at = Instant::now();
+                if let Some(input) = &mut p.input {
+                    let _ = writeln!(input, "{text}").and_then(|()| input.flush());
+                }
             }
             Conn::InProcess(engine, queue) => queue.extend(engine.answer(line)),
         }
     }
 
-    /// The engine's next line other than `info`, within `within`.
+    /// The engine's next line other than `info`, within `within`: a line it said before the
+    /// host's last line (the question this answers) is out of place, and a bad line.
     fn recv(&mut self, within: Duration) -> Result<EngineLine, Fault> {
-        let deadline = std::time::Instant::now() + within;
+        let deadline = Instant::now() + within;
         loop {
-            let text = match &mut self.conn {
+            let (text, early) = match &mut self.conn {
                 Conn::InProcess(_, queue) => match queue.pop_front() {
-                    Some(line) => line.to_string(),
+                    Some(line) => (line.to_string(), false),
                     None => return Err(Fault::BadLine("no answer".into())),
                 },
                 Conn::Process(p) => {
-                    let left = deadline.saturating_duration_since(std::time::Instant::now());
+                    let left = deadline.saturating_duration_since(Instant::now());
                     match p.lines.recv_timeout(left) {
-                        Ok(Ok(text)) => text,
-                        Ok(Err(why)) => return Err(Fault::BadLine(why)),
+                        Ok((at, Ok(text))) => (text, at < self.sent_at),
+                        Ok((_, Err(why))) => return Err(Fault::BadLine(why)),
                         Err(RecvTimeoutError::Timeout) => return Err(Fault::Timeout),
                         Err(RecvTimeoutError::Disconnected) => {
                             return Err(Fault::BadLine("the engine closed its output".into()));
@@ -228,7 +276,16 @@ impl Seat {
             };
             match text.parse::<EngineLine>() {
                 Ok(EngineLine::Info(said)) => self.said.push(said),
+                Ok(line) if early => {
+                    return Err(Fault::BadLine(format!("{line} before it was asked")));
+                }
                 Ok(line) => return Ok(line),
+                Err(e)
+                    if text.starts_with("formation ")
+                        && self.sent.last().is_some_and(|l| l == "formation") =>
+                {
+                    return Err(Fault::BadFormation(format!("{:?}: {e}", text.trim_end())));
+                }
                 Err(e) => return Err(Fault::BadLine(format!("{:?}: {e}", text.trim_end()))),
             }
         }
@@ -422,10 +479,7 @@ impl Match {
                     },
                 },
                 forfeit: Some((side, fault.forfeit())),
-                why: Some(match fault {
-                    Fault::Timeout => "no answer in time".into(),
-                    Fault::BadLine(why) => why.clone(),
-                }),
+                why: Some(fault.to_string()),
                 record: None,
                 plies: 0,
             }
@@ -511,7 +565,7 @@ impl Match {
             forfeit = Some((side, fault.forfeit()));
             why = Some(match &fault {
                 Fault::Timeout => "no move in time".into(),
-                Fault::BadLine(why) => why.clone(),
+                other => other.to_string(),
             });
             let end = if fault == Fault::Timeout {
                 DeclaredEnd::Time { loser: side }
@@ -563,7 +617,7 @@ pub fn conformance(command: &str, limits: Limits) -> Vec<Check> {
     };
     let intro = seat.introduce(&limits).map_err(|fault| match fault {
         Fault::Timeout => "no sepok in time".to_owned(),
-        Fault::BadLine(why) => why,
+        other => other.to_string(),
     });
     let named = intro.clone().and_then(|()| {
         seat.name()

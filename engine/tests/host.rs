@@ -1,7 +1,8 @@
 //! The host: what it sends an engine depends on that side's knowledge only (twin games give
 //! the same bytes), and every fault of an engine is a documented result, in time: an illegal
-//! move, a line the protocol does not have, no answer, a formation the rules refuse, an
-//! engine that closes its output or floods it.
+//! move, a line the protocol does not have or said before it was asked, no answer, a
+//! formation the rules refuse or cannot be read, an engine that closes its output or floods
+//! it; and every engine, however it failed, is sent its `over`.
 
 use std::time::{Duration, Instant};
 
@@ -251,4 +252,143 @@ fn the_engine_program_plays_a_whole_game_through_its_pipes() {
     let record = Game::from_record(played.record.as_deref().unwrap()).expect("a record");
     assert_eq!(record.status(), played.status);
     assert!(white.quit() && black.quit(), "both exit when told");
+}
+
+/// A scratch folder for engine scripts and what they log.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("salpakan-host-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// An executable shell script `name` in `dir` with `body`; its path.
+fn script(dir: &std::path::Path, name: &str, body: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path.to_str().unwrap().to_owned()
+}
+
+#[test]
+fn a_line_said_before_it_was_asked_is_a_bad_line() {
+    // It answers `start` (which wants no answer) with a move: the host asks for its move
+    // later, and the move said before the `go` is out of place, whatever it is.
+    let mut seat = Seat::spawn(
+        &shell_engine(&white_setup(), "echo 'move a3-a4'")
+            .replace("quit)", "start*) echo 'move a3-a4' ;; quit)"),
+    )
+    .unwrap();
+    let rules = Rules::default();
+    let setup = seat
+        .new_game((Side::White, Side::White, rules), &short())
+        .unwrap();
+    assert_eq!(setup.side(), Side::White);
+    seat.start(Setup::random(Side::Black, rules, 9).occupied());
+    std::thread::sleep(Duration::from_millis(200));
+    let fault = seat.go(None, short().mv).unwrap_err();
+    assert_eq!(fault.forfeit(), Forfeit::BadLine, "{fault}");
+    assert!(fault.to_string().contains("before it was asked"), "{fault}");
+}
+
+#[test]
+fn a_formation_that_cannot_be_read_is_a_bad_formation() {
+    let twenty: Vec<String> = white_setup()
+        .split(' ')
+        .skip(1)
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(twenty.len(), 20);
+    let (played, _, black_sent) = against_random(&shell_engine(&twenty.join(" "), "echo resign"));
+    assert_eq!(
+        played.forfeit,
+        Some((Side::White, Forfeit::BadFormation)),
+        "{played:?}"
+    );
+    assert!(played.record.is_none(), "no game started");
+    assert_eq!(
+        black_sent.last().unwrap(),
+        "over black:resignation bad-formation"
+    );
+}
+
+#[test]
+fn an_engine_that_closes_its_output_loses_at_once_for_a_bad_line() {
+    let dir = scratch("closer");
+    let log = dir.join("heard.txt");
+    let closer = script(
+        &dir,
+        "closer.sh",
+        &format!(
+            "read -r line; echo 'id name closer'; echo sepok; exec 1>&-\n\
+             while read -r line; do echo \"$line\" >> {}; done",
+            log.display()
+        ),
+    );
+    let limits = Limits {
+        hello: Duration::from_secs(5),
+        ..short()
+    };
+    let mut white = Seat::spawn(&closer).unwrap();
+    let mut black = Seat::in_process(AgentEngine::new("random", 5).unwrap());
+    let started = Instant::now();
+    let played = Match::default()
+        .limits(limits)
+        .play([&mut white, &mut black]);
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(
+        played.forfeit,
+        Some((Side::White, Forfeit::BadLine)),
+        "{played:?}"
+    );
+    assert!(played.why.unwrap().contains("closed"));
+    drop(white);
+    let heard = std::fs::read_to_string(&log).unwrap();
+    assert!(heard.contains("over black:resignation bad-line"), "{heard}");
+}
+
+#[test]
+fn a_silent_engine_and_a_flooding_one_still_receive_their_over() {
+    let dir = scratch("over");
+    let silent_log = dir.join("silent.txt");
+    let flood_log = dir.join("flood.txt");
+    let silent = script(
+        &dir,
+        "silent.sh",
+        &format!(
+            "while read -r line; do echo \"$line\" >> {}; done",
+            silent_log.display()
+        ),
+    );
+    let flood = script(
+        &dir,
+        "flood.sh",
+        &format!(
+            "read -r line; head -c 50000000 /dev/zero | tr '\\0' 'x'; echo\n\
+             while read -r line; do echo \"$line\" >> {}; done",
+            flood_log.display()
+        ),
+    );
+    for (engine, log, forfeit) in [
+        (silent, silent_log, "over black:time timeout"),
+        (flood, flood_log, "over black:resignation bad-line"),
+    ] {
+        let mut white = Seat::spawn(&engine).unwrap();
+        let mut black = Seat::in_process(AgentEngine::new("random", 5).unwrap());
+        let started = Instant::now();
+        Match::default()
+            .limits(short())
+            .play([&mut white, &mut black]);
+        assert!(started.elapsed() < Duration::from_secs(2), "{engine}");
+        drop(white);
+        let heard = std::fs::read_to_string(&log).unwrap_or_default();
+        assert!(
+            heard.lines().any(|l| l == forfeit),
+            "{engine} heard {heard:?}"
+        );
+    }
 }

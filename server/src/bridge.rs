@@ -647,7 +647,7 @@ impl Table {
                 self.forfeit(socket, forfeit).await;
                 Err(match fault {
                     Fault::Timeout => "the engine did not move in time".into(),
-                    Fault::BadLine(why) => format!("the engine said {why}"),
+                    other => format!("the engine said {other}"),
                 })
             }
         }
