@@ -196,9 +196,13 @@ async fn run_on(server: &Server, game: &Game, watched: Side, seed: u64) -> Run {
                 .send(&json!({"t": "say", "text": format!("after {ply}, who wins?")}))
                 .await;
             spectator.until("chat").await;
-            w.send(&json!({"t": "report", "room": "players", "n": 1}))
-                .await;
-            w.until("reported").await;
+            // The first time only: a report of the opponent's first line (a seat reports no
+            // line of its own, and ten an hour).
+            if i == 3 {
+                w.send(&json!({"t": "report", "room": "players", "n": 2}))
+                    .await;
+                w.until("reported").await;
+            }
         }
         if i == 12 {
             w.send(&json!({"t": "mute", "who": watched.other().word()}))
