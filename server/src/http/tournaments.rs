@@ -61,9 +61,10 @@ async fn create(
 async fn register(
     State(services): State<Arc<Services>>,
     Player(player): Player,
+    Client(ip): Client,
     Path(tid): Path<String>,
 ) -> Result<Response, ApiError> {
-    let t = services.tournaments.register(&tid, &player).await?;
+    let t = services.tournaments.register(&tid, &player, ip).await?;
     Ok(json(StatusCode::OK, &t))
 }
 

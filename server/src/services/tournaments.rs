@@ -535,7 +535,8 @@ impl Tournaments {
         }
     }
 
-    /// `POST /api/tournaments/{id}/register` by `player`.
+    /// `POST /api/tournaments/{id}/register` by `player` from client address `ip` (its games'
+    /// seats are made from it).
     ///
     /// # Errors
     /// The tournament's refusal, [`TournamentsError::NotFound`], or the database's error.
@@ -543,6 +544,7 @@ impl Tournaments {
         &self,
         id: &str,
         player: &str,
+        ip: IpAddr,
     ) -> Result<TournamentReply, TournamentsError> {
         let (rating, rd, bot) = self
             .parts
@@ -556,8 +558,12 @@ impl Tournaments {
             .into());
         }
         let title = crate::rating::title(rating, rd);
-        self.change(id, |t| t.register(player, (rating, title), now_ms()))
-            .await
+        self.change(id, |t| {
+            t.register(player, (rating, title), now_ms())?;
+            t.note_address(player, ip);
+            Ok(())
+        })
+        .await
     }
 
     /// `POST /api/tournaments/{id}/withdraw` by `player`.
@@ -806,6 +812,9 @@ impl Tournaments {
         let mut seating = Seating::new(id.clone(), board.first);
         seating.tokens = [0, 1].map(|i| Some(secret::digest(&tokens[i])));
         seating.names = [board.white, board.black].map(|e| Some(t.entrants[e].name.clone()));
+        // Each seat's address as its player registered: the game is rated or not by the
+        // rules of any game, and counts in the address's rated games a day.
+        seating.ips = [board.white, board.black].map(|e| t.address_of(&t.entrants[e].name));
         let rules = salpakan::Rules::from_numbers(
             t.settings.setup_rows.unwrap_or(3),
             t.settings.move_limit.unwrap_or(0),

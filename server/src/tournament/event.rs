@@ -46,9 +46,15 @@ pub struct Tournament {
     /// The public log.
     pub log: Vec<LogLine>,
     /// How many times each player (by its name in lower case) withdrew: a player may come
-    /// back [`MAX_RETURNS`] times.
+    /// back 3 times (`MAX_RETURNS`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub withdrawals: BTreeMap<String, u32>,
+    /// The client address each entrant (by its name in lower case) last registered from:
+    /// its games' seats are made from it, so that the rules of rated games between players
+    /// of one address and the rated games an address plays a day apply as to any game. Kept
+    /// with the tournament in the database; never in a reply ([`Tournament::public`]).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub addresses: BTreeMap<String, String>,
 }
 
 /// A board the service is to make a game for: round `round`, board `board`.
@@ -97,6 +103,7 @@ impl Tournament {
             rounds: Vec::new(),
             log: Vec::new(),
             withdrawals: BTreeMap::new(),
+            addresses: BTreeMap::new(),
         };
         let detail = format!("directors {}", t.directors.join(", "));
         t.note(now_ms, creator, "created", detail);
@@ -301,6 +308,28 @@ impl Tournament {
         self.finished_ms = Some(now_ms);
         self.note(now_ms, "server", "expired", why.to_owned());
         true
+    }
+
+    /// It as anyone may see it: without the entrants' addresses.
+    #[must_use]
+    pub fn public(&self) -> Tournament {
+        Tournament {
+            addresses: BTreeMap::new(),
+            ..self.clone()
+        }
+    }
+
+    /// Notes that `name` registers from client address `address` (its games' seats are
+    /// made from it).
+    pub(crate) fn note_address(&mut self, name: &str, address: std::net::IpAddr) {
+        self.addresses
+            .insert(name.to_ascii_lowercase(), address.to_string());
+    }
+
+    /// The client address entrant `name` last registered from, if known.
+    #[must_use]
+    pub(crate) fn address_of(&self, name: &str) -> Option<std::net::IpAddr> {
+        self.addresses.get(&name.to_ascii_lowercase())?.parse().ok()
     }
 
     /// Pauses (`true`) or resumes it, by director `by`: no round is paired while paused.

@@ -110,7 +110,7 @@ impl TournamentReply {
             .map(|s| words(tournament, s))
             .collect();
         TournamentReply {
-            tournament: tournament.clone(),
+            tournament: tournament.public(),
             standings,
         }
     }

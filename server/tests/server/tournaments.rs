@@ -837,3 +837,58 @@ async fn one_address_holds_few_tournaments_not_finished() {
     assert_eq!(status, 201, "another address: {made}");
     server.stop().await;
 }
+
+/// A tournament's seats are made from the addresses their players registered from: two
+/// accounts of one address play unrated (as any game between them would), players of two
+/// addresses rated; the replies never hold an address.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_game_between_two_players_of_one_address_is_unrated() {
+    let server = start_on(database("tournament-one-address"), 93, |c| {
+        c.limits.rated_one_address = false;
+    })
+    .await;
+    let mut rated = Vec::new();
+    for (names, addresses) in [
+        (["kambal_a", "kambal_b"], [7u8, 7]),
+        (["layo_a", "layo_b"], [8, 9]),
+    ] {
+        let keys = [
+            register(&server, names[0]).await,
+            register(&server, names[1]).await,
+        ];
+        let body = json!({"name": format!("Cup of {}", names[0]), "kind": "swiss", "rounds": 1,
+            "rated": true});
+        let (status, made) = create(&server, &keys[0], body).await;
+        assert_eq!(status, 201, "{made}");
+        let tid = made["id"].as_str().unwrap().to_owned();
+        for (key, last) in keys.iter().zip(addresses) {
+            let path = format!("/api/tournaments/{tid}/register");
+            let (status, reply) = crate::common::from_address(
+                &server,
+                (last, Some(key)),
+                "POST",
+                &path,
+                &Value::Null,
+            )
+            .await;
+            assert_eq!(status, 200, "{reply}");
+            let text = reply.to_string();
+            assert!(!text.contains("127.0.0."), "no address in a reply: {text}");
+        }
+        started(&server, &keys[0], &tid).await;
+        let t = tournament(&server, &tid).await;
+        assert!(!t.to_string().contains("127.0.0."), "{t}");
+        let game = t["rounds"][0]["boards"][0]["game"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let (_, summary) = server.summary(&game).await;
+        rated.push(summary["rated"].clone());
+    }
+    assert_eq!(
+        rated,
+        [json!(false), json!(true)],
+        "one address unrated, two rated"
+    );
+    server.stop().await;
+}
