@@ -761,15 +761,16 @@ impl Tournaments {
     /// ([`Tournament::expire_if_due`]); a write refused is tried again at the next tick.
     async fn expire(&self, map: &mut HashMap<String, Tournament>) {
         let now = now_ms();
-        let due: Vec<Tournament> = map
+        let due: Vec<String> = map
             .values()
-            .filter(|t| t.status == Status::Upcoming)
-            .filter_map(|t| {
-                let mut t = t.clone();
-                t.expire_if_due(now).then_some(t)
-            })
+            .filter(|t| t.expiry(now).is_some())
+            .map(|t| t.id.clone())
             .collect();
-        for t in due {
+        for id in due {
+            let Some(mut t) = map.get(&id).cloned() else {
+                continue;
+            };
+            t.expire_if_due(now);
             match self.keep(map, &t).await {
                 Ok(()) => tracing::info!(tournament = %t.id, "tournament expired"),
                 Err(e) => tracing::warn!(tournament = %t.id, error = %e, "not expired yet"),

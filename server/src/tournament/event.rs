@@ -289,25 +289,34 @@ impl Tournament {
     /// after it was made ([`START_WITHIN_MS`]), or an hour ([`EMPTY_WITHIN_MS`]) while no one
     /// but its directors entered. Returns whether it expired (the log says why).
     pub(crate) fn expire_if_due(&mut self, now_ms: u64) -> bool {
-        if self.status != Status::Upcoming {
-            return false;
-        }
-        let age = now_ms.saturating_sub(self.created_ms);
-        let empty = self
-            .entrants
-            .iter()
-            .all(|e| e.withdrawn || self.is_director(&e.name));
-        let why = if age >= START_WITHIN_MS {
-            "not started within a day"
-        } else if empty && age >= EMPTY_WITHIN_MS {
-            "no entrant but its directors within an hour"
-        } else {
+        let Some(why) = self.expiry(now_ms) else {
             return false;
         };
         self.status = Status::Finished;
         self.finished_ms = Some(now_ms);
         self.note(now_ms, "server", "expired", why.to_owned());
         true
+    }
+
+    /// Why it expires at `now_ms`, if it does ([`Tournament::expire_if_due`]): read without
+    /// changing it, so that a tick looks at every upcoming tournament without a copy.
+    #[must_use]
+    pub(crate) fn expiry(&self, now_ms: u64) -> Option<&'static str> {
+        if self.status != Status::Upcoming {
+            return None;
+        }
+        let age = now_ms.saturating_sub(self.created_ms);
+        let empty = self
+            .entrants
+            .iter()
+            .all(|e| e.withdrawn || self.is_director(&e.name));
+        if age >= START_WITHIN_MS {
+            Some("not started within a day")
+        } else if empty && age >= EMPTY_WITHIN_MS {
+            Some("no entrant but its directors within an hour")
+        } else {
+            None
+        }
     }
 
     /// It as anyone may see it: without the entrants' addresses.
