@@ -67,9 +67,11 @@ pub(crate) fn status(code: Code) -> StatusCode {
         | Code::ChatTooLong
         | Code::ChatBlocked => StatusCode::BAD_REQUEST,
         Code::Unauthorized | Code::BadKey => StatusCode::UNAUTHORIZED,
-        Code::NotDirector | Code::NotEligible | Code::Sealed | Code::HumansOnly => {
-            StatusCode::FORBIDDEN
-        }
+        Code::NotDirector
+        | Code::NotEligible
+        | Code::Sealed
+        | Code::HumansOnly
+        | Code::OutOfScope => StatusCode::FORBIDDEN,
         Code::NotFound => StatusCode::NOT_FOUND,
         Code::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
         Code::SeatTaken
@@ -89,7 +91,8 @@ pub(crate) fn status(code: Code) -> StatusCode {
         | Code::PlayBanned
         | Code::ChatRateLimited
         | Code::ChatFull
-        | Code::TooManyMuted => StatusCode::TOO_MANY_REQUESTS,
+        | Code::TooManyMuted
+        | Code::TooManyTokens => StatusCode::TOO_MANY_REQUESTS,
         Code::Draining => StatusCode::SERVICE_UNAVAILABLE,
         Code::Internal => StatusCode::INTERNAL_SERVER_ERROR,
     }
@@ -156,9 +159,12 @@ impl Refused for PlayerError {
             PlayerError::NameTaken => Code::NameTaken,
             PlayerError::BadKey => Code::BadKey,
             PlayerError::NotFound => Code::NotFound,
-            PlayerError::BadLimit | PlayerError::BadBefore(_) | PlayerError::BadDescription(_) => {
-                Code::BadMessage
-            }
+            PlayerError::BadLimit
+            | PlayerError::BadBefore(_)
+            | PlayerError::BadDescription(_)
+            | PlayerError::BadToken(_) => Code::BadMessage,
+            PlayerError::OutOfScope(_) => Code::OutOfScope,
+            PlayerError::TooManyTokens => Code::TooManyTokens,
             PlayerError::Banned(_) => Code::PlayBanned,
             PlayerError::Quota(_) | PlayerError::Store(_) => Code::Internal,
         }

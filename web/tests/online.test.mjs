@@ -876,6 +876,21 @@ test("an engine connected through the bridge is challenged from the page and pla
       await page.waitForTimeout(100);
     }
     assert.deepEqual(await shared(), { games: true, names: false });
+    // One's tokens: a bridge's token made with one scope, shown once, used, and revoked.
+    await page.waitForSelector("#tokens:not([hidden]) #token-list li.empty");
+    await page.fill("#token-label", "bridge");
+    await page.check("#token-scope-bot-play");
+    await page.click("#token-mint");
+    await page.waitForSelector("#token-list li[data-token]");
+    const token = await page.inputValue("#token-secret");
+    assert.match(token, /^[0-9a-f]{64}$/, "the new token is shown to copy");
+    assert.match(await page.textContent("#token-list li[data-token]"), /bridge/);
+    const asToken = async (path) => page.evaluate(async ([path, token]) => (await fetch(path, { headers: { Authorization: `Bearer ${token}` } })).status, [path, token]);
+    assert.equal(await asToken("/api/challenges"), 200, "bot:play reads the challenges made to it");
+    assert.equal(await asToken("/api/sharing"), 403, "and nothing its scope does not name");
+    await page.click("#token-list li[data-token] button.revoke");
+    await page.waitForSelector("#token-list li.empty");
+    assert.equal(await asToken("/api/challenges"), 401, "a revoked token opens nothing");
     assert.deepEqual(page.errors, []);
     await page.context().close();
   } finally {

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request};
+use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, MatchedPath, Request};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode, header};
 use serde::de::DeserializeOwned;
@@ -51,7 +51,9 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
 }
 
 /// The player a request is made as, if its `Authorization` header names one; a header that
-/// is not a player's key is refused (401 `bad-key`), the same for every kind of wrong key.
+/// is not a player's key or token is refused (401 `bad-key`), the same for every kind of
+/// wrong key, and a token whose scopes do not open the route (403 `out-of-scope`, as
+/// [`super::scopes`] says).
 pub(crate) struct MaybePlayer(pub Option<String>);
 
 impl FromRequestParts<Arc<Services>> for MaybePlayer {
@@ -65,7 +67,15 @@ impl FromRequestParts<Arc<Services>> for MaybePlayer {
             .headers
             .get(header::AUTHORIZATION)
             .map(|value| value.to_str().unwrap_or(""));
-        Ok(MaybePlayer(services.players.of_header(header)?))
+        let Some(principal) = services.players.of_header(header)? else {
+            return Ok(MaybePlayer(None));
+        };
+        let path = parts
+            .extensions
+            .get::<MatchedPath>()
+            .map_or("", MatchedPath::as_str);
+        let opens = super::scopes::needed(&parts.method, path);
+        Ok(MaybePlayer(Some(principal.may(opens)?)))
     }
 }
 

@@ -15,6 +15,7 @@ pub(crate) mod lobby;
 pub(crate) mod players;
 pub(crate) mod reply;
 pub(crate) mod route;
+pub(crate) mod scopes;
 pub(crate) mod tournaments;
 
 use std::sync::Arc;
@@ -161,7 +162,7 @@ mod tests {
             "/api/tournaments/{tid}/decide",
         ];
         let routes = super::routes();
-        assert_eq!(routes.len(), 38);
+        assert_eq!(routes.len(), 40);
         for route in &routes {
             let expected = if route.path.starts_with("/api/games/{id}") {
                 Owner::Game

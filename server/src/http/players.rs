@@ -6,14 +6,15 @@ use std::sync::Arc;
 
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
+use axum::response::IntoResponse;
 use axum::response::Response;
-use axum::routing::{get, post};
+use axum::routing::{delete, get, post};
 
 use super::extract::{AddressSocket, Body, Client, MaybePlayer, Player};
 use super::reply::{ApiError, json};
 use super::route::{Owner, Route, route};
 use crate::services::Services;
-use crate::wire::RegisterRequest;
+use crate::wire::{RegisterRequest, TokenRequest};
 
 /// The players' routes.
 pub(crate) fn routes() -> Vec<Route> {
@@ -25,7 +26,34 @@ pub(crate) fn routes() -> Vec<Route> {
         route("/api/leaderboard", Owner::Any, get(leaderboard)),
         route("/api/bots", Owner::Lobby, get(bots)),
         route("/api/sharing", Owner::Any, get(sharing).put(share)),
+        route("/api/tokens", Owner::Any, get(tokens).post(mint)),
+        route("/api/tokens/{id}", Owner::Any, delete(revoke)),
     ]
+}
+
+async fn tokens(
+    State(services): State<Arc<Services>>,
+    Player(player): Player,
+) -> Result<Response, ApiError> {
+    Ok(json(StatusCode::OK, &services.players.tokens(&player)?))
+}
+
+async fn mint(
+    State(services): State<Arc<Services>>,
+    Player(player): Player,
+    Body(request): Body<TokenRequest>,
+) -> Result<Response, ApiError> {
+    let minted = services.players.mint(&player, request).await?;
+    Ok(json(StatusCode::CREATED, &minted))
+}
+
+async fn revoke(
+    State(services): State<Arc<Services>>,
+    Player(player): Player,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    services.players.revoke(&player, &id).await?;
+    Ok(StatusCode::NO_CONTENT.into_response())
 }
 
 async fn sharing(

@@ -191,13 +191,15 @@ impl Chats {
                     held.send(&[id], &text(&ServerMessage::Reported { room, n }));
                 })
             }
-            Decision::Auth(key) => match self.players.by_key(&key) {
-                Ok(name) => {
+            // A person speaks by its key: a token (a bot's bridge, a script) does not.
+            Decision::Auth(key) => match self.players.by_key(&key).map(|p| p.may(&[])) {
+                Ok(Ok(name)) => {
                     if let Decision::Settings(tell) = held.chat.name(id, name) {
                         held.settings(&tell);
                     }
                     Ok(())
                 }
+                Ok(Err(e)) => Err(Refusal::new(Code::OutOfScope, e.to_string())),
                 Err(_) => Err(Refusal::new(Code::BadKey, "not a player's key")),
             },
             Decision::Settings(tell) => {

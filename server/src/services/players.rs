@@ -12,12 +12,12 @@ use thiserror::Error;
 use super::quotas::{QuotaError, Quotas};
 use crate::rating;
 use crate::secret::{self, Entropy, TOKEN_BYTES};
-use crate::store::{ListedRow, PlayerRow, RatingsOf, Store, StoreError, Write};
+use crate::store::{ListedRow, PlayerRow, RatingsOf, Store, StoreError, TokenRow, Write};
 use crate::store::{NodeWrite, PlayerWrite};
 use crate::wire::{
     BOT_PREFIX, Bots, Change, Changes, GAMES_LISTED, GameList, HISTORY_SHOWN, Listed,
-    MAX_GAMES_LISTED, Names, Profile, Rated, RegisterReply, RegisterRequest, StatusWords, skeleton,
-    valid_name,
+    MAX_GAMES_LISTED, MAX_LABEL, MAX_TOKENS, Names, Profile, Rated, RegisterReply, RegisterRequest,
+    Scope, StatusWords, TokenEntry, TokenList, TokenReply, TokenRequest, skeleton, valid_name,
 };
 
 /// Why a request about players was refused.
@@ -41,6 +41,16 @@ pub(crate) enum PlayerError {
     /// A list's `before` that is not one of the player's finished games.
     #[error("before must be one of {0}'s finished games")]
     BadBefore(String),
+    /// A token whose scopes do not cover the request (it needs one of these; none: only the
+    /// player's key may make it).
+    #[error("{}", out_of_scope(.0))]
+    OutOfScope(&'static [Scope]),
+    /// A token's request the service refuses: no scope, one twice, a label too long.
+    #[error("{0}")]
+    BadToken(&'static str),
+    /// The player holds as many tokens as it may.
+    #[error("at most {MAX_TOKENS} tokens: revoke one first")]
+    TooManyTokens,
     /// A description refused (a person's, or one too long).
     #[error("{0}")]
     BadDescription(&'static str),
@@ -55,6 +65,52 @@ pub(crate) enum PlayerError {
     Store(#[from] StoreError),
 }
 
+fn out_of_scope(opens: &[Scope]) -> String {
+    if opens.is_empty() {
+        return "only the player's key may do that, not a token".to_owned();
+    }
+    let words: Vec<&str> = opens.iter().map(|scope| scope.word()).collect();
+    format!(
+        "this needs a token with one of the scopes {}",
+        words.join(", ")
+    )
+}
+
+/// Who a request is made as: a player, by its key (which may do everything) or by one of
+/// its tokens (which may do what its scopes name).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Principal {
+    /// The player's name.
+    pub name: String,
+    /// The token's scopes; `None` for the key.
+    pub scopes: Option<Vec<Scope>>,
+}
+
+impl Principal {
+    /// The player, if it may do what any one of `opens` opens (none: what only the key
+    /// may).
+    ///
+    /// # Errors
+    /// [`PlayerError::OutOfScope`] for a token with none of them.
+    pub(crate) fn may(self, opens: &'static [Scope]) -> Result<String, PlayerError> {
+        match &self.scopes {
+            None => Ok(self.name),
+            Some(held) if opens.iter().any(|scope| held.contains(scope)) => Ok(self.name),
+            Some(_) => Err(PlayerError::OutOfScope(opens)),
+        }
+    }
+}
+
+/// A token's entry as the list shows it.
+fn token_entry(row: &TokenRow) -> TokenEntry {
+    TokenEntry {
+        id: row.id.clone(),
+        scopes: row.scopes.clone(),
+        label: row.label.clone(),
+        created_ms: row.created_ms,
+    }
+}
+
 /// The most bots `GET /api/bots` lists.
 pub(crate) const MAX_BOTS_LISTED: usize = 200;
 
@@ -63,7 +119,8 @@ pub(crate) const MAX_BOTS_LISTED: usize = 200;
 #[derive(Default)]
 struct Rows {
     by_name: HashMap<String, PlayerRow>,
-    by_key: HashMap<String, String>,
+    /// Each key's and token's digest: its player's folded name, and the token's id.
+    by_key: HashMap<String, (String, Option<String>)>,
     skeletons: std::collections::HashSet<String>,
 }
 
@@ -76,18 +133,23 @@ impl Rows {
         let folded = fold(&row.name);
         self.skeletons.insert(skeleton(&row.name));
         if let Some(key) = &row.key {
-            self.by_key.insert(key.clone(), folded.clone());
+            self.by_key.insert(key.clone(), (folded.clone(), None));
+        }
+        for token in &row.tokens {
+            let id = Some(token.id.clone());
+            self.by_key
+                .insert(token.digest.clone(), (folded.clone(), id));
         }
         self.by_name.insert(folded, row);
     }
 
-    fn remove(&mut self, name: &str) {
+    fn remove(&mut self, name: &str) -> Option<PlayerRow> {
         self.skeletons.remove(&skeleton(name));
-        if let Some(row) = self.by_name.remove(&fold(name))
-            && let Some(key) = row.key
-        {
-            self.by_key.remove(&key);
+        let row = self.by_name.remove(&fold(name))?;
+        for digest in row.key.iter().chain(row.tokens.iter().map(|t| &t.digest)) {
+            self.by_key.remove(digest);
         }
+        Some(row)
     }
 
     fn get(&self, name: &str) -> Option<&PlayerRow> {
@@ -100,13 +162,23 @@ impl Rows {
         folded.starts_with(BOT_PREFIX) || self.skeletons.contains(&folded)
     }
 
-    /// The name of the player whose key is `key`: found by the key's digest, then compared
-    /// in constant time.
-    fn by_key(&self, key: &str) -> Option<String> {
+    /// Who holds `key` (a player's key, or one of its tokens): found by the key's digest,
+    /// then compared in constant time.
+    fn by_key(&self, key: &str) -> Option<Principal> {
         let digest = secret::digest(key);
-        let row = self.by_name.get(self.by_key.get(&digest)?)?;
-        let stored = row.key.as_deref()?;
-        secret::matches(key, stored).then(|| row.name.clone())
+        let (folded, token) = self.by_key.get(&digest)?;
+        let row = self.by_name.get(folded)?;
+        let (stored, scopes) = match token {
+            None => (row.key.as_deref()?, None),
+            Some(id) => {
+                let token = row.tokens.iter().find(|token| &token.id == id)?;
+                (token.digest.as_str(), Some(token.scopes.clone()))
+            }
+        };
+        secret::matches(key, stored).then(|| Principal {
+            name: row.name.clone(),
+            scopes,
+        })
     }
 }
 
@@ -222,7 +294,7 @@ impl Players {
     pub(crate) fn of_header(
         &self,
         authorization: Option<&str>,
-    ) -> Result<Option<String>, PlayerError> {
+    ) -> Result<Option<Principal>, PlayerError> {
         let Some(header) = authorization else {
             return Ok(None);
         };
@@ -230,12 +302,110 @@ impl Players {
         self.by_key(key.trim()).map(Some)
     }
 
-    /// The name of the player whose key is `key`.
+    /// Who holds `key`: a player by its key, or by one of its tokens.
     ///
     /// # Errors
-    /// [`PlayerError::BadKey`] for anything but a player's key.
-    pub(crate) fn by_key(&self, key: &str) -> Result<String, PlayerError> {
+    /// [`PlayerError::BadKey`] for anything but a player's key or token.
+    pub(crate) fn by_key(&self, key: &str) -> Result<Principal, PlayerError> {
         self.rows().by_key(key).ok_or(PlayerError::BadKey)
+    }
+
+    /// `POST /api/tokens` by `player`: a new token with the scopes asked (written before the
+    /// reply, which alone carries the token).
+    ///
+    /// # Errors
+    /// [`PlayerError::BadToken`] for no scope, a scope twice or a label too long;
+    /// [`PlayerError::TooManyTokens`] past [`MAX_TOKENS`]; the database's error (nothing
+    /// changed).
+    pub(crate) async fn mint(
+        &self,
+        player: &str,
+        request: TokenRequest,
+    ) -> Result<TokenReply, PlayerError> {
+        let mut scopes = request.scopes;
+        scopes.sort_unstable();
+        let asked = scopes.len();
+        scopes.dedup();
+        if scopes.is_empty() {
+            return Err(PlayerError::BadToken("a token needs at least one scope"));
+        }
+        if scopes.len() != asked {
+            return Err(PlayerError::BadToken("each scope once"));
+        }
+        let label = request.label.map(|label| label.trim().to_owned());
+        if label.as_ref().is_some_and(|label| {
+            label.chars().count() > MAX_LABEL || label.chars().any(char::is_control)
+        }) {
+            return Err(PlayerError::BadToken(
+                "a label is at most 40 characters, none a control",
+            ));
+        }
+        let token = secret::random_hex(&*self.entropy, TOKEN_BYTES);
+        let row = TokenRow {
+            id: secret::random_hex(&*self.entropy, secret::ID_BYTES),
+            digest: secret::digest(&token),
+            scopes,
+            label: label.filter(|label| !label.is_empty()),
+            created_ms: crate::clock::unix_ms(),
+        };
+        let name = self
+            .with_row(player, |held| {
+                (held.tokens.len() < MAX_TOKENS).then(|| held.name.clone())
+            })
+            .ok_or(PlayerError::NotFound)?
+            .ok_or(PlayerError::TooManyTokens)?;
+        let write = PlayerWrite::Mint {
+            name: name.clone(),
+            token: row.clone(),
+        };
+        self.store.write(vec![Write::Player(write)]).await?;
+        let entry = token_entry(&row);
+        let mut rows = self.rows();
+        if let Some(mut held) = rows.remove(&name) {
+            held.tokens.push(row);
+            rows.insert(held);
+        }
+        Ok(TokenReply { token, entry })
+    }
+
+    /// `GET /api/tokens` by `player`: its tokens, oldest first, without their secrets.
+    ///
+    /// # Errors
+    /// [`PlayerError::NotFound`] for an unknown name.
+    pub(crate) fn tokens(&self, player: &str) -> Result<TokenList, PlayerError> {
+        self.with_row(player, |row| TokenList {
+            tokens: row.tokens.iter().map(token_entry).collect(),
+        })
+        .ok_or(PlayerError::NotFound)
+    }
+
+    /// `DELETE /api/tokens/{id}` by `player`: the token no longer opens anything, here at
+    /// once, at another node when it is told (the write's notice).
+    ///
+    /// # Errors
+    /// [`PlayerError::NotFound`] for a token that is not the player's (or no longer is);
+    /// the database's error (nothing changed).
+    pub(crate) async fn revoke(&self, player: &str, id: &str) -> Result<(), PlayerError> {
+        let name = self
+            .with_row(player, |row| {
+                row.tokens
+                    .iter()
+                    .any(|token| token.id == id)
+                    .then(|| row.name.clone())
+            })
+            .flatten()
+            .ok_or(PlayerError::NotFound)?;
+        let write = PlayerWrite::Revoke {
+            name: name.clone(),
+            id: id.to_owned(),
+        };
+        self.store.write(vec![Write::Player(write)]).await?;
+        let mut rows = self.rows();
+        if let Some(mut held) = rows.remove(&name) {
+            held.tokens.retain(|token| token.id != id);
+            rows.insert(held);
+        }
+        Ok(())
     }
 
     /// `GET /api/players/{name}`.
@@ -364,14 +534,18 @@ impl Players {
 
     /// Takes `row` as the database holds it now (another node changed it): a new player, or
     /// newer counts and ratings.
+    /// Its tokens are always the row's (the database's, newer than any held).
     #[cfg(feature = "nodes")]
     pub(crate) fn upsert(&self, row: PlayerRow) {
         let mut rows = self.rows();
-        match rows.by_name.get_mut(&fold(&row.name)) {
-            Some(held) if row.games >= held.games => *held = row,
-            Some(_) => {}
-            None => rows.insert(row),
-        }
+        let row = match rows.remove(&row.name) {
+            Some(held) if row.games < held.games => PlayerRow {
+                tokens: row.tokens,
+                ..held
+            },
+            _ => row,
+        };
+        rows.insert(row);
     }
 
     /// Takes the rows a committed game's end left (counts and ratings, strikes and bans),
@@ -386,6 +560,7 @@ impl Players {
             {
                 *held = PlayerRow {
                     key: held.key.take(),
+                    tokens: std::mem::take(&mut held.tokens),
                     ..row
                 };
             }

@@ -69,7 +69,9 @@ pub(crate) async fn serve_player(ws: WebSocket, services: Arc<Services>, slot: S
             PlayerClientMessage::Ping => None,
         }
     });
-    let Some(Ok(name)) = key.map(|key| services.players.by_key(&key)) else {
+    let opens = crate::wire::PLAYER_SOCKET_SCOPES;
+    let name = key.and_then(|key| services.players.by_key(&key).ok());
+    let Some(Ok(name)) = name.map(|principal| principal.may(opens)) else {
         return socket
             .refuse(Closing::new(CloseCode::BadKey, "bad key"))
             .await;

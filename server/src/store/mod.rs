@@ -43,7 +43,7 @@ pub use schema::Upgrade;
 pub use schema::{PG_VERSION, VERSION};
 pub(crate) use tournaments::{TournamentOf, TournamentWrite};
 pub use values::{
-    Committed, Durability, Ending, GameResult, PlayerRow, Settlement, Sharing, StoreError,
+    Committed, Durability, Ending, GameResult, PlayerRow, Settlement, Sharing, StoreError, TokenRow,
 };
 
 use std::net::IpAddr;

@@ -6,8 +6,9 @@
 
 use super::lease::{self, Fence, PLAYERS_CHANNEL};
 use super::sql::{Columns, Row, Sql, Value};
-use super::values::{Committed, GameResult, PlayerRow, Settlement, Sharing, StoreError};
+use super::values::{Committed, GameResult, PlayerRow, Settlement, Sharing, StoreError, TokenRow};
 use crate::rating::glicko::Glicko;
+use crate::wire::Scope;
 
 /// A write to the players' rows.
 #[derive(Debug, Clone)]
@@ -31,6 +32,20 @@ pub enum PlayerWrite {
         name: String,
         /// What it shares.
         sharing: Sharing,
+    },
+    /// A token the player minted.
+    Mint {
+        /// The player's name.
+        name: String,
+        /// The token (its secret's digest only).
+        token: TokenRow,
+    },
+    /// A token the player revoked.
+    Revoke {
+        /// The player's name.
+        name: String,
+        /// The token's id.
+        id: String,
     },
 }
 
@@ -68,6 +83,32 @@ pub(super) fn apply(
                     skeleton.into(),
                     description.clone().into(),
                 ],
+            )?;
+            if fence.is_some() {
+                lease::notify(conn, PLAYERS_CHANNEL, name)?;
+            }
+        }
+        PlayerWrite::Mint { name, token } => {
+            conn.execute(
+                "INSERT INTO tokens (id, player, digest, scopes, label, created_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                &[
+                    (&token.id).into(),
+                    name.into(),
+                    (&token.digest).into(),
+                    scopes_text(&token.scopes).into(),
+                    token.label.clone().into(),
+                    token.created_ms.into(),
+                ],
+            )?;
+            if fence.is_some() {
+                lease::notify(conn, PLAYERS_CHANNEL, name)?;
+            }
+        }
+        PlayerWrite::Revoke { name, id } => {
+            conn.execute(
+                "DELETE FROM tokens WHERE id = ?1 AND player = ?2",
+                &[id.into(), name.into()],
             )?;
             if fence.is_some() {
                 lease::notify(conn, PLAYERS_CHANNEL, name)?;
@@ -133,25 +174,93 @@ fn player_row(row: &Row) -> Result<PlayerRow, StoreError> {
             games: row.flag("share_games")?,
             names: row.flag("share_names")?,
         },
+        tokens: Vec::new(),
     })
 }
 
-/// Every player, as its row holds it.
+/// Every player, as its row holds it, with its tokens.
 pub(super) fn players(conn: &mut impl Sql) -> Result<Vec<PlayerRow>, StoreError> {
-    conn.query(&format!("SELECT {} FROM players", PLAYER.list()), &[])?
+    let mut rows: Vec<PlayerRow> = conn
+        .query(&format!("SELECT {} FROM players", PLAYER.list()), &[])?
         .iter()
         .map(player_row)
+        .collect::<Result<_, _>>()?;
+    let mut tokens: std::collections::HashMap<String, Vec<TokenRow>> = Default::default();
+    for (player, token) in token_rows(conn, None)? {
+        tokens.entry(player).or_default().push(token);
+    }
+    for row in &mut rows {
+        row.tokens = tokens.remove(&row.name).unwrap_or_default();
+    }
+    Ok(rows)
+}
+
+/// The player `name` as its row holds it now, with its tokens.
+pub(super) fn player(conn: &mut impl Sql, name: &str) -> Result<Option<PlayerRow>, StoreError> {
+    let Some(mut row) = conn
+        .query_one(
+            &format!("SELECT {} FROM players WHERE name = ?1", PLAYER.list()),
+            &[name.into()],
+        )?
+        .map(|row| player_row(&row))
+        .transpose()?
+    else {
+        return Ok(None);
+    };
+    row.tokens = token_rows(conn, Some(name))?
+        .into_iter()
+        .map(|(_, token)| token)
+        .collect();
+    Ok(Some(row))
+}
+
+/// The columns [`token_rows`] reads.
+const TOKEN: Columns = Columns(&["id", "player", "digest", "scopes", "label", "created_ms"]);
+
+/// Every token (of player `name` only, with one), oldest first, with its player's name.
+fn token_rows(
+    conn: &mut impl Sql,
+    name: Option<&str>,
+) -> Result<Vec<(String, TokenRow)>, StoreError> {
+    let select = format!("SELECT {} FROM tokens", TOKEN.list());
+    let rows = match name {
+        Some(name) => conn.query(
+            &format!("{select} WHERE player = ?1 ORDER BY created_ms, id"),
+            &[name.into()],
+        )?,
+        None => conn.query(&format!("{select} ORDER BY created_ms, id"), &[])?,
+    };
+    rows.iter()
+        .map(|row| {
+            let row = TOKEN.of(row);
+            let token = TokenRow {
+                id: row.text("id")?,
+                digest: row.text("digest")?,
+                scopes: scopes_of(&row.text("scopes")?)?,
+                label: row.opt_text("label")?,
+                created_ms: row.count("created_ms")?,
+            };
+            Ok((row.text("player")?, token))
+        })
         .collect()
 }
 
-/// The player `name` as its row holds it now.
-pub(super) fn player(conn: &mut impl Sql, name: &str) -> Result<Option<PlayerRow>, StoreError> {
-    conn.query_one(
-        &format!("SELECT {} FROM players WHERE name = ?1", PLAYER.list()),
-        &[name.into()],
-    )?
-    .map(|row| player_row(&row))
-    .transpose()
+/// A token's scopes as its row keeps them: their words, separated by spaces.
+fn scopes_text(scopes: &[Scope]) -> String {
+    let words: Vec<&str> = scopes.iter().map(|scope| scope.word()).collect();
+    words.join(" ")
+}
+
+/// The scopes of a token's row.
+fn scopes_of(text: &str) -> Result<Vec<Scope>, StoreError> {
+    text.split_whitespace()
+        .map(|word| {
+            Scope::ALL
+                .into_iter()
+                .find(|scope| scope.word() == word)
+                .ok_or_else(|| StoreError::Corrupt(format!("a token's scope {word:?}")))
+        })
+        .collect()
 }
 
 /// Player `name`'s row, locked until the transaction ends (on PostgreSQL, where another

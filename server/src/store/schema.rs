@@ -20,6 +20,7 @@ pub(super) const STEPS: &[Step] = &[
     tournaments,
     bot_accounts,
     sharing,
+    tokens,
 ];
 
 /// The schema version this binary writes.
@@ -89,6 +90,24 @@ fn sharing(conn: &Connection) -> rusqlite::Result<()> {
 const SHARING: &str = "
 ALTER TABLE players ADD COLUMN share_games BIGINT NOT NULL DEFAULT 0;
 ALTER TABLE players ADD COLUMN share_names BIGINT NOT NULL DEFAULT 0;
+";
+
+/// Version 9: the players' scoped tokens (each token's SHA-256, never the token).
+fn tokens(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch(TOKENS)
+}
+
+/// The table version 9 adds, the same on both databases.
+const TOKENS: &str = "
+CREATE TABLE tokens (
+    id TEXT PRIMARY KEY,
+    player TEXT NOT NULL,
+    digest TEXT NOT NULL UNIQUE,
+    scopes TEXT NOT NULL,
+    label TEXT,
+    created_ms BIGINT NOT NULL
+);
+CREATE INDEX tokens_player ON tokens (player);
 ";
 
 /// Version 6: tournaments (each a row of JSON) and the tournament of each tournament game.
@@ -340,6 +359,7 @@ const PG_STEPS: &[&[&str]] = &[
     &[super::tournaments::TOURNAMENTS_SCHEMA],
     &[BOT_ACCOUNTS],
     &[SHARING],
+    &[TOKENS],
 ];
 
 /// Version 3 on PostgreSQL (SQLite's 2, [`fair_play`]) folds the names already there in SQL.

@@ -196,6 +196,24 @@ pub struct PlayerRow {
     pub playban: crate::rating::playban::Record,
     /// What it agreed to share of its finished games (the dataset export).
     pub sharing: Sharing,
+    /// The tokens it minted, oldest first (none in a row a game's end left: memory keeps
+    /// the ones it has).
+    pub tokens: Vec<TokenRow>,
+}
+
+/// One of a player's scoped tokens, as the database keeps it: never the token itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenRow {
+    /// Its id (public).
+    pub id: String,
+    /// The SHA-256 of the token.
+    pub digest: String,
+    /// What it may do.
+    pub scopes: Vec<crate::wire::Scope>,
+    /// The player's label for it.
+    pub label: Option<String>,
+    /// When it was minted, in milliseconds since the Unix epoch.
+    pub created_ms: u64,
 }
 
 /// What a player agreed to share of its finished games: the games themselves (with their
@@ -228,6 +246,7 @@ impl PlayerRow {
             drawn: 0,
             playban: crate::rating::playban::Record::default(),
             sharing: Sharing::default(),
+            tokens: Vec::new(),
         }
     }
 }

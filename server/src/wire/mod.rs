@@ -18,6 +18,7 @@ mod messages;
 mod players;
 mod refusal;
 mod replay;
+mod tokens;
 mod tournaments;
 
 pub(crate) use bodies::with_settings;
@@ -47,6 +48,10 @@ pub use players::{
 pub use refusal::Code;
 pub use refusal::Refusal;
 pub(crate) use replay::ReplayReply;
+pub use tokens::Scope;
+pub(crate) use tokens::{
+    MAX_LABEL, MAX_TOKENS, PLAYER_SOCKET_SCOPES, TokenEntry, TokenList, TokenReply, TokenRequest,
+};
 pub(crate) use tournaments::{
     CreateTournament, DecideRequest, ExtendRequest, TournamentEntry, TournamentList,
     TournamentReply,

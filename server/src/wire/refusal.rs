@@ -101,6 +101,11 @@ pub enum Code {
     Offline,
     /// Past a player's open challenges, or its challenges a minute (HTTP 429; an addition).
     TooManyChallenges,
+    /// A token whose scopes do not cover the request, or a request only the player's key may
+    /// make (HTTP 403, and the chat's `auth`).
+    OutOfScope,
+    /// A player holding as many tokens as it may (HTTP 429; an addition).
+    TooManyTokens,
 }
 
 impl Code {
@@ -149,6 +154,8 @@ impl Code {
             Code::HumansOnly => "humans-only",
             Code::Offline => "offline",
             Code::TooManyChallenges => "too-many-challenges",
+            Code::OutOfScope => "out-of-scope",
+            Code::TooManyTokens => "too-many-tokens",
         }
     }
 }
@@ -246,6 +253,8 @@ mod tests {
             Code::HumansOnly,
             Code::Offline,
             Code::TooManyChallenges,
+            Code::OutOfScope,
+            Code::TooManyTokens,
         ];
         for code in all {
             let json = serde_json::to_string(&code).unwrap();

@@ -91,6 +91,12 @@ async fn an_engine_plays_as_a_bot_through_a_server_restart() {
     let (mut process, server) = binary_on(&db, port);
     let alpha = bot_account(&server, "alpha_bot").await;
     let beta = bot_account(&server, "beta_bot").await;
+    // Alpha's bridge runs on a token that may only play (`bot:play`), not on the key; the
+    // token outlives the restart below.
+    let scopes = json!({"scopes": ["bot:play"], "label": "bridge"});
+    let (status, minted) = post_as(&server, &alpha, "/api/tokens", &scopes).await;
+    assert_eq!(status, 201, "{minted}");
+    let alpha = minted["token"].as_str().unwrap().to_owned();
     let (stop_a, task_a) = bridge(&server, &alpha, Launch::agent("greedy", 11).unwrap());
     let (stop_b, task_b) = bridge(&server, &beta, Launch::agent("random", 12).unwrap());
     eventually(Duration::from_secs(10), "both bridges online", async || {

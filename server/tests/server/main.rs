@@ -29,4 +29,5 @@ mod rematch;
 mod seats;
 mod setup_time;
 mod store;
+mod tokens;
 mod tournaments;

@@ -880,3 +880,56 @@ async fn nodes_a_tournament_keeps_one_owner_and_moves_with_it() {
         t["rounds"]
     );
 }
+
+/// A token minted at one node opens the player's routes at another, and once revoked at the
+/// first it opens nothing at the other (told through the database's notice).
+#[tokio::test]
+#[ignore = "several nodes on PostgreSQL: scripts/test-postgres runs it alone"]
+async fn nodes_a_token_minted_or_revoked_at_one_node_counts_at_every_node() {
+    use salpakan_server::client::request_as;
+    assert!(on_postgres(), "needs SALPAKAN_TEST_POSTGRES");
+    let db = database("nodes-tokens");
+    let (a, b) = (spawn_node(&db, "a", &[]), spawn_node(&db, "b", &[]));
+    let call = async |node: &Node, method: &str, path: &str, body: &str, key: &str| {
+        let (status, text) = request_as(None, node.addr, method, path, body, Some(key))
+            .await
+            .unwrap();
+        let json = serde_json::from_str(&text).unwrap_or(serde_json::Value::Null);
+        (status, json)
+    };
+    let (status, text) = salpakan_server::client::request(
+        a.addr,
+        "POST",
+        "/api/players",
+        r#"{"name": "traveller"}"#,
+    )
+    .await
+    .unwrap();
+    assert_eq!(status, 201, "{text}");
+    let made: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let key = made["key"].as_str().unwrap();
+    let (status, minted) = call(&a, "POST", "/api/tokens", r#"{"scopes": ["read"]}"#, key).await;
+    assert_eq!(status, 201, "{minted}");
+    let token = minted["token"].as_str().unwrap();
+    let id = minted["id"].as_str().unwrap();
+    let mut opened = false;
+    for _ in 0..100 {
+        if call(&b, "GET", "/api/sharing", "", token).await.0 == 200 {
+            opened = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(opened, "b learns the token");
+    let revoke = format!("/api/tokens/{id}");
+    assert_eq!(call(&a, "DELETE", &revoke, "", key).await.0, 204);
+    let mut closed = false;
+    for _ in 0..100 {
+        if call(&b, "GET", "/api/sharing", "", token).await.0 == 401 {
+            closed = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(closed, "b forgets the revoked token");
+}

@@ -2,10 +2,11 @@
 // rating and counts, and its finished games, newest first, each linked to its replay
 // (docs/SERVER.md, "Finished games and ratings"). Everything here is public: it is read with
 // no key. On one's own profile, what one shares of one's finished games for the dataset
-// export (`GET`/`PUT /api/sharing`, with the key).
+// export (`GET`/`PUT /api/sharing`, with the key), and one's tokens (`./tokens.js`).
 import { api } from "../connection.js";
 import { storedPlayer } from "../player.js";
 import { botName, deltaText, endText, personText, t } from "../words.js";
+import { tokensPanel } from "./tokens.js";
 
 const $ = (id) => document.getElementById(id);
 const PAGE = 20;
@@ -34,6 +35,7 @@ export function gameLine(game, me) {
 
 export function profileScreen() {
   let shown = 0; // which showing this is: a page of games from an old one is dropped
+  const tokens = tokensPanel();
 
   // One's own choices: share one's finished games (and one's name with them), or not.
   async function showSharing(showing) {
@@ -96,7 +98,10 @@ export function profileScreen() {
       ...(history.children.length ? [Object.assign(document.createElement("h3"), { textContent: t("profile.history") }), history] : []),
     );
     const me = storedPlayer()?.name ?? p.name;
-    if (storedPlayer()?.name.toLowerCase() === p.name.toLowerCase()) showSharing(showing);
+    if (storedPlayer()?.name.toLowerCase() === p.name.toLowerCase()) {
+      showSharing(showing);
+      tokens.show();
+    }
     let before = null;
     async function page() {
       const query = before ? `?before=${before}` : "";
@@ -128,6 +133,7 @@ export function profileScreen() {
     leave() {
       shown++;
       $("sharing").hidden = true;
+      tokens.hide();
       $("profile").replaceChildren();
       $("my-games").replaceChildren();
     },
