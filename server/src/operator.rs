@@ -13,8 +13,8 @@
 //! - `GET /admin/games`: `{"games": [...]}`, every game in memory, oldest first (at most
 //!   10,000): id, phase, plies, each side's kind and name, rated, created.
 //! - `GET /admin/unrated`: `{"games": [...]}`, the games asked rated but played unrated,
-//!   newest first (at most 1,000): id, names, why (`same-address`, `pair-day`, `address-day`,
-//!   `early`), created, and each seat's address while kept: what rating farming would leave.
+//!   newest first (at most 1,000): id, names, why (`same-address`, `same-address-day`,
+//!   `pair-day`, `address-day`, `early`), created, and each seat's address while kept: what rating farming would leave.
 //! - `GET /admin/reports?after=CURSOR&player=NAME&limit=N`: `{"reports": [...], "next"}`,
 //!   the chat lines players reported, one entry a line, oldest first reported first (at most
 //!   `limit`, [`REPORTS_LISTED`] by default and at the most): each its game, the line as said

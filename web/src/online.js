@@ -68,7 +68,9 @@ export function onlineMode(ui) {
       : t("rules.shown-nolimit", { rows: g.rules.setup_rows });
     const youPlay = document.getElementById("you-play");
     youPlay.hidden = !g.side;
-    youPlay.textContent = g.side ? t(g.rated ? "you-play.rated" : "you-play", { side: sideName(g.side) }) : "";
+    const played = g.unrated ? "you-play.unrated" : g.rated ? "you-play.rated" : "you-play";
+    youPlay.textContent = g.side ? t(played, { side: sideName(g.side), why: g.unrated ? t(`unrated.${g.unrated}`) : "" }) : "";
+    youPlay.dataset.unrated = g.unrated ?? "";
   }
 
   // After a rated game, this seat's rating change, as the server's history has it (the
@@ -143,6 +145,11 @@ export function onlineMode(ui) {
         if (g.rated && g.side) showRatingChange(g);
         if (!["flag-captured", "flag-reached-end"].includes(news.status.reason)) addEnd(endText(news.status, who));
         announce(endText(news.status, who));
+        // A game asked rated and played unrated says why at its end too.
+        if (news.unrated) {
+          showPlayers();
+          announce(t("unrated.end", { why: t(`unrated.${news.unrated}`) }));
+        }
         break;
       case "aborted":
         announce(abortText(news, who));

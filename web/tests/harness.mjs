@@ -45,9 +45,10 @@ const RATED_FROM_ONE_ADDRESS = ["--rated-one-address", "--rated-per-pair-day", "
 
 // The server `binary` on `at` with the database `db` (and `extra` flags); resolves to
 // [process, address] once it listens.
-export function spawnServer(binary, at, db, extra = []) {
+// With `{ oneAddress: false }` the server keeps its own rules for two players at one address.
+export function spawnServer(binary, at, db, extra = [], { oneAddress = true } = {}) {
   return new Promise((resolve, reject) => {
-    const args = ["--addr", at, "--db", db, "--static", here("../dist"), ...RATED_FROM_ONE_ADDRESS, ...extra];
+    const args = ["--addr", at, "--db", db, "--static", here("../dist"), ...(oneAddress ? RATED_FROM_ONE_ADDRESS : []), ...extra];
     const child = spawn(binary, args, { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     child.stdout.on("data", (chunk) => {

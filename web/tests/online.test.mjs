@@ -537,23 +537,31 @@ async function resignedGames(page, keys, count) {
   }, [keys, count]);
 }
 
+// Two pages on the server at `at`, registered as `seeker` and `accepter`; the first seeks a
+// rated game, the second accepts it from the lobby: both pages, at their setup.
+async function ratedSeekAccepted(at, seeker, accepter) {
+  const [a, b] = [await newPage(), await newPage()];
+  for (const page of [a, b]) await page.goto(`http://${at}/`);
+  await registerAs(a, seeker);
+  await registerAs(b, accepter);
+  await a.check("#rated");
+  await a.click("#seek");
+  const row = `#lobby [data-name="${seeker}"]`;
+  await b.waitForSelector(`${row} button`);
+  assert.match(await b.textContent(row), /· rated/);
+  await b.click(`${row} button`);
+  for (const page of [a, b]) await waitTurn(page, ["setup"]);
+  return [a, b];
+}
+
 const profileOf = (page, name) => page.evaluate(async (n) => (await fetch(`/api/players/${n}`)).json(), name);
 
 test("after a rated game: ratings by Glicko-2, my games, a replay as each side knew it, the leaderboard", async () => {
   const [child, at] = await spawnServer("127.0.0.1:0", join(dataDir, "history.db"));
   try {
     const home = `http://${at}/`;
-    const [a, b] = [await newPage(), await newPage()];
-    for (const page of [a, b]) await page.goto(home);
-    await registerAs(a, "Dalisay");
-    await registerAs(b, "Lakan");
     // A rated seek, accepted; played by clicks past a challenge; Dalisay resigns.
-    await a.check("#rated");
-    await a.click("#seek");
-    await b.waitForSelector('#lobby [data-name="Dalisay"] button');
-    assert.match(await b.textContent('#lobby [data-name="Dalisay"]'), /· rated/);
-    await b.click('#lobby [data-name="Dalisay"] button');
-    for (const page of [a, b]) await waitTurn(page, ["setup"]);
+    const [a, b] = await ratedSeekAccepted(at, "Dalisay", "Lakan");
     for (const page of [a, b]) {
       await flagToCorner(page);
       await page.click("#start");
@@ -660,6 +668,37 @@ test("after a rated game: ratings by Glicko-2, my games, a replay as each side k
 // The text of the arbiter's places: the status, the moves, the board's note.
 const arbiterWords = (page) =>
   page.evaluate(() => ["status", "moves", "board-note", "hint"].map((id) => document.getElementById(id).textContent).join("|"));
+
+test("a rated seek between two new players at one address says why it is not rated, at the start and the end", async () => {
+  const [child, at] = await spawnWith(binary, "127.0.0.1:0", join(dataDir, "one-network.db"), [], { oneAddress: false });
+  try {
+    const [a, b] = await ratedSeekAccepted(at, "Ate", "Bunso");
+    // Before the first move: both seats read why the game is not rated.
+    for (const page of [a, b]) {
+      await page.waitForSelector('#you-play[data-unrated="same-address"]');
+      assert.match(await page.textContent("#you-play"), /Not rated: you are both at one internet address/);
+    }
+    for (const page of [a, b]) {
+      await flagToCorner(page);
+      await page.click("#start");
+    }
+    await waitTurn(a, ["you", "opponent"]);
+    await a.click("#resign");
+    await a.click("#resign");
+    // At the end: said again, and the game's line in the player's games says it.
+    for (const page of [a, b]) {
+      await waitTurn(page, ["over"]);
+      assert.equal(await page.getAttribute("#you-play", "data-unrated"), "same-address");
+    }
+    const reply = await a.evaluate(async () => (await fetch("/api/players/Ate/games")).json());
+    assert.equal(reply.games[0].unrated, "same-address");
+    assert.equal(reply.games[0].rated, false);
+    assert.deepEqual(a.errors, []);
+    assert.deepEqual(b.errors, []);
+  } finally {
+    child.kill("SIGTERM");
+  }
+});
 
 test("strangers chat in phrases, free text by consent; a spectator finds the game live and talks apart", async () => {
   const [child, at] = await spawnServer("127.0.0.1:0", join(dataDir, "chat.db"));

@@ -376,11 +376,30 @@ pub struct Limits {
         help = "rated games one client address may take part in a day (more are unrated)"
     )]
     pub rated_per_ip_day: usize,
-    /// Whether two players at one address may play rated (a club's venue behind one
-    /// address); by default their game is played unrated.
+    /// Rated games two players at one client address may start in a day (both settled:
+    /// neither provisional); more are played unrated.
     #[arg(
         long,
-        help = "two players at one address may play rated (a venue behind one address)"
+        value_name = "N",
+        default_value = "2",
+        help = "rated games two players at one address may start in a day (more are unrated)"
+    )]
+    pub rated_one_address_pair_day: usize,
+    /// Rated games between two players of one client address that address may have in a
+    /// day; more are played unrated.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value = "8",
+        help = "rated games between players of one address it may have in a day"
+    )]
+    pub rated_one_address_day: usize,
+    /// Whether two players at one address play rated as any two players do (a club's venue
+    /// behind one address, which the operator vouches for): no settled ratings asked, no
+    /// bounds of their own.
+    #[arg(
+        long,
+        help = "two players at one address play rated as any two do (a venue behind one address)"
     )]
     pub rated_one_address: bool,
 }

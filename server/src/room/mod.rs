@@ -116,6 +116,9 @@ impl Command {
 }
 
 /// How long a rematch offer stands.
+/// Plies each side makes before a rated game counts (the contract's "unrated until played").
+pub const PLIES_TO_COUNT: usize = 2;
+
 pub(crate) const REMATCH_LAPSE: Duration = Duration::from_secs(5 * 60);
 
 /// What a request decides.
@@ -777,10 +780,44 @@ impl Room {
         self.turn_since
     }
 
-    /// The game is played unrated from now on (a bound of rated games was reached when its
-    /// second seat was taken).
-    pub(crate) fn unrate(&mut self) {
+    /// The game is played unrated from now on, for `why` (a bound of rated games was reached
+    /// when its second seat was taken).
+    pub(crate) fn unrate(&mut self, why: crate::wire::Unrated) {
         self.spec.rated = false;
+        self.spec.unrated = Some(why);
+    }
+
+    /// Plies made by each side so far, White's first.
+    #[must_use]
+    pub fn plies_made(&self) -> [usize; 2] {
+        let mut made = [0; 2];
+        for event in &self.events {
+            if let Event::Ply { side, .. } = event {
+                made[side.index()] += 1;
+            }
+        }
+        made
+    }
+
+    /// Whether each side has made [`PLIES_TO_COUNT`] plies: a rated game ended sooner is
+    /// not rated (the contract's "unrated until played").
+    #[must_use]
+    pub fn played_enough(&self) -> bool {
+        self.plies_made().iter().all(|&n| n >= PLIES_TO_COUNT)
+    }
+
+    /// Why the game, asked rated, is not rated: decided when its pair was known, or, once it
+    /// is over, because it ended before [`Room::played_enough`]; `None` for a game rated (or
+    /// asked casual), and for an aborted game (it is neither).
+    #[must_use]
+    pub fn unrated(&self) -> Option<crate::wire::Unrated> {
+        match self.phase() {
+            Phase::Aborted => None,
+            Phase::Over if self.spec.rated && !self.played_enough() => {
+                Some(crate::wire::Unrated::Early)
+            }
+            _ => self.spec.unrated,
+        }
     }
 
     /// The events so far (version `v` is at index `v - 1`).

@@ -123,6 +123,7 @@ impl Room {
                 } else {
                     self.record()
                 },
+                unrated: self.unrated(),
             },
         }
     }
@@ -170,6 +171,7 @@ impl Room {
             setup_left_ms: self.setup_left(now),
             names: self.names(),
             rated: self.spec.rated,
+            unrated: self.unrated(),
             bots: self.bots(),
             chat: None,
             commitments: self.commitment_words().map(Box::new),
@@ -192,6 +194,7 @@ impl Room {
             setup_ms: self.spec.setup_ms,
             names: self.names(),
             rated: self.spec.rated,
+            unrated: self.unrated(),
             bots: self.bots(),
             listed: self.spec.listed,
             commitments: self.commitment_words(),

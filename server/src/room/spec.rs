@@ -101,6 +101,8 @@ pub struct Spec {
     pub names: [Option<String>; 2],
     /// Whether the game is rated.
     pub rated: bool,
+    /// Why the game, asked rated, is played unrated (then `rated` is false).
+    pub unrated: Option<crate::wire::Unrated>,
     /// Whether the game is listed (in its players' lists of games; an unlisted game's record
     /// and replay reach whoever has its link).
     pub listed: bool,
@@ -139,6 +141,7 @@ impl Spec {
             setup_ms: crate::wire::SETUP_MS,
             names: [None, None],
             rated: false,
+            unrated: None,
             listed: true,
             sealed: false,
             seated_ms: None,

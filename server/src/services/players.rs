@@ -677,6 +677,9 @@ fn listed(row: ListedRow) -> Option<Listed> {
         /// Absent in the summaries of games that ended before it was kept.
         #[serde(default)]
         bots: Option<Bots>,
+        /// Absent for a game rated or asked casual, and before it was kept.
+        #[serde(default)]
+        unrated: Option<crate::wire::Unrated>,
     }
     let kept: Kept = serde_json::from_str(&row.summary).ok()?;
     Some(Listed {
@@ -690,6 +693,7 @@ fn listed(row: ListedRow) -> Option<Listed> {
         }),
         status: kept.status,
         rated: kept.rated,
+        unrated: kept.unrated,
         ratings: None,
         plies: kept.ply,
         ended_ms: row.ended_ms,

@@ -41,6 +41,7 @@ const GAME: Columns = Columns(&[
     "white_name",
     "black_name",
     "rated",
+    "unrated",
     "listed",
     "white_ip",
     "black_ip",
@@ -61,8 +62,8 @@ pub enum GameWrite {
         creator: Option<IpAddr>,
         /// Each seat's address, for a seat taken now.
         ips: [Option<IpAddr>; 2],
-        /// Why a game asked rated is played unrated (`same-address`, `pair-day`,
-        /// `address-day`), for the operator.
+        /// Why a game asked rated is played unrated (an [`crate::wire::Unrated`] word), for
+        /// the operator.
         unrated: Option<&'static str>,
     },
     /// A game that never started expired: its row and events are deleted.
@@ -436,6 +437,10 @@ fn read_game(row: &Row) -> Result<Saved, StoreError> {
         seated_ms: row.opt_int("seated_ms")?.map(|ms| ms as u64),
         names: [row.opt_text("white_name")?, row.opt_text("black_name")?],
         rated: row.flag("rated")?,
+        unrated: row
+            .opt_text("unrated")?
+            .as_deref()
+            .and_then(crate::wire::Unrated::of_word),
         listed: row.flag("listed")?,
         sealed: row.flag("sealed")?,
         // Not stored: the games service reads it from the players.
@@ -536,14 +541,27 @@ pub(super) fn finished(conn: &mut impl Sql, game: &str) -> Result<Option<Finishe
     .transpose()
 }
 
-/// Rated games started since `since_ms` between the players `names` (in either colour), and
-/// those each of `ips` took part in; the game `not` left out (the one being decided).
+/// Rated games started since a moment, as the bounds of rated games a day count them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct RatedSince {
+    /// The pair's.
+    pub pair: u64,
+    /// Each seat's address's, whoever played there.
+    pub by_ip: [u64; 2],
+    /// Those of the two seats' address between two of its own players (0 when the seats'
+    /// addresses differ).
+    pub one_address: u64,
+}
+
+/// Rated games started since `since_ms` between the players `names` (in either colour),
+/// those each of `ips` took part in, and, for one address, those between two of its own
+/// players; the game `not` left out (the one being decided).
 pub(super) fn rated_since(
     conn: &mut impl Sql,
     (names, ips): (&[String; 2], &[Option<String>; 2]),
     since_ms: u64,
     not: &str,
-) -> Result<(u64, [u64; 2]), StoreError> {
+) -> Result<RatedSince, StoreError> {
     let mut one = |sql: &str, args: &[super::sql::Value]| -> Result<u64, StoreError> {
         Ok(conn
             .query_one(sql, args)?
@@ -551,27 +569,38 @@ pub(super) fn rated_since(
             .transpose()?
             .unwrap_or(0) as u64)
     };
-    let pair = one(
-        "SELECT COUNT(*) FROM games WHERE rated = 1 AND created_ms >= ?3 AND id <> ?4
-         AND ((white_name = ?1 AND black_name = ?2) OR (white_name = ?2 AND black_name = ?1))",
-        &[
-            (&names[0]).into(),
-            (&names[1]).into(),
-            since_ms.into(),
-            not.into(),
-        ],
-    )?;
-    let mut by_ip = [0; 2];
+    let mut counted = RatedSince {
+        pair: one(
+            "SELECT COUNT(*) FROM games WHERE rated = 1 AND created_ms >= ?3 AND id <> ?4
+             AND ((white_name = ?1 AND black_name = ?2) OR (white_name = ?2 AND black_name = ?1))",
+            &[
+                (&names[0]).into(),
+                (&names[1]).into(),
+                since_ms.into(),
+                not.into(),
+            ],
+        )?,
+        ..RatedSince::default()
+    };
     for (i, ip) in ips.iter().enumerate() {
         if let Some(ip) = ip {
-            by_ip[i] = one(
+            counted.by_ip[i] = one(
                 "SELECT COUNT(*) FROM games WHERE rated = 1 AND created_ms >= ?2 AND id <> ?3
                  AND (white_ip = ?1 OR black_ip = ?1)",
                 &[ip.into(), since_ms.into(), not.into()],
             )?;
         }
     }
-    Ok((pair, by_ip))
+    if let [Some(white), Some(black)] = ips
+        && white == black
+    {
+        counted.one_address = one(
+            "SELECT COUNT(*) FROM games WHERE rated = 1 AND created_ms >= ?2 AND id <> ?3
+             AND white_ip = ?1 AND black_ip = ?1",
+            &[white.into(), since_ms.into(), not.into()],
+        )?;
+    }
+    Ok(counted)
 }
 
 /// The games asked rated but played unrated, newest first, at most `limit`: id, names, why,
@@ -615,7 +644,7 @@ pub struct UnratedRow {
     pub game: String,
     /// White's and Black's names.
     pub names: [Option<String>; 2],
-    /// Why: `same-address`, `pair-day`, `address-day` or `early`.
+    /// Why: an [`crate::wire::Unrated`] word.
     pub why: String,
     /// When it was created, in milliseconds since the Unix epoch.
     pub created_ms: u64,

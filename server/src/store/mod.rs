@@ -33,7 +33,7 @@ pub use backup::Backup;
 pub(crate) use chat::{ChatWrite, FinishedChat, ReportCursor, ReportGroup, ReportPage};
 pub(crate) use export::{Found, Shareable, shareable};
 pub use games::GameWrite;
-pub(crate) use games::{Finished, FinishedSeats, ListedRow, UnratedRow, Unreadable};
+pub(crate) use games::{Finished, FinishedSeats, ListedRow, RatedSince, UnratedRow, Unreadable};
 pub(crate) use lease::Notice;
 #[cfg(feature = "nodes")]
 pub(crate) use lease::{LOBBY, Owner};
@@ -532,7 +532,7 @@ impl Store {
         (names, ips): ([String; 2], [Option<IpAddr>; 2]),
         since_ms: u64,
         not: &str,
-    ) -> Result<(u64, [u64; 2]), StoreError> {
+    ) -> Result<RatedSince, StoreError> {
         let ips = ips.map(|ip| ip.map(|ip| ip.to_string()));
         self.read(|done| ReadJob::RatedSince {
             names,

@@ -8,8 +8,8 @@ use std::thread;
 use tokio::sync::oneshot;
 
 use super::games::{
-    Finished, ListedRow, UnratedRow, any_ended_before, finished, load, player_games, rated_since,
-    unrated,
+    Finished, ListedRow, RatedSince, UnratedRow, any_ended_before, finished, load, player_games,
+    rated_since, unrated,
 };
 use super::lease::{self, Owner};
 use super::players::{RatingChange, RatingsOf, rating_changes};
@@ -32,7 +32,7 @@ pub(super) enum ReadJob {
         ips: [Option<String>; 2],
         since_ms: u64,
         not: String,
-        done: oneshot::Sender<Result<(u64, [u64; 2]), StoreError>>,
+        done: oneshot::Sender<Result<RatedSince, StoreError>>,
     },
     /// Rating changes: a player's newest, or some games'.
     Ratings(

@@ -162,6 +162,53 @@ pub struct Players {
     pub black: String,
 }
 
+/// Why a game asked rated is played unrated (an addition): said to both seats from the moment
+/// it is decided (the summary and `state`), and again in `over`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Unrated {
+    /// The two players are at one client address and one of them is still provisional.
+    SameAddress,
+    /// The two players are at one client address, which (or whose pair) has had its rated
+    /// games among its own players today.
+    SameAddressDay,
+    /// The pair has had its rated games today.
+    PairDay,
+    /// A player's address has had its rated games today.
+    AddressDay,
+    /// A side made fewer than 2 plies (the contract's "unrated until played").
+    Early,
+}
+
+impl Unrated {
+    /// Every reason, in the order above.
+    pub const ALL: [Unrated; 5] = [
+        Unrated::SameAddress,
+        Unrated::SameAddressDay,
+        Unrated::PairDay,
+        Unrated::AddressDay,
+        Unrated::Early,
+    ];
+
+    /// The reason's word, as the database and the wire keep it.
+    #[must_use]
+    pub fn word(self) -> &'static str {
+        match self {
+            Unrated::SameAddress => "same-address",
+            Unrated::SameAddressDay => "same-address-day",
+            Unrated::PairDay => "pair-day",
+            Unrated::AddressDay => "address-day",
+            Unrated::Early => "early",
+        }
+    }
+
+    /// The reason a word names.
+    #[must_use]
+    pub fn of_word(word: &str) -> Option<Unrated> {
+        Unrated::ALL.into_iter().find(|why| why.word() == word)
+    }
+}
+
 /// The reply to `GET /api/games/{id}`: no rank.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Summary {
@@ -191,6 +238,9 @@ pub struct Summary {
     /// Whether the game is rated.
     #[serde(default)]
     pub rated: bool,
+    /// Why a game asked rated is not (an addition; absent for a game rated or asked casual).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unrated: Option<Unrated>,
     /// Whether each seat's player is a bot (absent in the summaries of games that ended
     /// before it was kept: `players` says it).
     #[serde(default)]

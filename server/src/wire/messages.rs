@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     AbortReason, Bots, ChatLine, ChatMode, ChatSettings, ClockWords, Code, Commitments, MoveText,
-    Names, OutcomeWord, Phase, Presence, RulesWords, SideWord, StatusWords, ViewWords,
+    Names, OutcomeWord, Phase, Presence, RulesWords, SideWord, StatusWords, Unrated, ViewWords,
 };
 
 /// A message from a client, as the contract spells it.
@@ -146,6 +146,9 @@ pub enum ServerMessage {
         names: Names,
         /// Whether the game is rated.
         rated: bool,
+        /// Why a game asked rated is not (an addition; absent otherwise).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        unrated: Option<Unrated>,
         /// Whether each seat's player is a bot (an addition).
         bots: Bots,
         /// The recipient's chat settings (an addition; left out where a room alone
@@ -212,6 +215,9 @@ pub enum ServerMessage {
         status: StatusWords,
         /// The crate's game record.
         record: Option<String>,
+        /// Why a game asked rated ends unrated (an addition; absent otherwise).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        unrated: Option<Unrated>,
     },
     /// The game was called off before its first ply: no result, nothing revealed.
     Aborted {

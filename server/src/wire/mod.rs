@@ -25,7 +25,7 @@ pub(crate) use bodies::with_settings;
 pub(crate) use bodies::{
     Commitments, ErrorBody, Health, JoinRequest, RulesRequest, SETUP_MS, SettingsRequest, Summary,
 };
-pub use bodies::{CreateReply, CreateRequest, JoinReply, MAX_SETUP_MS, Players, setup_ms};
+pub use bodies::{CreateReply, CreateRequest, JoinReply, MAX_SETUP_MS, Players, Unrated, setup_ms};
 pub(crate) use challenges::{
     ChallengeList, ChallengeOffer, ChallengeReply, ChallengeRequest, DeclineReason, DeclineRequest,
     Gone,

@@ -137,6 +137,9 @@ pub struct Listed {
     pub status: super::StatusWords,
     /// Whether it was rated.
     pub rated: bool,
+    /// Why it was not, when it was asked rated (an addition; absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unrated: Option<super::Unrated>,
     /// Each seat's rating before and after it, for a rated game (`null` otherwise).
     pub ratings: Option<Changes>,
     /// The plies played.

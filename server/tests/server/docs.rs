@@ -158,10 +158,12 @@ const OTHER_SOURCES: &[&str] = &[
     "scripts/nodes-load",
 ];
 
-/// Flags of other programs the guide shows in its commands (Cargo's, Docker's, Git's,
-/// systemd's).
+/// Flags of other programs the guide shows in its commands (Cargo's and the test harness's,
+/// Docker's, Git's, systemd's).
 const OTHER_PROGRAMS: &[&str] = &[
     "--release",
+    "--test",
+    "--nocapture",
     "--bin",
     "--example",
     "--features",

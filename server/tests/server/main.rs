@@ -20,6 +20,7 @@ mod live;
 mod lobby;
 mod nodes;
 mod noninterference;
+mod one_network;
 mod operations;
 mod pages;
 mod pauses;

@@ -95,6 +95,20 @@ async fn run_on(server: &Server, game: &Game, watched: Side, seed: u64) -> Run {
         .send(&json!({"t": "auth", "key": kibitzer["key"]}))
         .await;
     spectator.until("chat-settings").await;
+    // The kibitzer's tokens: minted, listed and used the same in both twins (their times
+    // aside).
+    let key = kibitzer["key"].as_str().unwrap();
+    let scopes = json!({"scopes": ["read", "bot:play"], "label": "twin"});
+    let (status, mut minted) = crate::common::post_as(server, key, "/api/tokens", &scopes).await;
+    let token = minted["token"].as_str().unwrap().to_owned();
+    let (_, mut listed) = crate::common::call(server, Some(key), "GET", "/api/tokens").await;
+    minted["created_ms"] = Value::Null;
+    listed["tokens"][0]["created_ms"] = Value::Null;
+    let path = format!("/api/players/kibitzer-{seed}/games");
+    let (read, games) = crate::common::call(server, Some(&token), "GET", &path).await;
+    http[watched.index()].push(format!(
+        "HTTP tokens {status} {minted} {listed} {read} {games}"
+    ));
     let [w, o] = &mut seats[..] else {
         unreachable!()
     };

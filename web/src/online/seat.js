@@ -27,6 +27,7 @@ export class Followed {
     this.names = { white: null, black: null }; // the players' names (null: anonymous)
     this.bots = { white: false, black: false }; // which seat a bot plays
     this.rated = false;
+    this.unrated = null;
     this.commitments = null; // {white, black}: the formation commitments `start` published
     this.challenge = null; // the last ply's challenge: {square, side, outcome}
     this.rematchOffers = {}; // side → true while its rematch offer stands
@@ -107,6 +108,9 @@ export class Followed {
     // was kept as.
     if (this.side && this.bots[other(this.side)]) this.opponent = "bot";
     this.rated = Boolean(frame.rated);
+    // Why a game asked rated is not (docs/SERVER.md, "One network"): said before the
+    // first move, and again in `over`.
+    this.unrated = frame.unrated ?? null;
     this.commitments = frame.commitments ?? this.commitments;
     this.setupAt = performance.now();
     if (frame.phase === "aborted") {
@@ -191,7 +195,8 @@ export class Followed {
     const game = Game.fromRecord(frame.record);
     this.revealed = Array.from({ length: NUM_SQUARES }, (_, i) => game.pieceAt(i) ?? null);
     game.free();
-    out.news.push({ t: "over", status: frame.status, record: frame.record });
+    this.unrated = frame.unrated ?? null;
+    out.news.push({ t: "over", status: frame.status, record: frame.record, unrated: this.unrated });
   }
 
   onAborted(frame, out) {

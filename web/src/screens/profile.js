@@ -25,7 +25,7 @@ export function gameLine(game, me) {
     black: personText(people.black),
     end: endText(game.status, people).replace(/\.$/, ""),
     plies: t("game-line.plies", { count: game.plies }),
-    kind: game.rated ? t("lobby.rated-word") : t("lobby.casual"),
+    kind: game.rated ? t("lobby.rated-word") : game.unrated ? t("game-line.unrated") : t("lobby.casual"),
     when: new Date(game.ended_ms).toLocaleString(document.documentElement.lang),
   });
   const change = mine ? game.ratings?.[mine] : null;

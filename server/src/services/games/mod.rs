@@ -53,11 +53,11 @@ use super::quotas::Quotas;
 use super::readiness::Readiness;
 use super::stopping::Stopping;
 use crate::config::Config;
-use crate::room::{Event, Phase, RestoreError, Room, Saved, SavedChat};
+use crate::room::{Event, PLIES_TO_COUNT, Phase, RestoreError, Room, Saved, SavedChat};
 use crate::secret::{Entropy, plausible_id};
 use crate::store::GameWrite;
 use crate::store::{Ending, GameResult, Settlement, Store, Write};
-use crate::wire::AbortReason;
+use crate::wire::{AbortReason, Unrated};
 
 /// What the games service is made of: the services below it it uses.
 pub(crate) struct Parts {
@@ -276,25 +276,17 @@ fn quarantine(id: &str, why: &RestoreError) -> Write {
     })
 }
 
-/// Plies a side must have made for its game to be rated and its result counted (the
-/// contract's "unrated until played").
-pub(crate) const PLIES_TO_COUNT: usize = 2;
-
 /// What a room keeps in its row once it is over: its summary and record, and when it ended;
-/// each named player's result, unless a side made fewer than [`PLIES_TO_COUNT`] plies (then
+/// each named player's result, unless a side made fewer than
+/// [`crate::room::PLIES_TO_COUNT`] plies (then
 /// the game is neither rated nor counted); and the strikes it earns (an abort once both
 /// formations were in, a resignation before the resigner's second ply).
 fn ending(room: &Room) -> Option<Settlement> {
     let events = room.events();
-    let plies = Side::ALL.map(|side| {
-        events
-            .iter()
-            .filter(|e| matches!(e, Event::Ply { side: s, .. } if *s == side))
-            .count()
-    });
+    let plies = room.plies_made();
     let name = |side: Side| room.spec().names[side.index()].clone();
     let aborted = room.phase() == Phase::Aborted;
-    let played = plies.iter().all(|&n| n >= PLIES_TO_COUNT);
+    let played = room.played_enough();
     let struck = events.iter().find_map(|e| match e {
         Event::Aborted {
             reason: AbortReason::Abort,
@@ -328,6 +320,7 @@ fn ending(room: &Room) -> Option<Settlement> {
     let rated = room.spec().rated && played && !aborted;
     let mut summary = room.summary(Instant::now());
     summary.rated = rated;
+    summary.unrated = room.unrated();
     Some(Settlement {
         end: room.end(),
         ending: Ending {
@@ -336,7 +329,7 @@ fn ending(room: &Room) -> Option<Settlement> {
         },
         ended_ms: crate::clock::unix_ms(),
         rated,
-        unrated: (room.spec().rated && !rated && !aborted).then_some("early"),
+        unrated: (room.spec().rated && !rated && !aborted).then_some(Unrated::Early.word()),
         results,
         strikes: struck.and_then(name).into_iter().collect(),
     })

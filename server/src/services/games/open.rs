@@ -14,7 +14,7 @@ use super::{GameError, Games, Origin, Settings, Table};
 use crate::room::{Phase, Player, Room, SavedChat, Spec};
 use crate::secret::{self, Entropy, ID_BYTES, INVITE_BYTES, TOKEN_BYTES};
 use crate::store::{GameWrite, NodeWrite, Write};
-use crate::wire::{Code, CreateReply, CreateRequest, JoinReply, JoinRequest, SideWord};
+use crate::wire::{Code, CreateReply, CreateRequest, JoinReply, JoinRequest, SideWord, Unrated};
 
 /// Who sits where in a new game, and its id.
 pub(crate) struct Seating {
@@ -124,6 +124,7 @@ impl Games {
             setup_ms: settings.setup_ms,
             names,
             rated: settings.rated && unrated.is_none(),
+            unrated,
             listed: settings.listed,
             sealed: settings.sealed,
             seated_ms: None,
@@ -141,7 +142,7 @@ impl Games {
             spec,
             creator: ip,
             ips: seating.ips,
-            unrated,
+            unrated: unrated.map(Unrated::word),
         })];
         if let Some(ip) = ip {
             writes.push(Write::Node(NodeWrite::Arrival {
@@ -174,22 +175,25 @@ impl Games {
             white = kinds[0],
             black = kinds[1],
             rated = settings.rated && unrated.is_none(),
-            unrated = unrated.unwrap_or(""),
+            unrated = unrated.map_or("", Unrated::word),
             "game created"
         );
         Ok(id)
     }
 
-    /// Why game `id`, asked `rated`, between `names` at `ips` is played unrated, if it is: the
-    /// two players at one address (unless the server allows it), or past the rated games a
-    /// day of the pair or of one address. A game with a seat still open is decided when the
-    /// seat is taken.
+    /// Why game `id`, asked `rated`, between `names` at `ips` is played unrated, if it is.
+    /// Two players at one client address play rated when both ratings are settled (neither
+    /// provisional), within their own bounds: the pair's rated games a day, and the
+    /// address's among its own players (`--rated-one-address-pair-day`,
+    /// `--rated-one-address-day`; `--rated-one-address` lifts both, for a venue). Every
+    /// pair is bounded by its rated games a day and each address by the rated games it
+    /// took part in. A game with a seat still open is decided when the seat is taken.
     async fn unrated_why(
         &self,
         (id, rated): (&str, bool),
         names: &[Option<String>; 2],
         ips: &[Option<IpAddr>; 2],
-    ) -> Result<Option<&'static str>, GameError> {
+    ) -> Result<Option<Unrated>, GameError> {
         let [Some(white), Some(black)] = names else {
             return Ok(None);
         };
@@ -197,21 +201,40 @@ impl Games {
             return Ok(None);
         }
         let limits = &self.config.limits;
-        if !limits.rated_one_address && ips[0].is_some() && ips[0] == ips[1] {
-            return Ok(Some("same-address"));
+        let one_address = !limits.rated_one_address && ips[0].is_some() && ips[0] == ips[1];
+        if one_address {
+            let settled = |name: &str| {
+                self.players
+                    .with_row(name, |row| !crate::rating::provisional(row.rd))
+                    .unwrap_or(false)
+            };
+            if !settled(white) || !settled(black) {
+                return Ok(Some(Unrated::SameAddress));
+            }
         }
         let since = crate::clock::unix_ms().saturating_sub(DAY_MS);
-        let (pair, by_ip) = self
+        let counted = self
             .store
             .rated_since(([white.clone(), black.clone()], *ips), since, id)
             .await?;
-        Ok(if pair >= limits.rated_per_pair_day as u64 {
-            Some("pair-day")
-        } else if by_ip.iter().any(|&n| n >= limits.rated_per_ip_day as u64) {
-            Some("address-day")
-        } else {
-            None
-        })
+        Ok(
+            if one_address
+                && (counted.pair >= limits.rated_one_address_pair_day as u64
+                    || counted.one_address >= limits.rated_one_address_day as u64)
+            {
+                Some(Unrated::SameAddressDay)
+            } else if counted.pair >= limits.rated_per_pair_day as u64 {
+                Some(Unrated::PairDay)
+            } else if counted
+                .by_ip
+                .iter()
+                .any(|&n| n >= limits.rated_per_ip_day as u64)
+            {
+                Some(Unrated::AddressDay)
+            } else {
+                None
+            },
+        )
     }
 
     /// `POST /api/games` from `ip`, made by `player` (or anonymously): the creator's seat.
@@ -337,7 +360,7 @@ impl Games {
             seated_ms: last.then_some(wall_ms),
             name: player.clone(),
             ip: Some(ip),
-            unrated,
+            unrated: unrated.map(Unrated::word),
         });
         self.store.write(vec![write]).await?;
         let bot = self.players.bot_accounts(&names)[side.index()];
@@ -346,8 +369,8 @@ impl Games {
             .take_seat(side, digest, player, wall_ms, Instant::now());
         state.room.mark_bot_account(side, bot);
         state.ips = ips;
-        if unrated.is_some() {
-            state.room.unrate();
+        if let Some(why) = unrated {
+            state.room.unrate(why);
         }
         table.timer.notify_one();
         Ok(JoinReply {
