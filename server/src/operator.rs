@@ -15,9 +15,11 @@
 //! - `GET /admin/unrated`: `{"games": [...]}`, the games asked rated but played unrated,
 //!   newest first (at most 1,000): id, names, why (`same-address`, `same-address-day`,
 //!   `pair-day`, `address-day`, `early`), created, and each seat's address while kept: what rating farming would leave.
+//! - `POST /admin/moderators` body `{"name", "moderator": BOOL}`: names a player a
+//!   moderator of the desk (`/api/mod/…`, with its own key), or no longer one.
 //! - `GET /admin/reports?after=CURSOR&player=NAME&limit=N`: `{"reports": [...], "next"}`,
 //!   the chat lines players reported, one entry a line, oldest first reported first (at most
-//!   `limit`, [`REPORTS_LISTED`] by default and at the most): each its game, the line as said
+//!   `limit`, [`crate::services::desk::REPORTS_LISTED`] by default and at the most): each its game, the line as said
 //!   (who said it is who is reported), how many reported it, first and last; `next` the
 //!   cursor of the next page (`null` at the end); `player` only that player's lines;
 //! - `POST /admin/featured` body `{"game": ID|null}`: the game the lobby features (while it
@@ -45,9 +47,6 @@ use crate::store;
 
 /// The most games `GET /admin/games` lists.
 pub(crate) const LISTED: usize = 10_000;
-
-/// The most reported lines a page of `GET /admin/reports` lists.
-pub(crate) const REPORTS_LISTED: usize = 200;
 
 /// The most games `GET /admin/unrated` lists.
 pub(crate) const UNRATED_LISTED: usize = 1_000;
@@ -85,6 +84,7 @@ pub(crate) fn router(services: Arc<Services>, metrics: Option<PrometheusHandle>)
         .route("/admin/reports", get(reports))
         .route("/admin/drain", post(drain))
         .route("/admin/featured", post(feature))
+        .route("/admin/moderators", post(moderators))
         .route("/admin/backup", post(backup))
         .layer(axum::middleware::from_fn(guard))
         .with_state(Operator { services, metrics })
@@ -173,7 +173,7 @@ async fn reports(
     State(op): State<Operator>,
     Query(query): Query<HashMap<String, String>>,
 ) -> Response {
-    let page = match report_page(&query) {
+    let page = match crate::services::desk::report_page(&query, false) {
         Ok(page) => page,
         Err(message) => {
             return reply(
@@ -214,35 +214,6 @@ fn unseen(services: &Services, id: &str) -> Option<&'static str> {
     }
 }
 
-/// The page `GET /admin/reports`'s query asks for, or what is wrong with it.
-fn report_page(query: &HashMap<String, String>) -> Result<store::ReportPage, String> {
-    if let Some(other) = query
-        .keys()
-        .find(|k| !["after", "player", "limit"].contains(&k.as_str()))
-    {
-        return Err(format!("no parameter {other:?}: after, player or limit"));
-    }
-    let after =
-        match query.get("after") {
-            Some(word) => Some(store::ReportCursor::parse(word).ok_or_else(|| {
-                format!("after must be a cursor a page gave as next, not {word:?}")
-            })?),
-            None => None,
-        };
-    let limit = match query.get("limit") {
-        Some(word) => match word.parse::<usize>() {
-            Ok(n) if (1..=REPORTS_LISTED).contains(&n) => n,
-            _ => return Err(format!("limit must be 1 … {REPORTS_LISTED}, not {word:?}")),
-        },
-        None => REPORTS_LISTED,
-    };
-    Ok(store::ReportPage {
-        after,
-        player: query.get("player").cloned(),
-        limit,
-    })
-}
-
 /// `POST /admin/featured` body `{"game": ID|null}`: features that game while it is in
 /// play (`null`: the best game in play).
 async fn feature(State(op): State<Operator>, body: String) -> Response {
@@ -263,6 +234,32 @@ async fn feature(State(op): State<Operator>, body: String) -> Response {
         _ => reply(
             StatusCode::BAD_REQUEST,
             &json!({ "error": "bad-message", "message": "a body {\"game\": ID or null}" }),
+        ),
+    }
+}
+
+/// `POST /admin/moderators` body `{"name": NAME, "moderator": BOOL}`: names a player a
+/// moderator (or no longer one); 200 `{"name", "moderator"}`, 404 for no such player.
+async fn moderators(State(op): State<Operator>, body: String) -> Response {
+    let request = match crate::wire::object::<crate::wire::ModeratorRequest>(&body) {
+        Ok(request) => request,
+        Err(message) => {
+            return reply(
+                StatusCode::BAD_REQUEST,
+                &json!({ "error": "bad-message", "message": message }),
+            );
+        }
+    };
+    let named = json!({ "name": request.name, "moderator": request.moderator });
+    match op.services.moderation.name(request).await {
+        Ok(()) => reply(StatusCode::OK, &named),
+        Err(crate::services::moderation::ModerationError::NotFound(why)) => reply(
+            StatusCode::NOT_FOUND,
+            &json!({ "error": "not-found", "message": why }),
+        ),
+        Err(e) => reply(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            &json!({ "error": "internal", "message": e.to_string() }),
         ),
     }
 }

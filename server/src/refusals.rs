@@ -9,6 +9,7 @@ use crate::services::challenges::ChallengeError;
 use crate::services::chat::ChatError;
 use crate::services::games::GameError;
 use crate::services::lobby::LobbyError;
+use crate::services::moderation::ModerationError;
 use crate::services::players::PlayerError;
 use crate::services::quotas::QuotaError;
 use crate::services::replays::ReplayError;
@@ -65,13 +66,17 @@ pub(crate) fn status(code: Code) -> StatusCode {
         | Code::BadName
         | Code::ChatNotAllowed
         | Code::ChatTooLong
-        | Code::ChatBlocked => StatusCode::BAD_REQUEST,
+        | Code::ChatBlocked
+        | Code::ChatTimeout
+        | Code::ChatMuted => StatusCode::BAD_REQUEST,
         Code::Unauthorized | Code::BadKey => StatusCode::UNAUTHORIZED,
         Code::NotDirector
         | Code::NotEligible
         | Code::Sealed
         | Code::HumansOnly
-        | Code::OutOfScope => StatusCode::FORBIDDEN,
+        | Code::OutOfScope
+        | Code::NotModerator
+        | Code::AccountClosed => StatusCode::FORBIDDEN,
         Code::NotFound => StatusCode::NOT_FOUND,
         Code::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
         Code::SeatTaken
@@ -80,7 +85,8 @@ pub(crate) fn status(code: Code) -> StatusCode {
         | Code::NoSocket
         | Code::OwnSeek
         | Code::OwnGame
-        | Code::Offline => StatusCode::CONFLICT,
+        | Code::Offline
+        | Code::Appealed => StatusCode::CONFLICT,
         Code::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         Code::RateLimited
         | Code::TooManyGames
@@ -165,8 +171,29 @@ impl Refused for PlayerError {
             | PlayerError::BadToken(_) => Code::BadMessage,
             PlayerError::OutOfScope(_) => Code::OutOfScope,
             PlayerError::TooManyTokens => Code::TooManyTokens,
+            PlayerError::Closed => Code::AccountClosed,
             PlayerError::Banned(_) => Code::PlayBanned,
             PlayerError::Quota(_) | PlayerError::Store(_) => Code::Internal,
+        }
+    }
+}
+
+impl Refused for ModerationError {
+    fn passed_on(&self) -> Option<&dyn Refused> {
+        match self {
+            ModerationError::Store(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    fn own_code(&self) -> Code {
+        match self {
+            ModerationError::NotModerator => Code::NotModerator,
+            ModerationError::NotFound(_) => Code::NotFound,
+            ModerationError::Bad(_) => Code::BadMessage,
+            ModerationError::WrongPhase(_) => Code::WrongPhase,
+            ModerationError::Appealed => Code::Appealed,
+            ModerationError::Store(_) => Code::Internal,
         }
     }
 }

@@ -9,6 +9,7 @@ import { serverPresent } from "./connection.js";
 import { storedPlayer } from "./player.js";
 import { Router } from "./router.js";
 import { gameScreen } from "./screens/game.js";
+import { deskScreen } from "./screens/desk.js";
 import { leaderboardScreen } from "./screens/leaderboard.js";
 import { lobbyScreen } from "./screens/lobby.js";
 import { profileScreen } from "./screens/profile.js";
@@ -58,6 +59,7 @@ function pick(params) {
   if (params.get("replay")) return "replay";
   if (params.get("player")) return "profile";
   if (params.has("leaderboard")) return "leaderboard";
+  if (params.has("desk")) return "desk";
   if (params.get("tournament")) return "tournament";
   if (params.has("tournaments")) return "tournaments";
   if (params.get("join") || params.get("game") || params.get("watch") || params.get("play")) return "game";
@@ -73,6 +75,7 @@ Object.assign(screens, {
   replay: replayScreen(),
   profile: profileScreen(),
   leaderboard: leaderboardScreen(),
+  desk: deskScreen(),
   tournaments: tournamentsScreen(router),
   tournament: tournamentScreen(router),
 });

@@ -700,6 +700,95 @@ test("a rated seek between two new players at one address says why it is not rat
   }
 });
 
+// A port free now on this machine.
+async function freePort() {
+  const { createServer } = await import("node:net");
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+test("a moderator works the queue at the desk; the player reads why and appeals", async () => {
+  const operator = `127.0.0.1:${await freePort()}`;
+  const [child, at] = await spawnServer("127.0.0.1:0", join(dataDir, "desk.db"), ["--metrics-addr", operator]);
+  try {
+    const home = `http://${at}/`;
+    const [m, p] = [await newPage(), await newPage()];
+    for (const page of [m, p]) await page.goto(home);
+    await registerAs(m, "Bantay");
+    await registerAs(p, "Rude");
+    // Nobody is a moderator until the operator names one.
+    await m.goto(`${home}?desk`);
+    await m.waitForFunction(() => document.getElementById("desk-status").textContent.length > 0);
+    assert.match(await m.textContent("#desk-status"), /only a moderator/i);
+    const named = await fetch(`http://${operator}/admin/moderators`, {
+      method: "POST",
+      headers: { "X-Salpakan-Admin": "1" },
+      body: JSON.stringify({ name: "Bantay", moderator: true }),
+    });
+    assert.equal(named.status, 200);
+    // Rude says a line in a game with Kind, who reports it.
+    const rudeKey = await p.evaluate(() => JSON.parse(localStorage.getItem("salpakan-player")).key);
+    const game = await m.evaluate(async (rude) => {
+      const call = async (path, key, body) => (await fetch(path, { method: "POST", headers: key ? { Authorization: `Bearer ${key}` } : {}, body: JSON.stringify(body) })).json();
+      const kind = (await call("/api/players", null, { name: "Kind" })).key;
+      const made = await call("/api/games", rude, { side: "white" });
+      const joined = await call(`/api/games/${made.game}/join`, kind, { invite: made.invite });
+      const open = (token) => new Promise((resolve) => {
+        const ws = new WebSocket(`ws://${location.host}/api/games/${made.game}/socket?token=${token}`);
+        const frames = [];
+        ws.onmessage = (e) => frames.push(JSON.parse(e.data));
+        ws.onopen = () => resolve({ ws, frames });
+      });
+      const until = async (seat, t) => {
+        for (let i = 0; i < 200; i++) {
+          const found = seat.frames.find((f) => f.t === t);
+          if (found) return found;
+          await new Promise((done) => setTimeout(done, 50));
+        }
+        throw new Error(`no ${t}`);
+      };
+      const [r, k] = [await open(made.token), await open(joined.token)];
+      await until(r, "state");
+      await until(k, "state");
+      r.ws.send(JSON.stringify({ t: "say", phrase: "hello" }));
+      const line = await until(k, "chat");
+      k.ws.send(JSON.stringify({ t: "report", room: line.room, n: line.n }));
+      await until(k, "reported");
+      return made.game;
+    }, rudeKey);
+    // The desk shows the line; a timeout with its reason answers it.
+    await m.goto(`${home}?desk`);
+    const row = `#desk-queue li[data-game="${game}"]`;
+    await m.waitForSelector(row);
+    assert.match(await m.textContent(row), /Rude: “Hello!” \(reported 1×\)/);
+    await m.fill(`${row} .desk-reason`, "insults in chat");
+    await m.click(`${row} button[data-action="timeout"]`);
+    await m.waitForSelector("#desk-queue li.empty");
+    await m.waitForSelector('#desk-log li[data-action="timeout"]');
+    assert.match(await m.textContent("#desk-log"), /Bantay: Chat timeout \(24 h\) Rude · insults in chat/);
+    // Rude reads what was done and why on its own profile, and appeals once.
+    await p.click("#open-my-games");
+    await p.waitForSelector('#standing:not([hidden]) li[data-action="timeout"]');
+    assert.match(await p.textContent("#standing-list"), /insults in chat/);
+    assert.doesNotMatch(await p.textContent("#standing-list"), /Bantay/, "never who");
+    await p.fill("#standing-list .appeal-text", "it was a greeting");
+    await p.click("#standing-list button.appeal");
+    await p.waitForFunction(() => document.getElementById("standing-list").textContent.includes("Your appeal"));
+    assert.equal(await p.$("#standing-list button.appeal"), null, "one appeal an action");
+    await m.goto(`${home}?desk`);
+    await m.waitForSelector('#desk-log li[data-action="timeout"]');
+    assert.match(await m.textContent("#desk-log"), /Appeal: “it was a greeting”/);
+    assert.deepEqual(m.errors, []);
+    assert.deepEqual(p.errors, []);
+  } finally {
+    child.kill("SIGTERM");
+  }
+});
+
 test("strangers chat in phrases, free text by consent; a spectator finds the game live and talks apart", async () => {
   const [child, at] = await spawnServer("127.0.0.1:0", join(dataDir, "chat.db"));
   try {

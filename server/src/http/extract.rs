@@ -53,7 +53,8 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
 /// The player a request is made as, if its `Authorization` header names one; a header that
 /// is not a player's key or token is refused (401 `bad-key`), the same for every kind of
 /// wrong key, and a token whose scopes do not open the route (403 `out-of-scope`, as
-/// [`super::scopes`] says).
+/// [`super::scopes`] says); a closed account's key opens only its moderation and appeals
+/// (403 `account-closed`).
 pub(crate) struct MaybePlayer(pub Option<String>);
 
 impl FromRequestParts<Arc<Services>> for MaybePlayer {
@@ -75,7 +76,11 @@ impl FromRequestParts<Arc<Services>> for MaybePlayer {
             .get::<MatchedPath>()
             .map_or("", MatchedPath::as_str);
         let opens = super::scopes::needed(&parts.method, path);
-        Ok(MaybePlayer(Some(principal.may(opens)?)))
+        let name = principal.may(opens)?;
+        if !super::moderation::OPEN_TO_CLOSED.contains(&path) {
+            services.players.open_account(&name)?;
+        }
+        Ok(MaybePlayer(Some(name)))
     }
 }
 

@@ -12,6 +12,7 @@ pub(crate) mod games;
 pub(crate) mod health;
 pub(crate) mod live;
 pub(crate) mod lobby;
+pub(crate) mod moderation;
 pub(crate) mod players;
 pub(crate) mod reply;
 pub(crate) mod route;
@@ -47,6 +48,7 @@ pub(crate) fn routes() -> Vec<Route> {
         challenges::routes(),
         live::routes(),
         tournaments::routes(),
+        moderation::routes(),
     ]
     .into_iter()
     .flatten()
@@ -162,7 +164,7 @@ mod tests {
             "/api/tournaments/{tid}/decide",
         ];
         let routes = super::routes();
-        assert_eq!(routes.len(), 40);
+        assert_eq!(routes.len(), 45);
         for route in &routes {
             let expected = if route.path.starts_with("/api/games/{id}") {
                 Owner::Game

@@ -166,7 +166,15 @@ impl Chats {
         };
         let kept = match decision {
             Decision::Nothing => Ok(()),
-            Decision::Say(line) => self.keep_and_send(chat, &mut held, line, Some(id)).await,
+            // A moderator's timeout or mute of the speaker refuses its line.
+            Decision::Say(line) => match line
+                .name
+                .as_deref()
+                .and_then(|name| self.players.chat_refusal(name, crate::clock::unix_ms()))
+            {
+                Some(refusal) => Err(refusal),
+                None => self.keep_and_send(chat, &mut held, line, Some(id)).await,
+            },
             Decision::Mode(side, mode) => {
                 let write = Write::Chat(ChatWrite::Mode {
                     game: chat.game.clone(),
@@ -192,14 +200,23 @@ impl Chats {
                 })
             }
             // A person speaks by its key: a token (a bot's bridge, a script) does not.
-            Decision::Auth(key) => match self.players.by_key(&key).map(|p| p.may(&[])) {
+            Decision::Auth(key) => match self.players.by_key(&key).map(|p| {
+                p.may(&[])
+                    .and_then(|name| self.players.open_account(&name).map(|()| name))
+            }) {
                 Ok(Ok(name)) => {
                     if let Decision::Settings(tell) = held.chat.name(id, name) {
                         held.settings(&tell);
                     }
                     Ok(())
                 }
-                Ok(Err(e)) => Err(Refusal::new(Code::OutOfScope, e.to_string())),
+                Ok(Err(e)) => {
+                    let code = match e {
+                        super::players::PlayerError::Closed => Code::AccountClosed,
+                        _ => Code::OutOfScope,
+                    };
+                    Err(Refusal::new(code, e.to_string()))
+                }
                 Err(_) => Err(Refusal::new(Code::BadKey, "not a player's key")),
             },
             Decision::Settings(tell) => {

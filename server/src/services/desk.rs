@@ -3,6 +3,7 @@
 //! chat's reports. Reads only: nothing here changes a game, and nothing waits for a game's
 //! lock (each game's phase and plies are read as of its last commit).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -10,7 +11,7 @@ use serde::Serialize;
 use super::chat::{ChatError, Chats};
 use super::games::{Games, PHASES};
 use crate::room::Phase;
-use crate::store::{ReportGroup, ReportPage, Store, StoreError, UnratedRow};
+use crate::store::{self, ReportGroup, ReportPage, Store, StoreError, UnratedRow};
 use crate::telemetry;
 
 /// One side of a game in the operator's list.
@@ -119,4 +120,41 @@ impl Desk {
     pub(crate) async fn reports(&self, page: ReportPage) -> Result<Vec<ReportGroup>, ChatError> {
         self.chats.reports(page).await
     }
+}
+
+/// The most reported lines a page of `GET /admin/reports` or the moderators' queue lists.
+pub(crate) const REPORTS_LISTED: usize = 200;
+
+/// The page of reported lines a query asks for (`GET /admin/reports`, and the moderators'
+/// queue, `open`: the lines no action answered yet), or what is wrong with it.
+pub(crate) fn report_page(
+    query: &HashMap<String, String>,
+    open: bool,
+) -> Result<store::ReportPage, String> {
+    if let Some(other) = query
+        .keys()
+        .find(|k| !["after", "player", "limit"].contains(&k.as_str()))
+    {
+        return Err(format!("no parameter {other:?}: after, player or limit"));
+    }
+    let after =
+        match query.get("after") {
+            Some(word) => Some(store::ReportCursor::parse(word).ok_or_else(|| {
+                format!("after must be a cursor a page gave as next, not {word:?}")
+            })?),
+            None => None,
+        };
+    let limit = match query.get("limit") {
+        Some(word) => match word.parse::<usize>() {
+            Ok(n) if (1..=REPORTS_LISTED).contains(&n) => n,
+            _ => return Err(format!("limit must be 1 … {REPORTS_LISTED}, not {word:?}")),
+        },
+        None => REPORTS_LISTED,
+    };
+    Ok(store::ReportPage {
+        after,
+        player: query.get("player").cloned(),
+        limit,
+        open,
+    })
 }

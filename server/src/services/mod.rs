@@ -24,6 +24,7 @@
 //! - [`tournaments`]: tournaments made, joined, directed, paired and their games made;
 //!   told each game's end; whether a game is sealed;
 //! - [`desk`]: what the operator reads (the games in memory, unrated games, reports);
+//! - [`moderation`]: the moderators' desk (its queue, actions, log and appeals);
 //! - `nodes` (feature `nodes`): one node of several, its lease and its sweeper.
 
 pub(crate) mod challenges;
@@ -33,6 +34,7 @@ pub(crate) mod ends;
 pub(crate) mod games;
 pub(crate) mod live;
 pub(crate) mod lobby;
+pub(crate) mod moderation;
 #[cfg(feature = "nodes")]
 pub(crate) mod nodes;
 pub(crate) mod outbox;
@@ -92,6 +94,8 @@ pub(crate) struct Services {
     pub tournaments: Arc<tournaments::Tournaments>,
     /// What the operator reads.
     pub desk: desk::Desk,
+    /// The moderators' desk.
+    pub moderation: moderation::Moderation,
     /// This node among several (a shared database).
     #[cfg(feature = "nodes")]
     pub cluster: Option<Arc<nodes::Cluster>>,
@@ -196,6 +200,12 @@ impl Services {
             stopping: stopping.clone(),
         });
         let desk = desk::Desk::new(Arc::clone(&games), Arc::clone(&chats), store.clone());
+        let moderation = moderation::Moderation::new(
+            store.clone(),
+            Arc::clone(&players),
+            Arc::clone(&sockets),
+            Arc::clone(&entropy),
+        );
         #[cfg(feature = "nodes")]
         let cluster = cluster.map(|c| {
             nodes::Cluster::start(
@@ -232,6 +242,7 @@ impl Services {
             replays,
             tournaments,
             desk,
+            moderation,
             #[cfg(feature = "nodes")]
             cluster,
         })

@@ -209,8 +209,9 @@ impl Cluster {
             let notice = notice.ok().flatten();
             match notice {
                 Some(Notice::Player(name)) => {
+                    let read_from = std::time::Instant::now();
                     if let Ok(Some(row)) = self.store.player(&name).await {
-                        self.players.upsert(row);
+                        self.players.upsert(row, read_from);
                     }
                     continue;
                 }
@@ -223,9 +224,10 @@ impl Cluster {
                     // look at the database.
                     self.ends.missed();
                     // Merged, not replaced: a player registered here meanwhile stays.
+                    let read_from = std::time::Instant::now();
                     if let Ok(rows) = self.store.players().await {
                         for row in rows {
-                            self.players.upsert(row);
+                            self.players.upsert(row, read_from);
                         }
                     }
                     continue;

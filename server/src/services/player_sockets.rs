@@ -131,6 +131,13 @@ impl PlayerSockets {
         }
     }
 
+    /// Closes `player`'s player sockets (its account closed): 4401, as a wrong key's.
+    pub(crate) fn close_player(&self, player: &str) {
+        for (_, tx) in self.sockets().get(&fold(player)).into_iter().flatten() {
+            let _ = tx.try_send(Out::close(crate::wire::CloseCode::BadKey, "account closed"));
+        }
+    }
+
     /// Closes every player socket with `code` and `reason`; whoever listens hears everyone
     /// gone.
     #[cfg(any(test, feature = "nodes"))]

@@ -45,6 +45,9 @@ pub(crate) enum PlayerError {
     /// player's key may make it).
     #[error("{}", out_of_scope(.0))]
     OutOfScope(&'static [Scope]),
+    /// An account a moderator closed.
+    #[error("a moderator closed this account: see GET /api/moderation, and appeal there")]
+    Closed,
     /// A token's request the service refuses: no scope, one twice, a label too long.
     #[error("{0}")]
     BadToken(&'static str),
@@ -101,6 +104,30 @@ impl Principal {
     }
 }
 
+/// A player's chat refused by its standing at `now_ms`, if it is: muted, or timed out.
+#[must_use]
+pub(crate) fn chat_refusal(
+    standing: &crate::store::Standing,
+    now_ms: u64,
+) -> Option<crate::wire::Refusal> {
+    if standing.muted {
+        return Some(crate::wire::Refusal::new(
+            crate::wire::Code::ChatMuted,
+            "a moderator muted your chat: see GET /api/moderation",
+        ));
+    }
+    match standing.chat_until_ms {
+        Some(until_ms) if until_ms > now_ms => Some(crate::wire::Refusal::new(
+            crate::wire::Code::ChatTimeout,
+            format!(
+                "a moderator timed your chat out for {} more minutes",
+                (until_ms - now_ms).div_ceil(60_000)
+            ),
+        )),
+        _ => None,
+    }
+}
+
 /// A token's entry as the list shows it.
 fn token_entry(row: &TokenRow) -> TokenEntry {
     TokenEntry {
@@ -122,6 +149,9 @@ struct Rows {
     /// Each key's and token's digest: its player's folded name, and the token's id.
     by_key: HashMap<String, (String, Option<String>)>,
     skeletons: std::collections::HashSet<String>,
+    /// When this node last changed each player's row itself (a token, a moderator's action):
+    /// a row read from the database before then is stale, and is not taken.
+    changed: HashMap<String, std::time::Instant>,
 }
 
 fn fold(name: &str) -> String {
@@ -150,6 +180,16 @@ impl Rows {
             self.by_key.remove(digest);
         }
         Some(row)
+    }
+
+    /// Replaces `name`'s row by `change` of it, as this node changed it just now.
+    fn change(&mut self, name: &str, change: impl FnOnce(&mut PlayerRow)) {
+        if let Some(mut row) = self.remove(name) {
+            change(&mut row);
+            self.changed
+                .insert(fold(&row.name), std::time::Instant::now());
+            self.insert(row);
+        }
     }
 
     fn get(&self, name: &str) -> Option<&PlayerRow> {
@@ -360,11 +400,10 @@ impl Players {
         };
         self.store.write(vec![Write::Player(write)]).await?;
         let entry = token_entry(&row);
-        let mut rows = self.rows();
-        if let Some(mut held) = rows.remove(&name) {
+        self.rows().change(&name, |held| {
+            held.tokens.retain(|token| token.id != row.id);
             held.tokens.push(row);
-            rows.insert(held);
-        }
+        });
         Ok(TokenReply { token, entry })
     }
 
@@ -400,11 +439,8 @@ impl Players {
             id: id.to_owned(),
         };
         self.store.write(vec![Write::Player(write)]).await?;
-        let mut rows = self.rows();
-        if let Some(mut held) = rows.remove(&name) {
-            held.tokens.retain(|token| token.id != id);
-            rows.insert(held);
-        }
+        self.rows()
+            .change(&name, |held| held.tokens.retain(|token| token.id != id));
         Ok(())
     }
 
@@ -534,10 +570,19 @@ impl Players {
 
     /// Takes `row` as the database holds it now (another node changed it): a new player, or
     /// newer counts and ratings.
-    /// Its tokens are always the row's (the database's, newer than any held).
+    /// Its tokens are always the row's (the database's, newer than any held), unless it was
+    /// read before this node last changed the row itself (`read_from`: when its read began):
+    /// then it is stale, and the notice of that change brings a fresher one.
     #[cfg(feature = "nodes")]
-    pub(crate) fn upsert(&self, row: PlayerRow) {
+    pub(crate) fn upsert(&self, row: PlayerRow, read_from: std::time::Instant) {
         let mut rows = self.rows();
+        if rows
+            .changed
+            .get(&fold(&row.name))
+            .is_some_and(|changed| *changed > read_from)
+        {
+            return;
+        }
         let row = match rows.remove(&row.name) {
             Some(held) if row.games < held.games => PlayerRow {
                 tokens: row.tokens,
@@ -546,6 +591,35 @@ impl Players {
             _ => row,
         };
         rows.insert(row);
+    }
+
+    /// Takes `rows` as a moderator's action left them in the database (a standing, a
+    /// moderator's flag, a refunded rating), keys and tokens included.
+    pub(crate) fn refresh(&self, rows: Vec<PlayerRow>) {
+        let mut held = self.rows();
+        for row in rows {
+            let name = row.name.clone();
+            held.change(&name, |old| *old = row);
+        }
+    }
+
+    /// Refuses a closed account's key: only its moderation and its appeals stay open to it.
+    ///
+    /// # Errors
+    /// [`PlayerError::Closed`] for an account a moderator closed.
+    pub(crate) fn open_account(&self, name: &str) -> Result<(), PlayerError> {
+        match self.with_row(name, |row| row.standing.closed) {
+            Some(true) => Err(PlayerError::Closed),
+            _ => Ok(()),
+        }
+    }
+
+    /// Why `name`'s chat lines are refused at `now_ms`, if they are (a moderator's mute or
+    /// timeout).
+    #[must_use]
+    pub(crate) fn chat_refusal(&self, name: &str, now_ms: u64) -> Option<crate::wire::Refusal> {
+        let standing = self.with_row(name, |row| row.standing)?;
+        chat_refusal(&standing, now_ms)
     }
 
     /// Takes the rows a committed game's end left (counts and ratings, strikes and bans),
@@ -698,4 +772,33 @@ fn listed(row: ListedRow) -> Option<Listed> {
         plies: kept.ply,
         ended_ms: row.ended_ms,
     })
+}
+
+#[cfg(test)]
+mod standing_tests {
+    use super::*;
+    use crate::store::Standing;
+    use crate::wire::Code;
+
+    /// A timeout refuses lines until its end and not a millisecond after; a mute until it is
+    /// lifted.
+    #[test]
+    fn a_timeout_ends_when_its_time_passes_and_a_mute_when_lifted() {
+        let timed = Standing {
+            chat_until_ms: Some(10_000),
+            ..Standing::default()
+        };
+        let refused = chat_refusal(&timed, 9_999).expect("timed out");
+        assert_eq!(refused.code, Code::ChatTimeout);
+        assert!(chat_refusal(&timed, 10_000).is_none(), "the time passed");
+        let muted = Standing {
+            muted: true,
+            ..Standing::default()
+        };
+        assert_eq!(
+            chat_refusal(&muted, u64::MAX).map(|r| r.code),
+            Some(Code::ChatMuted)
+        );
+        assert!(chat_refusal(&Standing::default(), 0).is_none());
+    }
 }

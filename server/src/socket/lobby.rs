@@ -71,7 +71,11 @@ pub(crate) async fn serve_player(ws: WebSocket, services: Arc<Services>, slot: S
     });
     let opens = crate::wire::PLAYER_SOCKET_SCOPES;
     let name = key.and_then(|key| services.players.by_key(&key).ok());
-    let Some(Ok(name)) = name.map(|principal| principal.may(opens)) else {
+    let name = name.map(|principal| principal.may(opens)).filter(|name| {
+        name.as_ref()
+            .is_ok_and(|n| services.players.open_account(n).is_ok())
+    });
+    let Some(Ok(name)) = name else {
         return socket
             .refuse(Closing::new(CloseCode::BadKey, "bad key"))
             .await;

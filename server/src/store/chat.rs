@@ -138,6 +138,8 @@ pub struct ReportPage {
     pub after: Option<ReportCursor>,
     /// Whose lines only.
     pub player: Option<String>,
+    /// Only the lines no moderator's action answered yet (the moderators' queue).
+    pub open: bool,
     /// How many lines at the most.
     pub limit: usize,
 }
@@ -297,12 +299,18 @@ pub(super) fn reports(
         Value::from(after.room.word()),
         Value::from(after.n),
     ];
-    let whose = match &page.player {
-        Some(name) => {
-            values.push(Value::from(name.to_ascii_lowercase()));
-            "WHERE lower(name) = ?5"
-        }
-        None => "",
+    let mut wheres = Vec::new();
+    if let Some(name) = &page.player {
+        values.push(Value::from(name.to_ascii_lowercase()));
+        wheres.push("lower(name) = ?5");
+    }
+    if page.open {
+        wheres.push("handled_ms IS NULL");
+    }
+    let whose = if wheres.is_empty() {
+        String::new()
+    } else {
+        format!("WHERE {}", wheres.join(" AND "))
     };
     let first = "MIN(at_ms)";
     conn.query(

@@ -16,6 +16,7 @@ mod export;
 mod games;
 mod lease;
 mod live;
+mod moderation;
 mod nodes;
 mod players;
 #[cfg(feature = "nodes")]
@@ -37,6 +38,7 @@ pub(crate) use games::{Finished, FinishedSeats, ListedRow, RatedSince, UnratedRo
 pub(crate) use lease::Notice;
 #[cfg(feature = "nodes")]
 pub(crate) use lease::{LOBBY, Owner};
+pub use moderation::{Entry, LogPage, ModerationWrite, Refunded, Standing};
 pub use nodes::NodeWrite;
 pub(crate) use players::{PlayerWrite, RatingChange, RatingsOf};
 pub use schema::Upgrade;
@@ -76,6 +78,14 @@ pub enum Write {
     Tournament(TournamentWrite),
     /// What the nodes share.
     Node(NodeWrite),
+    /// The moderators' desk.
+    Moderation(ModerationWrite),
+}
+
+impl From<ModerationWrite> for Write {
+    fn from(write: ModerationWrite) -> Write {
+        Write::Moderation(write)
+    }
 }
 
 impl From<GameWrite> for Write {
@@ -620,6 +630,15 @@ impl Store {
     /// The database's error.
     pub async fn reports(&self, page: ReportPage) -> Result<Vec<ReportGroup>, StoreError> {
         self.read(|done| ReadJob::Reports(page, done)).await
+    }
+
+    /// A page of the moderation log.
+    ///
+    /// # Errors
+    /// [`StoreError::Refused`] for a page `before` an action that is not there; the
+    /// database's error.
+    pub async fn moderation_log(&self, page: LogPage) -> Result<Vec<Entry>, StoreError> {
+        self.read(|done| ReadJob::Moderation(page, done)).await
     }
 
     /// The games asked rated but played unrated, newest first, at most `limit`.

@@ -147,6 +147,10 @@ const PLAYER: Columns = Columns(&[
     "description",
     "share_games",
     "share_names",
+    "moderator",
+    "chat_until_ms",
+    "muted",
+    "closed",
 ]);
 
 /// A player from a row of [`PLAYER`]'s columns.
@@ -175,6 +179,12 @@ fn player_row(row: &Row) -> Result<PlayerRow, StoreError> {
             names: row.flag("share_names")?,
         },
         tokens: Vec::new(),
+        moderator: row.flag("moderator")?,
+        standing: super::moderation::Standing {
+            chat_until_ms: row.opt_int("chat_until_ms")?.map(|ms| ms as u64),
+            muted: row.flag("muted")?,
+            closed: row.flag("closed")?,
+        },
     })
 }
 

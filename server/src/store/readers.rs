@@ -101,6 +101,11 @@ pub(super) enum ReadJob {
         String,
         oneshot::Sender<Result<Option<super::TournamentOf>, StoreError>>,
     ),
+    /// A page of the moderation log.
+    Moderation(
+        super::LogPage,
+        oneshot::Sender<Result<Vec<super::Entry>, StoreError>>,
+    ),
     /// A page of reported chat lines.
     Reports(
         super::ReportPage,
@@ -214,6 +219,9 @@ fn serve(conn: &mut impl Sql, queue: &Mutex<mpsc::Receiver<ReadJob>>) {
             }
             Ok(ReadJob::TournamentOf(game, done)) => {
                 let _ = done.send(super::tournaments::of_game(conn, &game));
+            }
+            Ok(ReadJob::Moderation(page, done)) => {
+                let _ = done.send(super::moderation::log(conn, &page));
             }
             Ok(ReadJob::Reports(page, done)) => {
                 let _ = done.send(super::chat::reports(conn, &page));

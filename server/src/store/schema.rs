@@ -21,6 +21,7 @@ pub(super) const STEPS: &[Step] = &[
     bot_accounts,
     sharing,
     tokens,
+    moderation,
 ];
 
 /// The schema version this binary writes.
@@ -109,6 +110,13 @@ CREATE TABLE tokens (
 );
 CREATE INDEX tokens_player ON tokens (player);
 ";
+
+/// Version 10: the moderators' desk: each player's moderator flag and standing (a chat
+/// timeout's end, a mute, a closed account), the moderation log with each action's appeal,
+/// the games whose ratings were refunded, and a report's handling.
+fn moderation(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch(super::moderation::MODERATION_SCHEMA)
+}
 
 /// Version 6: tournaments (each a row of JSON) and the tournament of each tournament game.
 fn tournaments(conn: &Connection) -> rusqlite::Result<()> {
@@ -360,6 +368,7 @@ const PG_STEPS: &[&[&str]] = &[
     &[BOT_ACCOUNTS],
     &[SHARING],
     &[TOKENS],
+    &[super::moderation::MODERATION_SCHEMA],
 ];
 
 /// Version 3 on PostgreSQL (SQLite's 2, [`fair_play`]) folds the names already there in SQL.

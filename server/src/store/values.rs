@@ -55,6 +55,10 @@ pub enum StoreError {
     /// A stored value that does not read back.
     #[error("a stored value does not read back: {0}")]
     Corrupt(String),
+    /// A write or read that finds nothing it may act on (an appeal already made, a page
+    /// after an action that is not there): the caller says what to the client.
+    #[error("nothing to act on: {0}")]
+    Refused(&'static str),
     /// The database was made by a newer binary: it is left untouched.
     #[error(
         "{path}: the database is at schema version {found}, newer than this binary's \
@@ -199,6 +203,10 @@ pub struct PlayerRow {
     /// The tokens it minted, oldest first (none in a row a game's end left: memory keeps
     /// the ones it has).
     pub tokens: Vec<TokenRow>,
+    /// Whether the operator named it a moderator.
+    pub moderator: bool,
+    /// Its standing with the moderators.
+    pub standing: super::moderation::Standing,
 }
 
 /// One of a player's scoped tokens, as the database keeps it: never the token itself.
@@ -247,6 +255,8 @@ impl PlayerRow {
             playban: crate::rating::playban::Record::default(),
             sharing: Sharing::default(),
             tokens: Vec::new(),
+            moderator: false,
+            standing: super::moderation::Standing::default(),
         }
     }
 }

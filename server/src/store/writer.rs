@@ -190,5 +190,6 @@ fn apply(
         Write::Chat(write) => super::chat::apply(conn, write),
         Write::Tournament(write) => super::tournaments::apply(conn, write),
         Write::Node(write) => super::nodes::apply(conn, write, fence),
+        Write::Moderation(write) => super::moderation::apply(conn, write, committed, fence),
     }
 }

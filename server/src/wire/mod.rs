@@ -15,6 +15,7 @@ mod chat;
 mod close;
 mod live;
 mod messages;
+mod moderation;
 mod players;
 mod refusal;
 mod replay;
@@ -35,6 +36,10 @@ pub(crate) use close::CloseCode;
 pub(crate) use live::{LIVE_SHOWN, LastChallenge, LiveEntry, LiveMessage, LiveRatings, LiveReply};
 pub(crate) use messages::ClientMessage;
 pub use messages::ServerMessage;
+pub use moderation::{Action, LineRef, Told};
+pub(crate) use moderation::{
+    ActionRequest, AppealRequest, MAX_REASON, MAX_REFUND_DAYS, MAX_TIMEOUT_HOURS, ModeratorRequest,
+};
 pub(crate) use players::Lobby as LobbyWords;
 pub(crate) use players::{
     BOT_PREFIX, BotEntry, BotList, Changes, GAMES_LISTED, GameList, HISTORY_SHOWN,

@@ -368,6 +368,8 @@ pub enum LobbyMessage {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         decline: Option<super::challenges::DeclineReason>,
     },
+    /// A moderator acted on the player (an addition): what, and why.
+    Moderated(super::Told),
     /// The lobby now (the lobby socket's frame).
     Lobby {
         /// The lobby's version, on a socket opened with `?deltas=1` (an addition).

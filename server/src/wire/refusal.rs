@@ -106,6 +106,18 @@ pub enum Code {
     OutOfScope,
     /// A player holding as many tokens as it may (HTTP 429; an addition).
     TooManyTokens,
+    /// The moderators' desk asked by a player who is not a moderator (HTTP 403; an
+    /// addition).
+    NotModerator,
+    /// A chat line of a player a moderator timed out (socket; an addition).
+    ChatTimeout,
+    /// A chat line of a player a moderator muted (socket; an addition).
+    ChatMuted,
+    /// A request made with the key of an account a moderator closed (HTTP 403, the player
+    /// socket's close 4401; an addition).
+    AccountClosed,
+    /// A second appeal of one action (HTTP 409; an addition).
+    Appealed,
 }
 
 impl Code {
@@ -156,6 +168,11 @@ impl Code {
             Code::TooManyChallenges => "too-many-challenges",
             Code::OutOfScope => "out-of-scope",
             Code::TooManyTokens => "too-many-tokens",
+            Code::NotModerator => "not-moderator",
+            Code::ChatTimeout => "chat-timeout",
+            Code::ChatMuted => "chat-muted",
+            Code::AccountClosed => "account-closed",
+            Code::Appealed => "appealed",
         }
     }
 }
@@ -255,6 +272,11 @@ mod tests {
             Code::TooManyChallenges,
             Code::OutOfScope,
             Code::TooManyTokens,
+            Code::NotModerator,
+            Code::ChatTimeout,
+            Code::ChatMuted,
+            Code::AccountClosed,
+            Code::Appealed,
         ];
         for code in all {
             let json = serde_json::to_string(&code).unwrap();

@@ -267,14 +267,32 @@ pub async fn start(seed: u64) -> Server {
     start_on(database("t"), seed, |_| {}).await
 }
 
-/// As [`start`], with a budget for tests that send many messages.
+/// As [`start`], with a budget for tests that send many messages, and the operator's listener
+/// open to the test.
 pub async fn start_busy(seed: u64) -> Server {
     start_on(database("t"), seed, |c| {
         c.limits.messages_per_window = 100_000;
         c.limits.chat_lines_per_socket = 100_000;
         c.limits.chat_lines_per_minute = 100_000;
+        c.metrics_addr = Some("127.0.0.1:0".parse().unwrap());
     })
     .await
+}
+
+/// The operator names `name` a moderator (or no longer one), on the operator's listener
+/// (`metrics_addr` set): the status and the reply.
+pub async fn name_moderator(server: &Server, name: &str, on: bool) -> (u16, Value) {
+    let operator = server.running.as_ref().unwrap().metrics_addr().unwrap();
+    let body = json!({"name": name, "moderator": on}).to_string();
+    let (status, reply) = salpakan_server::client::request_with(
+        None,
+        operator,
+        ("POST", "/admin/moderators", &body),
+        &[("X-Salpakan-Admin", "1")],
+    )
+    .await
+    .unwrap();
+    (status, serde_json::from_str(&reply).unwrap())
 }
 
 impl Server {

@@ -18,6 +18,7 @@ mod golden;
 mod history;
 mod live;
 mod lobby;
+mod moderation;
 mod nodes;
 mod noninterference;
 mod one_network;

@@ -109,6 +109,10 @@ async fn run_on(server: &Server, game: &Game, watched: Side, seed: u64) -> Run {
     http[watched.index()].push(format!(
         "HTTP tokens {status} {minted} {listed} {read} {games}"
     ));
+    // The kibitzer is a moderator too: its desk's queue (public lines and ids only) is logged
+    // at each checkpoint below, their times aside.
+    crate::common::name_moderator(server, &format!("kibitzer-{seed}"), true).await;
+    let moderator = key.to_owned();
     let [w, o] = &mut seats[..] else {
         unreachable!()
     };
@@ -256,6 +260,13 @@ async fn run_on(server: &Server, game: &Game, watched: Side, seed: u64) -> Run {
             let log = &mut http[watched.index()];
             http_into(server, log, "GET", &format!("/api/games/{id}"), "").await;
             http_into(server, log, "GET", &format!("/api/games/{id}/record"), "").await;
+            let (status, mut queue) =
+                crate::common::call(server, Some(&moderator), "GET", "/api/mod/reports").await;
+            for group in queue["reports"].as_array_mut().into_iter().flatten() {
+                group["first_ms"] = Value::Null;
+                group["last_ms"] = Value::Null;
+            }
+            log.push(format!("HTTP desk {status} {queue}"));
         }
     }
     // Missed events after a reconnect, a fresh state, pings; the spectator's refusals.

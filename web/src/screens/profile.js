@@ -6,6 +6,7 @@
 import { api } from "../connection.js";
 import { storedPlayer } from "../player.js";
 import { botName, deltaText, endText, personText, t } from "../words.js";
+import { standingPanel } from "./standing.js";
 import { tokensPanel } from "./tokens.js";
 
 const $ = (id) => document.getElementById(id);
@@ -36,6 +37,7 @@ export function gameLine(game, me) {
 export function profileScreen() {
   let shown = 0; // which showing this is: a page of games from an old one is dropped
   const tokens = tokensPanel();
+  const standing = standingPanel();
 
   // One's own choices: share one's finished games (and one's name with them), or not.
   async function showSharing(showing) {
@@ -101,6 +103,7 @@ export function profileScreen() {
     if (storedPlayer()?.name.toLowerCase() === p.name.toLowerCase()) {
       showSharing(showing);
       tokens.show();
+      standing.show();
     }
     let before = null;
     async function page() {
@@ -134,6 +137,7 @@ export function profileScreen() {
       shown++;
       $("sharing").hidden = true;
       tokens.hide();
+      standing.hide();
       $("profile").replaceChildren();
       $("my-games").replaceChildren();
     },
