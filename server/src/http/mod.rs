@@ -113,23 +113,33 @@ pub(crate) fn router(services: Arc<Services>) -> Router {
 /// Every API request counts against its client address's requests a minute: past them, 429
 /// `rate-limited` before any work (a request another node forwards counts at both nodes). The
 /// page's files are not counted: a page's load is a few dozen of them, and each is a file
-/// read with no other work.
+/// read with no other work. A socket's upgrade refused (here or by the node it was
+/// forwarded to) closes its connection: a client retrying refused upgrades holds no
+/// connection for each.
 async fn limit_requests(
     State(services): State<Arc<Services>>,
     request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> Response {
+    let upgrade = request.headers().contains_key(axum::http::header::UPGRADE);
     let peer = request
         .extensions()
         .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
         .map(|info| info.0);
-    if let Some(peer) = peer {
+    let mut response = match peer.map(|peer| {
         let ip = extract::client_ip(&services, peer, request.headers());
-        if let Err(e) = services.quotas.take_request(ip) {
-            return ApiError::from(e).into_response();
-        }
+        services.quotas.take_request(ip)
+    }) {
+        Some(Err(e)) => ApiError::from(e).into_response(),
+        _ => next.run(request).await,
+    };
+    if upgrade && response.status() != StatusCode::SWITCHING_PROTOCOLS {
+        response.headers_mut().insert(
+            axum::http::header::CONNECTION,
+            axum::http::HeaderValue::from_static("close"),
+        );
     }
-    next.run(request).await
+    response
 }
 
 #[cfg(test)]

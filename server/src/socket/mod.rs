@@ -21,7 +21,7 @@ use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgr
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::{mpsc, watch};
-use tokio::time::{Duration, Instant, MissedTickBehavior, interval_at, timeout};
+use tokio::time::{Duration, Instant, MissedTickBehavior, interval_at, timeout, timeout_at};
 
 use crate::budget::Budget;
 use crate::config::Limits;
@@ -331,6 +331,9 @@ pub(crate) struct Socket {
     game: Option<String>,
     /// Counted among the open sockets until its close frame is sent.
     open: Option<SocketGauge>,
+    /// A write to the client waited past the write timeout: the client reads nothing, so
+    /// nothing more is written to it (not even the close), and the connection is dropped.
+    stalled: bool,
 }
 
 impl Socket {
@@ -346,6 +349,7 @@ impl Socket {
             kind,
             game: None,
             open: Some(SocketGauge::open(kind)),
+            stalled: false,
         }
     }
 
@@ -413,7 +417,10 @@ impl Socket {
         {
             Ok(Ok(())) => Ok(()),
             Ok(Err(_)) => Err(None),
-            Err(_) => Err(Some(TOO_SLOW)),
+            Err(_) => {
+                self.stalled = true;
+                Err(Some(TOO_SLOW))
+            }
         }
     }
 
@@ -497,7 +504,10 @@ impl Socket {
                     match timeout(limits.write_timeout, ping).await {
                         Ok(Ok(())) => {}
                         Ok(Err(_)) => break None,
-                        Err(_) => break Some(TOO_SLOW),
+                        Err(_) => {
+                            self.stalled = true;
+                            break Some(TOO_SLOW);
+                        }
                     }
                 }
                 () = stop.recv() => {
@@ -517,9 +527,10 @@ impl Socket {
     }
 
     /// Ends the socket: with a `closing`, the frames already `queued` go out first, then
-    /// its last frame, then the close, each within the write timeout; then a short wait for
-    /// the client's close, so that the connection does not end before the client has read
-    /// the code.
+    /// its last frame, then the close; then a short wait for the client's close, so that the
+    /// connection does not end before the client has read the code. All of it within one
+    /// write timeout; nothing of it for a client whose write stalled (it reads nothing): its
+    /// connection is dropped at once.
     async fn finish(mut self, closing: Option<Closing>, mut queued: Vec<Arc<str>>) {
         let code = closing.as_ref().map(|c| c.code.number());
         tracing::info!(
@@ -528,28 +539,45 @@ impl Socket {
             code,
             "socket closed"
         );
-        let within = self.env.limits.write_timeout;
+        let deadline = Instant::now() + self.env.limits.write_timeout;
         if let Some(Closing { code, reason, last }) = closing {
             crate::telemetry::closed(code.number());
-            queued.extend(last);
-            if self.write(&queued).await.is_ok() {
-                let close = self.sink.send(Message::Close(Some(CloseFrame {
-                    code: code.number(),
-                    reason: reason.as_ref().into(),
-                })));
-                let _ = timeout(within, close).await;
-                // Closing now, no longer open: the wait for the client's close counts not.
-                self.open = None;
-                let _ = timeout(CLOSING_WAIT, async {
-                    while let Some(Ok(frame)) = self.stream.next().await {
-                        if matches!(frame, Message::Close(_)) {
-                            break;
-                        }
-                    }
-                })
-                .await;
+            if self.stalled {
+                return;
             }
+            queued.extend(last);
+            let written = timeout_at(deadline, async {
+                for frame in &queued {
+                    self.sink.send(Message::Text(frame.as_ref().into())).await?;
+                }
+                self.sink
+                    .send(Message::Close(Some(CloseFrame {
+                        code: code.number(),
+                        reason: reason.as_ref().into(),
+                    })))
+                    .await
+            })
+            .await;
+            if !matches!(written, Ok(Ok(()))) {
+                return;
+            }
+            // Closing now, no longer open: the wait for the client's close counts not.
+            self.open = None;
+            let _ = timeout(CLOSING_WAIT, async {
+                while let Some(Ok(frame)) = self.stream.next().await {
+                    if matches!(frame, Message::Close(_)) {
+                        break;
+                    }
+                }
+            })
+            .await;
         }
-        let _ = timeout(within, self.sink.close()).await;
+        if !self.stalled {
+            let _ = timeout_at(
+                deadline.max(Instant::now() + CLOSING_WAIT),
+                self.sink.close(),
+            )
+            .await;
+        }
     }
 }

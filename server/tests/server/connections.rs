@@ -114,6 +114,9 @@ async fn a_socket_that_never_reads_is_closed_and_its_slot_freed() {
             break;
         }
     }
+    // The connection is dropped within the write timeout and a little: nothing more is
+    // written to a client that reads nothing, not even the close.
+    let stalled = std::time::Instant::now();
     let mut tries = 0;
     let _next = loop {
         match connect().await {
@@ -127,7 +130,102 @@ async fn a_socket_that_never_reads_is_closed_and_its_slot_freed() {
             }
         }
     };
+    assert!(
+        stalled.elapsed() < Duration::from_millis(1500),
+        "the slot freed {:?} after the hellos",
+        stalled.elapsed()
+    );
     drop(deaf);
+    server.stop().await;
+}
+
+/// A socket whose client never reads lets its connection go as soon as a write to it
+/// stalls: nothing more is written to it, not even the close (which it would not read), so
+/// it holds no connection for the write timeout again and again.
+#[tokio::test]
+async fn a_socket_that_never_reads_lets_its_connection_go_when_its_write_stalls() {
+    let (id, db) = long_game("never-reads-let-go", 61).await;
+    let server = start_on(db, 62, |c| {
+        c.limits.messages_per_window = 100_000;
+        c.limits.write_timeout = Duration::from_millis(300);
+        c.limits.max_connections = 1;
+    })
+    .await;
+    let mut deaf = salpakan_server::client::Socket::connect(server.addr, &id, None)
+        .await
+        .expect("the one connection");
+    for _ in 0..40 {
+        if deaf.send(r#"{"t":"hello","v":0}"#).await.is_err() {
+            break;
+        }
+    }
+    let sent = std::time::Instant::now();
+    // The server holds one connection: another is served once the deaf one is let go.
+    loop {
+        let health = salpakan_server::client::request(server.addr, "GET", "/api/health", "");
+        if matches!(health.await, Ok((200, _))) {
+            break;
+        }
+        assert!(
+            sent.elapsed() < Duration::from_millis(1500),
+            "the deaf connection is held past its stalled write"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    drop(deaf);
+    server.stop().await;
+}
+
+/// A socket's upgrade of `path` at `server` over a connection of its own: the reply's status,
+/// and whether the server closed the connection after it (within a second).
+pub async fn upgrade_attempt(server: std::net::SocketAddr, path: &str) -> (u16, bool) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(server).await.unwrap();
+    let request = format!(
+        "GET {path} HTTP/1.1\r\nHost: {server}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
+         Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut reply = Vec::new();
+    let mut chunk = [0u8; 4096];
+    let closed = loop {
+        match tokio::time::timeout(Duration::from_secs(1), stream.read(&mut chunk)).await {
+            Ok(Ok(0) | Err(_)) => break true,
+            Ok(Ok(n)) => reply.extend_from_slice(&chunk[..n]),
+            Err(_) => break false,
+        }
+    };
+    let text = String::from_utf8_lossy(&reply);
+    let status = text
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    (status, closed)
+}
+
+/// A refused upgrade does not keep its connection: a client retrying refused upgrades holds
+/// nothing for each.
+#[tokio::test]
+async fn a_refused_upgrade_closes_its_connection() {
+    let (id, db) = long_game("refused-upgrades", 59).await;
+    let server = start_on(db, 60, |c| c.limits.connections_per_ip = 1).await;
+    let _held = salpakan_server::client::Socket::connect(server.addr, &id, None)
+        .await
+        .expect("the address's one socket");
+    for path in [
+        format!("/api/games/{id}/socket"),
+        "/api/lobby/socket".to_owned(),
+        "/api/games/nothing/socket".to_owned(),
+        format!("/api/games/{id}/socket?token=wrong"),
+    ] {
+        let (status, closed) = upgrade_attempt(server.addr, &path).await;
+        assert!(status >= 400, "{path}: {status}");
+        assert!(
+            closed,
+            "{path}: the refused upgrade's connection stays open"
+        );
+    }
     server.stop().await;
 }
 

@@ -933,3 +933,53 @@ async fn nodes_a_token_minted_or_revoked_at_one_node_counts_at_every_node() {
     }
     assert!(closed, "b forgets the revoked token");
 }
+
+/// A client that opens a socket through a node that forwards it, and never reads, is let go
+/// there as soon as the node's write to it stalls: it holds no connection at that node for
+/// long after (the finding: 20 s past the owner's close).
+#[tokio::test]
+#[ignore = "several nodes on PostgreSQL: scripts/test-postgres runs it alone"]
+async fn nodes_a_forwarded_socket_that_never_reads_is_let_go_at_the_forwarding_node() {
+    use salpakan_server::client::Socket;
+    assert!(on_postgres(), "needs SALPAKAN_TEST_POSTGRES");
+    let (id, db) = crate::budgets::long_game("nodes-deaf", 63).await;
+    let a = spawn_node(&db, "a", &["--messages-per-window", "100000"]);
+    // b serves one connection at a time: the deaf client's, until b lets it go.
+    let b = spawn_node(
+        &db,
+        "b",
+        &["--messages-per-window", "100000", "--max-connections", "1"],
+    );
+    // a takes the game (asked there first); b forwards its sockets to a.
+    let summary = format!("/api/games/{id}");
+    let mut tries = 0;
+    while status_with(a.addr, "GET", &summary, "").await != 200 {
+        tries += 1;
+        assert!(tries < 100, "a takes the game");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let mut deaf = Socket::connect(b.addr, &id, None)
+        .await
+        .expect("the deaf client's socket through b");
+    // It asks for the whole history (about 300 KB) again and again and reads none of it.
+    for _ in 0..40 {
+        if deaf.send(r#"{"t":"hello","v":0}"#).await.is_err() {
+            break;
+        }
+    }
+    let sent = std::time::Instant::now();
+    // b's write stalls within its write timeout (10 s); then b lets the connection go at
+    // once, and serves another.
+    loop {
+        let health = salpakan_server::client::request(b.addr, "GET", "/api/health", "");
+        if matches!(health.await, Ok((200, _))) {
+            break;
+        }
+        assert!(
+            sent.elapsed() < Duration::from_secs(14),
+            "b holds the deaf client's connection past its stalled write"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    drop(deaf);
+}
