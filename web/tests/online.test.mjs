@@ -700,6 +700,41 @@ test("a rated seek between two new players at one address says why it is not rat
   }
 });
 
+test("another device is linked by a one-time code and finds the same player", async () => {
+  const [child, at] = await spawnServer("127.0.0.1:0", join(dataDir, "link.db"));
+  try {
+    const home = `http://${at}/`;
+    const [a, b] = [await newPage(), await newPage()];
+    for (const page of [a, b]) await page.goto(home);
+    await registerAs(a, "Linda");
+    await a.click("#open-my-games");
+    await a.waitForSelector("#tokens:not([hidden])");
+    await a.click("#link-device");
+    await a.waitForSelector("#link-shown:not([hidden])");
+    const code = await a.textContent("#link-code-shown");
+    assert.match(code, /^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]$/);
+    // The other device (a browser with nothing kept) types it and is Linda.
+    await b.click(".link-device summary");
+    await b.fill("#link-code", code.toLowerCase());
+    await b.click("#redeem-code");
+    await b.waitForSelector('#lobby-panel[data-player="named"]');
+    assert.match(await b.textContent("#player-who"), /Linda/);
+    await b.click("#open-my-games");
+    await b.waitForSelector('#profile[data-name="Linda"]');
+    assert.equal(await b.getAttribute("#profile", "data-rating"), "1500");
+    // Linda's first device sees the second among its tokens; the code worked once.
+    await a.reload();
+    await a.waitForSelector("#token-list li[data-token]");
+    assert.match(await a.textContent("#token-list"), /linked device/);
+    const again = await b.evaluate(async (c) => (await fetch("/api/link/redeem", { method: "POST", body: JSON.stringify({ code: c }) })).status, code);
+    assert.equal(again, 404);
+    assert.deepEqual(a.errors, []);
+    assert.deepEqual(b.errors, []);
+  } finally {
+    child.kill("SIGTERM");
+  }
+});
+
 // A port free now on this machine.
 async function freePort() {
   const { createServer } = await import("node:net");

@@ -174,7 +174,7 @@ mod tests {
             "/api/tournaments/{tid}/decide",
         ];
         let routes = super::routes();
-        assert_eq!(routes.len(), 45);
+        assert_eq!(routes.len(), 47);
         for route in &routes {
             let expected = if route.path.starts_with("/api/games/{id}") {
                 Owner::Game

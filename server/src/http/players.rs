@@ -14,7 +14,7 @@ use super::extract::{AddressSocket, Body, Client, MaybePlayer, Player};
 use super::reply::{ApiError, json};
 use super::route::{Owner, Route, route};
 use crate::services::Services;
-use crate::wire::{RegisterRequest, TokenRequest};
+use crate::wire::{RedeemRequest, RegisterRequest, TokenRequest};
 
 /// The players' routes.
 pub(crate) fn routes() -> Vec<Route> {
@@ -28,7 +28,28 @@ pub(crate) fn routes() -> Vec<Route> {
         route("/api/sharing", Owner::Any, get(sharing).put(share)),
         route("/api/tokens", Owner::Any, get(tokens).post(mint)),
         route("/api/tokens/{id}", Owner::Any, delete(revoke)),
+        route("/api/link", Owner::Any, post(link)),
+        route("/api/link/redeem", Owner::Any, post(redeem)),
     ]
+}
+
+async fn link(
+    State(services): State<Arc<Services>>,
+    Player(player): Player,
+) -> Result<Response, ApiError> {
+    Ok(json(
+        StatusCode::CREATED,
+        &services.players.link(&player).await?,
+    ))
+}
+
+async fn redeem(
+    State(services): State<Arc<Services>>,
+    Client(ip): Client,
+    Body(request): Body<RedeemRequest>,
+) -> Result<Response, ApiError> {
+    let linked = services.players.redeem(request, ip).await?;
+    Ok(json(StatusCode::CREATED, &linked))
 }
 
 async fn tokens(

@@ -15,9 +15,10 @@ use crate::secret::{self, Entropy, TOKEN_BYTES};
 use crate::store::{ListedRow, PlayerRow, RatingsOf, Store, StoreError, TokenRow, Write};
 use crate::store::{NodeWrite, PlayerWrite};
 use crate::wire::{
-    BOT_PREFIX, Bots, Change, Changes, GAMES_LISTED, GameList, HISTORY_SHOWN, Listed,
-    MAX_GAMES_LISTED, MAX_LABEL, MAX_TOKENS, Names, Profile, Rated, RegisterReply, RegisterRequest,
-    Scope, StatusWords, TokenEntry, TokenList, TokenReply, TokenRequest, skeleton, valid_name,
+    BOT_PREFIX, Bots, Change, Changes, GAMES_LISTED, GameList, HISTORY_SHOWN, LinkCode, Linked,
+    Listed, MAX_GAMES_LISTED, MAX_LABEL, MAX_TOKENS, Names, Profile, Rated, RedeemRequest,
+    RegisterReply, RegisterRequest, Scope, StatusWords, TokenEntry, TokenList, TokenReply,
+    TokenRequest, skeleton, valid_name,
 };
 
 /// Why a request about players was refused.
@@ -128,6 +129,42 @@ pub(crate) fn chat_refusal(
     }
 }
 
+/// How long a link code lives: 10 minutes.
+pub(crate) const LINK_LIFE_MS: u64 = 10 * 60 * 1000;
+
+/// The letters of a link code (Crockford's base 32: no I, L, O or U).
+const CODE_LETTERS: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/// A link code of 65 of `bytes`' bits: 13 letters, in groups of four for reading aloud.
+fn link_code(bytes: &[u8; 9]) -> String {
+    let bits = bytes
+        .iter()
+        .fold(0u128, |all, &b| (all << 8) | u128::from(b));
+    let mut code = String::with_capacity(16);
+    for i in 0..13 {
+        if i > 0 && i % 4 == 0 {
+            code.push('-');
+        }
+        let letter = (bits >> (5 * (12 - i))) & 31;
+        code.push(char::from(CODE_LETTERS[letter as usize]));
+    }
+    code
+}
+
+/// A link code as typed, read as its letters: dashes and spaces left out, lower case as
+/// upper, and the letters Crockford's base 32 reads as digits (`O` as `0`, `I` and `L` as `1`).
+fn plain_code(typed: &str) -> String {
+    typed
+        .chars()
+        .filter(|c| !matches!(c, '-' | ' '))
+        .map(|c| match c.to_ascii_uppercase() {
+            'O' => '0',
+            'I' | 'L' => '1',
+            c => c,
+        })
+        .collect()
+}
+
 /// A token's entry as the list shows it.
 fn token_entry(row: &TokenRow) -> TokenEntry {
     TokenEntry {
@@ -212,7 +249,9 @@ impl Rows {
             None => (row.key.as_deref()?, None),
             Some(id) => {
                 let token = row.tokens.iter().find(|token| &token.id == id)?;
-                (token.digest.as_str(), Some(token.scopes.clone()))
+                // A linked device may do what the key may.
+                let scopes = (!token.scopes.contains(&Scope::Device)).then(|| token.scopes.clone());
+                (token.digest.as_str(), scopes)
             }
         };
         secret::matches(key, stored).then(|| Principal {
@@ -372,6 +411,11 @@ impl Players {
         if scopes.len() != asked {
             return Err(PlayerError::BadToken("each scope once"));
         }
+        if scopes.contains(&Scope::Device) {
+            return Err(PlayerError::BadToken(
+                "a device's token is made by linking it (POST /api/link), not minted",
+            ));
+        }
         let label = request.label.map(|label| label.trim().to_owned());
         if label.as_ref().is_some_and(|label| {
             label.chars().count() > MAX_LABEL || label.chars().any(char::is_control)
@@ -405,6 +449,78 @@ impl Players {
             held.tokens.push(row);
         });
         Ok(TokenReply { token, entry })
+    }
+
+    /// `POST /api/link` by `player`: a one-time code another device redeems (within
+    /// [`LINK_LIFE_MS`]) for a token that may do what the key may; it replaces the player's
+    /// code before it.
+    ///
+    /// # Errors
+    /// [`PlayerError::NotFound`] for an unknown name; the database's error.
+    pub(crate) async fn link(&self, player: &str) -> Result<LinkCode, PlayerError> {
+        let name = self
+            .with_row(player, |row| row.name.clone())
+            .ok_or(PlayerError::NotFound)?;
+        let mut bytes = [0u8; 9];
+        self.entropy.fill(&mut bytes);
+        let code = link_code(&bytes);
+        let expires_ms = crate::clock::unix_ms() + LINK_LIFE_MS;
+        let write = PlayerWrite::Link {
+            name,
+            digest: secret::digest(&plain_code(&code)),
+            expires_ms,
+        };
+        self.store.write(vec![Write::Player(write)]).await?;
+        Ok(LinkCode { code, expires_ms })
+    }
+
+    /// `POST /api/link/redeem` from `ip`: the code used up, and this device's token.
+    ///
+    /// # Errors
+    /// [`PlayerError::Quota`] past the address's tries a minute; [`PlayerError::BadToken`]
+    /// for a label refused; [`PlayerError::NotFound`] for a code that is not one, was used
+    /// or lapsed (one reply); the database's error.
+    pub(crate) async fn redeem(
+        &self,
+        request: RedeemRequest,
+        ip: IpAddr,
+    ) -> Result<Linked, PlayerError> {
+        self.quotas.take_link(ip)?;
+        let label = request.label.map(|label| label.trim().to_owned());
+        if label.as_ref().is_some_and(|label| {
+            label.chars().count() > MAX_LABEL || label.chars().any(char::is_control)
+        }) {
+            return Err(PlayerError::BadToken(
+                "a label is at most 40 characters, none a control",
+            ));
+        }
+        let key = secret::random_hex(&*self.entropy, TOKEN_BYTES);
+        let now_ms = crate::clock::unix_ms();
+        let token = TokenRow {
+            id: secret::random_hex(&*self.entropy, secret::ID_BYTES),
+            digest: secret::digest(&key),
+            scopes: vec![Scope::Device],
+            label: label.filter(|label| !label.is_empty()),
+            created_ms: now_ms,
+        };
+        let id = token.id.clone();
+        let write = PlayerWrite::Redeem {
+            digest: secret::digest(&plain_code(&request.code)),
+            token,
+            now_ms,
+        };
+        let committed = match self.store.write(vec![Write::Player(write)]).await {
+            Ok(committed) => committed,
+            Err(StoreError::Refused(_)) => return Err(PlayerError::NotFound),
+            Err(e) => return Err(e.into()),
+        };
+        let name = committed
+            .players
+            .first()
+            .map(|row| row.name.clone())
+            .ok_or(PlayerError::NotFound)?;
+        self.refresh(committed.players);
+        Ok(Linked { name, key, id })
     }
 
     /// `GET /api/tokens` by `player`: its tokens, oldest first, without their secrets.
@@ -800,5 +916,32 @@ mod standing_tests {
             Some(Code::ChatMuted)
         );
         assert!(chat_refusal(&Standing::default(), 0).is_none());
+    }
+}
+
+#[cfg(test)]
+mod link_tests {
+    use super::*;
+
+    /// A code is 13 letters of Crockford's base 32 in groups of four; typed back in lower
+    /// case, without dashes, with look-alike letters, it reads the same.
+    #[test]
+    fn a_link_code_reads_the_same_however_it_is_typed() {
+        let code = link_code(&[0xff; 9]);
+        assert_eq!(code, "ZZZZ-ZZZZ-ZZZZ-Z");
+        let code = link_code(&[0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc, 0xde, 0xf0, 0x0f]);
+        assert_eq!(code.len(), 16);
+        assert!(
+            code.chars()
+                .all(|c| c == '-' || CODE_LETTERS.contains(&(c as u8)))
+        );
+        let plain = plain_code(&code);
+        assert_eq!(plain.len(), 13);
+        assert_eq!(plain_code(&code.to_lowercase().replace('-', " ")), plain);
+        assert_eq!(plain_code("o1il-"), "0111");
+        // 65 bits: two codes from bytes differing in the last bit used differ.
+        let a = link_code(&[0, 0, 0, 0, 0, 0, 0, 0, 0b1000_0000]);
+        let b = link_code(&[0; 9]);
+        assert_ne!(a, b);
     }
 }

@@ -53,6 +53,10 @@ const MINUTE: Duration = Duration::from_secs(60);
 /// may share an address: three times one reporter's).
 pub(crate) const REPORTS_PER_IP_HOUR: usize = 30;
 
+/// Tries to redeem a link code one client address may make in a minute (a code is 65 bits:
+/// at this pace, guessing one takes far longer than the ten minutes it lives).
+pub(crate) const LINKS_PER_IP_MINUTE: usize = 10;
+
 #[derive(Default)]
 struct PerAddress {
     sockets: usize,
@@ -72,6 +76,8 @@ struct PerAddress {
     joins: Option<Rate>,
     /// The chat lines its sockets reported.
     reports: Option<Rate>,
+    /// Its tries to redeem a device's link code.
+    links: Option<Rate>,
 }
 
 impl PerAddress {
@@ -89,6 +95,7 @@ impl PerAddress {
             })
             && self.requests.as_ref().is_none_or(|r| r.is_full(now))
             && self.joins.as_ref().is_none_or(|r| r.is_full(now))
+            && self.links.as_ref().is_none_or(|r| r.is_full(now))
             && self.reports.as_ref().is_none_or(|r| r.is_full(now))
     }
 }
@@ -315,6 +322,20 @@ impl Quotas {
             (REPORTS_PER_IP_HOUR, hour),
             "reports an hour",
             |count| &mut count.reports,
+        )
+    }
+
+    /// One more try to redeem a link code from `ip`: at most [`LINKS_PER_IP_MINUTE`] a
+    /// minute.
+    ///
+    /// # Errors
+    /// [`QuotaError::RateLimited`] past it.
+    pub(crate) fn take_link(&self, ip: IpAddr) -> Result<(), QuotaError> {
+        self.take_rate(
+            ip,
+            (LINKS_PER_IP_MINUTE, MINUTE),
+            "link codes tried a minute",
+            |count| &mut count.links,
         )
     }
 

@@ -40,6 +40,27 @@ pub enum PlayerWrite {
         /// The token (its secret's digest only).
         token: TokenRow,
     },
+    /// A code that links another device to the player, until `expires_ms` (its other
+    /// codes are forgotten).
+    Link {
+        /// The player's name.
+        name: String,
+        /// The code's SHA-256.
+        digest: String,
+        /// When it lapses, in milliseconds since the Unix epoch.
+        expires_ms: u64,
+    },
+    /// A link code redeemed at `now_ms`: the code is used up, and the new device's token
+    /// (with [`Scope::Device`]) minted for its player, in one transaction (refused as
+    /// [`StoreError::Refused`] for a code that is not there or has lapsed).
+    Redeem {
+        /// The code's SHA-256.
+        digest: String,
+        /// The device's token.
+        token: TokenRow,
+        /// When.
+        now_ms: u64,
+    },
     /// A token the player revoked.
     Revoke {
         /// The player's name.
@@ -53,6 +74,7 @@ pub enum PlayerWrite {
 pub(super) fn apply(
     conn: &mut impl Sql,
     write: &PlayerWrite,
+    committed: &mut Committed,
     fence: Option<&Fence>,
 ) -> Result<(), StoreError> {
     match write {
@@ -103,6 +125,41 @@ pub(super) fn apply(
             )?;
             if fence.is_some() {
                 lease::notify(conn, PLAYERS_CHANNEL, name)?;
+            }
+        }
+        PlayerWrite::Link {
+            name,
+            digest,
+            expires_ms,
+        } => {
+            // One code at a time: a new one replaces the player's others.
+            conn.execute("DELETE FROM links WHERE player = ?1", &[name.into()])?;
+            conn.execute(
+                "INSERT INTO links (digest, player, expires_ms) VALUES (?1, ?2, ?3)",
+                &[digest.into(), name.into(), (*expires_ms).into()],
+            )?;
+        }
+        PlayerWrite::Redeem {
+            digest,
+            token,
+            now_ms,
+        } => {
+            let Some(row) = conn.query_one(
+                "SELECT player FROM links WHERE digest = ?1 AND expires_ms > ?2",
+                &[digest.into(), (*now_ms).into()],
+            )?
+            else {
+                return Err(StoreError::Refused("link code"));
+            };
+            let name = row.only_text()?;
+            conn.execute("DELETE FROM links WHERE digest = ?1", &[digest.into()])?;
+            let mint = PlayerWrite::Mint {
+                name: name.clone(),
+                token: token.clone(),
+            };
+            apply(conn, &mint, committed, fence)?;
+            if let Some(row) = player(conn, &name)? {
+                committed.players.push(row);
             }
         }
         PlayerWrite::Revoke { name, id } => {

@@ -22,6 +22,7 @@ pub(super) const STEPS: &[Step] = &[
     sharing,
     tokens,
     moderation,
+    links,
 ];
 
 /// The schema version this binary writes.
@@ -117,6 +118,22 @@ CREATE INDEX tokens_player ON tokens (player);
 fn moderation(conn: &Connection) -> rusqlite::Result<()> {
     conn.execute_batch(super::moderation::MODERATION_SCHEMA)
 }
+
+/// Version 11: the codes that link another device to a player (each code's SHA-256, its
+/// player, when it lapses).
+fn links(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch(LINKS)
+}
+
+/// The table version 11 adds, the same on both databases.
+const LINKS: &str = "
+CREATE TABLE links (
+    digest TEXT PRIMARY KEY,
+    player TEXT NOT NULL,
+    expires_ms BIGINT NOT NULL
+);
+CREATE INDEX links_player ON links (player);
+";
 
 /// Version 6: tournaments (each a row of JSON) and the tournament of each tournament game.
 fn tournaments(conn: &Connection) -> rusqlite::Result<()> {
@@ -369,6 +386,7 @@ const PG_STEPS: &[&[&str]] = &[
     &[SHARING],
     &[TOKENS],
     &[super::moderation::MODERATION_SCHEMA],
+    &[LINKS],
 ];
 
 /// Version 3 on PostgreSQL (SQLite's 2, [`fair_play`]) folds the names already there in SQL.

@@ -186,7 +186,7 @@ fn apply(
 ) -> Result<(), StoreError> {
     match write {
         Write::Game(write) => super::games::apply(conn, write, committed, gathered, fence),
-        Write::Player(write) => super::players::apply(conn, write, fence),
+        Write::Player(write) => super::players::apply(conn, write, committed, fence),
         Write::Chat(write) => super::chat::apply(conn, write),
         Write::Tournament(write) => super::tournaments::apply(conn, write),
         Write::Node(write) => super::nodes::apply(conn, write, fence),

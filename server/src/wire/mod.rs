@@ -54,6 +54,7 @@ pub use refusal::Code;
 pub use refusal::Refusal;
 pub(crate) use replay::ReplayReply;
 pub use tokens::Scope;
+pub(crate) use tokens::{LinkCode, Linked, RedeemRequest};
 pub(crate) use tokens::{
     MAX_LABEL, MAX_TOKENS, PLAYER_SOCKET_SCOPES, TokenEntry, TokenList, TokenReply, TokenRequest,
 };

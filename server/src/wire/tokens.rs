@@ -18,11 +18,15 @@ pub enum Scope {
     /// tournament games, what it shares.
     #[serde(rename = "read")]
     Read,
+    /// Everything the key may do: a device linked to the player by a one-time code (made
+    /// only by linking, never minted).
+    #[serde(rename = "device")]
+    Device,
 }
 
 impl Scope {
     /// Every scope, in the order a token's list gives them.
-    pub const ALL: [Scope; 3] = [Scope::BotPlay, Scope::Challenge, Scope::Read];
+    pub const ALL: [Scope; 4] = [Scope::BotPlay, Scope::Challenge, Scope::Read, Scope::Device];
 
     /// The scope's word, as the contract writes it.
     #[must_use]
@@ -31,6 +35,7 @@ impl Scope {
             Scope::BotPlay => "bot:play",
             Scope::Challenge => "challenge",
             Scope::Read => "read",
+            Scope::Device => "device",
         }
     }
 }
@@ -41,6 +46,38 @@ pub(crate) const PLAYER_SOCKET_SCOPES: &[Scope] = &[Scope::BotPlay];
 
 /// The longest label of a token, in characters.
 pub(crate) const MAX_LABEL: usize = 40;
+
+/// `POST /api/link/redeem`: a code another device of the player made, and what to call
+/// this device.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RedeemRequest {
+    /// The code, as shown (its dashes and case do not matter).
+    pub code: String,
+    /// This device's label in the player's list of tokens.
+    #[serde(default)]
+    pub label: Option<String>,
+}
+
+/// `POST /api/link/redeem`'s reply: the player, and this device's token (a key's power).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Linked {
+    /// The player's name.
+    pub name: String,
+    /// This device's token, presented where a key is.
+    pub key: String,
+    /// The token's id (the other devices may revoke it).
+    pub id: String,
+}
+
+/// `POST /api/link`'s reply: a one-time code for another device, and when it lapses.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct LinkCode {
+    /// The code: 13 letters and digits (65 bits), in groups for reading aloud.
+    pub code: String,
+    /// When it lapses, in milliseconds since the Unix epoch.
+    pub expires_ms: u64,
+}
 
 /// The most tokens a player holds at once.
 pub(crate) const MAX_TOKENS: usize = 20;

@@ -255,3 +255,84 @@ async fn tokens_outlive_a_restart() {
     assert_eq!(list["tokens"].as_array().unwrap().len(), 1);
     server.stop().await;
 }
+
+/// Another device linked by a one-time code: it may do what the key may, the code works once
+/// and lapses, and its tries are bounded per address.
+#[tokio::test]
+async fn another_device_is_linked_by_a_one_time_code() {
+    let db = database("tokens-link");
+    let server = start_on(db.clone(), 407, |_| {}).await;
+    let key = register(&server, "ana").await;
+    let (bridge, _) = mint(&server, &key, &["bot:play"]).await;
+    // Only the key (or a linked device) makes a code.
+    let reply = post_as(&server, &bridge, "/api/link", &Value::Null).await;
+    assert_refused((reply.0, &reply.1), 403, "out-of-scope");
+    let (status, made) = post_as(&server, &key, "/api/link", &Value::Null).await;
+    assert_eq!(status, 201, "{made}");
+    let code = made["code"].as_str().unwrap().to_owned();
+    assert_eq!(code.len(), 16, "{code}");
+    // The new device types it in lower case, without dashes.
+    let typed = code.to_lowercase().replace('-', "");
+    let body = json!({"code": typed, "label": "phone"});
+    let (status, linked) = as_player(&server, None, "POST", "/api/link/redeem", &body).await;
+    assert_eq!(status, 201, "{linked}");
+    assert_eq!(linked["name"], "ana");
+    let device = linked["key"].as_str().unwrap().to_owned();
+    // The device may do what only the key may.
+    let sharing = json!({"games": true, "names": false});
+    let (status, _) = as_player(&server, Some(&device), "PUT", "/api/sharing", &sharing).await;
+    assert_eq!(status, 200);
+    let (status, _) = post_as(
+        &server,
+        &device,
+        "/api/tokens",
+        &json!({"scopes": ["read"]}),
+    )
+    .await;
+    assert_eq!(status, 201);
+    // Used once: the same code again is refused, as is a wrong one (one reply).
+    for code in [typed.as_str(), "0000-0000-0000-0"] {
+        let body = json!({"code": code});
+        let reply = as_player(&server, None, "POST", "/api/link/redeem", &body).await;
+        assert_refused((reply.0, &reply.1), 404, "not-found");
+    }
+    // The key lists the device among its tokens, and revokes it.
+    let (_, list) = call(&server, Some(&key), "GET", "/api/tokens").await;
+    let entry = list["tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["id"] == linked["id"])
+        .cloned()
+        .unwrap();
+    assert_eq!(
+        (&entry["scopes"], &entry["label"]),
+        (&json!(["device"]), &json!("phone"))
+    );
+    let path = format!("/api/tokens/{}", linked["id"].as_str().unwrap());
+    assert_eq!(call(&server, Some(&key), "DELETE", &path).await.0, 204);
+    let reply = call(&server, Some(&device), "GET", "/api/sharing").await;
+    assert_refused((reply.0, &reply.1), 401, "bad-key");
+    // A device token is never minted; a lapsed code is not redeemed.
+    let body = json!({"scopes": ["device"]});
+    let reply = post_as(&server, &key, "/api/tokens", &body).await;
+    assert_refused((reply.0, &reply.1), 400, "bad-message");
+    let (_, made) = post_as(&server, &key, "/api/link", &Value::Null).await;
+    crate::common::exec(&db, "UPDATE links SET expires_ms = 1");
+    let body = json!({"code": made["code"]});
+    let reply = as_player(&server, None, "POST", "/api/link/redeem", &body).await;
+    assert_refused((reply.0, &reply.1), 404, "not-found");
+    // Ten tries a minute from one address.
+    let mut refused = 0;
+    for _ in 0..12 {
+        let body = json!({"code": "zzzz-zzzz-zzzz-z"});
+        let (status, _) =
+            crate::common::from_address(&server, (9, None), "POST", "/api/link/redeem", &body)
+                .await;
+        if status == 429 {
+            refused += 1;
+        }
+    }
+    assert_eq!(refused, 2);
+    server.stop().await;
+}

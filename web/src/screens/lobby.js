@@ -220,6 +220,23 @@ export function lobbyScreen(router) {
     listen();
   }
 
+  // This browser linked to a player by a code its other device made (`POST /api/link/redeem`):
+  // the device's own token is kept as the key.
+  async function redeemCode() {
+    const code = $("link-code").value.trim();
+    if (!code) return;
+    const reply = await api("POST", "/api/link/redeem", { code, label: navigator.platform || null });
+    if (!reply.ok) {
+      status(reply.status === 404 ? t("lobby.bad-code") : refusalText(reply.body?.error, reply.body?.message));
+      return;
+    }
+    keepPlayer(reply.body.name, reply.body.key);
+    $("link-code").value = "";
+    status(t("lobby.welcome", { name: reply.body.name }));
+    showPlayer();
+    listen();
+  }
+
   // A game against a friend (`opponent` "human") or a server bot, this browser's seat first.
   async function create(opponent) {
     const reply = await api("POST", "/api/games", { side: "random", opponent, clock: clockOf($("clock-choice").value), rules: rulesChosen() });
@@ -248,6 +265,7 @@ export function lobbyScreen(router) {
     if (event.key === "Enter") register();
   });
   $("use-key").addEventListener("click", useKey);
+  $("redeem-code").addEventListener("click", redeemCode);
   $("forget-device").addEventListener("click", () => {
     playerSocket?.close();
     playerSocket = null;

@@ -64,6 +64,19 @@ export function tokensPanel() {
     await refresh();
   }
 
+  // A one-time code for another device: shown with when it lapses.
+  async function link() {
+    const reply = await api("POST", "/api/link");
+    if (!reply.ok) {
+      $("tokens-status").textContent = refusalText(reply.body?.error, reply.body?.message);
+      return;
+    }
+    $("link-code-shown").textContent = reply.body.code;
+    $("link-shown").hidden = false;
+    const until = new Date(reply.body.expires_ms).toLocaleTimeString(document.documentElement.lang);
+    $("tokens-status").textContent = t("tokens.link-until", { until });
+  }
+
   return {
     async show() {
       const showing = ++shown;
@@ -71,6 +84,8 @@ export function tokensPanel() {
       $("token-secret").value = "";
       $("tokens-status").textContent = "";
       $("token-mint").onclick = mint;
+      $("link-device").onclick = link;
+      $("link-shown").hidden = true;
       $("tokens").hidden = false;
       await refresh(showing);
     },
@@ -78,6 +93,7 @@ export function tokensPanel() {
       shown++;
       $("tokens").hidden = true;
       $("token-secret").value = "";
+      $("link-shown").hidden = true;
       $("token-list").replaceChildren();
     },
   };
