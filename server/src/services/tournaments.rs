@@ -18,7 +18,7 @@
 //! a game aborted by a side is a default to the other. Its games are unlisted and sealed
 //! until it finishes.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -35,7 +35,7 @@ use super::stopping::Stopping;
 use crate::config::Config;
 use crate::room::End;
 use crate::secret::{self, Entropy, ID_BYTES, TOKEN_BYTES};
-use crate::store::TournamentWrite;
+use crate::store::{LogWrite, TournamentWrite};
 use crate::store::{Store, StoreError, Write};
 use crate::tournament::event::{
     Kind, ResultWords, Settings, Status, ToMake, Tournament, TournamentError,
@@ -130,6 +130,9 @@ pub(crate) struct Tournaments {
     /// The client address each tournament made here since the start was made from (kept in
     /// memory only: see docs/SERVER.md).
     made_from: std::sync::Mutex<HashMap<String, IpAddr>>,
+    /// The numbers of each held tournament's log lines as the database holds them since this
+    /// node last wrote it (none: its next write writes the whole log).
+    logged: std::sync::Mutex<HashMap<String, BTreeSet<u64>>>,
 }
 
 fn now_ms() -> u64 {
@@ -150,6 +153,7 @@ impl Tournaments {
             seals: std::sync::Mutex::new(None),
             recover: std::sync::atomic::AtomicBool::new(true),
             made_from: std::sync::Mutex::new(HashMap::new()),
+            logged: std::sync::Mutex::new(HashMap::new()),
         });
         tokio::spawn(Arc::clone(&service).run_ticks());
         tokio::spawn(Arc::clone(&service).run_told(ends));
@@ -345,15 +349,51 @@ impl Tournaments {
         Ok(held)
     }
 
-    /// Writes `t` (all of it); with `finished`, its games are listed from now on.
-    fn write_of(t: &Tournament) -> Write {
+    /// Writes `t`: its body but its log, and what changed in its log since this node last
+    /// wrote it (all of it the first time); with `finished`, its games are listed from now
+    /// on. Once the write is committed, [`Tournaments::wrote`] notes its log as written.
+    fn write_of(&self, t: &Tournament) -> Write {
+        let line = |l: &crate::tournament::rows::LogLine| {
+            (l.n, serde_json::to_string(l).unwrap_or_default())
+        };
+        let log = match lock(&self.logged).get(&t.id) {
+            None => LogWrite::All(t.log.iter().map(line).collect()),
+            Some(written) => {
+                let now: BTreeSet<u64> = t.log.iter().map(|l| l.n).collect();
+                LogWrite::Change {
+                    said: t
+                        .log
+                        .iter()
+                        .filter(|l| !written.contains(&l.n))
+                        .map(line)
+                        .collect(),
+                    dropped: written.difference(&now).copied().collect(),
+                }
+            }
+        };
+        let mut body = serde_json::to_value(t).unwrap_or_default();
+        if let Some(fields) = body.as_object_mut() {
+            fields.remove("log");
+        }
         Write::Tournament(TournamentWrite::Put {
             id: t.id.clone(),
             status: t.status.word(),
             created_ms: t.created_ms,
-            body: serde_json::to_string(t).unwrap_or_default(),
+            body: body.to_string(),
             finished: t.status == Status::Finished,
+            log,
         })
+    }
+
+    /// Notes `t`'s log as the database holds it now (its write committed); a finished
+    /// tournament is no longer written.
+    fn wrote(&self, t: &Tournament) {
+        let mut logged = lock(&self.logged);
+        if t.status == Status::Finished {
+            logged.remove(&t.id);
+        } else {
+            logged.insert(t.id.clone(), t.log.iter().map(|l| l.n).collect());
+        }
     }
 
     /// `GET /api/tournaments`: those held (upcoming and running, oldest first) and the newest
@@ -494,7 +534,8 @@ impl Tournaments {
         let id = secret::random_hex(&*self.parts.entropy, ID_BYTES);
         let directors = request.directors.unwrap_or_default();
         let t = Tournament::new(id.clone(), settings, player, &directors, now_ms())?;
-        self.parts.store.write(vec![Self::write_of(&t)]).await?;
+        self.parts.store.write(vec![self.write_of(&t)]).await?;
+        self.wrote(&t);
         let reply = TournamentReply::of(&t);
         lock(&self.made_from).insert(id.clone(), ip);
         map.insert(id, t);
@@ -515,7 +556,8 @@ impl Tournaments {
             return Err(self.missing(id).await);
         };
         change(&mut t)?;
-        self.parts.store.write(vec![Self::write_of(&t)]).await?;
+        self.parts.store.write(vec![self.write_of(&t)]).await?;
+        self.wrote(&t);
         map.insert(id.to_owned(), t);
         self.advance(map, id, false).await;
         let t = map.get(id).cloned();
@@ -695,6 +737,7 @@ impl Tournaments {
             let mut held = self.held.lock().await;
             if held.take().is_some() {
                 self.reseal(None);
+                lock(&self.logged).clear();
             }
             return Ok(());
         }
@@ -785,7 +828,8 @@ impl Tournaments {
         map: &mut HashMap<String, Tournament>,
         t: &Tournament,
     ) -> Result<(), TournamentsError> {
-        self.parts.store.write(vec![Self::write_of(t)]).await?;
+        self.parts.store.write(vec![self.write_of(t)]).await?;
+        self.wrote(t);
         if t.status == Status::Finished {
             map.remove(&t.id);
             *self.finished_entries() = None;
@@ -841,12 +885,13 @@ impl Tournaments {
                 tournament: t.id.clone(),
                 watching: t.settings.watching,
             }),
-            Self::write_of(&next),
+            self.write_of(&next),
         ];
         self.parts
             .games
             .open_game(&settings, seating, None, also)
             .await?;
+        self.wrote(&next);
         *t = next;
         map.insert(t.id.clone(), t.clone());
         self.reseal(Some(map));

@@ -43,7 +43,7 @@ pub use nodes::NodeWrite;
 pub(crate) use players::{PlayerWrite, RatingChange, RatingsOf};
 pub use schema::Upgrade;
 pub use schema::{PG_VERSION, VERSION};
-pub(crate) use tournaments::{TournamentOf, TournamentWrite};
+pub(crate) use tournaments::{LogWrite, TournamentOf, TournamentWrite};
 pub use values::{
     Committed, Durability, Ending, GameResult, PlayerRow, Settlement, Sharing, StoreError, TokenRow,
 };

@@ -23,6 +23,7 @@ pub(super) const STEPS: &[Step] = &[
     tokens,
     moderation,
     links,
+    tournament_log,
 ];
 
 /// The schema version this binary writes.
@@ -134,6 +135,12 @@ CREATE TABLE links (
 );
 CREATE INDEX links_player ON links (player);
 ";
+
+/// Version 12: each line of a tournament's log a row of its own (a change writes the lines
+/// it said, not the whole log; a body written before keeps its log until its next write).
+fn tournament_log(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch(super::tournaments::TOURNAMENT_LOG_SCHEMA)
+}
 
 /// Version 6: tournaments (each a row of JSON) and the tournament of each tournament game.
 fn tournaments(conn: &Connection) -> rusqlite::Result<()> {
@@ -387,6 +394,7 @@ const PG_STEPS: &[&[&str]] = &[
     &[TOKENS],
     &[super::moderation::MODERATION_SCHEMA],
     &[LINKS],
+    &[super::tournaments::TOURNAMENT_LOG_SCHEMA],
 ];
 
 /// Version 3 on PostgreSQL (SQLite's 2, [`fair_play`]) folds the names already there in SQL.

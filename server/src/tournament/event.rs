@@ -119,7 +119,9 @@ impl Tournament {
                 .position(|l| matches!(l.action.as_str(), "registered" | "withdrew"));
             self.log.remove(entrants.map_or(1, |i| i + 1));
         }
+        let n = self.log.last().map_or(1, |line| line.n + 1);
         self.log.push(LogLine {
+            n,
             at_ms,
             by: by.to_owned(),
             action: action.to_owned(),

@@ -119,6 +119,10 @@ pub struct RoundRow {
 /// One line of the public log.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LogLine {
+    /// Its number in the tournament's log, from 1, in the order said (a line dropped from a
+    /// full log leaves a gap): the database keeps each line under it.
+    #[serde(default)]
+    pub n: u64,
     /// When, in milliseconds since the Unix epoch.
     pub at_ms: u64,
     /// Who: a player's name, or `"server"`.

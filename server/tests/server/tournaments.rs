@@ -892,3 +892,56 @@ async fn a_tournament_game_between_two_players_of_one_address_is_unrated() {
     );
     server.stop().await;
 }
+
+/// A change writes what changed: the tournament's row holds no log, each line of the log is a
+/// row of its own written when it is said, so entrants coming and going never rewrite the
+/// log; a restart reads the same log back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_change_writes_its_own_log_lines_not_the_whole_log() {
+    let db = database("tournament-log-rows");
+    let server = start_on(db.clone(), 97, |c| c.limits.players_per_hour = 1000).await;
+    let director = register(&server, "tagapamahala").await;
+    let body = json!({"name": "Rows", "kind": "swiss", "rounds": 3});
+    let (status, made) = create(&server, &director, body).await;
+    assert_eq!(status, 201, "{made}");
+    let tid = made["id"].as_str().unwrap().to_owned();
+    let body_of = || {
+        crate::common::query_text(
+            &db,
+            &format!("SELECT body FROM tournaments WHERE id = '{tid}'"),
+        )
+    };
+    let rows = || {
+        crate::common::query_int(
+            &db,
+            &format!("SELECT COUNT(*) FROM tournament_log WHERE tournament = '{tid}'"),
+        )
+    };
+    assert_eq!(rows(), 1, "the created line");
+    let path = |what: &str| format!("/api/tournaments/{tid}/{what}");
+    for i in 0..24 {
+        let key = register(&server, &format!("kalahok_{i}")).await;
+        assert_eq!(post(&server, &key, &path("register")).await.0, 200);
+        if i < 8 {
+            assert_eq!(post(&server, &key, &path("withdraw")).await.0, 200);
+            assert_eq!(post(&server, &key, &path("register")).await.0, 200);
+        }
+    }
+    let before = tournament(&server, &tid).await;
+    let log = before["log"].as_array().unwrap().clone();
+    assert_eq!(log.len(), 1 + 24 + 16);
+    assert_eq!(rows(), log.len() as i64, "each line a row");
+    let numbers: Vec<u64> = log.iter().map(|l| l["n"].as_u64().unwrap()).collect();
+    assert_eq!(numbers, (1..=log.len() as u64).collect::<Vec<_>>());
+    let stored = body_of().unwrap();
+    assert!(
+        !stored.contains("\"log\"") && !stored.contains("registered"),
+        "{stored}"
+    );
+    server.stop().await;
+    let server = start_on(db.clone(), 98, |_| {}).await;
+    let after = tournament(&server, &tid).await;
+    assert_eq!(after["log"], before["log"], "the log read back");
+    assert_eq!(after["entrants"], before["entrants"]);
+    server.stop().await;
+}
