@@ -938,6 +938,14 @@ async fn a_change_writes_its_own_log_lines_not_the_whole_log() {
         !stored.contains("\"log\"") && !stored.contains("registered"),
         "{stored}"
     );
+    let line = serde_json::to_string(&log[log.len() - 1]).unwrap().len();
+    eprintln!(
+        "the tournament's row: {} bytes with 24 entrants; a log line: {line} bytes; the log: \
+         {} bytes in {} rows",
+        stored.len(),
+        serde_json::to_string(&log).unwrap().len(),
+        log.len()
+    );
     server.stop().await;
     let server = start_on(db.clone(), 98, |_| {}).await;
     let after = tournament(&server, &tid).await;
