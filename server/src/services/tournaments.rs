@@ -127,9 +127,6 @@ pub(crate) struct Tournaments {
     /// Whether the held tournaments are to be looked at for ends not told (read anew, or
     /// ends were missed).
     recover: std::sync::atomic::AtomicBool,
-    /// The client address each tournament made here since the start was made from (kept in
-    /// memory only: see docs/SERVER.md).
-    made_from: std::sync::Mutex<HashMap<String, IpAddr>>,
     /// The numbers of each held tournament's log lines as the database holds them since this
     /// node last wrote it (none: its next write writes the whole log).
     logged: std::sync::Mutex<HashMap<String, BTreeSet<u64>>>,
@@ -152,7 +149,6 @@ impl Tournaments {
             finished: std::sync::Mutex::new(None),
             seals: std::sync::Mutex::new(None),
             recover: std::sync::atomic::AtomicBool::new(true),
-            made_from: std::sync::Mutex::new(HashMap::new()),
             logged: std::sync::Mutex::new(HashMap::new()),
         });
         tokio::spawn(Arc::clone(&service).run_ticks());
@@ -521,11 +517,11 @@ impl Tournaments {
                 "at most {MAX_OPEN_PER_CREATOR} tournaments of yours not finished"
             )));
         }
-        let from_here = {
-            let mut made_from = lock(&self.made_from);
-            made_from.retain(|id, _| map.contains_key(id));
-            made_from.values().filter(|&&made| made == ip).count()
-        };
+        let address = ip.to_string();
+        let from_here = map
+            .values()
+            .filter(|t| t.made_from.as_deref() == Some(address.as_str()))
+            .count();
         if from_here >= MAX_OPEN_PER_ADDRESS {
             return Err(TournamentsError::TooMany(format!(
                 "at most {MAX_OPEN_PER_ADDRESS} tournaments not finished from one address"
@@ -533,11 +529,11 @@ impl Tournaments {
         }
         let id = secret::random_hex(&*self.parts.entropy, ID_BYTES);
         let directors = request.directors.unwrap_or_default();
-        let t = Tournament::new(id.clone(), settings, player, &directors, now_ms())?;
+        let mut t = Tournament::new(id.clone(), settings, player, &directors, now_ms())?;
+        t.made_from = Some(address);
         self.parts.store.write(vec![self.write_of(&t)]).await?;
         self.wrote(&t);
         let reply = TournamentReply::of(&t);
-        lock(&self.made_from).insert(id.clone(), ip);
         map.insert(id, t);
         Ok(reply)
     }

@@ -55,6 +55,11 @@ pub struct Tournament {
     /// with the tournament in the database; never in a reply ([`Tournament::public`]).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub addresses: BTreeMap<String, String>,
+    /// The client address it was made from: one address holds a few tournaments not finished
+    /// (kept with the tournament, so the count holds across restarts and nodes; never in a
+    /// reply).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub made_from: Option<String>,
 }
 
 /// A board the service is to make a game for: round `round`, board `board`.
@@ -104,6 +109,7 @@ impl Tournament {
             log: Vec::new(),
             withdrawals: BTreeMap::new(),
             addresses: BTreeMap::new(),
+            made_from: None,
         };
         let detail = format!("directors {}", t.directors.join(", "));
         t.note(now_ms, creator, "created", detail);
@@ -326,6 +332,7 @@ impl Tournament {
     pub fn public(&self) -> Tournament {
         Tournament {
             addresses: BTreeMap::new(),
+            made_from: None,
             ..self.clone()
         }
     }

@@ -800,7 +800,8 @@ async fn a_director_s_tools_act_and_are_logged() {
 /// another address is not held to its count.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_address_holds_few_tournaments_not_finished() {
-    let server = start_on(database("tournament-addresses"), 91, |_| {}).await;
+    let db = database("tournament-addresses");
+    let server = start_on(db.clone(), 91, |_| {}).await;
     let mut keys = Vec::new();
     for n in 0..4 {
         keys.push(register(&server, &format!("tagapag_{n}")).await);
@@ -835,6 +836,22 @@ async fn one_address_holds_few_tournaments_not_finished() {
     );
     let (status, made) = from(3, &keys[3], 7).await;
     assert_eq!(status, 201, "another address: {made}");
+    assert!(
+        !made.to_string().contains("127.0.0."),
+        "no address in a reply: {made}"
+    );
+    server.stop().await;
+    // The count is kept with the tournaments: a restart does not reset it.
+    let server = start_on(db, 92, |_| {}).await;
+    let (status, refused) = crate::common::from_address(
+        &server,
+        (2, Some(&keys[2])),
+        "POST",
+        "/api/tournaments",
+        &json!({"name": "Cup 8", "kind": "swiss"}),
+    )
+    .await;
+    assert_eq!(status, 429, "after a restart: {refused}");
     server.stop().await;
 }
 
