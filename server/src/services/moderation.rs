@@ -13,7 +13,9 @@ use thiserror::Error;
 use super::player_sockets::PlayerSockets;
 use super::players::Players;
 use crate::secret::{self, Entropy, ID_BYTES};
-use crate::store::{Entry, LogPage, ModerationWrite, ReportCursor, ReportGroup, Store, StoreError};
+use crate::store::{
+    Entry, LogPage, ModerationWrite, ReportCursor, ReportGroup, Standing, Store, StoreError,
+};
 use crate::wire::{
     Action, ActionRequest, AppealRequest, LobbyMessage, MAX_REASON, MAX_REFUND_DAYS,
     MAX_TIMEOUT_HOURS, ModeratorRequest, Told,
@@ -137,10 +139,46 @@ impl Moderation {
     ) -> Result<Entry, ModerationError> {
         self.moderator(moderator)?;
         let reason = text("a reason", &request.reason)?;
-        let (player, before) = self
-            .players
-            .with_row(&request.player, |row| (row.name.clone(), row.standing))
-            .ok_or(ModerationError::NotFound("no such player"))?;
+        // The reported line it answers is the player's (a dismissal of an anonymous seat's
+        // line names its seat).
+        let said = match &request.line {
+            Some(line) => Some(
+                self.store
+                    .reported_line(line.clone())
+                    .await?
+                    .ok_or(ModerationError::NotFound("no such reported line"))?,
+            ),
+            None => None,
+        };
+        let anonymous = said
+            .as_ref()
+            .and_then(|line| match (&line.name, line.side) {
+                (None, Some(side)) => Some(format!("the {} seat", side.0.word())),
+                (None, None) => Some("an anonymous speaker".to_owned()),
+                _ => None,
+            });
+        if let Some(said) = &said
+            && said
+                .name
+                .as_deref()
+                .is_some_and(|name| !name.eq_ignore_ascii_case(&request.player))
+        {
+            return Err(ModerationError::Bad(
+                "that line is not the player's: act on its speaker".into(),
+            ));
+        }
+        let (player, before) = match anonymous {
+            Some(seat) if request.action == Action::Dismiss => (seat, Standing::default()),
+            Some(_) => {
+                return Err(ModerationError::Bad(
+                    "an anonymous seat has no account: its line is dismissed only".into(),
+                ));
+            }
+            None => self
+                .players
+                .with_row(&request.player, |row| (row.name.clone(), row.standing))
+                .ok_or(ModerationError::NotFound("no such player"))?,
+        };
         let moderator = self
             .players
             .with_row(moderator, |row| row.name.clone())

@@ -155,6 +155,22 @@ const REPORT: Columns = Columns(&[
     "game", "room", "n", "side", "name", "bot", "phrase", "text", "reporter", "at_ms",
 ]);
 
+/// The reported line `line`, as its reports keep it, if anyone reported it.
+pub(super) fn reported_line(
+    conn: &mut impl Sql,
+    line: &crate::wire::LineRef,
+) -> Result<Option<ChatLine>, StoreError> {
+    conn.query_one(
+        &format!(
+            "SELECT {} FROM chat_reports WHERE game = ?1 AND room = ?2 AND n = ?3 LIMIT 1",
+            LINE.list()
+        ),
+        &[(&line.game).into(), line.room.word().into(), line.n.into()],
+    )?
+    .map(|row| read_line(&LINE.of(&row)))
+    .transpose()
+}
+
 /// A line from a row that has [`LINE`]'s columns, by name.
 fn read_line(row: &Named<'_>) -> Result<ChatLine, StoreError> {
     let side = match row.opt_text("side")? {

@@ -632,6 +632,17 @@ impl Store {
         self.read(|done| ReadJob::Reports(page, done)).await
     }
 
+    /// The reported line `line`, as its reports keep it (`None`: nobody reported it).
+    ///
+    /// # Errors
+    /// The database's error.
+    pub(crate) async fn reported_line(
+        &self,
+        line: crate::wire::LineRef,
+    ) -> Result<Option<crate::wire::ChatLine>, StoreError> {
+        self.read(|done| ReadJob::ReportedLine(line, done)).await
+    }
+
     /// A page of the moderation log.
     ///
     /// # Errors

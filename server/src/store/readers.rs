@@ -101,6 +101,11 @@ pub(super) enum ReadJob {
         String,
         oneshot::Sender<Result<Option<super::TournamentOf>, StoreError>>,
     ),
+    /// A reported line, as its reports keep it.
+    ReportedLine(
+        crate::wire::LineRef,
+        oneshot::Sender<Result<Option<crate::wire::ChatLine>, StoreError>>,
+    ),
     /// A page of the moderation log.
     Moderation(
         super::LogPage,
@@ -219,6 +224,9 @@ fn serve(conn: &mut impl Sql, queue: &Mutex<mpsc::Receiver<ReadJob>>) {
             }
             Ok(ReadJob::TournamentOf(game, done)) => {
                 let _ = done.send(super::tournaments::of_game(conn, &game));
+            }
+            Ok(ReadJob::ReportedLine(line, done)) => {
+                let _ = done.send(super::chat::reported_line(conn, &line));
             }
             Ok(ReadJob::Moderation(page, done)) => {
                 let _ = done.send(super::moderation::log(conn, &page));

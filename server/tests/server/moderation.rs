@@ -202,6 +202,40 @@ async fn moderators_are_named_by_the_operator_and_work_the_queue() {
     )
     .await;
     assert_eq!(older["actions"][0]["action"], "mute");
+    // An action answers only its player's line; a line nobody reported is none to answer.
+    let not_rudes = json!({"player": "kind", "action": "warn", "reason": "x",
+        "line": {"game": game, "room": room, "n": n}});
+    let (status, reply) = act(&server, &bantay, not_rudes).await;
+    assert_eq!(status, 400, "{reply}");
+    assert!(
+        reply["message"]
+            .as_str()
+            .unwrap()
+            .contains("not the player's")
+    );
+    let unreported = json!({"player": "rude", "action": "warn", "reason": "x",
+        "line": {"game": game, "room": room, "n": 99}});
+    let reply = act(&server, &bantay, unreported).await;
+    assert_refused((reply.0, &reply.1), 404, "not-found");
+    // An anonymous seat's line reported: it has no account, so it is dismissed only.
+    let mut table = crate::common::Table::open(&server, json!({})).await;
+    let [w, b] = &mut table.seats;
+    let line = said(w, "hello").await;
+    b.until("chat").await;
+    b.send(&json!({"t": "report", "room": line["room"], "n": line["n"]}))
+        .await;
+    b.until("reported").await;
+    let anonymous = json!({"game": table.id, "room": line["room"], "n": line["n"]});
+    let warn = json!({"player": "", "action": "warn", "reason": "x", "line": anonymous});
+    let (status, reply) = act(&server, &bantay, warn).await;
+    assert_eq!(status, 400, "{reply}");
+    let dismiss = json!({"player": "", "action": "dismiss", "reason": "a greeting",
+        "line": anonymous});
+    let (status, entry) = act(&server, &bantay, dismiss).await;
+    assert_eq!(status, 201, "{entry}");
+    assert_eq!(entry["player"], "the white seat");
+    let (_, queue) = call(&server, Some(&bantay), "GET", "/api/mod/reports").await;
+    assert_eq!(queue["reports"], json!([]), "answered");
     // No longer a moderator: the desk is closed to bantay.
     assert_eq!(name_moderator(&server, "bantay", false).await.0, 200);
     let reply = call(&server, Some(&bantay), "GET", "/api/mod/log").await;
