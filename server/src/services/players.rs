@@ -444,10 +444,21 @@ impl Players {
         };
         self.store.write(vec![Write::Player(write)]).await?;
         let entry = token_entry(&row);
+        let id = row.id.clone();
+        let mut kept = false;
         self.rows().change(&name, |held| {
             held.tokens.retain(|token| token.id != row.id);
-            held.tokens.push(row);
+            // Another mint may have been written meanwhile: the count is held to here.
+            if held.tokens.len() < MAX_TOKENS {
+                held.tokens.push(row);
+                kept = true;
+            }
         });
+        if !kept {
+            let revoke = PlayerWrite::Revoke { name, id };
+            self.store.write(vec![Write::Player(revoke)]).await?;
+            return Err(PlayerError::TooManyTokens);
+        }
         Ok(TokenReply { token, entry })
     }
 

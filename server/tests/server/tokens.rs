@@ -336,3 +336,28 @@ async fn another_device_is_linked_by_a_one_time_code() {
     assert_eq!(refused, 2);
     server.stop().await;
 }
+
+/// Mints at once, as many as a player may still hold and more: the player holds twenty at
+/// the end, in memory and in the database, whatever their order.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mints_at_once_never_pass_the_twenty() {
+    let db = database("tokens-at-once");
+    let server = start_on(db.clone(), 408, |_| {}).await;
+    let key = register(&server, "ana").await;
+    for _ in 0..15 {
+        mint(&server, &key, &["read"]).await;
+    }
+    let body = json!({"scopes": ["read"]});
+    let minted = futures_util::future::join_all(
+        (0..12).map(|_| post_as(&server, &key, "/api/tokens", &body)),
+    )
+    .await;
+    let made = minted.iter().filter(|(status, _)| *status == 201).count();
+    let refused = minted.iter().filter(|(status, _)| *status == 429).count();
+    assert_eq!((made, refused), (5, 7), "{minted:?}");
+    let (_, list) = call(&server, Some(&key), "GET", "/api/tokens").await;
+    assert_eq!(list["tokens"].as_array().unwrap().len(), 20);
+    let stored = crate::common::query_int(&db, "SELECT COUNT(*) FROM tokens");
+    assert_eq!(stored, 20, "the database holds what memory holds");
+    server.stop().await;
+}
