@@ -77,7 +77,7 @@ impl FromRequestParts<Arc<Services>> for MaybePlayer {
             .map_or("", MatchedPath::as_str);
         let opens = super::scopes::needed(&parts.method, path);
         let name = principal.may(opens)?;
-        if !super::moderation::OPEN_TO_CLOSED.contains(&path) {
+        if !super::scopes::OPEN_TO_CLOSED.contains(&path) {
             services.players.open_account(&name)?;
         }
         Ok(MaybePlayer(Some(name)))

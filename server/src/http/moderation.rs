@@ -16,9 +16,6 @@ use super::route::{Owner, Route, route};
 use crate::services::Services;
 use crate::wire::{ActionRequest, AppealRequest};
 
-/// The paths a closed account's key still opens: its moderation, and its appeals.
-pub(crate) const OPEN_TO_CLOSED: &[&str] = &["/api/moderation", "/api/moderation/{id}/appeal"];
-
 /// The desk's routes.
 pub(crate) fn routes() -> Vec<Route> {
     vec![

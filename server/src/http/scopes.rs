@@ -66,6 +66,9 @@ pub(crate) fn needed(method: &Method, path: &str) -> &'static [Scope] {
         .map_or(&[], |(_, _, scopes)| scopes)
 }
 
+/// The paths a closed account's key still opens: its moderation, and its appeals.
+pub(crate) const OPEN_TO_CLOSED: &[&str] = &["/api/moderation", "/api/moderation/{id}/appeal"];
+
 #[cfg(test)]
 mod tests {
     use super::*;

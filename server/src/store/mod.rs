@@ -38,14 +38,15 @@ pub(crate) use games::{Finished, FinishedSeats, ListedRow, RatedSince, UnratedRo
 pub(crate) use lease::Notice;
 #[cfg(feature = "nodes")]
 pub(crate) use lease::{LOBBY, Owner};
-pub use moderation::{Entry, LogPage, ModerationWrite, Refunded, Standing};
+pub use moderation::{Entry, LogPage, ModerationWrite, Refunded};
 pub use nodes::NodeWrite;
 pub(crate) use players::{PlayerWrite, RatingChange, RatingsOf};
 pub use schema::Upgrade;
 pub use schema::{PG_VERSION, VERSION};
 pub(crate) use tournaments::{LogWrite, TournamentOf, TournamentWrite};
 pub use values::{
-    Committed, Durability, Ending, GameResult, PlayerRow, Settlement, Sharing, StoreError, TokenRow,
+    Committed, Durability, Ending, GameResult, PlayerRow, Settlement, Sharing, Standing,
+    StoreError, TokenRow,
 };
 
 use std::net::IpAddr;

@@ -5,7 +5,7 @@
 
 use super::lease::{self, Fence, PLAYERS_CHANNEL};
 use super::sql::{Columns, Row, Sql, Value};
-use super::values::{Committed, StoreError};
+use super::values::{Committed, Standing, StoreError};
 use crate::wire::LineRef;
 
 /// The tables and columns of schema version 10, the same on both databases.
@@ -37,17 +37,6 @@ CREATE TABLE refunds (
     at_ms BIGINT NOT NULL
 );
 ";
-
-/// What a player's row says of its standing with the moderators.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Standing {
-    /// Its chat is timed out until then (milliseconds since the Unix epoch).
-    pub chat_until_ms: Option<u64>,
-    /// Its chat is muted everywhere until a moderator lifts it.
-    pub muted: bool,
-    /// Its account is closed: its key opens only its moderation and its appeals.
-    pub closed: bool,
-}
 
 /// One action of the moderation log, as its row keeps it.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]

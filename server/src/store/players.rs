@@ -237,7 +237,7 @@ fn player_row(row: &Row) -> Result<PlayerRow, StoreError> {
         },
         tokens: Vec::new(),
         moderator: row.flag("moderator")?,
-        standing: super::moderation::Standing {
+        standing: super::values::Standing {
             chat_until_ms: row.opt_int("chat_until_ms")?.map(|ms| ms as u64),
             muted: row.flag("muted")?,
             closed: row.flag("closed")?,

@@ -206,7 +206,18 @@ pub struct PlayerRow {
     /// Whether the operator named it a moderator.
     pub moderator: bool,
     /// Its standing with the moderators.
-    pub standing: super::moderation::Standing,
+    pub standing: Standing,
+}
+
+/// What a player's row says of its standing with the moderators.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Standing {
+    /// Its chat is timed out until then (milliseconds since the Unix epoch).
+    pub chat_until_ms: Option<u64>,
+    /// Its chat is muted everywhere until a moderator lifts it.
+    pub muted: bool,
+    /// Its account is closed: its key opens only its moderation and its appeals.
+    pub closed: bool,
 }
 
 /// One of a player's scoped tokens, as the database keeps it: never the token itself.
@@ -256,7 +267,7 @@ impl PlayerRow {
             sharing: Sharing::default(),
             tokens: Vec::new(),
             moderator: false,
-            standing: super::moderation::Standing::default(),
+            standing: Standing::default(),
         }
     }
 }
