@@ -442,23 +442,17 @@ impl Players {
             name: name.clone(),
             token: row.clone(),
         };
-        self.store.write(vec![Write::Player(write)]).await?;
+        match self.store.write(vec![Write::Player(write)]).await {
+            Ok(_) => {}
+            // Another mint was written meanwhile: the database holds the count.
+            Err(StoreError::Refused(_)) => return Err(PlayerError::TooManyTokens),
+            Err(e) => return Err(e.into()),
+        }
         let entry = token_entry(&row);
-        let id = row.id.clone();
-        let mut kept = false;
         self.rows().change(&name, |held| {
             held.tokens.retain(|token| token.id != row.id);
-            // Another mint may have been written meanwhile: the count is held to here.
-            if held.tokens.len() < MAX_TOKENS {
-                held.tokens.push(row);
-                kept = true;
-            }
+            held.tokens.push(row);
         });
-        if !kept {
-            let revoke = PlayerWrite::Revoke { name, id };
-            self.store.write(vec![Write::Player(revoke)]).await?;
-            return Err(PlayerError::TooManyTokens);
-        }
         Ok(TokenReply { token, entry })
     }
 

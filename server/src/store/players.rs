@@ -111,6 +111,19 @@ pub(super) fn apply(
             }
         }
         PlayerWrite::Mint { name, token } => {
+            // The cap is the database's: two mints at once (here, or at two nodes) are
+            // counted in order, whatever memory held when each was asked.
+            let held = conn
+                .query_one(
+                    "SELECT COUNT(*) FROM tokens WHERE player = ?1",
+                    &[name.into()],
+                )?
+                .map(|row| row.only_int())
+                .transpose()?
+                .unwrap_or(0);
+            if held >= crate::wire::MAX_TOKENS as i64 {
+                return Err(StoreError::Refused("tokens"));
+            }
             conn.execute(
                 "INSERT INTO tokens (id, player, digest, scopes, label, created_ms)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
